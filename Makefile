@@ -1,0 +1,85 @@
+# The Crafter toolkit.  Run ./configure first; it writes config.mk.
+-include config.mk
+
+CC ?= cc
+PREFIX ?= /usr/local
+OPTFLAGS ?= -O2 -g
+# Results must match the reference bit for bit: no contraction of a*b+c
+# into fused multiply-adds, no fast-math.
+EXACTFLAGS = -ffp-contract=off -fno-fast-math
+WARNFLAGS = -Wall -Wextra -Werror
+CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
+	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
+LIBS_ALL = -lz -lm $(EXTRA_LIBS) $(LIBS)
+VERSION = 0.1.0
+
+LIB_MODULES = rng npmath noise world worldgen rules env proto json cli
+LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
+LIB_HEADERS = $(wildcard lib/*.h)
+PROGRAMS = bin/crafter-step
+UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
+	tests/unit/test-json
+TEST_TOOLS = tests/golden-compare
+
+GOLDEN_DIR ?= ../shared/golden
+
+.PHONY: all check check-asan golden install uninstall clean distclean
+
+all: $(PROGRAMS)
+
+lib/%.o: lib/%.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+lib/libcrafter.a: $(LIB_OBJECTS)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJECTS)
+
+bin/%: bin/%.c lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
+	prove -e '' tests/*.t
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# built in a separate tree so the normal build is left alone.
+check-asan:
+	rm -rf build-asan && mkdir -p build-asan
+	tar cf - --exclude=./build-asan --exclude='*.o' --exclude='*.a' . | (cd build-asan && tar xf -)
+	$(MAKE) -C build-asan clean-objects
+	$(MAKE) -C build-asan check OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
+		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
+		EXTRA_LIBS='-fsanitize=address,undefined' \
+		GOLDEN_DIR='$(abspath $(GOLDEN_DIR))'
+
+golden: tests/golden-compare
+	tests/golden-compare $(GOLDEN_DIR)/*.jsonl.gz
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/include/crafter
+	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	cp lib/libcrafter.a $(DESTDIR)$(PREFIX)/lib/
+	cp lib/*.h $(DESTDIR)$(PREFIX)/include/crafter/
+	cp man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	-cp man/man5/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/ 2>/dev/null
+
+uninstall:
+	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a
+	rm -rf $(DESTDIR)$(PREFIX)/include/crafter
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5
+
+clean-objects:
+	rm -f lib/*.o lib/libcrafter.a $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
+
+clean: clean-objects
+	rm -rf build-asan
+
+distclean: clean
+	rm -f config.mk

@@ -1,0 +1,128 @@
+#include "env.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "worldgen.h"
+
+#define CHUNK_SIZE 12
+
+void crafter_params_default(crafter_params *params) {
+  params->area[0] = params->area[1] = 64;
+  params->view[0] = params->view[1] = 9;
+  params->size[0] = params->size[1] = 64;
+  params->reward = 1;
+  params->length = 10000;
+  params->seed = 0;
+}
+
+static int item_rows_for(int view_width) {
+  return (CRAFTER_ITEM_COUNT + view_width - 1) / view_width;
+}
+
+int crafter_params_check(const crafter_params *params, char *error, size_t error_size) {
+  const int limit = 4096;
+  if (params->area[0] < 1 || params->area[1] < 1 || params->area[0] > limit ||
+      params->area[1] > limit) {
+    snprintf(error, error_size, "area must be between 1x1 and %dx%d", limit, limit);
+    return -1;
+  }
+  if (params->view[0] < 1 || params->view[1] < 1 || params->view[0] > limit ||
+      params->view[1] > limit) {
+    snprintf(error, error_size, "view must be between 1x1 and %dx%d", limit, limit);
+    return -1;
+  }
+  int rows = item_rows_for(params->view[0]);
+  if (params->view[1] <= rows) {
+    snprintf(error, error_size,
+             "a view %d wide gives %d rows to the inventory, so it must be more than %d high",
+             params->view[0], rows, rows);
+    return -1;
+  }
+  if (params->size[0] < params->view[0] || params->size[1] < params->view[1] ||
+      params->size[0] > limit || params->size[1] > limit) {
+    snprintf(error, error_size, "size must be at least the view (%dx%d) and at most %dx%d",
+             params->view[0], params->view[1], limit, limit);
+    return -1;
+  }
+  if (params->length < 0) {
+    snprintf(error, error_size, "length must be 0 (no limit) or positive");
+    return -1;
+  }
+  return 0;
+}
+
+int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
+                     size_t error_size) {
+  memset(env, 0, sizeof(*env));
+  if (crafter_params_check(params, error, error_size) < 0) return -1;
+  env->params = *params;
+  if (crafter_world_init(&env->game.world, params->area[0], params->area[1], CHUNK_SIZE,
+                         CHUNK_SIZE) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  int widest = params->view[0] > params->view[1] ? params->view[0] : params->view[1];
+  env->game.update_distance = 2 * widest;
+  env->item_rows = item_rows_for(params->view[0]);
+  for (int axis = 0; axis < 2; axis++) env->unit[axis] = params->size[axis] / params->view[axis];
+  env->local_pixels[0] = params->view[0] * env->unit[0];
+  env->local_pixels[1] = (params->view[1] - env->item_rows) * env->unit[1];
+  return 0;
+}
+
+void crafter_env_free(crafter_env *env) { crafter_world_free(&env->game.world); }
+
+void crafter_env_set_next_episode(crafter_env *env, int64_t episode) {
+  env->episode = episode - 1;
+}
+
+int crafter_env_reset(crafter_env *env) {
+  crafter_game *game = &env->game;
+  env->episode += 1;
+  env->world_seed = crafter_world_seed(env->params.seed, env->episode);
+  crafter_world_clear(&game->world);
+  crafter_rng_seed(&game->rng, (uint32_t)env->world_seed);
+  game->step = 0;
+  game->daylight = crafter_daylight(0);
+  if (crafter_game_place_player(game, game->world.width / 2, game->world.height / 2) < 0)
+    return -1;
+  env->last_health = game->player.inventory[CRAFTER_HEALTH];
+  env->unlocked = 0;
+  return crafter_generate_world(game);
+}
+
+void crafter_env_step(crafter_env *env, int action, crafter_step_result *result) {
+  crafter_game *game = &env->game;
+  crafter_game_update(game, action);
+  /* Rendering at night draws one noise value per pixel of the local view
+   * from the world's generator, whether or not anyone looks. */
+  if (game->daylight < 0.5)
+    crafter_rng_skip_uniform(&game->rng, (long)env->local_pixels[0] * env->local_pixels[1]);
+  int32_t health = game->player.inventory[CRAFTER_HEALTH];
+  double reward = (double)(health - env->last_health) / 10;
+  env->last_health = health;
+  uint32_t unlocked = 0;
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    if (game->player.achievements[i] > 0 && !(env->unlocked & (1u << i))) unlocked |= 1u << i;
+  if (unlocked) {
+    env->unlocked |= unlocked;
+    reward += 1.0;
+  }
+  int dead = health <= 0;
+  int over = env->params.length && game->step >= env->params.length;
+  result->done = dead || over;
+  result->discount = 1 - (double)dead;
+  result->unlocked = unlocked;
+  result->reward = env->params.reward ? reward : 0.0;
+}
+
+void crafter_env_semantic(const crafter_env *env, uint8_t *out) {
+  const crafter_world *world = &env->game.world;
+  memcpy(out, world->materials, (size_t)world->width * (size_t)world->height);
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    out[(size_t)object->x * (size_t)world->height + (size_t)object->y] =
+        (uint8_t)(CRAFTER_MATERIAL_COUNT + object->kind);
+  }
+}

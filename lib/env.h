@@ -1,0 +1,72 @@
+/* env: the life of one environment, as crafter.Env: parameters, the
+ * episode counter and world seeds, reset, step, reward and termination.
+ *
+ * An env owns its memory; no global state, so envs may run in parallel
+ * threads as long as each thread has its own. */
+#ifndef CRAFTER_ENV_H
+#define CRAFTER_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+typedef struct crafter_params {
+  int area[2];   /* world width, height */
+  int view[2];   /* view grid width, height (local view plus inventory rows) */
+  int size[2];   /* observation width, height in pixels */
+  int reward;    /* 0: step() reports a reward of 0 */
+  long length;   /* time limit in steps; 0 for none */
+  int64_t seed;  /* the Env seed */
+} crafter_params;
+
+/* Crafter's defaults: area 64x64, view 9x9, size 64x64, reward on,
+ * length 10000, seed 0. */
+void crafter_params_default(crafter_params *params);
+
+/* Checks parameters; on failure writes a sentence to `error` and returns -1. */
+int crafter_params_check(const crafter_params *params, char *error, size_t error_size);
+
+typedef struct crafter_step_result {
+  double reward;
+  int done;
+  double discount;
+  uint32_t unlocked; /* bit i: achievement i unlocked for the first time now */
+} crafter_step_result;
+
+typedef struct crafter_env {
+  crafter_params params;
+  crafter_game game;
+  int64_t episode;    /* the episode counter: 1 after the first reset */
+  int64_t world_seed; /* of the current episode */
+  int32_t last_health;
+  uint32_t unlocked;  /* achievements unlocked so far this episode */
+  int item_rows;      /* rows of the view given to the inventory */
+  int unit[2];        /* pixels per cell */
+  int local_pixels[2]; /* size of the local view in pixels */
+} crafter_env;
+
+/* Makes an env; returns 0, or -1 with a reason in `error`. */
+int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
+                     size_t error_size);
+void crafter_env_free(crafter_env *env);
+
+/* The next reset() starts episode `episode` (Crafter counts from 1). */
+void crafter_env_set_next_episode(crafter_env *env, int64_t episode);
+
+/* Starts the next episode; returns 0, or -1 if memory ran out. */
+int crafter_env_reset(crafter_env *env);
+
+/* One step with an action in [0, CRAFTER_ACTION_COUNT). */
+void crafter_env_step(crafter_env *env, int action, crafter_step_result *result);
+
+/* The player's position and the live objects. */
+static inline const crafter_object *crafter_env_objects(const crafter_env *env, int *count) {
+  *count = env->game.world.object_count;
+  return env->game.world.objects;
+}
+
+/* info['semantic']: material ids, objects as 13 + kind; x-major. */
+void crafter_env_semantic(const crafter_env *env, uint8_t *out);
+
+#endif

@@ -1,0 +1,449 @@
+#include "noise.h"
+
+#include <math.h>
+
+/* The 24 gradients of the reference: vertices of a rhombicuboctahedron,
+ * skewed so both kinds of facets fit circles of one radius. */
+static const int8_t gradients3[72] = {
+    -11, 4,   4,   -4, 11,  4,   -4, 4,   11,  11, 4,   4,   4,  11,  4,
+    4,   4,   11,  -11, -4, 4,   -4, -11, 4,   -4, -4,  11,  11, -4,  4,
+    4,   -11, 4,   4,  -4,  11,  -11, 4,  -4,  -4, 11,  -4,  -4, 4,   -11,
+    11,  4,   -4,  4,  11,  -4,  4,   4,  -11, -11, -4, -4,  -4, -11, -4,
+    -4,  -4,  -11, 11, -4,  -4,  4,   -11, -4, 4,   -4,  -11,
+};
+
+#define STRETCH3 (-1.0 / 6)
+#define SQUISH3 (1.0 / 3)
+#define NORM3 103.0
+
+void crafter_noise_init(crafter_noise *noise, int64_t seed) {
+  const uint64_t multiplier = 6364136223846793005ULL;
+  const uint64_t increment = 1442695040888963407ULL;
+  uint8_t source[256];
+  for (int i = 0; i < 256; i++) source[i] = (uint8_t)i;
+  /* The reference keeps the state as a signed 64-bit value that wraps. */
+  uint64_t state = (uint64_t)seed;
+  for (int round = 0; round < 3; round++) state = state * multiplier + increment;
+  for (int i = 255; i >= 0; i--) {
+    state = state * multiplier + increment;
+    /* (state + 31) % (i + 1) with Python's unbounded, floored arithmetic. */
+    __int128 shifted = (__int128)(int64_t)state + 31;
+    __int128 remainder = shifted % (i + 1);
+    if (remainder < 0) remainder += i + 1;
+    int r = (int)remainder;
+    noise->perm[i] = source[r];
+    noise->gradient_index[i] = (uint8_t)((noise->perm[i] % 24) * 3);
+    source[r] = source[i];
+  }
+}
+
+static double extrapolate(const crafter_noise *noise, int64_t xsb, int64_t ysb, int64_t zsb,
+                          double dx, double dy, double dz) {
+  int inner = noise->perm[(noise->perm[xsb & 0xff] + ysb) & 0xff];
+  int index = noise->gradient_index[(inner + zsb) & 0xff];
+  return gradients3[index] * dx + gradients3[index + 1] * dy + gradients3[index + 2] * dz;
+}
+
+/* Adds the contribution of one lattice vertex, if it is within reach. */
+static double contribute(const crafter_noise *noise, double value, int64_t xsv, int64_t ysv,
+                         int64_t zsv, double dx, double dy, double dz) {
+  double attenuation = 2 - dx * dx - dy * dy - dz * dz;
+  if (attenuation > 0) {
+    attenuation *= attenuation;
+    value += attenuation * attenuation * extrapolate(noise, xsv, ysv, zsv, dx, dy, dz);
+  }
+  return value;
+}
+
+double crafter_noise3(const crafter_noise *noise, double x, double y, double z) {
+  /* Place the input on the simplectic honeycomb. */
+  double stretch_offset = (x + y + z) * STRETCH3;
+  double xs = x + stretch_offset;
+  double ys = y + stretch_offset;
+  double zs = z + stretch_offset;
+
+  double xsb_f = floor(xs), ysb_f = floor(ys), zsb_f = floor(zs);
+  int64_t xsb = (int64_t)xsb_f, ysb = (int64_t)ysb_f, zsb = (int64_t)zsb_f;
+
+  double squish_offset = (double)(xsb + ysb + zsb) * SQUISH3;
+  double xb = xsb_f + squish_offset;
+  double yb = ysb_f + squish_offset;
+  double zb = zsb_f + squish_offset;
+
+  double xins = xs - xsb_f;
+  double yins = ys - ysb_f;
+  double zins = zs - zsb_f;
+  double in_sum = xins + yins + zins;
+
+  double dx0 = x - xb;
+  double dy0 = y - yb;
+  double dz0 = z - zb;
+
+  double dx_ext0, dy_ext0, dz_ext0, dx_ext1, dy_ext1, dz_ext1;
+  int64_t xsv_ext0, ysv_ext0, zsv_ext0, xsv_ext1, ysv_ext1, zsv_ext1;
+  double value = 0;
+
+  if (in_sum <= 1) {
+    /* Inside the tetrahedron at (0,0,0). */
+    int a_point = 0x01, b_point = 0x02;
+    double a_score = xins, b_score = yins;
+    if (a_score >= b_score && zins > b_score) {
+      b_score = zins;
+      b_point = 0x04;
+    } else if (a_score < b_score && zins > a_score) {
+      a_score = zins;
+      a_point = 0x04;
+    }
+    double wins = 1 - in_sum;
+    if (wins > a_score || wins > b_score) {
+      int c = b_score > a_score ? b_point : a_point;
+      if ((c & 0x01) == 0) {
+        xsv_ext0 = xsb - 1;
+        xsv_ext1 = xsb;
+        dx_ext0 = dx0 + 1;
+        dx_ext1 = dx0;
+      } else {
+        xsv_ext0 = xsv_ext1 = xsb + 1;
+        dx_ext0 = dx_ext1 = dx0 - 1;
+      }
+      if ((c & 0x02) == 0) {
+        ysv_ext0 = ysv_ext1 = ysb;
+        dy_ext0 = dy_ext1 = dy0;
+        if ((c & 0x01) == 0) {
+          ysv_ext1 -= 1;
+          dy_ext1 += 1;
+        } else {
+          ysv_ext0 -= 1;
+          dy_ext0 += 1;
+        }
+      } else {
+        ysv_ext0 = ysv_ext1 = ysb + 1;
+        dy_ext0 = dy_ext1 = dy0 - 1;
+      }
+      if ((c & 0x04) == 0) {
+        zsv_ext0 = zsb;
+        zsv_ext1 = zsb - 1;
+        dz_ext0 = dz0;
+        dz_ext1 = dz0 + 1;
+      } else {
+        zsv_ext0 = zsv_ext1 = zsb + 1;
+        dz_ext0 = dz_ext1 = dz0 - 1;
+      }
+    } else {
+      int c = a_point | b_point;
+      if ((c & 0x01) == 0) {
+        xsv_ext0 = xsb;
+        xsv_ext1 = xsb - 1;
+        dx_ext0 = dx0 - 2 * SQUISH3;
+        dx_ext1 = dx0 + 1 - SQUISH3;
+      } else {
+        xsv_ext0 = xsv_ext1 = xsb + 1;
+        dx_ext0 = dx0 - 1 - 2 * SQUISH3;
+        dx_ext1 = dx0 - 1 - SQUISH3;
+      }
+      if ((c & 0x02) == 0) {
+        ysv_ext0 = ysb;
+        ysv_ext1 = ysb - 1;
+        dy_ext0 = dy0 - 2 * SQUISH3;
+        dy_ext1 = dy0 + 1 - SQUISH3;
+      } else {
+        ysv_ext0 = ysv_ext1 = ysb + 1;
+        dy_ext0 = dy0 - 1 - 2 * SQUISH3;
+        dy_ext1 = dy0 - 1 - SQUISH3;
+      }
+      if ((c & 0x04) == 0) {
+        zsv_ext0 = zsb;
+        zsv_ext1 = zsb - 1;
+        dz_ext0 = dz0 - 2 * SQUISH3;
+        dz_ext1 = dz0 + 1 - SQUISH3;
+      } else {
+        zsv_ext0 = zsv_ext1 = zsb + 1;
+        dz_ext0 = dz0 - 1 - 2 * SQUISH3;
+        dz_ext1 = dz0 - 1 - SQUISH3;
+      }
+    }
+    value = contribute(noise, value, xsb, ysb, zsb, dx0, dy0, dz0);
+    double dx1 = dx0 - 1 - SQUISH3;
+    double dy1 = dy0 - 0 - SQUISH3;
+    double dz1 = dz0 - 0 - SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb, zsb, dx1, dy1, dz1);
+    double dx2 = dx0 - 0 - SQUISH3;
+    double dy2 = dy0 - 1 - SQUISH3;
+    double dz2 = dz1;
+    value = contribute(noise, value, xsb, ysb + 1, zsb, dx2, dy2, dz2);
+    double dx3 = dx2;
+    double dy3 = dy1;
+    double dz3 = dz0 - 1 - SQUISH3;
+    value = contribute(noise, value, xsb, ysb, zsb + 1, dx3, dy3, dz3);
+  } else if (in_sum >= 2) {
+    /* Inside the tetrahedron at (1,1,1). */
+    int a_point = 0x06, b_point = 0x05;
+    double a_score = xins, b_score = yins;
+    if (a_score <= b_score && zins < b_score) {
+      b_score = zins;
+      b_point = 0x03;
+    } else if (a_score > b_score && zins < a_score) {
+      a_score = zins;
+      a_point = 0x03;
+    }
+    double wins = 3 - in_sum;
+    if (wins < a_score || wins < b_score) {
+      int c = b_score < a_score ? b_point : a_point;
+      if ((c & 0x01) != 0) {
+        xsv_ext0 = xsb + 2;
+        xsv_ext1 = xsb + 1;
+        dx_ext0 = dx0 - 2 - 3 * SQUISH3;
+        dx_ext1 = dx0 - 1 - 3 * SQUISH3;
+      } else {
+        xsv_ext0 = xsv_ext1 = xsb;
+        dx_ext0 = dx_ext1 = dx0 - 3 * SQUISH3;
+      }
+      if ((c & 0x02) != 0) {
+        ysv_ext0 = ysv_ext1 = ysb + 1;
+        dy_ext0 = dy_ext1 = dy0 - 1 - 3 * SQUISH3;
+        if ((c & 0x01) != 0) {
+          ysv_ext1 += 1;
+          dy_ext1 -= 1;
+        } else {
+          ysv_ext0 += 1;
+          dy_ext0 -= 1;
+        }
+      } else {
+        ysv_ext0 = ysv_ext1 = ysb;
+        dy_ext0 = dy_ext1 = dy0 - 3 * SQUISH3;
+      }
+      if ((c & 0x04) != 0) {
+        zsv_ext0 = zsb + 1;
+        zsv_ext1 = zsb + 2;
+        dz_ext0 = dz0 - 1 - 3 * SQUISH3;
+        dz_ext1 = dz0 - 2 - 3 * SQUISH3;
+      } else {
+        zsv_ext0 = zsv_ext1 = zsb;
+        dz_ext0 = dz_ext1 = dz0 - 3 * SQUISH3;
+      }
+    } else {
+      int c = a_point & b_point;
+      if ((c & 0x01) != 0) {
+        xsv_ext0 = xsb + 1;
+        xsv_ext1 = xsb + 2;
+        dx_ext0 = dx0 - 1 - SQUISH3;
+        dx_ext1 = dx0 - 2 - 2 * SQUISH3;
+      } else {
+        xsv_ext0 = xsv_ext1 = xsb;
+        dx_ext0 = dx0 - SQUISH3;
+        dx_ext1 = dx0 - 2 * SQUISH3;
+      }
+      if ((c & 0x02) != 0) {
+        ysv_ext0 = ysb + 1;
+        ysv_ext1 = ysb + 2;
+        dy_ext0 = dy0 - 1 - SQUISH3;
+        dy_ext1 = dy0 - 2 - 2 * SQUISH3;
+      } else {
+        ysv_ext0 = ysv_ext1 = ysb;
+        dy_ext0 = dy0 - SQUISH3;
+        dy_ext1 = dy0 - 2 * SQUISH3;
+      }
+      if ((c & 0x04) != 0) {
+        zsv_ext0 = zsb + 1;
+        zsv_ext1 = zsb + 2;
+        dz_ext0 = dz0 - 1 - SQUISH3;
+        dz_ext1 = dz0 - 2 - 2 * SQUISH3;
+      } else {
+        zsv_ext0 = zsv_ext1 = zsb;
+        dz_ext0 = dz0 - SQUISH3;
+        dz_ext1 = dz0 - 2 * SQUISH3;
+      }
+    }
+    double dx3 = dx0 - 1 - 2 * SQUISH3;
+    double dy3 = dy0 - 1 - 2 * SQUISH3;
+    double dz3 = dz0 - 0 - 2 * SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb + 1, zsb, dx3, dy3, dz3);
+    double dx2 = dx3;
+    double dy2 = dy0 - 0 - 2 * SQUISH3;
+    double dz2 = dz0 - 1 - 2 * SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb, zsb + 1, dx2, dy2, dz2);
+    double dx1 = dx0 - 0 - 2 * SQUISH3;
+    double dy1 = dy3;
+    double dz1 = dz2;
+    value = contribute(noise, value, xsb, ysb + 1, zsb + 1, dx1, dy1, dz1);
+    dx0 = dx0 - 1 - 3 * SQUISH3;
+    dy0 = dy0 - 1 - 3 * SQUISH3;
+    dz0 = dz0 - 1 - 3 * SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb + 1, zsb + 1, dx0, dy0, dz0);
+  } else {
+    /* Inside the octahedron between the two tetrahedra. */
+    double a_score, b_score;
+    int a_point, b_point, a_further, b_further;
+    double p1 = xins + yins;
+    if (p1 > 1) {
+      a_score = p1 - 1;
+      a_point = 0x03;
+      a_further = 1;
+    } else {
+      a_score = 1 - p1;
+      a_point = 0x04;
+      a_further = 0;
+    }
+    double p2 = xins + zins;
+    if (p2 > 1) {
+      b_score = p2 - 1;
+      b_point = 0x05;
+      b_further = 1;
+    } else {
+      b_score = 1 - p2;
+      b_point = 0x02;
+      b_further = 0;
+    }
+    double p3 = yins + zins;
+    if (p3 > 1) {
+      double score = p3 - 1;
+      if (a_score <= b_score && a_score < score) {
+        a_point = 0x06;
+        a_further = 1;
+      } else if (a_score > b_score && b_score < score) {
+        b_point = 0x06;
+        b_further = 1;
+      }
+    } else {
+      double score = 1 - p3;
+      if (a_score <= b_score && a_score < score) {
+        a_point = 0x01;
+        a_further = 0;
+      } else if (a_score > b_score && b_score < score) {
+        b_point = 0x01;
+        b_further = 0;
+      }
+    }
+    if (a_further == b_further) {
+      if (a_further) {
+        dx_ext0 = dx0 - 1 - 3 * SQUISH3;
+        dy_ext0 = dy0 - 1 - 3 * SQUISH3;
+        dz_ext0 = dz0 - 1 - 3 * SQUISH3;
+        xsv_ext0 = xsb + 1;
+        ysv_ext0 = ysb + 1;
+        zsv_ext0 = zsb + 1;
+        int c = a_point & b_point;
+        if ((c & 0x01) != 0) {
+          dx_ext1 = dx0 - 2 - 2 * SQUISH3;
+          dy_ext1 = dy0 - 2 * SQUISH3;
+          dz_ext1 = dz0 - 2 * SQUISH3;
+          xsv_ext1 = xsb + 2;
+          ysv_ext1 = ysb;
+          zsv_ext1 = zsb;
+        } else if ((c & 0x02) != 0) {
+          dx_ext1 = dx0 - 2 * SQUISH3;
+          dy_ext1 = dy0 - 2 - 2 * SQUISH3;
+          dz_ext1 = dz0 - 2 * SQUISH3;
+          xsv_ext1 = xsb;
+          ysv_ext1 = ysb + 2;
+          zsv_ext1 = zsb;
+        } else {
+          dx_ext1 = dx0 - 2 * SQUISH3;
+          dy_ext1 = dy0 - 2 * SQUISH3;
+          dz_ext1 = dz0 - 2 - 2 * SQUISH3;
+          xsv_ext1 = xsb;
+          ysv_ext1 = ysb;
+          zsv_ext1 = zsb + 2;
+        }
+      } else {
+        dx_ext0 = dx0;
+        dy_ext0 = dy0;
+        dz_ext0 = dz0;
+        xsv_ext0 = xsb;
+        ysv_ext0 = ysb;
+        zsv_ext0 = zsb;
+        int c = a_point | b_point;
+        if ((c & 0x01) == 0) {
+          dx_ext1 = dx0 + 1 - SQUISH3;
+          dy_ext1 = dy0 - 1 - SQUISH3;
+          dz_ext1 = dz0 - 1 - SQUISH3;
+          xsv_ext1 = xsb - 1;
+          ysv_ext1 = ysb + 1;
+          zsv_ext1 = zsb + 1;
+        } else if ((c & 0x02) == 0) {
+          dx_ext1 = dx0 - 1 - SQUISH3;
+          dy_ext1 = dy0 + 1 - SQUISH3;
+          dz_ext1 = dz0 - 1 - SQUISH3;
+          xsv_ext1 = xsb + 1;
+          ysv_ext1 = ysb - 1;
+          zsv_ext1 = zsb + 1;
+        } else {
+          dx_ext1 = dx0 - 1 - SQUISH3;
+          dy_ext1 = dy0 - 1 - SQUISH3;
+          dz_ext1 = dz0 + 1 - SQUISH3;
+          xsv_ext1 = xsb + 1;
+          ysv_ext1 = ysb + 1;
+          zsv_ext1 = zsb - 1;
+        }
+      }
+    } else {
+      int c1 = a_further ? a_point : b_point;
+      int c2 = a_further ? b_point : a_point;
+      if ((c1 & 0x01) == 0) {
+        dx_ext0 = dx0 + 1 - SQUISH3;
+        dy_ext0 = dy0 - 1 - SQUISH3;
+        dz_ext0 = dz0 - 1 - SQUISH3;
+        xsv_ext0 = xsb - 1;
+        ysv_ext0 = ysb + 1;
+        zsv_ext0 = zsb + 1;
+      } else if ((c1 & 0x02) == 0) {
+        dx_ext0 = dx0 - 1 - SQUISH3;
+        dy_ext0 = dy0 + 1 - SQUISH3;
+        dz_ext0 = dz0 - 1 - SQUISH3;
+        xsv_ext0 = xsb + 1;
+        ysv_ext0 = ysb - 1;
+        zsv_ext0 = zsb + 1;
+      } else {
+        dx_ext0 = dx0 - 1 - SQUISH3;
+        dy_ext0 = dy0 - 1 - SQUISH3;
+        dz_ext0 = dz0 + 1 - SQUISH3;
+        xsv_ext0 = xsb + 1;
+        ysv_ext0 = ysb + 1;
+        zsv_ext0 = zsb - 1;
+      }
+      dx_ext1 = dx0 - 2 * SQUISH3;
+      dy_ext1 = dy0 - 2 * SQUISH3;
+      dz_ext1 = dz0 - 2 * SQUISH3;
+      xsv_ext1 = xsb;
+      ysv_ext1 = ysb;
+      zsv_ext1 = zsb;
+      if ((c2 & 0x01) != 0) {
+        dx_ext1 -= 2;
+        xsv_ext1 += 2;
+      } else if ((c2 & 0x02) != 0) {
+        dy_ext1 -= 2;
+        ysv_ext1 += 2;
+      } else {
+        dz_ext1 -= 2;
+        zsv_ext1 += 2;
+      }
+    }
+    double dx1 = dx0 - 1 - SQUISH3;
+    double dy1 = dy0 - 0 - SQUISH3;
+    double dz1 = dz0 - 0 - SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb, zsb, dx1, dy1, dz1);
+    double dx2 = dx0 - 0 - SQUISH3;
+    double dy2 = dy0 - 1 - SQUISH3;
+    double dz2 = dz1;
+    value = contribute(noise, value, xsb, ysb + 1, zsb, dx2, dy2, dz2);
+    double dx3 = dx2;
+    double dy3 = dy1;
+    double dz3 = dz0 - 1 - SQUISH3;
+    value = contribute(noise, value, xsb, ysb, zsb + 1, dx3, dy3, dz3);
+    double dx4 = dx0 - 1 - 2 * SQUISH3;
+    double dy4 = dy0 - 1 - 2 * SQUISH3;
+    double dz4 = dz0 - 0 - 2 * SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb + 1, zsb, dx4, dy4, dz4);
+    double dx5 = dx4;
+    double dy5 = dy0 - 0 - 2 * SQUISH3;
+    double dz5 = dz0 - 1 - 2 * SQUISH3;
+    value = contribute(noise, value, xsb + 1, ysb, zsb + 1, dx5, dy5, dz5);
+    double dx6 = dx0 - 0 - 2 * SQUISH3;
+    double dy6 = dy4;
+    double dz6 = dz5;
+    value = contribute(noise, value, xsb, ysb + 1, zsb + 1, dx6, dy6, dz6);
+  }
+  value = contribute(noise, value, xsv_ext0, ysv_ext0, zsv_ext0, dx_ext0, dy_ext0, dz_ext0);
+  value = contribute(noise, value, xsv_ext1, ysv_ext1, zsv_ext1, dx_ext1, dy_ext1, dz_ext1);
+  return value / NORM3;
+}

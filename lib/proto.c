@@ -1,0 +1,195 @@
+#include "proto.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+int crafter_format_double(char *out, double value) {
+  if (isnan(value)) return sprintf(out, "NaN");
+  if (isinf(value)) return sprintf(out, value > 0 ? "Infinity" : "-Infinity");
+  int length = 0;
+  for (int precision = 1; precision <= 17; precision++) {
+    length = sprintf(out, "%.*g", precision, value);
+    if (strtod(out, NULL) == value) break;
+  }
+  /* Python writes 1e+16 as 1e+16 and 5.0 as 5.0; %g leaves a bare "5". */
+  if (!strpbrk(out, ".eEn")) {
+    out[length++] = '.';
+    out[length++] = '0';
+    out[length] = '\0';
+  }
+  return length;
+}
+
+static void write_double(FILE *out, double value) {
+  char text[40];
+  crafter_format_double(text, value);
+  fputs(text, out);
+}
+
+int crafter_facing_index(int dx, int dy) {
+  if (dx < 0) return 0;
+  if (dx > 0) return 1;
+  if (dy < 0) return 2;
+  return 3;
+}
+
+static int object_extra(const crafter_env *env, const crafter_object *object) {
+  switch (object->kind) {
+    case CRAFTER_PLAYER:
+      return crafter_facing_index(env->game.player.facing_x, env->game.player.facing_y);
+    case CRAFTER_ARROW: return crafter_facing_index(object->facing_x, object->facing_y);
+    case CRAFTER_ZOMBIE:
+    case CRAFTER_SKELETON:
+    case CRAFTER_PLANT: return object->counter;
+    default: return 0;
+  }
+}
+
+static void write_objects(FILE *out, const crafter_env *env) {
+  int count;
+  const crafter_object *objects = crafter_env_objects(env, &count);
+  fputc('[', out);
+  for (int i = 0; i < count; i++) {
+    const crafter_object *object = &objects[i];
+    int health = object->kind == CRAFTER_PLAYER ? env->game.player.inventory[CRAFTER_HEALTH]
+                                                : object->health;
+    fprintf(out, "%s[%d, %d, %d, %d, %d]", i ? ", " : "", object->kind, object->x, object->y,
+            health, object_extra(env, object));
+  }
+  fputc(']', out);
+}
+
+static void write_int_list(FILE *out, const int32_t *values, int count) {
+  fputc('[', out);
+  for (int i = 0; i < count; i++) fprintf(out, "%s%d", i ? ", " : "", values[i]);
+  fputc(']', out);
+}
+
+void crafter_proto_write_reset(FILE *out, const crafter_env *env) {
+  const crafter_params *params = &env->params;
+  const crafter_world *world = &env->game.world;
+  fprintf(out,
+          "{\"kind\": \"reset\", \"seed\": %lld, \"episode\": %lld, \"area\": [%d, %d], "
+          "\"view\": [%d, %d], \"size\": [%d, %d], \"length\": %ld, \"world_seed\": %lld, "
+          "\"materials\": \"",
+          (long long)params->seed, (long long)env->episode, params->area[0], params->area[1],
+          params->view[0], params->view[1], params->size[0], params->size[1], params->length,
+          (long long)env->world_seed);
+  size_t cells = (size_t)world->width * (size_t)world->height;
+  for (size_t i = 0; i < cells; i++) fputc('a' + world->materials[i], out);
+  fputs("\", \"objects\": ", out);
+  write_objects(out, env);
+  fputs("}\n", out);
+}
+
+static int compare_changes(const void *left, const void *right) {
+  const crafter_change *a = left, *b = right;
+  if (a->x != b->x) return a->x < b->x ? -1 : 1;
+  return (a->y > b->y) - (a->y < b->y);
+}
+
+/* The cells whose material differs from the start of the step, in x-major
+ * order; a cell changed and changed back is no change. */
+static void write_changes(FILE *out, const crafter_world *world) {
+  int count = world->change_count;
+  crafter_change *sorted = malloc((size_t)(count ? count : 1) * sizeof(crafter_change));
+  fputc('[', out);
+  if (sorted) {
+    memcpy(sorted, world->changes, (size_t)count * sizeof(crafter_change));
+    /* A stable sort keeps each cell's first change (its material before the
+     * step) first among that cell's entries. */
+    for (int i = 1; i < count; i++) {
+      crafter_change key = sorted[i];
+      int j = i - 1;
+      while (j >= 0 && compare_changes(&sorted[j], &key) > 0) {
+        sorted[j + 1] = sorted[j];
+        j--;
+      }
+      sorted[j + 1] = key;
+    }
+    int written = 0;
+    for (int i = 0; i < count; i++) {
+      if (i > 0 && compare_changes(&sorted[i - 1], &sorted[i]) == 0) continue;
+      int now = crafter_world_material(world, sorted[i].x, sorted[i].y);
+      if (now == sorted[i].previous) continue;
+      fprintf(out, "%s[%d, %d, %d]", written++ ? ", " : "", sorted[i].x, sorted[i].y, now);
+    }
+    free(sorted);
+  }
+  fputc(']', out);
+}
+
+static unsigned long semantic_crc(const crafter_env *env) {
+  const crafter_world *world = &env->game.world;
+  size_t cells = (size_t)world->width * (size_t)world->height;
+  uint8_t *semantic = malloc(cells);
+  if (!semantic) return 0;
+  crafter_env_semantic(env, semantic);
+  unsigned long crc = crc32(0L, Z_NULL, 0);
+  /* zlib takes at most UINT_MAX bytes a call; areas are far smaller. */
+  crc = crc32(crc, semantic, (unsigned)cells);
+  free(semantic);
+  return crc;
+}
+
+void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
+                              const crafter_step_result *result) {
+  const crafter_game *game = &env->game;
+  const crafter_player *player = &game->player;
+  fprintf(out, "{\"kind\": \"step\", \"t\": %ld, \"action\": %d, \"reward\": ", game->step,
+          action);
+  write_double(out, result->reward);
+  fprintf(out, ", \"done\": %s, \"discount\": ", result->done ? "true" : "false");
+  write_double(out, result->discount);
+  fprintf(out, ", \"pos\": [%d, %d], \"facing\": [%d, %d], \"sleeping\": %s, \"daylight\": ",
+          game->world.objects[0].x, game->world.objects[0].y, player->facing_x, player->facing_y,
+          player->sleeping ? "true" : "false");
+  write_double(out, game->daylight);
+  fputs(", \"inventory\": ", out);
+  write_int_list(out, player->inventory, CRAFTER_ITEM_COUNT);
+  fputs(", \"achievements\": ", out);
+  write_int_list(out, player->achievements, CRAFTER_ACHIEVEMENT_COUNT);
+  const double counters[4] = {player->hunger, player->thirst, player->fatigue, player->recover};
+  const char *const counter_names[4] = {"hunger", "thirst", "fatigue", "recover"};
+  for (int i = 0; i < 4; i++) {
+    fprintf(out, ", \"%s\": ", counter_names[i]);
+    write_double(out, counters[i]);
+  }
+  fputs(", \"changes\": ", out);
+  write_changes(out, &game->world);
+  fputs(", \"objects\": ", out);
+  write_objects(out, env);
+  fprintf(out, ", \"semantic_crc\": %lu}\n", semantic_crc(env));
+}
+
+void crafter_proto_write_short(FILE *out, const crafter_env *env,
+                               const crafter_step_result *result) {
+  fprintf(out, "{\"t\": %ld, \"reward\": ", env->game.step);
+  write_double(out, result->reward);
+  fprintf(out, ", \"done\": %s, \"unlocked\": [", result->done ? "true" : "false");
+  int written = 0;
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    if (result->unlocked & (1u << i))
+      fprintf(out, "%s\"%s\"", written++ ? ", " : "", crafter_achievement_names[i]);
+  fputs("]}\n", out);
+}
+
+int crafter_proto_parse_action(const char *line) {
+  while (*line == ' ' || *line == '\t') line++;
+  size_t length = strlen(line);
+  while (length > 0 && isspace((unsigned char)line[length - 1])) length--;
+  if (length == 0 || length > 32) return -1;
+  char word[33];
+  memcpy(word, line, length);
+  word[length] = '\0';
+  if (isdigit((unsigned char)word[0])) {
+    char *end;
+    long value = strtol(word, &end, 10);
+    if (*end != '\0' || value < 0 || value >= CRAFTER_ACTION_COUNT) return -1;
+    return (int)value;
+  }
+  return crafter_action_from_name(word);
+}

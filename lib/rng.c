@@ -1,0 +1,127 @@
+#include "rng.h"
+
+#define MT_M 397
+#define MT_MATRIX_A 0x9908b0dfU
+#define MT_UPPER_MASK 0x80000000U
+#define MT_LOWER_MASK 0x7fffffffU
+
+void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
+  rng->state[0] = seed;
+  for (int i = 1; i < CRAFTER_MT_N; i++) {
+    uint32_t previous = rng->state[i - 1];
+    rng->state[i] = 1812433253U * (previous ^ (previous >> 30)) + (uint32_t)i;
+  }
+  rng->position = CRAFTER_MT_N;
+}
+
+static void regenerate(crafter_rng *rng) {
+  uint32_t *mt = rng->state;
+  int i;
+  for (i = 0; i < CRAFTER_MT_N - MT_M; i++) {
+    uint32_t y = (mt[i] & MT_UPPER_MASK) | (mt[i + 1] & MT_LOWER_MASK);
+    mt[i] = mt[i + MT_M] ^ (y >> 1) ^ (-(y & 1U) & MT_MATRIX_A);
+  }
+  for (; i < CRAFTER_MT_N - 1; i++) {
+    uint32_t y = (mt[i] & MT_UPPER_MASK) | (mt[i + 1] & MT_LOWER_MASK);
+    mt[i] = mt[i + (MT_M - CRAFTER_MT_N)] ^ (y >> 1) ^ (-(y & 1U) & MT_MATRIX_A);
+  }
+  uint32_t y = (mt[CRAFTER_MT_N - 1] & MT_UPPER_MASK) | (mt[0] & MT_LOWER_MASK);
+  mt[CRAFTER_MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (-(y & 1U) & MT_MATRIX_A);
+  rng->position = 0;
+}
+
+uint32_t crafter_rng_next_u32(crafter_rng *rng) {
+  if (rng->position >= CRAFTER_MT_N) regenerate(rng);
+  uint32_t y = rng->state[rng->position++];
+  y ^= (y >> 11);
+  y ^= (y << 7) & 0x9d2c5680U;
+  y ^= (y << 15) & 0xefc60000U;
+  y ^= (y >> 18);
+  return y;
+}
+
+double crafter_rng_uniform(crafter_rng *rng) {
+  int32_t high = (int32_t)(crafter_rng_next_u32(rng) >> 5);
+  int32_t low = (int32_t)(crafter_rng_next_u32(rng) >> 6);
+  return (high * 67108864.0 + low) / 9007199254740992.0;
+}
+
+double crafter_rng_uniform_range(crafter_rng *rng, double low, double high) {
+  return low + (high - low) * crafter_rng_uniform(rng);
+}
+
+static uint64_t mask_covering(uint64_t range) {
+  uint64_t mask = range;
+  mask |= mask >> 1;
+  mask |= mask >> 2;
+  mask |= mask >> 4;
+  mask |= mask >> 8;
+  mask |= mask >> 16;
+  mask |= mask >> 32;
+  return mask;
+}
+
+int64_t crafter_rng_randint(crafter_rng *rng, int64_t low, int64_t high) {
+  /* numpy draws from the closed range [low, high - 1]. */
+  uint64_t range = (uint64_t)high - (uint64_t)low - 1U;
+  if (high <= low || range == 0) return low;
+  uint64_t mask = mask_covering(range);
+  uint64_t value;
+  if (range <= 0xffffffffU) {
+    if (range == 0xffffffffU) return (int64_t)((uint64_t)low + crafter_rng_next_u32(rng));
+    do {
+      value = crafter_rng_next_u32(rng) & mask;
+    } while (value > range);
+  } else {
+    do {
+      uint64_t upper = crafter_rng_next_u32(rng);
+      uint64_t lower = crafter_rng_next_u32(rng);
+      value = ((upper << 32) | lower) & mask;
+    } while (value > range);
+  }
+  return (int64_t)((uint64_t)low + value);
+}
+
+void crafter_rng_skip_uniform(crafter_rng *rng, long count) {
+  /* Each double takes two words; tempering is not needed to advance. */
+  long words = 2 * count;
+  while (words > 0) {
+    if (rng->position >= CRAFTER_MT_N) regenerate(rng);
+    long available = CRAFTER_MT_N - rng->position;
+    long take = words < available ? words : available;
+    rng->position += (int)take;
+    words -= take;
+  }
+}
+
+int64_t crafter_py_hash_int(int64_t value) {
+  const uint64_t modulus = (1ULL << 61) - 1;
+  int negative = value < 0;
+  uint64_t magnitude = negative ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+  int64_t hash = (int64_t)(magnitude % modulus);
+  if (negative) hash = -hash;
+  return hash == -1 ? -2 : hash;
+}
+
+int64_t crafter_py_hash_pair(int64_t first, int64_t second) {
+  const uint64_t prime1 = 11400714785074694791ULL;
+  const uint64_t prime2 = 14029467366897019727ULL;
+  const uint64_t prime5 = 2870177450012600261ULL;
+  int64_t items[2] = {first, second};
+  uint64_t accumulator = prime5;
+  for (int i = 0; i < 2; i++) {
+    uint64_t lane = (uint64_t)crafter_py_hash_int(items[i]);
+    accumulator += lane * prime2;
+    accumulator = (accumulator << 31) | (accumulator >> 33);
+    accumulator *= prime1;
+  }
+  accumulator += 2U ^ (prime5 ^ 3527539ULL);
+  if (accumulator == UINT64_MAX) return 1546275796;
+  return (int64_t)accumulator;
+}
+
+int64_t crafter_world_seed(int64_t seed, int64_t episode) {
+  const int64_t modulus = 2147483647; /* 2**31 - 1 */
+  int64_t remainder = crafter_py_hash_pair(seed, episode) % modulus;
+  return remainder < 0 ? remainder + modulus : remainder;
+}

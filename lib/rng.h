@@ -1,0 +1,48 @@
+/* rng: the random draws of numpy's legacy RandomState (MT19937) and the
+ * Python hash that Crafter uses to derive world seeds.
+ *
+ * Promise: for the same seed, every function here returns bit for bit what
+ * numpy 1.24's np.random.RandomState returns for the call named beside it,
+ * and consumes the same number of 32-bit outputs of the generator. */
+#ifndef CRAFTER_RNG_H
+#define CRAFTER_RNG_H
+
+#include <stdint.h>
+
+#define CRAFTER_MT_N 624
+
+typedef struct crafter_rng {
+  uint32_t state[CRAFTER_MT_N];
+  int position; /* next word of state to temper; CRAFTER_MT_N means regenerate */
+} crafter_rng;
+
+/* np.random.RandomState(seed) for 0 <= seed < 2**32. */
+void crafter_rng_seed(crafter_rng *rng, uint32_t seed);
+
+/* One tempered 32-bit output of MT19937. */
+uint32_t crafter_rng_next_u32(crafter_rng *rng);
+
+/* random_sample() / uniform(): a double in [0, 1) from 53 random bits. */
+double crafter_rng_uniform(crafter_rng *rng);
+
+/* uniform(low, high): low + (high - low) * random_sample(). */
+double crafter_rng_uniform_range(crafter_rng *rng, double low, double high);
+
+/* randint(low, high) for an int64 result in [low, high): numpy's legacy
+ * masked rejection sampling; a range of one value consumes nothing. */
+int64_t crafter_rng_randint(crafter_rng *rng, int64_t low, int64_t high);
+
+/* Advance the generator as count calls of uniform() would, without
+ * computing the doubles. */
+void crafter_rng_skip_uniform(crafter_rng *rng, long count);
+
+/* Python 3's hash() of an int (64-bit build). */
+int64_t crafter_py_hash_int(int64_t value);
+
+/* Python 3.8+'s hash((first, second)) of a tuple of two ints. */
+int64_t crafter_py_hash_pair(int64_t first, int64_t second);
+
+/* Crafter's world seed: hash((seed, episode)) % (2**31 - 1). */
+int64_t crafter_world_seed(int64_t seed, int64_t episode);
+
+#endif

@@ -1,0 +1,644 @@
+#include "rules.h"
+
+#include "npmath.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const crafter_action_names[CRAFTER_ACTION_COUNT] = {
+    "noop",          "move_left",         "move_right",         "move_up",
+    "move_down",     "do",                "sleep",              "place_stone",
+    "place_table",   "place_furnace",     "place_plant",        "make_wood_pickaxe",
+    "make_stone_pickaxe", "make_iron_pickaxe", "make_wood_sword", "make_stone_sword",
+    "make_iron_sword",
+};
+
+const char *const crafter_item_names[CRAFTER_ITEM_COUNT] = {
+    "health", "food", "drink", "energy", "sapling", "wood", "stone", "coal",
+    "iron", "diamond", "wood_pickaxe", "stone_pickaxe", "iron_pickaxe",
+    "wood_sword", "stone_sword", "iron_sword",
+};
+
+const char *const crafter_achievement_names[CRAFTER_ACHIEVEMENT_COUNT] = {
+    "collect_coal",       "collect_diamond",   "collect_drink",     "collect_iron",
+    "collect_sapling",    "collect_stone",     "collect_wood",      "defeat_skeleton",
+    "defeat_zombie",      "eat_cow",           "eat_plant",         "make_iron_pickaxe",
+    "make_iron_sword",    "make_stone_pickaxe", "make_stone_sword", "make_wood_pickaxe",
+    "make_wood_sword",    "place_furnace",     "place_plant",       "place_stone",
+    "place_table",        "wake_up",
+};
+
+const char *const crafter_material_names[CRAFTER_MATERIAL_COUNT] = {
+    "none", "water", "grass", "stone", "path", "sand", "tree",
+    "lava", "coal",  "iron",  "diamond", "table", "furnace",
+};
+
+const char *const crafter_object_kind_names[CRAFTER_OBJECT_KIND_COUNT] = {
+    "player", "cow", "zombie", "skeleton", "arrow", "plant",
+};
+
+int crafter_action_from_name(const char *name) {
+  for (int i = 0; i < CRAFTER_ACTION_COUNT; i++)
+    if (strcmp(name, crafter_action_names[i]) == 0) return i;
+  return -1;
+}
+
+#define ITEM_MAX 9
+
+/* Python's math.pi, the double nearest pi. */
+#define CRAFTER_PI 3.141592653589793
+
+/* The rules of data.yaml: what collecting, placing and making need and give. */
+typedef struct item_amount {
+  int8_t item, amount;
+} item_amount;
+
+typedef struct collect_rule {
+  int8_t material; /* what is collected */
+  item_amount require[1];
+  int8_t receive, achievement;
+  int8_t leaves;
+  double probability;
+} collect_rule;
+
+static const collect_rule collect_rules[] = {
+    {CRAFTER_TREE, {{-1, 0}}, CRAFTER_WOOD, CRAFTER_COLLECT_WOOD, CRAFTER_GRASS, 1},
+    {CRAFTER_STONE, {{CRAFTER_WOOD_PICKAXE, 1}}, CRAFTER_ITEM_STONE, CRAFTER_COLLECT_STONE,
+     CRAFTER_PATH, 1},
+    {CRAFTER_COAL, {{CRAFTER_WOOD_PICKAXE, 1}}, CRAFTER_ITEM_COAL, CRAFTER_COLLECT_COAL,
+     CRAFTER_PATH, 1},
+    {CRAFTER_IRON, {{CRAFTER_STONE_PICKAXE, 1}}, CRAFTER_ITEM_IRON, CRAFTER_COLLECT_IRON,
+     CRAFTER_PATH, 1},
+    {CRAFTER_DIAMOND, {{CRAFTER_IRON_PICKAXE, 1}}, CRAFTER_ITEM_DIAMOND,
+     CRAFTER_COLLECT_DIAMOND, CRAFTER_PATH, 1},
+    {CRAFTER_WATER, {{-1, 0}}, CRAFTER_DRINK, CRAFTER_COLLECT_DRINK, CRAFTER_WATER, 1},
+    {CRAFTER_GRASS, {{-1, 0}}, CRAFTER_SAPLING, CRAFTER_COLLECT_SAPLING, CRAFTER_GRASS, 0.1},
+};
+
+typedef struct place_rule {
+  int8_t action;
+  item_amount uses;
+  uint16_t where; /* bit set of materials */
+  int8_t material; /* placed material, or -1 for a plant object */
+  int8_t achievement;
+} place_rule;
+
+#define BIT(m) (1u << (m))
+static const place_rule place_rules[] = {
+    {CRAFTER_PLACE_STONE, {CRAFTER_ITEM_STONE, 1},
+     BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH) | BIT(CRAFTER_WATER) |
+         BIT(CRAFTER_LAVA),
+     CRAFTER_STONE, CRAFTER_PLACE_STONE_ACH},
+    {CRAFTER_PLACE_TABLE, {CRAFTER_WOOD, 2},
+     BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH), CRAFTER_TABLE,
+     CRAFTER_PLACE_TABLE_ACH},
+    {CRAFTER_PLACE_FURNACE, {CRAFTER_ITEM_STONE, 4},
+     BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH), CRAFTER_FURNACE,
+     CRAFTER_PLACE_FURNACE_ACH},
+    {CRAFTER_PLACE_PLANT, {CRAFTER_SAPLING, 1}, BIT(CRAFTER_GRASS), -1, CRAFTER_PLACE_PLANT_ACH},
+};
+
+typedef struct make_rule {
+  int8_t action;
+  item_amount uses[3];
+  uint16_t nearby; /* bit set of materials that must be within one cell */
+  int8_t gives;
+  int8_t achievement;
+} make_rule;
+
+static const make_rule make_rules[] = {
+    {CRAFTER_MAKE_WOOD_PICKAXE, {{CRAFTER_WOOD, 1}, {-1, 0}, {-1, 0}}, BIT(CRAFTER_TABLE),
+     CRAFTER_WOOD_PICKAXE, CRAFTER_MAKE_WOOD_PICKAXE_ACH},
+    {CRAFTER_MAKE_STONE_PICKAXE, {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_STONE, 1}, {-1, 0}},
+     BIT(CRAFTER_TABLE), CRAFTER_STONE_PICKAXE, CRAFTER_MAKE_STONE_PICKAXE_ACH},
+    {CRAFTER_MAKE_IRON_PICKAXE,
+     {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_COAL, 1}, {CRAFTER_ITEM_IRON, 1}},
+     BIT(CRAFTER_TABLE) | BIT(CRAFTER_FURNACE), CRAFTER_IRON_PICKAXE,
+     CRAFTER_MAKE_IRON_PICKAXE_ACH},
+    {CRAFTER_MAKE_WOOD_SWORD, {{CRAFTER_WOOD, 1}, {-1, 0}, {-1, 0}}, BIT(CRAFTER_TABLE),
+     CRAFTER_WOOD_SWORD, CRAFTER_MAKE_WOOD_SWORD_ACH},
+    {CRAFTER_MAKE_STONE_SWORD, {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_STONE, 1}, {-1, 0}},
+     BIT(CRAFTER_TABLE), CRAFTER_STONE_SWORD, CRAFTER_MAKE_STONE_SWORD_ACH},
+    {CRAFTER_MAKE_IRON_SWORD,
+     {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_COAL, 1}, {CRAFTER_ITEM_IRON, 1}},
+     BIT(CRAFTER_TABLE) | BIT(CRAFTER_FURNACE), CRAFTER_IRON_SWORD,
+     CRAFTER_MAKE_IRON_SWORD_ACH},
+};
+
+#define WALKABLE (BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH))
+#define PLAYER_WALKABLE (WALKABLE | BIT(CRAFTER_LAVA))
+#define ARROW_WALKABLE (WALKABLE | BIT(CRAFTER_WATER) | BIT(CRAFTER_LAVA))
+
+static const int directions[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+
+double crafter_daylight(long step) {
+  double progress = fmod((double)step / 300, 1.0) + 0.3;
+  return 1 - pow(fabs(crafter_np_cos(CRAFTER_PI * progress)), 3);
+}
+
+static crafter_object *object(crafter_game *game, int slot) {
+  return &game->world.objects[slot];
+}
+
+static int player_x(const crafter_game *game) { return game->world.objects[0].x; }
+static int player_y(const crafter_game *game) { return game->world.objects[0].y; }
+
+static int distance_to_player(const crafter_game *game, int x, int y) {
+  return abs(x - player_x(game)) + abs(y - player_y(game));
+}
+
+static int clamp_health(int value) { return value < 0 ? 0 : value; }
+
+/* `obj.health -= amount`: the player's health is its inventory entry. */
+static void damage(crafter_game *game, int slot, int amount) {
+  crafter_object *target = object(game, slot);
+  if (target->kind == CRAFTER_PLAYER)
+    game->player.inventory[CRAFTER_HEALTH] =
+        clamp_health(game->player.inventory[CRAFTER_HEALTH] - amount);
+  else
+    target->health = clamp_health(target->health - amount);
+}
+
+static int is_free(const crafter_game *game, int x, int y, unsigned walkable) {
+  if (!crafter_world_inside(&game->world, x, y)) return 0;
+  return crafter_world_object_slot(&game->world, x, y) < 0 &&
+         (walkable & BIT(crafter_world_material(&game->world, x, y)));
+}
+
+/* Object.move: true when the target was free, even for a removed object,
+ * which the world then leaves where it is. */
+static int move_object(crafter_game *game, int slot, int dx, int dy, unsigned walkable) {
+  crafter_object *mover = object(game, slot);
+  int x = mover->x + dx, y = mover->y + dy;
+  if (!is_free(game, x, y, walkable)) return 0;
+  crafter_world_move(&game->world, slot, x, y);
+  return 1;
+}
+
+static int sign(int value) { return (value > 0) - (value < 0); }
+
+/* Object.toward: a unit step along the longer (or shorter) axis. */
+static void toward_player(const crafter_game *game, const crafter_object *from, int long_axis,
+                          int *dx, int *dy) {
+  int offset_x = player_x(game) - from->x, offset_y = player_y(game) - from->y;
+  int along_x = long_axis ? abs(offset_x) > abs(offset_y) : abs(offset_x) <= abs(offset_y);
+  *dx = along_x ? sign(offset_x) : 0;
+  *dy = along_x ? 0 : sign(offset_y);
+}
+
+static void random_direction(crafter_game *game, int *dx, int *dy) {
+  int index = (int)crafter_rng_randint(&game->rng, 0, 4);
+  *dx = directions[index][0];
+  *dy = directions[index][1];
+}
+
+int crafter_game_add_creature(crafter_game *game, int kind, int x, int y) {
+  crafter_object creature = {0};
+  creature.kind = (uint8_t)kind;
+  creature.x = x;
+  creature.y = y;
+  switch (kind) {
+    case CRAFTER_COW: creature.health = 3; break;
+    case CRAFTER_ZOMBIE: creature.health = 5; break;
+    case CRAFTER_SKELETON: creature.health = 3; break;
+    case CRAFTER_PLANT: creature.health = 1; break;
+    default: creature.health = 0; break;
+  }
+  return crafter_world_add(&game->world, &creature);
+}
+
+int crafter_game_place_player(crafter_game *game, int x, int y) {
+  crafter_player *player = &game->player;
+  memset(player, 0, sizeof(*player));
+  for (int item = CRAFTER_HEALTH; item <= CRAFTER_ENERGY; item++) player->inventory[item] = 9;
+  player->facing_x = 0;
+  player->facing_y = 1;
+  player->last_health = player->inventory[CRAFTER_HEALTH];
+  crafter_object body = {0};
+  body.kind = CRAFTER_PLAYER;
+  body.x = x;
+  body.y = y;
+  return crafter_world_add(&game->world, &body) == 0 ? 0 : -1;
+}
+
+/* ---- the player ---- */
+
+static void player_do_object(crafter_game *game, int slot) {
+  crafter_player *player = &game->player;
+  crafter_object *target = object(game, slot);
+  int strength = 1;
+  if (player->inventory[CRAFTER_WOOD_SWORD] && strength < 2) strength = 2;
+  if (player->inventory[CRAFTER_STONE_SWORD] && strength < 3) strength = 3;
+  if (player->inventory[CRAFTER_IRON_SWORD] && strength < 5) strength = 5;
+  switch (target->kind) {
+    case CRAFTER_PLANT:
+      if (target->counter > 300) {
+        target->counter = 0;
+        player->inventory[CRAFTER_FOOD] += 4;
+        player->achievements[CRAFTER_EAT_PLANT]++;
+      }
+      break;
+    case CRAFTER_ZOMBIE:
+      damage(game, slot, strength);
+      if (target->health <= 0) player->achievements[CRAFTER_DEFEAT_ZOMBIE]++;
+      break;
+    case CRAFTER_SKELETON:
+      damage(game, slot, strength);
+      if (target->health <= 0) player->achievements[CRAFTER_DEFEAT_SKELETON]++;
+      break;
+    case CRAFTER_COW:
+      damage(game, slot, strength);
+      if (target->health <= 0) {
+        player->inventory[CRAFTER_FOOD] += 6;
+        player->achievements[CRAFTER_EAT_COW]++;
+        player->hunger = 0;
+      }
+      break;
+    default: break;
+  }
+}
+
+static void player_do_material(crafter_game *game, int x, int y, int material) {
+  crafter_player *player = &game->player;
+  if (material == CRAFTER_WATER) player->thirst = 0;
+  const collect_rule *rule = NULL;
+  for (size_t i = 0; i < sizeof(collect_rules) / sizeof(collect_rules[0]); i++)
+    if (collect_rules[i].material == material) rule = &collect_rules[i];
+  if (!rule) return;
+  const item_amount *need = &rule->require[0];
+  if (need->item >= 0 && player->inventory[need->item] < need->amount) return;
+  crafter_world_set_material(&game->world, x, y, rule->leaves);
+  if (crafter_rng_uniform(&game->rng) <= rule->probability) {
+    player->inventory[rule->receive] += 1;
+    player->achievements[rule->achievement]++;
+  }
+}
+
+static void player_place(crafter_game *game, int action, int x, int y, int material) {
+  crafter_player *player = &game->player;
+  if (crafter_world_object_slot(&game->world, x, y) >= 0) return;
+  const place_rule *rule = NULL;
+  for (size_t i = 0; i < sizeof(place_rules) / sizeof(place_rules[0]); i++)
+    if (place_rules[i].action == action) rule = &place_rules[i];
+  if (!crafter_world_inside(&game->world, x, y) || !(rule->where & BIT(material))) return;
+  if (player->inventory[rule->uses.item] < rule->uses.amount) return;
+  player->inventory[rule->uses.item] -= rule->uses.amount;
+  if (rule->material >= 0)
+    crafter_world_set_material(&game->world, x, y, rule->material);
+  else
+    crafter_game_add_creature(game, CRAFTER_PLANT, x, y);
+  player->achievements[rule->achievement]++;
+}
+
+/* The bounds numpy gives a slice [start, stop) of an axis of length n. */
+static void python_slice(int start, int stop, int n, int *low, int *high) {
+  if (start < 0) start += n;
+  if (start < 0) start = 0;
+  if (stop > n) stop = n;
+  *low = start;
+  *high = stop > start ? stop : start;
+}
+
+/* World.nearby(pos, 1) as a bit set of materials, slicing quirks included:
+ * at the low edge of the area the slice wraps and comes out empty. */
+static unsigned materials_nearby(const crafter_game *game, int x, int y, int distance) {
+  const crafter_world *world = &game->world;
+  int x0, x1, y0, y1;
+  python_slice(x - distance, x + distance + 1, world->width, &x0, &x1);
+  python_slice(y - distance, y + distance + 1, world->height, &y0, &y1);
+  unsigned found = 0;
+  for (int i = x0; i < x1; i++)
+    for (int j = y0; j < y1; j++) found |= BIT(crafter_world_material(world, i, j));
+  return found;
+}
+
+static void player_make(crafter_game *game, int action) {
+  crafter_player *player = &game->player;
+  const make_rule *rule = NULL;
+  for (size_t i = 0; i < sizeof(make_rules) / sizeof(make_rules[0]); i++)
+    if (make_rules[i].action == action) rule = &make_rules[i];
+  unsigned nearby = materials_nearby(game, player_x(game), player_y(game), 1);
+  if ((nearby & rule->nearby) != rule->nearby) return;
+  for (int i = 0; i < 3; i++) {
+    const item_amount *use = &rule->uses[i];
+    if (use->item >= 0 && player->inventory[use->item] < use->amount) return;
+  }
+  for (int i = 0; i < 3; i++) {
+    const item_amount *use = &rule->uses[i];
+    if (use->item >= 0) player->inventory[use->item] -= use->amount;
+  }
+  player->inventory[rule->gives] += 1;
+  player->achievements[rule->achievement]++;
+}
+
+static void player_move(crafter_game *game, int action) {
+  crafter_player *player = &game->player;
+  const int *direction = directions[action - CRAFTER_MOVE_LEFT];
+  player->facing_x = direction[0];
+  player->facing_y = direction[1];
+  move_object(game, 0, direction[0], direction[1], PLAYER_WALKABLE);
+  if (crafter_world_material(&game->world, player_x(game), player_y(game)) == CRAFTER_LAVA)
+    player->inventory[CRAFTER_HEALTH] = 0;
+}
+
+static void player_life_stats(crafter_player *player) {
+  player->hunger += player->sleeping ? 0.5 : 1;
+  if (player->hunger > 25) {
+    player->hunger = 0;
+    player->inventory[CRAFTER_FOOD] -= 1;
+  }
+  player->thirst += player->sleeping ? 0.5 : 1;
+  if (player->thirst > 20) {
+    player->thirst = 0;
+    player->inventory[CRAFTER_DRINK] -= 1;
+  }
+  if (player->sleeping)
+    player->fatigue = player->fatigue - 1 < 0 ? player->fatigue - 1 : 0;
+  else
+    player->fatigue += 1;
+  if (player->fatigue < -10) {
+    player->fatigue = 0;
+    player->inventory[CRAFTER_ENERGY] += 1;
+  }
+  if (player->fatigue > 30) {
+    player->fatigue = 0;
+    player->inventory[CRAFTER_ENERGY] -= 1;
+  }
+}
+
+static void player_health(crafter_player *player) {
+  int necessities = player->inventory[CRAFTER_FOOD] > 0 && player->inventory[CRAFTER_DRINK] > 0 &&
+                    (player->inventory[CRAFTER_ENERGY] > 0 || player->sleeping);
+  if (necessities)
+    player->recover += player->sleeping ? 2 : 1;
+  else
+    player->recover -= player->sleeping ? 0.5 : 1;
+  if (player->recover > 25) {
+    player->recover = 0;
+    player->inventory[CRAFTER_HEALTH] = clamp_health(player->inventory[CRAFTER_HEALTH] + 1);
+  }
+  if (player->recover < -15) {
+    player->recover = 0;
+    player->inventory[CRAFTER_HEALTH] = clamp_health(player->inventory[CRAFTER_HEALTH] - 1);
+  }
+}
+
+static void update_player(crafter_game *game) {
+  crafter_player *player = &game->player;
+  int target_x = player_x(game) + player->facing_x;
+  int target_y = player_y(game) + player->facing_y;
+  int material = crafter_world_material(&game->world, target_x, target_y);
+  int target_slot = crafter_world_object_slot(&game->world, target_x, target_y);
+  int action = game->action;
+  if (player->sleeping) {
+    if (player->inventory[CRAFTER_ENERGY] < ITEM_MAX) {
+      action = CRAFTER_SLEEP;
+    } else {
+      player->sleeping = 0;
+      player->achievements[CRAFTER_WAKE_UP]++;
+    }
+  }
+  switch (action) {
+    case CRAFTER_NOOP: break;
+    case CRAFTER_MOVE_LEFT:
+    case CRAFTER_MOVE_RIGHT:
+    case CRAFTER_MOVE_UP:
+    case CRAFTER_MOVE_DOWN: player_move(game, action); break;
+    case CRAFTER_DO:
+      if (target_slot >= 0)
+        player_do_object(game, target_slot);
+      else if (material != CRAFTER_NONE)
+        player_do_material(game, target_x, target_y, material);
+      break;
+    case CRAFTER_SLEEP:
+      if (player->inventory[CRAFTER_ENERGY] < ITEM_MAX) player->sleeping = 1;
+      break;
+    case CRAFTER_PLACE_STONE:
+    case CRAFTER_PLACE_TABLE:
+    case CRAFTER_PLACE_FURNACE:
+    case CRAFTER_PLACE_PLANT: player_place(game, action, target_x, target_y, material); break;
+    default: player_make(game, action); break;
+  }
+  player_life_stats(player);
+  player_health(player);
+  for (int item = 0; item < CRAFTER_ITEM_COUNT; item++) {
+    int32_t *count = &player->inventory[item];
+    if (*count > ITEM_MAX) *count = ITEM_MAX;
+    if (*count < 0) *count = 0;
+  }
+  /* After clamping, as the reference does: being hurt wakes the player. */
+  if (player->inventory[CRAFTER_HEALTH] < player->last_health) player->sleeping = 0;
+  player->last_health = player->inventory[CRAFTER_HEALTH];
+}
+
+/* ---- creatures and plants ---- */
+
+static void update_cow(crafter_game *game, int slot) {
+  if (object(game, slot)->health <= 0) crafter_world_remove(&game->world, slot);
+  if (crafter_rng_uniform(&game->rng) < 0.5) {
+    int dx, dy;
+    random_direction(game, &dx, &dy);
+    move_object(game, slot, dx, dy, WALKABLE);
+  }
+}
+
+static void update_zombie(crafter_game *game, int slot) {
+  crafter_object *zombie = object(game, slot);
+  if (zombie->health <= 0) crafter_world_remove(&game->world, slot);
+  int dx, dy;
+  if (distance_to_player(game, zombie->x, zombie->y) <= 8 &&
+      crafter_rng_uniform(&game->rng) < 0.9) {
+    int long_axis = crafter_rng_uniform(&game->rng) < 0.8;
+    toward_player(game, zombie, long_axis, &dx, &dy);
+  } else {
+    random_direction(game, &dx, &dy);
+  }
+  move_object(game, slot, dx, dy, WALKABLE);
+  if (distance_to_player(game, zombie->x, zombie->y) <= 1) {
+    if (zombie->counter) {
+      zombie->counter -= 1;
+    } else {
+      damage(game, 0, game->player.sleeping ? 7 : 2);
+      zombie->counter = 5;
+    }
+  }
+}
+
+static void update_skeleton(crafter_game *game, int slot) {
+  crafter_object *skeleton = object(game, slot);
+  if (skeleton->health <= 0) crafter_world_remove(&game->world, slot);
+  if (skeleton->counter > 0) skeleton->counter -= 1;
+  int distance = distance_to_player(game, skeleton->x, skeleton->y);
+  int dx, dy;
+  if (distance <= 3) {
+    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < 0.6, &dx, &dy);
+    if (move_object(game, slot, -dx, -dy, WALKABLE)) return;
+  }
+  if (distance <= 5 && crafter_rng_uniform(&game->rng) < 0.5) {
+    toward_player(game, skeleton, 1, &dx, &dy);
+    if (skeleton->counter > 0 || (dx == 0 && dy == 0)) return;
+    int x = skeleton->x + dx, y = skeleton->y + dy;
+    if (is_free(game, x, y, ARROW_WALKABLE)) {
+      crafter_object arrow = {0};
+      arrow.kind = CRAFTER_ARROW;
+      arrow.x = x;
+      arrow.y = y;
+      arrow.facing_x = (int8_t)dx;
+      arrow.facing_y = (int8_t)dy;
+      /* The table may move when it grows. */
+      if (crafter_world_add(&game->world, &arrow) >= 0) object(game, slot)->counter = 4;
+    }
+  } else if (distance <= 8 && crafter_rng_uniform(&game->rng) < 0.3) {
+    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < 0.6, &dx, &dy);
+    move_object(game, slot, dx, dy, WALKABLE);
+  } else if (crafter_rng_uniform(&game->rng) < 0.2) {
+    random_direction(game, &dx, &dy);
+    move_object(game, slot, dx, dy, WALKABLE);
+  }
+}
+
+static void update_arrow(crafter_game *game, int slot) {
+  crafter_object *arrow = object(game, slot);
+  int x = arrow->x + arrow->facing_x, y = arrow->y + arrow->facing_y;
+  int target_slot = crafter_world_object_slot(&game->world, x, y);
+  int material = crafter_world_material(&game->world, x, y);
+  if (target_slot >= 0) {
+    damage(game, target_slot, 2);
+    crafter_world_remove(&game->world, slot);
+  } else if (!crafter_world_inside(&game->world, x, y) || !(ARROW_WALKABLE & BIT(material))) {
+    crafter_world_remove(&game->world, slot);
+    if (material == CRAFTER_TABLE || material == CRAFTER_FURNACE)
+      crafter_world_set_material(&game->world, x, y, CRAFTER_PATH);
+  } else {
+    move_object(game, slot, arrow->facing_x, arrow->facing_y, ARROW_WALKABLE);
+  }
+}
+
+static void update_plant(crafter_game *game, int slot) {
+  crafter_object *plant = object(game, slot);
+  plant->counter += 1;
+  int threatened = 0;
+  for (int i = 0; i < 4; i++) {
+    int neighbour = crafter_world_object_slot(&game->world, plant->x + directions[i][0],
+                                              plant->y + directions[i][1]);
+    if (neighbour < 0) continue;
+    int kind = object(game, neighbour)->kind;
+    if (kind == CRAFTER_ZOMBIE || kind == CRAFTER_SKELETON || kind == CRAFTER_COW) threatened = 1;
+  }
+  if (threatened) plant->health = clamp_health(plant->health - 1);
+  if (plant->health <= 0) crafter_world_remove(&game->world, slot);
+}
+
+/* ---- balancing ---- */
+
+typedef struct balance_rule {
+  int kind;
+  int material;
+  int spawn_distance, despawn_distance;
+  double spawn_probability, despawn_probability;
+} balance_rule;
+
+static const balance_rule balance_rules[3] = {
+    {CRAFTER_ZOMBIE, CRAFTER_GRASS, 6, 0, 0.3, 0.4},
+    {CRAFTER_SKELETON, CRAFTER_PATH, 7, 7, 0.1, 0.1},
+    {CRAFTER_COW, CRAFTER_GRASS, 5, 5, 0.01, 0.1},
+};
+
+/* The target range (minimum, maximum) of a creature in a chunk given how
+ * much of its material the chunk holds. */
+static void balance_targets(int kind, int space, double light, double *minimum, double *maximum) {
+  switch (kind) {
+    case CRAFTER_ZOMBIE:
+      *minimum = space < 50 ? 0 : 3.5 - 3 * light;
+      *maximum = 3.5 - 3 * light;
+      break;
+    case CRAFTER_SKELETON:
+      *minimum = space < 6 ? 0 : 1;
+      *maximum = 2;
+      break;
+    default:
+      *minimum = space < 30 ? 0 : 1;
+      *maximum = 1.5 + light;
+      break;
+  }
+}
+
+static void balance_object(crafter_game *game, int chunk, const balance_rule *rule) {
+  crafter_world *world = &game->world;
+  int chunk_x = chunk / world->chunks_y, chunk_y = chunk % world->chunks_y;
+  int x0 = chunk_x * world->chunk_width, y0 = chunk_y * world->chunk_height;
+  int x1 = x0 + world->chunk_width, y1 = y0 + world->chunk_height;
+  if (x1 > world->width) x1 = world->width;
+  if (y1 > world->height) y1 = world->height;
+
+  int count = 0;
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *candidate = &world->objects[slot];
+    if (!candidate->removed && candidate->kind == rule->kind &&
+        crafter_world_chunk_of(world, candidate->x, candidate->y) == chunk)
+      count++;
+  }
+  int space = crafter_world_count_in(world, x0, x1, y0, y1, rule->material);
+  double minimum, maximum;
+  balance_targets(rule->kind, space, game->daylight, &minimum, &maximum);
+
+  if (count < (int)minimum && crafter_rng_uniform(&game->rng) < rule->spawn_probability) {
+    int pick = (int)crafter_rng_randint(&game->rng, 0, space);
+    for (int x = x0; x < x1; x++) {
+      for (int y = y0; y < y1; y++) {
+        if (crafter_world_material(world, x, y) != rule->material || pick-- > 0) continue;
+        int empty = crafter_world_object_slot(world, x, y) < 0;
+        if (empty && distance_to_player(game, x, y) >= rule->spawn_distance)
+          crafter_game_add_creature(game, rule->kind, x, y);
+        return;
+      }
+    }
+  } else if (count > (int)maximum &&
+             crafter_rng_uniform(&game->rng) < rule->despawn_probability) {
+    int pick = (int)crafter_rng_randint(&game->rng, 0, count);
+    for (int slot = 0; slot < world->object_count; slot++) {
+      const crafter_object *candidate = &world->objects[slot];
+      if (candidate->removed || candidate->kind != rule->kind ||
+          crafter_world_chunk_of(world, candidate->x, candidate->y) != chunk || pick-- > 0)
+        continue;
+      if (distance_to_player(game, candidate->x, candidate->y) >= rule->despawn_distance)
+        crafter_world_remove(world, slot);
+      return;
+    }
+  }
+}
+
+static void balance_chunks(crafter_game *game) {
+  int chunk_count = game->world.chunk_touched;
+  for (int i = 0; i < chunk_count; i++)
+    for (int rule = 0; rule < 3; rule++)
+      balance_object(game, game->world.chunk_order[i], &balance_rules[rule]);
+}
+
+void crafter_game_update(crafter_game *game, int action) {
+  crafter_world *world = &game->world;
+  game->step += 1;
+  game->daylight = crafter_daylight(game->step);
+  game->action = action;
+  world->change_count = 0;
+  int snapshot = world->object_count;
+  for (int slot = 0; slot < snapshot; slot++) {
+    const crafter_object *current = &world->objects[slot];
+    if (distance_to_player(game, current->x, current->y) >= game->update_distance) continue;
+    switch (current->kind) {
+      case CRAFTER_PLAYER: update_player(game); break;
+      case CRAFTER_COW: update_cow(game, slot); break;
+      case CRAFTER_ZOMBIE: update_zombie(game, slot); break;
+      case CRAFTER_SKELETON: update_skeleton(game, slot); break;
+      case CRAFTER_ARROW: update_arrow(game, slot); break;
+      case CRAFTER_PLANT: update_plant(game, slot); break;
+      default: break;
+    }
+  }
+  crafter_world_compact(world);
+  if (game->step % 10 == 0) {
+    balance_chunks(game);
+    crafter_world_compact(world);
+  }
+}

@@ -1,0 +1,124 @@
+/* rules: what happens in one step of Crafter: the player's action, the
+ * creatures and plants, chunk balancing, the player's vital statistics and
+ * achievements.  Everything follows crafter 1.8.3, including the order of
+ * every random draw, so a game stays in lock-step with the reference. */
+#ifndef CRAFTER_RULES_H
+#define CRAFTER_RULES_H
+
+#include <stdint.h>
+
+#include "rng.h"
+#include "world.h"
+
+enum crafter_action {
+  CRAFTER_NOOP = 0,
+  CRAFTER_MOVE_LEFT,
+  CRAFTER_MOVE_RIGHT,
+  CRAFTER_MOVE_UP,
+  CRAFTER_MOVE_DOWN,
+  CRAFTER_DO,
+  CRAFTER_SLEEP,
+  CRAFTER_PLACE_STONE,
+  CRAFTER_PLACE_TABLE,
+  CRAFTER_PLACE_FURNACE,
+  CRAFTER_PLACE_PLANT,
+  CRAFTER_MAKE_WOOD_PICKAXE,
+  CRAFTER_MAKE_STONE_PICKAXE,
+  CRAFTER_MAKE_IRON_PICKAXE,
+  CRAFTER_MAKE_WOOD_SWORD,
+  CRAFTER_MAKE_STONE_SWORD,
+  CRAFTER_MAKE_IRON_SWORD,
+  CRAFTER_ACTION_COUNT
+};
+
+enum crafter_item {
+  CRAFTER_HEALTH = 0,
+  CRAFTER_FOOD,
+  CRAFTER_DRINK,
+  CRAFTER_ENERGY,
+  CRAFTER_SAPLING,
+  CRAFTER_WOOD,
+  CRAFTER_ITEM_STONE,
+  CRAFTER_ITEM_COAL,
+  CRAFTER_ITEM_IRON,
+  CRAFTER_ITEM_DIAMOND,
+  CRAFTER_WOOD_PICKAXE,
+  CRAFTER_STONE_PICKAXE,
+  CRAFTER_IRON_PICKAXE,
+  CRAFTER_WOOD_SWORD,
+  CRAFTER_STONE_SWORD,
+  CRAFTER_IRON_SWORD,
+  CRAFTER_ITEM_COUNT
+};
+
+enum crafter_achievement {
+  CRAFTER_COLLECT_COAL = 0,
+  CRAFTER_COLLECT_DIAMOND,
+  CRAFTER_COLLECT_DRINK,
+  CRAFTER_COLLECT_IRON,
+  CRAFTER_COLLECT_SAPLING,
+  CRAFTER_COLLECT_STONE,
+  CRAFTER_COLLECT_WOOD,
+  CRAFTER_DEFEAT_SKELETON,
+  CRAFTER_DEFEAT_ZOMBIE,
+  CRAFTER_EAT_COW,
+  CRAFTER_EAT_PLANT,
+  CRAFTER_MAKE_IRON_PICKAXE_ACH,
+  CRAFTER_MAKE_IRON_SWORD_ACH,
+  CRAFTER_MAKE_STONE_PICKAXE_ACH,
+  CRAFTER_MAKE_STONE_SWORD_ACH,
+  CRAFTER_MAKE_WOOD_PICKAXE_ACH,
+  CRAFTER_MAKE_WOOD_SWORD_ACH,
+  CRAFTER_PLACE_FURNACE_ACH,
+  CRAFTER_PLACE_PLANT_ACH,
+  CRAFTER_PLACE_STONE_ACH,
+  CRAFTER_PLACE_TABLE_ACH,
+  CRAFTER_WAKE_UP,
+  CRAFTER_ACHIEVEMENT_COUNT
+};
+
+extern const char *const crafter_action_names[CRAFTER_ACTION_COUNT];
+extern const char *const crafter_item_names[CRAFTER_ITEM_COUNT];
+extern const char *const crafter_achievement_names[CRAFTER_ACHIEVEMENT_COUNT];
+extern const char *const crafter_material_names[CRAFTER_MATERIAL_COUNT];
+extern const char *const crafter_object_kind_names[CRAFTER_OBJECT_KIND_COUNT];
+
+/* Index of an action by name ("move_left"), -1 if unknown. */
+int crafter_action_from_name(const char *name);
+
+typedef struct crafter_player {
+  int32_t inventory[CRAFTER_ITEM_COUNT];
+  int32_t achievements[CRAFTER_ACHIEVEMENT_COUNT];
+  int facing_x, facing_y;
+  int sleeping;
+  int32_t last_health; /* health at the end of the previous update */
+  /* Hidden counters; always multiples of 0.5, so exact in a double. */
+  double hunger, thirst, fatigue, recover;
+} crafter_player;
+
+/* One game: a world, its generator and its player (object slot 0). */
+typedef struct crafter_game {
+  crafter_world world;
+  crafter_rng rng;
+  crafter_player player;
+  int action;
+  long step;
+  double daylight;
+  int update_distance; /* objects closer than this (Manhattan) update */
+} crafter_game;
+
+/* Crafter's daylight after `step` steps. */
+double crafter_daylight(long step);
+
+/* Puts the player at (x, y) as a fresh Player with full vitals. */
+int crafter_game_place_player(crafter_game *game, int x, int y);
+
+/* One step: sets the time, updates every object near the player in
+ * creation order, and balances chunks every tenth step.  The reward,
+ * termination and the observation are the env's business. */
+void crafter_game_update(crafter_game *game, int action);
+
+/* Creature constructors shared with world generation. */
+int crafter_game_add_creature(crafter_game *game, int kind, int x, int y);
+
+#endif

@@ -1,0 +1,119 @@
+/* world: the material grid, the object table and the chunk bookkeeping of
+ * one Crafter world.  It knows nothing of the rules that move things.
+ *
+ * Objects live in creation order, which is the reference's object index
+ * order: iteration, balancing and the printed object lists all use it.
+ * A removed object stays in the table, flagged, until crafter_world_compact
+ * runs, so an object can finish the update in which it removed itself. */
+#ifndef CRAFTER_WORLD_H
+#define CRAFTER_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum crafter_material {
+  CRAFTER_NONE = 0,
+  CRAFTER_WATER,
+  CRAFTER_GRASS,
+  CRAFTER_STONE,
+  CRAFTER_PATH,
+  CRAFTER_SAND,
+  CRAFTER_TREE,
+  CRAFTER_LAVA,
+  CRAFTER_COAL,
+  CRAFTER_IRON,
+  CRAFTER_DIAMOND,
+  CRAFTER_TABLE,
+  CRAFTER_FURNACE,
+  CRAFTER_MATERIAL_COUNT
+};
+
+enum crafter_object_kind {
+  CRAFTER_PLAYER = 0,
+  CRAFTER_COW,
+  CRAFTER_ZOMBIE,
+  CRAFTER_SKELETON,
+  CRAFTER_ARROW,
+  CRAFTER_PLANT,
+  CRAFTER_OBJECT_KIND_COUNT
+};
+
+typedef struct crafter_object {
+  uint8_t kind;    /* enum crafter_object_kind */
+  uint8_t removed; /* removed during the current step */
+  int8_t facing_x, facing_y; /* arrows: flight direction */
+  int32_t x, y;
+  int32_t health;
+  int32_t counter; /* zombie cooldown, skeleton reload, plant growth */
+} crafter_object;
+
+/* A material cell changed during a step (kept for `changes` in records). */
+typedef struct crafter_change {
+  int32_t x, y;
+  uint8_t previous, material;
+} crafter_change;
+
+typedef struct crafter_world {
+  int width, height;             /* the area */
+  int chunk_width, chunk_height; /* 12 x 12 in Crafter */
+  int chunks_x, chunks_y;        /* chunk grid size */
+  uint8_t *materials;            /* width*height, index x*height + y */
+  uint32_t *object_at;           /* slot + 1 of the object on a cell, 0 if none */
+  crafter_object *objects;
+  int object_count, object_capacity;
+  /* Chunks in the order the reference first touched them. */
+  int16_t *chunk_order;          /* chunk ids, chunk_touched of them valid */
+  uint8_t *chunk_seen;           /* per chunk id: touched at least once */
+  int chunk_touched;
+  crafter_change *changes;       /* material changes since the last clear */
+  int change_count, change_capacity;
+  int removed_pending;           /* objects flagged removed, not compacted */
+} crafter_world;
+
+/* Allocates a world of the given area; returns 0 on success, -1 when out of
+ * memory (the world is then left empty and safe to free). */
+int crafter_world_init(crafter_world *world, int width, int height, int chunk_width,
+                       int chunk_height);
+void crafter_world_free(crafter_world *world);
+
+/* Empties the grid, objects, chunks and change list. */
+void crafter_world_clear(crafter_world *world);
+
+static inline int crafter_world_inside(const crafter_world *world, int x, int y) {
+  return x >= 0 && y >= 0 && x < world->width && y < world->height;
+}
+
+/* Material at a cell, CRAFTER_NONE outside the area. */
+static inline int crafter_world_material(const crafter_world *world, int x, int y) {
+  if (!crafter_world_inside(world, x, y)) return CRAFTER_NONE;
+  return world->materials[(size_t)x * (size_t)world->height + (size_t)y];
+}
+
+/* Slot of the object on a cell, -1 when there is none or outside. */
+static inline int crafter_world_object_slot(const crafter_world *world, int x, int y) {
+  if (!crafter_world_inside(world, x, y)) return -1;
+  return (int)world->object_at[(size_t)x * (size_t)world->height + (size_t)y] - 1;
+}
+
+/* Sets a material during the game; the change is logged. */
+void crafter_world_set_material(crafter_world *world, int x, int y, int material);
+
+int crafter_world_chunk_of(const crafter_world *world, int x, int y);
+
+/* Adds an object on a free cell; returns its slot, or -1 if out of memory. */
+int crafter_world_add(crafter_world *world, const crafter_object *object);
+
+/* Flags an object removed and frees its cell; a second call does nothing. */
+void crafter_world_remove(crafter_world *world, int slot);
+
+/* Moves an object to a free cell; a removed object does not move. */
+void crafter_world_move(crafter_world *world, int slot, int x, int y);
+
+/* Drops removed objects from the table, keeping creation order. */
+void crafter_world_compact(crafter_world *world);
+
+/* Number of cells of a material inside [x0,x1) x [y0,y1). */
+int crafter_world_count_in(const crafter_world *world, int x0, int x1, int y0, int y1,
+                           int material);
+
+#endif

@@ -1,0 +1,15 @@
+/* worldgen: Crafter's terrain and initial creatures for a seeded world.
+ *
+ * Promise: given the game's generator right after seeding and the player
+ * placed, the materials, objects and the generator's state afterwards are
+ * those of crafter 1.8.3's generate_world. */
+#ifndef CRAFTER_WORLDGEN_H
+#define CRAFTER_WORLDGEN_H
+
+#include "rules.h"
+
+/* Fills game->world around the player (object slot 0); returns 0, or -1 if
+ * memory ran out. */
+int crafter_generate_world(crafter_game *game);
+
+#endif
