@@ -1,0 +1,20 @@
+# Shell helpers for TAP tests: source it, call plan N, then ok/fail.
+top=$(cd "$(dirname "$0")/.." && pwd)
+GOLDEN_DIR=${GOLDEN_DIR:-$top/../shared/golden}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+test_number=0
+failures=0
+plan() { echo "1..$1"; }
+ok() { # ok CONDITION-STATUS DESCRIPTION
+  test_number=$((test_number + 1))
+  if [ "$1" -eq 0 ]; then
+    echo "ok $test_number - $2"
+  else
+    echo "not ok $test_number - $2"
+    failures=$((failures + 1))
+  fi
+}
+skip() { test_number=$((test_number + 1)); echo "ok $test_number # skip $1"; }
+diag() { sed 's/^/# /'; }
+finish() { [ "$failures" -eq 0 ]; exit $?; }

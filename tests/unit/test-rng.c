@@ -1,0 +1,62 @@
+/* The random draws against numpy.  Every expected value below was printed
+ * by numpy 1.24.2 (np.random.RandomState, legacy seeding) and CPython 3.11
+ * (hash of tuples); doubles are given as C hex floats, exact. */
+#include <stdint.h>
+
+#include "rng.h"
+#include "tap.h"
+
+int main(void) {
+  crafter_rng rng;
+
+  /* RandomState(42).uniform() three times. */
+  crafter_rng_seed(&rng, 42);
+  double u1 = crafter_rng_uniform(&rng), u2 = crafter_rng_uniform(&rng);
+  double u3 = crafter_rng_uniform(&rng);
+  ok(u1 == 0x1.7f8771e5f51ecp-2 && u2 == 0x1.e6c4068bbd654p-1 && u3 == 0x1.76c7e8f1e6751p-1,
+     "uniform() of RandomState(42)");
+
+  /* RandomState(0).randint(0, 4) twelve times. */
+  static const int expected_dirs[12] = {0, 3, 1, 0, 3, 3, 3, 3, 1, 3, 1, 2};
+  crafter_rng_seed(&rng, 0);
+  int same = 1;
+  for (int i = 0; i < 12; i++) same &= crafter_rng_randint(&rng, 0, 4) == expected_dirs[i];
+  ok(same, "randint(0, 4) of RandomState(0)");
+
+  /* RandomState(12345): randint(0, 2**31-1), uniform(), randint(0, 1)
+   * (draws nothing), uniform(), randint(0, 37), uniform(32, 127),
+   * randint(5, 2**40) (64-bit masked path). */
+  crafter_rng_seed(&rng, 12345);
+  ok(crafter_rng_randint(&rng, 0, 2147483647) == 1845187042, "randint(0, 2**31-1)");
+  ok(crafter_rng_uniform(&rng) == 0x1.c7c25bd43f7f4p-1, "uniform() after randint");
+  ok(crafter_rng_randint(&rng, 0, 1) == 0, "randint(0, 1) is 0");
+  ok(crafter_rng_uniform(&rng) == 0x1.0bb0442f154d8p-3, "randint(0, 1) consumed nothing");
+  ok(crafter_rng_randint(&rng, 0, 37) == 34, "randint(0, 37) with rejection");
+  ok(crafter_rng_uniform_range(&rng, 32, 127) == 0x1.624e96b56cbabp+6, "uniform(32, 127)");
+  ok(crafter_rng_randint(&rng, 5, 1LL << 40) == 508790099318LL, "randint(5, 2**40)");
+
+  /* Skipping: RandomState(7) after 1000 uniform() draws, and after the
+   * 63x49 noise block of a night frame. */
+  crafter_rng_seed(&rng, 7);
+  crafter_rng_skip_uniform(&rng, 1000);
+  ok(crafter_rng_uniform(&rng) == 0x1.572fda3d37988p-4, "skip 1000 uniform draws");
+  crafter_rng_seed(&rng, 7);
+  crafter_rng_skip_uniform(&rng, 63 * 49);
+  ok(crafter_rng_uniform(&rng) == 0x1.114b95a154998p-1, "skip 3087 uniform draws");
+  crafter_rng rng_walk;
+  crafter_rng_seed(&rng_walk, 7);
+  for (int i = 0; i < 63 * 49; i++) crafter_rng_uniform(&rng_walk);
+  crafter_rng_seed(&rng, 7);
+  crafter_rng_skip_uniform(&rng, 63 * 49);
+  ok(crafter_rng_next_u32(&rng) == crafter_rng_next_u32(&rng_walk),
+     "skipping equals drawing");
+
+  /* Python's hash of two-int tuples, and Crafter's world seed. */
+  ok(crafter_world_seed(1, 1) == 535231920, "hash((1, 1)) %% (2**31 - 1)");
+  ok(crafter_py_hash_pair(0, 1) == -1950498447580522560LL, "hash((0, 1))");
+  ok(crafter_py_hash_pair(-5, 3) == -4407243991241898740LL, "hash((-5, 3))");
+  ok(crafter_py_hash_pair(1LL << 62, 7) == 7240152970870612422LL, "hash((2**62, 7))");
+  ok(crafter_py_hash_pair(-1, -1) == 960947337673586213LL, "hash((-1, -1)), hash(-1) is -2");
+  ok(crafter_py_hash_int(-1) == -2 && crafter_py_hash_int(5) == 5, "hash of ints");
+  return tap_done();
+}
