@@ -22,6 +22,7 @@ UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden
+export GOLDEN_DIR
 
 .PHONY: all check check-asan golden install uninstall clean distclean
 

@@ -37,7 +37,7 @@ void crafter_noise_init(crafter_noise *noise, int64_t seed) {
   }
 }
 
-static double extrapolate(const crafter_noise *noise, int64_t xsb, int64_t ysb, int64_t zsb,
+static inline double extrapolate(const crafter_noise *noise, int64_t xsb, int64_t ysb, int64_t zsb,
                           double dx, double dy, double dz) {
   int inner = noise->perm[(noise->perm[xsb & 0xff] + ysb) & 0xff];
   int index = noise->gradient_index[(inner + zsb) & 0xff];
@@ -45,7 +45,7 @@ static double extrapolate(const crafter_noise *noise, int64_t xsb, int64_t ysb, 
 }
 
 /* Adds the contribution of one lattice vertex, if it is within reach. */
-static double contribute(const crafter_noise *noise, double value, int64_t xsv, int64_t ysv,
+static inline __attribute__((always_inline)) double contribute(const crafter_noise *noise, double value, int64_t xsv, int64_t ysv,
                          int64_t zsv, double dx, double dy, double dz) {
   double attenuation = 2 - dx * dx - dy * dy - dz * dz;
   if (attenuation > 0) {

@@ -19,12 +19,14 @@ static int choose_material(crafter_game *game, const crafter_noise *noise, int x
   double start = 4 - sqrt(dx * dx + dy * dy);
   start += 2 * octave(noise, x, y, 8, 3);
   start = 1 / (1 + exp(-start));
+  /* Near the spawn the answer is grass whatever the other fields say, and
+   * no draw depends on them: skip their noise. */
+  if (start > 0.5) return CRAFTER_GRASS;
   double water = octave(noise, x, y, 3, 15) + 0.15 * octave(noise, x, y, 3, 5) + 0.1;
   water -= 2 * start;
   double mountain = (octave(noise, x, y, 0, 15) + 0.3 * octave(noise, x, y, 0, 5)) / (1 + 0.3);
   mountain -= 4 * start + 0.3 * water;
 
-  if (start > 0.5) return CRAFTER_GRASS;
   if (mountain > 0.15) {
     if (octave(noise, x, y, 6, 7) > 0.15 && mountain > 0.3) return CRAFTER_PATH; /* cave */
     if (octave(noise, 2 * x, y / 5.0, 7, 3) > 0.4) { /* horizontal tunnel */
