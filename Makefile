@@ -10,10 +10,11 @@ EXACTFLAGS = -ffp-contract=off -fno-fast-math
 WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
-LIBS_ALL = -lz -lm $(EXTRA_LIBS) $(LIBS)
+LIBS_ALL = -lpng -lz -lm $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = rng npmath noise world worldgen rules env proto json cli
+LIB_MODULES = rng npmath noise world worldgen rules env render textures builtin_textures \
+	proto json cli
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
 PROGRAMS = bin/crafter-step
@@ -30,6 +31,9 @@ all: $(PROGRAMS)
 
 lib/%.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+lib/builtin_textures.c: data/embed-textures.sh $(wildcard data/textures/*.png)
+	sh data/embed-textures.sh data/textures > $@.tmp && mv $@.tmp $@
 
 lib/libcrafter.a: $(LIB_OBJECTS)
 	rm -f $@
@@ -77,7 +81,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5
 
 clean-objects:
-	rm -f lib/*.o lib/libcrafter.a $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
+	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
 
 clean: clean-objects
 	rm -rf build-asan

@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
     crafter_env_free(&env);
     return 1;
   }
-  if (full_info) crafter_proto_write_reset(stdout, &env);
+  if (full_info) crafter_proto_write_reset(stdout, &env, NULL);
 
   static line_reader reader;
   reader.fd = STDIN_FILENO;
@@ -211,7 +211,7 @@ int main(int argc, char **argv) {
     crafter_step_result result;
     crafter_env_step(&env, action, &result);
     if (full_info)
-      crafter_proto_write_step(stdout, &env, action, &result);
+      crafter_proto_write_step(stdout, &env, action, &result, NULL);
     else
       crafter_proto_write_short(stdout, &env, &result);
     if (!result.done) continue;
@@ -222,7 +222,7 @@ int main(int argc, char **argv) {
       status = 1;
       break;
     }
-    if (full_info) crafter_proto_write_reset(stdout, &env);
+    if (full_info) crafter_proto_write_reset(stdout, &env, NULL);
   }
   crafter_env_free(&env);
   if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -77,6 +77,24 @@ void crafter_env_set_next_episode(crafter_env *env, int64_t episode) {
   env->episode = episode - 1;
 }
 
+void crafter_env_set_observer(crafter_env *env, crafter_observe_fn observe, void *observer) {
+  env->observe = observe;
+  env->observer = observe ? observer : NULL;
+}
+
+long crafter_env_night_draws(const crafter_env *env) {
+  return (long)env->local_pixels[0] * env->local_pixels[1];
+}
+
+/* Rendering at night draws one noise value per pixel of the local view
+ * from the world's generator, whether or not anyone looks. */
+static void observe_or_skip(crafter_env *env) {
+  if (env->observe)
+    env->observe(env->observer, env);
+  else if (env->game.daylight < 0.5)
+    crafter_rng_skip_uniform(&env->game.rng, crafter_env_night_draws(env));
+}
+
 int crafter_env_reset(crafter_env *env) {
   crafter_game *game = &env->game;
   env->episode += 1;
@@ -89,16 +107,15 @@ int crafter_env_reset(crafter_env *env) {
     return -1;
   env->last_health = game->player.inventory[CRAFTER_HEALTH];
   env->unlocked = 0;
-  return crafter_generate_world(game);
+  if (crafter_generate_world(game) < 0) return -1;
+  observe_or_skip(env);
+  return 0;
 }
 
 void crafter_env_step(crafter_env *env, int action, crafter_step_result *result) {
   crafter_game *game = &env->game;
   crafter_game_update(game, action);
-  /* Rendering at night draws one noise value per pixel of the local view
-   * from the world's generator, whether or not anyone looks. */
-  if (game->daylight < 0.5)
-    crafter_rng_skip_uniform(&game->rng, (long)env->local_pixels[0] * env->local_pixels[1]);
+  observe_or_skip(env);
   int32_t health = game->player.inventory[CRAFTER_HEALTH];
   double reward = (double)(health - env->last_health) / 10;
   env->last_health = health;

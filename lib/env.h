@@ -34,7 +34,15 @@ typedef struct crafter_step_result {
   uint32_t unlocked; /* bit i: achievement i unlocked for the first time now */
 } crafter_step_result;
 
-typedef struct crafter_env {
+typedef struct crafter_env crafter_env;
+
+/* Makes the observation after every reset and step.  The reference
+ * renders at night with noise drawn from the world's generator, so an
+ * observer must draw exactly crafter_env_night_draws() uniforms when it is
+ * night; without an observer the env skips those draws itself. */
+typedef void (*crafter_observe_fn)(void *observer, crafter_env *env);
+
+struct crafter_env {
   crafter_params params;
   crafter_game game;
   int64_t episode;    /* the episode counter: 1 after the first reset */
@@ -44,7 +52,9 @@ typedef struct crafter_env {
   int item_rows;      /* rows of the view given to the inventory */
   int unit[2];        /* pixels per cell */
   int local_pixels[2]; /* size of the local view in pixels */
-} crafter_env;
+  crafter_observe_fn observe;
+  void *observer;
+};
 
 /* Makes an env; returns 0, or -1 with a reason in `error`. */
 int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
@@ -59,6 +69,13 @@ int crafter_env_reset(crafter_env *env);
 
 /* One step with an action in [0, CRAFTER_ACTION_COUNT). */
 void crafter_env_step(crafter_env *env, int action, crafter_step_result *result);
+
+/* Sets (or with NULL clears) the observer called after reset and step. */
+void crafter_env_set_observer(crafter_env *env, crafter_observe_fn observe, void *observer);
+
+/* Uniform draws the renderer takes when it is night: one per pixel of the
+ * local view. */
+long crafter_env_night_draws(const crafter_env *env);
 
 /* The player's position and the live objects. */
 static inline const crafter_object *crafter_env_objects(const crafter_env *env, int *count) {

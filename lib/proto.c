@@ -68,7 +68,52 @@ static void write_int_list(FILE *out, const int32_t *values, int count) {
   fputc(']', out);
 }
 
-void crafter_proto_write_reset(FILE *out, const crafter_env *env) {
+void crafter_write_base64(FILE *out, const uint8_t *data, size_t size) {
+  static const char alphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char quad[4];
+  size_t i = 0;
+  for (; i + 3 <= size; i += 3) {
+    uint32_t bits = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
+    quad[0] = alphabet[bits >> 18];
+    quad[1] = alphabet[(bits >> 12) & 63];
+    quad[2] = alphabet[(bits >> 6) & 63];
+    quad[3] = alphabet[bits & 63];
+    fwrite(quad, 1, 4, out);
+  }
+  if (i < size) {
+    uint32_t bits = (uint32_t)data[i] << 16 | (i + 1 < size ? (uint32_t)data[i + 1] << 8 : 0);
+    quad[0] = alphabet[bits >> 18];
+    quad[1] = alphabet[(bits >> 12) & 63];
+    quad[2] = i + 1 < size ? alphabet[(bits >> 6) & 63] : '=';
+    quad[3] = '=';
+    fwrite(quad, 1, 4, out);
+  }
+}
+
+static unsigned long checksum(const uint8_t *data, size_t size) {
+  unsigned long crc = crc32(0L, Z_NULL, 0);
+  while (size > 0) {
+    unsigned chunk = size > (1u << 30) ? (1u << 30) : (unsigned)size;
+    crc = crc32(crc, data, chunk);
+    data += chunk;
+    size -= chunk;
+  }
+  return crc;
+}
+
+static void write_pixels(FILE *out, const crafter_record_pixels *pixels) {
+  if (!pixels || !pixels->bytes) return;
+  fprintf(out, ", \"obs_crc\": %lu", checksum(pixels->bytes, pixels->size));
+  if (pixels->include) {
+    fputs(", \"obs\": \"", out);
+    crafter_write_base64(out, pixels->bytes, pixels->size);
+    fputc('"', out);
+  }
+}
+
+void crafter_proto_write_reset(FILE *out, const crafter_env *env,
+                               const crafter_record_pixels *pixels) {
   const crafter_params *params = &env->params;
   const crafter_world *world = &env->game.world;
   fprintf(out,
@@ -82,6 +127,7 @@ void crafter_proto_write_reset(FILE *out, const crafter_env *env) {
   for (size_t i = 0; i < cells; i++) fputc('a' + world->materials[i], out);
   fputs("\", \"objects\": ", out);
   write_objects(out, env);
+  write_pixels(out, pixels);
   fputs("}\n", out);
 }
 
@@ -128,15 +174,14 @@ static unsigned long semantic_crc(const crafter_env *env) {
   uint8_t *semantic = malloc(cells);
   if (!semantic) return 0;
   crafter_env_semantic(env, semantic);
-  unsigned long crc = crc32(0L, Z_NULL, 0);
-  /* zlib takes at most UINT_MAX bytes a call; areas are far smaller. */
-  crc = crc32(crc, semantic, (unsigned)cells);
+  unsigned long crc = checksum(semantic, cells);
   free(semantic);
   return crc;
 }
 
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
-                              const crafter_step_result *result) {
+                              const crafter_step_result *result,
+                              const crafter_record_pixels *pixels) {
   const crafter_game *game = &env->game;
   const crafter_player *player = &game->player;
   fprintf(out, "{\"kind\": \"step\", \"t\": %ld, \"action\": %d, \"reward\": ", game->step,
@@ -162,7 +207,9 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   write_changes(out, &game->world);
   fputs(", \"objects\": ", out);
   write_objects(out, env);
-  fprintf(out, ", \"semantic_crc\": %lu}\n", semantic_crc(env));
+  fprintf(out, ", \"semantic_crc\": %lu", semantic_crc(env));
+  write_pixels(out, pixels);
+  fputs("}\n", out);
 }
 
 void crafter_proto_write_short(FILE *out, const crafter_env *env,

@@ -15,12 +15,27 @@
  * length written into out (at least 32 bytes). */
 int crafter_format_double(char *out, double value);
 
-/* The reset record: parameters, world seed, material grid and objects. */
-void crafter_proto_write_reset(FILE *out, const crafter_env *env);
+/* The observation a record carries, if any: rendered pixels give an
+ * "obs_crc" (CRC-32 of the bytes) and, when include is set, "obs" (the
+ * bytes in base64). */
+typedef struct crafter_record_pixels {
+  const uint8_t *bytes;
+  size_t size;
+  int include;
+} crafter_record_pixels;
 
-/* A full step record after crafter_env_step. */
+/* Writes data as base64 (RFC 4648, with padding). */
+void crafter_write_base64(FILE *out, const uint8_t *data, size_t size);
+
+/* The reset record: parameters, world seed, material grid and objects;
+ * pixels may be NULL. */
+void crafter_proto_write_reset(FILE *out, const crafter_env *env,
+                               const crafter_record_pixels *pixels);
+
+/* A full step record after crafter_env_step; pixels may be NULL. */
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
-                              const crafter_step_result *result);
+                              const crafter_step_result *result,
+                              const crafter_record_pixels *pixels);
 
 /* A short step record: reward, done and what was unlocked. */
 void crafter_proto_write_short(FILE *out, const crafter_env *env,

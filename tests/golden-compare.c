@@ -8,6 +8,9 @@
  *                                           --info full output) instead
  *   golden-compare --actions TRACE          print the trace's actions
  *   golden-compare --args TRACE             print crafter-step options
+ *   golden-compare --textures DIR TRACE...  also render with the PNG
+ *                                           folder DIR and compare obs_crc
+ *                                           and obs
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,12 @@
 #include "env.h"
 #include "json.h"
 #include "proto.h"
+#include "render.h"
+#include "textures.h"
+
+/* With --textures, observations are rendered and compared too. */
+static crafter_textures textures;
+static int with_pixels;
 
 typedef struct lines {
   char **text;
@@ -168,7 +177,8 @@ static int equal(const crafter_json *a, const crafter_json *b, char *path, size_
 /* Keys of the expected record to compare; observations are left to the
  * pixel tests. */
 static int compared_key(const char *key) {
-  return strcmp(key, "obs") != 0 && strcmp(key, "obs_crc") != 0 && strcmp(key, "policy") != 0;
+  if (strcmp(key, "obs") == 0 || strcmp(key, "obs_crc") == 0) return with_pixels;
+  return strcmp(key, "policy") != 0;
 }
 
 static int compare_record(const char *trace, long record, const crafter_json *expected,
@@ -227,18 +237,22 @@ static int setup_params(const crafter_json *reset, crafter_params *params, long 
 
 /* Produces our record for line `index` of the trace into a string. */
 static char *replay_record(crafter_env *env, const crafter_json *expected, int is_reset,
-                           size_t *length) {
+                           const uint8_t *pixels, size_t *length) {
   char *text = NULL;
   FILE *out = open_memstream(&text, length);
   if (!out) exit(3);
+  crafter_record_pixels record = {pixels,
+                                  (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3,
+                                  crafter_json_get(expected, "obs") != NULL};
+  const crafter_record_pixels *with = pixels ? &record : NULL;
   if (is_reset) {
-    crafter_proto_write_reset(out, env);
+    crafter_proto_write_reset(out, env, with);
   } else {
     long long action = 0;
     integer_of(crafter_json_get(expected, "action"), &action);
     crafter_step_result result;
     crafter_env_step(env, (int)action, &result);
-    crafter_proto_write_step(out, env, (int)action, &result);
+    crafter_proto_write_step(out, env, (int)action, &result, with);
   }
   fclose(out);
   return text;
@@ -259,6 +273,8 @@ static int check_trace(const char *trace, const char *candidate_path) {
   int status = 0;
   crafter_env env;
   int have_env = 0;
+  crafter_renderer *renderer = NULL;
+  uint8_t *pixels = NULL;
   for (size_t i = 0; i < expected.count && status == 0; i++) {
     crafter_json_document want, got;
     if (parse_line(trace, expected.text[i], expected.length[i], (long)i + 1, &want) < 0) {
@@ -283,6 +299,17 @@ static int check_trace(const char *trace, const char *candidate_path) {
           break;
         }
         have_env = 1;
+        if (with_pixels) {
+          renderer = crafter_renderer_new(&textures, &params, error, sizeof(error));
+          pixels = malloc((size_t)params.size[0] * (size_t)params.size[1] * 3);
+          if (!renderer || !pixels) {
+            printf("# %s: %s\n", trace, renderer ? "out of memory" : error);
+            crafter_json_free(&want);
+            status = -1;
+            break;
+          }
+          crafter_renderer_attach(renderer, &env, pixels);
+        }
         crafter_env_set_next_episode(&env, episode);
         if (crafter_env_reset(&env) < 0) exit(3);
       }
@@ -300,7 +327,7 @@ static int check_trace(const char *trace, const char *candidate_path) {
       ours = candidate.text[i];
       ours_length = candidate.length[i];
     } else {
-      ours = replay_record(&env, &want.root, i == 0, &ours_length);
+      ours = replay_record(&env, &want.root, i == 0, pixels, &ours_length);
     }
     if (parse_line("ours", ours, ours_length, (long)i + 1, &got) < 0) {
       status = -1;
@@ -312,6 +339,8 @@ static int check_trace(const char *trace, const char *candidate_path) {
     crafter_json_free(&want);
   }
   if (have_env) crafter_env_free(&env);
+  crafter_renderer_free(renderer);
+  free(pixels);
   free_lines(&expected);
   free_lines(&candidate);
   return status;
@@ -357,6 +386,15 @@ int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--candidate") == 0) {
     candidate = argv[2];
     first = 3;
+  }
+  if (argc >= first + 2 && strcmp(argv[first], "--textures") == 0) {
+    char error[300];
+    if (crafter_textures_load_dir(&textures, argv[first + 1], error, sizeof(error)) < 0) {
+      fprintf(stderr, "golden-compare: %s\n", error);
+      return 2;
+    }
+    with_pixels = 1;
+    first += 2;
   }
   if (first >= argc) {
     fprintf(stderr, "usage: golden-compare [--candidate FILE] TRACE...\n");

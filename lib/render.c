@@ -1,0 +1,346 @@
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A texture scaled to one size, addressed [x][y] like the reference's
+ * transposed arrays. */
+typedef struct scaled {
+  int width, height, channels;
+  uint8_t *pixels; /* (x * height + y) * channels */
+} scaled;
+
+struct crafter_renderer {
+  crafter_params params;
+  int unit[2];
+  int grid[2];       /* the local view in cells */
+  int item_rows;
+  int local[2];      /* the local view in pixels */
+  int border[2];
+  int item_size[2], digit_size[2];
+  scaled cell[CRAFTER_TEXTURE_COUNT];  /* scaled to a cell */
+  scaled item[CRAFTER_TEXTURE_COUNT];  /* 0.8 of a cell */
+  scaled digit[CRAFTER_TEXTURE_COUNT]; /* 0.6 of a cell */
+  double *vignette;  /* local[0] * local[1], [x][y] */
+  uint8_t *canvas;   /* local view, [x][y][3] */
+  uint8_t *pixels;   /* where attached renders go */
+};
+
+/* Pillow's nearest-neighbour source index for each of `out` pixels of an
+ * axis of `in`: the coordinate starts half a step in and grows by
+ * repeated addition, with its rounding. */
+static void nearest_map(int in, int out, int *map) {
+  double step = (double)in / out;
+  double position = step * 0.5;
+  for (int i = 0; i < out; i++) {
+    int index = (int)position;
+    map[i] = index < in ? index : in - 1;
+    position += step;
+  }
+}
+
+static int scale_image(const crafter_image *image, int width, int height, scaled *out) {
+  memset(out, 0, sizeof(*out));
+  if (width <= 0 || height <= 0) return 0; /* nothing to draw */
+  int *map_x = malloc(sizeof(int) * (size_t)width);
+  int *map_y = malloc(sizeof(int) * (size_t)height);
+  out->pixels = malloc((size_t)width * (size_t)height * (size_t)image->channels);
+  if (!map_x || !map_y || !out->pixels) {
+    free(map_x);
+    free(map_y);
+    free(out->pixels);
+    out->pixels = NULL;
+    return -1;
+  }
+  nearest_map(image->width, width, map_x);
+  nearest_map(image->height, height, map_y);
+  out->width = width;
+  out->height = height;
+  out->channels = image->channels;
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      const uint8_t *from =
+          image->pixels + ((size_t)map_y[y] * (size_t)image->width + (size_t)map_x[x]) *
+                              (size_t)image->channels;
+      memcpy(out->pixels + ((size_t)x * (size_t)height + (size_t)y) * (size_t)image->channels,
+             from, (size_t)image->channels);
+    }
+  free(map_x);
+  free(map_y);
+  return 0;
+}
+
+void crafter_renderer_free(crafter_renderer *renderer) {
+  if (!renderer) return;
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
+    free(renderer->cell[i].pixels);
+    free(renderer->item[i].pixels);
+    free(renderer->digit[i].pixels);
+  }
+  free(renderer->vignette);
+  free(renderer->canvas);
+  free(renderer);
+}
+
+/* np.linspace(-1, 1, count)[index] */
+static double linspace(int index, int count) {
+  if (count == 1) return -1.0;
+  if (index == count - 1) return 1.0;
+  return index * (2.0 / (count - 1)) + -1.0;
+}
+
+crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
+                                       const crafter_params *params, char *error,
+                                       size_t error_size) {
+  if (crafter_params_check(params, error, error_size) < 0) return NULL;
+  crafter_renderer *renderer = calloc(1, sizeof(*renderer));
+  if (!renderer) goto out_of_memory;
+  renderer->params = *params;
+  renderer->item_rows = (CRAFTER_ITEM_COUNT + params->view[0] - 1) / params->view[0];
+  renderer->grid[0] = params->view[0];
+  renderer->grid[1] = params->view[1] - renderer->item_rows;
+  for (int axis = 0; axis < 2; axis++) {
+    renderer->unit[axis] = params->size[axis] / params->view[axis];
+    renderer->local[axis] = renderer->grid[axis] * renderer->unit[axis];
+    renderer->border[axis] =
+        (params->size[axis] - renderer->unit[axis] * params->view[axis]) / 2;
+    /* The reference sizes these as int(0.8 * unit) and int(0.6 * unit). */
+    renderer->item_size[axis] = (int)(0.8 * renderer->unit[axis]);
+    renderer->digit_size[axis] = (int)(0.6 * renderer->unit[axis]);
+  }
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
+    const crafter_image *image = &textures->images[i];
+    if (!image->pixels) {
+      snprintf(error, error_size, "texture %s is not loaded", crafter_texture_names[i]);
+      crafter_renderer_free(renderer);
+      return NULL;
+    }
+    if (scale_image(image, renderer->unit[0], renderer->unit[1], &renderer->cell[i]) < 0 ||
+        scale_image(image, renderer->item_size[0], renderer->item_size[1],
+                    &renderer->item[i]) < 0 ||
+        scale_image(image, renderer->digit_size[0], renderer->digit_size[1],
+                    &renderer->digit[i]) < 0)
+      goto out_of_memory;
+  }
+  size_t local_pixels = (size_t)renderer->local[0] * (size_t)renderer->local[1];
+  renderer->vignette = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
+  renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
+  if (!renderer->vignette || !renderer->canvas) goto out_of_memory;
+  for (int x = 0; x < renderer->local[0]; x++) {
+    double along_x = linspace(x, renderer->local[0]);
+    for (int y = 0; y < renderer->local[1]; y++) {
+      double along_y = linspace(y, renderer->local[1]);
+      /* 1 - exp(-0.5 * (x**2 + y**2) / stddev**2) with stddev 0.5 */
+      renderer->vignette[(size_t)x * (size_t)renderer->local[1] + (size_t)y] =
+          1 - exp(-0.5 * (along_x * along_x + along_y * along_y) / 0.25);
+    }
+  }
+  return renderer;
+
+out_of_memory:
+  crafter_renderer_free(renderer);
+  snprintf(error, error_size, "out of memory");
+  return NULL;
+}
+
+/* Copies the colour channels of a texture, ignoring any alpha, as the
+ * reference draws materials. */
+static void draw_opaque(uint8_t *canvas, int canvas_height, int left, int top,
+                        const scaled *texture) {
+  for (int x = 0; x < texture->width; x++)
+    for (int y = 0; y < texture->height; y++) {
+      const uint8_t *from =
+          texture->pixels + ((size_t)x * (size_t)texture->height + (size_t)y) * (size_t)texture->channels;
+      uint8_t *to = canvas + ((size_t)(left + x) * (size_t)canvas_height + (size_t)(top + y)) * 3;
+      to[0] = from[0];
+      to[1] = from[1];
+      to[2] = from[2];
+    }
+}
+
+/* Alpha compositing in single precision, truncated, as the reference's
+ * numpy float32 arithmetic does; opaque images are copied. */
+static void draw_blended(uint8_t *canvas, int canvas_height, int left, int top,
+                         const scaled *texture) {
+  if (texture->channels != 4) {
+    draw_opaque(canvas, canvas_height, left, top, texture);
+    return;
+  }
+  for (int x = 0; x < texture->width; x++)
+    for (int y = 0; y < texture->height; y++) {
+      const uint8_t *from = texture->pixels + ((size_t)x * (size_t)texture->height + (size_t)y) * 4;
+      uint8_t *to = canvas + ((size_t)(left + x) * (size_t)canvas_height + (size_t)(top + y)) * 3;
+      float alpha = (float)from[3] / 255.0f;
+      for (int c = 0; c < 3; c++) {
+        float source = (float)from[c] / 255.0f;
+        float current = (float)to[c] / 255.0f;
+        float blended = alpha * source + (1.0f - alpha) * current;
+        to[c] = (uint8_t)(255.0f * blended);
+      }
+    }
+}
+
+static int object_texture(const crafter_env *env, const crafter_object *object) {
+  switch (object->kind) {
+    case CRAFTER_PLAYER: {
+      const crafter_player *player = &env->game.player;
+      if (player->sleeping) return CRAFTER_TEX_PLAYER_SLEEP;
+      if (player->facing_x < 0) return CRAFTER_TEX_PLAYER_LEFT;
+      if (player->facing_x > 0) return CRAFTER_TEX_PLAYER_RIGHT;
+      return player->facing_y < 0 ? CRAFTER_TEX_PLAYER_UP : CRAFTER_TEX_PLAYER_DOWN;
+    }
+    case CRAFTER_COW: return CRAFTER_TEX_COW;
+    case CRAFTER_ZOMBIE: return CRAFTER_TEX_ZOMBIE;
+    case CRAFTER_SKELETON: return CRAFTER_TEX_SKELETON;
+    case CRAFTER_ARROW:
+      if (object->facing_x < 0) return CRAFTER_TEX_ARROW_LEFT;
+      if (object->facing_x > 0) return CRAFTER_TEX_ARROW_RIGHT;
+      return object->facing_y < 0 ? CRAFTER_TEX_ARROW_UP : CRAFTER_TEX_ARROW_DOWN;
+    case CRAFTER_PLANT: return object->counter > 300 ? CRAFTER_TEX_PLANT_RIPE : CRAFTER_TEX_PLANT;
+    default: return CRAFTER_TEX_UNKNOWN;
+  }
+}
+
+/* Texture of each inventory slot: the item's own picture. */
+static const int item_textures[CRAFTER_ITEM_COUNT] = {
+    CRAFTER_TEX_HEALTH,        CRAFTER_TEX_FOOD,          CRAFTER_TEX_DRINK,
+    CRAFTER_TEX_ENERGY,        CRAFTER_TEX_SAPLING,       CRAFTER_TEX_WOOD,
+    CRAFTER_TEX_STONE,         CRAFTER_TEX_COAL,          CRAFTER_TEX_IRON,
+    CRAFTER_TEX_DIAMOND,       CRAFTER_TEX_WOOD_PICKAXE,  CRAFTER_TEX_STONE_PICKAXE,
+    CRAFTER_TEX_IRON_PICKAXE,  CRAFTER_TEX_WOOD_SWORD,    CRAFTER_TEX_STONE_SWORD,
+    CRAFTER_TEX_IRON_SWORD,
+};
+
+static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) {
+  const crafter_world *world = &env->game.world;
+  int height = renderer->local[1];
+  memset(renderer->canvas, 127, (size_t)renderer->local[0] * (size_t)height * 3);
+  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int offset_x = renderer->grid[0] / 2, offset_y = renderer->grid[1] / 2;
+  for (int x = 0; x < renderer->grid[0]; x++)
+    for (int y = 0; y < renderer->grid[1]; y++) {
+      int world_x = center_x + x - offset_x, world_y = center_y + y - offset_y;
+      if (!crafter_world_inside(world, world_x, world_y)) continue;
+      int material = crafter_world_material(world, world_x, world_y);
+      draw_opaque(renderer->canvas, height, x * renderer->unit[0], y * renderer->unit[1],
+                  &renderer->cell[material]); /* material ids are texture ids */
+    }
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    int x = object->x - center_x + offset_x, y = object->y - center_y + offset_y;
+    if (x < 0 || y < 0 || x >= renderer->grid[0] || y >= renderer->grid[1]) continue;
+    draw_blended(renderer->canvas, height, x * renderer->unit[0], y * renderer->unit[1],
+                 &renderer->cell[object_texture(env, object)]);
+  }
+}
+
+static uint8_t grey_of(const uint8_t *rgb) {
+  return (uint8_t)((rgb[0] * 19595 + rgb[1] * 38470 + rgb[2] * 7471 + 0x8000) >> 16);
+}
+
+/* Pillow's ImageEnhance.Color(image).enhance(factor) on one pixel. */
+static void enhance_colour(const uint8_t *in, float factor, uint8_t *out) {
+  int grey = grey_of(in);
+  for (int c = 0; c < 3; c++) out[c] = (uint8_t)(grey + factor * (in[c] - grey));
+}
+
+/* Daylight, night noise, tint and sleep, pixel by pixel, written into the
+ * observation at the local view's place. */
+static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  static const double night_tint[3] = {0, 16, 64};
+  static const double sleep_tint[3] = {0, 0, 16};
+  double daylight = env->game.daylight;
+  int night = daylight < 0.5;
+  double amount = 2 * (0.5 - daylight);
+  int sleeping = env->game.player.sleeping;
+  int height = renderer->local[1];
+  int width = renderer->params.size[0];
+  for (int x = 0; x < renderer->local[0]; x++)
+    for (int y = 0; y < height; y++) {
+      size_t cell = (size_t)x * (size_t)height + (size_t)y;
+      const uint8_t *colour = renderer->canvas + cell * 3;
+      uint8_t dark[3];
+      if (night) {
+        double noise = crafter_rng_uniform_range(&env->game.rng, 32, 127);
+        double mask = amount * renderer->vignette[cell];
+        for (int c = 0; c < 3; c++) dark[c] = (uint8_t)((1 - mask) * colour[c] + mask * noise);
+      } else {
+        memcpy(dark, colour, 3);
+      }
+      uint8_t faded[3];
+      enhance_colour(dark, 0.4f, faded);
+      double lit[3];
+      for (int c = 0; c < 3; c++) {
+        double tinted = (1 - 0.5) * faded[c] + 0.5 * night_tint[c];
+        lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
+      }
+      if (sleeping) {
+        uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
+        uint8_t grey[3];
+        enhance_colour(truncated, 0.0f, grey);
+        for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey[c] + 0.5 * sleep_tint[c];
+      }
+      uint8_t *out = pixels + ((size_t)(renderer->border[1] + y) * (size_t)width +
+                               (size_t)(renderer->border[0] + x)) * 3;
+      for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
+    }
+}
+
+static void blit_to_observation(const crafter_renderer *renderer, const uint8_t *canvas,
+                                 int canvas_width, int canvas_height, int top,
+                                 uint8_t *pixels) {
+  int width = renderer->params.size[0];
+  for (int x = 0; x < canvas_width; x++)
+    for (int y = 0; y < canvas_height; y++) {
+      const uint8_t *from = canvas + ((size_t)x * (size_t)canvas_height + (size_t)y) * 3;
+      uint8_t *to = pixels + ((size_t)(renderer->border[1] + top + y) * (size_t)width +
+                              (size_t)(renderer->border[0] + x)) * 3;
+      memcpy(to, from, 3);
+    }
+}
+
+static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, uint8_t *pixels) {
+  int width = renderer->local[0];
+  int height = renderer->item_rows * renderer->unit[1];
+  size_t bytes = (size_t)width * (size_t)height * 3;
+  uint8_t *canvas = calloc(bytes ? bytes : 1, 1);
+  if (!canvas) return;
+  const int32_t *inventory = env->game.player.inventory;
+  for (int index = 0; index < CRAFTER_ITEM_COUNT; index++) {
+    int amount = inventory[index];
+    if (amount < 1) continue;
+    int column = index % renderer->grid[0], row = index / renderer->grid[0];
+    const scaled *icon = &renderer->item[item_textures[index]];
+    if (icon->pixels)
+      draw_blended(canvas, height,
+                   (int)(column * renderer->unit[0] + 0.1 * renderer->unit[0]),
+                   (int)(row * renderer->unit[1] + 0.1 * renderer->unit[1]), icon);
+    int digit = amount <= 9 ? CRAFTER_TEX_DIGIT_1 + amount - 1 : CRAFTER_TEX_UNKNOWN;
+    const scaled *count = &renderer->digit[digit];
+    if (count->pixels)
+      draw_blended(canvas, height,
+                   (int)(column * renderer->unit[0] + 0.4 * renderer->unit[0]),
+                   (int)(row * renderer->unit[1] + 0.4 * renderer->unit[1]), count);
+  }
+  blit_to_observation(renderer, canvas, width, height, renderer->local[1], pixels);
+  free(canvas);
+}
+
+void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  memset(pixels, 0, (size_t)renderer->params.size[0] * (size_t)renderer->params.size[1] * 3);
+  draw_local_view(renderer, env);
+  light_local_view(renderer, env, pixels);
+  draw_inventory(renderer, env, pixels);
+}
+
+static void observe(void *observer, crafter_env *env) {
+  crafter_renderer *renderer = observer;
+  crafter_render_pixels(renderer, env, renderer->pixels);
+}
+
+void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  renderer->pixels = pixels;
+  crafter_env_set_observer(env, observe, renderer);
+}
