@@ -13,7 +13,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"'
 LIBS_ALL = -lpng -lz -lm $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = rng npmath noise world worldgen rules env render textures builtin_textures \
+LIB_MODULES = rng npmath noise world worldgen rules env render textures builtin_textures session \
 	proto json cli
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)

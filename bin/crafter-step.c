@@ -1,7 +1,5 @@
-/* crafter-step: run Crafter driven by actions on stdin, one record per
- * step on stdout.  Options are parsed here; everything else is the
- * library's. */
-#include <errno.h>
+/* crafter-step: run Crafter driven by actions on stdin, observations and
+ * records on stdout.  Options are parsed here; the library does the rest. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,43 +7,53 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "env.h"
 #include "proto.h"
+#include "session.h"
 
 #define PROGRAM "crafter-step"
-#define MAX_LINE 4096
 
 static void usage(FILE *out) {
   fprintf(out,
           "Usage: " PROGRAM " [OPTION]...\n"
-          "Run Crafter with one action per line on standard input and one JSON\n"
-          "record per step on standard output.\n"
+          "Run Crafter with actions on standard input and one record per step on\n"
+          "standard output: JSON lines by default, or the binary protocol.\n"
           "\n"
-          "An action is a number 0..16 or a name (noop, move_left, move_right, move_up,\n"
-          "move_down, do, sleep, place_stone, place_table, place_furnace, place_plant,\n"
-          "make_wood_pickaxe, make_stone_pickaxe, make_iron_pickaxe, make_wood_sword,\n"
-          "make_stone_sword, make_iron_sword).  Blank lines are ignored.\n"
+          "In JSON lines an action is a number 0..16 or a name (noop, move_left,\n"
+          "move_right, move_up, move_down, do, sleep, place_stone, place_table,\n"
+          "place_furnace, place_plant, make_wood_pickaxe, make_stone_pickaxe,\n"
+          "make_iron_pickaxe, make_wood_sword, make_stone_sword, make_iron_sword);\n"
+          "with several envs a line holds one action per env.  Blank lines are ignored.\n"
           "\n"
           "Environment (as crafter.Env):\n"
-          "  -s, --seed=N            the Env seed (default 0)\n"
+          "  -s, --seed=N            the Env seed (default 0); env i uses N+i\n"
           "  -e, --first-episode=E   episode counter of the first episode (default 1)\n"
-          "  -n, --episodes=N        stop after N episodes, resetting after each\n"
-          "                          (default 1; 0 runs until input ends)\n"
+          "  -n, --episodes=N        stop after N episodes in all, resetting after each\n"
+          "                          (default 1 with one env in JSON lines, else 0:\n"
+          "                          run until the input ends)\n"
           "      --area=W,H          world size in cells (default 64,64)\n"
           "      --view=W,H          view grid in cells (default 9,9)\n"
           "      --size=W,H          observation size in pixels (default 64,64)\n"
           "      --length=L          time limit in steps, 0 for none (default 10000)\n"
           "      --no-reward         report a reward of 0 on every step\n"
+          "  -N, --envs=N            run N environments side by side (default 1)\n"
+          "\n"
+          "Observations:\n"
+          "  -o, --obs=KIND          none (default), pixels, semantic, symbolic or text\n"
+          "  -t, --textures=DIR      draw pixels with the PNG files in DIR (Crafter's\n"
+          "                          assets folder or one like it) instead of the\n"
+          "                          built-in textures\n"
           "\n"
           "Output:\n"
           "  -i, --info=KIND         short (default): t, reward, done, unlocked;\n"
-          "                          full: a reset record per episode and full step\n"
-          "                          records, the fields of the reference traces\n"
+          "                          full: reset records and the full state each step\n"
+          "  -b, --binary            the binary protocol of crafter-protocol(5): a\n"
+          "                          header, then fixed-size frames answered by one\n"
+          "                          action byte per env\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
           "\n"
           "Exit status: 0 when the episodes or the input ended, 1 on bad input,\n"
-          "2 on bad options.  See crafter-step(1).\n");
+          "2 on bad options.  See crafter-step(1) and crafter-protocol(5).\n");
 }
 
 static void usage_error(const char *format, const char *argument) {
@@ -55,53 +63,15 @@ static void usage_error(const char *format, const char *argument) {
   exit(2);
 }
 
-/* Line reader on a file descriptor that flushes stdout before it blocks,
- * so an agent waiting for a record never deadlocks while piped input is
- * still answered in bulk. */
-typedef struct line_reader {
-  int fd;
-  char buffer[65536];
-  size_t start, end;
-  int eof;
-} line_reader;
-
-/* Returns 1 with a line in `line`, 0 at end of input, -1 for a line that
- * is too long, -2 on a read error. */
-static int read_line(line_reader *reader, char *line, size_t line_size) {
-  for (;;) {
-    char *newline = memchr(reader->buffer + reader->start, '\n', reader->end - reader->start);
-    size_t available = reader->end - reader->start;
-    if (newline || (reader->eof && available > 0)) {
-      size_t length = newline ? (size_t)(newline - (reader->buffer + reader->start)) : available;
-      if (length >= line_size) return -1;
-      memcpy(line, reader->buffer + reader->start, length);
-      line[length] = '\0';
-      reader->start += length + (newline ? 1 : 0);
-      return 1;
-    }
-    if (reader->eof) return 0;
-    if (available >= line_size) return -1;
-    memmove(reader->buffer, reader->buffer + reader->start, available);
-    reader->start = 0;
-    reader->end = available;
-    fflush(stdout);
-    ssize_t got;
-    do {
-      got = read(reader->fd, reader->buffer + reader->end, sizeof(reader->buffer) - reader->end);
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) return -2;
-    if (got == 0) reader->eof = 1;
-    reader->end += (size_t)got;
-  }
-}
-
 int main(int argc, char **argv) {
-  crafter_params params;
-  crafter_params_default(&params);
-  int64_t first_episode = 1, episodes = 1;
-  int full_info = 0;
+  crafter_session_options options;
+  memset(&options, 0, sizeof(options));
+  crafter_params_default(&options.params);
+  options.first_episode = 1;
+  options.episodes = -1; /* not given */
+  options.envs = 1;
   enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD };
-  static const struct option options[] = {
+  static const struct option long_options[] = {
       {"seed", required_argument, NULL, 's'},
       {"first-episode", required_argument, NULL, 'e'},
       {"episodes", required_argument, NULL, 'n'},
@@ -110,124 +80,85 @@ int main(int argc, char **argv) {
       {"size", required_argument, NULL, OPT_SIZE},
       {"length", required_argument, NULL, OPT_LENGTH},
       {"no-reward", no_argument, NULL, OPT_NO_REWARD},
+      {"envs", required_argument, NULL, 'N'},
+      {"obs", required_argument, NULL, 'o'},
+      {"textures", required_argument, NULL, 't'},
       {"info", required_argument, NULL, 'i'},
+      {"binary", no_argument, NULL, 'b'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0},
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "s:e:n:i:hV", options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "s:e:n:N:o:t:i:bhV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
-        if (crafter_parse_int64(optarg, INT64_MIN, INT64_MAX, &params.seed) < 0)
+        if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &options.params.seed) < 0)
           usage_error("invalid seed '%s' (expected an integer)", optarg);
         break;
       case 'e':
-        if (crafter_parse_int64(optarg, 1, INT64_MAX / 2, &first_episode) < 0)
+        if (crafter_parse_int64(optarg, 1, INT32_MAX, &options.first_episode) < 0)
           usage_error("invalid first episode '%s' (expected a positive integer)", optarg);
         break;
       case 'n':
-        if (crafter_parse_int64(optarg, 0, INT64_MAX, &episodes) < 0)
+        if (crafter_parse_int64(optarg, 0, INT64_MAX, &options.episodes) < 0)
           usage_error("invalid episode count '%s' (expected 0 or more)", optarg);
         break;
       case OPT_AREA:
-        if (crafter_parse_pair(optarg, 1, 4096, params.area) < 0)
+        if (crafter_parse_pair(optarg, 1, 4096, options.params.area) < 0)
           usage_error("invalid area '%s' (expected W,H)", optarg);
         break;
       case OPT_VIEW:
-        if (crafter_parse_pair(optarg, 1, 4096, params.view) < 0)
+        if (crafter_parse_pair(optarg, 1, 4096, options.params.view) < 0)
           usage_error("invalid view '%s' (expected W,H)", optarg);
         break;
       case OPT_SIZE:
-        if (crafter_parse_pair(optarg, 1, 4096, params.size) < 0)
+        if (crafter_parse_pair(optarg, 1, 4096, options.params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
         break;
       case OPT_LENGTH:
         if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
           usage_error("invalid length '%s' (expected 0 or a positive integer)", optarg);
-        params.length = (long)number;
+        options.params.length = (long)number;
         break;
-      case OPT_NO_REWARD: params.reward = 0; break;
+      case OPT_NO_REWARD: options.params.reward = 0; break;
+      case 'N':
+        if (crafter_parse_int64(optarg, 1, 65536, &number) < 0)
+          usage_error("invalid number of envs '%s' (expected 1..65536)", optarg);
+        options.envs = (int)number;
+        break;
+      case 'o':
+        options.obs_kind = crafter_obs_kind_from_name(optarg);
+        if (options.obs_kind < 0)
+          usage_error("invalid observation kind '%s' (expected none, pixels, semantic, "
+                      "symbolic or text)",
+                      optarg);
+        break;
+      case 't': options.textures = optarg; break;
       case 'i':
         if (strcmp(optarg, "full") == 0)
-          full_info = 1;
+          options.full_info = 1;
         else if (strcmp(optarg, "short") == 0)
-          full_info = 0;
+          options.full_info = 0;
         else
           usage_error("invalid info kind '%s' (expected short or full)", optarg);
         break;
+      case 'b': options.binary = 1; break;
       case 'h': usage(stdout); return 0;
-      case 'V': printf(PROGRAM " (crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
+      case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
+  if (options.episodes < 0) options.episodes = options.envs == 1 && !options.binary ? 1 : 0;
+  if (options.binary && options.full_info)
+    usage_error("%s", "--info full is for JSON lines, not the binary protocol");
+  if (options.textures && options.obs_kind != CRAFTER_OBS_PIXELS)
+    usage_error("%s", "--textures needs --obs pixels");
 
-  char error[256];
-  crafter_env env;
-  if (crafter_env_init(&env, &params, error, sizeof(error)) < 0) {
-    fprintf(stderr, PROGRAM ": %s\n", error);
-    return 2;
-  }
-  crafter_env_set_next_episode(&env, first_episode);
-  int status = 0;
-  int64_t finished = 0;
-  if (crafter_env_reset(&env) < 0) {
-    fprintf(stderr, PROGRAM ": out of memory\n");
-    crafter_env_free(&env);
-    return 1;
-  }
-  if (full_info) crafter_proto_write_reset(stdout, &env, NULL);
-
-  static line_reader reader;
-  reader.fd = STDIN_FILENO;
-  char line[MAX_LINE];
-  long line_number = 0;
-  for (;;) {
-    int got = read_line(&reader, line, sizeof(line));
-    if (got == 0) break;
-    line_number++;
-    if (got == -1) {
-      fprintf(stderr, PROGRAM ": line %ld: line too long\n", line_number);
-      status = 1;
-      break;
-    }
-    if (got == -2) {
-      fprintf(stderr, PROGRAM ": reading standard input: %s\n", strerror(errno));
-      status = 1;
-      break;
-    }
-    if (line[strspn(line, " \t\r")] == '\0') continue;
-    int action = crafter_proto_parse_action(line);
-    if (action < 0) {
-      fprintf(stderr,
-              PROGRAM ": line %ld: invalid action '%.40s' (expected 0..16 or a name such as "
-              "move_left)\n",
-              line_number, line);
-      status = 1;
-      break;
-    }
-    crafter_step_result result;
-    crafter_env_step(&env, action, &result);
-    if (full_info)
-      crafter_proto_write_step(stdout, &env, action, &result, NULL);
-    else
-      crafter_proto_write_short(stdout, &env, &result);
-    if (!result.done) continue;
-    finished++;
-    if (episodes && finished >= episodes) break;
-    if (crafter_env_reset(&env) < 0) {
-      fprintf(stderr, PROGRAM ": out of memory\n");
-      status = 1;
-      break;
-    }
-    if (full_info) crafter_proto_write_reset(stdout, &env, NULL);
-  }
-  crafter_env_free(&env);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, PROGRAM ": writing standard output: %s\n", strerror(errno));
-    return 1;
-  }
+  char error[512];
+  int status = crafter_session_run(&options, STDIN_FILENO, stdout, error, sizeof(error));
+  if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
   return status;
 }

@@ -102,22 +102,72 @@ static unsigned long checksum(const uint8_t *data, size_t size) {
   return crc;
 }
 
-static void write_pixels(FILE *out, const crafter_record_pixels *pixels) {
-  if (!pixels || !pixels->bytes) return;
-  fprintf(out, ", \"obs_crc\": %lu", checksum(pixels->bytes, pixels->size));
-  if (pixels->include) {
-    fputs(", \"obs\": \"", out);
-    crafter_write_base64(out, pixels->bytes, pixels->size);
-    fputc('"', out);
+const char *crafter_obs_kind_name(int kind) {
+  static const char *const names[] = {"none", "pixels", "semantic", "symbolic", "text"};
+  return kind >= 0 && kind <= CRAFTER_OBS_TEXT ? names[kind] : "?";
+}
+
+int crafter_obs_kind_from_name(const char *name) {
+  for (int kind = CRAFTER_OBS_NONE; kind <= CRAFTER_OBS_TEXT; kind++)
+    if (strcmp(name, crafter_obs_kind_name(kind)) == 0) return kind;
+  return -1;
+}
+
+static void write_json_string(FILE *out, const char *text, size_t length) {
+  fputc('"', out);
+  for (size_t i = 0; i < length; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c == '\n')
+      fputs("\\n", out);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+static void write_env_index(FILE *out, const crafter_record_extra *extra) {
+  if (extra && extra->env_index >= 0) fprintf(out, "\"env\": %d, ", extra->env_index);
+}
+
+static void write_extra(FILE *out, const crafter_record_extra *extra) {
+  if (!extra) return;
+  if (extra->pixels)
+    fprintf(out, ", \"obs_crc\": %lu", checksum(extra->pixels, extra->pixel_bytes));
+  if (!extra->include || extra->kind == CRAFTER_OBS_NONE || !extra->data) return;
+  fputs(", \"obs\": ", out);
+  switch (extra->kind) {
+    case CRAFTER_OBS_SYMBOLIC: {
+      const float *values = extra->data;
+      fputc('[', out);
+      for (size_t i = 0; i < extra->size / sizeof(float); i++) {
+        char number[40];
+        crafter_format_double(number, values[i]);
+        fprintf(out, "%s%s", i ? ", " : "", number);
+      }
+      fputc(']', out);
+      break;
+    }
+    case CRAFTER_OBS_TEXT: write_json_string(out, extra->data, extra->size); break;
+    default:
+      fputc('"', out);
+      crafter_write_base64(out, extra->data, extra->size);
+      fputc('"', out);
+      break;
   }
 }
 
 void crafter_proto_write_reset(FILE *out, const crafter_env *env,
-                               const crafter_record_pixels *pixels) {
+                               const crafter_record_extra *extra) {
   const crafter_params *params = &env->params;
   const crafter_world *world = &env->game.world;
+  fputc('{', out);
+  write_env_index(out, extra);
   fprintf(out,
-          "{\"kind\": \"reset\", \"seed\": %lld, \"episode\": %lld, \"area\": [%d, %d], "
+          "\"kind\": \"reset\", \"seed\": %lld, \"episode\": %lld, \"area\": [%d, %d], "
           "\"view\": [%d, %d], \"size\": [%d, %d], \"length\": %ld, \"world_seed\": %lld, "
           "\"materials\": \"",
           (long long)params->seed, (long long)env->episode, params->area[0], params->area[1],
@@ -127,7 +177,7 @@ void crafter_proto_write_reset(FILE *out, const crafter_env *env,
   for (size_t i = 0; i < cells; i++) fputc('a' + world->materials[i], out);
   fputs("\", \"objects\": ", out);
   write_objects(out, env);
-  write_pixels(out, pixels);
+  write_extra(out, extra);
   fputs("}\n", out);
 }
 
@@ -181,10 +231,12 @@ static unsigned long semantic_crc(const crafter_env *env) {
 
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
                               const crafter_step_result *result,
-                              const crafter_record_pixels *pixels) {
+                              const crafter_record_extra *extra) {
   const crafter_game *game = &env->game;
   const crafter_player *player = &game->player;
-  fprintf(out, "{\"kind\": \"step\", \"t\": %ld, \"action\": %d, \"reward\": ", game->step,
+  fputc('{', out);
+  write_env_index(out, extra);
+  fprintf(out, "\"kind\": \"step\", \"t\": %ld, \"action\": %d, \"reward\": ", game->step,
           action);
   write_double(out, result->reward);
   fprintf(out, ", \"done\": %s, \"discount\": ", result->done ? "true" : "false");
@@ -208,20 +260,31 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   fputs(", \"objects\": ", out);
   write_objects(out, env);
   fprintf(out, ", \"semantic_crc\": %lu", semantic_crc(env));
-  write_pixels(out, pixels);
+  write_extra(out, extra);
   fputs("}\n", out);
 }
 
 void crafter_proto_write_short(FILE *out, const crafter_env *env,
-                               const crafter_step_result *result) {
-  fprintf(out, "{\"t\": %ld, \"reward\": ", env->game.step);
+                               const crafter_step_result *result,
+                               const crafter_record_extra *extra) {
+  fputc('{', out);
+  write_env_index(out, extra);
+  if (!result) {
+    fprintf(out, "\"reset\": %lld", (long long)env->episode);
+    write_extra(out, extra);
+    fputs("}\n", out);
+    return;
+  }
+  fprintf(out, "\"t\": %ld, \"reward\": ", env->game.step);
   write_double(out, result->reward);
   fprintf(out, ", \"done\": %s, \"unlocked\": [", result->done ? "true" : "false");
   int written = 0;
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
     if (result->unlocked & (1u << i))
       fprintf(out, "%s\"%s\"", written++ ? ", " : "", crafter_achievement_names[i]);
-  fputs("]}\n", out);
+  fputc(']', out);
+  write_extra(out, extra);
+  fputs("}\n", out);
 }
 
 int crafter_proto_parse_action(const char *line) {

@@ -15,31 +15,51 @@
  * length written into out (at least 32 bytes). */
 int crafter_format_double(char *out, double value);
 
-/* The observation a record carries, if any: rendered pixels give an
- * "obs_crc" (CRC-32 of the bytes) and, when include is set, "obs" (the
- * bytes in base64). */
-typedef struct crafter_record_pixels {
-  const uint8_t *bytes;
-  size_t size;
+/* Kinds of observation. */
+enum crafter_obs_kind {
+  CRAFTER_OBS_NONE = 0,
+  CRAFTER_OBS_PIXELS,
+  CRAFTER_OBS_SEMANTIC,
+  CRAFTER_OBS_SYMBOLIC,
+  CRAFTER_OBS_TEXT
+};
+
+/* Name of an observation kind ("pixels"), and back; -1 if unknown. */
+const char *crafter_obs_kind_name(int kind);
+int crafter_obs_kind_from_name(const char *name);
+
+/* What a record carries beyond the state.  Rendered pixels give "obs_crc"
+ * (CRC-32 of the bytes); with include set the record also has "obs": the
+ * pixels or the semantic map in base64, the symbolic vector as a list of
+ * numbers, the text as a string.  env_index >= 0 adds "env" first. */
+typedef struct crafter_record_extra {
+  int env_index;
+  const uint8_t *pixels; /* NULL when none were rendered */
+  size_t pixel_bytes;
+  int kind;              /* enum crafter_obs_kind of "obs" */
   int include;
-} crafter_record_pixels;
+  const void *data;      /* the observation of that kind */
+  size_t size;           /* its bytes (floats: 4 a value; text: its length) */
+} crafter_record_extra;
 
 /* Writes data as base64 (RFC 4648, with padding). */
 void crafter_write_base64(FILE *out, const uint8_t *data, size_t size);
 
 /* The reset record: parameters, world seed, material grid and objects;
- * pixels may be NULL. */
+ * extra may be NULL. */
 void crafter_proto_write_reset(FILE *out, const crafter_env *env,
-                               const crafter_record_pixels *pixels);
+                               const crafter_record_extra *extra);
 
-/* A full step record after crafter_env_step; pixels may be NULL. */
+/* A full step record after crafter_env_step; extra may be NULL. */
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
                               const crafter_step_result *result,
-                              const crafter_record_pixels *pixels);
+                              const crafter_record_extra *extra);
 
-/* A short step record: reward, done and what was unlocked. */
+/* A short step record: t, reward, done and what was unlocked; with a
+ * NULL result, a short reset record {"reset": episode}. */
 void crafter_proto_write_short(FILE *out, const crafter_env *env,
-                               const crafter_step_result *result);
+                               const crafter_step_result *result,
+                               const crafter_record_extra *extra);
 
 /* Reads an action from one line of text: a number 0..16 or an action name,
  * surrounding blanks allowed.  Returns the action or -1. */

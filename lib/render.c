@@ -1,6 +1,7 @@
 #include "render.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,4 +344,173 @@ static void observe(void *observer, crafter_env *env) {
 void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
   renderer->pixels = pixels;
   crafter_env_set_observer(env, observe, renderer);
+}
+
+/* ---- symbolic ---- */
+
+enum {
+  BLOCK_INVALID = 0, BLOCK_OUT_OF_BOUNDS, BLOCK_GRASS, BLOCK_WATER, BLOCK_STONE, BLOCK_TREE,
+  BLOCK_WOOD, BLOCK_PATH, BLOCK_COAL, BLOCK_IRON, BLOCK_DIAMOND, BLOCK_TABLE, BLOCK_FURNACE,
+  BLOCK_SAND, BLOCK_LAVA, BLOCK_PLANT, BLOCK_RIPE_PLANT, BLOCK_COUNT
+};
+
+int crafter_symbolic_block(int material) {
+  static const int blocks[CRAFTER_MATERIAL_COUNT] = {
+      BLOCK_INVALID, BLOCK_WATER, BLOCK_GRASS, BLOCK_STONE, BLOCK_PATH,  BLOCK_SAND,   BLOCK_TREE,
+      BLOCK_LAVA,    BLOCK_COAL,  BLOCK_IRON,  BLOCK_DIAMOND, BLOCK_TABLE, BLOCK_FURNACE,
+  };
+  return material >= 0 && material < CRAFTER_MATERIAL_COUNT ? blocks[material] : BLOCK_INVALID;
+}
+
+#define SYMBOLIC_ROWS 7
+#define SYMBOLIC_COLUMNS 9
+#define SYMBOLIC_CHANNELS (BLOCK_COUNT + 4)
+
+void crafter_render_symbolic(const crafter_env *env, float *out) {
+  const crafter_world *world = &env->game.world;
+  const crafter_player *player = &env->game.player;
+  memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
+  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  for (int row = 0; row < SYMBOLIC_ROWS; row++)
+    for (int column = 0; column < SYMBOLIC_COLUMNS; column++) {
+      int x = center_x + column - SYMBOLIC_COLUMNS / 2, y = center_y + row - SYMBOLIC_ROWS / 2;
+      float *cell = out + (row * SYMBOLIC_COLUMNS + column) * SYMBOLIC_CHANNELS;
+      if (!crafter_world_inside(world, x, y)) {
+        cell[BLOCK_OUT_OF_BOUNDS] = 1;
+        continue;
+      }
+      int block = crafter_symbolic_block(crafter_world_material(world, x, y));
+      int slot = crafter_world_object_slot(world, x, y);
+      if (slot >= 0) {
+        const crafter_object *object = &world->objects[slot];
+        switch (object->kind) {
+          case CRAFTER_ZOMBIE: cell[BLOCK_COUNT + 0] = 1; break;
+          case CRAFTER_COW: cell[BLOCK_COUNT + 1] = 1; break;
+          case CRAFTER_SKELETON: cell[BLOCK_COUNT + 2] = 1; break;
+          case CRAFTER_ARROW: cell[BLOCK_COUNT + 3] = 1; break;
+          case CRAFTER_PLANT: block = object->counter > 300 ? BLOCK_RIPE_PLANT : BLOCK_PLANT; break;
+          default: break;
+        }
+      }
+      cell[block] = 1;
+    }
+  float *rest = out + SYMBOLIC_ROWS * SYMBOLIC_COLUMNS * SYMBOLIC_CHANNELS;
+  static const int inventory_order[12] = {
+      CRAFTER_WOOD,          CRAFTER_ITEM_STONE,    CRAFTER_ITEM_COAL,    CRAFTER_ITEM_IRON,
+      CRAFTER_ITEM_DIAMOND,  CRAFTER_SAPLING,       CRAFTER_WOOD_PICKAXE, CRAFTER_STONE_PICKAXE,
+      CRAFTER_IRON_PICKAXE,  CRAFTER_WOOD_SWORD,    CRAFTER_STONE_SWORD,  CRAFTER_IRON_SWORD,
+  };
+  for (int i = 0; i < 12; i++) *rest++ = (float)player->inventory[inventory_order[i]] / 10.0f;
+  for (int i = CRAFTER_HEALTH; i <= CRAFTER_ENERGY; i++)
+    *rest++ = (float)player->inventory[i] / 10.0f;
+  int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
+  rest[facing] = 1;
+  rest += 4;
+  *rest++ = (float)env->game.daylight;
+  *rest = player->sleeping ? 1.0f : 0.0f;
+}
+
+/* ---- text ---- */
+
+typedef struct text_buffer {
+  char *out;
+  size_t size, used;
+} text_buffer;
+
+static void put(text_buffer *text, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(text_buffer *text, const char *format, ...) {
+  char line[512];
+  va_list arguments;
+  va_start(arguments, format);
+  int length = vsnprintf(line, sizeof(line), format, arguments);
+  va_end(arguments);
+  if (length < 0) return;
+  if ((size_t)length >= sizeof(line)) length = (int)sizeof(line) - 1;
+  if (text->used < text->size) {
+    size_t room = text->size - text->used - 1;
+    size_t copy = (size_t)length < room ? (size_t)length : room;
+    memcpy(text->out + text->used, line, copy);
+    text->out[text->used + copy] = '\0';
+  }
+  text->used += (size_t)length;
+}
+
+static const char material_letters[CRAFTER_MATERIAL_COUNT] = {
+    '?', '~', '.', '#', '_', ':', 'T', '%', 'c', 'i', 'd', 't', 'f',
+};
+static const char object_letters[CRAFTER_OBJECT_KIND_COUNT] = {'@', 'C', 'Z', 'S', '*', 'p'};
+
+static void describe_offset(text_buffer *text, int dx, int dy) {
+  if (dx == 0 && dy == 0) {
+    put(text, "here");
+    return;
+  }
+  if (dx) put(text, "%d %s", abs(dx), dx < 0 ? "left" : "right");
+  if (dx && dy) put(text, ", ");
+  if (dy) put(text, "%d %s", abs(dy), dy < 0 ? "up" : "down");
+}
+
+size_t crafter_render_text(const crafter_env *env, char *out, size_t size) {
+  text_buffer text = {out, size, 0};
+  if (size) out[0] = '\0';
+  const crafter_world *world = &env->game.world;
+  const crafter_player *player = &env->game.player;
+  int width = env->params.view[0], height = env->params.view[1] - env->item_rows;
+  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  static const char *const directions[4] = {"left", "right", "up", "down"};
+  int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
+  put(&text, "Step %ld. It is %s. You are %s, facing %s.\n", env->game.step,
+      env->game.daylight < 0.5 ? "night" : "day", player->sleeping ? "asleep" : "awake",
+      directions[facing]);
+  put(&text, "Map (you are @; rows top to bottom, columns left to right):\n");
+  int seen[CRAFTER_MATERIAL_COUNT] = {0};
+  for (int row = 0; row < height; row++) {
+    for (int column = 0; column < width; column++) {
+      int x = center_x + column - width / 2, y = center_y + row - height / 2;
+      char letter = ' ';
+      if (crafter_world_inside(world, x, y)) {
+        int material = crafter_world_material(world, x, y);
+        int slot = crafter_world_object_slot(world, x, y);
+        seen[material] = 1;
+        letter = slot >= 0 ? object_letters[world->objects[slot].kind] : material_letters[material];
+      }
+      put(&text, "%c", letter);
+    }
+    put(&text, "\n");
+  }
+  put(&text, "Legend: @ you, C cow, Z zombie, S skeleton, * arrow, p plant");
+  for (int material = 1; material < CRAFTER_MATERIAL_COUNT; material++)
+    if (seen[material])
+      put(&text, ", %c %s", material_letters[material], crafter_material_names[material]);
+  put(&text, ", blank outside the world.\n");
+  int target_x = center_x + player->facing_x, target_y = center_y + player->facing_y;
+  int target_slot = crafter_world_object_slot(world, target_x, target_y);
+  if (target_slot >= 0)
+    put(&text, "Facing: %s.\n", crafter_object_kind_names[world->objects[target_slot].kind]);
+  else if (crafter_world_inside(world, target_x, target_y))
+    put(&text, "Facing: %s.\n",
+        crafter_material_names[crafter_world_material(world, target_x, target_y)]);
+  else
+    put(&text, "Facing: the edge of the world.\n");
+  for (int slot = 1; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    int dx = object->x - center_x, dy = object->y - center_y;
+    if (abs(dx) > width / 2 || abs(dy) > height / 2) continue;
+    put(&text, "%s: ", crafter_object_kind_names[object->kind]);
+    describe_offset(&text, dx, dy);
+    put(&text, "\n");
+  }
+  put(&text, "Vitals: health: %d, food: %d, drink: %d, energy: %d\n",
+      player->inventory[CRAFTER_HEALTH], player->inventory[CRAFTER_FOOD],
+      player->inventory[CRAFTER_DRINK], player->inventory[CRAFTER_ENERGY]);
+  put(&text, "Inventory:");
+  int any = 0;
+  for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
+    if (player->inventory[item] > 0) {
+      put(&text, "%s %s: %d", any ? "," : "", crafter_item_names[item], player->inventory[item]);
+      any = 1;
+    }
+  put(&text, "%s\n", any ? "" : " nothing");
+  return text.used;
 }

@@ -36,3 +36,30 @@ void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8
 void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
 
 #endif
+
+/* The symbolic observation of Craftax-Classic: 1345 floats.
+ *   [0, 1323)  a 7-row, 9-column window centred on the player, row-major
+ *              (rows are y, columns x), 21 channels a cell: 17 one-hot
+ *              block types, then zombie, cow, skeleton, arrow;
+ *   [1323, 1335) wood stone coal iron diamond sapling wood_pickaxe
+ *              stone_pickaxe iron_pickaxe wood_sword stone_sword iron_sword,
+ *              each count / 10;
+ *   [1335, 1339) health food drink energy, / 10;
+ *   [1339, 1343) facing one-hot: left right up down;
+ *   1343 daylight, 1344 sleeping (0 or 1).
+ * Block types (Craftax's order): 0 invalid, 1 out of bounds, 2 grass,
+ * 3 water, 4 stone, 5 tree, 6 wood, 7 path, 8 coal, 9 iron, 10 diamond,
+ * 11 table, 12 furnace, 13 sand, 14 lava, 15 plant, 16 ripe plant.  A
+ * Crafter plant, an object, is shown as block 15 or 16 in its cell; the
+ * player is not drawn (its cell is the window's centre). */
+#define CRAFTER_SYMBOLIC_SIZE 1345
+void crafter_render_symbolic(const crafter_env *env, float *out);
+
+/* Block type of a Crafter material in the symbolic observation. */
+int crafter_symbolic_block(int material);
+
+/* A text description for language agents: what stands where in the view
+ * (a map of letters with a legend, and the creatures with their offsets),
+ * inventory and vitals as `name: count`.  Writes at most size bytes,
+ * NUL-terminated; returns the length it needed. */
+size_t crafter_render_text(const crafter_env *env, char *out, size_t size);

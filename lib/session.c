@@ -1,0 +1,439 @@
+#include "session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proto.h"
+#include "render.h"
+#include "textures.h"
+
+/* Reads the input stream and flushes the output before it blocks, so an
+ * agent waiting for a record never deadlocks while piped input is still
+ * answered in bulk. */
+typedef struct reader {
+  int fd;
+  FILE *flush;
+  uint8_t buffer[65536];
+  size_t start, end;
+  int eof;
+} reader;
+
+/* Makes at least `want` bytes available unless the input ends first;
+ * returns how many are available, or -1 on a read error. */
+static long fill(reader *in, size_t want) {
+  while (in->end - in->start < want && !in->eof) {
+    if (in->start > 0) {
+      memmove(in->buffer, in->buffer + in->start, in->end - in->start);
+      in->end -= in->start;
+      in->start = 0;
+    }
+    if (in->end == sizeof(in->buffer)) break;
+    fflush(in->flush);
+    ssize_t got;
+    do {
+      got = read(in->fd, in->buffer + in->end, sizeof(in->buffer) - in->end);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) return -1;
+    if (got == 0) in->eof = 1;
+    in->end += (size_t)got;
+  }
+  return (long)(in->end - in->start);
+}
+
+/* Returns 1 with a line, 0 at the end, -1 for a line too long, -2 on a
+ * read error. */
+static int read_line(reader *in, char *line, size_t size) {
+  for (;;) {
+    size_t available = in->end - in->start;
+    uint8_t *newline = memchr(in->buffer + in->start, '\n', available);
+    if (newline || (in->eof && available > 0)) {
+      size_t length = newline ? (size_t)(newline - (in->buffer + in->start)) : available;
+      if (length >= size) return -1;
+      memcpy(line, in->buffer + in->start, length);
+      line[length] = '\0';
+      in->start += length + (newline ? 1 : 0);
+      return 1;
+    }
+    if (in->eof) return 0;
+    if (available >= size) return -1;
+    if (fill(in, available + 1) < 0) return -2;
+  }
+}
+
+typedef struct session {
+  const crafter_session_options *options;
+  crafter_env *envs;
+  crafter_textures textures;
+  int have_textures;
+  crafter_renderer **renderers;
+  uint8_t *pixels;   /* per env */
+  size_t pixel_bytes;
+  uint8_t *obs;      /* per env, the observation of the chosen kind */
+  size_t obs_bytes;  /* fixed size of one (text: capacity) */
+  uint8_t *frame;    /* binary frame of all envs */
+  size_t frame_bytes;
+  int64_t finished;
+  FILE *out;
+} session;
+
+enum { TEXT_CAPACITY = 8192 };
+
+static size_t observation_bytes(const crafter_session_options *options) {
+  const crafter_params *params = &options->params;
+  switch (options->obs_kind) {
+    case CRAFTER_OBS_PIXELS: return (size_t)params->size[0] * (size_t)params->size[1] * 3;
+    case CRAFTER_OBS_SEMANTIC: return (size_t)params->area[0] * (size_t)params->area[1];
+    case CRAFTER_OBS_SYMBOLIC: return CRAFTER_SYMBOLIC_SIZE * sizeof(float);
+    case CRAFTER_OBS_TEXT: return TEXT_CAPACITY;
+    default: return 0;
+  }
+}
+
+static void free_session(session *s) {
+  if (s->envs)
+    for (int i = 0; i < s->options->envs; i++) crafter_env_free(&s->envs[i]);
+  if (s->renderers)
+    for (int i = 0; i < s->options->envs; i++) crafter_renderer_free(s->renderers[i]);
+  if (s->have_textures) crafter_textures_free(&s->textures);
+  free(s->envs);
+  free(s->renderers);
+  free(s->pixels);
+  free(s->obs);
+  free(s->frame);
+}
+
+static int setup(session *s, char *error, size_t error_size) {
+  const crafter_session_options *options = s->options;
+  int count = options->envs;
+  s->envs = calloc((size_t)count, sizeof(crafter_env));
+  if (!s->envs) goto out_of_memory;
+  for (int i = 0; i < count; i++) {
+    crafter_params params = options->params;
+    params.seed += i;
+    if (crafter_env_init(&s->envs[i], &params, error, error_size) < 0) return -1;
+    crafter_env_set_next_episode(&s->envs[i], options->first_episode);
+  }
+  /* Pixels are rendered for pixel observations and for the obs_crc of
+   * full records; other kinds skip the renderer's work but not its
+   * draws, which the env does itself. */
+  int render = options->obs_kind == CRAFTER_OBS_PIXELS;
+  if (render) {
+    int status = options->textures
+                     ? crafter_textures_load_dir(&s->textures, options->textures, error, error_size)
+                     : crafter_textures_load_builtin(&s->textures, error, error_size);
+    if (status < 0) return -1;
+    s->have_textures = 1;
+    s->pixel_bytes = (size_t)options->params.size[0] * (size_t)options->params.size[1] * 3;
+    s->renderers = calloc((size_t)count, sizeof(crafter_renderer *));
+    s->pixels = malloc(s->pixel_bytes * (size_t)count);
+    if (!s->renderers || !s->pixels) goto out_of_memory;
+    for (int i = 0; i < count; i++) {
+      s->renderers[i] = crafter_renderer_new(&s->textures, &s->envs[i].params, error, error_size);
+      if (!s->renderers[i]) return -1;
+      crafter_renderer_attach(s->renderers[i], &s->envs[i], s->pixels + s->pixel_bytes * (size_t)i);
+    }
+  }
+  s->obs_bytes = observation_bytes(options);
+  if (s->obs_bytes) {
+    s->obs = malloc(s->obs_bytes * (size_t)count);
+    if (!s->obs) goto out_of_memory;
+  }
+  if (options->binary) {
+    s->frame_bytes = (CRAFTER_PROTOCOL_FRAME_HEADER_BYTES + s->obs_bytes + 7) / 8 * 8;
+    s->frame = calloc((size_t)count, s->frame_bytes);
+    if (!s->frame) goto out_of_memory;
+  }
+  return 0;
+out_of_memory:
+  snprintf(error, error_size, "out of memory");
+  return -1;
+}
+
+/* Fills env i's observation of the chosen kind; returns its size. */
+static size_t observe(session *s, int i) {
+  crafter_env *env = &s->envs[i];
+  uint8_t *obs = s->obs + s->obs_bytes * (size_t)i;
+  switch (s->options->obs_kind) {
+    case CRAFTER_OBS_PIXELS: memcpy(obs, s->pixels + s->pixel_bytes * (size_t)i, s->pixel_bytes); return s->pixel_bytes;
+    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); return s->obs_bytes;
+    case CRAFTER_OBS_SYMBOLIC: crafter_render_symbolic(env, (float *)(void *)obs); return s->obs_bytes;
+    case CRAFTER_OBS_TEXT: {
+      size_t length = crafter_render_text(env, (char *)obs, s->obs_bytes);
+      return length < s->obs_bytes ? length : s->obs_bytes - 1;
+    }
+    default: return 0;
+  }
+}
+
+static void write_text_record(session *s, int i, int action, const crafter_step_result *result) {
+  size_t size = observe(s, i);
+  crafter_record_extra extra = {s->options->envs > 1 ? i : -1,
+                                s->pixels && s->options->full_info
+                                    ? s->pixels + s->pixel_bytes * (size_t)i
+                                    : NULL,
+                                s->pixel_bytes,
+                                s->options->obs_kind,
+                                1,
+                                s->obs ? s->obs + s->obs_bytes * (size_t)i : NULL,
+                                size};
+  crafter_env *env = &s->envs[i];
+  if (s->options->full_info) {
+    if (result)
+      crafter_proto_write_step(s->out, env, action, result, &extra);
+    else
+      crafter_proto_write_reset(s->out, env, &extra);
+  } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1) {
+    /* A short reset record only when it carries something. */
+    crafter_proto_write_short(s->out, env, result, &extra);
+  }
+}
+
+static void put_u32(uint8_t *at, uint32_t value) {
+  at[0] = (uint8_t)value;
+  at[1] = (uint8_t)(value >> 8);
+  at[2] = (uint8_t)(value >> 16);
+  at[3] = (uint8_t)(value >> 24);
+}
+
+static void put_f32(uint8_t *at, float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  put_u32(at, bits);
+}
+
+static void fill_frame(session *s, int i, const crafter_step_result *result, int reset) {
+  uint8_t *frame = s->frame + s->frame_bytes * (size_t)i;
+  crafter_env *env = &s->envs[i];
+  memset(frame, 0, s->frame_bytes);
+  put_f32(frame, result ? (float)result->reward : 0.0f);
+  frame[4] = result && result->done;
+  frame[5] = (uint8_t)reset;
+  put_f32(frame + 8, result ? (float)result->discount : 1.0f);
+  put_u32(frame + 12, result ? result->unlocked : 0);
+  put_u32(frame + 16, (uint32_t)env->episode);
+  put_u32(frame + 20, (uint32_t)env->game.step);
+  if (s->obs_bytes) {
+    observe(s, i);
+    memcpy(frame + CRAFTER_PROTOCOL_FRAME_HEADER_BYTES, s->obs + s->obs_bytes * (size_t)i,
+           s->obs_bytes);
+  }
+}
+
+static void write_header(session *s) {
+  const crafter_session_options *options = s->options;
+  uint8_t header[CRAFTER_PROTOCOL_HEADER_BYTES] = {0};
+  memcpy(header, CRAFTER_PROTOCOL_MAGIC, 8);
+  uint32_t type = 0, shape[3] = {0, 0, 0};
+  switch (options->obs_kind) {
+    case CRAFTER_OBS_PIXELS:
+      type = 1;
+      shape[0] = (uint32_t)options->params.size[1];
+      shape[1] = (uint32_t)options->params.size[0];
+      shape[2] = 3;
+      break;
+    case CRAFTER_OBS_SEMANTIC:
+      type = 1;
+      shape[0] = (uint32_t)options->params.area[0];
+      shape[1] = (uint32_t)options->params.area[1];
+      shape[2] = 1;
+      break;
+    case CRAFTER_OBS_SYMBOLIC:
+      type = 2;
+      shape[0] = CRAFTER_SYMBOLIC_SIZE;
+      shape[1] = shape[2] = 1;
+      break;
+    default: break;
+  }
+  put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
+  put_u32(header + 12, CRAFTER_PROTOCOL_HEADER_BYTES);
+  put_u32(header + 16, (uint32_t)options->envs);
+  put_u32(header + 20, (uint32_t)options->obs_kind);
+  put_u32(header + 24, type);
+  for (int i = 0; i < 3; i++) put_u32(header + 28 + 4 * i, shape[i]);
+  put_u32(header + 40, (uint32_t)s->obs_bytes);
+  put_u32(header + 44, (uint32_t)s->frame_bytes);
+  put_u32(header + 48, CRAFTER_ACTION_COUNT);
+  put_u32(header + 52, CRAFTER_ACHIEVEMENT_COUNT);
+  fwrite(header, 1, sizeof(header), s->out);
+}
+
+/* Steps env i; on the end of an episode counts it and starts the next.
+ * Returns 1 when the session has run all its episodes. */
+static int step_env(session *s, int i, int action, crafter_step_result *result, int *reset) {
+  crafter_env *env = &s->envs[i];
+  crafter_env_step(env, action, result);
+  *reset = 0;
+  if (!result->done) return 0;
+  s->finished++;
+  if (s->options->episodes && s->finished >= s->options->episodes) return 1;
+  return 0;
+}
+
+static int reset_env(session *s, int i, char *error, size_t error_size) {
+  if (crafter_env_reset(&s->envs[i]) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+static int run_binary(session *s, reader *in, char *error, size_t error_size) {
+  int count = s->options->envs;
+  write_header(s);
+  for (int i = 0; i < count; i++) fill_frame(s, i, NULL, 1);
+  fwrite(s->frame, s->frame_bytes, (size_t)count, s->out);
+  for (long step = 1;; step++) {
+    long available = fill(in, (size_t)count);
+    if (available < 0) {
+      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+      return 1;
+    }
+    if (available == 0) return 0;
+    if (available < count) {
+      snprintf(error, error_size,
+               "input ended in the middle of step %ld: %ld of %d action bytes", step, available,
+               count);
+      return 1;
+    }
+    const uint8_t *actions = in->buffer + in->start;
+    for (int i = 0; i < count; i++)
+      if (actions[i] >= CRAFTER_ACTION_COUNT) {
+        snprintf(error, error_size, "step %ld, env %d: action %d out of range (0..%d)", step, i,
+                 actions[i], CRAFTER_ACTION_COUNT - 1);
+        return 1;
+      }
+    int stop = 0;
+    for (int i = 0; i < count; i++) {
+      crafter_step_result result;
+      int reset;
+      stop |= step_env(s, i, actions[i], &result, &reset);
+      if (result.done && !stop) {
+        if (reset_env(s, i, error, error_size) < 0) return 1;
+        reset = 1;
+      }
+      fill_frame(s, i, &result, reset);
+    }
+    in->start += (size_t)count;
+    if (fwrite(s->frame, s->frame_bytes, (size_t)count, s->out) != (size_t)count) {
+      snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+      return 1;
+    }
+    if (stop) return 0;
+  }
+}
+
+static int run_text(session *s, reader *in, char *error, size_t error_size) {
+  int count = s->options->envs;
+  for (int i = 0; i < count; i++) write_text_record(s, i, 0, NULL);
+  char line[8192];
+  int *actions = malloc(sizeof(int) * (size_t)count);
+  if (!actions) {
+    snprintf(error, error_size, "out of memory");
+    return 1;
+  }
+  long line_number = 0;
+  int status = 0;
+  for (;;) {
+    int got = read_line(in, line, sizeof(line));
+    if (got == 0) break;
+    line_number++;
+    if (got == -1) {
+      snprintf(error, error_size, "line %ld: line too long", line_number);
+      status = 1;
+      break;
+    }
+    if (got == -2) {
+      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+      status = 1;
+      break;
+    }
+    char *cursor = line;
+    int parsed = 0;
+    char *word;
+    while (parsed <= count && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {
+      if (parsed == count) {
+        parsed++;
+        break;
+      }
+      int action = crafter_proto_parse_action(word);
+      if (action < 0) {
+        snprintf(error, error_size,
+                 "line %ld: invalid action '%.40s' (expected 0..16 or a name such as "
+                 "move_left)",
+                 line_number, word);
+        status = 1;
+        break;
+      }
+      actions[parsed++] = action;
+    }
+    if (status) break;
+    if (parsed == 0) continue; /* blank line */
+    if (parsed != count) {
+      snprintf(error, error_size, "line %ld: expected %d actions, one per env, got %s",
+               line_number, count, parsed > count ? "more" : "fewer");
+      status = 1;
+      break;
+    }
+    int stop = 0;
+    for (int i = 0; i < count; i++) {
+      crafter_step_result result;
+      int reset;
+      stop |= step_env(s, i, actions[i], &result, &reset);
+      write_text_record(s, i, actions[i], &result);
+      if (result.done && !stop) {
+        if (reset_env(s, i, error, error_size) < 0) {
+          status = 1;
+          break;
+        }
+        write_text_record(s, i, 0, NULL);
+      }
+    }
+    if (status || stop) break;
+  }
+  free(actions);
+  return status;
+}
+
+int crafter_session_run(const crafter_session_options *options, int input, FILE *output,
+                        char *error, size_t error_size) {
+  if (options->envs < 1) {
+    snprintf(error, error_size, "the number of envs must be at least 1");
+    return 2;
+  }
+  if (options->binary && options->obs_kind == CRAFTER_OBS_TEXT) {
+    snprintf(error, error_size, "text observations have no fixed size; use them with JSON lines");
+    return 2;
+  }
+  session s;
+  memset(&s, 0, sizeof(s));
+  s.options = options;
+  s.out = output;
+  if (setup(&s, error, error_size) < 0) {
+    free_session(&s);
+    return 2;
+  }
+  for (int i = 0; i < options->envs; i++)
+    if (reset_env(&s, i, error, error_size) < 0) {
+      free_session(&s);
+      return 1;
+    }
+  reader *in = calloc(1, sizeof(reader));
+  if (!in) {
+    snprintf(error, error_size, "out of memory");
+    free_session(&s);
+    return 1;
+  }
+  in->fd = input;
+  in->flush = output;
+  int status = options->binary ? run_binary(&s, in, error, error_size)
+                               : run_text(&s, in, error, error_size);
+  free(in);
+  free_session(&s);
+  if (fflush(output) != 0 || ferror(output)) {
+    if (status == 0) snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return 1;
+  }
+  return status;
+}

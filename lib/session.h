@@ -1,0 +1,35 @@
+/* session: what crafter-step does between its options and its pipes: a
+ * set of envs with auto-reset, observations of one kind, and the text or
+ * binary protocol (crafter-protocol(5)). */
+#ifndef CRAFTER_SESSION_H
+#define CRAFTER_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "env.h"
+
+typedef struct crafter_session_options {
+  crafter_params params;     /* env i uses seed params.seed + i */
+  int64_t first_episode;     /* episode counter of every env's first episode */
+  int64_t episodes;          /* stop once this many episodes ended in all; 0: never */
+  int envs;                  /* environments stepped together */
+  int full_info;             /* text records: full (1) or short (0) */
+  int obs_kind;              /* enum crafter_obs_kind */
+  int binary;                /* binary protocol instead of JSON lines */
+  const char *textures;      /* folder of PNG files, NULL for the built-in set */
+} crafter_session_options;
+
+#define CRAFTER_PROTOCOL_MAGIC "CRAFTSTP"
+#define CRAFTER_PROTOCOL_VERSION 1
+#define CRAFTER_PROTOCOL_HEADER_BYTES 64
+#define CRAFTER_PROTOCOL_FRAME_HEADER_BYTES 24
+
+/* Runs until the input ends or the episodes are done.  Returns 0 on a
+ * normal end, 1 on bad input or a write error, 2 for options that cannot
+ * work (message in `error`). */
+int crafter_session_run(const crafter_session_options *options, int input, FILE *output,
+                        char *error, size_t error_size);
+
+#endif
