@@ -19,7 +19,7 @@ LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
 PROGRAMS = bin/crafter-step
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
-	tests/unit/test-json
+	tests/unit/test-json tests/unit/test-observe
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden

@@ -1,0 +1,57 @@
+#!/bin/sh
+# The binary protocol of crafter-step: sizes, auto-reset, and every input
+# error giving one line and a non-zero status.
+. "$(dirname "$0")/tap.sh"
+step=$top/bin/crafter-step
+plan 12
+
+bytes() { wc -c <"$1" | tr -d ' '; }
+
+printf '\000\001\002' | "$step" --binary >"$scratch/out"
+ok $? "three steps without observations"
+# header 64, then four frames (the reset and three steps) of 24 bytes
+[ "$(bytes "$scratch/out")" -eq $((64 + 4 * 24)) ]
+ok $? "header and frames have the documented sizes ($(bytes "$scratch/out") bytes)"
+[ "$(head -c 8 "$scratch/out")" = "CRAFTSTP" ]
+ok $? "the stream starts with the magic"
+
+printf '\000\000\000\000' | "$step" --binary --envs 2 --obs pixels >"$scratch/out"
+[ "$(bytes "$scratch/out")" -eq $((64 + 3 * 2 * (24 + 64 * 64 * 3))) ]
+ok $? "two envs with 64x64 pixels: frames of 24 + 12288 bytes"
+
+printf '\000' | "$step" --binary --obs symbolic >"$scratch/out"
+# 24 + 5380 bytes, padded to a multiple of 8
+[ "$(bytes "$scratch/out")" -eq $((64 + 2 * 5408)) ]
+ok $? "symbolic frames hold 1345 floats"
+
+head -c 30 /dev/zero | "$step" --binary --length 10 --episodes 2 >"$scratch/out"
+[ $? -eq 0 ] && [ "$(bytes "$scratch/out")" -eq $((64 + 21 * 24)) ]
+ok $? "--episodes 2 with --length 10 stops after 20 steps"
+
+printf '\000\021' | "$step" --binary >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "step 2, env 0: action 17 out of range" "$scratch/err" &&
+  [ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "an action out of range: $(cat "$scratch/err")"
+
+printf '\000\000\000' | "$step" --binary --envs 2 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "input ended in the middle of step 2: 1 of 2" "$scratch/err"
+ok $? "input ending mid-step: $(cat "$scratch/err")"
+
+"$step" --binary --obs text </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "text observations are refused in binary: $(cat "$scratch/err")"
+
+"$step" --binary --frobnicate </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ]
+ok $? "an unknown option exits 2"
+
+"$step" --obs pixels --textures /nonexistent </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "nonexistent/.*png" "$scratch/err"
+ok $? "a missing texture folder is named: $(cat "$scratch/err")"
+
+printf 'not a png' >"$scratch/bad.png"
+mkdir "$scratch/textures" && cp "$scratch/bad.png" "$scratch/textures/unknown.png"
+"$step" --obs pixels --textures "$scratch/textures" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "unknown.png: not a PNG" "$scratch/err"
+ok $? "a broken texture file is refused: $(cat "$scratch/err")"
+finish

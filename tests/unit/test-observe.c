@@ -1,0 +1,82 @@
+/* Symbolic, text and semantic observations, checked against what their
+ * documented layouts imply for a known scene. */
+#include <string.h>
+
+#include "env.h"
+#include "render.h"
+#include "tap.h"
+
+#define CHANNELS 21
+
+int main(void) {
+  crafter_env env;
+  crafter_params params;
+  char error[200];
+  crafter_params_default(&params);
+  params.seed = 4;
+  ok(crafter_env_init(&env, &params, error, sizeof(error)) == 0 && crafter_env_reset(&env) == 0,
+     "env of seed 4");
+  crafter_world *world = &env.game.world;
+
+  /* Make a known scene around the player at (32, 32): grass all round,
+   * water to the left, a cow below, the player facing up. */
+  for (int x = 28; x <= 36; x++)
+    for (int y = 29; y <= 35; y++) {
+      world->materials[x * 64 + y] = CRAFTER_GRASS;
+      int slot = crafter_world_object_slot(world, x, y);
+      if (slot > 0) crafter_world_remove(world, slot);
+    }
+  crafter_world_compact(world);
+  world->materials[31 * 64 + 32] = CRAFTER_WATER;
+  crafter_game_add_creature(&env.game, CRAFTER_COW, 32, 33);
+  env.game.player.facing_x = 0;
+  env.game.player.facing_y = -1;
+  env.game.player.inventory[CRAFTER_WOOD] = 3;
+
+  float symbolic[CRAFTER_SYMBOLIC_SIZE];
+  crafter_render_symbolic(&env, symbolic);
+  int one_hot = 1;
+  for (int cell = 0; cell < 63; cell++) {
+    float sum = 0;
+    for (int block = 0; block < 17; block++) sum += symbolic[cell * CHANNELS + block];
+    one_hot &= sum == 1.0f;
+  }
+  ok(one_hot, "every cell has exactly one block type");
+  /* Row 3, column 4 is the player; column 3 is one to the left. */
+  ok(symbolic[(3 * 9 + 3) * CHANNELS + 3] == 1.0f, "water one to the left is block 3");
+  ok(symbolic[(3 * 9 + 4) * CHANNELS + 2] == 1.0f, "the player's cell shows its grass");
+  ok(symbolic[(4 * 9 + 4) * CHANNELS + 17 + 1] == 1.0f, "the cow below is in the cow channel");
+  ok(symbolic[1323] == 0.3f && symbolic[1335] == 0.9f, "wood 3 -> 0.3, health 9 -> 0.9");
+  ok(symbolic[1339 + 2] == 1.0f && symbolic[1339] == 0.0f, "facing up is one-hot index 2");
+  ok(symbolic[1343] == (float)env.game.daylight && symbolic[1344] == 0.0f,
+     "daylight and sleeping close the vector");
+
+  char text[4096];
+  size_t length = crafter_render_text(&env, text, sizeof(text));
+  ok(length == strlen(text), "text fits and is NUL-terminated");
+  ok(strstr(text, "cow: 1 down\n") != NULL, "the cow is one down");
+  ok(strstr(text, "Vitals: health: 9, food: 9, drink: 9, energy: 9") != NULL, "vitals");
+  ok(strstr(text, "Inventory: wood: 3\n") != NULL, "inventory as name: count");
+  ok(strstr(text, "facing up") != NULL && strstr(text, "Facing: grass.") != NULL, "facing");
+  ok(strstr(text, "...~@....") != NULL, "the map row of the player");
+  char small[10];
+  size_t needed = crafter_render_text(&env, small, sizeof(small));
+  ok(needed == length && strlen(small) == 9, "a small buffer is filled and terminated");
+
+  uint8_t semantic[64 * 64];
+  crafter_env_semantic(&env, semantic);
+  ok(semantic[32 * 64 + 32] == 13 && semantic[32 * 64 + 33] == 14 &&
+         semantic[31 * 64 + 32] == CRAFTER_WATER,
+     "semantic: player 13, cow 14, materials as ids");
+
+  /* In a corner the window reaches outside the world. */
+  world->object_at[32 * 64 + 32] = 0;
+  world->objects[0].x = 0;
+  world->objects[0].y = 0;
+  world->object_at[0] = 1;
+  crafter_render_symbolic(&env, symbolic);
+  ok(symbolic[(0 * 9 + 0) * CHANNELS + 1] == 1.0f && symbolic[(3 * 9 + 4) * CHANNELS + 1] == 0.0f,
+     "cells outside the world are block 1");
+  crafter_env_free(&env);
+  return tap_done();
+}
