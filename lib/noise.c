@@ -4,7 +4,7 @@
 
 /* The 24 gradients of the reference: vertices of a rhombicuboctahedron,
  * skewed so both kinds of facets fit circles of one radius. */
-static const int8_t gradients3[72] = {
+static const double gradients3[72] = {
     -11, 4,   4,   -4, 11,  4,   -4, 4,   11,  11, 4,   4,   4,  11,  4,
     4,   4,   11,  -11, -4, 4,   -4, -11, 4,   -4, -4,  11,  11, -4,  4,
     4,   -11, 4,   4,  -4,  11,  -11, 4,  -4,  -4, 11,  -4,  -4, 4,   -11,
@@ -37,6 +37,13 @@ void crafter_noise_init(crafter_noise *noise, int64_t seed) {
   }
 }
 
+/* floor() for the coordinates noise is asked for (|v| < 2**52), inline:
+ * the library call costs more than the rest of the lattice set-up. */
+static inline double floor_of(double v) {
+  double truncated = (double)(int64_t)v;
+  return truncated > v ? truncated - 1 : truncated;
+}
+
 static inline double extrapolate(const crafter_noise *noise, int64_t xsb, int64_t ysb, int64_t zsb,
                           double dx, double dy, double dz) {
   int inner = noise->perm[(noise->perm[xsb & 0xff] + ysb) & 0xff];
@@ -62,7 +69,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
   double ys = y + stretch_offset;
   double zs = z + stretch_offset;
 
-  double xsb_f = floor(xs), ysb_f = floor(ys), zsb_f = floor(zs);
+  double xsb_f = floor_of(xs), ysb_f = floor_of(ys), zsb_f = floor_of(zs);
   int64_t xsb = (int64_t)xsb_f, ysb = (int64_t)ysb_f, zsb = (int64_t)zsb_f;
 
   double squish_offset = (double)(xsb + ysb + zsb) * SQUISH3;

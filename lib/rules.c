@@ -564,7 +564,10 @@ static void balance_targets(int kind, int space, double light, double *minimum, 
   }
 }
 
-static void balance_object(crafter_game *game, int chunk, const balance_rule *rule) {
+/* Balances one kind of creature in one chunk.  `count` is how many of
+ * that kind the chunk holds; nothing else in this chunk's turn changes it
+ * before it is used. */
+static void balance_object(crafter_game *game, int chunk, const balance_rule *rule, int count) {
   crafter_world *world = &game->world;
   int chunk_x = chunk / world->chunks_y, chunk_y = chunk % world->chunks_y;
   int x0 = chunk_x * world->chunk_width, y0 = chunk_y * world->chunk_height;
@@ -572,22 +575,16 @@ static void balance_object(crafter_game *game, int chunk, const balance_rule *ru
   if (x1 > world->width) x1 = world->width;
   if (y1 > world->height) y1 = world->height;
 
-  int count = 0;
-  for (int slot = 0; slot < world->object_count; slot++) {
-    const crafter_object *candidate = &world->objects[slot];
-    if (!candidate->removed && candidate->kind == rule->kind &&
-        crafter_world_chunk_of(world, candidate->x, candidate->y) == chunk)
-      count++;
-  }
-  int space = crafter_world_count_in(world, x0, x1, y0, y1, rule->material);
+  int space = crafter_world_chunk_count(world, chunk, rule->material);
   double minimum, maximum;
   balance_targets(rule->kind, space, game->daylight, &minimum, &maximum);
 
   if (count < (int)minimum && crafter_rng_uniform(&game->rng) < rule->spawn_probability) {
     int pick = (int)crafter_rng_randint(&game->rng, 0, space);
     for (int x = x0; x < x1; x++) {
+      const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
       for (int y = y0; y < y1; y++) {
-        if (crafter_world_material(world, x, y) != rule->material || pick-- > 0) continue;
+        if (column[y] != rule->material || pick-- > 0) continue;
         int empty = crafter_world_object_slot(world, x, y) < 0;
         if (empty && distance_to_player(game, x, y) >= rule->spawn_distance)
           crafter_game_add_creature(game, rule->kind, x, y);
@@ -610,10 +607,27 @@ static void balance_object(crafter_game *game, int chunk, const balance_rule *ru
 }
 
 static void balance_chunks(crafter_game *game) {
-  int chunk_count = game->world.chunk_touched;
-  for (int i = 0; i < chunk_count; i++)
+  crafter_world *world = &game->world;
+  int chunk_total = world->chunks_x * world->chunks_y;
+  /* Creatures of each balanced kind per chunk, counted once: balancing a
+   * chunk changes only that chunk's counts, after they were used. */
+  int stack_counts[64 * 3];
+  int *counts = chunk_total <= 64 ? stack_counts : calloc((size_t)chunk_total * 3, sizeof(int));
+  if (!counts) return;
+  memset(counts, 0, sizeof(int) * (size_t)chunk_total * 3);
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
     for (int rule = 0; rule < 3; rule++)
-      balance_object(game, game->world.chunk_order[i], &balance_rules[rule]);
+      if (object->kind == balance_rules[rule].kind)
+        counts[crafter_world_chunk_of(world, object->x, object->y) * 3 + rule]++;
+  }
+  int chunk_count = world->chunk_touched;
+  for (int i = 0; i < chunk_count; i++) {
+    int chunk = world->chunk_order[i];
+    for (int rule = 0; rule < 3; rule++)
+      balance_object(game, chunk, &balance_rules[rule], counts[chunk * 3 + rule]);
+  }
+  if (counts != stack_counts) free(counts);
 }
 
 void crafter_game_update(crafter_game *game, int action) {

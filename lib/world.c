@@ -19,12 +19,14 @@ int crafter_world_init(crafter_world *world, int width, int height, int chunk_wi
   world->object_at = calloc(cells, sizeof(uint32_t));
   world->chunk_order = calloc(chunk_count, sizeof(int16_t));
   world->chunk_seen = calloc(chunk_count, 1);
+  world->chunk_materials = calloc(chunk_count * CRAFTER_MATERIAL_COUNT, sizeof(uint16_t));
   world->object_capacity = 64;
   world->objects = malloc((size_t)world->object_capacity * sizeof(crafter_object));
   world->change_capacity = 16;
   world->changes = malloc((size_t)world->change_capacity * sizeof(crafter_change));
   if (!world->materials || !world->object_at || !world->chunk_order || !world->chunk_seen ||
-      !world->objects || !world->changes || chunk_count > INT16_MAX) {
+      !world->objects || !world->changes || !world->chunk_materials ||
+      chunk_count > INT16_MAX || chunk_width * chunk_height > UINT16_MAX) {
     crafter_world_free(world);
     return -1;
   }
@@ -36,6 +38,7 @@ void crafter_world_free(crafter_world *world) {
   free(world->object_at);
   free(world->chunk_order);
   free(world->chunk_seen);
+  free(world->chunk_materials);
   free(world->objects);
   free(world->changes);
   memset(world, 0, sizeof(*world));
@@ -57,6 +60,10 @@ void crafter_world_set_material(crafter_world *world, int x, int y, int material
   if (*cell == material) return;
   uint8_t previous = *cell;
   *cell = (uint8_t)material;
+  uint16_t *counts =
+      &world->chunk_materials[crafter_world_chunk_of(world, x, y) * CRAFTER_MATERIAL_COUNT];
+  counts[previous]--;
+  counts[material]++;
   if (world->change_count == world->change_capacity) {
     int capacity = world->change_capacity * 2;
     crafter_change *grown = realloc(world->changes, (size_t)capacity * sizeof(crafter_change));
@@ -149,4 +156,15 @@ int crafter_world_count_in(const crafter_world *world, int x0, int x1, int y0, i
     for (int y = y0; y < y1; y++) count += column[y] == material;
   }
   return count;
+}
+
+void crafter_world_recount(crafter_world *world) {
+  size_t chunk_count = (size_t)world->chunks_x * (size_t)world->chunks_y;
+  memset(world->chunk_materials, 0, chunk_count * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
+  for (int x = 0; x < world->width; x++) {
+    const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
+    for (int y = 0; y < world->height; y++)
+      world->chunk_materials[crafter_world_chunk_of(world, x, y) * CRAFTER_MATERIAL_COUNT +
+                             column[y]]++;
+  }
 }

@@ -65,6 +65,7 @@ typedef struct crafter_world {
   int16_t *chunk_order;          /* chunk ids, chunk_touched of them valid */
   uint8_t *chunk_seen;           /* per chunk id: touched at least once */
   int chunk_touched;
+  uint16_t *chunk_materials;     /* per chunk id, a count of each material */
   crafter_change *changes;       /* material changes since the last clear */
   int change_count, change_capacity;
   int removed_pending;           /* objects flagged removed, not compacted */
@@ -115,5 +116,14 @@ void crafter_world_compact(crafter_world *world);
 /* Number of cells of a material inside [x0,x1) x [y0,y1). */
 int crafter_world_count_in(const crafter_world *world, int x0, int x1, int y0, int y1,
                            int material);
+
+/* Recounts the materials of every chunk after the grid was written
+ * directly (world generation); crafter_world_set_material keeps them. */
+void crafter_world_recount(crafter_world *world);
+
+/* Cells of a material in a chunk. */
+static inline int crafter_world_chunk_count(const crafter_world *world, int chunk, int material) {
+  return world->chunk_materials[chunk * CRAFTER_MATERIAL_COUNT + material];
+}
 
 #endif

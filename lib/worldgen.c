@@ -67,6 +67,7 @@ int crafter_generate_world(crafter_game *game) {
   crafter_world *world = &game->world;
   int width = world->width, height = world->height;
   int player_x = world->objects[0].x, player_y = world->objects[0].y;
+  crafter_world_recount(world); /* all none, so that creatures can be placed */
   crafter_noise noise;
   crafter_noise_init(&noise, crafter_rng_randint(&game->rng, 0, 2147483647));
   uint8_t *tunnels = calloc((size_t)width * (size_t)height, 1);
@@ -77,6 +78,7 @@ int crafter_generate_world(crafter_game *game) {
       world->materials[cell] =
           (uint8_t)choose_material(game, &noise, x, y, player_x, player_y, &tunnels[cell]);
     }
+  crafter_world_recount(world);
   for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y++)
       place_creature(game, x, y, player_x, player_y,

@@ -17,12 +17,13 @@ static void meadow(void) {
   memset(&game, 0, sizeof(game));
   crafter_world_init(&game.world, 9, 9, 12, 12);
   memset(game.world.materials, CRAFTER_SAND, 81);
+  crafter_world_recount(&game.world);
   crafter_rng_seed(&game.rng, 1);
   crafter_game_place_player(&game, 4, 4);
   game.update_distance = 18;
 }
 
-static void put(int x, int y, int material) { game.world.materials[x * 9 + y] = (uint8_t)material; }
+static void put(int x, int y, int material) { crafter_world_set_material(&game.world, x, y, material); }
 static int at(int x, int y) { return crafter_world_material(&game.world, x, y); }
 static int px(void) { return game.world.objects[0].x; }
 static int py(void) { return game.world.objects[0].y; }
