@@ -85,6 +85,17 @@ void crafter_renderer_free(crafter_renderer *renderer) {
   free(renderer);
 }
 
+size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
+  size_t bytes = sizeof(*renderer);
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
+    const scaled *sets[3] = {&renderer->cell[i], &renderer->item[i], &renderer->digit[i]};
+    for (int k = 0; k < 3; k++)
+      bytes += (size_t)sets[k]->width * (size_t)sets[k]->height * (size_t)sets[k]->channels;
+  }
+  size_t local = (size_t)renderer->local[0] * (size_t)renderer->local[1];
+  return bytes + local * (sizeof(double) + 3);
+}
+
 /* np.linspace(-1, 1, count)[index] */
 static double linspace(int index, int count) {
   if (count == 1) return -1.0;

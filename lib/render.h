@@ -24,6 +24,9 @@ crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
                                        size_t error_size);
 void crafter_renderer_free(crafter_renderer *renderer);
 
+/* Bytes the renderer holds (scaled textures, vignette, canvas). */
+size_t crafter_renderer_bytes(const crafter_renderer *renderer);
+
 /* Attaches the renderer to an env: from then on every reset and step
  * renders into `pixels` (size[1] rows of size[0] RGB pixels), consuming
  * the night noise draws as the reference does.  One renderer serves one

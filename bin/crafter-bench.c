@@ -1,0 +1,339 @@
+/* crafter-bench: how fast the engine runs: steps per second, resets per
+ * second, the time of one reset, scaling over threads and envs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "json.h"
+#include "proto.h"
+#include "textures.h"
+
+#define PROGRAM "crafter-bench"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "Usage: " PROGRAM " [OPTION]...\n"
+          "Measure how fast Crafter runs: random actions from a fixed seed, every\n"
+          "env resetting itself when its episode ends.\n"
+          "\n"
+          "  -o, --obs=KIND       observation made every step: none (default),\n"
+          "                       semantic, symbolic or pixels\n"
+          "  -N, --envs=N         environments stepped together (default 1)\n"
+          "  -T, --threads=T      worker threads (default 1)\n"
+          "  -n, --steps=S        env steps per repetition, all envs together\n"
+          "                       (default 1000000)\n"
+          "      --seconds=X      time each repetition instead of counting steps\n"
+          "  -r, --repeats=R      timed repetitions; the median is reported (default 5)\n"
+          "  -s, --seed=N         env seed (env i uses N+i) and action seed (default 0)\n"
+          "      --area=W,H --view=W,H --size=W,H --length=L   env parameters\n"
+          "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
+          "  -f, --format=F       text (default) or json\n"
+          "      --sweep=WHAT     threads: measure 1..T threads; envs: 1, 2, 4, .. N envs\n"
+          "      --plot=FILE      with --sweep, draw steps per second (PNG or SVG,\n"
+          "                       needs gnuplot)\n"
+          "      --compare=OLD    print ratios against an earlier --format json result\n"
+          "  -h, --help           show this help and exit\n"
+          "\n"
+          "Figures:\n"
+          "  sps           env steps per second over all envs (median repetition)\n"
+          "  resets_per_s  episodes ended, and worlds generated, per second in that run\n"
+          "  reset_us      microseconds for one reset (world generation) on its own,\n"
+          "                the median of repetitions of 20 resets\n"
+          "  bytes_per_env state held per environment\n"
+          "\n"
+          "Reproduce a measurement by running the same command on an idle machine;\n"
+          "compare two builds with --format json > old.json, then --compare old.json.\n"
+          "See crafter-bench(1).\n");
+}
+
+static void usage_error(const char *format, const char *argument) {
+  fprintf(stderr, PROGRAM ": ");
+  fprintf(stderr, format, argument);
+  fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");
+  exit(2);
+}
+
+static void cpu_name(char *out, size_t size) {
+  snprintf(out, size, "unknown");
+  FILE *info = fopen("/proc/cpuinfo", "r");
+  if (!info) return;
+  char line[512];
+  while (fgets(line, sizeof(line), info)) {
+    if (strncmp(line, "model name", 10) != 0) continue;
+    char *colon = strchr(line, ':');
+    if (!colon) break;
+    colon += 2;
+    colon[strcspn(colon, "\n")] = '\0';
+    snprintf(out, size, "%s", colon);
+    break;
+  }
+  fclose(info);
+}
+
+static void print_json(FILE *out, const crafter_bench_options *options,
+                       const crafter_bench_result *result, const char *cpu) {
+  fprintf(out,
+          "{\"sps\": %.1f, \"resets_per_s\": %.1f, \"reset_us\": %.2f, \"envs\": %d, "
+          "\"threads\": %d, \"obs\": \"%s\", \"steps\": %ld, \"seconds\": %.4f, "
+          "\"resets\": %ld, \"repeats\": %d, \"bytes_per_env\": %zu, \"cpu\": \"%s\"}",
+          result->steps_per_second, result->resets_per_second, result->reset_microseconds,
+          result->envs, result->threads, crafter_obs_kind_name(options->batch.obs_kind),
+          result->steps, result->seconds, result->resets, options->repeats,
+          result->bytes_per_env, cpu);
+}
+
+static void print_text(const crafter_bench_options *options, const crafter_bench_result *result) {
+  printf("%-10s %5s %7s %14s %14s %11s %13s\n", "obs", "envs", "threads", "steps/s",
+         "resets/s", "reset us", "bytes/env");
+  printf("%-10s %5d %7d %14.0f %14.1f %11.1f %13zu\n",
+         crafter_obs_kind_name(options->batch.obs_kind), result->envs, result->threads,
+         result->steps_per_second, result->resets_per_second, result->reset_microseconds,
+         result->bytes_per_env);
+}
+
+static int compare_with(const char *path, const crafter_bench_result *result) {
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    perror(path);
+    return -1;
+  }
+  char text[65536];
+  size_t length = fread(text, 1, sizeof(text), file);
+  fclose(file);
+  crafter_json_document document;
+  char error[200];
+  if (crafter_json_parse(&document, text, length, error, sizeof(error)) < 0) {
+    fprintf(stderr, PROGRAM ": %s: %s\n", path, error);
+    return -1;
+  }
+  const crafter_json *root = &document.root;
+  if (root->type == CRAFTER_JSON_OBJECT && crafter_json_get(root, "results")) {
+    const crafter_json *results = crafter_json_get(root, "results");
+    root = results->type == CRAFTER_JSON_ARRAY && results->length ? &results->items[0] : NULL;
+  }
+  const char *keys[3] = {"sps", "resets_per_s", "reset_us"};
+  double now[3] = {result->steps_per_second, result->resets_per_second,
+                   result->reset_microseconds};
+  int status = 0;
+  printf("%-14s %14s %14s %8s\n", "figure", "old", "new", "new/old");
+  for (int i = 0; i < 3; i++) {
+    const crafter_json *old = crafter_json_get(root, keys[i]);
+    if (!old || old->type != CRAFTER_JSON_NUMBER || old->number <= 0) {
+      fprintf(stderr, PROGRAM ": %s: no positive number for \"%s\"\n", path, keys[i]);
+      status = -1;
+      continue;
+    }
+    printf("%-14s %14.1f %14.1f %8.3f\n", keys[i], old->number, now[i], now[i] / old->number);
+  }
+  crafter_json_free(&document);
+  return status;
+}
+
+static int plot(const char *path, const char *what, const double *x, const double *y, int count) {
+  const char *dot = strrchr(path, '.');
+  const char *terminal = dot && strcmp(dot, ".svg") == 0 ? "svg size 640,400"
+                                                          : "pngcairo size 640,400";
+  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    fprintf(stderr, PROGRAM ": gnuplot is not installed (Debian package gnuplot-nox); no plot\n");
+    return -1;
+  }
+  FILE *pipe = popen("gnuplot", "w");
+  if (!pipe) {
+    perror("gnuplot");
+    return -1;
+  }
+  fprintf(pipe, "set terminal %s\nset output '%s'\n", terminal, path);
+  fprintf(pipe, "set title 'Crafter steps per second by %s'\nset xlabel '%s'\n", what, what);
+  fprintf(pipe, "set ylabel 'env steps per second'\nset grid\nset key off\n");
+  fprintf(pipe, "set logscale x 2\nplot '-' with linespoints lw 2 pt 7\n");
+  for (int i = 0; i < count; i++) fprintf(pipe, "%g %g\n", x[i], y[i]);
+  fprintf(pipe, "e\n");
+  int status = pclose(pipe);
+  if (status != 0) {
+    fprintf(stderr, PROGRAM ": gnuplot failed to write %s\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  crafter_bench_options options;
+  memset(&options, 0, sizeof(options));
+  crafter_params_default(&options.batch.params);
+  options.batch.first_episode = 1;
+  options.batch.envs = 1;
+  options.batch.threads = 1;
+  options.steps = 1000000;
+  options.repeats = 5;
+  const char *textures_dir = NULL, *format = "text", *sweep = NULL, *plot_path = NULL,
+             *compare = NULL;
+  enum { OPT_SECONDS = 256, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_SWEEP, OPT_PLOT,
+         OPT_COMPARE };
+  static const struct option long_options[] = {
+      {"obs", required_argument, NULL, 'o'},      {"envs", required_argument, NULL, 'N'},
+      {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'n'},
+      {"seconds", required_argument, NULL, OPT_SECONDS},
+      {"repeats", required_argument, NULL, 'r'},  {"seed", required_argument, NULL, 's'},
+      {"area", required_argument, NULL, OPT_AREA}, {"view", required_argument, NULL, OPT_VIEW},
+      {"size", required_argument, NULL, OPT_SIZE}, {"length", required_argument, NULL, OPT_LENGTH},
+      {"textures", required_argument, NULL, 't'}, {"format", required_argument, NULL, 'f'},
+      {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, OPT_PLOT},
+      {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+  };
+  int option;
+  int64_t number;
+  while ((option = getopt_long(argc, argv, "o:N:T:n:r:s:t:f:h", long_options, NULL)) != -1) {
+    switch (option) {
+      case 'o':
+        options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
+        if (options.batch.obs_kind < 0 || options.batch.obs_kind == CRAFTER_OBS_TEXT)
+          usage_error("invalid observation kind '%s' (expected none, semantic, symbolic or "
+                      "pixels)",
+                      optarg);
+        break;
+      case 'N':
+        if (crafter_parse_int64(optarg, 1, 100000, &number) < 0)
+          usage_error("invalid number of envs '%s' (expected 1..100000)", optarg);
+        options.batch.envs = (int)number;
+        break;
+      case 'T':
+        if (crafter_parse_int64(optarg, 1, 1024, &number) < 0)
+          usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
+        options.batch.threads = (int)number;
+        break;
+      case 'n':
+        if (crafter_parse_int64(optarg, 1, INT64_MAX / 2, &number) < 0)
+          usage_error("invalid step count '%s'", optarg);
+        options.steps = (long)number;
+        break;
+      case OPT_SECONDS: {
+        char *end;
+        options.seconds = strtod(optarg, &end);
+        if (*end || !(options.seconds > 0 && options.seconds < 86400))
+          usage_error("invalid duration '%s' (expected seconds, more than 0)", optarg);
+        break;
+      }
+      case 'r':
+        if (crafter_parse_int64(optarg, 1, 63, &number) < 0)
+          usage_error("invalid repeat count '%s' (expected 1..63)", optarg);
+        options.repeats = (int)number;
+        break;
+      case 's':
+        if (crafter_parse_int64(optarg, 0, INT32_MAX, &options.batch.params.seed) < 0)
+          usage_error("invalid seed '%s'", optarg);
+        options.action_seed = (uint64_t)options.batch.params.seed;
+        break;
+      case OPT_AREA:
+        if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.area) < 0)
+          usage_error("invalid area '%s' (expected W,H)", optarg);
+        break;
+      case OPT_VIEW:
+        if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.view) < 0)
+          usage_error("invalid view '%s' (expected W,H)", optarg);
+        break;
+      case OPT_SIZE:
+        if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.size) < 0)
+          usage_error("invalid size '%s' (expected W,H)", optarg);
+        break;
+      case OPT_LENGTH:
+        if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
+          usage_error("invalid length '%s'", optarg);
+        options.batch.params.length = (long)number;
+        break;
+      case 't': textures_dir = optarg; break;
+      case 'f':
+        if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
+          usage_error("invalid format '%s' (expected text or json)", optarg);
+        format = optarg;
+        break;
+      case OPT_SWEEP:
+        if (strcmp(optarg, "threads") != 0 && strcmp(optarg, "envs") != 0)
+          usage_error("invalid sweep '%s' (expected threads or envs)", optarg);
+        sweep = optarg;
+        break;
+      case OPT_PLOT: plot_path = optarg; break;
+      case OPT_COMPARE: compare = optarg; break;
+      case 'h': usage(stdout); return 0;
+      default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
+    }
+  }
+  if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
+  if (plot_path && !sweep) usage_error("%s", "--plot needs --sweep");
+
+  char error[512];
+  if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0)
+    usage_error("%s", error);
+  crafter_textures textures;
+  int have_textures = 0;
+  if (options.batch.obs_kind == CRAFTER_OBS_PIXELS) {
+    int status = textures_dir ? crafter_textures_load_dir(&textures, textures_dir, error, sizeof(error))
+                              : crafter_textures_load_builtin(&textures, error, sizeof(error));
+    if (status < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 2;
+    }
+    have_textures = 1;
+    options.batch.textures = &textures;
+  }
+  char cpu[256];
+  cpu_name(cpu, sizeof(cpu));
+  int json = strcmp(format, "json") == 0;
+
+  /* The values measured: one point, or a sweep over threads or envs. */
+  int points = 1;
+  int values[32];
+  values[0] = 0;
+  if (sweep) {
+    int limit = strcmp(sweep, "threads") == 0 ? options.batch.threads : options.batch.envs;
+    points = 0;
+    if (strcmp(sweep, "threads") == 0) {
+      for (int t = 1; t <= limit && points < 32; t++) values[points++] = t;
+    } else {
+      for (int n = 1; n < limit && points < 31; n *= 2) values[points++] = n;
+      values[points++] = limit;
+    }
+  }
+  double xs[32], ys[32];
+  crafter_bench_result first;
+  int status = 0;
+  if (json && sweep) printf("{\"sweep\": \"%s\", \"results\": [", sweep);
+  for (int p = 0; p < points; p++) {
+    crafter_bench_options run = options;
+    if (sweep && strcmp(sweep, "threads") == 0) run.batch.threads = values[p];
+    if (sweep && strcmp(sweep, "envs") == 0) run.batch.envs = values[p];
+    crafter_bench_result result;
+    if (crafter_bench_run(&run, &result, error, sizeof(error)) < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      status = 1;
+      break;
+    }
+    if (p == 0) first = result;
+    xs[p] = values[p];
+    ys[p] = result.steps_per_second;
+    if (json) {
+      if (p) printf(", ");
+      print_json(stdout, &run, &result, cpu);
+      if (!sweep) printf("\n");
+    } else {
+      if (p == 0) printf("cpu: %s\n", cpu);
+      if (p == 0 || !sweep)
+        print_text(&run, &result);
+      else
+        printf("%-10s %5d %7d %14.0f %14.1f %11.1f %13zu\n",
+               crafter_obs_kind_name(run.batch.obs_kind), result.envs, result.threads,
+               result.steps_per_second, result.resets_per_second, result.reset_microseconds,
+               result.bytes_per_env);
+    }
+    fflush(stdout);
+  }
+  if (json && sweep) printf("]}\n");
+  if (status == 0 && plot_path && plot(plot_path, sweep, xs, ys, points) < 0) status = 1;
+  if (status == 0 && compare && compare_with(compare, &first) < 0) status = 1;
+  if (have_textures) crafter_textures_free(&textures);
+  return status;
+}

@@ -1,0 +1,46 @@
+/* batch: many environments stepped together, across threads, with
+ * auto-reset.  Environment i has the seed params.seed + i; each resets on
+ * its own when its episode ends.  Results are the same whatever the number
+ * of threads: every env is stepped by one thread at a time and envs share
+ * nothing. */
+#ifndef CRAFTER_BATCH_H
+#define CRAFTER_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env.h"
+#include "textures.h"
+
+typedef struct crafter_batch crafter_batch;
+
+typedef struct crafter_batch_options {
+  crafter_params params;
+  int64_t first_episode;
+  int envs;
+  int threads;                       /* worker threads, 1 or more */
+  int obs_kind;                      /* enum crafter_obs_kind, not text */
+  const crafter_textures *textures;  /* for pixels */
+} crafter_batch_options;
+
+/* Makes the envs and threads and resets every env.  NULL with a reason. */
+crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *error,
+                                 size_t error_size);
+void crafter_batch_free(crafter_batch *batch);
+
+/* Steps every env with its action (actions[i] in 0..16) and resets those
+ * whose episode ended: results[i] is the step's outcome and the
+ * observation is that of the new episode.  reset[i] (if not NULL) is set
+ * to 1 for the envs that reset. */
+void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
+                        crafter_step_result *results, uint8_t *reset);
+
+/* The observation of env i (obs_bytes long), and its env. */
+const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i);
+size_t crafter_batch_observation_bytes(const crafter_batch *batch);
+crafter_env *crafter_batch_env(crafter_batch *batch, int i);
+
+/* Bytes of state held per environment (env, world, renderer, buffers). */
+size_t crafter_batch_bytes_per_env(const crafter_batch *batch);
+
+#endif
