@@ -20,7 +20,7 @@ LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
 PROGRAMS = bin/crafter-step bin/crafter-bench
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
-	tests/unit/test-json tests/unit/test-observe
+	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden
