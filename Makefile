@@ -15,12 +15,12 @@ VERSION = 0.1.0
 
 LIB_MODULES = rng npmath noise world worldgen rules env render textures builtin_textures session \
 	batch bench \
-	proto json cli
+	proto json cli score
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
-PROGRAMS = bin/crafter-step bin/crafter-bench
+PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
-	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch
+	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-score
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden

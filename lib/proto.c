@@ -9,18 +9,26 @@
 int crafter_format_double(char *out, double value) {
   if (isnan(value)) return sprintf(out, "NaN");
   if (isinf(value)) return sprintf(out, value > 0 ? "Infinity" : "-Infinity");
-  int length = 0;
-  for (int precision = 1; precision <= 17; precision++) {
-    length = sprintf(out, "%.*g", precision, value);
-    if (strtod(out, NULL) == value) break;
+  /* The fewest significant digits that read back to the same value... */
+  char scientific[40];
+  int digits = 1;
+  for (; digits < 17; digits++) {
+    sprintf(scientific, "%.*e", digits - 1, value);
+    if (strtod(scientific, NULL) == value) break;
   }
-  /* Python writes 1e+16 as 1e+16 and 5.0 as 5.0; %g leaves a bare "5". */
-  if (!strpbrk(out, ".eEn")) {
-    out[length++] = '.';
-    out[length++] = '0';
-    out[length] = '\0';
+  sprintf(scientific, "%.*e", digits - 1, value);
+  int exponent = atoi(strchr(scientific, 'e') + 1);
+  /* ...laid out as Python's repr(): positional from 1e-4 up to 1e16,
+   * always with a decimal point, else scientific with two exponent
+   * digits at least. */
+  if (exponent >= -4 && exponent < 16) {
+    int decimals = digits - 1 - exponent;
+    return sprintf(out, "%.*f", decimals > 0 ? decimals : 1, value);
   }
-  return length;
+  char *mark = strchr(scientific, 'e');
+  int length = (int)(mark - scientific);
+  memcpy(out, scientific, (size_t)length);
+  return length + sprintf(out + length, "e%c%02d", exponent < 0 ? '-' : '+', abs(exponent));
 }
 
 static void write_double(FILE *out, double value) {

@@ -29,14 +29,14 @@ static uint32_t twist(uint32_t upper, uint32_t lower, uint32_t far) {
 #if defined(__GNUC__)
 typedef uint32_t four_words __attribute__((vector_size(16)));
 
-static four_words load4(const uint32_t *from) {
+static inline __attribute__((always_inline)) four_words load4(const uint32_t *from) {
   four_words value;
   memcpy(&value, from, sizeof(value));
   return value;
 }
 
 /* mt[i..i+3] = twist(mt[i..], mt[i+1..], mt[far..]) */
-static void twist4(uint32_t *mt, int i, int far) {
+static inline __attribute__((always_inline)) void twist4(uint32_t *mt, int i, int far) {
   four_words upper = load4(mt + i), lower = load4(mt + i + 1), distant = load4(mt + far);
   four_words y = (upper & MT_UPPER_MASK) | (lower & MT_LOWER_MASK);
   four_words odd = -(y & 1U);

@@ -48,6 +48,23 @@ int main(void) {
   ok(strcmp(number, "0.8056125421622267") == 0, "shortest round-trip digits");
   crafter_format_double(number, -0.2);
   ok(strcmp(number, "-0.2") == 0, "negative reward");
+  /* Expected texts are Python's repr() of the same floats. */
+  static const struct {
+    double value;
+    const char *text;
+  } reprs[] = {{100.0, "100.0"}, {20.0, "20.0"}, {1e16, "1e+16"}, {1.5e16, "1.5e+16"},
+               {1e-05, "1e-05"}, {0.0001, "0.0001"}, {123.456, "123.456"},
+               {1234567890123456.0, "1234567890123456.0"}, {-7.25e-300, "-7.25e-300"},
+               {0.30000000000000004, "0.30000000000000004"}, {0.0, "0.0"}, {-0.0, "-0.0"}};
+  int all = 1;
+  for (size_t i = 0; i < sizeof(reprs) / sizeof(reprs[0]); i++) {
+    crafter_format_double(number, reprs[i].value);
+    if (strcmp(number, reprs[i].text) != 0) {
+      printf("# %s printed as %s\n", reprs[i].text, number);
+      all = 0;
+    }
+  }
+  ok(all, "floats print as Python's repr()");
 
   ok(crafter_proto_parse_action("5") == 5 && crafter_proto_parse_action(" move_left \r") == 1,
      "actions by number and by name");

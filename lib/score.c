@@ -1,0 +1,827 @@
+/* realpath() is an X/Open function, beyond the POSIX base the build asks for. */
+#define _XOPEN_SOURCE 700
+
+#include "score.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json.h"
+
+extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_SOURCE */
+
+#define ACHIEVEMENTS CRAFTER_ACHIEVEMENT_COUNT
+
+static int failf(char *error, size_t error_size, const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(error, error_size, format, arguments);
+  va_end(arguments);
+  return -1;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static long line_at(const char *text, size_t offset) {
+  long line = 1;
+  for (size_t i = 0; i < offset; i++) line += text[i] == '\n';
+  return line;
+}
+
+/* The JSON reader says "what at byte K" (K counted from `base` in text);
+ * people look for a line and a column. */
+static int parse_failure(char *error, size_t error_size, const char *message, const char *text,
+                         size_t length, size_t base) {
+  const char *at = strstr(message, " at byte ");
+  if (!at) return failf(error, error_size, "line %ld: %s", line_at(text, base), message);
+  size_t offset = base + (size_t)strtoull(at + strlen(" at byte "), NULL, 10);
+  if (offset > length) offset = length;
+  size_t line_start = offset;
+  while (line_start > 0 && text[line_start - 1] != '\n') line_start--;
+  /* A cut-off file fails at the end of its last line, or in a string
+   * that never ends; say so rather than leave the reader to count. */
+  int cut = offset == length || text[offset] == '\n' || text[offset] == '\r' ||
+            strncmp(message, "unterminated", strlen("unterminated")) == 0;
+  return failf(error, error_size, "line %ld: %.*s at column %zu%s", line_at(text, offset),
+               (int)(at - message), message, offset - line_start + 1,
+               cut ? " (is the input truncated?)" : "");
+}
+
+/* Line of the start of element `index` of the top-level array of a valid
+ * JSON text: the reader keeps no positions, and a run file holds many. */
+static long element_line(const char *text, size_t length, size_t index) {
+  int depth = 0, element_next = 0;
+  size_t seen = 0;
+  for (size_t i = 0; i < length; i++) {
+    char c = text[i];
+    if (is_space(c)) continue;
+    if (element_next && depth == 1) {
+      if (seen++ == index) return line_at(text, i);
+      element_next = 0;
+    }
+    if (c == '"') {
+      for (i++; i < length && text[i] != '"'; i++)
+        if (text[i] == '\\') i++;
+    } else if (c == '[' || c == '{') {
+      if (++depth == 1) element_next = 1;
+    } else if (c == ']' || c == '}') {
+      depth--;
+    } else if (c == ',' && depth == 1) {
+      element_next = 1;
+    }
+  }
+  return line_at(text, length);
+}
+
+static int is_count(const crafter_json *value) {
+  return value && value->type == CRAFTER_JSON_NUMBER && value->number >= 0 &&
+         value->number <= 1e15 && value->number == floor(value->number);
+}
+
+static int is_finite_number(const crafter_json *value) {
+  return value && value->type == CRAFTER_JSON_NUMBER && isfinite(value->number);
+}
+
+static void add_episode(crafter_score_run *run, double reward, double length,
+                        const double counts[ACHIEVEMENTS]) {
+  run->episodes++;
+  run->reward_sum += reward;
+  run->length_sum += length;
+  /* The reference counts an achievement as unlocked when its count is >= 1. */
+  for (int k = 0; k < ACHIEVEMENTS; k++) run->successes[k] += counts[k] >= 1;
+}
+
+/* Adds a run to the set unless its method and seed are there already. */
+static int add_run(crafter_score_set *set, const crafter_score_run *run, char *problem,
+                   size_t problem_size) {
+  for (size_t i = 0; i < set->count; i++)
+    if (strcmp(set->runs[i].method, run->method) == 0 && strcmp(set->runs[i].seed, run->seed) == 0)
+      return failf(problem, problem_size, "method '%s' seed '%s' is already read", run->method,
+                   run->seed);
+  if (set->count == set->capacity) {
+    size_t capacity = set->capacity ? set->capacity * 2 : 16;
+    crafter_score_run *runs = realloc(set->runs, capacity * sizeof(*runs));
+    if (!runs) return failf(problem, problem_size, "out of memory");
+    set->runs = runs;
+    set->capacity = capacity;
+  }
+  set->runs[set->count++] = *run;
+  return 0;
+}
+
+static char *copy_text(const char *text) {
+  char *copy = malloc(strlen(text) + 1);
+  if (copy) strcpy(copy, text);
+  return copy;
+}
+
+static size_t runs_of_method(const crafter_score_set *set, const char *method) {
+  size_t count = 0;
+  for (size_t i = 0; i < set->count; i++) count += strcmp(set->runs[i].method, method) == 0;
+  return count;
+}
+
+/* A stats.jsonl log: one episode per line, the file one run. */
+static int read_stats(crafter_score_set *set, const char *text, size_t length, const char *method,
+                      const char *seed, char *error, size_t error_size) {
+  crafter_score_run run = {0};
+  double steps = 0;
+  long line = 0;
+  for (size_t start = 0; start < length;) {
+    const char *newline = memchr(text + start, '\n', length - start);
+    size_t end = newline ? (size_t)(newline - text) : length;
+    line++;
+    size_t first = start;
+    while (first < end && is_space(text[first])) first++;
+    if (first < end) {
+      crafter_json_document document;
+      char message[256];
+      if (crafter_json_parse(&document, text + start, end - start, message, sizeof(message)) < 0)
+        return parse_failure(error, error_size, message, text, length, start);
+      const crafter_json *episode = &document.root;
+      const crafter_json *steps_value = crafter_json_get(episode, "length");
+      const crafter_json *reward = crafter_json_get(episode, "reward");
+      double counts[ACHIEVEMENTS];
+      int status = 0;
+      if (episode->type != CRAFTER_JSON_OBJECT)
+        status = failf(error, error_size, "line %ld: expected an episode object", line);
+      else if (!is_count(steps_value))
+        status = failf(error, error_size, "line %ld: \"length\" is missing or not a count", line);
+      else if (!is_finite_number(reward))
+        status = failf(error, error_size, "line %ld: \"reward\" is missing or not a number", line);
+      for (int k = 0; k < ACHIEVEMENTS && status == 0; k++) {
+        char key[64];
+        snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
+        const crafter_json *count = crafter_json_get(episode, key);
+        if (!is_count(count))
+          status =
+              failf(error, error_size, "line %ld: \"%s\" is missing or not a count", line, key);
+        else
+          counts[k] = count->number;
+      }
+      if (status == 0) {
+        /* xs of the analysis scripts: env steps when the episode ended. */
+        steps += steps_value->number;
+        if (steps <= set->budget) add_episode(&run, reward->number, steps_value->number, counts);
+      }
+      crafter_json_free(&document);
+      if (status < 0) return status;
+    }
+    start = end + 1;
+  }
+  char index[32];
+  if (!seed) {
+    snprintf(index, sizeof(index), "%zu", runs_of_method(set, method));
+    seed = index;
+  }
+  run.method = copy_text(method);
+  run.seed = copy_text(seed);
+  char problem[256] = "out of memory";
+  if (run.method && run.seed && add_run(set, &run, problem, sizeof(problem)) == 0) return 0;
+  free(run.method);
+  free(run.seed);
+  return failf(error, error_size, "line 1: %s", problem);
+}
+
+/* A list of per-episode values: each a count, or each a finite number. */
+static const crafter_json *episode_list(const crafter_json *run, const char *key, size_t episodes,
+                                        int counts, char *problem, size_t problem_size) {
+  const crafter_json *list = crafter_json_get(run, key);
+  if (!list || list->type != CRAFTER_JSON_ARRAY) {
+    snprintf(problem, problem_size, "\"%s\" is missing or not a list", key);
+    return NULL;
+  }
+  if (list->length != episodes) {
+    snprintf(problem, problem_size, "\"%s\" has %zu values for %zu episodes in \"xs\"", key,
+             list->length, episodes);
+    return NULL;
+  }
+  for (size_t i = 0; i < episodes; i++)
+    if (counts ? !is_count(&list->items[i]) : !is_finite_number(&list->items[i])) {
+      snprintf(problem, problem_size, "\"%s\" value %zu is not a %s", key, i + 1,
+               counts ? "count" : "number");
+      return NULL;
+    }
+  return list;
+}
+
+/* One run of a run file; on a problem returns -1 with it in `problem`. */
+static int read_run(const crafter_json *object, double budget, crafter_score_run *run,
+                    char *problem, size_t problem_size) {
+  if (object->type != CRAFTER_JSON_OBJECT)
+    return failf(problem, problem_size, "expected a run object");
+  const crafter_json *method = crafter_json_get(object, "method");
+  const crafter_json *seed = crafter_json_get(object, "seed");
+  const crafter_json *xs = crafter_json_get(object, "xs");
+  if (!method || method->type != CRAFTER_JSON_STRING)
+    return failf(problem, problem_size, "\"method\" is missing or not a string");
+  /* The reference writes seeds as strings; a number is taken as its text. */
+  char number[32];
+  if (is_count(seed))
+    snprintf(number, sizeof(number), "%.0f", seed->number);
+  else if (!seed || seed->type != CRAFTER_JSON_STRING)
+    return failf(problem, problem_size, "\"seed\" is missing or not a string");
+  if (!xs || xs->type != CRAFTER_JSON_ARRAY)
+    return failf(problem, problem_size, "\"xs\" is missing or not a list");
+  size_t episodes = xs->length;
+  if (!episode_list(object, "xs", episodes, 1, problem, problem_size)) return -1;
+  for (size_t i = 1; i < episodes; i++)
+    if (xs->items[i].number < xs->items[i - 1].number)
+      return failf(problem, problem_size, "\"xs\" decreases at value %zu", i + 1);
+  const crafter_json *lengths = episode_list(object, "length", episodes, 1, problem, problem_size);
+  const crafter_json *rewards =
+      lengths ? episode_list(object, "reward", episodes, 0, problem, problem_size) : NULL;
+  if (!rewards) return -1;
+  const crafter_json *lists[ACHIEVEMENTS];
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    char key[64];
+    snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
+    lists[k] = episode_list(object, key, episodes, 1, problem, problem_size);
+    if (!lists[k]) return -1;
+  }
+  memset(run, 0, sizeof(*run));
+  /* xs is sorted, so the episodes within the budget are the first ones. */
+  for (size_t i = 0; i < episodes && xs->items[i].number <= budget; i++) {
+    double counts[ACHIEVEMENTS];
+    for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = lists[k]->items[i].number;
+    add_episode(run, rewards->items[i].number, lengths->items[i].number, counts);
+  }
+  run->method = copy_text(method->string);
+  run->seed = copy_text(seed->type == CRAFTER_JSON_STRING ? seed->string : number);
+  if (run->method && run->seed) return 0;
+  free(run->method);
+  free(run->seed);
+  return failf(problem, problem_size, "out of memory");
+}
+
+/* A run file: a list of runs, or one run object. */
+static int read_run_file(crafter_score_set *set, const char *text, size_t length,
+                         const crafter_json *root, char *error, size_t error_size) {
+  int is_list = root->type == CRAFTER_JSON_ARRAY;
+  size_t count = is_list ? root->length : 1;
+  if (count == 0) return failf(error, error_size, "line 1: the list of runs is empty");
+  for (size_t i = 0; i < count; i++) {
+    crafter_score_run run;
+    char problem[256];
+    int status =
+        read_run(is_list ? &root->items[i] : root, set->budget, &run, problem, sizeof(problem));
+    if (status == 0 && add_run(set, &run, problem, sizeof(problem)) < 0) {
+      free(run.method);
+      free(run.seed);
+      status = -1;
+    }
+    if (status < 0) {
+      /* Found only now: a long run file would be scanned once per run. */
+      size_t first = 0;
+      while (first < length && text[first] != '{') first++;
+      long line = is_list ? element_line(text, length, i) : line_at(text, first);
+      return failf(error, error_size, "line %ld: run %zu: %s", line, i + 1, problem);
+    }
+  }
+  return 0;
+}
+
+void crafter_score_set_init(crafter_score_set *set, double budget) {
+  memset(set, 0, sizeof(*set));
+  set->budget = budget;
+}
+
+static void truncate_set(crafter_score_set *set, size_t count) {
+  while (set->count > count) {
+    set->count--;
+    free(set->runs[set->count].method);
+    free(set->runs[set->count].seed);
+  }
+}
+
+void crafter_score_set_free(crafter_score_set *set) {
+  truncate_set(set, 0);
+  free(set->runs);
+  memset(set, 0, sizeof(*set));
+}
+
+int crafter_score_read(crafter_score_set *set, const char *text, size_t length, const char *method,
+                       const char *seed, char *error, size_t error_size) {
+  size_t first = 0;
+  while (first < length && is_space(text[first])) first++;
+  if (first == length) return failf(error, error_size, "line 1: empty input: no episodes or runs");
+  if (text[first] != '[' && text[first] != '{')
+    return failf(error, error_size,
+                 "line %ld: not JSON: expected a stats.jsonl episode or a list of runs",
+                 line_at(text, first));
+  size_t before = set->count;
+  crafter_json_document document;
+  char message[256];
+  int status;
+  /* A run file is one JSON document; a stats log with more than one
+   * episode is not (it stops parsing at the end of its first line). */
+  int whole = crafter_json_parse(&document, text, length, message, sizeof(message)) == 0;
+  if (whole && (document.root.type == CRAFTER_JSON_ARRAY || crafter_json_get(&document.root, "xs")))
+    status = read_run_file(set, text, length, &document.root, error, error_size);
+  else if (text[first] == '[')
+    status = parse_failure(error, error_size, message, text, length, 0);
+  else
+    status = read_stats(set, text, length, method, seed, error, error_size);
+  if (whole) crafter_json_free(&document);
+  if (status < 0) truncate_set(set, before);
+  return status;
+}
+
+/* The name of the directory holding path: Crafter's logdirs are named
+ * after the method. */
+static char *directory_name(const char *path) {
+  char *full = realpath(path, NULL);
+  if (!full) return copy_text("unknown");
+  char *slash = strrchr(full, '/');
+  if (slash) *slash = '\0';
+  slash = strrchr(full, '/');
+  char *name = copy_text(slash && slash[1] ? slash + 1 : "/");
+  free(full);
+  return name;
+}
+
+int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
+                            const char *seed, char *error, size_t error_size) {
+  int is_stdin = strcmp(path, "-") == 0;
+  FILE *file = is_stdin ? stdin : fopen(path, "rb");
+  if (!file) return failf(error, error_size, "%s: %s", path, strerror(errno));
+  char *text = NULL;
+  size_t length = 0, capacity = 0;
+  int read_error = 0;
+  for (;;) {
+    if (capacity - length < 65536) {
+      capacity = capacity ? capacity * 2 : 65536;
+      char *grown = realloc(text, capacity);
+      if (!grown) {
+        read_error = ENOMEM;
+        break;
+      }
+      text = grown;
+    }
+    size_t got = fread(text + length, 1, capacity - length, file);
+    length += got;
+    if (got == 0) {
+      if (ferror(file)) read_error = errno ? errno : EIO;
+      break;
+    }
+  }
+  if (!is_stdin) fclose(file);
+  if (read_error) {
+    free(text);
+    return failf(error, error_size, "%s: %s", is_stdin ? "standard input" : path,
+                 strerror(read_error));
+  }
+  char *directory = method ? NULL : is_stdin ? copy_text("stdin") : directory_name(path);
+  char message[512];
+  int status = -1;
+  if (method || directory)
+    status = crafter_score_read(set, text, length, method ? method : directory, seed, message,
+                                sizeof(message));
+  else
+    snprintf(message, sizeof(message), "out of memory");
+  if (status < 0)
+    failf(error, error_size, "%s: %s", is_stdin ? "standard input" : path, message);
+  free(directory);
+  free(text);
+  return status;
+}
+
+double crafter_score_of_rates(const double *percents, size_t count) {
+  double sum = 0;
+  size_t used = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (isnan(percents[i])) continue;
+    sum += log(1 + percents[i]);
+    used++;
+  }
+  return used ? exp(sum / (double)used) - 1 : NAN;
+}
+
+static void run_rates(const crafter_score_run *run, double percents[ACHIEVEMENTS]) {
+  for (int k = 0; k < ACHIEVEMENTS; k++)
+    percents[k] = 100.0 * (double)run->successes[k] / (double)run->episodes;
+}
+
+static void summarize_method(const crafter_score_set *set, crafter_score_method *method) {
+  double score_sum = 0, reward_sum = 0, length_sum = 0, success_sum[ACHIEVEMENTS] = {0};
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    if (strcmp(run->method, method->name) != 0 || run->episodes == 0) continue;
+    double percents[ACHIEVEMENTS];
+    run_rates(run, percents);
+    score_sum += crafter_score_of_rates(percents, ACHIEVEMENTS);
+    for (int k = 0; k < ACHIEVEMENTS; k++) success_sum[k] += percents[k];
+    reward_sum += run->reward_sum / (double)run->episodes;
+    length_sum += run->length_sum / (double)run->episodes;
+    method->episodes += run->episodes;
+    method->seeds++;
+  }
+  double seeds = method->seeds ? (double)method->seeds : NAN; /* no seeds: NaN, as nanmean */
+  method->score_mean = score_sum / seeds;
+  method->reward_mean = reward_sum / seeds;
+  method->length_mean = length_sum / seeds;
+  for (int k = 0; k < ACHIEVEMENTS; k++) method->success[k] = success_sum[k] / seeds;
+  /* numpy's nanstd: the population deviation (ddof 0), as the paper. */
+  double squares = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    if (strcmp(run->method, method->name) != 0 || run->episodes == 0) continue;
+    double percents[ACHIEVEMENTS];
+    run_rates(run, percents);
+    double deviation = crafter_score_of_rates(percents, ACHIEVEMENTS) - method->score_mean;
+    squares += deviation * deviation;
+  }
+  method->score_std = sqrt(squares / seeds);
+}
+
+crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count) {
+  *count = 0;
+  if (set->count == 0) return NULL;
+  crafter_score_method *methods = calloc(set->count, sizeof(*methods));
+  if (!methods) return NULL;
+  for (size_t i = 0; i < set->count; i++) {
+    size_t m = 0;
+    while (m < *count && strcmp(methods[m].name, set->runs[i].method) != 0) m++;
+    if (m == *count) methods[(*count)++].name = set->runs[i].method;
+  }
+  for (size_t m = 0; m < *count; m++) summarize_method(set, &methods[m]);
+  return methods;
+}
+
+/* Columns on a terminal: UTF-8 continuation bytes take none. */
+static int display_width(const char *text) {
+  int width = 0;
+  for (; *text; text++) width += ((unsigned char)*text & 0xc0) != 0x80;
+  return width;
+}
+
+static void write_cell(FILE *out, const char *text, int width) {
+  for (int pad = width - display_width(text); pad > 0; pad--) fputc(' ', out);
+  fputs(text, out);
+}
+
+static void format_fixed(char *out, size_t size, double value, int decimals) {
+  if (isnan(value))
+    snprintf(out, size, "-");
+  else
+    snprintf(out, size, "%.*f", decimals, value);
+}
+
+void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count) {
+  enum { LABEL = 20, MINIMUM = 12 };
+  int widths[count ? count : 1];
+  for (size_t m = 0; m < count; m++) {
+    int name = display_width(methods[m].name);
+    widths[m] = 2 + (name > MINIMUM ? name : MINIMUM);
+  }
+  static const char *const rows[] = {"score (%)", "return", "length", "episodes", "seeds"};
+  fprintf(out, "%-*s", LABEL, "method");
+  for (size_t m = 0; m < count; m++) write_cell(out, methods[m].name, widths[m]);
+  fputc('\n', out);
+  for (size_t row = 0; row < sizeof(rows) / sizeof(rows[0]); row++) {
+    fprintf(out, "%-*s", LABEL, rows[row]);
+    for (size_t m = 0; m < count; m++) {
+      const crafter_score_method *method = &methods[m];
+      char cell[96];
+      switch (row) {
+        case 0:
+          if (isnan(method->score_mean))
+            snprintf(cell, sizeof(cell), "-");
+          else
+            snprintf(cell, sizeof(cell), "%.1f \xc2\xb1 %.1f", method->score_mean,
+                     method->score_std);
+          break;
+        case 1: format_fixed(cell, sizeof(cell), method->reward_mean, 2); break;
+        case 2: format_fixed(cell, sizeof(cell), method->length_mean, 1); break;
+        case 3: snprintf(cell, sizeof(cell), "%ld", method->episodes); break;
+        default: snprintf(cell, sizeof(cell), "%ld", method->seeds); break;
+      }
+      write_cell(out, cell, widths[m]);
+    }
+    fputc('\n', out);
+  }
+  fprintf(out, "\nsuccess rate (%%)\n");
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    fprintf(out, "%-*s", LABEL, crafter_achievement_names[k]);
+    for (size_t m = 0; m < count; m++) {
+      char cell[64];
+      format_fixed(cell, sizeof(cell), methods[m].success[k], 1);
+      write_cell(out, cell, widths[m]);
+    }
+    fputc('\n', out);
+  }
+}
+
+/* A finite double as Python's repr() writes it, so JSON and CSV readers
+ * get back the same value: the shortest digits that read back exactly,
+ * fixed notation for exponents -4..15 with ".0" on whole numbers. */
+static void format_number(char *out, size_t size, double value) {
+  char digits[40];
+  int precision = 1;
+  for (; precision < 17; precision++) {
+    snprintf(digits, sizeof(digits), "%.*e", precision - 1, value);
+    if (strtod(digits, NULL) == value) break;
+  }
+  snprintf(digits, sizeof(digits), "%.*e", precision - 1, value);
+  int exponent = atoi(strchr(digits, 'e') + 1);
+  if (exponent < -4 || exponent >= 16) {
+    snprintf(out, size, "%s", digits);
+    return;
+  }
+  int decimals = precision - 1 - exponent;
+  snprintf(out, size, "%.*f%s", decimals > 0 ? decimals : 0, value, decimals > 0 ? "" : ".0");
+}
+
+static void write_json_number(FILE *out, double value) {
+  char text[40];
+  if (isnan(value) || isinf(value)) {
+    fputs("null", out);
+    return;
+  }
+  format_number(text, sizeof(text), value);
+  fputs(text, out);
+}
+
+static void write_json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (; *text; text++) {
+    unsigned char c = (unsigned char)*text;
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count) {
+  fputs("{\"methods\": [", out);
+  for (size_t m = 0; m < count; m++) {
+    const crafter_score_method *method = &methods[m];
+    fputs(m ? ", {\"name\": " : "{\"name\": ", out);
+    write_json_string(out, method->name);
+    fputs(", \"score_mean\": ", out);
+    write_json_number(out, method->score_mean);
+    fputs(", \"score_std\": ", out);
+    write_json_number(out, method->score_std);
+    fputs(", \"success\": {", out);
+    for (int k = 0; k < ACHIEVEMENTS; k++) {
+      fprintf(out, "%s\"%s\": ", k ? ", " : "", crafter_achievement_names[k]);
+      write_json_number(out, method->success[k]);
+    }
+    fputs("}, \"reward_mean\": ", out);
+    write_json_number(out, method->reward_mean);
+    fputs(", \"length_mean\": ", out);
+    write_json_number(out, method->length_mean);
+    fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld}", method->episodes, method->seeds);
+  }
+  fputs("]}\n", out);
+}
+
+static void write_csv_number(FILE *out, double value) {
+  char text[40];
+  if (isnan(value)) return; /* an empty field */
+  format_number(text, sizeof(text), value);
+  fputs(text, out);
+}
+
+void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, size_t count) {
+  fputs("method,score_mean,score_std,reward_mean,length_mean,episodes,seeds", out);
+  for (int k = 0; k < ACHIEVEMENTS; k++) fprintf(out, ",%s", crafter_achievement_names[k]);
+  fputc('\n', out);
+  for (size_t m = 0; m < count; m++) {
+    const crafter_score_method *method = &methods[m];
+    /* RFC 4180: a field with a comma, quote or line break is quoted. */
+    if (strpbrk(method->name, ",\"\r\n")) {
+      fputc('"', out);
+      for (const char *c = method->name; *c; c++) {
+        if (*c == '"') fputc('"', out);
+        fputc(*c, out);
+      }
+      fputc('"', out);
+    } else {
+      fputs(method->name, out);
+    }
+    double values[] = {method->score_mean, method->score_std, method->reward_mean,
+                       method->length_mean};
+    for (int i = 0; i < 4; i++) {
+      fputc(',', out);
+      write_csv_number(out, values[i]);
+    }
+    fprintf(out, ",%ld,%ld", method->episodes, method->seeds);
+    for (int k = 0; k < ACHIEVEMENTS; k++) {
+      fputc(',', out);
+      write_csv_number(out, method->success[k]);
+    }
+    fputc('\n', out);
+  }
+}
+
+/* Plotting. */
+
+int crafter_score_plot_format(const char *path) {
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/') || strlen(dot) != 4) return -1;
+  char extension[4];
+  for (int i = 0; i < 3; i++) extension[i] = (char)tolower((unsigned char)dot[i + 1]);
+  extension[3] = '\0';
+  if (strcmp(extension, "png") == 0) return CRAFTER_PLOT_PNG;
+  if (strcmp(extension, "svg") == 0) return CRAFTER_PLOT_SVG;
+  return -1;
+}
+
+char *crafter_score_plot_scores_path(const char *path) {
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/')) dot = path + strlen(path);
+  size_t stem = (size_t)(dot - path);
+  char *scores = malloc(strlen(path) + sizeof("-scores"));
+  if (scores) sprintf(scores, "%.*s-scores%s", (int)stem, path, dot);
+  return scores;
+}
+
+/* A gnuplot single-quoted string: no escapes but '' for a quote; a line
+ * break would end the command, so control characters become '?'. */
+static void write_gnuplot_string(FILE *out, const char *text) {
+  fputc('\'', out);
+  for (; *text; text++) {
+    if (*text == '\'') fputc('\'', out);
+    fputc((unsigned char)*text < 0x20 ? '?' : *text, out);
+  }
+  fputc('\'', out);
+}
+
+static void write_gnuplot_number(FILE *out, double value) {
+  char text[40];
+  if (isnan(value))
+    fputs("NaN", out); /* gnuplot reads it as a missing point */
+  else {
+    format_number(text, sizeof(text), value);
+    fputs(text, out);
+  }
+}
+
+/* The palette of the reference's plots. */
+static const char *const plot_colors[] = {"#377eb8", "#5fc35d", "#984ea3", "#bf3217",
+                                          "#de9f42", "#6a554d", "#cccccc"};
+#define PLOT_COLORS (sizeof(plot_colors) / sizeof(plot_colors[0]))
+
+static void write_terminal(FILE *out, int format, int width, int height) {
+  /* noenhanced: names like unsup_rnd would otherwise show subscripts. */
+  if (format == CRAFTER_PLOT_SVG)
+    fprintf(out, "set terminal svg noenhanced size %d,%d font 'sans,12' background rgb 'white'\n",
+            width, height);
+  else
+    fprintf(out,
+            "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+            "  set terminal pngcairo noenhanced size %d,%d font 'sans,10'\n"
+            "} else {\n"
+            "  set terminal png noenhanced size %d,%d\n"
+            "}\n",
+            width, height, width, height);
+}
+
+static void write_plot_script(FILE *out, int format, const char *path, const char *scores_path,
+                              const crafter_score_method *methods, size_t count) {
+  fputs("$rates << EOD\n", out);
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    fprintf(out, "%d", k);
+    for (size_t m = 0; m < count; m++) {
+      fputc(' ', out);
+      write_gnuplot_number(out, methods[m].success[k]);
+    }
+    fputc('\n', out);
+  }
+  fputs("EOD\n$scores << EOD\n", out);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out, "%zu ", m);
+    write_gnuplot_number(out, methods[m].score_mean);
+    fputc(' ', out);
+    write_gnuplot_number(out, methods[m].score_std);
+    fprintf(out, " 0x%s\n", plot_colors[m % PLOT_COLORS] + 1);
+  }
+  fputs("EOD\n", out);
+
+  /* The spectrum: the reference draws it on a log axis from 0.01 to 100%;
+   * bars are boxes from 0.01 up, so a rate of 0 shows as no bar. */
+  write_terminal(out, format, 1100, 460);
+  fputs("set output ", out);
+  write_gnuplot_string(out, path);
+  fputs("\nset border 3\nset tics nomirror\nset grid ytics\n"
+        "set style fill solid 1.0 noborder\n"
+        "set key outside top center horizontal\n"
+        "set ylabel 'Success rate (%)'\n"
+        "set logscale y\nset yrange [0.01:100]\n"
+        "set ytics ('0.01' 0.01, '0.1' 0.1, '1' 1, '10' 10, '100' 100)\n",
+        out);
+  fprintf(out, "set xrange [-0.6:%d.6]\nset xtics rotate by 45 right (", ACHIEVEMENTS - 1);
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    fprintf(out, "%s", k ? ", " : "");
+    write_gnuplot_string(out, crafter_achievement_names[k]);
+    fprintf(out, " %d", k);
+  }
+  fprintf(out,
+          ")\nwidth = 0.7 / %zu\nfloor = 0.01\n"
+          "left(m) = column(1) - 0.35 + width * m\n"
+          "rate(c) = column(c) > floor ? column(c) : floor\n"
+          "plot \\\n",
+          count);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out,
+            "  $rates using (left(%zu.5)):(rate(%zu)):(left(%zu)):(left(%zu)):(floor):(rate(%zu))"
+            " with boxxyerror lc rgb '%s' title ",
+            m, m + 2, m, m + 1, m + 2, plot_colors[m % PLOT_COLORS]);
+    write_gnuplot_string(out, methods[m].name);
+    fputs(m + 1 < count ? ", \\\n" : "\n", out);
+  }
+
+  /* The scores: one bar per method with its deviation over seeds. */
+  int width = 260 + 90 * (int)count;
+  write_terminal(out, format, width < 420 ? 420 : width, 420);
+  fputs("set output ", out);
+  write_gnuplot_string(out, scores_path);
+  fputs("\nunset logscale y\nunset key\nset yrange [0:*]\nset ytics auto\n"
+        "set ylabel 'Crafter score (%)'\n",
+        out);
+  fprintf(out, "set xrange [-0.6:%zu.4]\nset xtics rotate by 45 right (", count - 1);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out, "%s", m ? ", " : "");
+    write_gnuplot_string(out, methods[m].name);
+    fprintf(out, " %zu", m);
+  }
+  fputs(")\nset errorbars 4\nset pointintervalbox 0\n"
+        "plot $scores using 1:2:(0.7):4 with boxes lc rgb variable, \\\n"
+        "  $scores using 1:2:3 with yerrorbars lc rgb 'black' pointtype 7 pointsize 0.5\n"
+        "unset output\n",
+        out);
+}
+
+int crafter_score_plot(const char *path, const crafter_score_method *methods, size_t count,
+                       char *error, size_t error_size) {
+  int format = crafter_score_plot_format(path);
+  if (format < 0)
+    return failf(error, error_size, "%s: the plot file must end in .png or .svg", path);
+  size_t with_seeds = 0;
+  for (size_t m = 0; m < count; m++) with_seeds += methods[m].seeds > 0;
+  /* gnuplot refuses a plot with no point at all. */
+  if (with_seeds == 0)
+    return failf(error, error_size, "nothing to plot: no episode ends within the budget");
+  char *scores_path = crafter_score_plot_scores_path(path);
+  if (!scores_path) return failf(error, error_size, "out of memory");
+  /* The script goes through a temporary file rather than a pipe, so a
+   * gnuplot that dies early cannot kill us with SIGPIPE. */
+  const char *directory = getenv("TMPDIR");
+  char script_path[4096];
+  snprintf(script_path, sizeof(script_path), "%s/crafter-score-XXXXXX",
+           directory && *directory ? directory : "/tmp");
+  int descriptor = mkstemp(script_path);
+  FILE *script = descriptor < 0 ? NULL : fdopen(descriptor, "w");
+  if (!script) {
+    int saved = errno;
+    if (descriptor >= 0) {
+      close(descriptor);
+      unlink(script_path);
+    }
+    free(scores_path);
+    return failf(error, error_size, "cannot write the gnuplot script: %s", strerror(saved));
+  }
+  write_plot_script(script, format, path, scores_path, methods, count);
+  int write_failed = ferror(script);
+  if (fclose(script) != 0) write_failed = 1;
+  free(scores_path);
+  if (write_failed) {
+    unlink(script_path);
+    return failf(error, error_size, "cannot write the gnuplot script %s", script_path);
+  }
+
+  char program[] = "gnuplot";
+  char *arguments[] = {program, script_path, NULL};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  /* gnuplot must not take our standard input, which may be a data pipe. */
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  fflush(NULL); /* our output first, then anything gnuplot says */
+  pid_t child;
+  int spawned = posix_spawnp(&child, program, &actions, NULL, arguments, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  if (spawned == 0)
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) continue;
+  unlink(script_path);
+  /* A libc that cannot report a failed exec makes the child exit 127. */
+  if (spawned == ENOENT || (spawned == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127))
+    return CRAFTER_PLOT_NO_GNUPLOT;
+  if (spawned != 0) return failf(error, error_size, "cannot run gnuplot: %s", strerror(spawned));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return failf(error, error_size, "gnuplot failed; its message is above");
+  return CRAFTER_PLOT_OK;
+}

@@ -1,0 +1,113 @@
+/* score: success rates and the Crafter score of runs, computed as the
+ * reference's analysis scripts compute them (danijar/crafter,
+ * analysis/common.py), so the numbers are those of the paper.
+ *
+ * A run is one seed of one method: a sequence of episodes, each with its
+ * length, return and achievement counts.  Runs come from two kinds of file,
+ * told apart by their content:
+ *
+ *   - Crafter's stats.jsonl log: one JSON object per episode and line, with
+ *     "length", "reward" and "achievement_<name>" counts; a file is one run.
+ *   - a run file of the analysis scripts: a JSON list of runs (or one run),
+ *     each an object with "method", "seed", "xs" (env steps at the end of
+ *     each episode), and lists "length", "reward", "achievement_<name>" of
+ *     one value per episode.
+ *
+ * Only episodes that end within the step budget count (xs <= budget, with
+ * xs the running sum of lengths for a stats log).  For each run, the
+ * success rate of an achievement is the percentage of those episodes that
+ * unlocked it at least once; the run's score is the geometric mean of
+ * 1 + rate over the 22 achievements, minus 1.  A method's score is the mean
+ * and population standard deviation (numpy's default, ddof 0) of its runs'
+ * scores; its success rates, returns and lengths are means over its runs
+ * of each run's mean.  A run without episodes in the budget counts for
+ * nothing, as NaN does in the reference's nanmean. */
+#ifndef CRAFTER_SCORE_H
+#define CRAFTER_SCORE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rules.h"
+
+typedef struct crafter_score_run {
+  char *method;
+  char *seed;
+  long episodes; /* episodes that ended within the budget */
+  long successes[CRAFTER_ACHIEVEMENT_COUNT]; /* of those, the ones that unlocked each */
+  double reward_sum, length_sum;             /* over those episodes */
+} crafter_score_run;
+
+typedef struct crafter_score_set {
+  double budget; /* env steps */
+  crafter_score_run *runs;
+  size_t count, capacity;
+} crafter_score_set;
+
+/* What the paper reports for one method.  NaN where it has no episodes. */
+typedef struct crafter_score_method {
+  const char *name; /* points into the set */
+  double score_mean, score_std;
+  double success[CRAFTER_ACHIEVEMENT_COUNT]; /* percent */
+  double reward_mean, length_mean;
+  long episodes; /* within the budget, over all runs */
+  long seeds;    /* runs with at least one episode within the budget */
+} crafter_score_method;
+
+void crafter_score_set_init(crafter_score_set *set, double budget);
+void crafter_score_set_free(crafter_score_set *set);
+
+/* Adds the runs in text[0..length).  A stats log takes its method from
+ * `method` and its seed from `seed`; a NULL seed means its index, the
+ * number of runs of its method added before it.  The same method and seed
+ * twice is an error, not a silent overwrite as in the reference.  Returns
+ * 0, or -1 with "line N: what is wrong" in `error`; the set is unchanged
+ * then. */
+int crafter_score_read(crafter_score_set *set, const char *text, size_t length,
+                       const char *method, const char *seed, char *error, size_t error_size);
+
+/* crafter_score_read on a file, "-" for standard input.  A NULL method
+ * means the name of the directory holding the file ("stdin" for "-").
+ * Errors read "PATH: line N: what is wrong" ("standard input: ..." for -). */
+int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
+                            const char *seed, char *error, size_t error_size);
+
+/* The Crafter score of success rates in percent: exp(mean(ln(1 + p))) - 1,
+ * leaving out NaN rates; NaN when all are. */
+double crafter_score_of_rates(const double *percents, size_t count);
+
+/* Groups the runs by method, in the order methods first appear.  Returns a
+ * malloc'ed array of *count methods (free() it), or NULL when out of
+ * memory or when the set is empty. */
+crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count);
+
+/* The results as a table for people, as JSON
+ * {"methods": [{"name", "score_mean", "score_std", "success", "reward_mean",
+ * "length_mean", "episodes", "seeds"}]} (NaN as null), or as CSV with a
+ * header and one line per method. */
+void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count);
+void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count);
+void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, size_t count);
+
+enum { CRAFTER_PLOT_OK = 0, CRAFTER_PLOT_FAILED = -1, CRAFTER_PLOT_NO_GNUPLOT = 1 };
+
+/* Draws with gnuplot, fed a script on a pipe: the ability spectrum (success
+ * rate per achievement on a log axis, one bar per method in each group) to
+ * `path`, and the scores with their standard deviations as error bars to
+ * the same name with "-scores" before the extension.  The extension picks
+ * the format: .png or .svg.  Returns CRAFTER_PLOT_OK, CRAFTER_PLOT_FAILED
+ * with a message, or CRAFTER_PLOT_NO_GNUPLOT when gnuplot cannot be run. */
+int crafter_score_plot(const char *path, const crafter_score_method *methods, size_t count,
+                       char *error, size_t error_size);
+
+enum { CRAFTER_PLOT_PNG = 0, CRAFTER_PLOT_SVG = 1 };
+
+/* The format a plot path asks for by its extension (.png or .svg, in any
+ * case), -1 for any other. */
+int crafter_score_plot_format(const char *path);
+
+/* The second plot's path for `path`: "-scores" before the extension
+ * (runs.png gives runs-scores.png); malloc'ed, NULL if out of memory. */
+char *crafter_score_plot_scores_path(const char *path);
+
+#endif

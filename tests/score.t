@@ -1,0 +1,183 @@
+#!/bin/sh
+# crafter-score as a user runs it: the paper's human-expert result from the
+# reference's run file, small hand-made logs and run files whose numbers
+# were worked out by hand, the output formats, the budget, bad input and
+# plots.
+. "$(dirname "$0")/tap.sh"
+score=$top/bin/crafter-score
+data=$top/tests/data/score
+SCORES_DIR=${SCORES_DIR:-$(dirname "$GOLDEN_DIR")/scores}
+plan 31
+
+# field CSV METHOD COLUMN: one value of crafter-score's CSV output.
+field() {
+  awk -F, -v method="$2" -v name="$3" '
+    NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) column = i; next }
+    $1 == method { print $column }' "$1"
+}
+# near A B: A and B agree to 1e-9.
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9) }'; }
+
+"$score" --help >"$scratch/help" 2>&1
+ok $? "--help exits 0"
+grep -q -- "--budget" "$scratch/help" && grep -q -- "--plot" "$scratch/help" &&
+  grep -q -- "--format" "$scratch/help" && grep -q -- "--method" "$scratch/help"
+ok $? "--help lists the options"
+
+"$score" --bogus </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "crafter-score" "$scratch/err"
+ok $? "an unknown option exits 2"
+"$score" --budget lots "$data/runs.json" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "^crafter-score: invalid budget 'lots'" "$scratch/err"
+ok $? "a bad budget exits 2: $(head -1 "$scratch/err")"
+"$score" --format yaml "$data/runs.json" >/dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "a bad format exits 2"
+"$score" --plot out.pdf "$data/runs.json" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "png or .svg" "$scratch/err"
+ok $? "a plot name without .png or .svg exits 2"
+
+# The human experts of the paper: 50.5 +- 6.8 (README of danijar/crafter,
+# computed with numpy's nanstd, ddof 0) and the success rates of its
+# Table C.1, which the reference's analysis/print_spectrum.py prints.
+human=$SCORES_DIR/crafter_reward-human.json
+if [ -f "$human" ]; then
+  "$score" "$human" >"$scratch/table"
+  grep -q "^score (%)  *50\.5 ± 6\.8$" "$scratch/table"
+  ok $? "human experts score 50.5 ± 6.8 as in the paper"
+  "$score" --format csv "$human" >"$scratch/csv"
+  rates=$(cut -d, -f8- "$scratch/csv" | tail -1)
+  [ "$rates" = "86.0,12.0,92.0,53.0,67.0,100.0,100.0,31.0,84.0,89.0,8.0,26.0,22.0,78.0,78.0,100.0,45.0,32.0,24.0,90.0,100.0,73.0" ]
+  ok $? "human success rates are those of Table C.1: $rates"
+  [ "$(field "$scratch/csv" human episodes)" = 100 ] && [ "$(field "$scratch/csv" human seeds)" = 5 ]
+  ok $? "100 episodes over 5 seeds"
+else
+  skip "no $human"
+  skip "no $human"
+  skip "no $human"
+fi
+
+# tests/data/score/walker/stats.jsonl: four episodes of lengths 100..400;
+# collect_wood in episodes 1-3, place_table in 1 and 3, wake_up in 3.
+# Rates 75, 50, 25 and 19 zeros: score (76*51*26)^(1/22) - 1 = 0.68821;
+# returns 1.1 0.9 2.0 -0.9: mean 0.775; lengths: mean 250.
+"$score" --format csv "$data/walker/stats.jsonl" >"$scratch/csv"
+ok $? "reads a stats.jsonl log"
+near "$(field "$scratch/csv" walker score_mean)" 0.6882055491645351 &&
+  near "$(field "$scratch/csv" walker score_std)" 0
+ok $? "its score is 0.68821 ± 0, its method the directory's name"
+[ "$(field "$scratch/csv" walker collect_wood)" = 75.0 ] &&
+  [ "$(field "$scratch/csv" walker place_table)" = 50.0 ] &&
+  [ "$(field "$scratch/csv" walker wake_up)" = 25.0 ] &&
+  [ "$(field "$scratch/csv" walker eat_cow)" = 0.0 ] &&
+  [ "$(field "$scratch/csv" walker reward_mean)" = 0.775 ] &&
+  [ "$(field "$scratch/csv" walker length_mean)" = 250.0 ]
+ok $? "its success rates, return and length"
+
+# The budget 600 keeps episodes ending at steps 100, 300, 600: rates 100,
+# 66.67, 33.33, score (101*67.667*34.333)^(1/22) - 1 = 0.75432.
+"$score" --budget 600 --format csv "$data/walker/stats.jsonl" >"$scratch/csv"
+near "$(field "$scratch/csv" walker score_mean)" 0.7543233430154661 &&
+  [ "$(field "$scratch/csv" walker episodes)" = 3 ]
+ok $? "--budget 600 keeps three episodes, score 0.75432"
+
+# tests/data/score/runs.json: alpha seed 0 unlocks everything (score 100),
+# seed 1 nothing (score 0): 50 ± 50 with the population deviation, every
+# rate 50.  beta unlocks collect_wood in one of its two episodes within
+# 1e6 steps: 51^(1/22) - 1 = 0.19569; its third episode ends at step 2e6.
+"$score" --format csv "$data/runs.json" >"$scratch/csv"
+near "$(field "$scratch/csv" alpha score_mean)" 50 && near "$(field "$scratch/csv" alpha score_std)" 50 &&
+  [ "$(field "$scratch/csv" alpha make_iron_sword)" = 50.0 ]
+ok $? "a run file: alpha scores 50 ± 50 over two seeds"
+near "$(field "$scratch/csv" beta score_mean)" 0.1956851243871809 &&
+  [ "$(field "$scratch/csv" beta episodes)" = 2 ]
+ok $? "beta scores 0.19569 in the default budget of 1e6 steps"
+# With 3e6 steps: collect_wood 2 of 3 episodes, the rest 1 of 3:
+# exp((ln 67.667 + 21 ln 34.333) / 22) - 1 = 34.40866.
+"$score" --budget 3e6 --format csv "$data/runs.json" >"$scratch/csv"
+awk -v s="$(field "$scratch/csv" beta score_mean)" 'BEGIN { exit !(s > 34.40865 && s < 34.40867) }' &&
+  [ "$(field "$scratch/csv" beta episodes)" = 3 ]
+ok $? "--budget 3e6 counts beta's third episode: 34.40866"
+
+# Methods are grouped across files, in the order they first appear.
+"$score" "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/table"
+head -1 "$scratch/table" | grep -q "^method  *alpha  *beta  *walker$" &&
+  [ "$(wc -l <"$scratch/table")" -eq 30 ]
+ok $? "the table: one column per method, 5 summary rows and 22 achievements"
+
+"$score" --format csv "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/csv"
+[ "$(wc -l <"$scratch/csv")" -eq 4 ] &&
+  [ "$(awk -F, '{ print NF }' "$scratch/csv" | sort -u)" = 29 ] &&
+  head -1 "$scratch/csv" | grep -q "^method,score_mean,score_std,reward_mean,length_mean,episodes,seeds,collect_coal,.*,wake_up$"
+ok $? "csv: a header and one line of 29 fields per method"
+
+"$score" --format json "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/json"
+perl -MJSON::PP -e '
+  local $/; my $d = decode_json(<STDIN>);
+  my @keys = sort keys %$d; die "top keys @keys\n" unless "@keys" eq "methods";
+  my @names = map { $_->{name} } @{$d->{methods}};
+  die "names @names\n" unless "@names" eq "alpha beta walker";
+  for my $m (@{$d->{methods}}) {
+    my $k = join " ", sort keys %$m;
+    die "keys $k\n" unless $k eq "episodes length_mean name reward_mean score_mean score_std seeds success";
+    die "success\n" unless keys %{$m->{success}} == 22 && exists $m->{success}{collect_diamond};
+  }
+  die "walker\n" unless $d->{methods}[2]{success}{collect_wood} == 75 && $d->{methods}[2]{seeds} == 1;
+' <"$scratch/json" 2>"$scratch/err"
+ok $? "json: {methods: [{name, score_mean, score_std, success, reward_mean, length_mean, episodes, seeds}]} $(cat "$scratch/err")"
+
+"$score" --method mine --seed 7 - <"$data/walker/stats.jsonl" >"$scratch/table"
+head -1 "$scratch/table" | grep -q "^method  *mine$"
+ok $? "standard input with --method"
+
+"$score" "$data/walker/stats.jsonl" "$data/walker/stats.jsonl" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && grep -q "^seeds  *2$" "$scratch/out"
+ok $? "two logs of one method are seeds 0 and 1"
+"$score" --seed 3 "$data/walker/stats.jsonl" "$data/walker/stats.jsonl" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -s "$scratch/out" ] &&
+  grep -q "stats.jsonl: line 1: method 'walker' seed '3' is already read" "$scratch/err"
+ok $? "the same method and seed twice is an error: $(cat "$scratch/err")"
+
+# Bad input: one line naming the file and line, status 1, nothing printed.
+bad() { # bad NAME DESCRIPTION PATTERN
+  "$score" "$scratch/$1" >"$scratch/out" 2>"$scratch/err"
+  status=$?
+  [ $status -eq 1 ] && [ ! -s "$scratch/out" ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q "^crafter-score: $scratch/$1: $3" "$scratch/err"
+  ok $? "$2: $(cat "$scratch/err")"
+}
+printf 'length 100 reward 1\n' >"$scratch/text"
+bad text "not JSON" "line 1: not JSON"
+{ sed -n '1,3p' "$data/runs.json"; sed -n '4s/\("xs": \[5, 15\).*/\1/p' "$data/runs.json" | tr -d '\n'; } >"$scratch/cut.json"
+bad cut.json "a truncated run file" "line 4: .*truncated"
+{ head -n 2 "$data/walker/stats.jsonl"; head -c 300 "$data/walker/stats.jsonl"; } >"$scratch/cut.jsonl"
+bad cut.jsonl "a truncated log" "line 3: .*truncated"
+sed '2s/"length": 200/"length": "200"/' "$data/walker/stats.jsonl" >"$scratch/type.jsonl"
+bad type.jsonl "a wrong type in a log" 'line 2: "length" is missing or not a count'
+sed '4s/"xs": \[5, 15, 2000000\]/"xs": [5, 15]/' "$data/runs.json" >"$scratch/short.json"
+bad short.json "lists of unequal length" 'line 4: run 3: "length" has 3 values for 2 episodes'
+head -c 3000 /dev/urandom >"$scratch/noise"
+printf '{' | cat - "$scratch/noise" >"$scratch/brace"
+"$score" "$scratch/noise" "$scratch/brace" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "random bytes are refused, not a crash"
+
+if command -v gnuplot >/dev/null 2>&1; then
+  "$score" --plot "$scratch/spectrum.png" "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/out"
+  status=$?
+  [ $status -eq 0 ] && [ -s "$scratch/spectrum.png" ] && [ -s "$scratch/spectrum-scores.png" ] &&
+    [ "$(head -c 4 "$scratch/spectrum.png" | tail -c 3)" = PNG ] && grep -q "^seeds" "$scratch/out"
+  ok $? "--plot draws the spectrum and the scores to two PNG files"
+  "$score" --plot "$scratch/spectrum.svg" "$data/runs.json" >/dev/null
+  grep -q "<svg" "$scratch/spectrum.svg" && grep -q "<svg" "$scratch/spectrum-scores.svg"
+  ok $? "--plot draws SVG by the name"
+else
+  skip "gnuplot is not installed"
+  skip "gnuplot is not installed"
+fi
+PATH=/nonexistent "$score" --plot "$scratch/none.png" "$data/runs.json" >"$scratch/out" 2>"$scratch/err"
+status=$?
+[ $status -eq 0 ] && grep -q "^seeds" "$scratch/out" && grep -q "gnuplot is not installed" "$scratch/err" &&
+  [ ! -e "$scratch/none.png" ]
+ok $? "without gnuplot: the numbers, a message, status 0 (got $status)"
+finish
