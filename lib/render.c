@@ -26,6 +26,7 @@ struct crafter_renderer {
   scaled digit[CRAFTER_TEXTURE_COUNT]; /* 0.6 of a cell */
   double *vignette;  /* local[0] * local[1], [x][y] */
   uint8_t *canvas;   /* local view, [x][y][3] */
+  uint8_t *lit_cells; /* a lit cell per material, the outside, a scratch and a composed cell */
   uint8_t *pixels;   /* where attached renders go */
 };
 
@@ -82,6 +83,7 @@ void crafter_renderer_free(crafter_renderer *renderer) {
   }
   free(renderer->vignette);
   free(renderer->canvas);
+  free(renderer->lit_cells);
   free(renderer);
 }
 
@@ -93,7 +95,8 @@ size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
       bytes += (size_t)sets[k]->width * (size_t)sets[k]->height * (size_t)sets[k]->channels;
   }
   size_t local = (size_t)renderer->local[0] * (size_t)renderer->local[1];
-  return bytes + local * (sizeof(double) + 3);
+  size_t cell = (size_t)renderer->unit[0] * (size_t)renderer->unit[1] * 3;
+  return bytes + local * (sizeof(double) + 3) + cell * (CRAFTER_MATERIAL_COUNT + 3);
 }
 
 /* np.linspace(-1, 1, count)[index] */
@@ -139,7 +142,9 @@ crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
   size_t local_pixels = (size_t)renderer->local[0] * (size_t)renderer->local[1];
   renderer->vignette = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
   renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
-  if (!renderer->vignette || !renderer->canvas) goto out_of_memory;
+  renderer->lit_cells = malloc((size_t)renderer->unit[0] * (size_t)renderer->unit[1] * 3 *
+                               (CRAFTER_MATERIAL_COUNT + 3));
+  if (!renderer->vignette || !renderer->canvas || !renderer->lit_cells) goto out_of_memory;
   for (int x = 0; x < renderer->local[0]; x++) {
     double along_x = linspace(x, renderer->local[0]);
     for (int y = 0; y < renderer->local[1]; y++) {
@@ -157,33 +162,44 @@ out_of_memory:
   return NULL;
 }
 
+/* Where drawing goes: pixel (x, y) at base + x * x_stride + y * y_stride,
+ * three bytes.  The local canvas is x-major like the reference's arrays;
+ * the observation is row-major. */
+typedef struct surface {
+  uint8_t *base;
+  ptrdiff_t x_stride, y_stride;
+} surface;
+
 /* Copies the colour channels of a texture, ignoring any alpha, as the
  * reference draws materials. */
-static void draw_opaque(uint8_t *canvas, int canvas_height, int left, int top,
-                        const scaled *texture) {
-  for (int x = 0; x < texture->width; x++)
-    for (int y = 0; y < texture->height; y++) {
-      const uint8_t *from =
-          texture->pixels + ((size_t)x * (size_t)texture->height + (size_t)y) * (size_t)texture->channels;
-      uint8_t *to = canvas + ((size_t)(left + x) * (size_t)canvas_height + (size_t)(top + y)) * 3;
-      to[0] = from[0];
-      to[1] = from[1];
-      to[2] = from[2];
+static void draw_opaque(surface to_surface, int left, int top, const scaled *texture) {
+  for (int x = 0; x < texture->width; x++) {
+    const uint8_t *from = texture->pixels + (size_t)x * (size_t)texture->height * (size_t)texture->channels;
+    uint8_t *to = to_surface.base + (left + x) * to_surface.x_stride + top * to_surface.y_stride;
+    if (texture->channels == 3 && to_surface.y_stride == 3) {
+      memcpy(to, from, (size_t)texture->height * 3);
+      continue;
     }
+    for (int y = 0; y < texture->height; y++) {
+      memcpy(to, from, 3);
+      from += texture->channels;
+      to += to_surface.y_stride;
+    }
+  }
 }
 
 /* Alpha compositing in single precision, truncated, as the reference's
  * numpy float32 arithmetic does; opaque images are copied. */
-static void draw_blended(uint8_t *canvas, int canvas_height, int left, int top,
-                         const scaled *texture) {
+static void draw_blended(surface to_surface, int left, int top, const scaled *texture) {
   if (texture->channels != 4) {
-    draw_opaque(canvas, canvas_height, left, top, texture);
+    draw_opaque(to_surface, left, top, texture);
     return;
   }
   for (int x = 0; x < texture->width; x++)
     for (int y = 0; y < texture->height; y++) {
       const uint8_t *from = texture->pixels + ((size_t)x * (size_t)texture->height + (size_t)y) * 4;
-      uint8_t *to = canvas + ((size_t)(left + x) * (size_t)canvas_height + (size_t)(top + y)) * 3;
+      uint8_t *to = to_surface.base + (left + x) * to_surface.x_stride + (top + y) * to_surface.y_stride;
+      if (from[3] == 0) continue; /* alpha 0 leaves the pixel: (255 * (c / 255)) truncates to c */
       float alpha = (float)from[3] / 255.0f;
       for (int c = 0; c < 3; c++) {
         float source = (float)from[c] / 255.0f;
@@ -192,6 +208,11 @@ static void draw_blended(uint8_t *canvas, int canvas_height, int left, int top,
         to[c] = (uint8_t)(255.0f * blended);
       }
     }
+}
+
+static surface canvas_surface(const crafter_renderer *renderer) {
+  surface canvas = {renderer->canvas, (ptrdiff_t)renderer->local[1] * 3, 3};
+  return canvas;
 }
 
 static int object_texture(const crafter_env *env, const crafter_object *object) {
@@ -236,33 +257,59 @@ static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) 
       int world_x = center_x + x - offset_x, world_y = center_y + y - offset_y;
       if (!crafter_world_inside(world, world_x, world_y)) continue;
       int material = crafter_world_material(world, world_x, world_y);
-      draw_opaque(renderer->canvas, height, x * renderer->unit[0], y * renderer->unit[1],
+      draw_opaque(canvas_surface(renderer), x * renderer->unit[0], y * renderer->unit[1],
                   &renderer->cell[material]); /* material ids are texture ids */
     }
   for (int slot = 0; slot < world->object_count; slot++) {
     const crafter_object *object = &world->objects[slot];
     int x = object->x - center_x + offset_x, y = object->y - center_y + offset_y;
     if (x < 0 || y < 0 || x >= renderer->grid[0] || y >= renderer->grid[1]) continue;
-    draw_blended(renderer->canvas, height, x * renderer->unit[0], y * renderer->unit[1],
+    draw_blended(canvas_surface(renderer), x * renderer->unit[0], y * renderer->unit[1],
                  &renderer->cell[object_texture(env, object)]);
   }
 }
 
-static uint8_t grey_of(const uint8_t *rgb) {
+static inline uint8_t grey_of(const uint8_t *rgb) {
   return (uint8_t)((rgb[0] * 19595 + rgb[1] * 38470 + rgb[2] * 7471 + 0x8000) >> 16);
 }
 
 /* Pillow's ImageEnhance.Color(image).enhance(factor) on one pixel. */
-static void enhance_colour(const uint8_t *in, float factor, uint8_t *out) {
+static inline __attribute__((always_inline)) void enhance_colour(const uint8_t *in, float factor,
+                                                                 uint8_t *out) {
   int grey = grey_of(in);
   for (int c = 0; c < 3; c++) out[c] = (uint8_t)(grey + factor * (in[c] - grey));
 }
 
-/* Daylight, night noise, tint and sleep, pixel by pixel, written into the
- * observation at the local view's place. */
-static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+/* The light of one pixel: daylight mixes the colour with its night look
+ * (the colour, or at night its noisy version `dark`, faded to 40% colour
+ * and tinted blue), then sleep turns it grey and dark blue.  The
+ * arithmetic is the reference's: numpy doubles, Pillow's single-precision
+ * blends, truncation to bytes where the reference converts to uint8. */
+static inline __attribute__((always_inline)) void shade(const uint8_t *colour,
+                                                        const uint8_t *dark, double daylight,
+                                                        int sleeping, uint8_t *out) {
   static const double night_tint[3] = {0, 16, 64};
   static const double sleep_tint[3] = {0, 0, 16};
+  uint8_t faded[3];
+  enhance_colour(dark, 0.4f, faded);
+  double lit[3];
+  for (int c = 0; c < 3; c++) {
+    double tinted = (1 - 0.5) * faded[c] + 0.5 * night_tint[c];
+    lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
+  }
+  if (sleeping) {
+    uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
+    uint8_t grey[3];
+    enhance_colour(truncated, 0.0f, grey);
+    for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey[c] + 0.5 * sleep_tint[c];
+  }
+  for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
+}
+
+/* Daylight, night noise, tint and sleep, pixel by pixel over the composed
+ * canvas, written into the observation at the local view's place.  At
+ * night the noise is drawn in the reference's order, x-major. */
+static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
   double daylight = env->game.daylight;
   int night = daylight < 0.5;
   double amount = 2 * (0.5 - daylight);
@@ -281,44 +328,20 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
       } else {
         memcpy(dark, colour, 3);
       }
-      uint8_t faded[3];
-      enhance_colour(dark, 0.4f, faded);
-      double lit[3];
-      for (int c = 0; c < 3; c++) {
-        double tinted = (1 - 0.5) * faded[c] + 0.5 * night_tint[c];
-        lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
-      }
-      if (sleeping) {
-        uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
-        uint8_t grey[3];
-        enhance_colour(truncated, 0.0f, grey);
-        for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey[c] + 0.5 * sleep_tint[c];
-      }
       uint8_t *out = pixels + ((size_t)(renderer->border[1] + y) * (size_t)width +
                                (size_t)(renderer->border[0] + x)) * 3;
-      for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
+      shade(colour, dark, daylight, sleeping, out);
     }
 }
 
-static void blit_to_observation(const crafter_renderer *renderer, const uint8_t *canvas,
-                                 int canvas_width, int canvas_height, int top,
-                                 uint8_t *pixels) {
-  int width = renderer->params.size[0];
-  for (int x = 0; x < canvas_width; x++)
-    for (int y = 0; y < canvas_height; y++) {
-      const uint8_t *from = canvas + ((size_t)x * (size_t)canvas_height + (size_t)y) * 3;
-      uint8_t *to = pixels + ((size_t)(renderer->border[1] + top + y) * (size_t)width +
-                              (size_t)(renderer->border[0] + x)) * 3;
-      memcpy(to, from, 3);
-    }
-}
-
+/* The inventory panel, drawn straight into the (zeroed) observation below
+ * the local view: the reference composes it on a black canvas of its own,
+ * which comes to the same bytes. */
 static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, uint8_t *pixels) {
-  int width = renderer->local[0];
-  int height = renderer->item_rows * renderer->unit[1];
-  size_t bytes = (size_t)width * (size_t)height * 3;
-  uint8_t *canvas = calloc(bytes ? bytes : 1, 1);
-  if (!canvas) return;
+  int width = renderer->params.size[0];
+  surface panel = {pixels + ((size_t)(renderer->border[1] + renderer->local[1]) * (size_t)width +
+                             (size_t)renderer->border[0]) * 3,
+                   3, (ptrdiff_t)width * 3};
   const int32_t *inventory = env->game.player.inventory;
   for (int index = 0; index < CRAFTER_ITEM_COUNT; index++) {
     int amount = inventory[index];
@@ -326,24 +349,113 @@ static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, u
     int column = index % renderer->grid[0], row = index / renderer->grid[0];
     const scaled *icon = &renderer->item[item_textures[index]];
     if (icon->pixels)
-      draw_blended(canvas, height,
-                   (int)(column * renderer->unit[0] + 0.1 * renderer->unit[0]),
+      draw_blended(panel, (int)(column * renderer->unit[0] + 0.1 * renderer->unit[0]),
                    (int)(row * renderer->unit[1] + 0.1 * renderer->unit[1]), icon);
     int digit = amount <= 9 ? CRAFTER_TEX_DIGIT_1 + amount - 1 : CRAFTER_TEX_UNKNOWN;
     const scaled *count = &renderer->digit[digit];
     if (count->pixels)
-      draw_blended(canvas, height,
-                   (int)(column * renderer->unit[0] + 0.4 * renderer->unit[0]),
+      draw_blended(panel, (int)(column * renderer->unit[0] + 0.4 * renderer->unit[0]),
                    (int)(row * renderer->unit[1] + 0.4 * renderer->unit[1]), count);
   }
-  blit_to_observation(renderer, canvas, width, height, renderer->local[1], pixels);
-  free(canvas);
+}
+
+/* Zeroes what the local view does not cover: the margins and the panel. */
+static void clear_outside_local_view(const crafter_renderer *renderer, uint8_t *pixels) {
+  int width = renderer->params.size[0], height = renderer->params.size[1];
+  int left = renderer->border[0], top = renderer->border[1];
+  int right = left + renderer->local[0], bottom = top + renderer->local[1];
+  for (int row = 0; row < height; row++) {
+    uint8_t *line = pixels + (size_t)row * (size_t)width * 3;
+    if (row < top || row >= bottom) {
+      memset(line, 0, (size_t)width * 3);
+      continue;
+    }
+    memset(line, 0, (size_t)left * 3);
+    memset(line + (size_t)right * 3, 0, (size_t)(width - right) * 3);
+  }
+}
+
+void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env,
+                                     uint8_t *pixels) {
+  clear_outside_local_view(renderer, pixels);
+  draw_local_view(renderer, env);
+  light_local_view(renderer, env, pixels);
+  draw_inventory(renderer, env, pixels);
+}
+
+/* By day the light of a pixel depends on its colour alone, so a cell
+ * showing only its material looks the same wherever it is: each material
+ * in view is lit once, a cell with a creature on it is composed and lit on
+ * its own, and the rest are copies. */
+/* Lights a composed cell (x-major) into rows (y-major) ready to copy. */
+static void light_cell(const uint8_t *colours, int width, int height, double daylight,
+                       int sleeping, uint8_t *rows) {
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      const uint8_t *colour = colours + ((size_t)x * (size_t)height + (size_t)y) * 3;
+      shade(colour, colour, daylight, sleeping, rows + ((size_t)y * (size_t)width + (size_t)x) * 3);
+    }
+}
+
+static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  const crafter_world *world = &env->game.world;
+  double daylight = env->game.daylight;
+  int sleeping = env->game.player.sleeping;
+  int unit_w = renderer->unit[0], unit_h = renderer->unit[1];
+  int width = renderer->params.size[0];
+  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int offset_x = renderer->grid[0] / 2, offset_y = renderer->grid[1] / 2;
+  size_t cell_bytes = (size_t)unit_w * (size_t)unit_h * 3;
+  uint8_t *outside = renderer->lit_cells + (size_t)CRAFTER_MATERIAL_COUNT * cell_bytes;
+  uint8_t *scratch = outside + cell_bytes;
+  uint8_t *composed = scratch + cell_bytes;
+  surface composed_surface = {composed, (ptrdiff_t)unit_h * 3, 3};
+  uint32_t lit_done = 0; /* bit m: material m lit this frame; bit 31: the outside */
+  for (int gx = 0; gx < renderer->grid[0]; gx++)
+    for (int gy = 0; gy < renderer->grid[1]; gy++) {
+      int world_x = center_x + gx - offset_x, world_y = center_y + gy - offset_y;
+      const uint8_t *source;
+      if (!crafter_world_inside(world, world_x, world_y)) {
+        if (!(lit_done & (1u << 31))) {
+          memset(composed, 127, cell_bytes);
+          light_cell(composed, unit_w, unit_h, daylight, sleeping, outside);
+          lit_done |= 1u << 31;
+        }
+        source = outside;
+      } else {
+        int material = crafter_world_material(world, world_x, world_y);
+        int slot = crafter_world_object_slot(world, world_x, world_y);
+        if (slot >= 0) {
+          draw_opaque(composed_surface, 0, 0, &renderer->cell[material]);
+          draw_blended(composed_surface, 0, 0,
+                       &renderer->cell[object_texture(env, &world->objects[slot])]);
+          light_cell(composed, unit_w, unit_h, daylight, sleeping, scratch);
+          source = scratch;
+        } else {
+          uint8_t *lit = renderer->lit_cells + (size_t)material * cell_bytes;
+          if (!(lit_done & (1u << material))) {
+            draw_opaque(composed_surface, 0, 0, &renderer->cell[material]);
+            light_cell(composed, unit_w, unit_h, daylight, sleeping, lit);
+            lit_done |= 1u << material;
+          }
+          source = lit;
+        }
+      }
+      for (int y = 0; y < unit_h; y++) {
+        uint8_t *row = pixels + ((size_t)(renderer->border[1] + gy * unit_h + y) * (size_t)width +
+                                 (size_t)(renderer->border[0] + gx * unit_w)) * 3;
+        memcpy(row, source + (size_t)y * (size_t)unit_w * 3, (size_t)unit_w * 3);
+      }
+    }
 }
 
 void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
-  memset(pixels, 0, (size_t)renderer->params.size[0] * (size_t)renderer->params.size[1] * 3);
-  draw_local_view(renderer, env);
-  light_local_view(renderer, env, pixels);
+  if (env->game.daylight < 0.5) {
+    crafter_render_pixels_reference(renderer, env, pixels);
+    return;
+  }
+  clear_outside_local_view(renderer, pixels);
+  render_by_cells(renderer, env, pixels);
   draw_inventory(renderer, env, pixels);
 }
 

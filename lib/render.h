@@ -40,6 +40,12 @@ void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t
 
 #endif
 
+/* The same pixels by the plain path: compose the whole view, then light
+ * every pixel.  crafter_render_pixels takes shortcuts by day; tests check
+ * both give the same bytes. */
+void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env,
+                                     uint8_t *pixels);
+
 /* The symbolic observation of Craftax-Classic: 1345 floats.
  *   [0, 1323)  a 7-row, 9-column window centred on the player, row-major
  *              (rows are y, columns x), 21 channels a cell: 17 one-hot
