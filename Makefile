@@ -20,7 +20,7 @@ LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
-	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-score
+	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden
