@@ -54,44 +54,63 @@ static inline double extrapolate(const crafter_noise *noise, int64_t xsb, int64_
 /* Adds the contribution of one lattice vertex, if it is within reach. */
 static inline __attribute__((always_inline)) double contribute(const crafter_noise *noise, double value, int64_t xsv, int64_t ysv,
                          int64_t zsv, double dx, double dy, double dz) {
+  /* Computed whether or not the vertex is in reach, then kept or not:
+   * a choice without a branch, which the processor cannot guess. */
   double attenuation = 2 - dx * dx - dy * dy - dz * dz;
-  if (attenuation > 0) {
-    attenuation *= attenuation;
-    value += attenuation * attenuation * extrapolate(noise, xsv, ysv, zsv, dx, dy, dz);
-  }
-  return value;
+  double squared = attenuation * attenuation;
+  double term = squared * squared * extrapolate(noise, xsv, ysv, zsv, dx, dy, dz);
+  return attenuation > 0 ? value + term : value;
 }
 
-double crafter_noise3(const crafter_noise *noise, double x, double y, double z) {
-  /* Place the input on the simplectic honeycomb. */
+/* Where a point falls in the simplectic honeycomb: the origin of its
+ * rhombohedron, the offsets from it, and the coordinates inside. */
+typedef struct lattice {
+  int64_t xsb, ysb, zsb;
+  double dx0, dy0, dz0;
+  double xins, yins, zins;
+} lattice;
+
+static inline __attribute__((always_inline)) lattice locate(double x, double y, double z) {
+  lattice at;
   double stretch_offset = (x + y + z) * STRETCH3;
   double xs = x + stretch_offset;
   double ys = y + stretch_offset;
   double zs = z + stretch_offset;
-
   double xsb_f = floor_of(xs), ysb_f = floor_of(ys), zsb_f = floor_of(zs);
-  int64_t xsb = (int64_t)xsb_f, ysb = (int64_t)ysb_f, zsb = (int64_t)zsb_f;
-
-  double squish_offset = (double)(xsb + ysb + zsb) * SQUISH3;
+  at.xsb = (int64_t)xsb_f;
+  at.ysb = (int64_t)ysb_f;
+  at.zsb = (int64_t)zsb_f;
+  double squish_offset = (double)(at.xsb + at.ysb + at.zsb) * SQUISH3;
   double xb = xsb_f + squish_offset;
   double yb = ysb_f + squish_offset;
   double zb = zsb_f + squish_offset;
+  at.xins = xs - xsb_f;
+  at.yins = ys - ysb_f;
+  at.zins = zs - zsb_f;
+  at.dx0 = x - xb;
+  at.dy0 = y - yb;
+  at.dz0 = z - zb;
+  return at;
+}
 
-  double xins = xs - xsb_f;
-  double yins = ys - ysb_f;
-  double zins = zs - zsb_f;
+/* Which lattice points contribute and in what order: the region (0: the
+ * tetrahedron at (0,0,0), 1: the one at (1,1,1), 2: the octahedron between)
+ * and the choices that pick the two extra vertices.  It depends only on
+ * where the point is, never on the seed. */
+typedef struct variant {
+  int region;
+  int sub;    /* regions 0, 1: 0 when the corner itself is among the closest two,
+                 else 1; region 2: 0 both closest points on the far side, 1 both
+                 near, 2 one of each */
+  int c;      /* the code the extra vertices derive from */
+  int c1, c2; /* region 2 with one of each: the far and the near point */
+} variant;
+
+static inline __attribute__((always_inline)) variant classify(const lattice *at) {
+  variant v = {0, 0, 0, 0, 0};
+  double xins = at->xins, yins = at->yins, zins = at->zins;
   double in_sum = xins + yins + zins;
-
-  double dx0 = x - xb;
-  double dy0 = y - yb;
-  double dz0 = z - zb;
-
-  double dx_ext0, dy_ext0, dz_ext0, dx_ext1, dy_ext1, dz_ext1;
-  int64_t xsv_ext0, ysv_ext0, zsv_ext0, xsv_ext1, ysv_ext1, zsv_ext1;
-  double value = 0;
-
   if (in_sum <= 1) {
-    /* Inside the tetrahedron at (0,0,0). */
     int a_point = 0x01, b_point = 0x02;
     double a_score = xins, b_score = yins;
     if (a_score >= b_score && zins > b_score) {
@@ -102,8 +121,94 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
       a_point = 0x04;
     }
     double wins = 1 - in_sum;
-    if (wins > a_score || wins > b_score) {
-      int c = b_score > a_score ? b_point : a_point;
+    v.region = 0;
+    v.sub = wins > a_score || wins > b_score ? 0 : 1;
+    v.c = v.sub == 0 ? (b_score > a_score ? b_point : a_point) : (a_point | b_point);
+  } else if (in_sum >= 2) {
+    int a_point = 0x06, b_point = 0x05;
+    double a_score = xins, b_score = yins;
+    if (a_score <= b_score && zins < b_score) {
+      b_score = zins;
+      b_point = 0x03;
+    } else if (a_score > b_score && zins < a_score) {
+      a_score = zins;
+      a_point = 0x03;
+    }
+    double wins = 3 - in_sum;
+    v.region = 1;
+    v.sub = wins < a_score || wins < b_score ? 0 : 1;
+    v.c = v.sub == 0 ? (b_score < a_score ? b_point : a_point) : (a_point & b_point);
+  } else {
+    double a_score, b_score;
+    int a_point, b_point, a_further, b_further;
+    double p1 = xins + yins;
+    if (p1 > 1) {
+      a_score = p1 - 1;
+      a_point = 0x03;
+      a_further = 1;
+    } else {
+      a_score = 1 - p1;
+      a_point = 0x04;
+      a_further = 0;
+    }
+    double p2 = xins + zins;
+    if (p2 > 1) {
+      b_score = p2 - 1;
+      b_point = 0x05;
+      b_further = 1;
+    } else {
+      b_score = 1 - p2;
+      b_point = 0x02;
+      b_further = 0;
+    }
+    double p3 = yins + zins;
+    if (p3 > 1) {
+      double score = p3 - 1;
+      if (a_score <= b_score && a_score < score) {
+        a_point = 0x06;
+        a_further = 1;
+      } else if (a_score > b_score && b_score < score) {
+        b_point = 0x06;
+        b_further = 1;
+      }
+    } else {
+      double score = 1 - p3;
+      if (a_score <= b_score && a_score < score) {
+        a_point = 0x01;
+        a_further = 0;
+      } else if (a_score > b_score && b_score < score) {
+        b_point = 0x01;
+        b_further = 0;
+      }
+    }
+    v.region = 2;
+    if (a_further == b_further) {
+      v.sub = a_further ? 0 : 1;
+      v.c = a_further ? (a_point & b_point) : (a_point | b_point);
+    } else {
+      v.sub = 2;
+      v.c1 = a_further ? a_point : b_point;
+      v.c2 = a_further ? b_point : a_point;
+    }
+  }
+  return v;
+}
+
+/* The sum of the contributions for a located and classified point.  Called
+ * with a constant variant (inlined into a loop over points of one variant)
+ * the compiler drops every branch on the variant. */
+static inline __attribute__((always_inline)) double evaluate(const crafter_noise *noise,
+                                                             const lattice *at, variant v) {
+  int64_t xsb = at->xsb, ysb = at->ysb, zsb = at->zsb;
+  double dx0 = at->dx0, dy0 = at->dy0, dz0 = at->dz0;
+  double dx_ext0, dy_ext0, dz_ext0, dx_ext1, dy_ext1, dz_ext1;
+  int64_t xsv_ext0, ysv_ext0, zsv_ext0, xsv_ext1, ysv_ext1, zsv_ext1;
+  double value = 0;
+
+  if (v.region == 0) {
+    /* Inside the tetrahedron at (0,0,0). */
+    if (v.sub == 0) {
+      int c = v.c;
       if ((c & 0x01) == 0) {
         xsv_ext0 = xsb - 1;
         xsv_ext1 = xsb;
@@ -137,7 +242,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
         dz_ext0 = dz_ext1 = dz0 - 1;
       }
     } else {
-      int c = a_point | b_point;
+      int c = v.c;
       if ((c & 0x01) == 0) {
         xsv_ext0 = xsb;
         xsv_ext1 = xsb - 1;
@@ -182,20 +287,10 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
     double dy3 = dy1;
     double dz3 = dz0 - 1 - SQUISH3;
     value = contribute(noise, value, xsb, ysb, zsb + 1, dx3, dy3, dz3);
-  } else if (in_sum >= 2) {
+  } else if (v.region == 1) {
     /* Inside the tetrahedron at (1,1,1). */
-    int a_point = 0x06, b_point = 0x05;
-    double a_score = xins, b_score = yins;
-    if (a_score <= b_score && zins < b_score) {
-      b_score = zins;
-      b_point = 0x03;
-    } else if (a_score > b_score && zins < a_score) {
-      a_score = zins;
-      a_point = 0x03;
-    }
-    double wins = 3 - in_sum;
-    if (wins < a_score || wins < b_score) {
-      int c = b_score < a_score ? b_point : a_point;
+    if (v.sub == 0) {
+      int c = v.c;
       if ((c & 0x01) != 0) {
         xsv_ext0 = xsb + 2;
         xsv_ext1 = xsb + 1;
@@ -229,7 +324,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
         dz_ext0 = dz_ext1 = dz0 - 3 * SQUISH3;
       }
     } else {
-      int c = a_point & b_point;
+      int c = v.c;
       if ((c & 0x01) != 0) {
         xsv_ext0 = xsb + 1;
         xsv_ext1 = xsb + 2;
@@ -279,57 +374,15 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
     value = contribute(noise, value, xsb + 1, ysb + 1, zsb + 1, dx0, dy0, dz0);
   } else {
     /* Inside the octahedron between the two tetrahedra. */
-    double a_score, b_score;
-    int a_point, b_point, a_further, b_further;
-    double p1 = xins + yins;
-    if (p1 > 1) {
-      a_score = p1 - 1;
-      a_point = 0x03;
-      a_further = 1;
-    } else {
-      a_score = 1 - p1;
-      a_point = 0x04;
-      a_further = 0;
-    }
-    double p2 = xins + zins;
-    if (p2 > 1) {
-      b_score = p2 - 1;
-      b_point = 0x05;
-      b_further = 1;
-    } else {
-      b_score = 1 - p2;
-      b_point = 0x02;
-      b_further = 0;
-    }
-    double p3 = yins + zins;
-    if (p3 > 1) {
-      double score = p3 - 1;
-      if (a_score <= b_score && a_score < score) {
-        a_point = 0x06;
-        a_further = 1;
-      } else if (a_score > b_score && b_score < score) {
-        b_point = 0x06;
-        b_further = 1;
-      }
-    } else {
-      double score = 1 - p3;
-      if (a_score <= b_score && a_score < score) {
-        a_point = 0x01;
-        a_further = 0;
-      } else if (a_score > b_score && b_score < score) {
-        b_point = 0x01;
-        b_further = 0;
-      }
-    }
-    if (a_further == b_further) {
-      if (a_further) {
+    if (v.sub != 2) {
+      if (v.sub == 0) {
         dx_ext0 = dx0 - 1 - 3 * SQUISH3;
         dy_ext0 = dy0 - 1 - 3 * SQUISH3;
         dz_ext0 = dz0 - 1 - 3 * SQUISH3;
         xsv_ext0 = xsb + 1;
         ysv_ext0 = ysb + 1;
         zsv_ext0 = zsb + 1;
-        int c = a_point & b_point;
+        int c = v.c;
         if ((c & 0x01) != 0) {
           dx_ext1 = dx0 - 2 - 2 * SQUISH3;
           dy_ext1 = dy0 - 2 * SQUISH3;
@@ -359,7 +412,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
         xsv_ext0 = xsb;
         ysv_ext0 = ysb;
         zsv_ext0 = zsb;
-        int c = a_point | b_point;
+        int c = v.c;
         if ((c & 0x01) == 0) {
           dx_ext1 = dx0 + 1 - SQUISH3;
           dy_ext1 = dy0 - 1 - SQUISH3;
@@ -384,8 +437,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
         }
       }
     } else {
-      int c1 = a_further ? a_point : b_point;
-      int c2 = a_further ? b_point : a_point;
+      int c1 = v.c1, c2 = v.c2;
       if ((c1 & 0x01) == 0) {
         dx_ext0 = dx0 + 1 - SQUISH3;
         dy_ext0 = dy0 - 1 - SQUISH3;
@@ -454,3 +506,9 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
   value = contribute(noise, value, xsv_ext1, ysv_ext1, zsv_ext1, dx_ext1, dy_ext1, dz_ext1);
   return value / NORM3;
 }
+
+double crafter_noise3(const crafter_noise *noise, double x, double y, double z) {
+  lattice at = locate(x, y, z);
+  return evaluate(noise, &at, classify(&at));
+}
+
