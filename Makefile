@@ -10,17 +10,18 @@ EXACTFLAGS = -ffp-contract=off -fno-fast-math
 WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
-LIBS_ALL = -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
+LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = rng npmath noise world worldgen rules env render textures builtin_textures session \
-	batch bench \
+LIB_MODULES = rng npmath noise world worldgen rules config env render textures builtin_textures session \
+	batch bench worldfile gen \
 	proto json cli score
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
-PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench
+PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
-	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score
+	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
+	tests/unit/test-config
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden

@@ -30,6 +30,8 @@ static void usage(FILE *out) {
           "  -r, --repeats=R      timed repetitions; the median is reported (default 5)\n"
           "  -s, --seed=N         env seed (env i uses N+i) and action seed (default 0)\n"
           "      --area=W,H --view=W,H --size=W,H --length=L   env parameters\n"
+          "  -c, --config=FILE    play by the configuration FILE (crafter-config(5));\n"
+          "                       the options above override its env section\n"
           "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
           "  -f, --format=F       text (default) or json\n"
           "      --sweep=WHAT     threads: measure 1..T threads; envs: 1, 2, 4, .. N envs\n"
@@ -173,6 +175,9 @@ int main(int argc, char **argv) {
              *compare = NULL;
   enum { OPT_SECONDS = 256, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_SWEEP, OPT_PLOT,
          OPT_COMPARE };
+  const char *config_path = NULL;
+  /* Env parameters given on the command line, which rule over --config. */
+  int given_seed = 0, given_area = 0, given_view = 0, given_size = 0, given_length = 0;
   static const struct option long_options[] = {
       {"obs", required_argument, NULL, 'o'},      {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'n'},
@@ -183,11 +188,12 @@ int main(int argc, char **argv) {
       {"textures", required_argument, NULL, 't'}, {"format", required_argument, NULL, 'f'},
       {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, OPT_PLOT},
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
+      {"config", required_argument, NULL, 'c'},
       {NULL, 0, NULL, 0},
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "o:N:T:n:r:s:t:f:h", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "o:N:T:n:r:s:t:f:c:h", long_options, NULL)) != -1) {
     switch (option) {
       case 'o':
         options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
@@ -227,23 +233,28 @@ int main(int argc, char **argv) {
         if (crafter_parse_int64(optarg, 0, INT32_MAX, &options.batch.params.seed) < 0)
           usage_error("invalid seed '%s'", optarg);
         options.action_seed = (uint64_t)options.batch.params.seed;
+        given_seed = 1;
         break;
       case OPT_AREA:
         if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.area) < 0)
           usage_error("invalid area '%s' (expected W,H)", optarg);
+        given_area = 1;
         break;
       case OPT_VIEW:
         if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.view) < 0)
           usage_error("invalid view '%s' (expected W,H)", optarg);
+        given_view = 1;
         break;
       case OPT_SIZE:
         if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
+        given_size = 1;
         break;
       case OPT_LENGTH:
         if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
           usage_error("invalid length '%s'", optarg);
         options.batch.params.length = (long)number;
+        given_length = 1;
         break;
       case 't': textures_dir = optarg; break;
       case 'f':
@@ -258,6 +269,7 @@ int main(int argc, char **argv) {
         break;
       case OPT_PLOT: plot_path = optarg; break;
       case OPT_COMPARE: compare = optarg; break;
+      case 'c': config_path = optarg; break;
       case 'h': usage(stdout); return 0;
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
@@ -266,6 +278,23 @@ int main(int argc, char **argv) {
   if (plot_path && !sweep) usage_error("%s", "--plot needs --sweep");
 
   char error[512];
+  static crafter_config config;
+  if (config_path) {
+    crafter_config_default(&config);
+    if (crafter_config_load(config_path, &config, error, sizeof(error)) < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 1;
+    }
+    crafter_params *params = &options.batch.params;
+    const crafter_params *file = &config.params;
+    if (!given_seed) params->seed = file->seed, options.action_seed = (uint64_t)file->seed;
+    if (!given_area) params->area[0] = file->area[0], params->area[1] = file->area[1];
+    if (!given_view) params->view[0] = file->view[0], params->view[1] = file->view[1];
+    if (!given_size) params->size[0] = file->size[0], params->size[1] = file->size[1];
+    if (!given_length) params->length = file->length;
+    params->reward = file->reward;
+    options.batch.config = &config;
+  }
   if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0)
     usage_error("%s", error);
   crafter_textures textures;

@@ -116,7 +116,8 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
   for (int i = 0; i < count; i++) {
     crafter_params params = options->params;
     params.seed += i;
-    if (crafter_env_init(&batch->envs[i], &params, error, error_size) < 0) {
+    if (crafter_env_init_config(&batch->envs[i], &params, options->config, error, error_size) <
+        0) {
       crafter_batch_free(batch);
       return NULL;
     }

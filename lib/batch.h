@@ -21,6 +21,7 @@ typedef struct crafter_batch_options {
   int threads;                       /* worker threads, 1 or more */
   int obs_kind;                      /* enum crafter_obs_kind, not text */
   const crafter_textures *textures;  /* for pixels */
+  const crafter_config *config;      /* the rules every env plays by; NULL: Crafter's */
 } crafter_batch_options;
 
 /* Makes the envs and threads and resets every env.  NULL with a reason. */

@@ -56,10 +56,10 @@ static int compare_doubles(const void *left, const void *right) {
 }
 
 /* Median time of one reset: repetitions of a batch of resets of one env. */
-static double time_resets(const crafter_params *params, int repeats, char *error,
-                          size_t error_size) {
+static double time_resets(const crafter_params *params, const crafter_config *config,
+                          int repeats, char *error, size_t error_size) {
   crafter_env env;
-  if (crafter_env_init(&env, params, error, error_size) < 0) return -1;
+  if (crafter_env_init_config(&env, params, config, error, error_size) < 0) return -1;
   enum { RESETS = 20 };
   double *times = malloc(sizeof(double) * (size_t)repeats);
   if (!times) {
@@ -126,6 +126,7 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   result->threads = options->batch.threads < envs ? options->batch.threads : envs;
   crafter_batch_free(batch);
   free(actions), free(reset), free(results), free(runs), free(rates);
-  result->reset_microseconds = time_resets(&options->batch.params, repeats, error, error_size);
+  result->reset_microseconds = time_resets(&options->batch.params, options->batch.config, repeats,
+                                           error, error_size);
   return result->reset_microseconds < 0 ? -1 : 0;
 }

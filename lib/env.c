@@ -5,8 +5,6 @@
 
 #include "worldgen.h"
 
-#define CHUNK_SIZE 12
-
 void crafter_params_default(crafter_params *params) {
   params->area[0] = params->area[1] = 64;
   params->view[0] = params->view[1] = 9;
@@ -54,11 +52,29 @@ int crafter_params_check(const crafter_params *params, char *error, size_t error
 
 int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
                      size_t error_size) {
+  return crafter_env_init_config(env, params, NULL, error, error_size);
+}
+
+int crafter_env_init_config(crafter_env *env, const crafter_params *params,
+                            const crafter_config *config, char *error, size_t error_size) {
   memset(env, 0, sizeof(*env));
   if (crafter_params_check(params, error, error_size) < 0) return -1;
+  if (!config) config = &crafter_config_builtin;
+  if (config != &crafter_config_builtin && crafter_config_check(config, error, error_size) < 0)
+    return -1;
   env->params = *params;
-  if (crafter_world_init(&env->game.world, params->area[0], params->area[1], CHUNK_SIZE,
-                         CHUNK_SIZE) < 0) {
+  env->config = config;
+  env->game.config = config;
+  const int *chunk = config->chunk;
+  long chunks = (long)((params->area[0] + chunk[0] - 1) / chunk[0]) *
+                ((params->area[1] + chunk[1] - 1) / chunk[1]);
+  if (chunks > INT16_MAX) {
+    snprintf(error, error_size, "an area of %dx%d in chunks of %dx%d makes %ld chunks; at most %d",
+             params->area[0], params->area[1], chunk[0], chunk[1], chunks, INT16_MAX);
+    return -1;
+  }
+  if (crafter_world_init(&env->game.world, params->area[0], params->area[1], chunk[0],
+                         chunk[1]) < 0) {
     snprintf(error, error_size, "out of memory");
     return -1;
   }
@@ -95,19 +111,22 @@ static void observe_or_skip(crafter_env *env) {
     crafter_rng_skip_uniform(&env->game.rng, crafter_env_night_draws(env));
 }
 
-int crafter_env_reset(crafter_env *env) {
+int crafter_env_reset(crafter_env *env) { return crafter_env_reset_custom(env, NULL, NULL); }
+
+int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context) {
   crafter_game *game = &env->game;
   env->episode += 1;
   env->world_seed = crafter_world_seed(env->params.seed, env->episode);
   crafter_world_clear(&game->world);
   crafter_rng_seed(&game->rng, (uint32_t)env->world_seed);
   game->step = 0;
-  game->daylight = crafter_daylight(0);
+  game->daylight = crafter_daylight_cycle(0, env->config->day_length);
   if (crafter_game_place_player(game, game->world.width / 2, game->world.height / 2) < 0)
     return -1;
+  if (crafter_generate_world(game) < 0) return -1;
+  if (build && build(game, context) < 0) return -1;
   env->last_health = game->player.inventory[CRAFTER_HEALTH];
   env->unlocked = 0;
-  if (crafter_generate_world(game) < 0) return -1;
   observe_or_skip(env);
   return 0;
 }
@@ -116,15 +135,29 @@ void crafter_env_step(crafter_env *env, int action, crafter_step_result *result)
   crafter_game *game = &env->game;
   crafter_game_update(game, action);
   observe_or_skip(env);
+  const crafter_reward_config *rewards = &env->config->reward;
   int32_t health = game->player.inventory[CRAFTER_HEALTH];
-  double reward = (double)(health - env->last_health) / 10;
+  double reward = rewards->health_divisor != 0
+                      ? (double)(health - env->last_health) / rewards->health_divisor
+                      : 0.0;
   env->last_health = health;
   uint32_t unlocked = 0;
+  double unlock_reward = 0;
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
-    if (game->player.achievements[i] > 0 && !(env->unlocked & (1u << i))) unlocked |= 1u << i;
+    if (game->player.achievements[i] > 0 && !(env->unlocked & (1u << i))) {
+      /* Crafter adds 1 however many unlock at once: the max of ones. */
+      double value = rewards->achievements[i];
+      if (!unlocked)
+        unlock_reward = value;
+      else if (rewards->combine == CRAFTER_COMBINE_SUM)
+        unlock_reward += value;
+      else if (value > unlock_reward)
+        unlock_reward = value;
+      unlocked |= 1u << i;
+    }
   if (unlocked) {
     env->unlocked |= unlocked;
-    reward += 1.0;
+    reward += unlock_reward;
   }
   int dead = health <= 0;
   int over = env->params.length && game->step >= env->params.length;

@@ -9,16 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h" /* crafter_params, crafter_config */
 #include "rules.h"
-
-typedef struct crafter_params {
-  int area[2];   /* world width, height */
-  int view[2];   /* view grid width, height (local view plus inventory rows) */
-  int size[2];   /* observation width, height in pixels */
-  int reward;    /* 0: step() reports a reward of 0 */
-  long length;   /* time limit in steps; 0 for none */
-  int64_t seed;  /* the Env seed */
-} crafter_params;
 
 /* Crafter's defaults: area 64x64, view 9x9, size 64x64, reward on,
  * length 10000, seed 0. */
@@ -44,6 +36,7 @@ typedef void (*crafter_observe_fn)(void *observer, crafter_env *env);
 
 struct crafter_env {
   crafter_params params;
+  const crafter_config *config; /* never NULL: the caller's, or crafter_config_builtin */
   crafter_game game;
   int64_t episode;    /* the episode counter: 1 after the first reset */
   int64_t world_seed; /* of the current episode */
@@ -56,9 +49,17 @@ struct crafter_env {
   void *observer;
 };
 
-/* Makes an env; returns 0, or -1 with a reason in `error`. */
+/* Makes an env that plays Crafter; returns 0, or -1 with a reason in
+ * `error`. */
 int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
                      size_t error_size);
+
+/* Makes an env that plays by `config` (NULL: Crafter's own).  The env
+ * keeps the pointer: the config must stay unchanged and alive until the
+ * env is freed; many envs may share one.  `params` rules over
+ * config->params (pass &config->params to take the file's). */
+int crafter_env_init_config(crafter_env *env, const crafter_params *params,
+                            const crafter_config *config, char *error, size_t error_size);
 void crafter_env_free(crafter_env *env);
 
 /* The next reset() starts episode `episode` (Crafter counts from 1). */
@@ -66,6 +67,15 @@ void crafter_env_set_next_episode(crafter_env *env, int64_t episode);
 
 /* Starts the next episode; returns 0, or -1 if memory ran out. */
 int crafter_env_reset(crafter_env *env);
+
+/* Starts the next episode as crafter_env_reset does, then, before the
+ * observation is made, lets `build` change the fresh game (replace the
+ * world, for instance: see worldfile.h).  The generator has drawn exactly
+ * what the generated world drew, so an episode whose world `build` leaves
+ * as it was plays as the plain reset's.  Returns 0, or -1 when memory ran
+ * out or `build` returned -1. */
+typedef int (*crafter_build_fn)(crafter_game *game, void *context);
+int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context);
 
 /* One step with an action in [0, CRAFTER_ACTION_COUNT). */
 void crafter_env_step(crafter_env *env, int action, crafter_step_result *result);

@@ -1,10 +1,9 @@
 #include "rules.h"
 
-#include "npmath.h"
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "config.h"
 
 const char *const crafter_action_names[CRAFTER_ACTION_COUNT] = {
     "noop",          "move_left",         "move_right",         "move_up",
@@ -44,98 +43,43 @@ int crafter_action_from_name(const char *name) {
   return -1;
 }
 
-#define ITEM_MAX 9
-
-/* Python's math.pi, the double nearest pi. */
-#define CRAFTER_PI 3.141592653589793
-
-/* The rules of data.yaml: what collecting, placing and making need and give. */
-typedef struct item_amount {
-  int8_t item, amount;
-} item_amount;
-
-typedef struct collect_rule {
-  int8_t material; /* what is collected */
-  item_amount require[1];
-  int8_t receive, achievement;
-  int8_t leaves;
-  double probability;
-} collect_rule;
-
-static const collect_rule collect_rules[] = {
-    {CRAFTER_TREE, {{-1, 0}}, CRAFTER_WOOD, CRAFTER_COLLECT_WOOD, CRAFTER_GRASS, 1},
-    {CRAFTER_STONE, {{CRAFTER_WOOD_PICKAXE, 1}}, CRAFTER_ITEM_STONE, CRAFTER_COLLECT_STONE,
-     CRAFTER_PATH, 1},
-    {CRAFTER_COAL, {{CRAFTER_WOOD_PICKAXE, 1}}, CRAFTER_ITEM_COAL, CRAFTER_COLLECT_COAL,
-     CRAFTER_PATH, 1},
-    {CRAFTER_IRON, {{CRAFTER_STONE_PICKAXE, 1}}, CRAFTER_ITEM_IRON, CRAFTER_COLLECT_IRON,
-     CRAFTER_PATH, 1},
-    {CRAFTER_DIAMOND, {{CRAFTER_IRON_PICKAXE, 1}}, CRAFTER_ITEM_DIAMOND,
-     CRAFTER_COLLECT_DIAMOND, CRAFTER_PATH, 1},
-    {CRAFTER_WATER, {{-1, 0}}, CRAFTER_DRINK, CRAFTER_COLLECT_DRINK, CRAFTER_WATER, 1},
-    {CRAFTER_GRASS, {{-1, 0}}, CRAFTER_SAPLING, CRAFTER_COLLECT_SAPLING, CRAFTER_GRASS, 0.1},
+/* What the rules of config.h name by position: the achievement counted
+ * for receiving an item by collecting, and the place and make actions'
+ * results. */
+static const int8_t collect_achievement[CRAFTER_ITEM_COUNT] = {
+    -1, -1, CRAFTER_COLLECT_DRINK, -1, CRAFTER_COLLECT_SAPLING, CRAFTER_COLLECT_WOOD,
+    CRAFTER_COLLECT_STONE, CRAFTER_COLLECT_COAL, CRAFTER_COLLECT_IRON, CRAFTER_COLLECT_DIAMOND,
+    -1, -1, -1, -1, -1, -1,
 };
-
-typedef struct place_rule {
-  int8_t action;
-  item_amount uses;
-  uint16_t where; /* bit set of materials */
-  int8_t material; /* placed material, or -1 for a plant object */
-  int8_t achievement;
-} place_rule;
+static const int8_t place_material[4] = {CRAFTER_STONE, CRAFTER_TABLE, CRAFTER_FURNACE, -1};
+static const int8_t place_achievement[4] = {CRAFTER_PLACE_STONE_ACH, CRAFTER_PLACE_TABLE_ACH,
+                                            CRAFTER_PLACE_FURNACE_ACH, CRAFTER_PLACE_PLANT_ACH};
+static const int8_t make_item[6] = {CRAFTER_WOOD_PICKAXE, CRAFTER_STONE_PICKAXE,
+                                    CRAFTER_IRON_PICKAXE, CRAFTER_WOOD_SWORD,
+                                    CRAFTER_STONE_SWORD,  CRAFTER_IRON_SWORD};
+static const int8_t make_achievement[6] = {
+    CRAFTER_MAKE_WOOD_PICKAXE_ACH, CRAFTER_MAKE_STONE_PICKAXE_ACH, CRAFTER_MAKE_IRON_PICKAXE_ACH,
+    CRAFTER_MAKE_WOOD_SWORD_ACH,   CRAFTER_MAKE_STONE_SWORD_ACH,   CRAFTER_MAKE_IRON_SWORD_ACH};
 
 #define BIT(m) (1u << (m))
-static const place_rule place_rules[] = {
-    {CRAFTER_PLACE_STONE, {CRAFTER_ITEM_STONE, 1},
-     BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH) | BIT(CRAFTER_WATER) |
-         BIT(CRAFTER_LAVA),
-     CRAFTER_STONE, CRAFTER_PLACE_STONE_ACH},
-    {CRAFTER_PLACE_TABLE, {CRAFTER_WOOD, 2},
-     BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH), CRAFTER_TABLE,
-     CRAFTER_PLACE_TABLE_ACH},
-    {CRAFTER_PLACE_FURNACE, {CRAFTER_ITEM_STONE, 4},
-     BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH), CRAFTER_FURNACE,
-     CRAFTER_PLACE_FURNACE_ACH},
-    {CRAFTER_PLACE_PLANT, {CRAFTER_SAPLING, 1}, BIT(CRAFTER_GRASS), -1, CRAFTER_PLACE_PLANT_ACH},
-};
 
-typedef struct make_rule {
-  int8_t action;
-  item_amount uses[3];
-  uint16_t nearby; /* bit set of materials that must be within one cell */
-  int8_t gives;
-  int8_t achievement;
-} make_rule;
+static const crafter_config *config_of(const crafter_game *game) {
+  return game->config ? game->config : &crafter_config_builtin;
+}
 
-static const make_rule make_rules[] = {
-    {CRAFTER_MAKE_WOOD_PICKAXE, {{CRAFTER_WOOD, 1}, {-1, 0}, {-1, 0}}, BIT(CRAFTER_TABLE),
-     CRAFTER_WOOD_PICKAXE, CRAFTER_MAKE_WOOD_PICKAXE_ACH},
-    {CRAFTER_MAKE_STONE_PICKAXE, {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_STONE, 1}, {-1, 0}},
-     BIT(CRAFTER_TABLE), CRAFTER_STONE_PICKAXE, CRAFTER_MAKE_STONE_PICKAXE_ACH},
-    {CRAFTER_MAKE_IRON_PICKAXE,
-     {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_COAL, 1}, {CRAFTER_ITEM_IRON, 1}},
-     BIT(CRAFTER_TABLE) | BIT(CRAFTER_FURNACE), CRAFTER_IRON_PICKAXE,
-     CRAFTER_MAKE_IRON_PICKAXE_ACH},
-    {CRAFTER_MAKE_WOOD_SWORD, {{CRAFTER_WOOD, 1}, {-1, 0}, {-1, 0}}, BIT(CRAFTER_TABLE),
-     CRAFTER_WOOD_SWORD, CRAFTER_MAKE_WOOD_SWORD_ACH},
-    {CRAFTER_MAKE_STONE_SWORD, {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_STONE, 1}, {-1, 0}},
-     BIT(CRAFTER_TABLE), CRAFTER_STONE_SWORD, CRAFTER_MAKE_STONE_SWORD_ACH},
-    {CRAFTER_MAKE_IRON_SWORD,
-     {{CRAFTER_WOOD, 1}, {CRAFTER_ITEM_COAL, 1}, {CRAFTER_ITEM_IRON, 1}},
-     BIT(CRAFTER_TABLE) | BIT(CRAFTER_FURNACE), CRAFTER_IRON_SWORD,
-     CRAFTER_MAKE_IRON_SWORD_ACH},
-};
-
-#define WALKABLE (BIT(CRAFTER_GRASS) | BIT(CRAFTER_SAND) | BIT(CRAFTER_PATH))
-#define PLAYER_WALKABLE (WALKABLE | BIT(CRAFTER_LAVA))
-#define ARROW_WALKABLE (WALKABLE | BIT(CRAFTER_WATER) | BIT(CRAFTER_LAVA))
+/* Who walks where: creatures on the walkable materials, the player also
+ * into lava, arrows also over water and lava. */
+static unsigned walkable(const crafter_game *game) { return config_of(game)->walkable; }
+static unsigned player_walkable(const crafter_game *game) {
+  return walkable(game) | BIT(CRAFTER_LAVA);
+}
+static unsigned arrow_walkable(const crafter_game *game) {
+  return walkable(game) | BIT(CRAFTER_WATER) | BIT(CRAFTER_LAVA);
+}
 
 static const int directions[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
 
-double crafter_daylight(long step) {
-  double progress = fmod((double)step / 300, 1.0) + 0.3;
-  return 1 - pow(fabs(crafter_np_cos(CRAFTER_PI * progress)), 3);
-}
+double crafter_daylight(long step) { return crafter_daylight_cycle(step, 300); }
 
 static crafter_object *object(crafter_game *game, int slot) {
   return &game->world.objects[slot];
@@ -211,7 +155,9 @@ int crafter_game_add_creature(crafter_game *game, int kind, int x, int y) {
 int crafter_game_place_player(crafter_game *game, int x, int y) {
   crafter_player *player = &game->player;
   memset(player, 0, sizeof(*player));
-  for (int item = CRAFTER_HEALTH; item <= CRAFTER_ENERGY; item++) player->inventory[item] = 9;
+  const crafter_config *config = config_of(game);
+  for (int item = 0; item < CRAFTER_ITEM_COUNT; item++)
+    player->inventory[item] = config->items[item].initial;
   player->facing_x = 0;
   player->facing_y = 1;
   player->last_health = player->inventory[CRAFTER_HEALTH];
@@ -262,33 +208,36 @@ static void player_do_object(crafter_game *game, int slot) {
 static void player_do_material(crafter_game *game, int x, int y, int material) {
   crafter_player *player = &game->player;
   if (material == CRAFTER_WATER) player->thirst = 0;
-  const collect_rule *rule = NULL;
-  for (size_t i = 0; i < sizeof(collect_rules) / sizeof(collect_rules[0]); i++)
-    if (collect_rules[i].material == material) rule = &collect_rules[i];
-  if (!rule) return;
-  const item_amount *need = &rule->require[0];
-  if (need->item >= 0 && player->inventory[need->item] < need->amount) return;
+  const crafter_collect_rule *rule = &config_of(game)->collect[material];
+  if (!rule->present) return;
+  for (int i = 0; i < rule->require_count; i++)
+    if (player->inventory[rule->require[i].item] < rule->require[i].amount) return;
   crafter_world_set_material(&game->world, x, y, rule->leaves);
   if (crafter_rng_uniform(&game->rng) <= rule->probability) {
-    player->inventory[rule->receive] += 1;
-    player->achievements[rule->achievement]++;
+    for (int i = 0; i < rule->receive_count; i++) {
+      int item = rule->receive[i].item;
+      player->inventory[item] += rule->receive[i].amount;
+      if (collect_achievement[item] >= 0) player->achievements[collect_achievement[item]]++;
+    }
   }
 }
 
 static void player_place(crafter_game *game, int action, int x, int y, int material) {
   crafter_player *player = &game->player;
   if (crafter_world_object_slot(&game->world, x, y) >= 0) return;
-  const place_rule *rule = NULL;
-  for (size_t i = 0; i < sizeof(place_rules) / sizeof(place_rules[0]); i++)
-    if (place_rules[i].action == action) rule = &place_rules[i];
+  int index = action - CRAFTER_PLACE_STONE;
+  const crafter_place_rule *rule = &config_of(game)->place[index];
+  if (!rule->present) return;
   if (!crafter_world_inside(&game->world, x, y) || !(rule->where & BIT(material))) return;
-  if (player->inventory[rule->uses.item] < rule->uses.amount) return;
-  player->inventory[rule->uses.item] -= rule->uses.amount;
-  if (rule->material >= 0)
-    crafter_world_set_material(&game->world, x, y, rule->material);
+  for (int i = 0; i < rule->use_count; i++)
+    if (player->inventory[rule->uses[i].item] < rule->uses[i].amount) return;
+  for (int i = 0; i < rule->use_count; i++)
+    player->inventory[rule->uses[i].item] -= rule->uses[i].amount;
+  if (place_material[index] >= 0)
+    crafter_world_set_material(&game->world, x, y, place_material[index]);
   else
     crafter_game_add_creature(game, CRAFTER_PLANT, x, y);
-  player->achievements[rule->achievement]++;
+  player->achievements[place_achievement[index]]++;
 }
 
 /* The bounds numpy gives a slice [start, stop) of an axis of length n. */
@@ -315,21 +264,17 @@ static unsigned materials_nearby(const crafter_game *game, int x, int y, int dis
 
 static void player_make(crafter_game *game, int action) {
   crafter_player *player = &game->player;
-  const make_rule *rule = NULL;
-  for (size_t i = 0; i < sizeof(make_rules) / sizeof(make_rules[0]); i++)
-    if (make_rules[i].action == action) rule = &make_rules[i];
+  int index = action - CRAFTER_MAKE_WOOD_PICKAXE;
+  const crafter_make_rule *rule = &config_of(game)->make[index];
+  if (!rule->present) return;
   unsigned nearby = materials_nearby(game, player_x(game), player_y(game), 1);
   if ((nearby & rule->nearby) != rule->nearby) return;
-  for (int i = 0; i < 3; i++) {
-    const item_amount *use = &rule->uses[i];
-    if (use->item >= 0 && player->inventory[use->item] < use->amount) return;
-  }
-  for (int i = 0; i < 3; i++) {
-    const item_amount *use = &rule->uses[i];
-    if (use->item >= 0) player->inventory[use->item] -= use->amount;
-  }
-  player->inventory[rule->gives] += 1;
-  player->achievements[rule->achievement]++;
+  for (int i = 0; i < rule->use_count; i++)
+    if (player->inventory[rule->uses[i].item] < rule->uses[i].amount) return;
+  for (int i = 0; i < rule->use_count; i++)
+    player->inventory[rule->uses[i].item] -= rule->uses[i].amount;
+  player->inventory[make_item[index]] += rule->gives;
+  player->achievements[make_achievement[index]]++;
 }
 
 static void player_move(crafter_game *game, int action) {
@@ -337,7 +282,7 @@ static void player_move(crafter_game *game, int action) {
   const int *direction = directions[action - CRAFTER_MOVE_LEFT];
   player->facing_x = direction[0];
   player->facing_y = direction[1];
-  move_object(game, 0, direction[0], direction[1], PLAYER_WALKABLE);
+  move_object(game, 0, direction[0], direction[1], player_walkable(game));
   if (crafter_world_material(&game->world, player_x(game), player_y(game)) == CRAFTER_LAVA)
     player->inventory[CRAFTER_HEALTH] = 0;
 }
@@ -391,8 +336,9 @@ static void update_player(crafter_game *game) {
   int material = crafter_world_material(&game->world, target_x, target_y);
   int target_slot = crafter_world_object_slot(&game->world, target_x, target_y);
   int action = game->action;
+  const crafter_item_rule *items = config_of(game)->items;
   if (player->sleeping) {
-    if (player->inventory[CRAFTER_ENERGY] < ITEM_MAX) {
+    if (player->inventory[CRAFTER_ENERGY] < items[CRAFTER_ENERGY].max) {
       action = CRAFTER_SLEEP;
     } else {
       player->sleeping = 0;
@@ -412,7 +358,7 @@ static void update_player(crafter_game *game) {
         player_do_material(game, target_x, target_y, material);
       break;
     case CRAFTER_SLEEP:
-      if (player->inventory[CRAFTER_ENERGY] < ITEM_MAX) player->sleeping = 1;
+      if (player->inventory[CRAFTER_ENERGY] < items[CRAFTER_ENERGY].max) player->sleeping = 1;
       break;
     case CRAFTER_PLACE_STONE:
     case CRAFTER_PLACE_TABLE:
@@ -424,7 +370,7 @@ static void update_player(crafter_game *game) {
   player_health(player);
   for (int item = 0; item < CRAFTER_ITEM_COUNT; item++) {
     int32_t *count = &player->inventory[item];
-    if (*count > ITEM_MAX) *count = ITEM_MAX;
+    if (*count > items[item].max) *count = items[item].max;
     if (*count < 0) *count = 0;
   }
   /* After clamping, as the reference does: being hurt wakes the player. */
@@ -439,7 +385,7 @@ static void update_cow(crafter_game *game, int slot) {
   if (crafter_rng_uniform(&game->rng) < 0.5) {
     int dx, dy;
     random_direction(game, &dx, &dy);
-    move_object(game, slot, dx, dy, WALKABLE);
+    move_object(game, slot, dx, dy, walkable(game));
   }
 }
 
@@ -454,7 +400,7 @@ static void update_zombie(crafter_game *game, int slot) {
   } else {
     random_direction(game, &dx, &dy);
   }
-  move_object(game, slot, dx, dy, WALKABLE);
+  move_object(game, slot, dx, dy, walkable(game));
   if (distance_to_player(game, zombie->x, zombie->y) <= 1) {
     if (zombie->counter) {
       zombie->counter -= 1;
@@ -473,13 +419,13 @@ static void update_skeleton(crafter_game *game, int slot) {
   int dx, dy;
   if (distance <= 3) {
     toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < 0.6, &dx, &dy);
-    if (move_object(game, slot, -dx, -dy, WALKABLE)) return;
+    if (move_object(game, slot, -dx, -dy, walkable(game))) return;
   }
   if (distance <= 5 && crafter_rng_uniform(&game->rng) < 0.5) {
     toward_player(game, skeleton, 1, &dx, &dy);
     if (skeleton->counter > 0 || (dx == 0 && dy == 0)) return;
     int x = skeleton->x + dx, y = skeleton->y + dy;
-    if (is_free(game, x, y, ARROW_WALKABLE)) {
+    if (is_free(game, x, y, arrow_walkable(game))) {
       crafter_object arrow = {0};
       arrow.kind = CRAFTER_ARROW;
       arrow.x = x;
@@ -491,10 +437,10 @@ static void update_skeleton(crafter_game *game, int slot) {
     }
   } else if (distance <= 8 && crafter_rng_uniform(&game->rng) < 0.3) {
     toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < 0.6, &dx, &dy);
-    move_object(game, slot, dx, dy, WALKABLE);
+    move_object(game, slot, dx, dy, walkable(game));
   } else if (crafter_rng_uniform(&game->rng) < 0.2) {
     random_direction(game, &dx, &dy);
-    move_object(game, slot, dx, dy, WALKABLE);
+    move_object(game, slot, dx, dy, walkable(game));
   }
 }
 
@@ -506,12 +452,12 @@ static void update_arrow(crafter_game *game, int slot) {
   if (target_slot >= 0) {
     damage(game, target_slot, 2);
     crafter_world_remove(&game->world, slot);
-  } else if (!crafter_world_inside(&game->world, x, y) || !(ARROW_WALKABLE & BIT(material))) {
+  } else if (!crafter_world_inside(&game->world, x, y) || !(arrow_walkable(game) & BIT(material))) {
     crafter_world_remove(&game->world, slot);
     if (material == CRAFTER_TABLE || material == CRAFTER_FURNACE)
       crafter_world_set_material(&game->world, x, y, CRAFTER_PATH);
   } else {
-    move_object(game, slot, arrow->facing_x, arrow->facing_y, ARROW_WALKABLE);
+    move_object(game, slot, arrow->facing_x, arrow->facing_y, arrow_walkable(game));
   }
 }
 
@@ -532,42 +478,23 @@ static void update_plant(crafter_game *game, int slot) {
 
 /* ---- balancing ---- */
 
-typedef struct balance_rule {
-  int kind;
-  int material;
-  int spawn_distance, despawn_distance;
-  double spawn_probability, despawn_probability;
-} balance_rule;
-
-static const balance_rule balance_rules[3] = {
-    {CRAFTER_ZOMBIE, CRAFTER_GRASS, 6, 0, 0.3, 0.4},
-    {CRAFTER_SKELETON, CRAFTER_PATH, 7, 7, 0.1, 0.1},
-    {CRAFTER_COW, CRAFTER_GRASS, 5, 5, 0.01, 0.1},
-};
+static const int balance_kinds[CRAFTER_BALANCE_COUNT] = {CRAFTER_ZOMBIE, CRAFTER_SKELETON,
+                                                        CRAFTER_COW};
 
 /* The target range (minimum, maximum) of a creature in a chunk given how
- * much of its material the chunk holds. */
-static void balance_targets(int kind, int space, double light, double *minimum, double *maximum) {
-  switch (kind) {
-    case CRAFTER_ZOMBIE:
-      *minimum = space < 50 ? 0 : 3.5 - 3 * light;
-      *maximum = 3.5 - 3 * light;
-      break;
-    case CRAFTER_SKELETON:
-      *minimum = space < 6 ? 0 : 1;
-      *maximum = 2;
-      break;
-    default:
-      *minimum = space < 30 ? 0 : 1;
-      *maximum = 1.5 + light;
-      break;
-  }
+ * much of its material the chunk holds.  Crafter's targets, such as
+ * 3.5 - 3 * light, come out bit for bit as base + daylight * light. */
+static void balance_targets(const crafter_balance_rule *rule, int space, double light,
+                            double *minimum, double *maximum) {
+  *minimum = space < rule->min_space ? 0 : rule->min_base + rule->min_daylight * light;
+  *maximum = rule->max_base + rule->max_daylight * light;
 }
 
 /* Balances one kind of creature in one chunk.  `count` is how many of
  * that kind the chunk holds; nothing else in this chunk's turn changes it
  * before it is used. */
-static void balance_object(crafter_game *game, int chunk, const balance_rule *rule, int count) {
+static void balance_object(crafter_game *game, int chunk, int kind, const crafter_balance_rule *rule,
+                           int count) {
   crafter_world *world = &game->world;
   int chunk_x = chunk / world->chunks_y, chunk_y = chunk % world->chunks_y;
   int x0 = chunk_x * world->chunk_width, y0 = chunk_y * world->chunk_height;
@@ -577,7 +504,7 @@ static void balance_object(crafter_game *game, int chunk, const balance_rule *ru
 
   int space = crafter_world_chunk_count(world, chunk, rule->material);
   double minimum, maximum;
-  balance_targets(rule->kind, space, game->daylight, &minimum, &maximum);
+  balance_targets(rule, space, game->daylight, &minimum, &maximum);
 
   if (count < (int)minimum && crafter_rng_uniform(&game->rng) < rule->spawn_probability) {
     int pick = (int)crafter_rng_randint(&game->rng, 0, space);
@@ -587,7 +514,7 @@ static void balance_object(crafter_game *game, int chunk, const balance_rule *ru
         if (column[y] != rule->material || pick-- > 0) continue;
         int empty = crafter_world_object_slot(world, x, y) < 0;
         if (empty && distance_to_player(game, x, y) >= rule->spawn_distance)
-          crafter_game_add_creature(game, rule->kind, x, y);
+          crafter_game_add_creature(game, kind, x, y);
         return;
       }
     }
@@ -596,7 +523,7 @@ static void balance_object(crafter_game *game, int chunk, const balance_rule *ru
     int pick = (int)crafter_rng_randint(&game->rng, 0, count);
     for (int slot = 0; slot < world->object_count; slot++) {
       const crafter_object *candidate = &world->objects[slot];
-      if (candidate->removed || candidate->kind != rule->kind ||
+      if (candidate->removed || candidate->kind != kind ||
           crafter_world_chunk_of(world, candidate->x, candidate->y) != chunk || pick-- > 0)
         continue;
       if (distance_to_player(game, candidate->x, candidate->y) >= rule->despawn_distance)
@@ -618,14 +545,15 @@ static void balance_chunks(crafter_game *game) {
   for (int slot = 0; slot < world->object_count; slot++) {
     const crafter_object *object = &world->objects[slot];
     for (int rule = 0; rule < 3; rule++)
-      if (object->kind == balance_rules[rule].kind)
+      if (object->kind == balance_kinds[rule])
         counts[crafter_world_chunk_of(world, object->x, object->y) * 3 + rule]++;
   }
+  const crafter_balance_rule *rules = config_of(game)->balance;
   int chunk_count = world->chunk_touched;
   for (int i = 0; i < chunk_count; i++) {
     int chunk = world->chunk_order[i];
     for (int rule = 0; rule < 3; rule++)
-      balance_object(game, chunk, &balance_rules[rule], counts[chunk * 3 + rule]);
+      balance_object(game, chunk, balance_kinds[rule], &rules[rule], counts[chunk * 3 + rule]);
   }
   if (counts != stack_counts) free(counts);
 }
@@ -633,7 +561,8 @@ static void balance_chunks(crafter_game *game) {
 void crafter_game_update(crafter_game *game, int action) {
   crafter_world *world = &game->world;
   game->step += 1;
-  game->daylight = crafter_daylight(game->step);
+  const crafter_config *config = config_of(game);
+  game->daylight = crafter_daylight_cycle(game->step, config->day_length);
   game->action = action;
   world->change_count = 0;
   int snapshot = world->object_count;
@@ -651,7 +580,7 @@ void crafter_game_update(crafter_game *game, int action) {
     }
   }
   crafter_world_compact(world);
-  if (game->step % 10 == 0) {
+  if (config->balance_interval > 0 && game->step % config->balance_interval == 0) {
     balance_chunks(game);
     crafter_world_compact(world);
   }

@@ -1,7 +1,9 @@
 /* rules: what happens in one step of Crafter: the player's action, the
  * creatures and plants, chunk balancing, the player's vital statistics and
  * achievements.  Everything follows crafter 1.8.3, including the order of
- * every random draw, so a game stays in lock-step with the reference. */
+ * every random draw, so a game stays in lock-step with the reference; the
+ * numbers and the rules of data.yaml come from the game's config
+ * (config.h), Crafter's own unless it says otherwise. */
 #ifndef CRAFTER_RULES_H
 #define CRAFTER_RULES_H
 
@@ -96,18 +98,23 @@ typedef struct crafter_player {
   double hunger, thirst, fatigue, recover;
 } crafter_player;
 
+struct crafter_config;
+
 /* One game: a world, its generator and its player (object slot 0). */
 typedef struct crafter_game {
   crafter_world world;
   crafter_rng rng;
   crafter_player player;
+  /* The numbers and rules the game plays by (config.h); NULL for
+   * Crafter's own.  Not owned: it must outlive the game. */
+  const struct crafter_config *config;
   int action;
   long step;
   double daylight;
   int update_distance; /* objects closer than this (Manhattan) update */
 } crafter_game;
 
-/* Crafter's daylight after `step` steps. */
+/* Crafter's daylight after `step` steps (a day of 300 steps). */
 double crafter_daylight(long step);
 
 /* Puts the player at (x, y) as a fresh Player with full vitals. */

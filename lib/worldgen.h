@@ -2,7 +2,8 @@
  *
  * Promise: given the game's generator right after seeding and the player
  * placed, the materials, objects and the generator's state afterwards are
- * those of crafter 1.8.3's generate_world. */
+ * those of crafter 1.8.3's generate_world.  The thresholds, probabilities
+ * and distances are the game's config's (config.h, worldgen section). */
 #ifndef CRAFTER_WORLDGEN_H
 #define CRAFTER_WORLDGEN_H
 

@@ -11,21 +11,63 @@
  *   golden-compare --textures DIR TRACE...  also render with the PNG
  *                                           folder DIR and compare obs_crc
  *                                           and obs
+ *   golden-compare --config FILE TRACE...   replay with the configuration
+ *                                           FILE (crafter-config(5)) laid
+ *                                           over Crafter's
+ *   golden-compare --via-world TRACE...     start each episode from its
+ *                                           world saved as a world file
+ *                                           (crafter-world(5)) and read back
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "config.h"
 #include "env.h"
 #include "json.h"
 #include "proto.h"
 #include "render.h"
 #include "textures.h"
+#include "worldfile.h"
 
 /* With --textures, observations are rendered and compared too. */
 static crafter_textures textures;
 static int with_pixels;
+/* With --config, the rules the envs play by. */
+static crafter_config config;
+static const crafter_config *with_config;
+/* With --via-world, episodes start from their world written out and read back. */
+static int via_world;
+
+/* Resets env from its own world saved as a world file and parsed again. */
+static int reset_via_world(crafter_env *env, const char *trace) {
+  crafter_env generated;
+  char error[512];
+  if (crafter_env_init_config(&generated, &env->params, env->config, error, sizeof(error)) < 0) {
+    printf("# %s: %s\n", trace, error);
+    return -1;
+  }
+  crafter_env_set_next_episode(&generated, env->episode + 1);
+  crafter_world_map map;
+  if (crafter_env_reset(&generated) < 0 || crafter_world_map_from_game(&map, &generated.game) < 0)
+    exit(3);
+  crafter_env_free(&generated);
+  char *text = NULL;
+  size_t length = 0;
+  FILE *out = open_memstream(&text, &length);
+  if (!out || crafter_world_map_write(out, &map, "golden-compare --via-world") < 0) exit(3);
+  fclose(out);
+  crafter_world_map_free(&map);
+  int status = crafter_world_map_parse(&map, text, length, "world", error, sizeof(error));
+  free(text);
+  if (status == 0) {
+    status = crafter_env_reset_from_world(env, &map, error, sizeof(error));
+    crafter_world_map_free(&map);
+  }
+  if (status < 0) printf("# %s: %s\n", trace, error);
+  return status;
+}
 
 typedef struct lines {
   char **text;
@@ -292,7 +334,7 @@ static int check_trace(const char *trace, const char *candidate_path) {
         break;
       }
       if (!candidate_path) {
-        if (crafter_env_init(&env, &params, error, sizeof(error)) < 0) {
+        if (crafter_env_init_config(&env, &params, with_config, error, sizeof(error)) < 0) {
           printf("# %s: %s\n", trace, error);
           crafter_json_free(&want);
           status = -1;
@@ -311,7 +353,15 @@ static int check_trace(const char *trace, const char *candidate_path) {
           crafter_renderer_attach(renderer, &env, pixels);
         }
         crafter_env_set_next_episode(&env, episode);
-        if (crafter_env_reset(&env) < 0) exit(3);
+        if (via_world) {
+          if (reset_via_world(&env, trace) < 0) {
+            crafter_json_free(&want);
+            status = -1;
+            break;
+          }
+        } else if (crafter_env_reset(&env) < 0) {
+          exit(3);
+        }
       }
     }
     char *ours = NULL;
@@ -387,17 +437,35 @@ int main(int argc, char **argv) {
     candidate = argv[2];
     first = 3;
   }
-  if (argc >= first + 2 && strcmp(argv[first], "--textures") == 0) {
-    char error[300];
-    if (crafter_textures_load_dir(&textures, argv[first + 1], error, sizeof(error)) < 0) {
-      fprintf(stderr, "golden-compare: %s\n", error);
-      return 2;
+  for (;;) {
+    if (argc > first && strcmp(argv[first], "--via-world") == 0) {
+      via_world = 1;
+      first++;
+      continue;
     }
-    with_pixels = 1;
+    if (argc < first + 2 || (strcmp(argv[first], "--textures") != 0 &&
+                             strcmp(argv[first], "--config") != 0))
+      break;
+    char error[600];
+    if (strcmp(argv[first], "--config") == 0) {
+      crafter_config_default(&config);
+      if (crafter_config_load(argv[first + 1], &config, error, sizeof(error)) < 0) {
+        fprintf(stderr, "golden-compare: %s\n", error);
+        return 2;
+      }
+      with_config = &config;
+    } else {
+      if (crafter_textures_load_dir(&textures, argv[first + 1], error, sizeof(error)) < 0) {
+        fprintf(stderr, "golden-compare: %s\n", error);
+        return 2;
+      }
+      with_pixels = 1;
+    }
     first += 2;
   }
   if (first >= argc) {
-    fprintf(stderr, "usage: golden-compare [--candidate FILE] TRACE...\n");
+    fprintf(stderr, "usage: golden-compare [--candidate FILE] [--textures DIR] [--config FILE] "
+                    "[--via-world] TRACE...\n");
     return 2;
   }
   printf("1..%d\n", argc - first);

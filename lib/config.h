@@ -1,0 +1,151 @@
+/* config: every number and rule of a Crafter game in one struct, and its
+ * YAML form (crafter-config(5)), read with libyaml.
+ *
+ * Promise: crafter_config_default() is Crafter 1.8.3 exactly; an env made
+ * with it plays bit for bit as the reference.  A file is laid over the
+ * defaults, so it names only what it changes; names are resolved to ids
+ * when the file is read, so the engine never looks a name up while it
+ * steps.  The struct holds no pointers: copy it with `=`, share it
+ * between threads read-only. */
+#ifndef CRAFTER_CONFIG_H
+#define CRAFTER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+typedef struct crafter_params {
+  int area[2];   /* world width, height */
+  int view[2];   /* view grid width, height (local view plus inventory rows) */
+  int size[2];   /* observation width, height in pixels */
+  int reward;    /* 0: step() reports a reward of 0 */
+  long length;   /* time limit in steps; 0 for none */
+  int64_t seed;  /* the Env seed */
+} crafter_params;
+
+/* An amount of one item: what a rule needs, uses or gives. */
+typedef struct crafter_item_amount {
+  uint8_t item;   /* enum crafter_item */
+  int32_t amount;
+} crafter_item_amount;
+
+typedef struct crafter_item_rule {
+  int32_t max;     /* the inventory is clamped to [0, max] after each update */
+  int32_t initial; /* count at the start of an episode */
+} crafter_item_rule;
+
+/* `do` on a material: data.yaml's collect. */
+typedef struct crafter_collect_rule {
+  uint8_t present;  /* 0: the material cannot be collected */
+  uint8_t leaves;   /* material left behind */
+  uint8_t require_count, receive_count;
+  crafter_item_amount require[CRAFTER_ITEM_COUNT]; /* needed, not used up */
+  crafter_item_amount receive[CRAFTER_ITEM_COUNT]; /* each counts collect_<item> */
+  double probability; /* the items come when a uniform draw is <= this */
+} crafter_collect_rule;
+
+/* place_stone, place_table, place_furnace, place_plant. */
+typedef struct crafter_place_rule {
+  uint8_t present;
+  uint8_t use_count;
+  crafter_item_amount uses[CRAFTER_ITEM_COUNT];
+  uint16_t where;   /* bit set of materials the target may be */
+} crafter_place_rule;
+
+/* make_wood_pickaxe ... make_iron_sword. */
+typedef struct crafter_make_rule {
+  uint8_t present;
+  uint8_t use_count;
+  crafter_item_amount uses[CRAFTER_ITEM_COUNT];
+  uint16_t nearby;  /* bit set of materials that must be within one cell */
+  int32_t gives;    /* how many of the made item */
+} crafter_make_rule;
+
+/* Chunk balancing of one creature (env.py _balance_object).  The target
+ * range of a chunk is [min_base + min_daylight * daylight (0 when the chunk
+ * has fewer than min_space cells of the material), max_base + max_daylight
+ * * daylight], each truncated to an integer. */
+typedef struct crafter_balance_rule {
+  uint8_t material;        /* where it spawns and what counts as space */
+  int32_t spawn_distance;  /* spawns at least this far (Manhattan) from the player */
+  int32_t despawn_distance;
+  double spawn_probability, despawn_probability;
+  int32_t min_space;
+  double min_base, min_daylight, max_base, max_daylight;
+} crafter_balance_rule;
+
+enum crafter_balance_kind { CRAFTER_BALANCE_ZOMBIE = 0, CRAFTER_BALANCE_SKELETON,
+                            CRAFTER_BALANCE_COW, CRAFTER_BALANCE_COUNT };
+
+/* World generation (worldgen.py).  A "draw" is the value a uniform draw
+ * must exceed, 1 - probability, held as the reference writes it (0.85 for
+ * coal) so that the comparison is the reference's own. */
+typedef struct crafter_worldgen_config {
+  double start_radius;     /* grass around the spawn: start = radius - distance + noise */
+  double start_threshold;  /* sigmoid(start) above this is grass */
+  double mountain;         /* mountain above this is mountain terrain */
+  double cave_mountain, cave_noise, cave_size;
+  double tunnel_noise;
+  double coal_noise, coal_size, coal_draw;
+  double iron_noise, iron_size, iron_draw;
+  double diamond_mountain, diamond_draw;
+  double lava_mountain, lava_noise, lava_size;
+  double sand_water_min, sand_water_max, sand_noise, sand_size;
+  double water;            /* water above this is water */
+  double tree_noise, tree_size, tree_draw;
+  double cow_distance, cow_draw;       /* Euclidean distance from the spawn */
+  double zombie_distance, zombie_draw;
+  double skeleton_draw;
+} crafter_worldgen_config;
+
+enum crafter_reward_combine { CRAFTER_COMBINE_MAX = 0, CRAFTER_COMBINE_SUM };
+
+typedef struct crafter_reward_config {
+  double health_divisor; /* reward += health change / this each step; 0: none */
+  int combine;           /* several first unlocks in one step: max or sum of theirs */
+  double achievements[CRAFTER_ACHIEVEMENT_COUNT]; /* reward of a first unlock */
+} crafter_reward_config;
+
+typedef struct crafter_config {
+  crafter_params params;                 /* env: */
+  long day_length;                       /* daylight: steps per day; 0: always day */
+  crafter_worldgen_config worldgen;      /* worldgen: */
+  int balance_interval;                  /* balance: every this many steps; 0: never */
+  int chunk[2];                          /* balance: chunk width, height */
+  crafter_balance_rule balance[CRAFTER_BALANCE_COUNT];
+  uint16_t walkable;                     /* bit set of materials creatures walk on */
+  crafter_item_rule items[CRAFTER_ITEM_COUNT];
+  crafter_collect_rule collect[CRAFTER_MATERIAL_COUNT];
+  crafter_place_rule place[4];           /* by action - CRAFTER_PLACE_STONE */
+  crafter_make_rule make[6];             /* by action - CRAFTER_MAKE_WOOD_PICKAXE */
+  crafter_reward_config reward;
+} crafter_config;
+
+/* Crafter 1.8.3's values, compiled in.  Games whose config pointer is NULL
+ * use these. */
+extern const crafter_config crafter_config_builtin;
+
+/* Fills Crafter's values. */
+void crafter_config_default(crafter_config *config);
+
+/* Lays the YAML file at `path` over *config (call crafter_config_default
+ * first for Crafter's values underneath).  Returns 0, or -1 with
+ * "PATH:LINE:COLUMN: what was wrong and what was expected" in `error`;
+ * *config is then unchanged. */
+int crafter_config_load(const char *path, crafter_config *config, char *error,
+                        size_t error_size);
+
+/* The same for YAML text in memory; `name` stands for the path in errors. */
+int crafter_config_load_string(const char *text, size_t length, const char *name,
+                               crafter_config *config, char *error, size_t error_size);
+
+/* Checks the values for ranges the engine relies on; 0, or -1 with a
+ * sentence. */
+int crafter_config_check(const crafter_config *config, char *error, size_t error_size);
+
+/* Daylight after `step` steps with a day of `day_length` steps (Crafter:
+ * 300); 1 for a day length of 0. */
+double crafter_daylight_cycle(long step, long day_length);
+
+#endif

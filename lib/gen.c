@@ -1,0 +1,364 @@
+#include "gen.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "env.h"
+
+const char *const crafter_gen_thing_names[CRAFTER_GEN_THINGS] = {
+    "water", "grass", "stone",   "path",    "sand", "tree",   "lava",     "coal",
+    "iron",  "diamond", "table", "furnace", "cow",  "zombie", "skeleton",
+};
+
+/* ---- text ---- */
+
+/* The grid with objects drawn over, row-major; NULL when out of memory. */
+static char *map_characters(const crafter_world_map *map) {
+  char *grid = malloc((size_t)map->width * (size_t)map->height);
+  if (!grid) return NULL;
+  for (int x = 0; x < map->width; x++)
+    for (int y = 0; y < map->height; y++) {
+      char c = crafter_material_char(map->materials[(size_t)x * (size_t)map->height + (size_t)y]);
+      grid[(size_t)y * (size_t)map->width + (size_t)x] = c ? c : '?';
+    }
+  for (int i = 0; i < map->object_count; i++) {
+    const crafter_object *object = &map->objects[i];
+    grid[(size_t)object->y * (size_t)map->width + (size_t)object->x] =
+        crafter_object_char(object);
+  }
+  return grid;
+}
+
+void crafter_gen_write_ascii(FILE *out, const crafter_world_map *map) {
+  char *grid = map_characters(map);
+  if (!grid) return;
+  for (int y = 0; y < map->height; y++) {
+    fwrite(grid + (size_t)y * (size_t)map->width, 1, (size_t)map->width, out);
+    fputc('\n', out);
+  }
+  fputc('\n', out);
+  crafter_world_legend(out, "");
+  free(grid);
+}
+
+void crafter_gen_write_semantic(FILE *out, const crafter_world_map *map) {
+  uint8_t *grid = malloc((size_t)map->width * (size_t)map->height);
+  if (!grid) return;
+  memcpy(grid, map->materials, (size_t)map->width * (size_t)map->height);
+  for (int i = 0; i < map->object_count; i++) {
+    const crafter_object *object = &map->objects[i];
+    grid[(size_t)object->x * (size_t)map->height + (size_t)object->y] =
+        (uint8_t)(CRAFTER_MATERIAL_COUNT + object->kind);
+  }
+  for (int y = 0; y < map->height; y++) {
+    for (int x = 0; x < map->width; x++)
+      fprintf(out, x ? " %d" : "%d", grid[(size_t)x * (size_t)map->height + (size_t)y]);
+    fputc('\n', out);
+  }
+  free(grid);
+}
+
+/* ---- pictures ---- */
+
+static int object_texture(const crafter_object *object) {
+  switch (object->kind) {
+    case CRAFTER_PLAYER: return CRAFTER_TEX_PLAYER_DOWN;
+    case CRAFTER_COW: return CRAFTER_TEX_COW;
+    case CRAFTER_ZOMBIE: return CRAFTER_TEX_ZOMBIE;
+    case CRAFTER_SKELETON: return CRAFTER_TEX_SKELETON;
+    case CRAFTER_PLANT: return object->counter > 300 ? CRAFTER_TEX_PLANT_RIPE : CRAFTER_TEX_PLANT;
+    case CRAFTER_ARROW:
+      if (object->facing_x < 0) return CRAFTER_TEX_ARROW_LEFT;
+      if (object->facing_x > 0) return CRAFTER_TEX_ARROW_RIGHT;
+      return object->facing_y < 0 ? CRAFTER_TEX_ARROW_UP : CRAFTER_TEX_ARROW_DOWN;
+    default: return CRAFTER_TEX_UNKNOWN;
+  }
+}
+
+/* Draws a texture into the cell at (left, top), scaled by nearest
+ * neighbour: opaque, ignoring any alpha, as the reference draws materials,
+ * or blended as it draws objects. */
+static void draw_cell(uint8_t *rgb, int width, int left, int top, int unit,
+                      const crafter_image *image, int blend) {
+  for (int row = 0; row < unit; row++) {
+    int source_row = (int)(((long)row * image->height) / unit);
+    for (int column = 0; column < unit; column++) {
+      int source_column = (int)(((long)column * image->width) / unit);
+      const uint8_t *from =
+          image->pixels + ((size_t)source_row * (size_t)image->width + (size_t)source_column) *
+                              (size_t)image->channels;
+      uint8_t *to = rgb + ((size_t)(top + row) * (size_t)width + (size_t)(left + column)) * 3;
+      if (blend && image->channels == 4) {
+        float alpha = (float)from[3] / 255.0f;
+        for (int c = 0; c < 3; c++) {
+          float blended = alpha * ((float)from[c] / 255.0f) +
+                          (1.0f - alpha) * ((float)to[c] / 255.0f);
+          to[c] = (uint8_t)(255.0f * blended);
+        }
+      } else {
+        memcpy(to, from, 3);
+      }
+    }
+  }
+}
+
+int crafter_gen_draw(const crafter_world_map *map, const crafter_textures *textures, int unit,
+                     uint8_t **rgb, int *width, int *height, char *error, size_t error_size) {
+  *rgb = NULL;
+  if (unit < 1 || unit > 256 || (long)map->width * unit > 65536 ||
+      (long)map->height * unit > 65536) {
+    snprintf(error, error_size,
+             "a picture of %dx%d cells at %d pixels a cell is too large (at most 65536 pixels "
+             "a side)",
+             map->width, map->height, unit);
+    return -1;
+  }
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++)
+    if (!textures->images[i].pixels) {
+      snprintf(error, error_size, "texture %s is not loaded", crafter_texture_names[i]);
+      return -1;
+    }
+  *width = map->width * unit;
+  *height = map->height * unit;
+  uint8_t *pixels = malloc((size_t)*width * (size_t)*height * 3);
+  if (!pixels) {
+    snprintf(error, error_size, "out of memory for a %dx%d picture", *width, *height);
+    return -1;
+  }
+  for (int x = 0; x < map->width; x++)
+    for (int y = 0; y < map->height; y++) {
+      int material = map->materials[(size_t)x * (size_t)map->height + (size_t)y];
+      /* Material ids are texture ids. */
+      draw_cell(pixels, *width, x * unit, y * unit, unit, &textures->images[material], 0);
+    }
+  for (int i = 0; i < map->object_count; i++) {
+    const crafter_object *object = &map->objects[i];
+    draw_cell(pixels, *width, object->x * unit, object->y * unit, unit,
+              &textures->images[object_texture(object)], 1);
+  }
+  *rgb = pixels;
+  return 0;
+}
+
+/* ---- statistics ---- */
+
+typedef struct world_counts {
+  int32_t count[CRAFTER_GEN_THINGS];
+  int32_t nearest[CRAFTER_GEN_THINGS]; /* -1: none */
+} world_counts;
+
+typedef struct stats_job {
+  const crafter_gen_stats_options *options;
+  world_counts *worlds;
+  long world_count;
+  int index, stride; /* this thread's worlds: index, index + stride, ... */
+  int failed;
+  char error[256];
+} stats_job;
+
+static int thing_of_kind(int kind) {
+  switch (kind) {
+    case CRAFTER_COW: return CRAFTER_MATERIAL_COUNT - 1;
+    case CRAFTER_ZOMBIE: return CRAFTER_MATERIAL_COUNT;
+    case CRAFTER_SKELETON: return CRAFTER_MATERIAL_COUNT + 1;
+    default: return -1;
+  }
+}
+
+static void count_world(const crafter_env *env, world_counts *out) {
+  const crafter_world *world = &env->game.world;
+  int spawn_x = world->objects[0].x, spawn_y = world->objects[0].y;
+  for (int i = 0; i < CRAFTER_GEN_THINGS; i++) {
+    out->count[i] = 0;
+    out->nearest[i] = -1;
+  }
+  int32_t nearest[CRAFTER_MATERIAL_COUNT];
+  int32_t counts[CRAFTER_MATERIAL_COUNT] = {0};
+  for (int m = 0; m < CRAFTER_MATERIAL_COUNT; m++) nearest[m] = INT32_MAX;
+  for (int x = 0; x < world->width; x++) {
+    const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
+    int dx = abs(x - spawn_x);
+    for (int y = 0; y < world->height; y++) {
+      int material = column[y];
+      int distance = dx + abs(y - spawn_y);
+      counts[material]++;
+      if (distance < nearest[material]) nearest[material] = distance;
+    }
+  }
+  for (int m = 1; m < CRAFTER_MATERIAL_COUNT; m++) {
+    out->count[m - 1] = counts[m];
+    out->nearest[m - 1] = counts[m] ? nearest[m] : -1;
+  }
+  for (int slot = 1; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    int thing = thing_of_kind(object->kind);
+    if (thing < 0) continue;
+    out->count[thing]++;
+    int distance = abs(object->x - spawn_x) + abs(object->y - spawn_y);
+    if (out->nearest[thing] < 0 || distance < out->nearest[thing]) out->nearest[thing] = distance;
+  }
+}
+
+static void *stats_work(void *argument) {
+  stats_job *job = argument;
+  const crafter_gen_stats_options *options = job->options;
+  crafter_env env;
+  if (crafter_env_init_config(&env, &options->params, options->config, job->error,
+                              sizeof(job->error)) < 0) {
+    job->failed = 1;
+    return NULL;
+  }
+  for (long i = job->index; i < job->world_count; i += job->stride) {
+    env.params.seed = options->first_seed + i;
+    crafter_env_set_next_episode(&env, options->episode);
+    if (crafter_env_reset(&env) < 0) {
+      snprintf(job->error, sizeof(job->error), "out of memory");
+      job->failed = 1;
+      break;
+    }
+    count_world(&env, &job->worlds[i]);
+  }
+  crafter_env_free(&env);
+  return NULL;
+}
+
+static int compare_ints(const void *left, const void *right) {
+  int32_t a = *(const int32_t *)left, b = *(const int32_t *)right;
+  return (a > b) - (a < b);
+}
+
+static double now_seconds(void) {
+  struct timespec time;
+  clock_gettime(CLOCK_MONOTONIC, &time);
+  return (double)time.tv_sec + (double)time.tv_nsec * 1e-9;
+}
+
+int crafter_gen_stats_run(const crafter_gen_stats_options *options, crafter_gen_stats *stats,
+                          char *error, size_t error_size) {
+  memset(stats, 0, sizeof(*stats));
+  if (options->last_seed < options->first_seed ||
+      options->last_seed - options->first_seed >= 100000000) {
+    snprintf(error, error_size, "the seeds must be a range of 1 to 100000000 seeds");
+    return -1;
+  }
+  long count = (long)(options->last_seed - options->first_seed + 1);
+  int threads = options->threads < 1 ? 1 : options->threads;
+  if (threads > count) threads = (int)count;
+  world_counts *worlds = malloc(sizeof(world_counts) * (size_t)count);
+  stats_job *jobs = calloc((size_t)threads, sizeof(stats_job));
+  pthread_t *ids = calloc((size_t)threads, sizeof(pthread_t));
+  int32_t *values = malloc(sizeof(int32_t) * (size_t)count);
+  if (!worlds || !jobs || !ids || !values) {
+    free(worlds), free(jobs), free(ids), free(values);
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  double start = now_seconds();
+  int started = 0;
+  for (int t = 0; t < threads; t++) {
+    jobs[t] = (stats_job){options, worlds, count, t, threads, 0, ""};
+    if (t > 0 && pthread_create(&ids[t], NULL, stats_work, &jobs[t]) != 0) {
+      /* Fewer threads than asked: the ones running take the rest. */
+      break;
+    }
+    started = t + 1;
+  }
+  if (started < threads) {
+    for (int t = 0; t < started; t++) jobs[t].stride = started;
+  }
+  stats_work(&jobs[0]);
+  for (int t = 1; t < started; t++) pthread_join(ids[t], NULL);
+  stats->seconds = now_seconds() - start;
+  stats->threads = started;
+  stats->worlds = count;
+  int status = 0;
+  for (int t = 0; t < started; t++)
+    if (jobs[t].failed) {
+      snprintf(error, error_size, "%s", jobs[t].error);
+      status = -1;
+      break;
+    }
+  for (int thing = 0; status == 0 && thing < CRAFTER_GEN_THINGS; thing++) {
+    crafter_gen_thing_stats *out = &stats->things[thing];
+    double sum = 0;
+    out->count_min = worlds[0].count[thing];
+    out->count_max = worlds[0].count[thing];
+    long present = 0;
+    double distance_sum = 0;
+    for (long i = 0; i < count; i++) {
+      int32_t value = worlds[i].count[thing];
+      sum += value;
+      if (value < out->count_min) out->count_min = value;
+      if (value > out->count_max) out->count_max = value;
+      if (worlds[i].nearest[thing] >= 0) {
+        values[present++] = worlds[i].nearest[thing];
+        distance_sum += worlds[i].nearest[thing];
+      }
+    }
+    out->count_mean = sum / (double)count;
+    out->worlds_without = count - present;
+    if (present) {
+      qsort(values, (size_t)present, sizeof(int32_t), compare_ints);
+      out->nearest_mean = distance_sum / (double)present;
+      out->nearest_median = values[present / 2];
+      out->nearest_max = values[present - 1];
+    } else {
+      out->nearest_mean = -1;
+      out->nearest_median = -1;
+      out->nearest_max = -1;
+    }
+  }
+  free(worlds), free(jobs), free(ids), free(values);
+  return status;
+}
+
+void crafter_gen_stats_write_text(FILE *out, const crafter_gen_stats_options *options,
+                                  const crafter_gen_stats *stats) {
+  fprintf(out,
+          "%ld worlds (seeds %lld-%lld, episode %lld, area %dx%d) in %.3f s with %d thread%s: "
+          "%.3f ms a world\n",
+          stats->worlds, (long long)options->first_seed, (long long)options->last_seed,
+          (long long)options->episode, options->params.area[0], options->params.area[1],
+          stats->seconds, stats->threads, stats->threads == 1 ? "" : "s",
+          stats->worlds ? 1000 * stats->seconds * stats->threads / (double)stats->worlds : 0.0);
+  fprintf(out, "%-10s %10s %7s %7s %8s   %s\n", "", "count", "min", "max", "without",
+          "nearest to the spawn: mean median max");
+  for (int i = 0; i < CRAFTER_GEN_THINGS; i++) {
+    const crafter_gen_thing_stats *thing = &stats->things[i];
+    fprintf(out, "%-10s %10.2f %7ld %7ld %8ld", crafter_gen_thing_names[i], thing->count_mean,
+            thing->count_min, thing->count_max, thing->worlds_without);
+    if (thing->nearest_median >= 0)
+      fprintf(out, "   %21.2f %6ld %3ld\n", thing->nearest_mean, thing->nearest_median,
+              thing->nearest_max);
+    else
+      fprintf(out, "   %21s %6s %3s\n", "-", "-", "-");
+  }
+}
+
+void crafter_gen_stats_write_json(FILE *out, const crafter_gen_stats_options *options,
+                                  const crafter_gen_stats *stats) {
+  fprintf(out,
+          "{\"worlds\": %ld, \"first_seed\": %lld, \"last_seed\": %lld, \"episode\": %lld, "
+          "\"area\": [%d, %d], \"seconds\": %.6f, \"threads\": %d, \"ms_per_world\": %.6f, "
+          "\"things\": {",
+          stats->worlds, (long long)options->first_seed, (long long)options->last_seed,
+          (long long)options->episode, options->params.area[0], options->params.area[1],
+          stats->seconds, stats->threads,
+          stats->worlds ? 1000 * stats->seconds * stats->threads / (double)stats->worlds : 0.0);
+  for (int i = 0; i < CRAFTER_GEN_THINGS; i++) {
+    const crafter_gen_thing_stats *thing = &stats->things[i];
+    fprintf(out,
+            "%s\"%s\": {\"count\": {\"mean\": %.4f, \"min\": %ld, \"max\": %ld}, "
+            "\"worlds_without\": %ld, \"nearest\": ",
+            i ? ", " : "", crafter_gen_thing_names[i], thing->count_mean, thing->count_min,
+            thing->count_max, thing->worlds_without);
+    if (thing->nearest_median >= 0)
+      fprintf(out, "{\"mean\": %.4f, \"median\": %ld, \"max\": %ld}}", thing->nearest_mean,
+              thing->nearest_median, thing->nearest_max);
+    else
+      fprintf(out, "null}");
+  }
+  fprintf(out, "}}\n");
+}

@@ -1,0 +1,577 @@
+#include "worldfile.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "crafter-world"
+
+/* Indexed by material id; none has no character. */
+static const char material_chars[CRAFTER_MATERIAL_COUNT] = {
+    0, '~', '.', '#', '_', ':', 'T', '%', 'c', 'i', 'd', 't', 'f',
+};
+
+char crafter_material_char(int material) {
+  return material > 0 && material < CRAFTER_MATERIAL_COUNT ? material_chars[material] : 0;
+}
+
+char crafter_object_char(const crafter_object *object) {
+  switch (object->kind) {
+    case CRAFTER_PLAYER: return '@';
+    case CRAFTER_COW: return 'C';
+    case CRAFTER_ZOMBIE: return 'Z';
+    case CRAFTER_SKELETON: return 'S';
+    case CRAFTER_PLANT: return 'P';
+    case CRAFTER_ARROW:
+      if (object->facing_x < 0) return '<';
+      if (object->facing_x > 0) return '>';
+      return object->facing_y < 0 ? '^' : 'v';
+    default: return '?';
+  }
+}
+
+int crafter_object_default_ground(int kind) {
+  return kind == CRAFTER_SKELETON || kind == CRAFTER_ARROW ? CRAFTER_PATH : CRAFTER_GRASS;
+}
+
+/* An object of a map character, or -1. */
+static int object_of_char(char c, crafter_object *object) {
+  memset(object, 0, sizeof(*object));
+  switch (c) {
+    case '@': object->kind = CRAFTER_PLAYER; return 0;
+    case 'C': object->kind = CRAFTER_COW; return 0;
+    case 'Z': object->kind = CRAFTER_ZOMBIE; return 0;
+    case 'S': object->kind = CRAFTER_SKELETON; return 0;
+    case 'P': object->kind = CRAFTER_PLANT; return 0;
+    case '<': object->kind = CRAFTER_ARROW, object->facing_x = -1; return 0;
+    case '>': object->kind = CRAFTER_ARROW, object->facing_x = 1; return 0;
+    case '^': object->kind = CRAFTER_ARROW, object->facing_y = -1; return 0;
+    case 'v': object->kind = CRAFTER_ARROW, object->facing_y = 1; return 0;
+    default: return -1;
+  }
+}
+
+static int material_of_char(char c) {
+  for (int m = 1; m < CRAFTER_MATERIAL_COUNT; m++)
+    if (material_chars[m] == c) return m;
+  return -1;
+}
+
+void crafter_world_legend(FILE *out, const char *prefix) {
+  fprintf(out, "%s. grass  ~ water  # stone  _ path  : sand  T tree  %% lava\n", prefix);
+  fprintf(out, "%sc coal  i iron  d diamond  t table  f furnace\n", prefix);
+  fprintf(out, "%s@ player  C cow  Z zombie  S skeleton  P plant  < > ^ v arrows\n", prefix);
+}
+
+void crafter_world_map_free(crafter_world_map *map) {
+  free(map->materials);
+  free(map->objects);
+  memset(map, 0, sizeof(*map));
+}
+
+/* ---- reading ---- */
+
+typedef struct parse_state {
+  const char *name;
+  char *error;
+  size_t error_size;
+} parse_state;
+
+static int fail(parse_state *state, long line, long column, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(parse_state *state, long line, long column, const char *format, ...) {
+  int used;
+  if (line > 0 && column > 0)
+    used = snprintf(state->error, state->error_size, "%s:%ld:%ld: ", state->name, line, column);
+  else if (line > 0)
+    used = snprintf(state->error, state->error_size, "%s:%ld: ", state->name, line);
+  else
+    used = snprintf(state->error, state->error_size, "%s: ", state->name);
+  if (used < 0 || (size_t)used >= state->error_size) return -1;
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(state->error + used, state->error_size - (size_t)used, format, arguments);
+  va_end(arguments);
+  return -1;
+}
+
+/* The next line of text: start and length without the end of line. */
+typedef struct line_cursor {
+  const char *text;
+  size_t length, position;
+  long number;
+} line_cursor;
+
+static int next_line(line_cursor *cursor, const char **start, size_t *length) {
+  if (cursor->position >= cursor->length) return 0;
+  const char *begin = cursor->text + cursor->position;
+  const char *end = memchr(begin, '\n', cursor->length - cursor->position);
+  size_t size = end ? (size_t)(end - begin) : cursor->length - cursor->position;
+  cursor->position += size + (end ? 1 : 0);
+  if (size > 0 && begin[size - 1] == '\r') size--;
+  cursor->number++;
+  *start = begin;
+  *length = size;
+  return 1;
+}
+
+static int blank(const char *line, size_t length) {
+  for (size_t i = 0; i < length; i++)
+    if (line[i] != ' ' && line[i] != '\t') return 0;
+  return 1;
+}
+
+typedef struct ground_line {
+  long line;
+  int x, y, material;
+} ground_line;
+
+/* Parses "KEY ARG..." header lines into words (at most `most`). */
+static int split_words(const char *line, size_t length, char words[][64], int most) {
+  int count = 0;
+  size_t i = 0;
+  while (i < length) {
+    while (i < length && (line[i] == ' ' || line[i] == '\t')) i++;
+    if (i >= length) break;
+    if (count == most) return most + 1;
+    size_t start = i;
+    while (i < length && line[i] != ' ' && line[i] != '\t') i++;
+    size_t size = i - start < 63 ? i - start : 63;
+    memcpy(words[count], line + start, size);
+    words[count][size] = '\0';
+    count++;
+  }
+  return count;
+}
+
+static int parse_coordinate(const char *text, int *out) {
+  char *end;
+  errno = 0;
+  long value = strtol(text, &end, 10);
+  if (!*text || *end || errno || value < 0 || value >= CRAFTER_WORLDFILE_MAX_SIDE) return -1;
+  *out = (int)value;
+  return 0;
+}
+
+int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t length,
+                            const char *name, char *error, size_t error_size) {
+  memset(map, 0, sizeof(*map));
+  parse_state state = {name, error, error_size};
+  line_cursor cursor = {text, length, 0, 0};
+  const char *line;
+  size_t size;
+  if (memchr(text, '\0', length)) return fail(&state, 0, 0, "not a text file (it holds a NUL byte)");
+
+  /* The header. */
+  if (!next_line(&cursor, &line, &size)) return fail(&state, 0, 0, "empty file; expected a world file (crafter-world(5))");
+  char words[4][64];
+  int count = split_words(line, size, words, 3);
+  if (count != 2 || strcmp(words[0], MAGIC) != 0)
+    return fail(&state, 1, 1, "not a world file: expected '" MAGIC " %d' on the first line",
+                CRAFTER_WORLDFILE_VERSION);
+  if (strcmp(words[1], "1") != 0)
+    return fail(&state, 1, (long)strlen(MAGIC) + 2,
+                "world file version '%s' is not known (this reader knows version %d)", words[1],
+                CRAFTER_WORLDFILE_VERSION);
+  int declared_width = 0, declared_height = 0;
+  long size_line = 0;
+  ground_line *grounds = NULL;
+  int ground_count = 0, ground_capacity = 0;
+  int in_map = 0;
+  while (!in_map && next_line(&cursor, &line, &size)) {
+    if (blank(line, size) || line[0] == '#') continue;
+    count = split_words(line, size, words, 4);
+    if (count == 1 && strcmp(words[0], "map") == 0) {
+      in_map = 1;
+    } else if (count >= 1 && strcmp(words[0], "size") == 0) {
+      if (count != 3 || parse_coordinate(words[1], &declared_width) < 0 ||
+          parse_coordinate(words[2], &declared_height) < 0 || declared_width < 1 ||
+          declared_height < 1) {
+        free(grounds);
+        return fail(&state, cursor.number, 1,
+                    "expected 'size WIDTH HEIGHT' with sides from 1 to %d",
+                    CRAFTER_WORLDFILE_MAX_SIDE);
+      }
+      size_line = cursor.number;
+    } else if (count >= 1 && strcmp(words[0], "ground") == 0) {
+      ground_line ground;
+      ground.line = cursor.number;
+      if (count != 4 || parse_coordinate(words[1], &ground.x) < 0 ||
+          parse_coordinate(words[2], &ground.y) < 0) {
+        free(grounds);
+        return fail(&state, cursor.number, 1, "expected 'ground X Y MATERIAL'");
+      }
+      ground.material = -1;
+      for (int m = 1; m < CRAFTER_MATERIAL_COUNT; m++)
+        if (strcmp(words[3], crafter_material_names[m]) == 0) ground.material = m;
+      if (ground.material < 0) {
+        free(grounds);
+        return fail(&state, cursor.number, 1,
+                    "unknown material '%s' (expected water, grass, stone, path, sand, tree, "
+                    "lava, coal, iron, diamond, table or furnace)",
+                    words[3]);
+      }
+      if (ground_count == ground_capacity) {
+        ground_capacity = ground_capacity ? ground_capacity * 2 : 16;
+        ground_line *grown = realloc(grounds, sizeof(*grounds) * (size_t)ground_capacity);
+        if (!grown) {
+          free(grounds);
+          return fail(&state, 0, 0, "out of memory");
+        }
+        grounds = grown;
+      }
+      grounds[ground_count++] = ground;
+    } else {
+      free(grounds);
+      return fail(&state, cursor.number, 1,
+                  "unknown header line '%.40s' (expected 'size W H', 'ground X Y MATERIAL', "
+                  "'map' or a # comment)",
+                  words[0]);
+    }
+  }
+  if (!in_map) {
+    free(grounds);
+    return fail(&state, 0, 0, "no map: expected a line 'map' followed by the rows");
+  }
+
+  /* The rows: first find the size, then fill. */
+  size_t map_start = cursor.position;
+  long first_row_line = cursor.number + 1;
+  int width = -1, height = 0;
+  line_cursor rows = cursor;
+  long last_nonblank = 0;
+  {
+    line_cursor scan = cursor;
+    while (next_line(&scan, &line, &size))
+      if (size > 0) last_nonblank = scan.number;
+  }
+  while (rows.number < last_nonblank && next_line(&rows, &line, &size)) {
+    if (size > CRAFTER_WORLDFILE_MAX_SIDE) {
+      free(grounds);
+      return fail(&state, rows.number, CRAFTER_WORLDFILE_MAX_SIDE + 1,
+                  "the row is %zu cells wide; at most %d are allowed", size,
+                  CRAFTER_WORLDFILE_MAX_SIDE);
+    }
+    if (width < 0) width = (int)size;
+    if ((int)size != width) {
+      free(grounds);
+      return fail(&state, rows.number, 1,
+                  "this row is %zu cells wide but the first row (line %ld) is %d; every row "
+                  "must have the same length",
+                  size, first_row_line, width);
+    }
+    if (width == 0) {
+      free(grounds);
+      return fail(&state, rows.number, 1, "empty row; expected one character per cell");
+    }
+    height++;
+    if (height > CRAFTER_WORLDFILE_MAX_SIDE) {
+      free(grounds);
+      return fail(&state, rows.number, 1, "the map is more than %d rows high",
+                  CRAFTER_WORLDFILE_MAX_SIDE);
+    }
+  }
+  if (height == 0) {
+    free(grounds);
+    return fail(&state, cursor.number, 0, "the map has no rows");
+  }
+  if (size_line && (declared_width != width || declared_height != height)) {
+    free(grounds);
+    return fail(&state, size_line, 1,
+                "the header says size %d %d but the map is %d wide and %d high",
+                declared_width, declared_height, width, height);
+  }
+
+  map->width = width;
+  map->height = height;
+  map->materials = malloc((size_t)width * (size_t)height);
+  /* Objects by cell, to order them by x then y and to find ground lines. */
+  int32_t *object_at = malloc(sizeof(int32_t) * (size_t)width * (size_t)height);
+  if (!map->materials || !object_at) {
+    free(object_at);
+    free(grounds);
+    crafter_world_map_free(map);
+    return fail(&state, 0, 0, "out of memory");
+  }
+  for (size_t i = 0; i < (size_t)width * (size_t)height; i++) object_at[i] = -1;
+  long player_line = 0, player_column = 0;
+  rows = cursor;
+  rows.position = map_start;
+  crafter_object *found = NULL;
+  int found_count = 0, found_capacity = 0;
+  for (int y = 0; y < height; y++) {
+    next_line(&rows, &line, &size);
+    for (int x = 0; x < width; x++) {
+      char c = line[x];
+      size_t cell = (size_t)x * (size_t)height + (size_t)y;
+      int material = material_of_char(c);
+      crafter_object object;
+      if (material >= 0) {
+        map->materials[cell] = (uint8_t)material;
+        continue;
+      }
+      if (object_of_char(c, &object) < 0) {
+        free(object_at);
+        free(grounds);
+        free(found);
+        crafter_world_map_free(map);
+        if (c > ' ' && c < 127)
+          return fail(&state, rows.number, x + 1,
+                      "unknown character '%c' (expected a material . ~ # _ : T %% c i d t f "
+                      "or an object @ C Z S P < > ^ v; see crafter-world(5))",
+                      c);
+        return fail(&state, rows.number, x + 1,
+                    "unknown character (byte %d) (expected a material . ~ # _ : T %% c i d t f "
+                    "or an object @ C Z S P < > ^ v; see crafter-world(5))",
+                    (unsigned char)c);
+      }
+      if (object.kind == CRAFTER_PLAYER) {
+        if (player_line) {
+          free(object_at);
+          free(grounds);
+          free(found);
+          crafter_world_map_free(map);
+          return fail(&state, rows.number, x + 1,
+                      "a second player '@' (the first is at line %ld, column %ld); a world "
+                      "has one player",
+                      player_line, player_column);
+        }
+        player_line = rows.number;
+        player_column = x + 1;
+      }
+      map->materials[cell] = (uint8_t)crafter_object_default_ground(object.kind);
+      object.x = x;
+      object.y = y;
+      switch (object.kind) {
+        case CRAFTER_COW: object.health = 3; break;
+        case CRAFTER_ZOMBIE: object.health = 5; break;
+        case CRAFTER_SKELETON: object.health = 3; break;
+        case CRAFTER_PLANT: object.health = 1; break;
+        default: object.health = 0; break;
+      }
+      if (found_count == found_capacity) {
+        found_capacity = found_capacity ? found_capacity * 2 : 64;
+        crafter_object *grown = realloc(found, sizeof(crafter_object) * (size_t)found_capacity);
+        if (!grown) {
+          free(object_at);
+          free(grounds);
+          free(found);
+          crafter_world_map_free(map);
+          return fail(&state, 0, 0, "out of memory");
+        }
+        found = grown;
+      }
+      found[found_count] = object;
+      object_at[cell] = found_count;
+      found_count++;
+    }
+  }
+  if (!player_line) {
+    free(object_at);
+    free(grounds);
+    free(found);
+    crafter_world_map_free(map);
+    return fail(&state, 0, 0, "no player: the map needs one '@'");
+  }
+  for (int i = 0; i < ground_count; i++) {
+    const ground_line *ground = &grounds[i];
+    if (ground->x >= width || ground->y >= height ||
+        object_at[(size_t)ground->x * (size_t)height + (size_t)ground->y] < 0) {
+      ground_line bad = *ground;
+      free(object_at);
+      free(grounds);
+      free(found);
+      crafter_world_map_free(map);
+      return fail(&state, bad.line, 1,
+                  "ground %d %d: no object stands there (a ground line sets the material "
+                  "under an object of the map)",
+                  bad.x, bad.y);
+    }
+    map->materials[(size_t)ground->x * (size_t)height + (size_t)ground->y] =
+        (uint8_t)ground->material;
+  }
+  free(grounds);
+  /* The player first, then the others by x, then y: the order world
+   * generation adds creatures in. */
+  map->objects = malloc(sizeof(crafter_object) * (size_t)found_count);
+  if (!map->objects) {
+    free(object_at);
+    free(found);
+    crafter_world_map_free(map);
+    return fail(&state, 0, 0, "out of memory");
+  }
+  int placed = 0;
+  for (int i = 0; i < found_count; i++)
+    if (found[i].kind == CRAFTER_PLAYER) map->objects[placed++] = found[i];
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      int index = object_at[(size_t)x * (size_t)height + (size_t)y];
+      if (index >= 0 && found[index].kind != CRAFTER_PLAYER) map->objects[placed++] = found[index];
+    }
+  map->object_count = placed;
+  free(object_at);
+  free(found);
+  return 0;
+}
+
+int crafter_world_map_load(crafter_world_map *map, const char *path, char *error,
+                           size_t error_size) {
+  memset(map, 0, sizeof(*map));
+  int from_stdin = strcmp(path, "-") == 0;
+  FILE *file = from_stdin ? stdin : fopen(path, "rb");
+  const char *name = from_stdin ? "(standard input)" : path;
+  if (!file) {
+    snprintf(error, error_size, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  /* A full map is at most 4096 rows of 4096 cells, plus a header. */
+  const size_t limit = (size_t)(CRAFTER_WORLDFILE_MAX_SIDE + 2) * CRAFTER_WORLDFILE_MAX_SIDE * 2;
+  size_t capacity = 1 << 16, used = 0;
+  char *text = malloc(capacity);
+  int status = 0;
+  while (text) {
+    if (used == capacity) {
+      if (capacity >= limit) {
+        snprintf(error, error_size, "%s: too large for a world file (more than %zu bytes)", name,
+                 limit);
+        status = -1;
+        break;
+      }
+      char *grown = realloc(text, capacity * 2);
+      if (!grown) break;
+      text = grown;
+      capacity *= 2;
+    }
+    size_t got = fread(text + used, 1, capacity - used, file);
+    used += got;
+    if (got == 0) break;
+  }
+  if (!text) {
+    snprintf(error, error_size, "out of memory");
+    status = -1;
+  } else if (status == 0 && ferror(file)) {
+    snprintf(error, error_size, "%s: %s", name, strerror(errno));
+    status = -1;
+  }
+  if (!from_stdin) fclose(file);
+  if (status == 0) status = crafter_world_map_parse(map, text, used, name, error, error_size);
+  free(text);
+  return status;
+}
+
+/* ---- writing ---- */
+
+int crafter_world_map_from_game(crafter_world_map *map, const crafter_game *game) {
+  memset(map, 0, sizeof(*map));
+  const crafter_world *world = &game->world;
+  size_t cells = (size_t)world->width * (size_t)world->height;
+  map->width = world->width;
+  map->height = world->height;
+  map->materials = malloc(cells);
+  map->objects = malloc(sizeof(crafter_object) * (size_t)(world->object_count + 1));
+  if (!map->materials || !map->objects) {
+    crafter_world_map_free(map);
+    return -1;
+  }
+  memcpy(map->materials, world->materials, cells);
+  int count = 0;
+  for (int slot = 0; slot < world->object_count; slot++)
+    if (!world->objects[slot].removed && world->objects[slot].kind == CRAFTER_PLAYER)
+      map->objects[count++] = world->objects[slot];
+  for (int x = 0; x < world->width; x++)
+    for (int y = 0; y < world->height; y++) {
+      int slot = crafter_world_object_slot(world, x, y);
+      if (slot >= 0 && world->objects[slot].kind != CRAFTER_PLAYER)
+        map->objects[count++] = world->objects[slot];
+    }
+  map->object_count = count;
+  return 0;
+}
+
+int crafter_world_map_write(FILE *out, const crafter_world_map *map, const char *comment) {
+  size_t cells = (size_t)map->width * (size_t)map->height;
+  char *grid = malloc(cells);
+  if (!grid) return -1;
+  for (int x = 0; x < map->width; x++)
+    for (int y = 0; y < map->height; y++) {
+      char c = crafter_material_char(map->materials[(size_t)x * (size_t)map->height + (size_t)y]);
+      grid[(size_t)y * (size_t)map->width + (size_t)x] = c ? c : '?';
+    }
+  fprintf(out, MAGIC " %d\n", CRAFTER_WORLDFILE_VERSION);
+  if (comment) fprintf(out, "# %s\n", comment);
+  fprintf(out, "# One character per cell, x to the right, y down:\n");
+  crafter_world_legend(out, "#   ");
+  fprintf(out, "# Objects stand on grass (S and arrows on path) unless a ground line\n"
+               "# names the material under them.  See crafter-world(5).\n");
+  fprintf(out, "size %d %d\n", map->width, map->height);
+  for (int i = 0; i < map->object_count; i++) {
+    const crafter_object *object = &map->objects[i];
+    size_t cell = (size_t)object->x * (size_t)map->height + (size_t)object->y;
+    int ground = map->materials[cell];
+    grid[(size_t)object->y * (size_t)map->width + (size_t)object->x] = crafter_object_char(object);
+    if (ground != crafter_object_default_ground(object->kind))
+      fprintf(out, "ground %d %d %s\n", object->x, object->y, crafter_material_names[ground]);
+  }
+  fprintf(out, "map\n");
+  for (int y = 0; y < map->height; y++) {
+    fwrite(grid + (size_t)y * (size_t)map->width, 1, (size_t)map->width, out);
+    fputc('\n', out);
+  }
+  free(grid);
+  return ferror(out) ? -1 : 0;
+}
+
+/* ---- episodes ---- */
+
+static int build_from_map(crafter_game *game, void *context) {
+  const crafter_world_map *map = context;
+  crafter_world *world = &game->world;
+  crafter_world_clear(world);
+  memcpy(world->materials, map->materials, (size_t)map->width * (size_t)map->height);
+  crafter_world_recount(world);
+  for (int i = 0; i < map->object_count; i++) {
+    const crafter_object *object = &map->objects[i];
+    int status;
+    if (object->kind == CRAFTER_PLAYER) {
+      status = crafter_game_place_player(game, object->x, object->y);
+    } else if (object->kind == CRAFTER_ARROW) {
+      crafter_object arrow = *object;
+      arrow.health = 0;
+      arrow.counter = 0;
+      status = crafter_world_add(world, &arrow);
+    } else {
+      status = crafter_game_add_creature(game, object->kind, object->x, object->y);
+    }
+    if (status < 0) return -1;
+  }
+  world->change_count = 0;
+  return 0;
+}
+
+int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map, char *error,
+                                 size_t error_size) {
+  if (map->width != env->params.area[0] || map->height != env->params.area[1]) {
+    snprintf(error, error_size, "the world is %dx%d but the env's area is %dx%d", map->width,
+             map->height, env->params.area[0], env->params.area[1]);
+    return -1;
+  }
+  if (map->object_count < 1 || map->objects[0].kind != CRAFTER_PLAYER) {
+    snprintf(error, error_size, "the world has no player");
+    return -1;
+  }
+  for (int i = 0; i < map->object_count; i++) {
+    const crafter_object *object = &map->objects[i];
+    if (object->x < 0 || object->y < 0 || object->x >= map->width || object->y >= map->height ||
+        object->kind >= CRAFTER_OBJECT_KIND_COUNT || (i > 0 && object->kind == CRAFTER_PLAYER)) {
+      snprintf(error, error_size, "object %d of the world is not valid", i);
+      return -1;
+    }
+  }
+  if (crafter_env_reset_custom(env, build_from_map, (void *)map) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  return 0;
+}
