@@ -49,6 +49,9 @@ static void usage(FILE *out) {
           "  -b, --binary            the binary protocol of crafter-protocol(5): a\n"
           "                          header, then fixed-size frames answered by one\n"
           "                          action byte per env\n"
+          "      --record=FILE       also write every episode to the trajectory file\n"
+          "                          FILE (crafter-trajectory(5)), with the observations\n"
+          "                          of --obs unless they are text\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
           "\n"
@@ -70,7 +73,7 @@ int main(int argc, char **argv) {
   options.first_episode = 1;
   options.episodes = -1; /* not given */
   options.envs = 1;
-  enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD };
+  enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD, OPT_RECORD };
   static const struct option long_options[] = {
       {"seed", required_argument, NULL, 's'},
       {"first-episode", required_argument, NULL, 'e'},
@@ -85,6 +88,7 @@ int main(int argc, char **argv) {
       {"textures", required_argument, NULL, 't'},
       {"info", required_argument, NULL, 'i'},
       {"binary", no_argument, NULL, 'b'},
+      {"record", required_argument, NULL, OPT_RECORD},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0},
@@ -145,6 +149,10 @@ int main(int argc, char **argv) {
           usage_error("invalid info kind '%s' (expected short or full)", optarg);
         break;
       case 'b': options.binary = 1; break;
+      case OPT_RECORD:
+        if (!*optarg) usage_error("%s", "the file to record to is empty");
+        options.record = optarg;
+        break;
       case 'h': usage(stdout); return 0;
       case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;

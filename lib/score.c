@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "traj.h"
 
 extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_SOURCE */
 
@@ -308,8 +309,43 @@ void crafter_score_set_free(crafter_score_set *set) {
   memset(set, 0, sizeof(*set));
 }
 
+/* A trajectory file (crafter-trajectory(5)): the file is one run, its
+ * episodes those that ended (not cut), in file order. */
+static int read_trajectory(crafter_score_set *set, const char *text, size_t length,
+                           const char *method, const char *seed, char *error, size_t error_size) {
+  char problem[300];
+  crafter_traj_reader *reader =
+      crafter_traj_open_memory((const uint8_t *)text, length, problem, sizeof(problem));
+  if (!reader) return failf(error, error_size, "%s", problem);
+  crafter_score_run run = {0};
+  double steps = 0;
+  for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
+    const crafter_traj_episode *episode = crafter_traj_episode_at(reader, i);
+    if (episode->end == CRAFTER_TRAJ_CUT) continue;
+    double counts[ACHIEVEMENTS];
+    for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = episode->achievements[k];
+    steps += episode->steps;
+    if (steps <= set->budget) add_episode(&run, episode->reward, episode->steps, counts);
+  }
+  crafter_traj_close(reader);
+  char index[32];
+  if (!seed) {
+    snprintf(index, sizeof(index), "%zu", runs_of_method(set, method));
+    seed = index;
+  }
+  run.method = copy_text(method);
+  run.seed = copy_text(seed);
+  snprintf(problem, sizeof(problem), "out of memory");
+  if (run.method && run.seed && add_run(set, &run, problem, sizeof(problem)) == 0) return 0;
+  free(run.method);
+  free(run.seed);
+  return failf(error, error_size, "%s", problem);
+}
+
 int crafter_score_read(crafter_score_set *set, const char *text, size_t length, const char *method,
                        const char *seed, char *error, size_t error_size) {
+  if (crafter_traj_is_trajectory(text, length))
+    return read_trajectory(set, text, length, method, seed, error, error_size);
   size_t first = 0;
   while (first < length && is_space(text[first])) first++;
   if (first == length) return failf(error, error_size, "line 1: empty input: no episodes or runs");

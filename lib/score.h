@@ -8,6 +8,9 @@
  *
  *   - Crafter's stats.jsonl log: one JSON object per episode and line, with
  *     "length", "reward" and "achievement_<name>" counts; a file is one run.
+ *   - a trajectory file (crafter-trajectory(5)), told by its magic: the
+ *     file is one run of the episodes that ended (cut ones are left out),
+ *     in file order; a damaged file gives the episodes that can be read.
  *   - a run file of the analysis scripts: a JSON list of runs (or one run),
  *     each an object with "method", "seed", "xs" (env steps at the end of
  *     each episode), and lists "length", "reward", "achievement_<name>" of

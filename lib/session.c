@@ -8,6 +8,7 @@
 #include "proto.h"
 #include "render.h"
 #include "textures.h"
+#include "traj.h"
 
 /* Reads the input stream and flushes the output before it blocks, so an
  * agent waiting for a record never deadlocks while piped input is still
@@ -76,6 +77,10 @@ typedef struct session {
   size_t frame_bytes;
   int64_t finished;
   FILE *out;
+  crafter_traj_writer *writer;        /* --record */
+  crafter_traj_recorder **recorders;  /* per env */
+  int record_failed;
+  char record_error[300];
 } session;
 
 enum { TEXT_CAPACITY = 8192 };
@@ -91,7 +96,19 @@ static size_t observation_bytes(const crafter_session_options *options) {
   }
 }
 
+static void free_recording(session *s) {
+  if (s->recorders)
+    for (int i = 0; i < s->options->envs; i++) crafter_traj_recorder_free(s->recorders[i]);
+  free(s->recorders);
+  s->recorders = NULL;
+}
+
 static void free_session(session *s) {
+  free_recording(s);
+  if (s->writer) {
+    char ignored[64];
+    crafter_traj_writer_close(s->writer, ignored, sizeof(ignored));
+  }
   if (s->envs)
     for (int i = 0; i < s->options->envs; i++) crafter_env_free(&s->envs[i]);
   if (s->renderers)
@@ -140,6 +157,19 @@ static int setup(session *s, char *error, size_t error_size) {
     s->obs = malloc(s->obs_bytes * (size_t)count);
     if (!s->obs) goto out_of_memory;
   }
+  if (options->record) {
+    crafter_traj_header header;
+    crafter_traj_header_init(&header, &options->params, options->obs_kind, "external",
+                             s->have_textures ? &s->textures : NULL);
+    s->recorders = calloc((size_t)count, sizeof(crafter_traj_recorder *));
+    if (!s->recorders) goto out_of_memory;
+    for (int i = 0; i < count; i++) {
+      s->recorders[i] = crafter_traj_recorder_new(&header);
+      if (!s->recorders[i]) goto out_of_memory;
+    }
+    s->writer = crafter_traj_writer_create(options->record, &header, error, error_size);
+    if (!s->writer) return -1;
+  }
   if (options->binary) {
     s->frame_bytes = (CRAFTER_PROTOCOL_FRAME_HEADER_BYTES + s->obs_bytes + 7) / 8 * 8;
     s->frame = calloc((size_t)count, s->frame_bytes);
@@ -165,6 +195,57 @@ static size_t observe(session *s, int i) {
     }
     default: return 0;
   }
+}
+
+/* The observation a recording stores for env i, NULL for none. */
+static const void *record_obs(session *s, int i) {
+  int kind = s->options->obs_kind;
+  if (kind != CRAFTER_OBS_PIXELS && kind != CRAFTER_OBS_SEMANTIC && kind != CRAFTER_OBS_SYMBOLIC)
+    return NULL;
+  observe(s, i);
+  return s->obs + s->obs_bytes * (size_t)i;
+}
+
+static void record_failure(session *s, const char *message) {
+  if (s->record_failed) return;
+  s->record_failed = 1;
+  snprintf(s->record_error, sizeof(s->record_error), "%s", message);
+}
+
+static void record_step(session *s, int i, int action, const crafter_step_result *result) {
+  if (!s->writer || s->record_failed) return;
+  crafter_env *env = &s->envs[i];
+  if (crafter_traj_recorder_step(s->recorders[i], env, action, result, record_obs(s, i)) < 0) {
+    record_failure(s, "out of memory while recording");
+    return;
+  }
+  char problem[300];
+  if (result->done && crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
+    record_failure(s, problem);
+}
+
+static void record_reset(session *s, int i) {
+  if (!s->writer || s->record_failed) return;
+  if (crafter_traj_recorder_start(s->recorders[i], &s->envs[i], record_obs(s, i)) < 0)
+    record_failure(s, "out of memory while recording");
+}
+
+/* Stores the episodes the input cut short, then the index. */
+static int finish_recording(session *s, char *error, size_t error_size) {
+  if (!s->writer) return 0;
+  char problem[300] = "";
+  int status = 0;
+  for (int i = 0; i < s->options->envs && !s->record_failed; i++)
+    if (crafter_traj_recorder_steps(s->recorders[i]) > 0 &&
+        crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
+      record_failure(s, problem);
+  if (crafter_traj_writer_close(s->writer, problem, sizeof(problem)) < 0) record_failure(s, problem);
+  s->writer = NULL;
+  if (s->record_failed) {
+    snprintf(error, error_size, "%s", s->record_error);
+    status = 1;
+  }
+  return status;
 }
 
 static void write_text_record(session *s, int i, int action, const crafter_step_result *result) {
@@ -264,6 +345,7 @@ static void write_header(session *s) {
 static int step_env(session *s, int i, int action, crafter_step_result *result, int *reset) {
   crafter_env *env = &s->envs[i];
   crafter_env_step(env, action, result);
+  record_step(s, i, action, result);
   *reset = 0;
   if (!result->done) return 0;
   s->finished++;
@@ -276,6 +358,7 @@ static int reset_env(session *s, int i, char *error, size_t error_size) {
     snprintf(error, error_size, "out of memory");
     return -1;
   }
+  record_reset(s, i);
   return 0;
 }
 
@@ -316,6 +399,10 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
       fill_frame(s, i, &result, reset);
     }
     in->start += (size_t)count;
+    if (s->record_failed) {
+      snprintf(error, error_size, "%s", s->record_error);
+      return 1;
+    }
     if (fwrite(s->frame, s->frame_bytes, (size_t)count, s->out) != (size_t)count) {
       snprintf(error, error_size, "writing standard output: %s", strerror(errno));
       return 1;
@@ -390,6 +477,10 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
         write_text_record(s, i, 0, NULL);
       }
     }
+    if (!status && s->record_failed) {
+      snprintf(error, error_size, "%s", s->record_error);
+      status = 1;
+    }
     if (status || stop) break;
   }
   free(actions);
@@ -430,6 +521,11 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
   int status = options->binary ? run_binary(&s, in, error, error_size)
                                : run_text(&s, in, error, error_size);
   free(in);
+  char record_error[300];
+  if (finish_recording(&s, record_error, sizeof(record_error)) != 0 && status == 0) {
+    snprintf(error, error_size, "%s", record_error);
+    status = 1;
+  }
   free_session(&s);
   if (fflush(output) != 0 || ferror(output)) {
     if (status == 0) snprintf(error, error_size, "writing standard output: %s", strerror(errno));

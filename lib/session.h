@@ -19,6 +19,10 @@ typedef struct crafter_session_options {
   int obs_kind;              /* enum crafter_obs_kind */
   int binary;                /* binary protocol instead of JSON lines */
   const char *textures;      /* folder of PNG files, NULL for the built-in set */
+  const char *record;        /* trajectory file to write (crafter-trajectory(5)), or NULL:
+                                every episode, with the observations of obs_kind unless
+                                they are text; an episode the input cut short is stored
+                                as cut */
 } crafter_session_options;
 
 #define CRAFTER_PROTOCOL_MAGIC "CRAFTSTP"

@@ -1,0 +1,350 @@
+/* crafter-dataset: record, inspect, convert, merge and verify trajectory
+ * files.  Options are parsed here; the library does the rest. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents.h"
+#include "cli.h"
+#include "dataset.h"
+#include "proto.h"
+
+#define PROGRAM "crafter-dataset"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "Usage: " PROGRAM " COMMAND [OPTION]... [FILE]...\n"
+          "Record, inspect, convert, merge and verify Crafter trajectory files\n"
+          "(crafter-trajectory(5)).\n"
+          "\n"
+          "Commands:\n"
+          "  record -o FILE      record episodes of a built-in agent\n"
+          "  info FILE...        describe files: settings, counts, success rates, damage\n"
+          "  list FILE           one tab-separated line per episode\n"
+          "  verify FILE...      check checksums and steps; --resimulate replays every\n"
+          "                      episode and compares every stored field\n"
+          "  merge -o FILE IN... merge shards into one file (the same bytes in any order)\n"
+          "  export FILE         --format stats: Crafter's stats.jsonl on standard output\n"
+          "                      (or -o FILE); --format npz -o DIR: Crafter's episode files\n"
+          "  frames FILE         PNG images of steps of an episode\n"
+          "\n"
+          "record:\n"
+          "  -a, --agent=NAME        random (default) or scripted\n"
+          "  -n, --episodes=N        episodes in the whole dataset (default 100)\n"
+          "      --steps=N           steps per episode at most: Crafter's length, the time\n"
+          "                          limit that ends an episode (default 10000)\n"
+          "  -s, --seed=N            the Env seed (default 0)\n"
+          "  -e, --first-episode=E   episode counter of the first episode (default 1)\n"
+          "      --shard=K/N         record only shard K of N (1 <= K <= N): the episodes\n"
+          "                          whose index from 0 is K-1 modulo N; merging the N\n"
+          "                          shards gives the file recorded at once\n"
+          "      --obs=KIND          store observations: none (default), pixels,\n"
+          "                          semantic or symbolic\n"
+          "  -t, --textures=DIR      draw pixels with the PNG files in DIR\n"
+          "      --area=W,H --view=W,H --size=W,H --no-reward   as in crafter-step(1)\n"
+          "  -o, --output=FILE       the file to write (required)\n"
+          "  -q, --quiet             no progress bar (drawn only when stderr is a terminal)\n"
+          "\n"
+          "verify:  -r, --resimulate     replay every episode and compare\n"
+          "         -t, --textures=DIR   the textures stored pixels were drawn with\n"
+          "merge:   -o, --output=FILE\n"
+          "export:  -f, --format=KIND    stats or npz\n"
+          "         -o, --output=PATH    a file for stats, a directory for npz\n"
+          "         -t, --textures=DIR   draw images when the file stores no pixels\n"
+          "frames:  -E, --episode=I      the episode's index in the file, from 0 (default 0)\n"
+          "         -S, --steps=LIST     all (default) or a list such as 0,10,20-30\n"
+          "         -o, --output=DIR     where to write (default .)\n"
+          "         -t, --textures=DIR   draw with these when the file stores no pixels\n"
+          "\n"
+          "  -h, --help              show this help and exit\n"
+          "  -V, --version           show the version and exit\n"
+          "\n"
+          "Exit status: 0 on success; 1 on bad input or a failed check; 2 on bad options.\n"
+          "See crafter-dataset(1) and crafter-trajectory(5).\n");
+}
+
+static void usage_error(const char *format, const char *argument) {
+  fprintf(stderr, PROGRAM ": ");
+  fprintf(stderr, format, argument);
+  fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");
+  exit(2);
+}
+
+enum {
+  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_NO_REWARD
+};
+
+static const struct option long_options[] = {
+    {"agent", required_argument, NULL, 'a'},
+    {"episodes", required_argument, NULL, 'n'},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"seed", required_argument, NULL, 's'},
+    {"first-episode", required_argument, NULL, 'e'},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"obs", required_argument, NULL, OPT_OBS},
+    {"textures", required_argument, NULL, 't'},
+    {"area", required_argument, NULL, OPT_AREA},
+    {"view", required_argument, NULL, OPT_VIEW},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"no-reward", no_argument, NULL, OPT_NO_REWARD},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"resimulate", no_argument, NULL, 'r'},
+    {"format", required_argument, NULL, 'f'},
+    {"episode", required_argument, NULL, 'E'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Which options each command takes. */
+static const char *const command_options[][2] = {
+    {"record", "a n steps s e shard obs t area view size no-reward o q"},
+    {"info", ""},
+    {"list", ""},
+    {"verify", "r t"},
+    {"merge", "o"},
+    {"export", "f o t"},
+    {"frames", "E S steps o t"},
+};
+
+static int option_allowed(const char *command, const struct option *option, int short_name) {
+  char name[32];
+  if (option)
+    snprintf(name, sizeof(name), "%s", option->name);
+  else
+    snprintf(name, sizeof(name), "%c", short_name);
+  for (size_t i = 0; i < sizeof(command_options) / sizeof(command_options[0]); i++) {
+    if (strcmp(command_options[i][0], command) != 0) continue;
+    char list[128];
+    snprintf(list, sizeof(list), " %s ", command_options[i][1]);
+    char word[40];
+    snprintf(word, sizeof(word), " %s ", name);
+    if (strstr(list, word)) return 1;
+    /* a long option is allowed when its short letter is */
+    if (option && option->val < 256) {
+      snprintf(word, sizeof(word), " %c ", option->val);
+      return strstr(list, word) != NULL;
+    }
+    return 0;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) usage_error("%s", "no command given (record, info, list, verify, merge, export or frames)");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+    return 0;
+  }
+  const char *command = argv[1];
+  int known = 0;
+  for (size_t i = 0; i < sizeof(command_options) / sizeof(command_options[0]); i++)
+    known |= strcmp(command_options[i][0], command) == 0;
+  if (!known) usage_error("unknown command '%s' (expected record, info, list, verify, merge, export or frames)", command);
+
+  crafter_record_options record;
+  memset(&record, 0, sizeof(record));
+  crafter_params_default(&record.params);
+  record.first_episode = 1;
+  record.episodes = 100;
+  record.shard_index = record.shard_count = 1;
+  int quiet = 0, resimulate = 0;
+  const char *output = NULL, *textures = NULL, *format = NULL, *steps = "all";
+  long episode = 0;
+  int64_t number;
+  int option, index;
+  optind = 1;
+  char **args = argv + 1;
+  int count = argc - 1;
+  while ((option = getopt_long(count, args, "a:n:s:e:t:o:qrf:E:S:hV", long_options, &index)) != -1) {
+    if (option == 'h') {
+      usage(stdout);
+      return 0;
+    }
+    if (option == 'V') {
+      printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+      return 0;
+    }
+    if (option == '?') {
+      fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+      return 2;
+    }
+    const struct option *found = NULL;
+    for (const struct option *o = long_options; o->name; o++)
+      if (o->val == option) found = o;
+    if (!option_allowed(command, found, option)) {
+      char message[160];
+      snprintf(message, sizeof(message), "%s does not take the option --%s", command,
+               found ? found->name : "steps");
+      usage_error("%s", message);
+    }
+    switch (option) {
+      case 'a':
+        record.agent = crafter_agent_from_name(optarg);
+        if (record.agent < 0) usage_error("invalid agent '%s' (expected random or scripted)", optarg);
+        break;
+      case 'n':
+        if (crafter_parse_int64(optarg, 1, INT32_MAX, &record.episodes) < 0)
+          usage_error("invalid episode count '%s' (expected a positive integer)", optarg);
+        break;
+      case OPT_STEPS:
+        if (strcmp(command, "frames") == 0) {
+          steps = optarg;
+          break;
+        }
+        if (crafter_parse_int64(optarg, 1, 1000000000, &number) < 0)
+          usage_error("invalid step limit '%s' (expected a positive integer)", optarg);
+        record.params.length = (long)number;
+        break;
+      case 's':
+        if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &record.params.seed) < 0)
+          usage_error("invalid seed '%s' (expected an integer)", optarg);
+        break;
+      case 'e':
+        if (crafter_parse_int64(optarg, 1, INT32_MAX, &record.first_episode) < 0)
+          usage_error("invalid first episode '%s' (expected a positive integer)", optarg);
+        break;
+      case OPT_SHARD: {
+        int shard[2];
+        const char *slash = strchr(optarg, '/');
+        char text[64];
+        snprintf(text, sizeof(text), "%s", optarg);
+        char *separator = strchr(text, '/');
+        if (separator) *separator = ',';
+        if (!slash || crafter_parse_pair(text, 1, 1000000, shard) < 0 || shard[0] > shard[1])
+          usage_error("invalid shard '%s' (expected K/N with 1 <= K <= N)", optarg);
+        record.shard_index = shard[0];
+        record.shard_count = shard[1];
+        break;
+      }
+      case OPT_OBS:
+        record.obs_kind = crafter_obs_kind_from_name(optarg);
+        if (record.obs_kind < 0 || record.obs_kind == CRAFTER_OBS_TEXT)
+          usage_error("invalid observation kind '%s' (expected none, pixels, semantic or symbolic)",
+                      optarg);
+        break;
+      case 't': textures = optarg; break;
+      case OPT_AREA:
+        if (crafter_parse_pair(optarg, 1, 4096, record.params.area) < 0)
+          usage_error("invalid area '%s' (expected W,H)", optarg);
+        break;
+      case OPT_VIEW:
+        if (crafter_parse_pair(optarg, 1, 4096, record.params.view) < 0)
+          usage_error("invalid view '%s' (expected W,H)", optarg);
+        break;
+      case OPT_SIZE:
+        if (crafter_parse_pair(optarg, 1, 4096, record.params.size) < 0)
+          usage_error("invalid size '%s' (expected W,H)", optarg);
+        break;
+      case OPT_NO_REWARD: record.params.reward = 0; break;
+      case 'o': output = optarg; break;
+      case 'q': quiet = 1; break;
+      case 'r': resimulate = 1; break;
+      case 'f':
+        if (strcmp(optarg, "stats") != 0 && strcmp(optarg, "npz") != 0)
+          usage_error("invalid format '%s' (expected stats or npz)", optarg);
+        format = optarg;
+        break;
+      case 'E':
+        if (crafter_parse_int64(optarg, 0, INT32_MAX, &number) < 0)
+          usage_error("invalid episode '%s' (expected an index from 0)", optarg);
+        episode = (long)number;
+        break;
+      case 'S': steps = optarg; break;
+      default: return 2;
+    }
+  }
+  char **files = args + optind;
+  int file_count = count - optind;
+  char error[1024] = "";
+  int status = 0;
+
+  if (strcmp(command, "record") == 0) {
+    if (file_count > 0) usage_error("unexpected argument '%s' (the output is given with -o)", files[0]);
+    if (!output) usage_error("%s", "record needs an output file: -o FILE");
+    if (textures && record.obs_kind != CRAFTER_OBS_PIXELS)
+      usage_error("%s", "--textures needs --obs pixels");
+    if (record.shard_index > record.episodes)
+      fprintf(stderr, PROGRAM ": note: shard %d of %d holds no episode of %lld\n",
+              record.shard_index, record.shard_count, (long long)record.episodes);
+    record.textures = textures;
+    record.output = output;
+    record.progress = !quiet && isatty(STDERR_FILENO) ? stderr : NULL;
+    status = crafter_dataset_record(&record, error, sizeof(error));
+    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
+    return status;
+  }
+  if (file_count < 1) usage_error("%s needs a trajectory file", command);
+  if (strcmp(command, "info") == 0) {
+    for (int i = 0; i < file_count; i++) {
+      if (i) putchar('\n');
+      if (crafter_dataset_info(files[i], stdout, error, sizeof(error)) != 0) {
+        fprintf(stderr, PROGRAM ": %s\n", error);
+        status = 1;
+      }
+    }
+    return status;
+  }
+  if (strcmp(command, "list") == 0) {
+    if (file_count > 1) usage_error("list takes one file, not '%s' too", files[1]);
+    status = crafter_dataset_list(files[0], stdout, stderr, error, sizeof(error));
+    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
+    return status;
+  }
+  if (strcmp(command, "verify") == 0) {
+    for (int i = 0; i < file_count; i++) {
+      error[0] = '\0';
+      int result = crafter_dataset_verify(files[i], resimulate, textures, stdout, error, sizeof(error));
+      if (result && error[0]) fprintf(stderr, PROGRAM ": %s\n", error);
+      if (result) status = 1;
+    }
+    return status;
+  }
+  if (strcmp(command, "merge") == 0) {
+    if (!output) usage_error("%s", "merge needs an output file: -o FILE");
+    status = crafter_dataset_merge((const char *const *)files, file_count, output, stderr, error,
+                                   sizeof(error));
+    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
+    return status;
+  }
+  if (file_count > 1) {
+    char message[160];
+    snprintf(message, sizeof(message), "%s takes one file", command);
+    usage_error("%s", message);
+  }
+  if (strcmp(command, "export") == 0) {
+    if (!format) usage_error("%s", "export needs --format stats or --format npz");
+    if (strcmp(format, "stats") == 0) {
+      FILE *out = stdout;
+      if (output && strcmp(output, "-") != 0) {
+        out = fopen(output, "w");
+        if (!out) {
+          perror(PROGRAM);
+          return 1;
+        }
+      }
+      status = crafter_dataset_export_stats(files[0], out, error, sizeof(error));
+      if (out != stdout && fclose(out) != 0 && status == 0) {
+        snprintf(error, sizeof(error), "writing %s failed", output);
+        status = 1;
+      }
+    } else {
+      if (!output) usage_error("%s", "--format npz needs a directory: -o DIR");
+      status = crafter_dataset_export_npz(files[0], output, textures, stdout, error, sizeof(error));
+    }
+    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
+    return status;
+  }
+  /* frames */
+  status = crafter_dataset_frames(files[0], episode, steps, output ? output : ".", textures,
+                                  stdout, error, sizeof(error));
+  if (status) fprintf(stderr, PROGRAM ": %s\n", error);
+  return status;
+}

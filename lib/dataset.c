@@ -1,0 +1,1045 @@
+#include "dataset.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "agents.h"
+#include "proto.h"
+#include "render.h"
+#include "score.h"
+#include "textures.h"
+#include "traj.h"
+
+static int failf(char *error, size_t error_size, const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(error, error_size, format, arguments);
+  va_end(arguments);
+  return -1;
+}
+
+/* failf that returns `code` instead of -1. */
+static int failn(int code, char *error, size_t error_size, const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(error, error_size, format, arguments);
+  va_end(arguments);
+  return code;
+}
+
+/* ---- observations of an env ---- */
+
+typedef struct observer {
+  int kind;               /* what obs holds */
+  uint32_t obs_bytes;
+  uint8_t *obs;
+  crafter_textures textures;
+  int have_textures;
+  uint32_t textures_crc;
+  crafter_renderer *renderer;
+  uint8_t *pixels;        /* when rendering */
+  size_t pixel_bytes;
+} observer;
+
+static void observer_free(observer *o) {
+  crafter_renderer_free(o->renderer);
+  if (o->have_textures) crafter_textures_free(&o->textures);
+  free(o->pixels);
+  free(o->obs);
+  memset(o, 0, sizeof(*o));
+}
+
+/* Observations of `kind` for env, rendering pixels when `render` (pixels
+ * need it).  Attach before the first reset. */
+static int observer_init(observer *o, crafter_env *env, int kind, int render, const char *textures,
+                         char *error, size_t error_size) {
+  memset(o, 0, sizeof(*o));
+  o->kind = kind;
+  o->obs_bytes = crafter_traj_obs_bytes(&env->params, kind);
+  if (kind == CRAFTER_OBS_PIXELS) render = 1;
+  if (render) {
+    char problem[512];
+    int status = textures ? crafter_textures_load_dir(&o->textures, textures, problem, sizeof(problem))
+                          : crafter_textures_load_builtin(&o->textures, problem, sizeof(problem));
+    if (status < 0)
+      return failf(error, error_size, "%s%s", problem,
+                   textures ? "" : " (give a folder of Crafter's PNG files with --textures)");
+    o->have_textures = 1;
+    o->textures_crc = crafter_traj_textures_crc(&o->textures);
+    o->renderer = crafter_renderer_new(&o->textures, &env->params, problem, sizeof(problem));
+    if (!o->renderer) {
+      observer_free(o);
+      return failf(error, error_size, "%s", problem);
+    }
+    o->pixel_bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
+    o->pixels = malloc(o->pixel_bytes);
+    if (!o->pixels) {
+      observer_free(o);
+      return failf(error, error_size, "out of memory");
+    }
+    crafter_renderer_attach(o->renderer, env, o->pixels);
+  }
+  if (o->obs_bytes && kind != CRAFTER_OBS_PIXELS) {
+    o->obs = malloc(o->obs_bytes);
+    if (!o->obs) {
+      observer_free(o);
+      return failf(error, error_size, "out of memory");
+    }
+  }
+  return 0;
+}
+
+/* The observation of the env's current state, NULL for none. */
+static const uint8_t *observe(observer *o, const crafter_env *env) {
+  switch (o->kind) {
+    case CRAFTER_OBS_PIXELS: return o->pixels;
+    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, o->obs); return o->obs;
+    case CRAFTER_OBS_SYMBOLIC: crafter_render_symbolic(env, (float *)(void *)o->obs); return o->obs;
+    default: return NULL;
+  }
+}
+
+/* ---- record ---- */
+
+static double seconds_now(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+static void draw_progress(FILE *out, long done, long total, long steps, double elapsed, int last) {
+  enum { WIDTH = 30 };
+  int filled = total > 0 ? (int)(WIDTH * done / total) : WIDTH;
+  char bar[WIDTH + 1];
+  for (int i = 0; i < WIDTH; i++) bar[i] = i < filled ? '#' : '.';
+  bar[WIDTH] = '\0';
+  double rate = elapsed > 0 ? (double)steps / elapsed : 0;
+  fprintf(out, "\rrecord [%s] %ld/%ld episodes, %ld steps, %.1fk steps/s ", bar, done, total,
+          steps, rate / 1000);
+  if (last) fputc('\n', out);
+  fflush(out);
+}
+
+int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size) {
+  if (options->episodes < 1) return failn(2, error, error_size, "no episodes to record");
+  if (options->shard_count < 1 || options->shard_index < 1 ||
+      options->shard_index > options->shard_count)
+    return failn(2, error, error_size, "shard %d/%d does not exist (K/N with 1 <= K <= N)",
+                 options->shard_index, options->shard_count);
+  if (options->params.length < 1)
+    return failn(2, error, error_size, "episodes need a step limit of at least 1");
+  if (options->obs_kind == CRAFTER_OBS_TEXT)
+    return failn(2, error, error_size, "text observations have no fixed size and are not stored");
+  if (options->agent < 0 || options->agent >= CRAFTER_AGENT_COUNT)
+    return failn(2, error, error_size, "unknown agent");
+  crafter_env env;
+  char problem[512];
+  if (crafter_env_init(&env, &options->params, problem, sizeof(problem)) < 0)
+    return failn(2, error, error_size, "%s", problem);
+  observer o;
+  if (observer_init(&o, &env, options->obs_kind, 0, options->textures, problem,
+                    sizeof(problem)) < 0) {
+    crafter_env_free(&env);
+    return failn(2, error, error_size, "%s", problem);
+  }
+  crafter_agent *agent = crafter_agent_new(options->agent, &options->params);
+  crafter_traj_header header;
+  crafter_traj_header_init(&header, &options->params, options->obs_kind,
+                           crafter_agent_name(options->agent),
+                           o.have_textures ? &o.textures : NULL);
+  crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
+  crafter_traj_writer *writer = NULL;
+  int status = 0;
+  if (!agent || !recorder) {
+    status = 1;
+    failf(error, error_size, "out of memory");
+  } else {
+    writer = crafter_traj_writer_create(options->output, &header, error, error_size);
+    if (!writer) status = 1;
+  }
+  long total = 0;
+  if (options->episodes > options->shard_index - 1)
+    total = (long)((options->episodes - options->shard_index) / options->shard_count + 1);
+  long finished = 0, steps = 0;
+  double start = seconds_now(), drawn = -1;
+  for (int64_t i = options->shard_index - 1; status == 0 && i < options->episodes;
+       i += options->shard_count) {
+    crafter_env_set_next_episode(&env, options->first_episode + i);
+    if (crafter_env_reset(&env) < 0 || crafter_traj_recorder_start(recorder, &env, observe(&o, &env)) < 0) {
+      status = failn(1, error, error_size, "out of memory");
+      break;
+    }
+    crafter_agent_reset(agent, &env);
+    crafter_step_result result;
+    do {
+      int action = crafter_agent_act(agent, &env);
+      crafter_env_step(&env, action, &result);
+      if (crafter_traj_recorder_step(recorder, &env, action, &result, observe(&o, &env)) < 0) {
+        status = failn(1, error, error_size, "out of memory");
+        break;
+      }
+      steps++;
+    } while (!result.done);
+    if (status == 0 && crafter_traj_writer_add(writer, recorder, error, error_size) < 0) status = 1;
+    finished++;
+    if (options->progress) {
+      double now = seconds_now();
+      if (now - drawn >= 0.1 || finished == total) {
+        draw_progress(options->progress, finished, total, steps, now - start, finished == total);
+        drawn = now;
+      }
+    }
+  }
+  if (options->progress && finished < total) fputc('\n', options->progress);
+  if (writer && crafter_traj_writer_close(writer, status ? problem : error,
+                                          status ? sizeof(problem) : error_size) < 0)
+    status = 1;
+  crafter_traj_recorder_free(recorder);
+  crafter_agent_free(agent);
+  observer_free(&o);
+  crafter_env_free(&env);
+  return status;
+}
+
+/* ---- reading ---- */
+
+static crafter_traj_reader *open_file(const char *path, char *error, size_t error_size) {
+  return crafter_traj_open(path, error, error_size);
+}
+
+static void describe_damage(FILE *out, const char *path, const crafter_traj_reader *reader) {
+  const crafter_traj_status *status = crafter_traj_status_of(reader);
+  if (!status->indexed)
+    fprintf(out, "%s: note: %s; %zu episodes found by scanning\n", path, status->index_note,
+            crafter_traj_episode_count(reader));
+  if (status->damaged)
+    fprintf(out,
+            "%s: damaged from byte %llu: %s (%ld damaged region%s, %llu bytes skipped); "
+            "%zu complete episodes are readable\n",
+            path, (unsigned long long)status->damage_offset, status->damage,
+            status->damaged_regions, status->damaged_regions == 1 ? "" : "s",
+            (unsigned long long)status->damaged_bytes, crafter_traj_episode_count(reader));
+}
+
+static void unlocked_names(FILE *out, uint32_t unlocked) {
+  int first = 1;
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    if (unlocked & (1u << i)) {
+      fprintf(out, "%s%s", first ? "" : ",", crafter_achievement_names[i]);
+      first = 0;
+    }
+  if (first) fputc('-', out);
+}
+
+int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
+                         size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, error, error_size);
+  if (!reader) return 1;
+  fprintf(out, "index\tseed\tepisode\tworld_seed\tlength\treward\tend\tunlocked\n");
+  for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    fprintf(out, "%zu\t%lld\t%lld\t%lld\t%u\t%.1f\t%s\t", i, (long long)e->seed,
+            (long long)e->episode, (long long)e->world_seed, e->steps, e->reward,
+            crafter_traj_end_name(e->end));
+    unlocked_names(out, e->unlocked);
+    fputc('\n', out);
+  }
+  if (notes) describe_damage(notes, path, reader);
+  crafter_traj_close(reader);
+  return 0;
+}
+
+int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, error, error_size);
+  if (!reader) return 1;
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  const crafter_traj_status *status = crafter_traj_status_of(reader);
+  size_t count = crafter_traj_episode_count(reader);
+  long ended = 0, died = 0, cut = 0, successes[CRAFTER_ACHIEVEMENT_COUNT] = {0};
+  double steps = 0, ended_steps = 0, reward = 0;
+  for (size_t i = 0; i < count; i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    steps += e->steps;
+    if (e->end == CRAFTER_TRAJ_CUT) {
+      cut++;
+      continue;
+    }
+    ended++;
+    died += e->end == CRAFTER_TRAJ_DIED;
+    ended_steps += e->steps;
+    reward += e->reward;
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) successes[k] += (e->unlocked >> k) & 1;
+  }
+  fprintf(out, "file          %s\n", path);
+  fprintf(out, "format        crafter-trajectory version %u, %llu bytes\n", h->version,
+          (unsigned long long)status->file_bytes);
+  fprintf(out, "agent         %s\n", h->agent[0] ? h->agent : "(unnamed)");
+  fprintf(out, "observations  %s", crafter_obs_kind_name(h->obs_kind));
+  if (h->obs_kind == CRAFTER_OBS_PIXELS) fprintf(out, " (textures %08x)", h->textures_crc);
+  fprintf(out, "\nseed          %lld\n", (long long)h->params.seed);
+  fprintf(out, "area          %dx%d\nview          %dx%d\nsize          %dx%d\n",
+          h->params.area[0], h->params.area[1], h->params.view[0], h->params.view[1],
+          h->params.size[0], h->params.size[1]);
+  fprintf(out, "length        %ld\nreward        %s\n", h->params.length,
+          h->params.reward ? "on" : "off");
+  fprintf(out, "episodes      %zu: %ld ended (%ld died, %ld at the time limit), %ld cut\n", count,
+          ended, died, ended - died, cut);
+  fprintf(out, "steps         %.0f\n", steps);
+  if (ended) {
+    double rates[CRAFTER_ACHIEVEMENT_COUNT];
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+      rates[k] = 100.0 * (double)successes[k] / (double)ended;
+    fprintf(out, "return        %.2f (mean of ended episodes)\n", reward / (double)ended);
+    fprintf(out, "length mean   %.1f\n", ended_steps / (double)ended);
+    fprintf(out, "score (%%)     %.1f\n", crafter_score_of_rates(rates, CRAFTER_ACHIEVEMENT_COUNT));
+    fprintf(out, "success rate (%%)\n");
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+      fprintf(out, "  %-20s %6.1f\n", crafter_achievement_names[k], rates[k]);
+  }
+  fprintf(out, "index         %s\n", status->indexed ? "present" : status->index_note);
+  if (status->damaged)
+    fprintf(out, "damage        from byte %llu: %s (%ld regions, %llu bytes)\n",
+            (unsigned long long)status->damage_offset, status->damage, status->damaged_regions,
+            (unsigned long long)status->damaged_bytes);
+  else
+    fprintf(out, "damage        none\n");
+  crafter_traj_close(reader);
+  return 0;
+}
+
+/* ---- re-simulation ---- */
+
+typedef struct replay {
+  crafter_env env;
+  int env_ready;
+  observer o;
+  int compare_obs;      /* the stored observations can be compared */
+} replay;
+
+static void replay_free(replay *r) {
+  if (r->env_ready) crafter_env_free(&r->env);
+  observer_free(&r->o);
+  memset(r, 0, sizeof(*r));
+}
+
+/* An env for the file's parameters, observing what the file stores (and
+ * pixels when `render`). */
+static int replay_init(replay *r, const crafter_traj_header *h, int render, const char *textures,
+                       char *error, size_t error_size) {
+  memset(r, 0, sizeof(*r));
+  char problem[512];
+  if (crafter_env_init(&r->env, &h->params, problem, sizeof(problem)) < 0)
+    return failf(error, error_size, "%s", problem);
+  r->env_ready = 1;
+  if (observer_init(&r->o, &r->env, h->obs_kind, render, textures, problem, sizeof(problem)) < 0) {
+    replay_free(r);
+    return failf(error, error_size, "%s", problem);
+  }
+  r->compare_obs = h->obs_kind != CRAFTER_OBS_PIXELS || r->o.textures_crc == h->textures_crc;
+  return 0;
+}
+
+static int replay_start(replay *r, const crafter_traj_episode *e, char *error, size_t error_size) {
+  r->env.params.seed = e->seed;
+  crafter_env_set_next_episode(&r->env, e->episode);
+  if (crafter_env_reset(&r->env) < 0) return failf(error, error_size, "out of memory");
+  if (r->env.world_seed != e->world_seed)
+    return failf(error, error_size, "world seed differs: stored %lld, replayed %lld",
+                 (long long)e->world_seed, (long long)r->env.world_seed);
+  return 0;
+}
+
+static int compare_obs(replay *r, const crafter_traj_data *d, uint32_t t, char *error,
+                       size_t error_size) {
+  const uint8_t *obs = observe(&r->o, &r->env);
+  if (!obs || !r->compare_obs) return 0;
+  if (memcmp(obs, d->obs + (size_t)t * r->o.obs_bytes, r->o.obs_bytes) != 0)
+    return failf(error, error_size, "step %u: the observation differs", t);
+  return 0;
+}
+
+static void format_value(char *out, double value) { crafter_format_double(out, value); }
+
+/* Replays one episode and compares every stored field. */
+static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_traj_data *d,
+                      char *error, size_t error_size) {
+  if (replay_start(r, e, error, error_size) < 0) return -1;
+  if (compare_obs(r, d, 0, error, error_size) < 0) return -1;
+  crafter_env *env = &r->env;
+  for (uint32_t t = 0; t < d->steps_count; t++) {
+    const crafter_traj_step *s = &d->steps[t];
+    int32_t health = env->game.player.inventory[CRAFTER_HEALTH];
+    crafter_step_result result;
+    crafter_env_step(env, s->action, &result);
+    double reward = crafter_traj_info_reward(env, health, &result);
+    char stored[40], replayed[40];
+    if (reward != s->reward) {
+      format_value(stored, s->reward);
+      format_value(replayed, reward);
+      return failf(error, error_size, "step %u: reward differs: stored %s, replayed %s", t + 1,
+                   stored, replayed);
+    }
+    if ((result.done != 0) != s->done)
+      return failf(error, error_size, "step %u: done differs: stored %d, replayed %d", t + 1,
+                   s->done, result.done != 0);
+    if ((result.discount == 0.0) != s->died)
+      return failf(error, error_size, "step %u: discount differs: stored %d, replayed %s", t + 1,
+                   !s->died, result.discount == 0.0 ? "0" : "1");
+    if (result.unlocked != s->unlocked)
+      return failf(error, error_size, "step %u: unlocked achievements differ", t + 1);
+    if (compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
+  }
+  for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+    if (env->game.player.achievements[k] != e->achievements[k])
+      return failf(error, error_size, "the count of %s differs: stored %d, replayed %d",
+                   crafter_achievement_names[k], e->achievements[k],
+                   env->game.player.achievements[k]);
+  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
+    if (env->game.player.inventory[k] != e->inventory[k])
+      return failf(error, error_size, "the final %s differs: stored %d, replayed %d",
+                   crafter_item_names[k], e->inventory[k], env->game.player.inventory[k]);
+  return 0;
+}
+
+int crafter_dataset_verify(const char *path, int resimulate_episodes, const char *textures,
+                           FILE *out, char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, error, error_size);
+  if (!reader) return 1;
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  const crafter_traj_status *status = crafter_traj_status_of(reader);
+  replay r;
+  int have_replay = 0;
+  long problems = 0;
+  double steps = 0;
+  if (resimulate_episodes) {
+    char problem[600];
+    if (replay_init(&r, h, 0, textures, problem, sizeof(problem)) < 0) {
+      crafter_traj_close(reader);
+      return failn(1, error, error_size, "%s: cannot re-simulate: %s", path, problem);
+    }
+    have_replay = 1;
+    if (!r.compare_obs) {
+      fprintf(out,
+              "%s: the pixels were drawn with other textures (CRC %08x) than these (%08x); "
+              "they are not compared (give their folder with --textures)\n",
+              path, h->textures_crc, r.o.textures_crc);
+      problems++;
+    }
+  }
+  describe_damage(out, path, reader);
+  size_t count = crafter_traj_episode_count(reader);
+  for (size_t i = 0; i < count; i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    crafter_traj_data data;
+    char problem[400];
+    int bad = crafter_traj_read_episode(reader, i, &data, problem, sizeof(problem)) < 0;
+    if (!bad && have_replay) bad = resimulate(&r, e, &data, problem, sizeof(problem)) < 0;
+    if (bad) {
+      fprintf(out, "%s: episode %zu (seed %lld, episode %lld): %s\n", path, i,
+              (long long)e->seed, (long long)e->episode, problem);
+      problems++;
+    } else {
+      crafter_traj_data_free(&data);
+    }
+    steps += e->steps;
+  }
+  if (status->damaged) problems++;
+  fprintf(out, "%s: %zu episodes, %.0f steps%s: %s\n", path, count, steps,
+          have_replay ? ", re-simulated" : "", problems ? "FAILED" : "ok");
+  if (have_replay) replay_free(&r);
+  crafter_traj_close(reader);
+  return problems ? 1 : 0;
+}
+
+/* ---- merge ---- */
+
+typedef struct merge_entry {
+  size_t file;
+  size_t index;
+  const crafter_traj_episode *episode;
+} merge_entry;
+
+typedef struct merge_context {
+  crafter_traj_reader **readers;
+} merge_context;
+
+static int compare_numbers(int64_t a, int64_t b) { return (a > b) - (a < b); }
+
+static int compare_entries(const merge_entry *a, const merge_entry *b) {
+  const crafter_traj_episode *x = a->episode, *y = b->episode;
+  int order = compare_numbers(x->seed, y->seed);
+  if (!order) order = compare_numbers(x->episode, y->episode);
+  if (!order) order = compare_numbers(x->world_seed, y->world_seed);
+  if (!order) order = compare_numbers((int64_t)x->bytes, (int64_t)y->bytes);
+  if (!order) order = compare_numbers(x->payload_crc, y->payload_crc);
+  if (!order) order = compare_numbers(x->steps, y->steps);
+  return order;
+}
+
+/* Sorted with a stable insertion of runs: qsort's comparator cannot read
+ * files, and content ties are settled by comparing the chunks. */
+static int sort_entries(merge_entry *entries, size_t count, crafter_traj_reader **readers,
+                        const char *const *inputs, char *error, size_t error_size) {
+  /* A merge sort on the header keys first. */
+  if (count < 2) return 0;
+  merge_entry *scratch = malloc(count * sizeof(*scratch));
+  if (!scratch) return failf(error, error_size, "out of memory");
+  for (size_t width = 1; width < count; width *= 2) {
+    for (size_t low = 0; low < count; low += 2 * width) {
+      size_t middle = low + width < count ? low + width : count;
+      size_t high = low + 2 * width < count ? low + 2 * width : count;
+      size_t i = low, j = middle, k = low;
+      while (i < middle && j < high)
+        scratch[k++] = compare_entries(&entries[j], &entries[i]) < 0 ? entries[j++] : entries[i++];
+      while (i < middle) scratch[k++] = entries[i++];
+      while (j < high) scratch[k++] = entries[j++];
+    }
+    memcpy(entries, scratch, count * sizeof(*entries));
+  }
+  free(scratch);
+  /* Equal keys: order by the bytes; identical bytes are the same episode. */
+  for (size_t i = 0; i + 1 < count; i++) {
+    size_t j = i + 1;
+    if (compare_entries(&entries[i], &entries[j]) != 0) continue;
+    uint8_t *a, *b;
+    size_t a_bytes, b_bytes;
+    if (crafter_traj_read_chunk(readers[entries[i].file], entries[i].index, &a, &a_bytes, error,
+                                error_size) < 0)
+      return -1;
+    if (crafter_traj_read_chunk(readers[entries[j].file], entries[j].index, &b, &b_bytes, error,
+                                error_size) < 0) {
+      free(a);
+      return -1;
+    }
+    int order = memcmp(a, b, a_bytes);
+    free(a);
+    free(b);
+    if (order == 0)
+      return failf(error, error_size,
+                   "episode %lld of seed %lld is in %s and again in %s (the same shard twice?)",
+                   (long long)entries[i].episode->episode, (long long)entries[i].episode->seed,
+                   inputs[entries[i].file], inputs[entries[j].file]);
+    if (order > 0) {
+      merge_entry swap = entries[i];
+      entries[i] = entries[j];
+      entries[j] = swap;
+      if (i > 0) i -= 2; /* re-check the pair before */
+    }
+  }
+  return 0;
+}
+
+static const char *header_difference(const crafter_traj_header *a, const crafter_traj_header *b) {
+  if (a->obs_kind != b->obs_kind) return "observation kind";
+  if (a->params.area[0] != b->params.area[0] || a->params.area[1] != b->params.area[1])
+    return "area";
+  if (a->params.view[0] != b->params.view[0] || a->params.view[1] != b->params.view[1])
+    return "view";
+  if (a->params.size[0] != b->params.size[0] || a->params.size[1] != b->params.size[1])
+    return "size";
+  if (a->params.length != b->params.length) return "length";
+  if (a->params.reward != b->params.reward) return "reward";
+  if (a->params.seed != b->params.seed) return "seed";
+  if (strcmp(a->agent, b->agent) != 0) return "agent";
+  if (a->textures_crc != b->textures_crc) return "textures";
+  return NULL;
+}
+
+static int same_file(const char *a, const char *b) {
+  struct stat x, y;
+  return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
+                          char *error, size_t error_size) {
+  if (count < 1) return failn(2, error, error_size, "nothing to merge");
+  for (int i = 0; i < count; i++)
+    if (same_file(inputs[i], output))
+      return failn(2, error, error_size, "the output %s is also an input", output);
+  crafter_traj_reader **readers = calloc((size_t)count, sizeof(*readers));
+  if (!readers) return failn(1, error, error_size, "out of memory");
+  int status = 0;
+  size_t total = 0;
+  for (int i = 0; i < count && status == 0; i++) {
+    readers[i] = open_file(inputs[i], error, error_size);
+    if (!readers[i]) {
+      status = 1;
+      break;
+    }
+    const char *difference =
+        header_difference(crafter_traj_header_of(readers[0]), crafter_traj_header_of(readers[i]));
+    if (difference) {
+      status = 1;
+      failf(error, error_size, "%s and %s differ in their %s; only recordings of one setting merge",
+            inputs[0], inputs[i], difference);
+      break;
+    }
+    const crafter_traj_status *s = crafter_traj_status_of(readers[i]);
+    if (s->damaged && notes)
+      fprintf(notes, "note: %s is damaged from byte %llu (%s); its %zu readable episodes are merged\n",
+              inputs[i], (unsigned long long)s->damage_offset, s->damage,
+              crafter_traj_episode_count(readers[i]));
+    total += crafter_traj_episode_count(readers[i]);
+  }
+  merge_entry *entries = status ? NULL : malloc((total ? total : 1) * sizeof(*entries));
+  if (status == 0 && !entries) status = failn(1, error, error_size, "out of memory");
+  if (status == 0) {
+    size_t k = 0;
+    for (int i = 0; i < count; i++)
+      for (size_t j = 0; j < crafter_traj_episode_count(readers[i]); j++)
+        entries[k++] = (merge_entry){(size_t)i, j, crafter_traj_episode_at(readers[i], j)};
+    if (sort_entries(entries, total, readers, inputs, error, error_size) < 0) status = 1;
+  }
+  if (status == 0) {
+    crafter_traj_writer *writer =
+        crafter_traj_writer_create(output, crafter_traj_header_of(readers[0]), error, error_size);
+    if (!writer) status = 1;
+    for (size_t k = 0; k < total && status == 0; k++) {
+      uint8_t *chunk;
+      size_t bytes;
+      if (crafter_traj_read_chunk(readers[entries[k].file], entries[k].index, &chunk, &bytes,
+                                  error, error_size) < 0 ||
+          crafter_traj_writer_add_chunk(writer, chunk, bytes, error, error_size) < 0)
+        status = 1;
+      if (status == 0) free(chunk);
+    }
+    char problem[256];
+    if (writer && crafter_traj_writer_close(writer, status ? problem : error,
+                                            status ? sizeof(problem) : error_size) < 0)
+      status = 1;
+  }
+  free(entries);
+  for (int i = 0; i < count; i++) crafter_traj_close(readers[i]);
+  free(readers);
+  return status;
+}
+
+/* ---- export: stats.jsonl ---- */
+
+int crafter_dataset_export_stats(const char *path, FILE *out, char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, error, error_size);
+  if (!reader) return 1;
+  for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    if (e->end == CRAFTER_TRAJ_CUT) continue; /* the Recorder writes at done only */
+    /* round(reward, 1) as Python rounds: the exact binary value, ties to even. */
+    char rounded[64], text[40];
+    snprintf(rounded, sizeof(rounded), "%.1f", e->reward);
+    crafter_format_double(text, strtod(rounded, NULL));
+    fprintf(out, "{\"length\": %u, \"reward\": %s", e->steps, text);
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+      fprintf(out, ", \"achievement_%s\": %d", crafter_achievement_names[k], e->achievements[k]);
+    fputs("}\n", out);
+  }
+  crafter_traj_close(reader);
+  if (fflush(out) != 0 || ferror(out))
+    return failn(1, error, error_size, "writing the output: %s", strerror(errno));
+  return 0;
+}
+
+/* ---- export: .npz ---- */
+
+typedef struct buffer {
+  uint8_t *data;
+  size_t size, capacity;
+  int failed;
+} buffer;
+
+static void buffer_put(buffer *b, const void *data, size_t size) {
+  if (b->failed) return;
+  if (b->capacity - b->size < size) {
+    size_t capacity = b->capacity ? b->capacity : 4096;
+    while (capacity - b->size < size) capacity *= 2;
+    uint8_t *grown = realloc(b->data, capacity);
+    if (!grown) {
+      b->failed = 1;
+      return;
+    }
+    b->data = grown;
+    b->capacity = capacity;
+  }
+  memcpy(b->data + b->size, data, size);
+  b->size += size;
+}
+
+/* An .npy header as numpy 1.24 writes it (format 1.0): the dict with
+ * sorted keys, room to grow the first axis, padding to 64 bytes. */
+static void npy_header(buffer *b, const char *descr, const size_t *shape, int dims) {
+  char shape_text[160] = "";
+  size_t used = 0;
+  for (int i = 0; i < dims; i++)
+    used += (size_t)snprintf(shape_text + used, sizeof(shape_text) - used, "%s%zu",
+                             i ? ", " : "", shape[i]);
+  if (dims == 1) snprintf(shape_text + used, sizeof(shape_text) - used, ",");
+  char dict[512];
+  int length = snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
+                        descr, shape_text);
+  char first[32];
+  int first_digits = snprintf(first, sizeof(first), "%zu", shape[0]);
+  int growth = 21 - first_digits;
+  for (int i = 0; i < growth && length < (int)sizeof(dict) - 1; i++) dict[length++] = ' ';
+  int header_length = length + 1;
+  int padding = 64 - (10 + header_length) % 64;
+  uint8_t prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
+  int total = header_length + padding;
+  prefix[8] = (uint8_t)(total & 0xff);
+  prefix[9] = (uint8_t)(total >> 8);
+  buffer_put(b, prefix, sizeof(prefix));
+  buffer_put(b, dict, (size_t)length);
+  for (int i = 0; i < padding; i++) buffer_put(b, " ", 1);
+  buffer_put(b, "\n", 1);
+}
+
+typedef struct zip_writer {
+  FILE *file;
+  uint64_t offset;
+  buffer directory;
+  int entries;
+  int failed;
+} zip_writer;
+
+static void put16(uint8_t *at, unsigned value) {
+  at[0] = (uint8_t)value;
+  at[1] = (uint8_t)(value >> 8);
+}
+static void put32(uint8_t *at, uint32_t value) {
+  for (int i = 0; i < 4; i++) at[i] = (uint8_t)(value >> (8 * i));
+}
+
+/* Adds one deflated entry; times are 1980-01-01 00:00 so files repeat. */
+static int zip_add(zip_writer *zip, const char *name, const uint8_t *data, size_t size) {
+  if (size > 0xfffffffful) return -1;
+  uLong bound = compressBound((uLong)size) + 64;
+  uint8_t *packed = malloc(bound);
+  if (!packed) return -1;
+  z_stream stream;
+  memset(&stream, 0, sizeof(stream));
+  if (deflateInit2(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(packed);
+    return -1;
+  }
+  stream.next_in = (Bytef *)(uintptr_t)data;
+  stream.avail_in = (uInt)size;
+  stream.next_out = packed;
+  stream.avail_out = (uInt)bound;
+  int status = deflate(&stream, Z_FINISH);
+  size_t packed_size = bound - stream.avail_out;
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) {
+    free(packed);
+    return -1;
+  }
+  uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)size);
+  size_t name_length = strlen(name);
+  uint8_t local[30] = {0};
+  put32(local, 0x04034b50);
+  put16(local + 4, 20);
+  put16(local + 8, 8);
+  put16(local + 10, 0);
+  put16(local + 12, 0x21);
+  put32(local + 14, crc);
+  put32(local + 18, (uint32_t)packed_size);
+  put32(local + 22, (uint32_t)size);
+  put16(local + 26, (unsigned)name_length);
+  uint8_t central[46] = {0};
+  put32(central, 0x02014b50);
+  put16(central + 4, 20);
+  put16(central + 6, 20);
+  put16(central + 10, 8);
+  put16(central + 12, 0);
+  put16(central + 14, 0x21);
+  put32(central + 16, crc);
+  put32(central + 20, (uint32_t)packed_size);
+  put32(central + 24, (uint32_t)size);
+  put16(central + 28, (unsigned)name_length);
+  put32(central + 42, (uint32_t)zip->offset);
+  buffer_put(&zip->directory, central, sizeof(central));
+  buffer_put(&zip->directory, name, name_length);
+  int failed = fwrite(local, 1, sizeof(local), zip->file) != sizeof(local) ||
+               fwrite(name, 1, name_length, zip->file) != name_length ||
+               fwrite(packed, 1, packed_size, zip->file) != packed_size;
+  free(packed);
+  zip->offset += sizeof(local) + name_length + packed_size;
+  zip->entries++;
+  if (zip->offset > 0xffffffffull) failed = 1;
+  return failed ? -1 : 0;
+}
+
+static int zip_finish(zip_writer *zip) {
+  if (zip->directory.failed) return -1;
+  uint8_t end[22] = {0};
+  put32(end, 0x06054b50);
+  put16(end + 8, (unsigned)zip->entries);
+  put16(end + 10, (unsigned)zip->entries);
+  put32(end + 12, (uint32_t)zip->directory.size);
+  put32(end + 16, (uint32_t)zip->offset);
+  if (fwrite(zip->directory.data, 1, zip->directory.size, zip->file) != zip->directory.size ||
+      fwrite(end, 1, sizeof(end), zip->file) != sizeof(end))
+    return -1;
+  return 0;
+}
+
+/* One array as an .npy entry of the zip. */
+static int npz_add(zip_writer *zip, const char *key, const char *descr, const size_t *shape,
+                   int dims, const void *data, size_t bytes) {
+  buffer b = {0};
+  npy_header(&b, descr, shape, dims);
+  buffer_put(&b, data, bytes);
+  char name[96];
+  snprintf(name, sizeof(name), "%s.npy", key);
+  int status = b.failed ? -1 : zip_add(zip, name, b.data, b.size);
+  free(b.data);
+  return status;
+}
+
+static void put_i64_le(uint8_t *at, int64_t value) {
+  for (int i = 0; i < 8; i++) at[i] = (uint8_t)((uint64_t)value >> (8 * i));
+}
+static void put_f64_le(uint8_t *at, double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  put_i64_le(at, (int64_t)bits);
+}
+
+
+/* Replays episode i and writes its .npz. */
+static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const char *directory,
+                     FILE *out, char *error, size_t error_size) {
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+  crafter_traj_data d;
+  if (crafter_traj_read_episode(reader, i, &d, error, error_size) < 0) return -1;
+  size_t rows = (size_t)d.steps_count + 1;
+  size_t width = (size_t)h->params.size[0], height = (size_t)h->params.size[1];
+  size_t area = (size_t)h->params.area[0] * (size_t)h->params.area[1];
+  size_t image_bytes = width * height * 3;
+  uint8_t *images = malloc(rows * image_bytes);
+  uint8_t *semantic = malloc(rows * area);
+  /* action, reward, done, discount, player_pos (2), achievements, inventory */
+  size_t columns = 4 + 2 + CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT;
+  uint8_t *scalars = calloc(rows * columns, 8);
+  int status = 0;
+  if (!images || !semantic || !scalars) status = failf(error, error_size, "out of memory");
+  if (status == 0) status = replay_start(r, e, error, error_size);
+  crafter_env *env = &r->env;
+  for (size_t t = 0; t < rows && status == 0; t++) {
+    if (t > 0) {
+      const crafter_traj_step *s = &d.steps[t - 1];
+      int32_t health = env->game.player.inventory[CRAFTER_HEALTH];
+      crafter_step_result result;
+      crafter_env_step(env, s->action, &result);
+      if (crafter_traj_info_reward(env, health, &result) != s->reward ||
+          (result.done != 0) != s->done || result.unlocked != s->unlocked) {
+        status = failf(error, error_size,
+                       "episode %zu does not re-simulate at step %zu (run verify --resimulate)",
+                       i, t);
+        break;
+      }
+      uint8_t *row = scalars + t * columns * 8;
+      put_i64_le(row, s->action);
+      put_f64_le(row + 8, s->reward);
+      row[16] = s->done;
+      put_f64_le(row + 24, s->died ? 0.0 : 1.0);
+      put_i64_le(row + 32, env->game.world.objects[0].x);
+      put_i64_le(row + 40, env->game.world.objects[0].y);
+      for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+        put_i64_le(row + 48 + 8 * k, env->game.player.achievements[k]);
+      for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
+        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), env->game.player.inventory[k]);
+      crafter_env_semantic(env, semantic + t * area);
+    } else {
+      memset(semantic, 0, area); /* zeros at the first step, as the EpisodeRecorder fills in */
+    }
+    if (h->obs_kind == CRAFTER_OBS_PIXELS)
+      memcpy(images + t * image_bytes, d.obs + t * image_bytes, image_bytes);
+    else
+      memcpy(images + t * image_bytes, r->o.pixels, image_bytes);
+  }
+  char path[4096];
+  if (status == 0) {
+    int unlocked = 0;
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
+    snprintf(path, sizeof(path), "%s/s%lld-e%lld-ach%d-len%u.npz", directory, (long long)e->seed,
+             (long long)e->episode, unlocked, e->steps);
+    zip_writer zip = {0};
+    zip.file = fopen(path, "wb");
+    if (!zip.file) status = failf(error, error_size, "%s: %s", path, strerror(errno));
+    uint8_t *column = status == 0 ? malloc(rows * 16) : NULL;
+    if (status == 0 && !column) status = failf(error, error_size, "out of memory");
+    if (status == 0) {
+      size_t image_shape[4] = {rows, height, width, 3};
+      size_t semantic_shape[3] = {rows, (size_t)h->params.area[0], (size_t)h->params.area[1]};
+      size_t one[1] = {rows}, pos_shape[2] = {rows, 2};
+      int bad = npz_add(&zip, "image", "|u1", image_shape, 4, images, rows * image_bytes);
+      /* action, reward */
+      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8, 8);
+      bad |= npz_add(&zip, "action", "<i8", one, 1, column, rows * 8);
+      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 8, 8);
+      bad |= npz_add(&zip, "reward", "<f8", one, 1, column, rows * 8);
+      for (size_t t = 0; t < rows; t++) column[t] = scalars[t * columns * 8 + 16];
+      bad |= npz_add(&zip, "done", "|b1", one, 1, column, rows);
+      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 24, 8);
+      bad |= npz_add(&zip, "discount", "<f8", one, 1, column, rows * 8);
+      bad |= npz_add(&zip, "semantic", "|u1", semantic_shape, 3, semantic, rows * area);
+      for (size_t t = 0; t < rows; t++) memcpy(column + 16 * t, scalars + t * columns * 8 + 32, 16);
+      bad |= npz_add(&zip, "player_pos", "<i8", pos_shape, 2, column, rows * 16);
+      for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT && !bad; k++) {
+        char key[64];
+        if (k < CRAFTER_ACHIEVEMENT_COUNT)
+          snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
+        else
+          snprintf(key, sizeof(key), "ainventory_%s",
+                   crafter_item_names[k - CRAFTER_ACHIEVEMENT_COUNT]);
+        for (size_t t = 0; t < rows; t++)
+          memcpy(column + 8 * t, scalars + t * columns * 8 + 48 + 8 * (size_t)k, 8);
+        bad |= npz_add(&zip, key, "<i8", one, 1, column, rows * 8);
+      }
+      if (bad || zip_finish(&zip) < 0) status = failf(error, error_size, "writing %s failed", path);
+    }
+    free(column);
+    free(zip.directory.data);
+    if (zip.file && fclose(zip.file) != 0 && status == 0)
+      status = failf(error, error_size, "writing %s: %s", path, strerror(errno));
+    if (status == 0 && out) fprintf(out, "%s\n", path);
+  }
+  free(images);
+  free(semantic);
+  free(scalars);
+  crafter_traj_data_free(&d);
+  return status;
+}
+
+static int make_directory(const char *directory, char *error, size_t error_size) {
+  struct stat info;
+  if (stat(directory, &info) == 0) {
+    if (S_ISDIR(info.st_mode)) return 0;
+    return failf(error, error_size, "%s is not a directory", directory);
+  }
+  if (mkdir(directory, 0777) < 0) return failf(error, error_size, "%s: %s", directory, strerror(errno));
+  return 0;
+}
+
+int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
+                               FILE *out, char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, error, error_size);
+  if (!reader) return 1;
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  replay r;
+  char problem[600];
+  /* Stored pixels are used as they are: no textures needed then. */
+  crafter_traj_header replayed = *h;
+  int render = h->obs_kind != CRAFTER_OBS_PIXELS;
+  if (!render) replayed.obs_kind = CRAFTER_OBS_NONE;
+  if (replay_init(&r, &replayed, render, textures, problem, sizeof(problem)) < 0) {
+    crafter_traj_close(reader);
+    return failn(2, error, error_size, "%s: %s", path, problem);
+  }
+  int status = make_directory(directory, error, error_size) < 0 ? 1 : 0;
+  for (size_t i = 0; i < crafter_traj_episode_count(reader) && status == 0; i++) {
+    if (crafter_traj_episode_at(reader, i)->end == CRAFTER_TRAJ_CUT) continue;
+    if (write_npz(reader, i, &r, directory, out, problem, sizeof(problem)) < 0)
+      status = failn(1, error, error_size, "%s: %s", path, problem);
+  }
+  replay_free(&r);
+  crafter_traj_close(reader);
+  return status;
+}
+
+/* ---- frames ---- */
+
+/* Parses "all" or "0,10,20-30" into a mask over steps 0..last. */
+static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *error,
+                       size_t error_size) {
+  if (strcmp(text, "all") == 0) {
+    memset(wanted, 1, (size_t)last + 1);
+    return 0;
+  }
+  const char *at = text;
+  while (*at) {
+    char *end;
+    errno = 0;
+    unsigned long low = strtoul(at, &end, 10), high;
+    if (end == at || *at == '-' || *at == '+' || errno)
+      return failf(error, error_size, "invalid step list '%s' (expected all, or numbers and "
+                                      "ranges such as 0,10,20-30)", text);
+    high = low;
+    at = end;
+    if (*at == '-') {
+      at++;
+      high = strtoul(at, &end, 10);
+      if (end == at || *at == '-' || *at == '+' || high < low)
+        return failf(error, error_size, "invalid step range in '%s'", text);
+      at = end;
+    }
+    if (high > last)
+      return failf(error, error_size, "step %lu is past the end of the episode (%u steps)", high,
+                   last);
+    for (unsigned long s = low; s <= high; s++) wanted[s] = 1;
+    if (*at == ',') at++;
+    else if (*at)
+      return failf(error, error_size, "invalid step list '%s'", text);
+  }
+  return 0;
+}
+
+int crafter_dataset_frames(const char *path, long episode, const char *steps,
+                           const char *directory, const char *textures, FILE *out, char *error,
+                           size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, error, error_size);
+  if (!reader) return 1;
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  size_t count = crafter_traj_episode_count(reader);
+  if (episode < 0 || (size_t)episode >= count) {
+    crafter_traj_close(reader);
+    return failn(1, error, error_size, "%s has no episode %ld (it has %zu, from 0)", path, episode,
+                 count);
+  }
+  crafter_traj_data d;
+  if (crafter_traj_read_episode(reader, (size_t)episode, &d, error, error_size) < 0) {
+    crafter_traj_close(reader);
+    return 1;
+  }
+  const crafter_traj_episode *e = crafter_traj_episode_at(reader, (size_t)episode);
+  uint8_t *wanted = calloc((size_t)d.steps_count + 1, 1);
+  int status = 0;
+  char problem[600];
+  replay r;
+  int have_replay = 0;
+  if (!wanted) status = failn(1, error, error_size, "out of memory");
+  if (status == 0 && parse_steps(steps, d.steps_count, wanted, error, error_size) < 0) status = 2;
+  if (status == 0 && make_directory(directory, error, error_size) < 0) status = 1;
+  if (status == 0 && h->obs_kind != CRAFTER_OBS_PIXELS) {
+    if (replay_init(&r, h, 1, textures, problem, sizeof(problem)) < 0 ||
+        replay_start(&r, e, problem, sizeof(problem)) < 0)
+      status = failn(1, error, error_size, "%s", problem);
+    else
+      have_replay = 1;
+  }
+  int width = h->params.size[0], height = h->params.size[1];
+  size_t image_bytes = (size_t)width * (size_t)height * 3;
+  for (uint32_t t = 0; t <= d.steps_count && status == 0; t++) {
+    if (have_replay && t > 0) {
+      crafter_step_result result;
+      crafter_env_step(&r.env, d.steps[t - 1].action, &result);
+    }
+    if (!wanted[t]) continue;
+    const uint8_t *pixels = have_replay ? r.o.pixels : d.obs + (size_t)t * image_bytes;
+    char name[4096];
+    snprintf(name, sizeof(name), "%s/episode-%ld-step-%05u.png", directory, episode, t);
+    if (crafter_write_png(name, pixels, width, height, problem, sizeof(problem)) < 0)
+      status = failn(1, error, error_size, "%s", problem);
+    else if (out)
+      fprintf(out, "%s\n", name);
+  }
+  if (have_replay) replay_free(&r);
+  free(wanted);
+  crafter_traj_data_free(&d);
+  crafter_traj_close(reader);
+  return status;
+}

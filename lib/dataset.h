@@ -1,0 +1,76 @@
+/* dataset: what crafter-dataset does with trajectory files: record
+ * episodes of the built-in agents, describe, list and verify files (with
+ * an exact re-simulation of every episode), merge shards, export to
+ * Crafter's stats.jsonl and episode .npz files, draw frames as PNG.
+ *
+ * Every function returns 0 on success, 1 on bad input or a failed check
+ * (the reason in `error`, or, for checks, lines on `out`), 2 when the
+ * options cannot work. */
+#ifndef CRAFTER_DATASET_H
+#define CRAFTER_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "env.h"
+
+typedef struct crafter_record_options {
+  crafter_params params;  /* seed: the Env seed; length: steps per episode at most */
+  int64_t first_episode;  /* episode counter of the dataset's first episode */
+  int64_t episodes;       /* episodes of the whole dataset, all shards together */
+  int shard_index;        /* 1..shard_count: this shard takes the episodes */
+  int shard_count;        /* whose index (from 0) is shard_index - 1 modulo shard_count */
+  int agent;              /* enum crafter_agent_kind */
+  int obs_kind;           /* none, pixels, semantic or symbolic */
+  const char *textures;   /* PNG folder for pixels; NULL: the built-in textures */
+  const char *output;
+  FILE *progress;         /* a progress bar is drawn here when not NULL */
+} crafter_record_options;
+
+/* Records the episodes of one shard into a new file: episode counters
+ * first_episode + i for i in [0, episodes) with i % shard_count ==
+ * shard_index - 1, each a chunk written and flushed when it ends. */
+int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size);
+
+/* The header, counts, returns, success rates and integrity of a file. */
+int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_size);
+
+/* One tab-separated line per episode under a header line: index, seed,
+ * episode, world_seed, length, reward, end, unlocked achievements.  A
+ * missing index or damage is noted on `notes`. */
+int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
+                         size_t error_size);
+
+/* Checks checksums, lengths and the consistency of every step; with
+ * resimulate, replays every episode from its seeds and actions and
+ * compares every stored field.  Writes a line per problem and a summary
+ * to out; returns 1 when anything is wrong. */
+int crafter_dataset_verify(const char *path, int resimulate, const char *textures, FILE *out,
+                           char *error, size_t error_size);
+
+/* Merges files of one header into `output`, episodes ordered by seed and
+ * episode counter (then by content), so the result does not depend on the
+ * order of the inputs.  Readable episodes of damaged inputs are taken,
+ * with a note on `notes`. */
+int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
+                          char *error, size_t error_size);
+
+/* The stats.jsonl lines Crafter's Recorder writes, one per ended episode. */
+int crafter_dataset_export_stats(const char *path, FILE *out, char *error, size_t error_size);
+
+/* One .npz file per ended episode in `directory`, with the arrays of
+ * Crafter's EpisodeRecorder; images are the stored pixels or, when the
+ * file has none, rendered with `textures` (NULL: built-in).  Writes the
+ * names of the files to `out` when not NULL. */
+int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
+                               FILE *out, char *error, size_t error_size);
+
+/* PNG images of steps of one episode: `steps` is "all" or a list such as
+ * "0,10,20-30" (step 0 is the first observation).  Files are named
+ * episode-I-step-SSSSS.png in `directory`. */
+int crafter_dataset_frames(const char *path, long episode, const char *steps,
+                           const char *directory, const char *textures, FILE *out, char *error,
+                           size_t error_size);
+
+#endif

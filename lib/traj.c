@@ -1,0 +1,1110 @@
+#include "traj.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "proto.h"
+#include "render.h"
+
+#define CHUNK_TAG "EPSD"
+#define INDEX_TAG "INDX"
+#define TRAILER_MAGIC "CRAFTEND"
+#define INDEX_HEADER_BYTES 32
+/* Raw bytes handed to deflate at a time.  Always whole stages, so the same
+ * steps compress to the same bytes however they were recorded. */
+#define STAGE_BYTES 65536
+/* deflate cannot shrink data by more than about 1032:1; a header that
+ * claims more is refused before anything is allocated for it. */
+#define MAX_RATIO 1040
+#define ALL_ACHIEVEMENTS ((1u << CRAFTER_ACHIEVEMENT_COUNT) - 1u)
+
+static int failf(char *error, size_t error_size, const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(error, error_size, format, arguments);
+  va_end(arguments);
+  return -1;
+}
+
+/* Little-endian fields. */
+static void put_u32(uint8_t *at, uint32_t value) {
+  for (int i = 0; i < 4; i++) at[i] = (uint8_t)(value >> (8 * i));
+}
+static void put_u64(uint8_t *at, uint64_t value) {
+  for (int i = 0; i < 8; i++) at[i] = (uint8_t)(value >> (8 * i));
+}
+static void put_i32(uint8_t *at, int32_t value) { put_u32(at, (uint32_t)value); }
+static void put_i64(uint8_t *at, int64_t value) { put_u64(at, (uint64_t)value); }
+static void put_f64(uint8_t *at, double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  put_u64(at, bits);
+}
+static uint32_t get_u32(const uint8_t *at) {
+  uint32_t value = 0;
+  for (int i = 3; i >= 0; i--) value = value << 8 | at[i];
+  return value;
+}
+static uint64_t get_u64(const uint8_t *at) {
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; i--) value = value << 8 | at[i];
+  return value;
+}
+static int32_t get_i32(const uint8_t *at) { return (int32_t)get_u32(at); }
+static int64_t get_i64(const uint8_t *at) { return (int64_t)get_u64(at); }
+static double get_f64(const uint8_t *at) {
+  uint64_t bits = get_u64(at);
+  double value;
+  memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+static uint32_t crc_update(uint32_t crc, const uint8_t *data, size_t size) {
+  uLong value = crc;
+  while (size > 0) {
+    uInt piece = size > (1u << 30) ? (1u << 30) : (uInt)size;
+    value = crc32(value, data, piece);
+    data += piece;
+    size -= piece;
+  }
+  return (uint32_t)value;
+}
+
+static uint32_t crc_of(const uint8_t *data, size_t size) {
+  return crc_update((uint32_t)crc32(0L, Z_NULL, 0), data, size);
+}
+
+static int host_is_little_endian(void) {
+  uint16_t probe = 1;
+  uint8_t first;
+  memcpy(&first, &probe, 1);
+  return first == 1;
+}
+
+/* Symbolic observations are stored as little-endian float32. */
+static void to_little_endian_floats(uint8_t *data, size_t size) {
+  if (host_is_little_endian()) return;
+  for (size_t i = 0; i + 4 <= size; i += 4) {
+    uint8_t swap = data[i];
+    data[i] = data[i + 3];
+    data[i + 3] = swap;
+    swap = data[i + 1];
+    data[i + 1] = data[i + 2];
+    data[i + 2] = swap;
+  }
+}
+
+/* ---- header ---- */
+
+uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind) {
+  switch (obs_kind) {
+    case CRAFTER_OBS_PIXELS: return (uint32_t)params->size[0] * (uint32_t)params->size[1] * 3u;
+    case CRAFTER_OBS_SEMANTIC: return (uint32_t)params->area[0] * (uint32_t)params->area[1];
+    case CRAFTER_OBS_SYMBOLIC: return CRAFTER_SYMBOLIC_SIZE * 4u;
+    default: return 0;
+  }
+}
+
+uint32_t crafter_traj_textures_crc(const crafter_textures *textures) {
+  uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
+    const crafter_image *image = &textures->images[i];
+    uint8_t shape[12];
+    put_u32(shape, (uint32_t)image->width);
+    put_u32(shape + 4, (uint32_t)image->height);
+    put_u32(shape + 8, (uint32_t)image->channels);
+    crc = crc_update(crc, shape, sizeof(shape));
+    if (image->pixels)
+      crc = crc_update(crc, image->pixels,
+                       (size_t)image->width * (size_t)image->height * (size_t)image->channels);
+  }
+  return crc;
+}
+
+void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
+                              int obs_kind, const char *agent, const crafter_textures *textures) {
+  memset(header, 0, sizeof(*header));
+  header->version = CRAFTER_TRAJ_VERSION;
+  header->params = *params;
+  if (obs_kind != CRAFTER_OBS_PIXELS && obs_kind != CRAFTER_OBS_SEMANTIC &&
+      obs_kind != CRAFTER_OBS_SYMBOLIC)
+    obs_kind = CRAFTER_OBS_NONE;
+  header->obs_kind = obs_kind;
+  header->obs_bytes = crafter_traj_obs_bytes(params, obs_kind);
+  snprintf(header->agent, sizeof(header->agent), "%s", agent ? agent : "");
+  if (obs_kind == CRAFTER_OBS_PIXELS && textures)
+    header->textures_crc = crafter_traj_textures_crc(textures);
+}
+
+static void encode_header(const crafter_traj_header *header, uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
+  memset(out, 0, CRAFTER_TRAJ_HEADER_BYTES);
+  memcpy(out, CRAFTER_TRAJ_MAGIC, 8);
+  put_u32(out + 8, CRAFTER_TRAJ_VERSION);
+  put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
+  put_u32(out + 16, (uint32_t)header->obs_kind);
+  put_u32(out + 20, header->obs_bytes);
+  const crafter_params *params = &header->params;
+  for (int axis = 0; axis < 2; axis++) {
+    put_i32(out + 24 + 4 * axis, params->area[axis]);
+    put_i32(out + 32 + 4 * axis, params->view[axis]);
+    put_i32(out + 40 + 4 * axis, params->size[axis]);
+  }
+  put_u32(out + 48, params->reward ? 1u : 0u);
+  put_u32(out + 52, CRAFTER_ACTION_COUNT);
+  put_i64(out + 56, params->length);
+  put_i64(out + 64, params->seed);
+  put_u32(out + 72, CRAFTER_ACHIEVEMENT_COUNT);
+  put_u32(out + 76, CRAFTER_TRAJ_STEP_BYTES);
+  memcpy(out + 80, header->agent, strnlen(header->agent, CRAFTER_TRAJ_AGENT_BYTES));
+  put_u32(out + 96, header->textures_crc);
+  put_u32(out + 100, CRAFTER_ITEM_COUNT);
+  put_u32(out + 124, crc_of(out, 124));
+}
+
+static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *header, char *error,
+                         size_t error_size) {
+  if (size < 8 || memcmp(in, CRAFTER_TRAJ_MAGIC, 8) != 0)
+    return failf(error, error_size, "not a trajectory file (it does not start with %s)",
+                 CRAFTER_TRAJ_MAGIC);
+  if (size < 16)
+    return failf(error, error_size, "the header is cut short: %zu of %d bytes", size,
+                 CRAFTER_TRAJ_HEADER_BYTES);
+  uint32_t version = get_u32(in + 8);
+  if (version != CRAFTER_TRAJ_VERSION)
+    return failf(error, error_size,
+                 "format version %u, but this program reads version %d (a newer toolkit may)",
+                 version, CRAFTER_TRAJ_VERSION);
+  if (get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
+    return failf(error, error_size, "the header size is %u, not %d", get_u32(in + 12),
+                 CRAFTER_TRAJ_HEADER_BYTES);
+  if (size < CRAFTER_TRAJ_HEADER_BYTES)
+    return failf(error, error_size, "the header is cut short: %zu of %d bytes", size,
+                 CRAFTER_TRAJ_HEADER_BYTES);
+  if (get_u32(in + 124) != crc_of(in, 124))
+    return failf(error, error_size, "the header's checksum does not match (bytes 0-127 are damaged)");
+  memset(header, 0, sizeof(*header));
+  header->version = version;
+  header->obs_kind = (int)get_u32(in + 16);
+  header->obs_bytes = get_u32(in + 20);
+  crafter_params *params = &header->params;
+  for (int axis = 0; axis < 2; axis++) {
+    params->area[axis] = get_i32(in + 24 + 4 * axis);
+    params->view[axis] = get_i32(in + 32 + 4 * axis);
+    params->size[axis] = get_i32(in + 40 + 4 * axis);
+  }
+  params->reward = (int)get_u32(in + 48);
+  params->length = (long)get_i64(in + 56);
+  params->seed = get_i64(in + 64);
+  memcpy(header->agent, in + 80, CRAFTER_TRAJ_AGENT_BYTES);
+  header->agent[CRAFTER_TRAJ_AGENT_BYTES] = '\0';
+  header->textures_crc = get_u32(in + 96);
+  char problem[200];
+  if (get_u32(in + 52) != CRAFTER_ACTION_COUNT || get_u32(in + 72) != CRAFTER_ACHIEVEMENT_COUNT ||
+      get_u32(in + 100) != CRAFTER_ITEM_COUNT)
+    return failf(error, error_size,
+                 "the header counts %u actions, %u achievements and %u items, not %d, %d and %d",
+                 get_u32(in + 52), get_u32(in + 72), get_u32(in + 100), CRAFTER_ACTION_COUNT,
+                 CRAFTER_ACHIEVEMENT_COUNT, CRAFTER_ITEM_COUNT);
+  if (get_u32(in + 76) != CRAFTER_TRAJ_STEP_BYTES)
+    return failf(error, error_size, "steps of %u bytes, not %d", get_u32(in + 76),
+                 CRAFTER_TRAJ_STEP_BYTES);
+  if (params->reward != 0 && params->reward != 1)
+    return failf(error, error_size, "the header's reward flag is %d, not 0 or 1", params->reward);
+  if (get_i64(in + 56) < 0 || get_i64(in + 56) > 1000000000)
+    return failf(error, error_size, "the header's length %lld is out of range",
+                 (long long)get_i64(in + 56));
+  if (crafter_params_check(params, problem, sizeof(problem)) < 0)
+    return failf(error, error_size, "the header's parameters are impossible: %s", problem);
+  if (header->obs_kind != CRAFTER_OBS_NONE && header->obs_kind != CRAFTER_OBS_PIXELS &&
+      header->obs_kind != CRAFTER_OBS_SEMANTIC && header->obs_kind != CRAFTER_OBS_SYMBOLIC)
+    return failf(error, error_size, "unknown observation kind %d", header->obs_kind);
+  if (header->obs_bytes != crafter_traj_obs_bytes(params, header->obs_kind))
+    return failf(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
+                 header->obs_bytes, crafter_obs_kind_name(header->obs_kind),
+                 crafter_traj_obs_bytes(params, header->obs_kind));
+  for (int i = 0; i < CRAFTER_TRAJ_AGENT_BYTES && header->agent[i]; i++)
+    if ((unsigned char)header->agent[i] < 0x20 || (unsigned char)header->agent[i] > 0x7e)
+      return failf(error, error_size, "the agent's name is not printable text");
+  return 0;
+}
+
+const char *crafter_traj_end_name(int end) {
+  switch (end) {
+    case CRAFTER_TRAJ_CUT: return "cut";
+    case CRAFTER_TRAJ_TIME_LIMIT: return "time_limit";
+    case CRAFTER_TRAJ_DIED: return "died";
+    default: return "unknown";
+  }
+}
+
+int crafter_traj_is_trajectory(const void *data, size_t size) {
+  return size >= 8 && memcmp(data, CRAFTER_TRAJ_MAGIC, 8) == 0;
+}
+
+/* ---- chunk headers ---- */
+
+/* Raw bytes of an episode of `steps` steps; 0 on overflow. */
+static uint64_t raw_bytes_for(uint64_t steps, uint32_t obs_bytes) {
+  uint64_t per_step = CRAFTER_TRAJ_STEP_BYTES + (uint64_t)obs_bytes;
+  if (steps > (UINT64_MAX - obs_bytes) / per_step) return 0;
+  return obs_bytes + steps * per_step;
+}
+
+static uint32_t unlocked_of(const int32_t achievements[CRAFTER_ACHIEVEMENT_COUNT]) {
+  uint32_t mask = 0;
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    if (achievements[i] > 0) mask |= 1u << i;
+  return mask;
+}
+
+static void encode_chunk_header(const crafter_traj_episode *episode,
+                                uint8_t out[CRAFTER_TRAJ_CHUNK_HEADER_BYTES]) {
+  memset(out, 0, CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+  memcpy(out, CHUNK_TAG, 4);
+  put_u32(out + 4, CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+  put_u64(out + 8, episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+  put_u64(out + 16, episode->raw_bytes);
+  put_i64(out + 24, episode->seed);
+  put_i64(out + 32, episode->episode);
+  put_i64(out + 40, episode->world_seed);
+  put_u32(out + 48, episode->steps);
+  put_u32(out + 52, episode->unlocked);
+  put_f64(out + 56, episode->reward);
+  put_u32(out + 64, (uint32_t)episode->end);
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    put_i32(out + 72 + 4 * i, episode->achievements[i]);
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) put_i32(out + 160 + 4 * i, episode->inventory[i]);
+  put_u32(out + 248, episode->payload_crc);
+  put_u32(out + 252, crc_of(out, 252));
+}
+
+/* Decodes a chunk header at `offset` of a file of `file_bytes`; checks
+ * everything that can be checked without the payload. */
+static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file_bytes,
+                               uint32_t obs_bytes, crafter_traj_episode *episode, char *error,
+                               size_t error_size) {
+  if (memcmp(in, CHUNK_TAG, 4) != 0)
+    return failf(error, error_size, "no episode chunk starts here");
+  if (get_u32(in + 252) != crc_of(in, 252))
+    return failf(error, error_size, "the episode chunk's header checksum does not match");
+  if (get_u32(in + 4) != CRAFTER_TRAJ_CHUNK_HEADER_BYTES)
+    return failf(error, error_size, "an episode chunk header of %u bytes, not %d", get_u32(in + 4),
+                 CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+  memset(episode, 0, sizeof(*episode));
+  uint64_t payload = get_u64(in + 8);
+  episode->offset = offset;
+  episode->raw_bytes = get_u64(in + 16);
+  episode->seed = get_i64(in + 24);
+  episode->episode = get_i64(in + 32);
+  episode->world_seed = get_i64(in + 40);
+  episode->steps = get_u32(in + 48);
+  episode->unlocked = get_u32(in + 52);
+  episode->reward = get_f64(in + 56);
+  episode->end = (int)get_u32(in + 64);
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    episode->achievements[i] = get_i32(in + 72 + 4 * i);
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) episode->inventory[i] = get_i32(in + 160 + 4 * i);
+  episode->payload_crc = get_u32(in + 248);
+  if (payload == 0) return failf(error, error_size, "the episode chunk has no compressed steps");
+  uint64_t room = file_bytes - offset - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
+  if (payload > room)
+    return failf(error, error_size,
+                 "the episode chunk is cut short: %llu of %llu bytes of steps are in the file",
+                 (unsigned long long)room, (unsigned long long)payload);
+  episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + payload;
+  uint64_t raw = raw_bytes_for(episode->steps, obs_bytes);
+  if (raw == 0 || raw != episode->raw_bytes)
+    return failf(error, error_size, "%u steps take %llu bytes, but the chunk says %llu",
+                 episode->steps, (unsigned long long)raw, (unsigned long long)episode->raw_bytes);
+  if (raw / MAX_RATIO > payload)
+    return failf(error, error_size, "%llu bytes cannot compress into %llu",
+                 (unsigned long long)raw, (unsigned long long)payload);
+  if (episode->end < CRAFTER_TRAJ_CUT || episode->end > CRAFTER_TRAJ_DIED)
+    return failf(error, error_size, "unknown episode end %d", episode->end);
+  if (episode->episode < 1) return failf(error, error_size, "episode counter %lld is not positive",
+                                         (long long)episode->episode);
+  if (episode->world_seed < 0 || episode->world_seed >= 2147483647)
+    return failf(error, error_size, "world seed %lld is out of range",
+                 (long long)episode->world_seed);
+  if (!isfinite(episode->reward)) return failf(error, error_size, "the return is not finite");
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    if (episode->achievements[i] < 0)
+      return failf(error, error_size, "a negative achievement count");
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++)
+    if (episode->inventory[i] < 0 || episode->inventory[i] > 9)
+      return failf(error, error_size, "an inventory count out of range");
+  if (episode->unlocked != unlocked_of(episode->achievements))
+    return failf(error, error_size, "the unlocked achievements disagree with their counts");
+  if (episode->end != CRAFTER_TRAJ_CUT && episode->steps == 0)
+    return failf(error, error_size, "an episode that ended without a step");
+  return 0;
+}
+
+/* ---- recorder ---- */
+
+double crafter_traj_info_reward(const crafter_env *env, int32_t health_before,
+                                const crafter_step_result *result) {
+  if (env->params.reward) return result->reward;
+  double reward = (double)(env->game.player.inventory[CRAFTER_HEALTH] - health_before) / 10;
+  if (result->unlocked) reward += 1.0;
+  return reward;
+}
+
+struct crafter_traj_recorder {
+  crafter_traj_header header;
+  int started, failed;
+  crafter_traj_episode episode;
+  int32_t last_health;
+  uint8_t *stage;
+  size_t staged;
+  z_stream stream;
+  int stream_ready;
+  uint8_t *out;
+  size_t out_used, out_capacity;
+};
+
+crafter_traj_recorder *crafter_traj_recorder_new(const crafter_traj_header *header) {
+  crafter_traj_recorder *recorder = calloc(1, sizeof(*recorder));
+  if (!recorder) return NULL;
+  recorder->header = *header;
+  recorder->stage = malloc(STAGE_BYTES);
+  if (!recorder->stage) {
+    free(recorder);
+    return NULL;
+  }
+  return recorder;
+}
+
+void crafter_traj_recorder_free(crafter_traj_recorder *recorder) {
+  if (!recorder) return;
+  if (recorder->stream_ready) deflateEnd(&recorder->stream);
+  free(recorder->stage);
+  free(recorder->out);
+  free(recorder);
+}
+
+/* Compresses the stage; with finish, ends the stream. */
+static int compress_stage(crafter_traj_recorder *recorder, int finish) {
+  z_stream *stream = &recorder->stream;
+  if (!recorder->stream_ready) {
+    memset(stream, 0, sizeof(*stream));
+    if (deflateInit(stream, Z_DEFAULT_COMPRESSION) != Z_OK) return -1;
+    recorder->stream_ready = 1;
+  }
+  stream->next_in = recorder->stage;
+  stream->avail_in = (uInt)recorder->staged;
+  for (;;) {
+    if (recorder->out_capacity - recorder->out_used < 16384) {
+      size_t capacity = recorder->out_capacity ? recorder->out_capacity * 2 : 65536;
+      uint8_t *grown = realloc(recorder->out, capacity);
+      if (!grown) return -1;
+      recorder->out = grown;
+      recorder->out_capacity = capacity;
+    }
+    size_t room = recorder->out_capacity - recorder->out_used;
+    if (room > (1u << 30)) room = 1u << 30;
+    stream->next_out = recorder->out + recorder->out_used;
+    stream->avail_out = (uInt)room;
+    int status = deflate(stream, finish ? Z_FINISH : Z_NO_FLUSH);
+    recorder->out_used += room - stream->avail_out;
+    if (status == Z_STREAM_END) break;
+    if (status != Z_OK && status != Z_BUF_ERROR) return -1;
+    if (!finish && stream->avail_in == 0) break;
+  }
+  recorder->staged = 0;
+  return 0;
+}
+
+static int feed(crafter_traj_recorder *recorder, const uint8_t *data, size_t size) {
+  while (size > 0) {
+    size_t piece = STAGE_BYTES - recorder->staged;
+    if (piece > size) piece = size;
+    memcpy(recorder->stage + recorder->staged, data, piece);
+    recorder->staged += piece;
+    data += piece;
+    size -= piece;
+    if (recorder->staged == STAGE_BYTES && compress_stage(recorder, 0) < 0) return -1;
+  }
+  return 0;
+}
+
+static int feed_obs(crafter_traj_recorder *recorder, const void *obs) {
+  uint32_t bytes = recorder->header.obs_bytes;
+  if (bytes == 0) return 0;
+  if (recorder->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian()) {
+    uint8_t swapped[CRAFTER_SYMBOLIC_SIZE * 4];
+    memcpy(swapped, obs, sizeof(swapped));
+    to_little_endian_floats(swapped, sizeof(swapped));
+    return feed(recorder, swapped, sizeof(swapped));
+  }
+  return feed(recorder, obs, bytes);
+}
+
+int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
+                                const void *obs) {
+  if (recorder->stream_ready) deflateReset(&recorder->stream);
+  recorder->staged = 0;
+  recorder->out_used = 0;
+  recorder->failed = 0;
+  recorder->started = 1;
+  crafter_traj_episode *episode = &recorder->episode;
+  memset(episode, 0, sizeof(*episode));
+  episode->seed = env->params.seed;
+  episode->episode = env->episode;
+  episode->world_seed = env->world_seed;
+  recorder->last_health = env->game.player.inventory[CRAFTER_HEALTH];
+  if (feed_obs(recorder, obs) < 0) {
+    recorder->failed = 1;
+    return -1;
+  }
+  return 0;
+}
+
+int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
+                               int action, const crafter_step_result *result, const void *obs) {
+  if (!recorder->started || recorder->failed) return -1;
+  crafter_traj_episode *episode = &recorder->episode;
+  double reward = crafter_traj_info_reward(env, recorder->last_health, result);
+  recorder->last_health = env->game.player.inventory[CRAFTER_HEALTH];
+  int died = result->discount == 0.0;
+  uint8_t record[CRAFTER_TRAJ_STEP_BYTES] = {0};
+  record[0] = (uint8_t)action;
+  record[1] = (uint8_t)((result->done ? 1 : 0) | (died ? 2 : 0));
+  put_u32(record + 4, result->unlocked);
+  put_f64(record + 8, reward);
+  if (feed(recorder, record, sizeof(record)) < 0 || feed_obs(recorder, obs) < 0) {
+    recorder->failed = 1;
+    return -1;
+  }
+  episode->steps++;
+  episode->unlocked |= result->unlocked;
+  episode->reward += reward;
+  episode->end = result->done ? (died ? CRAFTER_TRAJ_DIED : CRAFTER_TRAJ_TIME_LIMIT) : CRAFTER_TRAJ_CUT;
+  memcpy(episode->achievements, env->game.player.achievements, sizeof(episode->achievements));
+  memcpy(episode->inventory, env->game.player.inventory, sizeof(episode->inventory));
+  return 0;
+}
+
+long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder) {
+  return recorder->started ? (long)recorder->episode.steps : -1;
+}
+
+/* ---- writer ---- */
+
+struct crafter_traj_writer {
+  FILE *file;
+  char *path;
+  uint64_t offset;
+  uint64_t *offsets;
+  size_t count, capacity;
+};
+
+static int write_bytes(crafter_traj_writer *writer, const void *data, size_t size, char *error,
+                       size_t error_size) {
+  if (size && fwrite(data, 1, size, writer->file) != size)
+    return failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  writer->offset += size;
+  return 0;
+}
+
+crafter_traj_writer *crafter_traj_writer_create(const char *path,
+                                                const crafter_traj_header *header, char *error,
+                                                size_t error_size) {
+  crafter_traj_writer *writer = calloc(1, sizeof(*writer));
+  if (!writer) {
+    failf(error, error_size, "out of memory");
+    return NULL;
+  }
+  writer->path = malloc(strlen(path) + 1);
+  if (writer->path) strcpy(writer->path, path);
+  writer->file = writer->path ? fopen(path, "wb") : NULL;
+  if (!writer->file) {
+    if (writer->path)
+      failf(error, error_size, "%s: %s", path, strerror(errno));
+    else
+      failf(error, error_size, "out of memory");
+    free(writer->path);
+    free(writer);
+    return NULL;
+  }
+  uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
+  encode_header(header, bytes);
+  if (write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
+      fflush(writer->file) != 0) {
+    if (!error[0]) failf(error, error_size, "writing %s: %s", path, strerror(errno));
+    fclose(writer->file);
+    free(writer->path);
+    free(writer);
+    return NULL;
+  }
+  return writer;
+}
+
+static int remember_offset(crafter_traj_writer *writer, uint64_t offset, char *error,
+                           size_t error_size) {
+  if (writer->count == writer->capacity) {
+    size_t capacity = writer->capacity ? writer->capacity * 2 : 256;
+    uint64_t *grown = realloc(writer->offsets, capacity * sizeof(*grown));
+    if (!grown) return failf(error, error_size, "out of memory");
+    writer->offsets = grown;
+    writer->capacity = capacity;
+  }
+  writer->offsets[writer->count++] = offset;
+  return 0;
+}
+
+int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *recorder,
+                            char *error, size_t error_size) {
+  if (!recorder->started) return failf(error, error_size, "no episode was started");
+  recorder->started = 0;
+  if (recorder->failed || compress_stage(recorder, 1) < 0)
+    return failf(error, error_size, "out of memory while compressing an episode");
+  crafter_traj_episode *episode = &recorder->episode;
+  episode->raw_bytes = raw_bytes_for(episode->steps, recorder->header.obs_bytes);
+  episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + recorder->out_used;
+  episode->payload_crc = crc_of(recorder->out, recorder->out_used);
+  uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
+  encode_chunk_header(episode, header);
+  uint64_t offset = writer->offset;
+  if (remember_offset(writer, offset, error, error_size) < 0) return -1;
+  if (write_bytes(writer, header, sizeof(header), error, error_size) < 0 ||
+      write_bytes(writer, recorder->out, recorder->out_used, error, error_size) < 0)
+    return -1;
+  if (fflush(writer->file) != 0)
+    return failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  return 0;
+}
+
+int crafter_traj_writer_add_chunk(crafter_traj_writer *writer, const uint8_t *chunk,
+                                  size_t bytes, char *error, size_t error_size) {
+  if (remember_offset(writer, writer->offset, error, error_size) < 0) return -1;
+  if (write_bytes(writer, chunk, bytes, error, error_size) < 0) return -1;
+  if (fflush(writer->file) != 0)
+    return failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  return 0;
+}
+
+int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t error_size) {
+  int status = 0;
+  size_t entry_bytes = writer->count * 8;
+  uint8_t *entries = malloc(entry_bytes ? entry_bytes : 1);
+  if (!entries) {
+    status = failf(error, error_size, "out of memory");
+  } else {
+    for (size_t i = 0; i < writer->count; i++) put_u64(entries + 8 * i, writer->offsets[i]);
+    uint8_t index[INDEX_HEADER_BYTES] = {0};
+    memcpy(index, INDEX_TAG, 4);
+    put_u32(index + 4, INDEX_HEADER_BYTES);
+    put_u64(index + 8, writer->count);
+    put_u64(index + 16, entry_bytes);
+    put_u32(index + 24, crc_of(entries, entry_bytes));
+    put_u32(index + 28, crc_of(index, 28));
+    uint64_t index_offset = writer->offset;
+    uint8_t trailer[CRAFTER_TRAJ_TRAILER_BYTES] = {0};
+    memcpy(trailer, TRAILER_MAGIC, 8);
+    put_u64(trailer + 8, index_offset);
+    put_u64(trailer + 16, writer->count);
+    put_u32(trailer + 28, crc_of(trailer, 28));
+    if (write_bytes(writer, index, sizeof(index), error, error_size) < 0 ||
+        write_bytes(writer, entries, entry_bytes, error, error_size) < 0 ||
+        write_bytes(writer, trailer, sizeof(trailer), error, error_size) < 0)
+      status = -1;
+    free(entries);
+  }
+  if (fclose(writer->file) != 0 && status == 0)
+    status = failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  free(writer->offsets);
+  free(writer->path);
+  free(writer);
+  return status;
+}
+
+/* ---- reader ---- */
+
+struct crafter_traj_reader {
+  int fd;
+  const uint8_t *memory;
+  uint64_t size;
+  crafter_traj_header header;
+  crafter_traj_status status;
+  crafter_traj_episode *episodes;
+  size_t count, capacity;
+};
+
+/* Reads exactly size bytes at offset; -1 past the end or on an error. */
+static int read_at(const crafter_traj_reader *reader, uint64_t offset, void *buffer, size_t size) {
+  if (offset > reader->size || size > reader->size - offset) return -1;
+  if (reader->memory) {
+    memcpy(buffer, reader->memory + offset, size);
+    return 0;
+  }
+  uint8_t *at = buffer;
+  while (size > 0) {
+    ssize_t got = pread(reader->fd, at, size, (off_t)offset);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return -1;
+    at += got;
+    size -= (size_t)got;
+    offset += (uint64_t)got;
+  }
+  return 0;
+}
+
+/* CRC-32 of size bytes at offset, read in pieces. */
+static int crc_at(const crafter_traj_reader *reader, uint64_t offset, uint64_t size,
+                  uint32_t *crc) {
+  uint32_t value = (uint32_t)crc32(0L, Z_NULL, 0);
+  if (reader->memory) {
+    if (offset > reader->size || size > reader->size - offset) return -1;
+    *crc = crc_update(value, reader->memory + offset, (size_t)size);
+    return 0;
+  }
+  static const size_t piece_bytes = 1 << 20;
+  uint8_t *piece = malloc(piece_bytes);
+  if (!piece) return -1;
+  int status = 0;
+  while (size > 0 && status == 0) {
+    size_t piece_size = size < piece_bytes ? (size_t)size : piece_bytes;
+    status = read_at(reader, offset, piece, piece_size);
+    value = crc_update(value, piece, piece_size);
+    offset += piece_size;
+    size -= piece_size;
+  }
+  free(piece);
+  *crc = value;
+  return status;
+}
+
+static int add_episode(crafter_traj_reader *reader, const crafter_traj_episode *episode) {
+  if (reader->count == reader->capacity) {
+    size_t capacity = reader->capacity ? reader->capacity * 2 : 64;
+    crafter_traj_episode *grown = realloc(reader->episodes, capacity * sizeof(*grown));
+    if (!grown) return -1;
+    reader->episodes = grown;
+    reader->capacity = capacity;
+  }
+  reader->episodes[reader->count++] = *episode;
+  return 0;
+}
+
+/* A whole, good episode chunk at offset: header and payload CRC. */
+static int chunk_at(const crafter_traj_reader *reader, uint64_t offset,
+                    crafter_traj_episode *episode, char *problem, size_t problem_size) {
+  uint8_t bytes[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
+  if (reader->size - offset < CRAFTER_TRAJ_CHUNK_HEADER_BYTES) {
+    if (reader->size - offset >= 4 && read_at(reader, offset, bytes, 4) == 0 &&
+        memcmp(bytes, CHUNK_TAG, 4) == 0)
+      return failf(problem, problem_size,
+                   "an episode chunk's header is cut short: %llu of %d bytes",
+                   (unsigned long long)(reader->size - offset), CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+    return failf(problem, problem_size, "%llu bytes that are no chunk",
+                 (unsigned long long)(reader->size - offset));
+  }
+  if (read_at(reader, offset, bytes, sizeof(bytes)) < 0)
+    return failf(problem, problem_size, "cannot read: %s", strerror(errno));
+  if (decode_chunk_header(bytes, offset, reader->size, reader->header.obs_bytes, episode, problem,
+                          problem_size) < 0)
+    return -1;
+  uint32_t crc;
+  if (crc_at(reader, offset + CRAFTER_TRAJ_CHUNK_HEADER_BYTES,
+             episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES, &crc) < 0)
+    return failf(problem, problem_size, "cannot read the episode chunk");
+  if (crc != episode->payload_crc)
+    return failf(problem, problem_size, "the episode chunk's checksum does not match (its steps "
+                                        "are damaged)");
+  return 0;
+}
+
+/* An index chunk at offset; its total size in *bytes, offsets if wanted. */
+static int index_at(const crafter_traj_reader *reader, uint64_t offset, uint64_t *bytes,
+                    uint64_t **offsets, uint64_t *count) {
+  uint8_t head[INDEX_HEADER_BYTES];
+  if (read_at(reader, offset, head, sizeof(head)) < 0) return -1;
+  if (memcmp(head, INDEX_TAG, 4) != 0 || get_u32(head + 28) != crc_of(head, 28) ||
+      get_u32(head + 4) != INDEX_HEADER_BYTES)
+    return -1;
+  uint64_t entries = get_u64(head + 8), entry_bytes = get_u64(head + 16);
+  if (entries > reader->size / 8 || entry_bytes != entries * 8 ||
+      entry_bytes > reader->size - offset - INDEX_HEADER_BYTES)
+    return -1;
+  uint8_t *table = malloc(entry_bytes ? (size_t)entry_bytes : 1);
+  if (!table) return -1;
+  if (read_at(reader, offset + INDEX_HEADER_BYTES, table, (size_t)entry_bytes) < 0 ||
+      get_u32(head + 24) != crc_of(table, (size_t)entry_bytes)) {
+    free(table);
+    return -1;
+  }
+  *bytes = INDEX_HEADER_BYTES + entry_bytes;
+  if (offsets) {
+    *offsets = malloc(entries ? (size_t)entries * sizeof(uint64_t) : 1);
+    if (!*offsets) {
+      free(table);
+      return -1;
+    }
+    for (uint64_t i = 0; i < entries; i++) (*offsets)[i] = get_u64(table + 8 * i);
+  }
+  if (count) *count = entries;
+  free(table);
+  return 0;
+}
+
+static int trailer_at(const crafter_traj_reader *reader, uint64_t offset, uint64_t *index_offset,
+                      uint64_t *count) {
+  uint8_t bytes[CRAFTER_TRAJ_TRAILER_BYTES];
+  if (reader->size - offset != CRAFTER_TRAJ_TRAILER_BYTES ||
+      read_at(reader, offset, bytes, sizeof(bytes)) < 0)
+    return -1;
+  if (memcmp(bytes, TRAILER_MAGIC, 8) != 0 || get_u32(bytes + 28) != crc_of(bytes, 28)) return -1;
+  *index_offset = get_u64(bytes + 8);
+  *count = get_u64(bytes + 16);
+  return 0;
+}
+
+/* Lists the episodes from the index; 0, or -1 with a note when the
+ * chunks must be scanned for. */
+static int read_index(crafter_traj_reader *reader) {
+  crafter_traj_status *status = &reader->status;
+  uint64_t trailer = reader->size - CRAFTER_TRAJ_TRAILER_BYTES, index_offset, count;
+  if (reader->size < CRAFTER_TRAJ_HEADER_BYTES + CRAFTER_TRAJ_TRAILER_BYTES ||
+      trailer_at(reader, trailer, &index_offset, &count) < 0) {
+    snprintf(status->index_note, sizeof(status->index_note),
+             "no trailer at the end: the recording did not finish (killed, or still running) "
+             "or the end is damaged");
+    return -1;
+  }
+  uint64_t index_bytes, *offsets = NULL, listed;
+  if (index_offset < CRAFTER_TRAJ_HEADER_BYTES || index_offset >= trailer ||
+      index_at(reader, index_offset, &index_bytes, &offsets, &listed) < 0 || listed != count ||
+      index_offset + index_bytes != trailer) {
+    free(offsets);
+    snprintf(status->index_note, sizeof(status->index_note), "the index is damaged");
+    return -1;
+  }
+  uint64_t previous_end = CRAFTER_TRAJ_HEADER_BYTES;
+  for (uint64_t i = 0; i < count; i++) {
+    crafter_traj_episode episode;
+    uint8_t bytes[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
+    char problem[200];
+    if (offsets[i] < previous_end || offsets[i] >= index_offset ||
+        index_offset - offsets[i] < CRAFTER_TRAJ_CHUNK_HEADER_BYTES ||
+        read_at(reader, offsets[i], bytes, sizeof(bytes)) < 0 ||
+        decode_chunk_header(bytes, offsets[i], index_offset, reader->header.obs_bytes, &episode,
+                            problem, sizeof(problem)) < 0 ||
+        add_episode(reader, &episode) < 0) {
+      free(offsets);
+      reader->count = 0;
+      snprintf(status->index_note, sizeof(status->index_note),
+               "the index lists a chunk that is not there (entry %llu)",
+               (unsigned long long)i + 1);
+      return -1;
+    }
+    previous_end = offsets[i] + episode.bytes;
+  }
+  free(offsets);
+  status->indexed = 1;
+  return 0;
+}
+
+static void note_damage(crafter_traj_reader *reader, uint64_t start, uint64_t end,
+                        const char *problem) {
+  crafter_traj_status *status = &reader->status;
+  if (!status->damaged) {
+    status->damaged = 1;
+    status->damage_offset = start;
+    snprintf(status->damage, sizeof(status->damage), "%s", problem);
+  }
+  status->damaged_regions++;
+  status->damaged_bytes += end - start;
+}
+
+/* The next offset after `from` where a good episode chunk starts, or the
+ * size of the file. */
+static uint64_t resynchronize(const crafter_traj_reader *reader, uint64_t from) {
+  enum { WINDOW = 1 << 16 };
+  uint8_t window[WINDOW];
+  for (uint64_t base = from; base + 4 <= reader->size; base += WINDOW - 3) {
+    size_t length = reader->size - base < WINDOW ? (size_t)(reader->size - base) : WINDOW;
+    if (read_at(reader, base, window, length) < 0) break;
+    for (size_t i = 0; i + 4 <= length; i++) {
+      if (window[i] != 'E' || memcmp(window + i, CHUNK_TAG, 4) != 0) continue;
+      crafter_traj_episode episode;
+      char problem[200];
+      if (chunk_at(reader, base + i, &episode, problem, sizeof(problem)) == 0) return base + i;
+    }
+    if (length < WINDOW) break;
+  }
+  return reader->size;
+}
+
+/* Walks the file from the header on, chunk by chunk. */
+static int scan(crafter_traj_reader *reader) {
+  uint64_t position = CRAFTER_TRAJ_HEADER_BYTES;
+  while (position < reader->size) {
+    crafter_traj_episode episode;
+    char problem[200];
+    uint64_t bytes, index_offset, count;
+    if (chunk_at(reader, position, &episode, problem, sizeof(problem)) == 0) {
+      if (add_episode(reader, &episode) < 0) return -1;
+      position += episode.bytes;
+      continue;
+    }
+    if (index_at(reader, position, &bytes, NULL, NULL) == 0) {
+      position += bytes;
+      continue;
+    }
+    if (trailer_at(reader, position, &index_offset, &count) == 0) break;
+    uint64_t next = resynchronize(reader, position + 1);
+    note_damage(reader, position, next, problem);
+    position = next;
+  }
+  return 0;
+}
+
+static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char *name,
+                                        char *error, size_t error_size) {
+  uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
+  size_t have = reader->size < sizeof(bytes) ? (size_t)reader->size : sizeof(bytes);
+  if (read_at(reader, 0, bytes, have) < 0) {
+    failf(error, error_size, "%s: cannot read: %s", name, strerror(errno));
+    crafter_traj_close(reader);
+    return NULL;
+  }
+  char problem[256];
+  if (decode_header(bytes, have, &reader->header, problem, sizeof(problem)) < 0) {
+    failf(error, error_size, "%s: %s", name, problem);
+    crafter_traj_close(reader);
+    return NULL;
+  }
+  reader->status.file_bytes = reader->size;
+  if (read_index(reader) < 0 && scan(reader) < 0) {
+    failf(error, error_size, "%s: out of memory", name);
+    crafter_traj_close(reader);
+    return NULL;
+  }
+  return reader;
+}
+
+crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size) {
+  crafter_traj_reader *reader = calloc(1, sizeof(*reader));
+  if (!reader) {
+    failf(error, error_size, "out of memory");
+    return NULL;
+  }
+  reader->fd = open(path, O_RDONLY);
+  struct stat info;
+  if (reader->fd < 0 || fstat(reader->fd, &info) < 0) {
+    failf(error, error_size, "%s: %s", path, strerror(errno));
+    crafter_traj_close(reader);
+    return NULL;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    failf(error, error_size, "%s: not a regular file (a trajectory is read at random)", path);
+    crafter_traj_close(reader);
+    return NULL;
+  }
+  reader->size = (uint64_t)info.st_size;
+  return open_reader(reader, path, error, error_size);
+}
+
+crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, char *error,
+                                              size_t error_size) {
+  crafter_traj_reader *reader = calloc(1, sizeof(*reader));
+  if (!reader) {
+    failf(error, error_size, "out of memory");
+    return NULL;
+  }
+  reader->fd = -1;
+  reader->memory = data;
+  reader->size = size;
+  crafter_traj_reader *opened = open_reader(reader, "trajectory", error, error_size);
+  /* Messages name no file here: the caller knows which it read. */
+  if (!opened && strncmp(error, "trajectory: ", 12) == 0)
+    memmove(error, error + 12, strlen(error + 12) + 1);
+  return opened;
+}
+
+void crafter_traj_close(crafter_traj_reader *reader) {
+  if (!reader) return;
+  if (reader->fd >= 0 && !reader->memory) close(reader->fd);
+  free(reader->episodes);
+  free(reader);
+}
+
+const crafter_traj_header *crafter_traj_header_of(const crafter_traj_reader *reader) {
+  return &reader->header;
+}
+
+const crafter_traj_status *crafter_traj_status_of(const crafter_traj_reader *reader) {
+  return &reader->status;
+}
+
+size_t crafter_traj_episode_count(const crafter_traj_reader *reader) { return reader->count; }
+
+const crafter_traj_episode *crafter_traj_episode_at(const crafter_traj_reader *reader,
+                                                    size_t index) {
+  return index < reader->count ? &reader->episodes[index] : NULL;
+}
+
+int crafter_traj_read_chunk(crafter_traj_reader *reader, size_t index, uint8_t **chunk,
+                            size_t *bytes, char *error, size_t error_size) {
+  *chunk = NULL;
+  *bytes = 0;
+  if (index >= reader->count) return failf(error, error_size, "no episode %zu", index);
+  const crafter_traj_episode *episode = &reader->episodes[index];
+  if (episode->bytes > SIZE_MAX) return failf(error, error_size, "the episode is too large");
+  uint8_t *data = malloc((size_t)episode->bytes);
+  if (!data) return failf(error, error_size, "out of memory");
+  if (read_at(reader, episode->offset, data, (size_t)episode->bytes) < 0) {
+    free(data);
+    return failf(error, error_size, "cannot read the episode at byte %llu",
+                 (unsigned long long)episode->offset);
+  }
+  uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
+  encode_chunk_header(episode, header);
+  if (memcmp(header, data, sizeof(header)) != 0 ||
+      crc_of(data + CRAFTER_TRAJ_CHUNK_HEADER_BYTES,
+             (size_t)episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES) != episode->payload_crc) {
+    free(data);
+    return failf(error, error_size, "the episode chunk at byte %llu is damaged (checksum)",
+                 (unsigned long long)episode->offset);
+  }
+  *chunk = data;
+  *bytes = (size_t)episode->bytes;
+  return 0;
+}
+
+void crafter_traj_data_free(crafter_traj_data *data) {
+  free(data->steps);
+  free(data->obs);
+  memset(data, 0, sizeof(*data));
+}
+
+static int check_steps(const crafter_traj_episode *episode, const crafter_traj_data *data,
+                       char *error, size_t error_size) {
+  double reward = 0;
+  uint32_t unlocked = 0;
+  for (uint32_t t = 0; t < data->steps_count; t++) {
+    const crafter_traj_step *step = &data->steps[t];
+    int last = t + 1 == data->steps_count;
+    if (step->done != (last && episode->end != CRAFTER_TRAJ_CUT))
+      return failf(error, error_size, "step %u: done is %d", t + 1, step->done);
+    if (step->died != (last && episode->end == CRAFTER_TRAJ_DIED))
+      return failf(error, error_size, "step %u: the discount disagrees with the episode's end",
+                   t + 1);
+    if (unlocked & step->unlocked)
+      return failf(error, error_size, "step %u: an achievement is unlocked a second time", t + 1);
+    unlocked |= step->unlocked;
+    reward += step->reward;
+  }
+  if (unlocked != episode->unlocked)
+    return failf(error, error_size, "the steps unlock other achievements than the episode lists");
+  if (reward != episode->reward)
+    return failf(error, error_size, "the rewards of the steps do not add up to the return");
+  return 0;
+}
+
+int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
+                              char *error, size_t error_size) {
+  memset(data, 0, sizeof(*data));
+  uint8_t *chunk;
+  size_t chunk_bytes;
+  if (crafter_traj_read_chunk(reader, index, &chunk, &chunk_bytes, error, error_size) < 0)
+    return -1;
+  const crafter_traj_episode *episode = &reader->episodes[index];
+  uint32_t obs_bytes = reader->header.obs_bytes;
+  if (episode->raw_bytes > SIZE_MAX) {
+    free(chunk);
+    return failf(error, error_size, "the episode is too large for this machine");
+  }
+  size_t raw_bytes = (size_t)episode->raw_bytes;
+  /* One byte more than announced, to notice a stream that is longer. */
+  size_t capacity = raw_bytes + 1;
+  uint8_t *raw = malloc(capacity);
+  data->steps = malloc(episode->steps ? episode->steps * sizeof(crafter_traj_step) : 1);
+  if (obs_bytes) data->obs = malloc(((size_t)episode->steps + 1) * obs_bytes);
+  if (!raw || !data->steps || (obs_bytes && !data->obs)) {
+    free(raw);
+    free(chunk);
+    crafter_traj_data_free(data);
+    return failf(error, error_size, "out of memory for an episode of %u steps", episode->steps);
+  }
+  z_stream stream;
+  memset(&stream, 0, sizeof(stream));
+  int status = inflateInit(&stream);
+  const uint8_t *in = chunk + CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
+  size_t in_left = chunk_bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES, out_used = 0;
+  while (status == Z_OK) {
+    uInt in_piece = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
+    size_t room = capacity - out_used;
+    uInt out_piece = room > (1u << 30) ? (1u << 30) : (uInt)room;
+    if (out_piece == 0) {
+      status = Z_DATA_ERROR;
+      break;
+    }
+    stream.next_in = (Bytef *)(uintptr_t)in;
+    stream.avail_in = in_piece;
+    stream.next_out = raw + out_used;
+    stream.avail_out = out_piece;
+    status = inflate(&stream, Z_NO_FLUSH);
+    in += in_piece - stream.avail_in;
+    in_left -= in_piece - stream.avail_in;
+    out_used += out_piece - stream.avail_out;
+  }
+  inflateEnd(&stream);
+  int good = status == Z_STREAM_END && out_used == raw_bytes && in_left == 0;
+  free(chunk);
+  if (!good) {
+    free(raw);
+    crafter_traj_data_free(data);
+    return failf(error, error_size, "the steps of the episode at byte %llu do not decompress "
+                                    "to the %llu bytes its header announces",
+                 (unsigned long long)episode->offset, (unsigned long long)episode->raw_bytes);
+  }
+  const uint8_t *at = raw;
+  if (obs_bytes) memcpy(data->obs, at, obs_bytes);
+  at += obs_bytes;
+  data->steps_count = episode->steps;
+  int problem = 0;
+  for (uint32_t t = 0; t < episode->steps && !problem; t++) {
+    crafter_traj_step *step = &data->steps[t];
+    uint8_t flags = at[1];
+    step->action = at[0];
+    step->done = flags & 1;
+    step->died = (flags >> 1) & 1;
+    step->unlocked = get_u32(at + 4);
+    step->reward = get_f64(at + 8);
+    if (step->action >= CRAFTER_ACTION_COUNT || (flags & ~3u) || at[2] || at[3] ||
+        (step->unlocked & ~ALL_ACHIEVEMENTS) || !isfinite(step->reward)) {
+      failf(error, error_size, "step %u of the episode at byte %llu is malformed", t + 1,
+            (unsigned long long)episode->offset);
+      problem = 1;
+    }
+    at += CRAFTER_TRAJ_STEP_BYTES;
+    if (obs_bytes) memcpy(data->obs + ((size_t)t + 1) * obs_bytes, at, obs_bytes);
+    at += obs_bytes;
+  }
+  free(raw);
+  if (!problem && reader->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian())
+    to_little_endian_floats(data->obs, ((size_t)episode->steps + 1) * obs_bytes);
+  if (!problem) {
+    char why[200];
+    if (check_steps(episode, data, why, sizeof(why)) < 0) {
+      failf(error, error_size, "the episode at byte %llu: %s",
+            (unsigned long long)episode->offset, why);
+      problem = 1;
+    }
+  }
+  if (problem) {
+    crafter_traj_data_free(data);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,199 @@
+/* traj: trajectory files (crafter-trajectory(5)): write, read, verify.
+ *
+ * A file is a header (the format version, the environment parameters,
+ * what each step stores), then one self-delimiting chunk per episode
+ * (a header with the episode's seeds and summary and its own CRC-32, then
+ * its steps compressed with zlib, with a CRC-32 of the compressed bytes),
+ * then an index of the chunks and a trailer pointing at it.
+ *
+ * A chunk is written and flushed as soon as its episode ends, and the
+ * index only when the file is closed, so a writer killed at any moment
+ * leaves a file whose completed episodes can all be read: without a
+ * trailer the reader finds the chunks by scanning, and past a damaged
+ * chunk it looks for the next good one.  The reader checks every length,
+ * checksum and version and never trusts a size it has not bounded; any
+ * bytes at all give a message, not a crash.
+ *
+ * Each step stores the action, Crafter's info['reward'], done, the
+ * discount, the achievements it unlocked and optionally an observation;
+ * with the parameters, the Env seed and the episode counter that is
+ * enough to re-simulate every episode exactly. */
+#ifndef CRAFTER_TRAJ_H
+#define CRAFTER_TRAJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "env.h"
+#include "textures.h"
+
+#define CRAFTER_TRAJ_MAGIC "CRAFTTRJ"
+#define CRAFTER_TRAJ_VERSION 1
+#define CRAFTER_TRAJ_HEADER_BYTES 128
+#define CRAFTER_TRAJ_CHUNK_HEADER_BYTES 256
+#define CRAFTER_TRAJ_STEP_BYTES 16
+#define CRAFTER_TRAJ_TRAILER_BYTES 32
+#define CRAFTER_TRAJ_AGENT_BYTES 16
+
+typedef struct crafter_traj_header {
+  uint32_t version;
+  crafter_params params;  /* seed: the Env seed of the recording */
+  int obs_kind;           /* enum crafter_obs_kind: none, pixels, semantic or symbolic */
+  uint32_t obs_bytes;     /* bytes of one observation, 0 for none */
+  char agent[CRAFTER_TRAJ_AGENT_BYTES + 1]; /* who chose the actions: "random", "external" */
+  uint32_t textures_crc;  /* pixels: crafter_traj_textures_crc of the textures drawn with */
+} crafter_traj_header;
+
+/* Fills a header for envs of these parameters with observations of a
+ * kind (text counts as none: it has no fixed size).  textures may be NULL
+ * unless the kind is pixels. */
+void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
+                              int obs_kind, const char *agent, const crafter_textures *textures);
+
+/* Bytes of one observation of a kind for these parameters, 0 for none or text. */
+uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind);
+
+/* CRC-32 of the sizes and pixels of every texture: tells which textures
+ * drew the pixels of a file. */
+uint32_t crafter_traj_textures_crc(const crafter_textures *textures);
+
+enum crafter_traj_end {
+  CRAFTER_TRAJ_CUT = 0,        /* the recording stopped before the episode ended */
+  CRAFTER_TRAJ_TIME_LIMIT = 1, /* done at the time limit */
+  CRAFTER_TRAJ_DIED = 2        /* done because the player died */
+};
+
+/* Name of an end: "cut", "time_limit", "died". */
+const char *crafter_traj_end_name(int end);
+
+/* An episode as its chunk header describes it. */
+typedef struct crafter_traj_episode {
+  uint64_t offset;      /* of its chunk in the file */
+  uint64_t bytes;       /* of the chunk: header and compressed steps */
+  uint64_t raw_bytes;   /* of the steps uncompressed */
+  int64_t seed;         /* the Env seed */
+  int64_t episode;      /* the Env's episode counter, from 1 */
+  int64_t world_seed;
+  uint32_t steps;
+  uint32_t unlocked;    /* bit i: achievement i unlocked during the episode */
+  double reward;        /* sum of info['reward'] over the steps, in order */
+  int end;              /* enum crafter_traj_end */
+  int32_t achievements[CRAFTER_ACHIEVEMENT_COUNT]; /* counts at the end */
+  int32_t inventory[CRAFTER_ITEM_COUNT];           /* at the end */
+  uint32_t payload_crc;
+} crafter_traj_episode;
+
+typedef struct crafter_traj_step {
+  uint8_t action;
+  uint8_t done;
+  uint8_t died;      /* the discount is 0 when set, else 1 */
+  uint32_t unlocked; /* achievements unlocked for the first time by this step */
+  double reward;     /* Crafter's info['reward'], whatever params.reward says */
+} crafter_traj_step;
+
+/* info['reward'] of a step: the env's reward, or, when the env reports
+ * none (params.reward 0), what Crafter computes: the change of health
+ * since health_before, divided by 10, plus 1 when the step unlocked
+ * something. */
+double crafter_traj_info_reward(const crafter_env *env, int32_t health_before,
+                                const crafter_step_result *result);
+
+/* Builds one episode in memory, compressing as it goes. */
+typedef struct crafter_traj_recorder crafter_traj_recorder;
+
+crafter_traj_recorder *crafter_traj_recorder_new(const crafter_traj_header *header);
+void crafter_traj_recorder_free(crafter_traj_recorder *recorder);
+
+/* Starts an episode after crafter_env_reset; obs is its first observation
+ * (obs_bytes of the header; ignored when there are none).  Returns 0, or
+ * -1 when memory ran out. */
+int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
+                                const void *obs);
+
+/* Adds a step after crafter_env_step with its action and result; obs is the
+ * observation after it.  Returns 0, or -1 when memory ran out. */
+int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
+                               int action, const crafter_step_result *result, const void *obs);
+
+/* Steps added since the start; -1 when no episode is started. */
+long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder);
+
+typedef struct crafter_traj_writer crafter_traj_writer;
+
+/* Creates (or truncates) a file and writes its header.  NULL with a reason. */
+crafter_traj_writer *crafter_traj_writer_create(const char *path,
+                                                const crafter_traj_header *header, char *error,
+                                                size_t error_size);
+
+/* Finishes the recorder's episode, appends its chunk and flushes it to
+ * the system, so the episode survives the process being killed.  The
+ * recorder is then empty until the next start.  Returns 0, or -1 with a
+ * reason. */
+int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *recorder,
+                            char *error, size_t error_size);
+
+/* Appends a chunk read with crafter_traj_read_chunk from a file of the
+ * same header. */
+int crafter_traj_writer_add_chunk(crafter_traj_writer *writer, const uint8_t *chunk,
+                                  size_t bytes, char *error, size_t error_size);
+
+/* Writes the index and trailer and closes the file; frees the writer
+ * whatever happens.  Returns 0, or -1 with a reason. */
+int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t error_size);
+
+/* The reader. */
+typedef struct crafter_traj_reader crafter_traj_reader;
+
+/* How the episodes were found and what is wrong with the file. */
+typedef struct crafter_traj_status {
+  uint64_t file_bytes;
+  int indexed;            /* 1: the index and trailer listed the chunks; 0: found by scanning */
+  char index_note[160];   /* why the chunks were scanned for, "" when indexed */
+  int damaged;            /* 1 when some bytes are not part of a good chunk, index or trailer */
+  uint64_t damage_offset; /* the first such byte */
+  char damage[200];       /* what is wrong there */
+  long damaged_regions;   /* stretches of bytes skipped over */
+  uint64_t damaged_bytes; /* their total size */
+} crafter_traj_status;
+
+/* Opens a file, reads its header and finds its episodes.  Only a file
+ * whose header cannot be read fails (NULL with a reason); damage further
+ * on is reported by crafter_traj_status_of. */
+crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size);
+
+/* The same over bytes in memory, which must outlive the reader. */
+crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, char *error,
+                                              size_t error_size);
+void crafter_traj_close(crafter_traj_reader *reader);
+
+const crafter_traj_header *crafter_traj_header_of(const crafter_traj_reader *reader);
+const crafter_traj_status *crafter_traj_status_of(const crafter_traj_reader *reader);
+size_t crafter_traj_episode_count(const crafter_traj_reader *reader);
+const crafter_traj_episode *crafter_traj_episode_at(const crafter_traj_reader *reader,
+                                                    size_t index);
+
+/* The steps of an episode: steps[steps_count], and (steps_count + 1)
+ * observations (the first after the reset), obs_bytes each, or NULL. */
+typedef struct crafter_traj_data {
+  uint32_t steps_count;
+  crafter_traj_step *steps;
+  uint8_t *obs;
+} crafter_traj_data;
+
+/* Reads and checks episode `index`: the chunk's CRC, the compressed
+ * stream, its exact length and every step against the chunk header (the
+ * actions in range, done on the last step only, the sum of the rewards
+ * and the union of the unlocked achievements).  Returns 0, or -1 with a
+ * reason; data is then empty. */
+int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
+                              char *error, size_t error_size);
+void crafter_traj_data_free(crafter_traj_data *data);
+
+/* The raw bytes of episode `index`'s chunk, CRC-checked (malloc'ed). */
+int crafter_traj_read_chunk(crafter_traj_reader *reader, size_t index, uint8_t **chunk,
+                            size_t *bytes, char *error, size_t error_size);
+
+/* Whether the bytes start with the trajectory magic. */
+int crafter_traj_is_trajectory(const void *data, size_t size);
+
+#endif
