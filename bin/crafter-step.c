@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h"
 #include "proto.h"
 #include "session.h"
 
@@ -35,6 +36,11 @@ static void usage(FILE *out) {
           "      --size=W,H          observation size in pixels (default 64,64)\n"
           "      --length=L          time limit in steps, 0 for none (default 10000)\n"
           "      --no-reward         report a reward of 0 on every step\n"
+          "  -c, --config=FILE       the game's rules and numbers from FILE (crafter-config(5));\n"
+          "                          the options above override its env section\n"
+          "  -w, --world=FILE        start every episode on the world in FILE\n"
+          "                          (crafter-world(5), made or edited with crafter-gen);\n"
+          "                          the area is the map's\n"
           "  -N, --envs=N            run N environments side by side (default 1)\n"
           "\n"
           "Observations:\n"
@@ -74,6 +80,12 @@ int main(int argc, char **argv) {
   options.episodes = -1; /* not given */
   options.envs = 1;
   enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD, OPT_RECORD };
+  /* Environment options given on the command line, laid over the config
+   * once it is read. */
+  enum { GIVEN_SEED = 1, GIVEN_AREA = 2, GIVEN_VIEW = 4, GIVEN_SIZE = 8, GIVEN_LENGTH = 16,
+         GIVEN_REWARD = 32 };
+  int given = 0;
+  const char *config_path = NULL, *world_path = NULL;
   static const struct option long_options[] = {
       {"seed", required_argument, NULL, 's'},
       {"first-episode", required_argument, NULL, 'e'},
@@ -83,6 +95,8 @@ int main(int argc, char **argv) {
       {"size", required_argument, NULL, OPT_SIZE},
       {"length", required_argument, NULL, OPT_LENGTH},
       {"no-reward", no_argument, NULL, OPT_NO_REWARD},
+      {"config", required_argument, NULL, 'c'},
+      {"world", required_argument, NULL, 'w'},
       {"envs", required_argument, NULL, 'N'},
       {"obs", required_argument, NULL, 'o'},
       {"textures", required_argument, NULL, 't'},
@@ -95,11 +109,12 @@ int main(int argc, char **argv) {
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "s:e:n:N:o:t:i:bhV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "s:e:n:N:o:t:i:c:w:bhV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
         if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &options.params.seed) < 0)
           usage_error("invalid seed '%s' (expected an integer)", optarg);
+        given |= GIVEN_SEED;
         break;
       case 'e':
         if (crafter_parse_int64(optarg, 1, INT32_MAX, &options.first_episode) < 0)
@@ -112,21 +127,30 @@ int main(int argc, char **argv) {
       case OPT_AREA:
         if (crafter_parse_pair(optarg, 1, 4096, options.params.area) < 0)
           usage_error("invalid area '%s' (expected W,H)", optarg);
+        given |= GIVEN_AREA;
         break;
       case OPT_VIEW:
         if (crafter_parse_pair(optarg, 1, 4096, options.params.view) < 0)
           usage_error("invalid view '%s' (expected W,H)", optarg);
+        given |= GIVEN_VIEW;
         break;
       case OPT_SIZE:
         if (crafter_parse_pair(optarg, 1, 4096, options.params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
+        given |= GIVEN_SIZE;
         break;
       case OPT_LENGTH:
         if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
           usage_error("invalid length '%s' (expected 0 or a positive integer)", optarg);
+        given |= GIVEN_LENGTH;
         options.params.length = (long)number;
         break;
-      case OPT_NO_REWARD: options.params.reward = 0; break;
+      case OPT_NO_REWARD:
+        options.params.reward = 0;
+        given |= GIVEN_REWARD;
+        break;
+      case 'c': config_path = optarg; break;
+      case 'w': world_path = optarg; break;
       case 'N':
         if (crafter_parse_int64(optarg, 1, 65536, &number) < 0)
           usage_error("invalid number of envs '%s' (expected 1..65536)", optarg);
@@ -166,7 +190,43 @@ int main(int argc, char **argv) {
     usage_error("%s", "--textures needs --obs pixels");
 
   char error[512];
+  static crafter_config config;
+  crafter_config_default(&config);
+  if (config_path) {
+    if (crafter_config_load(config_path, &config, error, sizeof(error)) < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 1;
+    }
+    /* The file's env section, under the options given here. */
+    crafter_params from_file = config.params;
+    if (!(given & GIVEN_SEED)) options.params.seed = from_file.seed;
+    if (!(given & GIVEN_AREA)) memcpy(options.params.area, from_file.area, sizeof(from_file.area));
+    if (!(given & GIVEN_VIEW)) memcpy(options.params.view, from_file.view, sizeof(from_file.view));
+    if (!(given & GIVEN_SIZE)) memcpy(options.params.size, from_file.size, sizeof(from_file.size));
+    if (!(given & GIVEN_LENGTH)) options.params.length = from_file.length;
+    if (!(given & GIVEN_REWARD)) options.params.reward = from_file.reward;
+    options.config = &config;
+  }
+  crafter_world_map map;
+  memset(&map, 0, sizeof(map));
+  if (world_path) {
+    if (crafter_world_map_load(&map, world_path, error, sizeof(error)) < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 1;
+    }
+    if ((given & GIVEN_AREA) &&
+        (options.params.area[0] != map.width || options.params.area[1] != map.height)) {
+      fprintf(stderr, PROGRAM ": --area %d,%d does not match the %dx%d world of %s\n",
+              options.params.area[0], options.params.area[1], map.width, map.height, world_path);
+      crafter_world_map_free(&map);
+      return 2;
+    }
+    options.params.area[0] = map.width;
+    options.params.area[1] = map.height;
+    options.world = &map;
+  }
   int status = crafter_session_run(&options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
+  crafter_world_map_free(&map);
   return status;
 }

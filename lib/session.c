@@ -129,7 +129,8 @@ static int setup(session *s, char *error, size_t error_size) {
   for (int i = 0; i < count; i++) {
     crafter_params params = options->params;
     params.seed += i;
-    if (crafter_env_init(&s->envs[i], &params, error, error_size) < 0) return -1;
+    if (crafter_env_init_config(&s->envs[i], &params, options->config, error, error_size) < 0)
+      return -1;
     crafter_env_set_next_episode(&s->envs[i], options->first_episode);
   }
   /* Pixels are rendered for pixel observations and for the obs_crc of
@@ -354,7 +355,10 @@ static int step_env(session *s, int i, int action, crafter_step_result *result, 
 }
 
 static int reset_env(session *s, int i, char *error, size_t error_size) {
-  if (crafter_env_reset(&s->envs[i]) < 0) {
+  if (s->options->world) {
+    if (crafter_env_reset_from_world(&s->envs[i], s->options->world, error, error_size) < 0)
+      return -1;
+  } else if (crafter_env_reset(&s->envs[i]) < 0) {
     snprintf(error, error_size, "out of memory");
     return -1;
   }

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "env.h"
+#include "worldfile.h"
 
 typedef struct crafter_session_options {
   crafter_params params;     /* env i uses seed params.seed + i */
@@ -19,6 +21,8 @@ typedef struct crafter_session_options {
   int obs_kind;              /* enum crafter_obs_kind */
   int binary;                /* binary protocol instead of JSON lines */
   const char *textures;      /* folder of PNG files, NULL for the built-in set */
+  const crafter_config *config;   /* the game's rules and numbers, NULL for Crafter's */
+  const crafter_world_map *world; /* start every episode on this world, or NULL */
   const char *record;        /* trajectory file to write (crafter-trajectory(5)), or NULL:
                                 every episode, with the observations of obs_kind unless
                                 they are text; an episode the input cut short is stored

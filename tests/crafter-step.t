@@ -3,7 +3,7 @@
 # a reference trace replayed through the pipe.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 15
+plan 20
 
 "$step" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -53,6 +53,42 @@ ok $? "another seed gives another world"
 yes 0 | head -n 3 | "$step" --no-reward --length 1 --info full | tail -1 >"$scratch/out"
 grep -q '"reward": 0.0' "$scratch/out" && grep -q '"done": true' "$scratch/out"
 ok $? "--no-reward and --length"
+
+# A world file of seed 3 plays exactly as the generated world of seed 3;
+# an edited one starts from the edit.
+"$top/bin/crafter-gen" --seed 3 --save "$scratch/world.txt"
+yes 5 | head -n 200 >"$scratch/do"
+"$step" --seed 3 --info full <"$scratch/do" >"$scratch/generated"
+"$step" --seed 3 --world "$scratch/world.txt" --info full <"$scratch/do" >"$scratch/from-file"
+cmp -s "$scratch/generated" "$scratch/from-file"
+ok $? "--world with the saved world of the same seed plays the same episode"
+
+# Put a tree below the player (who faces down) and collect it.
+awk '!/^#/ && /@/ && !done { i = index($0, "@"); print; getline; $0 = substr($0, 1, i - 1) "T" substr($0, i + 1); done = 1 } { print }' \
+  "$scratch/world.txt" >"$scratch/edited.txt"
+printf 'do\n' | "$step" --seed 3 --world "$scratch/edited.txt" >"$scratch/out"
+grep -q '"unlocked": \["collect_wood"\]' "$scratch/out"
+ok $? "an edited world file: a tree drawn below the player gives wood"
+
+printf 'x\n' >"$scratch/bad-world.txt"
+"$step" --world "$scratch/bad-world.txt" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "bad-world.txt" "$scratch/err" && [ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "a broken world file: $(cat "$scratch/err")"
+
+# A config without trees makes worlds without trees.
+sed 's/^  tree: {noise: 0, size: 7, probability: 0.2}/  tree: {noise: 0, size: 7, probability: 0}/' \
+  "$top/data/crafter.yaml" >"$scratch/treeless.yaml"
+printf '0\n' | "$step" --config "$scratch/treeless.yaml" --info full | head -1 >"$scratch/reset"
+printf '0\n' | "$step" --info full | head -1 >"$scratch/reset-default"
+materials() { sed 's/.*"materials": "\([a-m]*\)".*/\1/' "$1"; }
+[ "$(materials "$scratch/reset" | tr -cd g | wc -c)" -eq 0 ] &&
+  [ "$(materials "$scratch/reset-default" | tr -cd g | wc -c)" -gt 0 ]
+ok $? "--config with a tree probability of 0: no trees (letter g) in the world"
+
+printf 'env:\n  bogus: 1\n' >"$scratch/bad.yaml"
+"$step" --config "$scratch/bad.yaml" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "bad.yaml:2" "$scratch/err"
+ok $? "an unknown key in a config names its line: $(cat "$scratch/err")"
 
 # A reference trace through the pipe, compared with the reference.
 trace=$(ls "$GOLDEN_DIR"/random-s7-*.jsonl.gz 2>/dev/null | head -1)
