@@ -66,10 +66,7 @@ static void usage(FILE *out) {
 }
 
 static void usage_error(const char *format, const char *argument) {
-  fprintf(stderr, PROGRAM ": ");
-  fprintf(stderr, format, argument);
-  fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");
-  exit(2);
+  crafter_usage_error(PROGRAM, format, argument);
 }
 
 enum {

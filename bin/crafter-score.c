@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "score.h"
 
 #define PROGRAM "crafter-score"
@@ -40,10 +41,7 @@ static void usage(FILE *out) {
 }
 
 static void usage_error(const char *format, const char *argument) {
-  fprintf(stderr, PROGRAM ": ");
-  fprintf(stderr, format, argument);
-  fprintf(stderr, "\nTry '" PROGRAM " --help' for more information.\n");
-  exit(2);
+  crafter_usage_error(PROGRAM, format, argument);
 }
 
 enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };

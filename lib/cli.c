@@ -1,6 +1,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int64_t *out) {
@@ -31,4 +33,19 @@ int crafter_parse_pair(const char *text, int minimum, int maximum, int out[2]) {
   out[0] = (int)first;
   out[1] = (int)second;
   return 0;
+}
+
+int crafter_fail(char *error, size_t error_size, const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(error, error_size, format, arguments);
+  va_end(arguments);
+  return -1;
+}
+
+void crafter_usage_error(const char *program, const char *format, const char *argument) {
+  fprintf(stderr, "%s: ", program);
+  fprintf(stderr, format, argument);
+  fprintf(stderr, "\nTry '%s --help' for more information.\n", program);
+  exit(2);
 }

@@ -3,6 +3,7 @@
 #ifndef CRAFTER_CLI_H
 #define CRAFTER_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Parses "W,H" (or a single "N" for N,N) into two ints in [minimum, maximum].
@@ -11,5 +12,15 @@ int crafter_parse_pair(const char *text, int minimum, int maximum, int out[2]);
 
 /* Parses a whole decimal integer in [minimum, maximum]; 0 or -1. */
 int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int64_t *out);
+
+/* Writes a message into error[error_size] and returns -1, for functions
+ * that report failure with a reason. */
+int crafter_fail(char *error, size_t error_size, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Prints `program: message` (format with one string argument) and a hint
+ * to --help on stderr, and exits with status 2. */
+void crafter_usage_error(const char *program, const char *format, const char *argument)
+    __attribute__((noreturn));
 
 #endif

@@ -1,3 +1,4 @@
+#include "cli.h"
 #include "dataset.h"
 
 #include <errno.h>
@@ -16,13 +17,6 @@
 #include "textures.h"
 #include "traj.h"
 
-static int failf(char *error, size_t error_size, const char *format, ...) {
-  va_list arguments;
-  va_start(arguments, format);
-  vsnprintf(error, error_size, format, arguments);
-  va_end(arguments);
-  return -1;
-}
 
 /* failf that returns `code` instead of -1. */
 static int failn(int code, char *error, size_t error_size, const char *format, ...) {
@@ -68,20 +62,20 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
     int status = textures ? crafter_textures_load_dir(&o->textures, textures, problem, sizeof(problem))
                           : crafter_textures_load_builtin(&o->textures, problem, sizeof(problem));
     if (status < 0)
-      return failf(error, error_size, "%s%s", problem,
+      return crafter_fail(error, error_size, "%s%s", problem,
                    textures ? "" : " (give a folder of Crafter's PNG files with --textures)");
     o->have_textures = 1;
     o->textures_crc = crafter_traj_textures_crc(&o->textures);
     o->renderer = crafter_renderer_new(&o->textures, &env->params, problem, sizeof(problem));
     if (!o->renderer) {
       observer_free(o);
-      return failf(error, error_size, "%s", problem);
+      return crafter_fail(error, error_size, "%s", problem);
     }
     o->pixel_bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
     o->pixels = malloc(o->pixel_bytes);
     if (!o->pixels) {
       observer_free(o);
-      return failf(error, error_size, "out of memory");
+      return crafter_fail(error, error_size, "out of memory");
     }
     crafter_renderer_attach(o->renderer, env, o->pixels);
   }
@@ -89,7 +83,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
     o->obs = malloc(o->obs_bytes);
     if (!o->obs) {
       observer_free(o);
-      return failf(error, error_size, "out of memory");
+      return crafter_fail(error, error_size, "out of memory");
     }
   }
   return 0;
@@ -158,7 +152,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   int status = 0;
   if (!agent || !recorder) {
     status = 1;
-    failf(error, error_size, "out of memory");
+    crafter_fail(error, error_size, "out of memory");
   } else {
     writer = crafter_traj_writer_create(options->output, &header, error, error_size);
     if (!writer) status = 1;
@@ -335,11 +329,11 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
   memset(r, 0, sizeof(*r));
   char problem[512];
   if (crafter_env_init(&r->env, &h->params, problem, sizeof(problem)) < 0)
-    return failf(error, error_size, "%s", problem);
+    return crafter_fail(error, error_size, "%s", problem);
   r->env_ready = 1;
   if (observer_init(&r->o, &r->env, h->obs_kind, render, textures, problem, sizeof(problem)) < 0) {
     replay_free(r);
-    return failf(error, error_size, "%s", problem);
+    return crafter_fail(error, error_size, "%s", problem);
   }
   r->compare_obs = h->obs_kind != CRAFTER_OBS_PIXELS || r->o.textures_crc == h->textures_crc;
   return 0;
@@ -348,9 +342,9 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
 static int replay_start(replay *r, const crafter_traj_episode *e, char *error, size_t error_size) {
   r->env.params.seed = e->seed;
   crafter_env_set_next_episode(&r->env, e->episode);
-  if (crafter_env_reset(&r->env) < 0) return failf(error, error_size, "out of memory");
+  if (crafter_env_reset(&r->env) < 0) return crafter_fail(error, error_size, "out of memory");
   if (r->env.world_seed != e->world_seed)
-    return failf(error, error_size, "world seed differs: stored %lld, replayed %lld",
+    return crafter_fail(error, error_size, "world seed differs: stored %lld, replayed %lld",
                  (long long)e->world_seed, (long long)r->env.world_seed);
   return 0;
 }
@@ -360,7 +354,7 @@ static int compare_obs(replay *r, const crafter_traj_data *d, uint32_t t, char *
   const uint8_t *obs = observe(&r->o, &r->env);
   if (!obs || !r->compare_obs) return 0;
   if (memcmp(obs, d->obs + (size_t)t * r->o.obs_bytes, r->o.obs_bytes) != 0)
-    return failf(error, error_size, "step %u: the observation differs", t);
+    return crafter_fail(error, error_size, "step %u: the observation differs", t);
   return 0;
 }
 
@@ -382,27 +376,27 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
     if (reward != s->reward) {
       format_value(stored, s->reward);
       format_value(replayed, reward);
-      return failf(error, error_size, "step %u: reward differs: stored %s, replayed %s", t + 1,
+      return crafter_fail(error, error_size, "step %u: reward differs: stored %s, replayed %s", t + 1,
                    stored, replayed);
     }
     if ((result.done != 0) != s->done)
-      return failf(error, error_size, "step %u: done differs: stored %d, replayed %d", t + 1,
+      return crafter_fail(error, error_size, "step %u: done differs: stored %d, replayed %d", t + 1,
                    s->done, result.done != 0);
     if ((result.discount == 0.0) != s->died)
-      return failf(error, error_size, "step %u: discount differs: stored %d, replayed %s", t + 1,
+      return crafter_fail(error, error_size, "step %u: discount differs: stored %d, replayed %s", t + 1,
                    !s->died, result.discount == 0.0 ? "0" : "1");
     if (result.unlocked != s->unlocked)
-      return failf(error, error_size, "step %u: unlocked achievements differ", t + 1);
+      return crafter_fail(error, error_size, "step %u: unlocked achievements differ", t + 1);
     if (compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
   }
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
     if (env->game.player.achievements[k] != e->achievements[k])
-      return failf(error, error_size, "the count of %s differs: stored %d, replayed %d",
+      return crafter_fail(error, error_size, "the count of %s differs: stored %d, replayed %d",
                    crafter_achievement_names[k], e->achievements[k],
                    env->game.player.achievements[k]);
   for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
     if (env->game.player.inventory[k] != e->inventory[k])
-      return failf(error, error_size, "the final %s differs: stored %d, replayed %d",
+      return crafter_fail(error, error_size, "the final %s differs: stored %d, replayed %d",
                    crafter_item_names[k], e->inventory[k], env->game.player.inventory[k]);
   return 0;
 }
@@ -489,7 +483,7 @@ static int sort_entries(merge_entry *entries, size_t count, crafter_traj_reader 
   /* A merge sort on the header keys first. */
   if (count < 2) return 0;
   merge_entry *scratch = malloc(count * sizeof(*scratch));
-  if (!scratch) return failf(error, error_size, "out of memory");
+  if (!scratch) return crafter_fail(error, error_size, "out of memory");
   for (size_t width = 1; width < count; width *= 2) {
     for (size_t low = 0; low < count; low += 2 * width) {
       size_t middle = low + width < count ? low + width : count;
@@ -521,7 +515,7 @@ static int sort_entries(merge_entry *entries, size_t count, crafter_traj_reader 
     free(a);
     free(b);
     if (order == 0)
-      return failf(error, error_size,
+      return crafter_fail(error, error_size,
                    "episode %lld of seed %lld is in %s and again in %s (the same shard twice?)",
                    (long long)entries[i].episode->episode, (long long)entries[i].episode->seed,
                    inputs[entries[i].file], inputs[entries[j].file]);
@@ -576,7 +570,7 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
         header_difference(crafter_traj_header_of(readers[0]), crafter_traj_header_of(readers[i]));
     if (difference) {
       status = 1;
-      failf(error, error_size, "%s and %s differ in their %s; only recordings of one setting merge",
+      crafter_fail(error, error_size, "%s and %s differ in their %s; only recordings of one setting merge",
             inputs[0], inputs[i], difference);
       break;
     }
@@ -825,7 +819,7 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
   size_t columns = 4 + 2 + CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT;
   uint8_t *scalars = calloc(rows * columns, 8);
   int status = 0;
-  if (!images || !semantic || !scalars) status = failf(error, error_size, "out of memory");
+  if (!images || !semantic || !scalars) status = crafter_fail(error, error_size, "out of memory");
   if (status == 0) status = replay_start(r, e, error, error_size);
   crafter_env *env = &r->env;
   for (size_t t = 0; t < rows && status == 0; t++) {
@@ -836,7 +830,7 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
       crafter_env_step(env, s->action, &result);
       if (crafter_traj_info_reward(env, health, &result) != s->reward ||
           (result.done != 0) != s->done || result.unlocked != s->unlocked) {
-        status = failf(error, error_size,
+        status = crafter_fail(error, error_size,
                        "episode %zu does not re-simulate at step %zu (run verify --resimulate)",
                        i, t);
         break;
@@ -869,9 +863,9 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
              (long long)e->episode, unlocked, e->steps);
     zip_writer zip = {0};
     zip.file = fopen(path, "wb");
-    if (!zip.file) status = failf(error, error_size, "%s: %s", path, strerror(errno));
+    if (!zip.file) status = crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
     uint8_t *column = status == 0 ? malloc(rows * 16) : NULL;
-    if (status == 0 && !column) status = failf(error, error_size, "out of memory");
+    if (status == 0 && !column) status = crafter_fail(error, error_size, "out of memory");
     if (status == 0) {
       size_t image_shape[4] = {rows, height, width, 3};
       size_t semantic_shape[3] = {rows, (size_t)h->params.area[0], (size_t)h->params.area[1]};
@@ -900,12 +894,12 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
           memcpy(column + 8 * t, scalars + t * columns * 8 + 48 + 8 * (size_t)k, 8);
         bad |= npz_add(&zip, key, "<i8", one, 1, column, rows * 8);
       }
-      if (bad || zip_finish(&zip) < 0) status = failf(error, error_size, "writing %s failed", path);
+      if (bad || zip_finish(&zip) < 0) status = crafter_fail(error, error_size, "writing %s failed", path);
     }
     free(column);
     free(zip.directory.data);
     if (zip.file && fclose(zip.file) != 0 && status == 0)
-      status = failf(error, error_size, "writing %s: %s", path, strerror(errno));
+      status = crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
     if (status == 0 && out) fprintf(out, "%s\n", path);
   }
   free(images);
@@ -919,9 +913,9 @@ static int make_directory(const char *directory, char *error, size_t error_size)
   struct stat info;
   if (stat(directory, &info) == 0) {
     if (S_ISDIR(info.st_mode)) return 0;
-    return failf(error, error_size, "%s is not a directory", directory);
+    return crafter_fail(error, error_size, "%s is not a directory", directory);
   }
-  if (mkdir(directory, 0777) < 0) return failf(error, error_size, "%s: %s", directory, strerror(errno));
+  if (mkdir(directory, 0777) < 0) return crafter_fail(error, error_size, "%s: %s", directory, strerror(errno));
   return 0;
 }
 
@@ -966,7 +960,7 @@ static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *e
     errno = 0;
     unsigned long low = strtoul(at, &end, 10), high;
     if (end == at || *at == '-' || *at == '+' || errno)
-      return failf(error, error_size, "invalid step list '%s' (expected all, or numbers and "
+      return crafter_fail(error, error_size, "invalid step list '%s' (expected all, or numbers and "
                                       "ranges such as 0,10,20-30)", text);
     high = low;
     at = end;
@@ -974,16 +968,16 @@ static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *e
       at++;
       high = strtoul(at, &end, 10);
       if (end == at || *at == '-' || *at == '+' || high < low)
-        return failf(error, error_size, "invalid step range in '%s'", text);
+        return crafter_fail(error, error_size, "invalid step range in '%s'", text);
       at = end;
     }
     if (high > last)
-      return failf(error, error_size, "step %lu is past the end of the episode (%u steps)", high,
+      return crafter_fail(error, error_size, "step %lu is past the end of the episode (%u steps)", high,
                    last);
     for (unsigned long s = low; s <= high; s++) wanted[s] = 1;
     if (*at == ',') at++;
     else if (*at)
-      return failf(error, error_size, "invalid step list '%s'", text);
+      return crafter_fail(error, error_size, "invalid step list '%s'", text);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 /* realpath() is an X/Open function, beyond the POSIX base the build asks for. */
 #define _XOPEN_SOURCE 700
 
+#include "cli.h"
 #include "score.h"
 
 #include <ctype.h>
@@ -21,13 +22,6 @@ extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_S
 
 #define ACHIEVEMENTS CRAFTER_ACHIEVEMENT_COUNT
 
-static int failf(char *error, size_t error_size, const char *format, ...) {
-  va_list arguments;
-  va_start(arguments, format);
-  vsnprintf(error, error_size, format, arguments);
-  va_end(arguments);
-  return -1;
-}
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -42,7 +36,7 @@ static long line_at(const char *text, size_t offset) {
 static int parse_failure(char *error, size_t error_size, const char *message, const char *text,
                          size_t length, size_t base) {
   const char *at = strstr(message, " at byte ");
-  if (!at) return failf(error, error_size, "line %ld: %s", line_at(text, base), message);
+  if (!at) return crafter_fail(error, error_size, "line %ld: %s", line_at(text, base), message);
   size_t offset = base + (size_t)strtoull(at + strlen(" at byte "), NULL, 10);
   if (offset > length) offset = length;
   size_t line_start = offset;
@@ -51,7 +45,7 @@ static int parse_failure(char *error, size_t error_size, const char *message, co
    * that never ends; say so rather than leave the reader to count. */
   int cut = offset == length || text[offset] == '\n' || text[offset] == '\r' ||
             strncmp(message, "unterminated", strlen("unterminated")) == 0;
-  return failf(error, error_size, "line %ld: %.*s at column %zu%s", line_at(text, offset),
+  return crafter_fail(error, error_size, "line %ld: %.*s at column %zu%s", line_at(text, offset),
                (int)(at - message), message, offset - line_start + 1,
                cut ? " (is the input truncated?)" : "");
 }
@@ -105,12 +99,12 @@ static int add_run(crafter_score_set *set, const crafter_score_run *run, char *p
                    size_t problem_size) {
   for (size_t i = 0; i < set->count; i++)
     if (strcmp(set->runs[i].method, run->method) == 0 && strcmp(set->runs[i].seed, run->seed) == 0)
-      return failf(problem, problem_size, "method '%s' seed '%s' is already read", run->method,
+      return crafter_fail(problem, problem_size, "method '%s' seed '%s' is already read", run->method,
                    run->seed);
   if (set->count == set->capacity) {
     size_t capacity = set->capacity ? set->capacity * 2 : 16;
     crafter_score_run *runs = realloc(set->runs, capacity * sizeof(*runs));
-    if (!runs) return failf(problem, problem_size, "out of memory");
+    if (!runs) return crafter_fail(problem, problem_size, "out of memory");
     set->runs = runs;
     set->capacity = capacity;
   }
@@ -153,18 +147,18 @@ static int read_stats(crafter_score_set *set, const char *text, size_t length, c
       double counts[ACHIEVEMENTS];
       int status = 0;
       if (episode->type != CRAFTER_JSON_OBJECT)
-        status = failf(error, error_size, "line %ld: expected an episode object", line);
+        status = crafter_fail(error, error_size, "line %ld: expected an episode object", line);
       else if (!is_count(steps_value))
-        status = failf(error, error_size, "line %ld: \"length\" is missing or not a count", line);
+        status = crafter_fail(error, error_size, "line %ld: \"length\" is missing or not a count", line);
       else if (!is_finite_number(reward))
-        status = failf(error, error_size, "line %ld: \"reward\" is missing or not a number", line);
+        status = crafter_fail(error, error_size, "line %ld: \"reward\" is missing or not a number", line);
       for (int k = 0; k < ACHIEVEMENTS && status == 0; k++) {
         char key[64];
         snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
         const crafter_json *count = crafter_json_get(episode, key);
         if (!is_count(count))
           status =
-              failf(error, error_size, "line %ld: \"%s\" is missing or not a count", line, key);
+              crafter_fail(error, error_size, "line %ld: \"%s\" is missing or not a count", line, key);
         else
           counts[k] = count->number;
       }
@@ -189,7 +183,7 @@ static int read_stats(crafter_score_set *set, const char *text, size_t length, c
   if (run.method && run.seed && add_run(set, &run, problem, sizeof(problem)) == 0) return 0;
   free(run.method);
   free(run.seed);
-  return failf(error, error_size, "line 1: %s", problem);
+  return crafter_fail(error, error_size, "line 1: %s", problem);
 }
 
 /* A list of per-episode values: each a count, or each a finite number. */
@@ -218,25 +212,25 @@ static const crafter_json *episode_list(const crafter_json *run, const char *key
 static int read_run(const crafter_json *object, double budget, crafter_score_run *run,
                     char *problem, size_t problem_size) {
   if (object->type != CRAFTER_JSON_OBJECT)
-    return failf(problem, problem_size, "expected a run object");
+    return crafter_fail(problem, problem_size, "expected a run object");
   const crafter_json *method = crafter_json_get(object, "method");
   const crafter_json *seed = crafter_json_get(object, "seed");
   const crafter_json *xs = crafter_json_get(object, "xs");
   if (!method || method->type != CRAFTER_JSON_STRING)
-    return failf(problem, problem_size, "\"method\" is missing or not a string");
+    return crafter_fail(problem, problem_size, "\"method\" is missing or not a string");
   /* The reference writes seeds as strings; a number is taken as its text. */
   char number[32];
   if (is_count(seed))
     snprintf(number, sizeof(number), "%.0f", seed->number);
   else if (!seed || seed->type != CRAFTER_JSON_STRING)
-    return failf(problem, problem_size, "\"seed\" is missing or not a string");
+    return crafter_fail(problem, problem_size, "\"seed\" is missing or not a string");
   if (!xs || xs->type != CRAFTER_JSON_ARRAY)
-    return failf(problem, problem_size, "\"xs\" is missing or not a list");
+    return crafter_fail(problem, problem_size, "\"xs\" is missing or not a list");
   size_t episodes = xs->length;
   if (!episode_list(object, "xs", episodes, 1, problem, problem_size)) return -1;
   for (size_t i = 1; i < episodes; i++)
     if (xs->items[i].number < xs->items[i - 1].number)
-      return failf(problem, problem_size, "\"xs\" decreases at value %zu", i + 1);
+      return crafter_fail(problem, problem_size, "\"xs\" decreases at value %zu", i + 1);
   const crafter_json *lengths = episode_list(object, "length", episodes, 1, problem, problem_size);
   const crafter_json *rewards =
       lengths ? episode_list(object, "reward", episodes, 0, problem, problem_size) : NULL;
@@ -260,7 +254,7 @@ static int read_run(const crafter_json *object, double budget, crafter_score_run
   if (run->method && run->seed) return 0;
   free(run->method);
   free(run->seed);
-  return failf(problem, problem_size, "out of memory");
+  return crafter_fail(problem, problem_size, "out of memory");
 }
 
 /* A run file: a list of runs, or one run object. */
@@ -268,7 +262,7 @@ static int read_run_file(crafter_score_set *set, const char *text, size_t length
                          const crafter_json *root, char *error, size_t error_size) {
   int is_list = root->type == CRAFTER_JSON_ARRAY;
   size_t count = is_list ? root->length : 1;
-  if (count == 0) return failf(error, error_size, "line 1: the list of runs is empty");
+  if (count == 0) return crafter_fail(error, error_size, "line 1: the list of runs is empty");
   for (size_t i = 0; i < count; i++) {
     crafter_score_run run;
     char problem[256];
@@ -284,7 +278,7 @@ static int read_run_file(crafter_score_set *set, const char *text, size_t length
       size_t first = 0;
       while (first < length && text[first] != '{') first++;
       long line = is_list ? element_line(text, length, i) : line_at(text, first);
-      return failf(error, error_size, "line %ld: run %zu: %s", line, i + 1, problem);
+      return crafter_fail(error, error_size, "line %ld: run %zu: %s", line, i + 1, problem);
     }
   }
   return 0;
@@ -316,7 +310,7 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
   char problem[300];
   crafter_traj_reader *reader =
       crafter_traj_open_memory((const uint8_t *)text, length, problem, sizeof(problem));
-  if (!reader) return failf(error, error_size, "%s", problem);
+  if (!reader) return crafter_fail(error, error_size, "%s", problem);
   crafter_score_run run = {0};
   double steps = 0;
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
@@ -339,7 +333,7 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
   if (run.method && run.seed && add_run(set, &run, problem, sizeof(problem)) == 0) return 0;
   free(run.method);
   free(run.seed);
-  return failf(error, error_size, "%s", problem);
+  return crafter_fail(error, error_size, "%s", problem);
 }
 
 int crafter_score_read(crafter_score_set *set, const char *text, size_t length, const char *method,
@@ -348,9 +342,9 @@ int crafter_score_read(crafter_score_set *set, const char *text, size_t length, 
     return read_trajectory(set, text, length, method, seed, error, error_size);
   size_t first = 0;
   while (first < length && is_space(text[first])) first++;
-  if (first == length) return failf(error, error_size, "line 1: empty input: no episodes or runs");
+  if (first == length) return crafter_fail(error, error_size, "line 1: empty input: no episodes or runs");
   if (text[first] != '[' && text[first] != '{')
-    return failf(error, error_size,
+    return crafter_fail(error, error_size,
                  "line %ld: not JSON: expected a stats.jsonl episode or a list of runs",
                  line_at(text, first));
   size_t before = set->count;
@@ -388,7 +382,7 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
                             const char *seed, char *error, size_t error_size) {
   int is_stdin = strcmp(path, "-") == 0;
   FILE *file = is_stdin ? stdin : fopen(path, "rb");
-  if (!file) return failf(error, error_size, "%s: %s", path, strerror(errno));
+  if (!file) return crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
   char *text = NULL;
   size_t length = 0, capacity = 0;
   int read_error = 0;
@@ -412,7 +406,7 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
   if (!is_stdin) fclose(file);
   if (read_error) {
     free(text);
-    return failf(error, error_size, "%s: %s", is_stdin ? "standard input" : path,
+    return crafter_fail(error, error_size, "%s: %s", is_stdin ? "standard input" : path,
                  strerror(read_error));
   }
   char *directory = method ? NULL : is_stdin ? copy_text("stdin") : directory_name(path);
@@ -424,7 +418,7 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
   else
     snprintf(message, sizeof(message), "out of memory");
   if (status < 0)
-    failf(error, error_size, "%s: %s", is_stdin ? "standard input" : path, message);
+    crafter_fail(error, error_size, "%s: %s", is_stdin ? "standard input" : path, message);
   free(directory);
   free(text);
   return status;
@@ -805,14 +799,14 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
                        char *error, size_t error_size) {
   int format = crafter_score_plot_format(path);
   if (format < 0)
-    return failf(error, error_size, "%s: the plot file must end in .png or .svg", path);
+    return crafter_fail(error, error_size, "%s: the plot file must end in .png or .svg", path);
   size_t with_seeds = 0;
   for (size_t m = 0; m < count; m++) with_seeds += methods[m].seeds > 0;
   /* gnuplot refuses a plot with no point at all. */
   if (with_seeds == 0)
-    return failf(error, error_size, "nothing to plot: no episode ends within the budget");
+    return crafter_fail(error, error_size, "nothing to plot: no episode ends within the budget");
   char *scores_path = crafter_score_plot_scores_path(path);
-  if (!scores_path) return failf(error, error_size, "out of memory");
+  if (!scores_path) return crafter_fail(error, error_size, "out of memory");
   /* The script goes through a temporary file rather than a pipe, so a
    * gnuplot that dies early cannot kill us with SIGPIPE. */
   const char *directory = getenv("TMPDIR");
@@ -828,7 +822,7 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
       unlink(script_path);
     }
     free(scores_path);
-    return failf(error, error_size, "cannot write the gnuplot script: %s", strerror(saved));
+    return crafter_fail(error, error_size, "cannot write the gnuplot script: %s", strerror(saved));
   }
   write_plot_script(script, format, path, scores_path, methods, count);
   int write_failed = ferror(script);
@@ -836,7 +830,7 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
   free(scores_path);
   if (write_failed) {
     unlink(script_path);
-    return failf(error, error_size, "cannot write the gnuplot script %s", script_path);
+    return crafter_fail(error, error_size, "cannot write the gnuplot script %s", script_path);
   }
 
   char program[] = "gnuplot";
@@ -856,8 +850,8 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
   /* A libc that cannot report a failed exec makes the child exit 127. */
   if (spawned == ENOENT || (spawned == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127))
     return CRAFTER_PLOT_NO_GNUPLOT;
-  if (spawned != 0) return failf(error, error_size, "cannot run gnuplot: %s", strerror(spawned));
+  if (spawned != 0) return crafter_fail(error, error_size, "cannot run gnuplot: %s", strerror(spawned));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return failf(error, error_size, "gnuplot failed; its message is above");
+    return crafter_fail(error, error_size, "gnuplot failed; its message is above");
   return CRAFTER_PLOT_OK;
 }

@@ -1,3 +1,4 @@
+#include "cli.h"
 #include "traj.h"
 
 #include <errno.h>
@@ -26,13 +27,6 @@
 #define MAX_RATIO 1040
 #define ALL_ACHIEVEMENTS ((1u << CRAFTER_ACHIEVEMENT_COUNT) - 1u)
 
-static int failf(char *error, size_t error_size, const char *format, ...) {
-  va_list arguments;
-  va_start(arguments, format);
-  vsnprintf(error, error_size, format, arguments);
-  va_end(arguments);
-  return -1;
-}
 
 /* Little-endian fields. */
 static void put_u32(uint8_t *at, uint32_t value) {
@@ -172,24 +166,24 @@ static void encode_header(const crafter_traj_header *header, uint8_t out[CRAFTER
 static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *header, char *error,
                          size_t error_size) {
   if (size < 8 || memcmp(in, CRAFTER_TRAJ_MAGIC, 8) != 0)
-    return failf(error, error_size, "not a trajectory file (it does not start with %s)",
+    return crafter_fail(error, error_size, "not a trajectory file (it does not start with %s)",
                  CRAFTER_TRAJ_MAGIC);
   if (size < 16)
-    return failf(error, error_size, "the header is cut short: %zu of %d bytes", size,
+    return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
   uint32_t version = get_u32(in + 8);
   if (version != CRAFTER_TRAJ_VERSION)
-    return failf(error, error_size,
+    return crafter_fail(error, error_size,
                  "format version %u, but this program reads version %d (a newer toolkit may)",
                  version, CRAFTER_TRAJ_VERSION);
   if (get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
-    return failf(error, error_size, "the header size is %u, not %d", get_u32(in + 12),
+    return crafter_fail(error, error_size, "the header size is %u, not %d", get_u32(in + 12),
                  CRAFTER_TRAJ_HEADER_BYTES);
   if (size < CRAFTER_TRAJ_HEADER_BYTES)
-    return failf(error, error_size, "the header is cut short: %zu of %d bytes", size,
+    return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
   if (get_u32(in + 124) != crc_of(in, 124))
-    return failf(error, error_size, "the header's checksum does not match (bytes 0-127 are damaged)");
+    return crafter_fail(error, error_size, "the header's checksum does not match (bytes 0-127 are damaged)");
   memset(header, 0, sizeof(*header));
   header->version = version;
   header->obs_kind = (int)get_u32(in + 16);
@@ -209,30 +203,30 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   char problem[200];
   if (get_u32(in + 52) != CRAFTER_ACTION_COUNT || get_u32(in + 72) != CRAFTER_ACHIEVEMENT_COUNT ||
       get_u32(in + 100) != CRAFTER_ITEM_COUNT)
-    return failf(error, error_size,
+    return crafter_fail(error, error_size,
                  "the header counts %u actions, %u achievements and %u items, not %d, %d and %d",
                  get_u32(in + 52), get_u32(in + 72), get_u32(in + 100), CRAFTER_ACTION_COUNT,
                  CRAFTER_ACHIEVEMENT_COUNT, CRAFTER_ITEM_COUNT);
   if (get_u32(in + 76) != CRAFTER_TRAJ_STEP_BYTES)
-    return failf(error, error_size, "steps of %u bytes, not %d", get_u32(in + 76),
+    return crafter_fail(error, error_size, "steps of %u bytes, not %d", get_u32(in + 76),
                  CRAFTER_TRAJ_STEP_BYTES);
   if (params->reward != 0 && params->reward != 1)
-    return failf(error, error_size, "the header's reward flag is %d, not 0 or 1", params->reward);
+    return crafter_fail(error, error_size, "the header's reward flag is %d, not 0 or 1", params->reward);
   if (get_i64(in + 56) < 0 || get_i64(in + 56) > 1000000000)
-    return failf(error, error_size, "the header's length %lld is out of range",
+    return crafter_fail(error, error_size, "the header's length %lld is out of range",
                  (long long)get_i64(in + 56));
   if (crafter_params_check(params, problem, sizeof(problem)) < 0)
-    return failf(error, error_size, "the header's parameters are impossible: %s", problem);
+    return crafter_fail(error, error_size, "the header's parameters are impossible: %s", problem);
   if (header->obs_kind != CRAFTER_OBS_NONE && header->obs_kind != CRAFTER_OBS_PIXELS &&
       header->obs_kind != CRAFTER_OBS_SEMANTIC && header->obs_kind != CRAFTER_OBS_SYMBOLIC)
-    return failf(error, error_size, "unknown observation kind %d", header->obs_kind);
+    return crafter_fail(error, error_size, "unknown observation kind %d", header->obs_kind);
   if (header->obs_bytes != crafter_traj_obs_bytes(params, header->obs_kind))
-    return failf(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
+    return crafter_fail(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
                  header->obs_bytes, crafter_obs_kind_name(header->obs_kind),
                  crafter_traj_obs_bytes(params, header->obs_kind));
   for (int i = 0; i < CRAFTER_TRAJ_AGENT_BYTES && header->agent[i]; i++)
     if ((unsigned char)header->agent[i] < 0x20 || (unsigned char)header->agent[i] > 0x7e)
-      return failf(error, error_size, "the agent's name is not printable text");
+      return crafter_fail(error, error_size, "the agent's name is not printable text");
   return 0;
 }
 
@@ -292,11 +286,11 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
                                uint32_t obs_bytes, crafter_traj_episode *episode, char *error,
                                size_t error_size) {
   if (memcmp(in, CHUNK_TAG, 4) != 0)
-    return failf(error, error_size, "no episode chunk starts here");
+    return crafter_fail(error, error_size, "no episode chunk starts here");
   if (get_u32(in + 252) != crc_of(in, 252))
-    return failf(error, error_size, "the episode chunk's header checksum does not match");
+    return crafter_fail(error, error_size, "the episode chunk's header checksum does not match");
   if (get_u32(in + 4) != CRAFTER_TRAJ_CHUNK_HEADER_BYTES)
-    return failf(error, error_size, "an episode chunk header of %u bytes, not %d", get_u32(in + 4),
+    return crafter_fail(error, error_size, "an episode chunk header of %u bytes, not %d", get_u32(in + 4),
                  CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
   memset(episode, 0, sizeof(*episode));
   uint64_t payload = get_u64(in + 8);
@@ -313,38 +307,38 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
     episode->achievements[i] = get_i32(in + 72 + 4 * i);
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) episode->inventory[i] = get_i32(in + 160 + 4 * i);
   episode->payload_crc = get_u32(in + 248);
-  if (payload == 0) return failf(error, error_size, "the episode chunk has no compressed steps");
+  if (payload == 0) return crafter_fail(error, error_size, "the episode chunk has no compressed steps");
   uint64_t room = file_bytes - offset - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
   if (payload > room)
-    return failf(error, error_size,
+    return crafter_fail(error, error_size,
                  "the episode chunk is cut short: %llu of %llu bytes of steps are in the file",
                  (unsigned long long)room, (unsigned long long)payload);
   episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + payload;
   uint64_t raw = raw_bytes_for(episode->steps, obs_bytes);
   if (raw == 0 || raw != episode->raw_bytes)
-    return failf(error, error_size, "%u steps take %llu bytes, but the chunk says %llu",
+    return crafter_fail(error, error_size, "%u steps take %llu bytes, but the chunk says %llu",
                  episode->steps, (unsigned long long)raw, (unsigned long long)episode->raw_bytes);
   if (raw / MAX_RATIO > payload)
-    return failf(error, error_size, "%llu bytes cannot compress into %llu",
+    return crafter_fail(error, error_size, "%llu bytes cannot compress into %llu",
                  (unsigned long long)raw, (unsigned long long)payload);
   if (episode->end < CRAFTER_TRAJ_CUT || episode->end > CRAFTER_TRAJ_DIED)
-    return failf(error, error_size, "unknown episode end %d", episode->end);
-  if (episode->episode < 1) return failf(error, error_size, "episode counter %lld is not positive",
+    return crafter_fail(error, error_size, "unknown episode end %d", episode->end);
+  if (episode->episode < 1) return crafter_fail(error, error_size, "episode counter %lld is not positive",
                                          (long long)episode->episode);
   if (episode->world_seed < 0 || episode->world_seed >= 2147483647)
-    return failf(error, error_size, "world seed %lld is out of range",
+    return crafter_fail(error, error_size, "world seed %lld is out of range",
                  (long long)episode->world_seed);
-  if (!isfinite(episode->reward)) return failf(error, error_size, "the return is not finite");
+  if (!isfinite(episode->reward)) return crafter_fail(error, error_size, "the return is not finite");
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
     if (episode->achievements[i] < 0)
-      return failf(error, error_size, "a negative achievement count");
+      return crafter_fail(error, error_size, "a negative achievement count");
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++)
     if (episode->inventory[i] < 0 || episode->inventory[i] > 9)
-      return failf(error, error_size, "an inventory count out of range");
+      return crafter_fail(error, error_size, "an inventory count out of range");
   if (episode->unlocked != unlocked_of(episode->achievements))
-    return failf(error, error_size, "the unlocked achievements disagree with their counts");
+    return crafter_fail(error, error_size, "the unlocked achievements disagree with their counts");
   if (episode->end != CRAFTER_TRAJ_CUT && episode->steps == 0)
-    return failf(error, error_size, "an episode that ended without a step");
+    return crafter_fail(error, error_size, "an episode that ended without a step");
   return 0;
 }
 
@@ -510,7 +504,7 @@ struct crafter_traj_writer {
 static int write_bytes(crafter_traj_writer *writer, const void *data, size_t size, char *error,
                        size_t error_size) {
   if (size && fwrite(data, 1, size, writer->file) != size)
-    return failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+    return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
   writer->offset += size;
   return 0;
 }
@@ -520,7 +514,7 @@ crafter_traj_writer *crafter_traj_writer_create(const char *path,
                                                 size_t error_size) {
   crafter_traj_writer *writer = calloc(1, sizeof(*writer));
   if (!writer) {
-    failf(error, error_size, "out of memory");
+    crafter_fail(error, error_size, "out of memory");
     return NULL;
   }
   writer->path = malloc(strlen(path) + 1);
@@ -528,9 +522,9 @@ crafter_traj_writer *crafter_traj_writer_create(const char *path,
   writer->file = writer->path ? fopen(path, "wb") : NULL;
   if (!writer->file) {
     if (writer->path)
-      failf(error, error_size, "%s: %s", path, strerror(errno));
+      crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
     else
-      failf(error, error_size, "out of memory");
+      crafter_fail(error, error_size, "out of memory");
     free(writer->path);
     free(writer);
     return NULL;
@@ -539,7 +533,7 @@ crafter_traj_writer *crafter_traj_writer_create(const char *path,
   encode_header(header, bytes);
   if (write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
       fflush(writer->file) != 0) {
-    if (!error[0]) failf(error, error_size, "writing %s: %s", path, strerror(errno));
+    if (!error[0]) crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
     fclose(writer->file);
     free(writer->path);
     free(writer);
@@ -553,7 +547,7 @@ static int remember_offset(crafter_traj_writer *writer, uint64_t offset, char *e
   if (writer->count == writer->capacity) {
     size_t capacity = writer->capacity ? writer->capacity * 2 : 256;
     uint64_t *grown = realloc(writer->offsets, capacity * sizeof(*grown));
-    if (!grown) return failf(error, error_size, "out of memory");
+    if (!grown) return crafter_fail(error, error_size, "out of memory");
     writer->offsets = grown;
     writer->capacity = capacity;
   }
@@ -563,10 +557,10 @@ static int remember_offset(crafter_traj_writer *writer, uint64_t offset, char *e
 
 int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *recorder,
                             char *error, size_t error_size) {
-  if (!recorder->started) return failf(error, error_size, "no episode was started");
+  if (!recorder->started) return crafter_fail(error, error_size, "no episode was started");
   recorder->started = 0;
   if (recorder->failed || compress_stage(recorder, 1) < 0)
-    return failf(error, error_size, "out of memory while compressing an episode");
+    return crafter_fail(error, error_size, "out of memory while compressing an episode");
   crafter_traj_episode *episode = &recorder->episode;
   episode->raw_bytes = raw_bytes_for(episode->steps, recorder->header.obs_bytes);
   episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + recorder->out_used;
@@ -579,7 +573,7 @@ int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *
       write_bytes(writer, recorder->out, recorder->out_used, error, error_size) < 0)
     return -1;
   if (fflush(writer->file) != 0)
-    return failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+    return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
   return 0;
 }
 
@@ -588,7 +582,7 @@ int crafter_traj_writer_add_chunk(crafter_traj_writer *writer, const uint8_t *ch
   if (remember_offset(writer, writer->offset, error, error_size) < 0) return -1;
   if (write_bytes(writer, chunk, bytes, error, error_size) < 0) return -1;
   if (fflush(writer->file) != 0)
-    return failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+    return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
   return 0;
 }
 
@@ -597,7 +591,7 @@ int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t e
   size_t entry_bytes = writer->count * 8;
   uint8_t *entries = malloc(entry_bytes ? entry_bytes : 1);
   if (!entries) {
-    status = failf(error, error_size, "out of memory");
+    status = crafter_fail(error, error_size, "out of memory");
   } else {
     for (size_t i = 0; i < writer->count; i++) put_u64(entries + 8 * i, writer->offsets[i]);
     uint8_t index[INDEX_HEADER_BYTES] = {0};
@@ -620,7 +614,7 @@ int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t e
     free(entries);
   }
   if (fclose(writer->file) != 0 && status == 0)
-    status = failf(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+    status = crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
   free(writer->offsets);
   free(writer->path);
   free(writer);
@@ -702,23 +696,23 @@ static int chunk_at(const crafter_traj_reader *reader, uint64_t offset,
   if (reader->size - offset < CRAFTER_TRAJ_CHUNK_HEADER_BYTES) {
     if (reader->size - offset >= 4 && read_at(reader, offset, bytes, 4) == 0 &&
         memcmp(bytes, CHUNK_TAG, 4) == 0)
-      return failf(problem, problem_size,
+      return crafter_fail(problem, problem_size,
                    "an episode chunk's header is cut short: %llu of %d bytes",
                    (unsigned long long)(reader->size - offset), CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
-    return failf(problem, problem_size, "%llu bytes that are no chunk",
+    return crafter_fail(problem, problem_size, "%llu bytes that are no chunk",
                  (unsigned long long)(reader->size - offset));
   }
   if (read_at(reader, offset, bytes, sizeof(bytes)) < 0)
-    return failf(problem, problem_size, "cannot read: %s", strerror(errno));
+    return crafter_fail(problem, problem_size, "cannot read: %s", strerror(errno));
   if (decode_chunk_header(bytes, offset, reader->size, reader->header.obs_bytes, episode, problem,
                           problem_size) < 0)
     return -1;
   uint32_t crc;
   if (crc_at(reader, offset + CRAFTER_TRAJ_CHUNK_HEADER_BYTES,
              episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES, &crc) < 0)
-    return failf(problem, problem_size, "cannot read the episode chunk");
+    return crafter_fail(problem, problem_size, "cannot read the episode chunk");
   if (crc != episode->payload_crc)
-    return failf(problem, problem_size, "the episode chunk's checksum does not match (its steps "
+    return crafter_fail(problem, problem_size, "the episode chunk's checksum does not match (its steps "
                                         "are damaged)");
   return 0;
 }
@@ -873,19 +867,19 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
   size_t have = reader->size < sizeof(bytes) ? (size_t)reader->size : sizeof(bytes);
   if (read_at(reader, 0, bytes, have) < 0) {
-    failf(error, error_size, "%s: cannot read: %s", name, strerror(errno));
+    crafter_fail(error, error_size, "%s: cannot read: %s", name, strerror(errno));
     crafter_traj_close(reader);
     return NULL;
   }
   char problem[256];
   if (decode_header(bytes, have, &reader->header, problem, sizeof(problem)) < 0) {
-    failf(error, error_size, "%s: %s", name, problem);
+    crafter_fail(error, error_size, "%s: %s", name, problem);
     crafter_traj_close(reader);
     return NULL;
   }
   reader->status.file_bytes = reader->size;
   if (read_index(reader) < 0 && scan(reader) < 0) {
-    failf(error, error_size, "%s: out of memory", name);
+    crafter_fail(error, error_size, "%s: out of memory", name);
     crafter_traj_close(reader);
     return NULL;
   }
@@ -895,18 +889,18 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
 crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size) {
   crafter_traj_reader *reader = calloc(1, sizeof(*reader));
   if (!reader) {
-    failf(error, error_size, "out of memory");
+    crafter_fail(error, error_size, "out of memory");
     return NULL;
   }
   reader->fd = open(path, O_RDONLY);
   struct stat info;
   if (reader->fd < 0 || fstat(reader->fd, &info) < 0) {
-    failf(error, error_size, "%s: %s", path, strerror(errno));
+    crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
     crafter_traj_close(reader);
     return NULL;
   }
   if (!S_ISREG(info.st_mode)) {
-    failf(error, error_size, "%s: not a regular file (a trajectory is read at random)", path);
+    crafter_fail(error, error_size, "%s: not a regular file (a trajectory is read at random)", path);
     crafter_traj_close(reader);
     return NULL;
   }
@@ -918,7 +912,7 @@ crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, 
                                               size_t error_size) {
   crafter_traj_reader *reader = calloc(1, sizeof(*reader));
   if (!reader) {
-    failf(error, error_size, "out of memory");
+    crafter_fail(error, error_size, "out of memory");
     return NULL;
   }
   reader->fd = -1;
@@ -957,14 +951,14 @@ int crafter_traj_read_chunk(crafter_traj_reader *reader, size_t index, uint8_t *
                             size_t *bytes, char *error, size_t error_size) {
   *chunk = NULL;
   *bytes = 0;
-  if (index >= reader->count) return failf(error, error_size, "no episode %zu", index);
+  if (index >= reader->count) return crafter_fail(error, error_size, "no episode %zu", index);
   const crafter_traj_episode *episode = &reader->episodes[index];
-  if (episode->bytes > SIZE_MAX) return failf(error, error_size, "the episode is too large");
+  if (episode->bytes > SIZE_MAX) return crafter_fail(error, error_size, "the episode is too large");
   uint8_t *data = malloc((size_t)episode->bytes);
-  if (!data) return failf(error, error_size, "out of memory");
+  if (!data) return crafter_fail(error, error_size, "out of memory");
   if (read_at(reader, episode->offset, data, (size_t)episode->bytes) < 0) {
     free(data);
-    return failf(error, error_size, "cannot read the episode at byte %llu",
+    return crafter_fail(error, error_size, "cannot read the episode at byte %llu",
                  (unsigned long long)episode->offset);
   }
   uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
@@ -973,7 +967,7 @@ int crafter_traj_read_chunk(crafter_traj_reader *reader, size_t index, uint8_t *
       crc_of(data + CRAFTER_TRAJ_CHUNK_HEADER_BYTES,
              (size_t)episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES) != episode->payload_crc) {
     free(data);
-    return failf(error, error_size, "the episode chunk at byte %llu is damaged (checksum)",
+    return crafter_fail(error, error_size, "the episode chunk at byte %llu is damaged (checksum)",
                  (unsigned long long)episode->offset);
   }
   *chunk = data;
@@ -995,19 +989,19 @@ static int check_steps(const crafter_traj_episode *episode, const crafter_traj_d
     const crafter_traj_step *step = &data->steps[t];
     int last = t + 1 == data->steps_count;
     if (step->done != (last && episode->end != CRAFTER_TRAJ_CUT))
-      return failf(error, error_size, "step %u: done is %d", t + 1, step->done);
+      return crafter_fail(error, error_size, "step %u: done is %d", t + 1, step->done);
     if (step->died != (last && episode->end == CRAFTER_TRAJ_DIED))
-      return failf(error, error_size, "step %u: the discount disagrees with the episode's end",
+      return crafter_fail(error, error_size, "step %u: the discount disagrees with the episode's end",
                    t + 1);
     if (unlocked & step->unlocked)
-      return failf(error, error_size, "step %u: an achievement is unlocked a second time", t + 1);
+      return crafter_fail(error, error_size, "step %u: an achievement is unlocked a second time", t + 1);
     unlocked |= step->unlocked;
     reward += step->reward;
   }
   if (unlocked != episode->unlocked)
-    return failf(error, error_size, "the steps unlock other achievements than the episode lists");
+    return crafter_fail(error, error_size, "the steps unlock other achievements than the episode lists");
   if (reward != episode->reward)
-    return failf(error, error_size, "the rewards of the steps do not add up to the return");
+    return crafter_fail(error, error_size, "the rewards of the steps do not add up to the return");
   return 0;
 }
 
@@ -1022,7 +1016,7 @@ int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter
   uint32_t obs_bytes = reader->header.obs_bytes;
   if (episode->raw_bytes > SIZE_MAX) {
     free(chunk);
-    return failf(error, error_size, "the episode is too large for this machine");
+    return crafter_fail(error, error_size, "the episode is too large for this machine");
   }
   size_t raw_bytes = (size_t)episode->raw_bytes;
   /* One byte more than announced, to notice a stream that is longer. */
@@ -1034,7 +1028,7 @@ int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter
     free(raw);
     free(chunk);
     crafter_traj_data_free(data);
-    return failf(error, error_size, "out of memory for an episode of %u steps", episode->steps);
+    return crafter_fail(error, error_size, "out of memory for an episode of %u steps", episode->steps);
   }
   z_stream stream;
   memset(&stream, 0, sizeof(stream));
@@ -1064,7 +1058,7 @@ int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter
   if (!good) {
     free(raw);
     crafter_traj_data_free(data);
-    return failf(error, error_size, "the steps of the episode at byte %llu do not decompress "
+    return crafter_fail(error, error_size, "the steps of the episode at byte %llu do not decompress "
                                     "to the %llu bytes its header announces",
                  (unsigned long long)episode->offset, (unsigned long long)episode->raw_bytes);
   }
@@ -1083,7 +1077,7 @@ int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter
     step->reward = get_f64(at + 8);
     if (step->action >= CRAFTER_ACTION_COUNT || (flags & ~3u) || at[2] || at[3] ||
         (step->unlocked & ~ALL_ACHIEVEMENTS) || !isfinite(step->reward)) {
-      failf(error, error_size, "step %u of the episode at byte %llu is malformed", t + 1,
+      crafter_fail(error, error_size, "step %u of the episode at byte %llu is malformed", t + 1,
             (unsigned long long)episode->offset);
       problem = 1;
     }
@@ -1097,7 +1091,7 @@ int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter
   if (!problem) {
     char why[200];
     if (check_steps(episode, data, why, sizeof(why)) < 0) {
-      failf(error, error_size, "the episode at byte %llu: %s",
+      crafter_fail(error, error_size, "the episode at byte %llu: %s",
             (unsigned long long)episode->offset, why);
       problem = 1;
     }
