@@ -113,21 +113,66 @@ static void observe_or_skip(crafter_env *env) {
 
 int crafter_env_reset(crafter_env *env) { return crafter_env_reset_custom(env, NULL, NULL); }
 
-int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context) {
-  crafter_game *game = &env->game;
-  env->episode += 1;
-  env->world_seed = crafter_world_seed(env->params.seed, env->episode);
+/* The fresh game of an episode: generator seeded, player placed, world
+ * generated.  Reads only the env's parameters and config, so other
+ * threads may prepare games for an env that is being stepped. */
+static int generate_game(const crafter_env *env, int64_t world_seed, crafter_game *game) {
   crafter_world_clear(&game->world);
-  crafter_rng_seed(&game->rng, (uint32_t)env->world_seed);
+  crafter_rng_seed(&game->rng, (uint32_t)world_seed);
   game->step = 0;
   game->daylight = crafter_daylight_cycle(0, env->config->day_length);
   if (crafter_game_place_player(game, game->world.width / 2, game->world.height / 2) < 0)
     return -1;
-  if (crafter_generate_world(game) < 0) return -1;
-  if (build && build(game, context) < 0) return -1;
-  env->last_health = game->player.inventory[CRAFTER_HEALTH];
+  return crafter_generate_world(game);
+}
+
+/* What every reset does once the game is in place. */
+static void begin_episode(crafter_env *env) {
+  env->last_health = env->game.player.inventory[CRAFTER_HEALTH];
   env->unlocked = 0;
   observe_or_skip(env);
+}
+
+int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context) {
+  env->episode += 1;
+  env->world_seed = crafter_world_seed(env->params.seed, env->episode);
+  if (generate_game(env, env->world_seed, &env->game) < 0) return -1;
+  if (build && build(&env->game, context) < 0) return -1;
+  begin_episode(env);
+  return 0;
+}
+
+int crafter_prepared_init(crafter_prepared *prepared, const crafter_env *env) {
+  memset(prepared, 0, sizeof(*prepared));
+  const crafter_world *world = &env->game.world;
+  if (crafter_world_init(&prepared->game.world, world->width, world->height, world->chunk_width,
+                         world->chunk_height) < 0)
+    return -1;
+  prepared->game.config = env->game.config;
+  prepared->game.update_distance = env->game.update_distance;
+  return 0;
+}
+
+void crafter_prepared_free(crafter_prepared *prepared) {
+  crafter_world_free(&prepared->game.world);
+}
+
+int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepared *prepared) {
+  prepared->episode = episode;
+  prepared->world_seed = crafter_world_seed(env->params.seed, episode);
+  prepared->ready = generate_game(env, prepared->world_seed, &prepared->game) == 0;
+  return prepared->ready ? 0 : -1;
+}
+
+int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared) {
+  if (!prepared->ready || prepared->episode != env->episode + 1) return crafter_env_reset(env);
+  crafter_game swap = env->game;
+  env->game = prepared->game;
+  prepared->game = swap;
+  prepared->ready = 0;
+  env->episode = prepared->episode;
+  env->world_seed = prepared->world_seed;
+  begin_episode(env);
   return 0;
 }
 

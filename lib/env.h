@@ -77,6 +77,29 @@ int crafter_env_reset(crafter_env *env);
 typedef int (*crafter_build_fn)(crafter_game *game, void *context);
 int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context);
 
+/* A game made ahead of time: the fresh world of a coming episode, made on
+ * another thread while the env plays the current one.  Resetting with it
+ * is the same as a plain reset, only the world generation happened
+ * elsewhere. */
+typedef struct crafter_prepared {
+  crafter_game game;
+  int64_t episode, world_seed;
+  int ready;
+} crafter_prepared;
+
+/* Allocates a prepared game for envs like `env`; 0, or -1 out of memory. */
+int crafter_prepared_init(crafter_prepared *prepared, const crafter_env *env);
+void crafter_prepared_free(crafter_prepared *prepared);
+
+/* Generates the world of `episode` of `env`'s seed into `prepared`.  Reads
+ * only the env's parameters and config: safe while another thread steps
+ * the env.  Returns 0, or -1 if memory ran out. */
+int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepared *prepared);
+
+/* Starts the next episode with the prepared game when it is that episode's,
+ * else with a plain reset.  Returns 0, or -1 if memory ran out. */
+int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared);
+
 /* One step with an action in [0, CRAFTER_ACTION_COUNT). */
 void crafter_env_step(crafter_env *env, int action, crafter_step_result *result);
 
