@@ -70,17 +70,20 @@ golden: tests/golden-compare
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/include/crafter
+		$(DESTDIR)$(PREFIX)/include/crafter $(DESTDIR)$(PREFIX)/share/crafter/examples
 	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	cp lib/libcrafter.a $(DESTDIR)$(PREFIX)/lib/
 	cp lib/*.h $(DESTDIR)$(PREFIX)/include/crafter/
 	cp man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	-cp man/man5/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/ 2>/dev/null
+	cp man/man5/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	cp data/crafter.yaml $(DESTDIR)$(PREFIX)/share/crafter/
+	cp examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
 
 uninstall:
 	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a
 	rm -rf $(DESTDIR)$(PREFIX)/include/crafter
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5
+	rm -rf $(DESTDIR)$(PREFIX)/share/crafter
 
 clean-objects:
 	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
