@@ -25,6 +25,7 @@ struct crafter_renderer {
   scaled item[CRAFTER_TEXTURE_COUNT];  /* 0.8 of a cell */
   scaled digit[CRAFTER_TEXTURE_COUNT]; /* 0.6 of a cell */
   double *vignette;  /* local[0] * local[1], [x][y] */
+  double *noise;     /* the night's noise of each pixel, [x][y] */
   uint8_t *canvas;   /* local view, [x][y][3] */
   uint8_t *lit_cells; /* a lit cell per material, the outside, a scratch and a composed cell */
   uint8_t *pixels;   /* where attached renders go */
@@ -82,6 +83,7 @@ void crafter_renderer_free(crafter_renderer *renderer) {
     free(renderer->digit[i].pixels);
   }
   free(renderer->vignette);
+  free(renderer->noise);
   free(renderer->canvas);
   free(renderer->lit_cells);
   free(renderer);
@@ -96,7 +98,7 @@ size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
   }
   size_t local = (size_t)renderer->local[0] * (size_t)renderer->local[1];
   size_t cell = (size_t)renderer->unit[0] * (size_t)renderer->unit[1] * 3;
-  return bytes + local * (sizeof(double) + 3) + cell * (CRAFTER_MATERIAL_COUNT + 3);
+  return bytes + local * (2 * sizeof(double) + 3) + cell * (CRAFTER_MATERIAL_COUNT + 3);
 }
 
 /* np.linspace(-1, 1, count)[index] */
@@ -141,10 +143,12 @@ crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
   }
   size_t local_pixels = (size_t)renderer->local[0] * (size_t)renderer->local[1];
   renderer->vignette = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
+  renderer->noise = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
   renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
   renderer->lit_cells = malloc((size_t)renderer->unit[0] * (size_t)renderer->unit[1] * 3 *
                                (CRAFTER_MATERIAL_COUNT + 3));
-  if (!renderer->vignette || !renderer->canvas || !renderer->lit_cells) goto out_of_memory;
+  if (!renderer->vignette || !renderer->noise || !renderer->canvas || !renderer->lit_cells)
+    goto out_of_memory;
   for (int x = 0; x < renderer->local[0]; x++) {
     double along_x = linspace(x, renderer->local[0]);
     for (int y = 0; y < renderer->local[1]; y++) {
@@ -316,13 +320,18 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
   int sleeping = env->game.player.sleeping;
   int height = renderer->local[1];
   int width = renderer->params.size[0];
+  /* The noise of every pixel, drawn first: the same draws in the same
+   * order (x-major) as one at a time. */
+  if (night)
+    crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
+                             (long)renderer->local[0] * height);
   for (int x = 0; x < renderer->local[0]; x++)
     for (int y = 0; y < height; y++) {
       size_t cell = (size_t)x * (size_t)height + (size_t)y;
       const uint8_t *colour = renderer->canvas + cell * 3;
       uint8_t dark[3];
       if (night) {
-        double noise = crafter_rng_uniform_range(&env->game.rng, 32, 127);
+        double noise = renderer->noise[cell];
         double mask = amount * renderer->vignette[cell];
         for (int c = 0; c < 3; c++) dark[c] = (uint8_t)((1 - mask) * colour[c] + mask * noise);
       } else {

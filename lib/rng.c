@@ -80,6 +80,24 @@ double crafter_rng_uniform_range(crafter_rng *rng, double low, double high) {
   return low + (high - low) * crafter_rng_uniform(rng);
 }
 
+void crafter_rng_fill_uniform(crafter_rng *rng, double low, double high, double *out, long count) {
+  double scale = high - low;
+  for (long i = 0; i < count; i++) {
+    uint32_t words[2];
+    for (int k = 0; k < 2; k++) {
+      if (rng->position >= CRAFTER_MT_N) regenerate(rng);
+      uint32_t y = rng->state[rng->position++];
+      y ^= (y >> 11);
+      y ^= (y << 7) & 0x9d2c5680U;
+      y ^= (y << 15) & 0xefc60000U;
+      y ^= (y >> 18);
+      words[k] = y;
+    }
+    int32_t high_bits = (int32_t)(words[0] >> 5), low_bits = (int32_t)(words[1] >> 6);
+    out[i] = low + scale * ((high_bits * 67108864.0 + low_bits) / 9007199254740992.0);
+  }
+}
+
 static uint64_t mask_covering(uint64_t range) {
   uint64_t mask = range;
   mask |= mask >> 1;

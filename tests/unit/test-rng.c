@@ -51,6 +51,16 @@ int main(void) {
   ok(crafter_rng_next_u32(&rng) == crafter_rng_next_u32(&rng_walk),
      "skipping equals drawing");
 
+  /* Filling equals drawing one by one: 5000 draws cross several twists. */
+  static double filled[5000];
+  crafter_rng_seed(&rng, 99);
+  crafter_rng_fill_uniform(&rng, 32, 127, filled, 5000);
+  crafter_rng_seed(&rng_walk, 99);
+  int equal = 1;
+  for (int i = 0; i < 5000; i++) equal &= filled[i] == crafter_rng_uniform_range(&rng_walk, 32, 127);
+  ok(equal && crafter_rng_next_u32(&rng) == crafter_rng_next_u32(&rng_walk),
+     "fill_uniform equals 5000 calls of uniform(32, 127)");
+
   /* Python's hash of two-int tuples, and Crafter's world seed. */
   ok(crafter_world_seed(1, 1) == 535231920, "hash((1, 1)) %% (2**31 - 1)");
   ok(crafter_py_hash_pair(0, 1) == -1950498447580522560LL, "hash((0, 1))");
