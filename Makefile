@@ -15,13 +15,13 @@ VERSION = 0.1.0
 
 LIB_MODULES = rng npmath noise world worldgen rules config env render textures builtin_textures session \
 	batch bench worldfile gen \
-	proto json cli score traj dataset agents
+	proto json cli score traj dataset agents play
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
 LIB_HEADERS = $(wildcard lib/*.h)
-PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset
+PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
-	tests/unit/test-traj tests/unit/test-config
+	tests/unit/test-traj tests/unit/test-config tests/unit/test-play
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden

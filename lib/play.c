@@ -1,0 +1,1085 @@
+#include "play.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+#include "render.h"
+
+/* ---- keys ---- */
+
+static int arrow_of(uint8_t final_byte) {
+  switch (final_byte) {
+    case 'A': return CRAFTER_KEY_UP;
+    case 'B': return CRAFTER_KEY_DOWN;
+    case 'C': return CRAFTER_KEY_RIGHT;
+    case 'D': return CRAFTER_KEY_LEFT;
+    default: return CRAFTER_KEY_UNKNOWN;
+  }
+}
+
+size_t crafter_play_decode_key(const uint8_t *bytes, size_t length, int final, int *key) {
+  if (length == 0) return 0;
+  uint8_t first = bytes[0];
+  if (first != 0x1b) {
+    if (first < 0x80) {
+      *key = first;
+      return 1;
+    }
+    /* A UTF-8 character: its lead byte says how long it is. */
+    size_t need = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+    size_t used = 1;
+    while (used < need && used < length && (bytes[used] & 0xc0) == 0x80) used++;
+    if (used < need && used == length && !final) return 0;
+    *key = CRAFTER_KEY_UNKNOWN;
+    return used;
+  }
+  if (length == 1) {
+    if (!final) return 0;
+    *key = CRAFTER_KEY_ESCAPE;
+    return 1;
+  }
+  if (bytes[1] == '[') {
+    /* A control sequence: parameter and intermediate bytes, then one
+     * final byte. */
+    size_t i = 2;
+    while (i < length && bytes[i] >= 0x20 && bytes[i] <= 0x3f) i++;
+    if (i == length) {
+      if (!final) return 0;
+      *key = CRAFTER_KEY_UNKNOWN;
+      return length;
+    }
+    if (bytes[i] < 0x40 || bytes[i] > 0x7e) {
+      *key = CRAFTER_KEY_UNKNOWN;
+      return i;
+    }
+    *key = arrow_of(bytes[i]);
+    return i + 1;
+  }
+  if (bytes[1] == 'O') {
+    if (length == 2) {
+      if (!final) return 0;
+      *key = CRAFTER_KEY_UNKNOWN;
+      return 2;
+    }
+    *key = arrow_of(bytes[2]);
+    return 3;
+  }
+  if (bytes[1] == 0x1b) { /* Escape pressed twice, or before a sequence */
+    *key = CRAFTER_KEY_ESCAPE;
+    return 1;
+  }
+  *key = CRAFTER_KEY_UNKNOWN; /* Alt and a key */
+  return 2;
+}
+
+int crafter_play_action_of_key(int key) {
+  if (key >= 'A' && key <= 'Z') key += 'a' - 'A';
+  switch (key) {
+    case 'a': case CRAFTER_KEY_LEFT: return CRAFTER_MOVE_LEFT;
+    case 'd': case CRAFTER_KEY_RIGHT: return CRAFTER_MOVE_RIGHT;
+    case 'w': case CRAFTER_KEY_UP: return CRAFTER_MOVE_UP;
+    case 's': case CRAFTER_KEY_DOWN: return CRAFTER_MOVE_DOWN;
+    case ' ': return CRAFTER_DO;
+    case '\t': return CRAFTER_SLEEP;
+    case 'r': return CRAFTER_PLACE_STONE;
+    case 't': return CRAFTER_PLACE_TABLE;
+    case 'f': return CRAFTER_PLACE_FURNACE;
+    case 'p': return CRAFTER_PLACE_PLANT;
+    case '1': return CRAFTER_MAKE_WOOD_PICKAXE;
+    case '2': return CRAFTER_MAKE_STONE_PICKAXE;
+    case '3': return CRAFTER_MAKE_IRON_PICKAXE;
+    case '4': return CRAFTER_MAKE_WOOD_SWORD;
+    case '5': return CRAFTER_MAKE_STONE_SWORD;
+    case '6': return CRAFTER_MAKE_IRON_SWORD;
+    case '.': case 'n': return CRAFTER_NOOP;
+    default: return -1;
+  }
+}
+
+int crafter_play_command_of_key(int key, int replay) {
+  switch (key) {
+    case 'q': case 'Q': case CRAFTER_KEY_ESCAPE: case 3: case 4: return CRAFTER_PLAY_QUIT;
+    case 12: return CRAFTER_PLAY_REDRAW;
+    case '+': case '=': return CRAFTER_PLAY_FASTER;
+    case '-': case '_': return CRAFTER_PLAY_SLOWER;
+    default: break;
+  }
+  if (!replay) return CRAFTER_PLAY_NOTHING;
+  switch (key) {
+    case ' ': return CRAFTER_PLAY_PAUSE;
+    case '.': case 'n': case 'N': case CRAFTER_KEY_RIGHT: return CRAFTER_PLAY_FORWARD;
+    case ',': case 'b': case 'B': case CRAFTER_KEY_LEFT: return CRAFTER_PLAY_BACK;
+    default: return CRAFTER_PLAY_NOTHING;
+  }
+}
+
+/* ---- colours ---- */
+
+int crafter_play_mode_for_terminal(const char *colorterm, const char *term) {
+  if (term && strcmp(term, "dumb") == 0) return CRAFTER_PLAY_GLYPHS;
+  if (colorterm && (strcmp(colorterm, "truecolor") == 0 || strcmp(colorterm, "24bit") == 0))
+    return CRAFTER_PLAY_TRUECOLOR;
+  return CRAFTER_PLAY_COLOR_256;
+}
+
+static const int cube_levels[6] = {0, 95, 135, 175, 215, 255};
+
+/* CIE L*a*b* of an sRGB colour (D65), where distances follow what the
+ * eye sees far better than in RGB: a dark green stays green rather than
+ * becoming the nearest grey. */
+static double linear_channel(int value) {
+  double c = value / 255.0;
+  return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+static double lab_f(double t) {
+  return t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16) / 116;
+}
+
+static void rgb_to_lab(int red, int green, int blue, double lab[3]) {
+  double r = linear_channel(red), g = linear_channel(green), b = linear_channel(blue);
+  double x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+  double y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+  double z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+  double fx = lab_f(x), fy = lab_f(y), fz = lab_f(z);
+  lab[0] = 116 * fy - 16;
+  lab[1] = 500 * (fx - fy);
+  lab[2] = 200 * (fy - fz);
+}
+
+static double lab_distance(const double a[3], const double b[3]) {
+  return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+         (a[2] - b[2]) * (a[2] - b[2]);
+}
+
+/* The cube levels at or below and at or above a channel value. */
+static void cube_bracket(int value, int *low, int *high) {
+  int i = 0;
+  while (i < 5 && cube_levels[i + 1] <= value) i++;
+  *low = i;
+  *high = cube_levels[i] == value || i == 5 ? i : i + 1;
+}
+
+int crafter_play_rgb_to_256(int red, int green, int blue) {
+  double target[3], candidate[3];
+  rgb_to_lab(red, green, blue, target);
+  int best = -1;
+  double best_distance = 0;
+  /* The cube corners around the colour ... */
+  int low[3], high[3];
+  cube_bracket(red, &low[0], &high[0]);
+  cube_bracket(green, &low[1], &high[1]);
+  cube_bracket(blue, &low[2], &high[2]);
+  for (int corner = 0; corner < 8; corner++) {
+    int ri = corner & 1 ? high[0] : low[0];
+    int gi = corner & 2 ? high[1] : low[1];
+    int bi = corner & 4 ? high[2] : low[2];
+    rgb_to_lab(cube_levels[ri], cube_levels[gi], cube_levels[bi], candidate);
+    double distance = lab_distance(target, candidate);
+    if (best < 0 || distance < best_distance) {
+      best = 16 + 36 * ri + 6 * gi + bi;
+      best_distance = distance;
+    }
+  }
+  /* ... and the two greys of the ramp (8 to 238 by 10) around its lightness. */
+  int average = (red + green + blue) / 3;
+  int grey_low = average < 8 ? 0 : average > 238 ? 23 : (average - 8) / 10;
+  for (int index = grey_low; index <= grey_low + 1 && index < 24; index++) {
+    int grey = 8 + 10 * index;
+    rgb_to_lab(grey, grey, grey, candidate);
+    double distance = lab_distance(target, candidate);
+    if (distance < best_distance) {
+      best = 232 + index;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+/* ---- text ---- */
+
+void crafter_play_text_free(crafter_play_text *text) {
+  free(text->data);
+  memset(text, 0, sizeof(*text));
+}
+
+static int reserve(crafter_play_text *text, size_t more) {
+  if (text->failed) return -1;
+  if (text->length + more + 1 <= text->capacity) return 0;
+  size_t capacity = text->capacity ? text->capacity : 256;
+  while (capacity < text->length + more + 1) capacity *= 2;
+  char *data = realloc(text->data, capacity);
+  if (!data) {
+    text->failed = 1;
+    return -1;
+  }
+  text->data = data;
+  text->capacity = capacity;
+  return 0;
+}
+
+static void put_bytes(crafter_play_text *text, const char *bytes, size_t count) {
+  if (reserve(text, count) < 0) return;
+  memcpy(text->data + text->length, bytes, count);
+  text->length += count;
+  text->data[text->length] = '\0';
+}
+
+static void put_string(crafter_play_text *text, const char *string) {
+  put_bytes(text, string, strlen(string));
+}
+
+static void put(crafter_play_text *text, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void put(crafter_play_text *text, const char *format, ...) {
+  char small[256];
+  va_list arguments;
+  va_start(arguments, format);
+  int needed = vsnprintf(small, sizeof(small), format, arguments);
+  va_end(arguments);
+  if (needed < 0) return;
+  if ((size_t)needed < sizeof(small)) {
+    put_bytes(text, small, (size_t)needed);
+    return;
+  }
+  if (reserve(text, (size_t)needed) < 0) return;
+  va_start(arguments, format);
+  vsnprintf(text->data + text->length, (size_t)needed + 1, format, arguments);
+  va_end(arguments);
+  text->length += (size_t)needed;
+}
+
+static void put_repeat(crafter_play_text *text, const char *string, int times) {
+  for (int i = 0; i < times; i++) put_string(text, string);
+}
+
+/* Columns a string takes on the screen: escape sequences take none, a
+ * UTF-8 character one. */
+static int visible_width(const char *string) {
+  int width = 0;
+  for (const unsigned char *at = (const unsigned char *)string; *at; at++) {
+    if (*at == 0x1b) {
+      at++;
+      if (*at == '[') {
+        at++;
+        while (*at && !(*at >= 0x40 && *at <= 0x7e)) at++;
+      }
+      if (!*at) break;
+      continue;
+    }
+    if ((*at & 0xc0) != 0x80) width++;
+  }
+  return width;
+}
+
+/* Appends a string cut to `limit` columns, escapes kept whole; colour is
+ * reset after a cut. */
+static void put_clipped(crafter_play_text *text, const char *string, int limit) {
+  int width = 0;
+  const unsigned char *at = (const unsigned char *)string;
+  const unsigned char *start = at;
+  int cut = 0;
+  while (*at) {
+    if (*at == 0x1b) {
+      const unsigned char *end = at + 1;
+      if (*end == '[') {
+        end++;
+        while (*end && !(*end >= 0x40 && *end <= 0x7e)) end++;
+      }
+      if (*end) end++;
+      at = end;
+      continue;
+    }
+    if ((*at & 0xc0) != 0x80) {
+      if (width == limit) {
+        cut = 1;
+        break;
+      }
+      width++;
+    }
+    at++;
+  }
+  put_bytes(text, (const char *)start, (size_t)(at - start));
+  if (cut && strchr((const char *)start, 0x1b)) put_string(text, "\033[0m");
+}
+
+/* ---- the frame ---- */
+
+enum { PANEL_MIN = 32, PANEL_NATURAL = 48, GAP = 2, MAX_AUTO_CELL_ROWS = 4 };
+
+struct crafter_play_screen {
+  crafter_params params;
+  int mode;
+  const crafter_textures *textures;
+  int fixed_cell_rows; /* 0: fit the terminal */
+  int cell_rows;       /* of the renderer below */
+  int grid[2];         /* the local view in cells */
+  crafter_renderer *renderer;
+  int unit;            /* pixels of a rendered cell */
+  int factor;          /* rendered pixels per shown pixel, each way */
+  uint8_t *pixels;     /* the rendered observation */
+  uint8_t *shown;      /* the local view at terminal resolution, row-major RGB */
+  long *shown_keys;    /* each pixel of shown as it is drawn: 0xRRGGBB or a palette index */
+  /* Recent palette lookups (the 256-colour search is not free): a colour
+   * 0xRRGGBB and its index, by a hash of the colour; -1 when empty. */
+  long cache_colour[4096];
+  int cache_index[4096];
+};
+
+crafter_play_screen *crafter_play_screen_new(const crafter_params *params, int mode,
+                                             const crafter_textures *textures, int cell_rows,
+                                             char *error, size_t error_size) {
+  if (crafter_params_check(params, error, error_size) < 0) return NULL;
+  if (mode != CRAFTER_PLAY_GLYPHS && !textures) {
+    snprintf(error, error_size, "colour needs textures");
+    return NULL;
+  }
+  if (cell_rows < 0 || cell_rows > 16) {
+    snprintf(error, error_size, "a cell takes 1 to 16 rows");
+    return NULL;
+  }
+  crafter_play_screen *screen = calloc(1, sizeof(*screen));
+  if (!screen) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  screen->params = *params;
+  screen->mode = mode;
+  screen->textures = textures;
+  screen->fixed_cell_rows = cell_rows;
+  screen->cell_rows = mode == CRAFTER_PLAY_GLYPHS ? 1 : 0;
+  for (int i = 0; i < 4096; i++) screen->cache_colour[i] = -1;
+  int item_rows = (CRAFTER_ITEM_COUNT + params->view[0] - 1) / params->view[0];
+  screen->grid[0] = params->view[0];
+  screen->grid[1] = params->view[1] - item_rows;
+  return screen;
+}
+
+static void drop_renderer(crafter_play_screen *screen) {
+  crafter_renderer_free(screen->renderer);
+  free(screen->pixels);
+  free(screen->shown);
+  free(screen->shown_keys);
+  screen->renderer = NULL;
+  screen->pixels = screen->shown = NULL;
+  screen->shown_keys = NULL;
+}
+
+void crafter_play_screen_free(crafter_play_screen *screen) {
+  if (!screen) return;
+  drop_renderer(screen);
+  free(screen);
+}
+
+int crafter_play_screen_cell_rows(const crafter_play_screen *screen) {
+  return screen->cell_rows;
+}
+
+/* A renderer whose cells are at least 16 pixels (the textures' own size)
+ * and a whole multiple of the 2R x 2R pixels a cell shows as. */
+static int prepare_renderer(crafter_play_screen *screen, int cell_rows) {
+  if (screen->renderer && screen->cell_rows == cell_rows) return 0;
+  drop_renderer(screen);
+  int shown_unit = 2 * cell_rows;
+  int factor = (16 + shown_unit - 1) / shown_unit;
+  int unit = shown_unit * factor;
+  crafter_params params = screen->params;
+  long width = (long)params.view[0] * unit, height = (long)params.view[1] * unit;
+  if (width > 4096 || height > 4096) { /* the renderer's limit: sample coarser */
+    factor = 1;
+    unit = shown_unit;
+    width = (long)params.view[0] * unit;
+    height = (long)params.view[1] * unit;
+    if (width > 4096 || height > 4096) return -1;
+  }
+  params.size[0] = (int)width;
+  params.size[1] = (int)height;
+  char ignored[200];
+  screen->renderer = crafter_renderer_new(screen->textures, &params, ignored, sizeof(ignored));
+  screen->pixels = malloc((size_t)width * (size_t)height * 3);
+  size_t shown_pixels =
+      (size_t)screen->grid[0] * (size_t)shown_unit * (size_t)screen->grid[1] * (size_t)shown_unit;
+  screen->shown = malloc(shown_pixels * 3);
+  screen->shown_keys = malloc(shown_pixels * sizeof(long));
+  if (!screen->renderer || !screen->pixels || !screen->shown || !screen->shown_keys) {
+    drop_renderer(screen);
+    return -1;
+  }
+  screen->cell_rows = cell_rows;
+  screen->unit = unit;
+  screen->factor = factor;
+  return 0;
+}
+
+/* Renders the env's observation without touching its generator, then
+ * averages factor x factor blocks of the local view into `shown`. */
+static void render_shown(crafter_play_screen *screen, crafter_env *env) {
+  crafter_rng saved = env->game.rng;
+  crafter_render_pixels(screen->renderer, env, screen->pixels);
+  env->game.rng = saved;
+  int factor = screen->factor;
+  int shown_width = screen->grid[0] * screen->unit / factor;
+  int shown_height = screen->grid[1] * screen->unit / factor;
+  size_t rendered_width = (size_t)screen->params.view[0] * (size_t)screen->unit;
+  int area = factor * factor;
+  for (int y = 0; y < shown_height; y++)
+    for (int x = 0; x < shown_width; x++) {
+      int sum[3] = {0, 0, 0};
+      for (int dy = 0; dy < factor; dy++) {
+        const uint8_t *row = screen->pixels +
+                             ((size_t)(y * factor + dy) * rendered_width + (size_t)(x * factor)) * 3;
+        for (int dx = 0; dx < factor; dx++)
+          for (int c = 0; c < 3; c++) sum[c] += row[dx * 3 + c];
+      }
+      uint8_t *out = screen->shown + ((size_t)y * (size_t)shown_width + (size_t)x) * 3;
+      for (int c = 0; c < 3; c++) out[c] = (uint8_t)((sum[c] + area / 2) / area);
+    }
+}
+
+/* What a pixel is drawn with in the screen's mode: 0xRRGGBB in
+ * truecolor, else its palette index. */
+static long colour_key(crafter_play_screen *screen, const uint8_t *rgb) {
+  long colour = (long)rgb[0] << 16 | rgb[1] << 8 | rgb[2];
+  if (screen->mode == CRAFTER_PLAY_TRUECOLOR) return colour;
+  size_t slot = (size_t)((colour * 2654435761u) >> 12) % 4096;
+  if (screen->cache_colour[slot] != colour) {
+    screen->cache_colour[slot] = colour;
+    screen->cache_index[slot] = crafter_play_rgb_to_256(rgb[0], rgb[1], rgb[2]);
+  }
+  return screen->cache_index[slot];
+}
+
+/* The escape that sets the foreground (or background) to a key of
+ * colour_key. */
+static void put_key(crafter_play_text *text, int mode, int background, long key) {
+  if (mode == CRAFTER_PLAY_TRUECOLOR)
+    put(text, "\033[%d;2;%ld;%ld;%ldm", background ? 48 : 38, key >> 16, key >> 8 & 255,
+        key & 255);
+  else
+    put(text, "\033[%d;5;%ldm", background ? 48 : 38, key);
+}
+
+/* The escape for an RGB colour in a mode. */
+static void put_colour(crafter_play_text *text, int mode, int background, const uint8_t *rgb) {
+  if (mode == CRAFTER_PLAY_TRUECOLOR)
+    put_key(text, mode, background, (long)rgb[0] << 16 | rgb[1] << 8 | rgb[2]);
+  else
+    put_key(text, mode, background, crafter_play_rgb_to_256(rgb[0], rgb[1], rgb[2]));
+}
+
+typedef struct lines {
+  crafter_play_text *line;
+  int count, capacity;
+  int failed;
+} lines;
+
+static crafter_play_text *new_line(lines *all) {
+  if (all->count == all->capacity) {
+    int capacity = all->capacity ? all->capacity * 2 : 32;
+    crafter_play_text *grown = realloc(all->line, sizeof(*grown) * (size_t)capacity);
+    if (!grown) {
+      all->failed = 1;
+      return NULL;
+    }
+    all->line = grown;
+    all->capacity = capacity;
+  }
+  crafter_play_text *line = &all->line[all->count++];
+  memset(line, 0, sizeof(*line));
+  put_string(line, "");
+  return line;
+}
+
+static void free_lines(lines *all) {
+  for (int i = 0; i < all->count; i++) crafter_play_text_free(&all->line[i]);
+  free(all->line);
+  memset(all, 0, sizeof(*all));
+}
+
+static int lines_failed(const lines *all) {
+  if (all->failed) return 1;
+  for (int i = 0; i < all->count; i++)
+    if (all->line[i].failed) return 1;
+  return 0;
+}
+
+/* Adds a line with formatted text; a NULL line (no memory) is noted. */
+static void add_line(lines *all, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_line(lines *all, const char *format, ...) {
+  crafter_play_text *line = new_line(all);
+  if (!line) return;
+  char buffer[512];
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(buffer, sizeof(buffer), format, arguments);
+  va_end(arguments);
+  put_string(line, buffer);
+}
+
+/* Lays out `count` words on lines of at most `width` columns, `indent`
+ * spaces before each, words separated by `separator`. */
+static void add_wrapped(lines *all, const char *const *words, int count, int width, int indent,
+                        const char *separator) {
+  crafter_play_text *line = NULL;
+  int used = 0, separator_width = visible_width(separator);
+  for (int i = 0; i < count; i++) {
+    int word_width = visible_width(words[i]);
+    if (line && used + separator_width + word_width > width) line = NULL;
+    if (!line) {
+      line = new_line(all);
+      if (!line) return;
+      put_repeat(line, " ", indent);
+      put_string(line, words[i]);
+      used = indent + word_width;
+      continue;
+    }
+    put_string(line, separator);
+    put_string(line, words[i]);
+    used += separator_width + word_width;
+  }
+}
+
+/* Splits text at double spaces into groups and wraps them. */
+static void add_help(lines *all, const char *help, int width) {
+  const char *words[64];
+  char copies[64][128];
+  int count = 0;
+  const char *at = help;
+  while (*at && count < 64) {
+    const char *end = strstr(at, "  ");
+    size_t length = end ? (size_t)(end - at) : strlen(at);
+    if (length >= sizeof(copies[0])) length = sizeof(copies[0]) - 1;
+    memcpy(copies[count], at, length);
+    copies[count][length] = '\0';
+    words[count] = copies[count];
+    count++;
+    if (!end) break;
+    at = end;
+    while (*at == ' ') at++;
+  }
+  add_wrapped(all, words, count, width, 0, "   ");
+}
+
+/* The glyph of a cell: the object on it, else its material; blank outside. */
+static char cell_glyph(const crafter_world *world, int x, int y) {
+  if (!crafter_world_inside(world, x, y)) return ' ';
+  int slot = crafter_world_object_slot(world, x, y);
+  if (slot >= 0) return crafter_object_char(&world->objects[slot]);
+  char c = crafter_material_char(crafter_world_material(world, x, y));
+  return c ? c : '?';
+}
+
+/* The map: `cells` columns and `cell_lines` rows of cells around the
+ * player (at most the view). */
+static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, int cells_x,
+                    int cells_y) {
+  const crafter_world *world = &env->game.world;
+  int first_x = (screen->grid[0] - cells_x) / 2, first_y = (screen->grid[1] - cells_y) / 2;
+  if (screen->mode == CRAFTER_PLAY_GLYPHS) {
+    int center_x = world->objects[0].x, center_y = world->objects[0].y;
+    crafter_play_text *line = new_line(all);
+    if (line) {
+      put_string(line, "+");
+      put_repeat(line, "-", 2 * cells_x + 1);
+      put_string(line, "+");
+    }
+    for (int gy = first_y; gy < first_y + cells_y; gy++) {
+      line = new_line(all);
+      if (!line) return;
+      put_string(line, "|");
+      for (int gx = first_x; gx < first_x + cells_x; gx++) {
+        char glyph[3] = {' ', cell_glyph(world, center_x + gx - screen->grid[0] / 2,
+                                         center_y + gy - screen->grid[1] / 2), '\0'};
+        put_string(line, glyph);
+      }
+      put_string(line, " |");
+    }
+    line = new_line(all);
+    if (line) {
+      put_string(line, "+");
+      put_repeat(line, "-", 2 * cells_x + 1);
+      put_string(line, "+");
+    }
+    return;
+  }
+  render_shown(screen, env);
+  int shown_unit = 2 * screen->cell_rows;
+  int shown_width = screen->grid[0] * shown_unit;
+  size_t shown_pixels = (size_t)shown_width * (size_t)(screen->grid[1] * shown_unit);
+  for (size_t i = 0; i < shown_pixels; i++)
+    screen->shown_keys[i] = colour_key(screen, screen->shown + i * 3);
+  for (int row = first_y * screen->cell_rows; row < (first_y + cells_y) * screen->cell_rows;
+       row++) {
+    crafter_play_text *line = new_line(all);
+    if (!line) return;
+    long foreground = -1, background = -1;
+    const long *upper_row = screen->shown_keys + (size_t)(2 * row) * (size_t)shown_width;
+    const long *lower_row = upper_row + shown_width;
+    for (int column = first_x * shown_unit; column < (first_x + cells_x) * shown_unit; column++) {
+      long upper = upper_row[column], lower = lower_row[column];
+      if (lower != background) {
+        put_key(line, screen->mode, 1, lower);
+        background = lower;
+      }
+      if (upper == lower) { /* a space shows the background alone */
+        put_string(line, " ");
+        continue;
+      }
+      if (upper != foreground) {
+        put_key(line, screen->mode, 0, upper);
+        foreground = upper;
+      }
+      put_string(line, "\xe2\x96\x80"); /* U+2580 UPPER HALF BLOCK */
+    }
+    put_string(line, "\033[0m");
+  }
+}
+
+static const char *const facing_names[4] = {"left", "right", "up", "down"};
+
+static const uint8_t vital_colours[4][3] = {
+    {220, 60, 60}, {230, 140, 50}, {70, 150, 235}, {235, 205, 70}};
+
+static void add_vital(lines *all, const crafter_play_screen *screen, const crafter_env *env,
+                      int item) {
+  crafter_play_text *line = new_line(all);
+  if (!line) return;
+  int value = env->game.player.inventory[item];
+  int maximum = env->config->items[item].max;
+  int length = maximum < 1 ? 1 : maximum > 20 ? 20 : maximum;
+  int filled = maximum > 0 ? (int)(((long)value * length + maximum - 1) / maximum) : 0;
+  if (filled > length) filled = length;
+  if (filled < 0) filled = 0;
+  put(line, "%-7s %2d ", crafter_item_names[item], value);
+  if (screen->mode == CRAFTER_PLAY_GLYPHS) {
+    put_repeat(line, "#", filled);
+    put_repeat(line, ".", length - filled);
+    return;
+  }
+  put_colour(line, screen->mode, 0, vital_colours[item]);
+  put_repeat(line, "\xe2\x96\x88", filled); /* U+2588 FULL BLOCK */
+  static const uint8_t empty[3] = {90, 90, 90};
+  put_colour(line, screen->mode, 0, empty);
+  put_repeat(line, "\xe2\x96\x91", length - filled); /* U+2591 LIGHT SHADE */
+  put_string(line, "\033[0m");
+}
+
+static void add_panel(lines *all, const crafter_play_screen *screen, const crafter_env *env,
+                      const crafter_play_status *status, int width) {
+  const crafter_player *player = &env->game.player;
+  const crafter_world *world = &env->game.world;
+  int colour = screen->mode != CRAFTER_PLAY_GLYPHS;
+  crafter_play_text *line = new_line(all);
+  if (line) {
+    if (colour) put_string(line, "\033[1m");
+    put_string(line, status->title ? status->title : "Crafter");
+    if (colour) put_string(line, "\033[0m");
+  }
+  add_line(all, "step %ld%s%s", env->game.step, status->progress ? " " : "",
+           status->progress ? status->progress : "");
+  add_line(all, "%s (daylight %.2f)%s", env->game.daylight < 0.5 ? "night" : "day",
+           env->game.daylight, player->sleeping ? ", asleep" : "");
+  add_line(all, "reward %.1f", status->reward);
+  add_line(all, "%s", "");
+  for (int item = CRAFTER_HEALTH; item <= CRAFTER_ENERGY; item++) add_vital(all, screen, env, item);
+  add_line(all, "%s", "");
+  int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
+  int target_x = world->objects[0].x + player->facing_x;
+  int target_y = world->objects[0].y + player->facing_y;
+  int slot = crafter_world_object_slot(world, target_x, target_y);
+  const char *target = slot >= 0 ? crafter_object_kind_names[world->objects[slot].kind]
+                       : crafter_world_inside(world, target_x, target_y)
+                           ? crafter_material_names[crafter_world_material(world, target_x, target_y)]
+                           : "the edge of the world";
+  add_line(all, "facing  %s, %s", facing_names[facing], target);
+  add_line(all, "%s", "");
+  char items[CRAFTER_ITEM_COUNT][48];
+  const char *words[CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT];
+  int count = 0;
+  for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
+    if (player->inventory[item] > 0) {
+      snprintf(items[count], sizeof(items[count]), "%s: %d", crafter_item_names[item],
+               player->inventory[item]);
+      words[count] = items[count];
+      count++;
+    }
+  add_line(all, "inventory%s", count ? "" : "  (empty)");
+  add_wrapped(all, words, count, width, 2, "  ");
+  add_line(all, "%s", "");
+  count = 0;
+  for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
+    if (env->unlocked & (1u << achievement)) words[count++] = crafter_achievement_names[achievement];
+  add_line(all, "achievements %d of %d", count, CRAFTER_ACHIEVEMENT_COUNT);
+  add_wrapped(all, words, count, width, 2, ", ");
+}
+
+/* The rows of cells that fit a height, and the cell size for a terminal. */
+static int choose_cell_rows(const crafter_play_screen *screen, int columns, int body_rows) {
+  if (screen->mode == CRAFTER_PLAY_GLYPHS) return 1;
+  if (screen->fixed_cell_rows) return screen->fixed_cell_rows;
+  if (!columns && !body_rows) return 2;
+  for (int rows = MAX_AUTO_CELL_ROWS; rows > 1; rows--) {
+    int map_width = 2 * rows * screen->grid[0], map_height = rows * screen->grid[1];
+    if ((!columns || map_width + GAP + PANEL_MIN <= columns) &&
+        (!body_rows || map_height <= body_rows))
+      return rows;
+  }
+  return 1;
+}
+
+int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
+                      const crafter_play_status *status, int columns, int rows,
+                      crafter_play_text *out) {
+  out->length = 0;
+  out->failed = 0;
+  put_string(out, "");
+  lines help = {0}, map = {0}, panel = {0};
+  int width = columns ? columns : 200;
+  if (status->help) add_help(&help, status->help, width);
+  int body_rows = rows ? rows - 1 - help.count : 0;
+  if (rows && body_rows < 1) { /* too small for everything: the map first */
+    free_lines(&help);
+    body_rows = rows - 1;
+  }
+  int cell_rows = choose_cell_rows(screen, columns, body_rows);
+  if (screen->mode != CRAFTER_PLAY_GLYPHS && prepare_renderer(screen, cell_rows) < 0) {
+    free_lines(&help);
+    return -1;
+  }
+  int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
+  int cell_columns = glyphs ? 2 : 2 * cell_rows;
+  int frame = glyphs ? 3 : 0;         /* columns of the glyph border and last space */
+  int frame_rows = glyphs ? 2 : 0;
+  int cells_x = screen->grid[0], cells_y = screen->grid[1];
+  if (columns && cells_x * cell_columns + frame > columns)
+    cells_x = (columns - frame) / cell_columns;
+  if (body_rows && cells_y * cell_rows + frame_rows > body_rows)
+    cells_y = (body_rows - frame_rows) / cell_rows;
+  if (cells_x < 1) cells_x = 1;
+  if (cells_y < 1) cells_y = 1;
+  /* Keep the player in the middle when cropping. */
+  if ((screen->grid[0] - cells_x) % 2) cells_x = cells_x > 1 ? cells_x - 1 : cells_x;
+  if ((screen->grid[1] - cells_y) % 2) cells_y = cells_y > 1 ? cells_y - 1 : cells_y;
+  add_map(&map, screen, env, cells_x, cells_y);
+  int map_width = cells_x * cell_columns + frame;
+  int side = !columns || columns >= map_width + GAP + PANEL_MIN;
+  int panel_width = side ? (columns ? columns - map_width - GAP : PANEL_NATURAL) : width;
+  add_panel(&panel, screen, env, status, panel_width);
+  int failed = lines_failed(&help) || lines_failed(&map) || lines_failed(&panel);
+  int emitted = 0;
+  int body = side ? (map.count > panel.count ? map.count : panel.count) : map.count + panel.count;
+  if (body_rows && body > body_rows) body = body_rows;
+  for (int i = 0; i < body; i++) {
+    if (emitted++) put_string(out, "\n");
+    if (side) {
+      if (i < map.count) {
+        put_string(out, map.line[i].data);
+      } else if (i < panel.count) {
+        put_repeat(out, " ", map_width);
+      }
+      if (i < panel.count) {
+        put_repeat(out, " ", GAP);
+        put_clipped(out, panel.line[i].data, panel_width);
+      }
+    } else if (i < map.count) {
+      put_string(out, map.line[i].data);
+    } else {
+      put_clipped(out, panel.line[i - map.count].data, width);
+    }
+  }
+  if (!rows || emitted < rows) {
+    if (emitted++) put_string(out, "\n");
+    if (status->message && *status->message) {
+      if (!glyphs) put_string(out, "\033[1m");
+      put_clipped(out, status->message, width);
+      if (!glyphs) put_string(out, "\033[0m");
+    }
+  }
+  for (int i = 0; i < help.count && (!rows || emitted < rows); i++) {
+    if (emitted++) put_string(out, "\n");
+    put_clipped(out, help.line[i].data, width);
+  }
+  free_lines(&help);
+  free_lines(&map);
+  free_lines(&panel);
+  return failed || out->failed ? -1 : 0;
+}
+
+/* ---- a game that records ---- */
+
+/* The names of the achievements in a bit set, joined by commas. */
+static void achievement_list(uint32_t bits, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    if (bits & (1u << i)) {
+      int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
+                             crafter_achievement_names[i]);
+      if (written < 0 || (size_t)written >= size - used) break;
+      used += (size_t)written;
+    }
+}
+
+static void record_failure(crafter_play_game *game, const char *reason) {
+  if (game->record_failed) return;
+  game->record_failed = 1;
+  snprintf(game->record_error, sizeof(game->record_error), "%s", reason);
+}
+
+static int start_episode(crafter_play_game *game, char *error, size_t error_size) {
+  const crafter_play_game_options *options = game->options;
+  if (options->world) {
+    if (crafter_env_reset_from_world(&game->env, options->world, error, error_size) < 0)
+      return -1;
+  } else if (crafter_env_reset(&game->env) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  game->reward = 0;
+  game->over = 0;
+  snprintf(game->message, sizeof(game->message), "Episode %lld begins (world seed %lld).",
+           (long long)game->env.episode, (long long)game->env.world_seed);
+  if (game->recorder && !game->record_failed &&
+      crafter_traj_recorder_start(game->recorder, &game->env, NULL) < 0)
+    record_failure(game, "out of memory while recording");
+  return 0;
+}
+
+int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
+                           char *error, size_t error_size) {
+  memset(game, 0, sizeof(*game));
+  game->options = options;
+  if (crafter_env_init_config(&game->env, &options->params, options->config, error,
+                              error_size) < 0)
+    return -1;
+  crafter_env_set_next_episode(&game->env, options->first_episode);
+  if (options->record) {
+    crafter_traj_header header;
+    crafter_traj_header_init(&header, &options->params, CRAFTER_OBS_NONE, "human", NULL);
+    game->recorder = crafter_traj_recorder_new(&header);
+    if (!game->recorder) {
+      snprintf(error, error_size, "out of memory");
+      crafter_env_free(&game->env);
+      return -1;
+    }
+    game->writer = crafter_traj_writer_create(options->record, &header, error, error_size);
+    if (!game->writer) {
+      crafter_traj_recorder_free(game->recorder);
+      crafter_env_free(&game->env);
+      return -1;
+    }
+  }
+  if (start_episode(game, error, error_size) < 0) {
+    char ignored[64];
+    crafter_play_game_finish(game, ignored, sizeof(ignored));
+    return -1;
+  }
+  return 0;
+}
+
+void crafter_play_game_act(crafter_play_game *game, int action) {
+  if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
+  crafter_env *env = &game->env;
+  int was_sleeping = env->game.player.sleeping;
+  crafter_step_result result;
+  crafter_env_step(env, action, &result);
+  game->reward += result.reward;
+  if (game->writer && !game->record_failed) {
+    char problem[300];
+    if (crafter_traj_recorder_step(game->recorder, env, action, &result, NULL) < 0)
+      record_failure(game, "out of memory while recording");
+    else if (result.done &&
+             crafter_traj_writer_add(game->writer, game->recorder, problem, sizeof(problem)) < 0)
+      record_failure(game, problem);
+  }
+  char unlocked[400];
+  achievement_list(result.unlocked, unlocked, sizeof(unlocked));
+  game->message[0] = '\0';
+  if (result.done) {
+    int died = result.discount == 0.0;
+    game->over = died ? CRAFTER_TRAJ_DIED : CRAFTER_TRAJ_TIME_LIMIT;
+    snprintf(game->message, sizeof(game->message),
+             "%s after %ld steps with a reward of %.1f.  Any key starts episode %lld; q quits.",
+             died ? "You died" : "Time is up", env->game.step, game->reward,
+             (long long)env->episode + 1);
+  } else if (result.unlocked) {
+    snprintf(game->message, sizeof(game->message), "Unlocked %s (reward %+.1f).", unlocked,
+             result.reward);
+  } else if (result.reward != 0) {
+    snprintf(game->message, sizeof(game->message), "Health %d (reward %+.1f).",
+             env->game.player.inventory[CRAFTER_HEALTH], result.reward);
+  } else if (env->game.player.sleeping && !was_sleeping) {
+    snprintf(game->message, sizeof(game->message), "You fall asleep.");
+  } else if (!env->game.player.sleeping && was_sleeping) {
+    snprintf(game->message, sizeof(game->message), "You wake up.");
+  }
+}
+
+int crafter_play_game_next_episode(crafter_play_game *game, char *error, size_t error_size) {
+  if (game->writer && !game->record_failed && !game->over &&
+      crafter_traj_recorder_steps(game->recorder) > 0) {
+    char problem[300];
+    if (crafter_traj_writer_add(game->writer, game->recorder, problem, sizeof(problem)) < 0)
+      record_failure(game, problem);
+  }
+  return start_episode(game, error, error_size);
+}
+
+int crafter_play_game_finish(crafter_play_game *game, char *error, size_t error_size) {
+  if (game->writer) {
+    char problem[300];
+    if (!game->record_failed && !game->over && crafter_traj_recorder_steps(game->recorder) > 0 &&
+        crafter_traj_writer_add(game->writer, game->recorder, problem, sizeof(problem)) < 0)
+      record_failure(game, problem);
+    if (crafter_traj_writer_close(game->writer, problem, sizeof(problem)) < 0)
+      record_failure(game, problem);
+    game->writer = NULL;
+  }
+  crafter_traj_recorder_free(game->recorder);
+  game->recorder = NULL;
+  crafter_env_free(&game->env);
+  int status = 0;
+  if (game->record_failed) {
+    snprintf(error, error_size, "%s", game->record_error);
+    status = -1;
+  }
+  return status;
+}
+
+/* ---- a replay ---- */
+
+static int replay_restart(crafter_play_replay *replay, char *error, size_t error_size) {
+  crafter_env_set_next_episode(&replay->env, replay->episode.episode);
+  if (replay->world) {
+    if (crafter_env_reset_from_world(&replay->env, replay->world, error, error_size) < 0)
+      return -1;
+  } else if (crafter_env_reset(&replay->env) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  replay->t = 0;
+  replay->reward = 0;
+  snprintf(replay->message, sizeof(replay->message), "Episode %lld (index %zu), %u steps, %s.",
+           (long long)replay->episode.episode, replay->index, replay->episode.steps,
+           crafter_traj_end_name(replay->episode.end));
+  if (replay->env.world_seed != replay->episode.world_seed && replay->mismatch < 0) {
+    replay->mismatch = 0;
+    snprintf(replay->mismatch_reason, sizeof(replay->mismatch_reason),
+             "the world seed %lld differs from the recording's %lld",
+             (long long)replay->env.world_seed, (long long)replay->episode.world_seed);
+    snprintf(replay->message, sizeof(replay->message), "Beware: %s.", replay->mismatch_reason);
+  }
+  return 0;
+}
+
+int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size_t index,
+                             const crafter_config *config, const crafter_world_map *world,
+                             char *error, size_t error_size) {
+  memset(replay, 0, sizeof(*replay));
+  replay->mismatch = -1;
+  replay->index = index;
+  replay->world = world;
+  replay->reader = crafter_traj_open(path, error, error_size);
+  if (!replay->reader) return 1;
+  replay->header = *crafter_traj_header_of(replay->reader);
+  size_t count = crafter_traj_episode_count(replay->reader);
+  if (index >= count) {
+    if (count == 0)
+      snprintf(error, error_size, "%s holds no episode", path);
+    else
+      snprintf(error, error_size, "%s holds %zu episode%s; index %zu is not among 0..%zu", path,
+               count, count == 1 ? "" : "s", index, count - 1);
+    crafter_play_replay_free(replay);
+    return 1;
+  }
+  replay->episode = *crafter_traj_episode_at(replay->reader, index);
+  char problem[300];
+  if (crafter_traj_read_episode(replay->reader, index, &replay->data, problem, sizeof(problem)) <
+      0) {
+    snprintf(error, error_size, "%s: episode %zu: %s", path, index, problem);
+    crafter_play_replay_free(replay);
+    return 1;
+  }
+  crafter_params params = replay->header.params;
+  params.seed = replay->episode.seed;
+  if (world && (world->width != params.area[0] || world->height != params.area[1])) {
+    snprintf(error, error_size, "the world is %dx%d but %s was recorded in an area of %dx%d",
+             world->width, world->height, path, params.area[0], params.area[1]);
+    crafter_play_replay_free(replay);
+    return 1;
+  }
+  if (crafter_env_init_config(&replay->env, &params, config, problem, sizeof(problem)) < 0) {
+    snprintf(error, error_size, "%s: %s", path, problem);
+    crafter_play_replay_free(replay);
+    return 1;
+  }
+  if (replay_restart(replay, error, error_size) < 0) {
+    crafter_play_replay_free(replay);
+    return -1;
+  }
+  return 0;
+}
+
+int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
+                             size_t error_size) {
+  if (t < 0) t = 0;
+  if (t > (long)replay->data.steps_count) t = (long)replay->data.steps_count;
+  if (t < replay->t && replay_restart(replay, error, error_size) < 0) return -1;
+  while (replay->t < t) {
+    const crafter_traj_step *stored = &replay->data.steps[replay->t];
+    crafter_env *env = &replay->env;
+    int32_t health_before = env->game.player.inventory[CRAFTER_HEALTH];
+    crafter_step_result result;
+    crafter_env_step(env, stored->action, &result);
+    double reward = crafter_traj_info_reward(env, health_before, &result);
+    replay->reward += reward;
+    replay->t++;
+    char unlocked[400];
+    achievement_list(result.unlocked, unlocked, sizeof(unlocked));
+    replay->message[0] = '\0';
+    const char *differs = reward != stored->reward                 ? "reward"
+                          : (result.done != 0) != (stored->done != 0) ? "done"
+                          : result.unlocked != stored->unlocked      ? "achievements"
+                          : (result.discount == 0.0) != (stored->died != 0) ? "death"
+                                                                          : NULL;
+    if (differs && replay->mismatch < 0) {
+      replay->mismatch = replay->t;
+      snprintf(replay->mismatch_reason, sizeof(replay->mismatch_reason),
+               "step %ld differs from the recording (%s): was it made with another --config "
+               "or --world?",
+               replay->t, differs);
+      snprintf(replay->message, sizeof(replay->message), "Beware: %s", replay->mismatch_reason);
+    } else if (result.unlocked) {
+      snprintf(replay->message, sizeof(replay->message), "Unlocked %s.", unlocked);
+    }
+  }
+  if (replay->t == (long)replay->data.steps_count && replay->mismatch < 0 &&
+      !replay->message[0]) {
+    const char *end = replay->episode.end == CRAFTER_TRAJ_DIED         ? "the player died"
+                      : replay->episode.end == CRAFTER_TRAJ_TIME_LIMIT ? "the time limit"
+                                                                       : "the recording stopped";
+    snprintf(replay->message, sizeof(replay->message), "End of the episode: %s.", end);
+  }
+  return 0;
+}
+
+void crafter_play_replay_free(crafter_play_replay *replay) {
+  crafter_traj_data_free(&replay->data);
+  if (replay->reader) crafter_traj_close(replay->reader);
+  crafter_env_free(&replay->env);
+  replay->reader = NULL;
+}
+
+const char crafter_play_help[] =
+    "move: w a s d or arrows  do: space  sleep: tab  place: t table, r stone, f furnace, "
+    "p plant  make: 1 wood, 2 stone, 3 iron pickaxe; 4 wood, 5 stone, 6 iron sword  "
+    "wait: . or n  quit: q";
+
+const char crafter_play_replay_help[] =
+    "pause/resume: space  step: . or right  back: , or left  faster: +  slower: -  quit: q";

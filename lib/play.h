@@ -1,0 +1,212 @@
+/* play: what crafter-play does between the keyboard and the screen, kept
+ * apart from the terminal so that it can be tested without one: reading
+ * keys out of the bytes a terminal sends, Crafter's keyboard mapping, a
+ * game that records what it plays, the replay of a recorded episode, and
+ * the frame: the local view in colour (half blocks) or in letters, the
+ * vitals, inventory and achievements beside it, a message and a help line.
+ *
+ * Nothing here touches a terminal or keeps global state; the program owns
+ * raw mode, signals and timing. */
+#ifndef CRAFTER_PLAY_H
+#define CRAFTER_PLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "env.h"
+#include "textures.h"
+#include "traj.h"
+#include "worldfile.h"
+
+/* ---- keys ---- */
+
+/* Keys beyond bytes: above every Unicode code point. */
+enum crafter_play_key {
+  CRAFTER_KEY_UP = 0x110001,
+  CRAFTER_KEY_DOWN,
+  CRAFTER_KEY_RIGHT,
+  CRAFTER_KEY_LEFT,
+  CRAFTER_KEY_ESCAPE,  /* the Escape key alone */
+  CRAFTER_KEY_UNKNOWN  /* any other escape sequence or non-ASCII character */
+};
+
+/* Reads the first key out of `length` bytes a terminal sent: an ASCII
+ * byte is its own key; arrows come as ESC [ A..D or ESC O A..D (with
+ * modifiers, ESC [ 1 ; m A); any other escape sequence or UTF-8 character
+ * is one CRAFTER_KEY_UNKNOWN.  Returns the bytes used, or 0 when the bytes
+ * begin an escape sequence that may not have fully arrived: wait a moment
+ * for more, then call again with `final` set, which takes a lone ESC as
+ * the Escape key. */
+size_t crafter_play_decode_key(const uint8_t *bytes, size_t length, int final, int *key);
+
+/* Crafter's keyboard (crafter/run_gui.py): a, d, w, s or the arrows move;
+ * space do; tab sleep; r place_stone; t place_table; f place_furnace;
+ * p place_plant; 1..6 make the wood, stone and iron pickaxe, then the
+ * wood, stone and iron sword; and, since play here is turn-based, '.' or
+ * n for noop.  Letters in either case.  Returns the action, -1 for other
+ * keys. */
+int crafter_play_action_of_key(int key);
+
+enum crafter_play_command {
+  CRAFTER_PLAY_NOTHING = 0,
+  CRAFTER_PLAY_QUIT,    /* q, Q, Escape, ^C, ^D */
+  CRAFTER_PLAY_REDRAW,  /* ^L */
+  CRAFTER_PLAY_PAUSE,   /* replay: space */
+  CRAFTER_PLAY_FORWARD, /* replay: '.', n or right arrow: one step */
+  CRAFTER_PLAY_BACK,    /* replay: ',', b or left arrow: one step back */
+  CRAFTER_PLAY_FASTER,  /* '+' or '=' */
+  CRAFTER_PLAY_SLOWER   /* '-' or '_' */
+};
+
+/* What a key asks of the program: in play (replay 0) only quit, redraw
+ * and the speed keys are commands, the rest are actions; in a replay every
+ * key above. */
+int crafter_play_command_of_key(int key, int replay);
+
+/* ---- colours ---- */
+
+enum crafter_play_mode {
+  CRAFTER_PLAY_GLYPHS = 0,   /* one letter per cell, no colour */
+  CRAFTER_PLAY_COLOR_256,    /* half blocks in the 256-colour palette */
+  CRAFTER_PLAY_TRUECOLOR     /* half blocks in 24-bit colour */
+};
+
+/* The mode a terminal wants, from $COLORTERM and $TERM (either may be
+ * NULL): truecolor when COLORTERM is truecolor or 24bit, glyphs when TERM
+ * is dumb, else 256 colours. */
+int crafter_play_mode_for_terminal(const char *colorterm, const char *term);
+
+/* The nearest colour of the xterm 256-colour palette among the 6x6x6 cube
+ * (16..231) and the grey ramp (232..255). */
+int crafter_play_rgb_to_256(int red, int green, int blue);
+
+/* ---- text ---- */
+
+/* A growing string; `failed` is set when memory ran out. */
+typedef struct crafter_play_text {
+  char *data;
+  size_t length, capacity;
+  int failed;
+} crafter_play_text;
+
+void crafter_play_text_free(crafter_play_text *text);
+
+/* ---- the frame ---- */
+
+typedef struct crafter_play_screen crafter_play_screen;
+
+/* A screen for envs of these parameters in a mode; colour modes draw with
+ * `textures`, which must outlive the screen (unused for glyphs, may be
+ * NULL then).  `cell_rows` is the terminal rows a cell takes in colour
+ * (a cell is twice as many columns wide, each row two pixels high), 0 to
+ * choose the largest from 1 to 4 that fits the terminal.  NULL with a
+ * reason. */
+crafter_play_screen *crafter_play_screen_new(const crafter_params *params, int mode,
+                                             const crafter_textures *textures, int cell_rows,
+                                             char *error, size_t error_size);
+void crafter_play_screen_free(crafter_play_screen *screen);
+
+/* What the frame says besides the env's own state. */
+typedef struct crafter_play_status {
+  const char *title;    /* first line of the panel, e.g. "Crafter  seed 1  episode 1" */
+  const char *progress; /* after the step count, e.g. "of 120, paused"; may be NULL */
+  double reward;        /* the reward of the episode so far */
+  const char *message;  /* the latest event, shown under the view; may be NULL */
+  const char *help;     /* the keys, wrapped over the last lines */
+} crafter_play_status;
+
+/* Draws the frame for a terminal of `columns` x `rows` (0 for no limit)
+ * into `out` (emptied first): lines separated by '\n', without a final
+ * one, with colour escapes but no cursor movement, each line no wider
+ * than `columns` and at most `rows` lines.  In colour the local view is
+ * rendered as the pixel observation is (daylight, night, sleep), from the
+ * env's state; the night noise comes from a copy of its generator, so the
+ * game is left exactly as it was.  Returns 0, or -1 when memory ran
+ * out. */
+int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
+                      const crafter_play_status *status, int columns, int rows,
+                      crafter_play_text *out);
+
+/* The terminal rows a cell takes in the last frame drawn (1 for glyphs). */
+int crafter_play_screen_cell_rows(const crafter_play_screen *screen);
+
+/* ---- a game that records ---- */
+
+typedef struct crafter_play_game_options {
+  crafter_params params;          /* seed: the Env seed */
+  int64_t first_episode;          /* episode counter of the first episode (1: Crafter's first) */
+  const crafter_config *config;   /* NULL for Crafter's; must outlive the game */
+  const crafter_world_map *world; /* start every episode on it, or NULL; must outlive the game */
+  const char *record;             /* trajectory file of every episode played, or NULL */
+} crafter_play_game_options;
+
+typedef struct crafter_play_game {
+  crafter_env env;
+  const crafter_play_game_options *options;
+  crafter_traj_writer *writer;
+  crafter_traj_recorder *recorder;
+  double reward;            /* of the episode so far */
+  int over;                 /* the episode has ended: 0, or enum crafter_traj_end */
+  char message[512];        /* the latest event */
+  int record_failed;
+  char record_error[300];
+} crafter_play_game;
+
+/* Makes the env, opens the recording and starts the first episode.
+ * Returns 0, or -1 with a reason (the game is then freed). */
+int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
+                           char *error, size_t error_size);
+
+/* One step with an action; records it; when the episode ends, stores it
+ * and sets `over`.  Does nothing once the episode is over. */
+void crafter_play_game_act(crafter_play_game *game, int action);
+
+/* Starts the next episode.  Returns 0, or -1 with a reason. */
+int crafter_play_game_next_episode(crafter_play_game *game, char *error, size_t error_size);
+
+/* Stores an episode cut short (if it has steps), closes the recording and
+ * frees the game.  Returns 0, or -1 with a reason when recording failed at
+ * any time. */
+int crafter_play_game_finish(crafter_play_game *game, char *error, size_t error_size);
+
+/* ---- a replay ---- */
+
+typedef struct crafter_play_replay {
+  crafter_env env;
+  crafter_traj_reader *reader;
+  crafter_traj_header header;
+  crafter_traj_episode episode;
+  crafter_traj_data data;
+  size_t index;                   /* of the episode in the file */
+  const crafter_world_map *world;
+  long t;                         /* steps taken */
+  double reward;                  /* their info['reward'] summed */
+  long mismatch;                  /* first step (from 1) that differs from the file, or -1 */
+  char mismatch_reason[200];      /* what differs there */
+  char message[512];
+} crafter_play_replay;
+
+/* Opens a trajectory file and starts episode `index` (from 0) at step 0,
+ * re-simulated from its parameters, seeds and actions with `config` and
+ * `world` (as the recording was made; NULL for Crafter's own).  Returns
+ * 0, 1 with a reason for a file that cannot be read or an index out of
+ * range, -1 with a reason when memory ran out. */
+int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size_t index,
+                             const crafter_config *config, const crafter_world_map *world,
+                             char *error, size_t error_size);
+
+/* Moves to step t (0 .. the episode's length), forward by stepping, back
+ * by re-simulating from the start.  Each step is compared with the file:
+ * the reward, done and the achievements unlocked; the first difference
+ * sets `mismatch` and the message.  Returns 0, or -1 with a reason. */
+int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
+                             size_t error_size);
+
+void crafter_play_replay_free(crafter_play_replay *replay);
+
+/* The help lines of the two modes. */
+extern const char crafter_play_help[];
+extern const char crafter_play_replay_help[];
+
+#endif

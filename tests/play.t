@@ -1,0 +1,209 @@
+#!/bin/sh
+# crafter-play as a player uses it: options, the frame printed by --keys
+# and --replay --no-wait, then the real thing in a terminal: a tmux pane
+# (skipped without tmux) where keys move the player and collect wood, q
+# gives the terminal back as it was, a recording is written, a replay
+# plays it back, and signals and ^Z leave the terminal sane.
+. "$(dirname "$0")/tap.sh"
+play=$top/bin/crafter-play
+dataset=$top/bin/crafter-dataset
+plan 36
+
+"$play" --help >"$scratch/help" 2>&1
+[ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
+  grep -q -- "--glyphs" "$scratch/help"
+ok $? "--help exits 0 and lists the options"
+
+"$play" --bogus >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "crafter-play: " "$scratch/err"
+ok $? "an unknown option exits 2 with a message"
+
+"$play" --seed 1 </dev/null >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "not a terminal" "$scratch/err" && [ ! -s "$scratch/out" ]
+ok $? "without a terminal it refuses to start: $(head -1 "$scratch/err")"
+
+"$play" --replay "$scratch/x" --seed 3 >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "takes the seed" "$scratch/err"
+ok $? "--replay with --seed is refused"
+
+"$play" --glyphs --colors 256 --keys q >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ]
+ok $? "--glyphs with --colors is refused"
+
+# Seed 1: the player starts at (32, 32) facing down; a turns left, four d
+# walk right next to a tree, space takes wood (as crafter-step says).
+"$play" --glyphs --seed 1 --keys 'a' >"$scratch/frame" 2>&1
+grep -q '| \. \. \. \. @ \. \. \. \. |' "$scratch/frame" && grep -q "facing  left" "$scratch/frame" &&
+  grep -q "^step 1\| step 1$" "$scratch/frame"
+ok $? "--keys a: the player faces left after one step"
+
+"$play" --glyphs --seed 1 --keys 'adddd ' --record "$scratch/keys.traj" >"$scratch/frame" 2>&1
+grep -q "wood: 1" "$scratch/frame" && grep -q "collect_wood" "$scratch/frame" &&
+  grep -q "reward 1.0" "$scratch/frame"
+ok $? "--keys 'adddd ': a tree gives wood"
+"$dataset" list "$scratch/keys.traj" >"$scratch/list" 2>&1
+awk -F'\t' 'NR == 2 && $5 == 6 && $7 == "cut" && $8 == "collect_wood" { found = 1 } END { exit !found }' \
+  "$scratch/list"
+ok $? "--record: crafter-dataset lists one episode of 6 steps, cut, with collect_wood"
+
+"$play" --glyphs --replay "$scratch/keys.traj" --no-wait </dev/null >"$scratch/frame" 2>"$scratch/err"
+[ $? -eq 0 ] && grep -q "step 6 of 6" "$scratch/frame" && grep -q "wood: 1" "$scratch/frame"
+ok $? "--replay --no-wait plays it back to step 6 with the wood"
+
+# A recording of crafter-step replays to the same end.
+yes 'move_left
+do
+move_up
+do
+noop
+move_right
+do
+sleep' | head -n 300 >"$scratch/actions"
+"$top/bin/crafter-step" --seed 5 --episodes 1 --record "$scratch/step.traj" <"$scratch/actions" |
+  tail -n 1 >"$scratch/last"
+"$play" --glyphs --replay "$scratch/step.traj" --no-wait >"$scratch/frame" 2>"$scratch/err"
+status=$?
+"$dataset" list "$scratch/step.traj" | awk -F'\t' 'NR == 2 { print $5, $6 }' >"$scratch/expect"
+read -r steps reward <"$scratch/expect"
+[ $status -eq 0 ] && grep -q "step $steps of $steps" "$scratch/frame" &&
+  grep -q "reward $(printf '%.1f' "$reward")" "$scratch/frame"
+ok $? "a crafter-step recording replays to its end ($steps steps, reward $reward)"
+
+"$play" --replay "$scratch/step.traj" --episode-index 3 --no-wait >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "index 3" "$scratch/err"
+ok $? "an episode index out of range: $(cat "$scratch/err")"
+
+"$top/bin/crafter-gen" --seed 2 --save "$scratch/world2.txt"
+"$play" --glyphs --replay "$scratch/keys.traj" --world "$scratch/world2.txt" --no-wait \
+  >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "differs from the recording" "$scratch/err"
+ok $? "a replay on another world says where it differs"
+
+"$play" --colors truecolor --seed 1 --keys '' >"$scratch/frame" 2>&1
+grep -q "$(printf '\033')\[48;2;" "$scratch/frame" && grep -q "▀" "$scratch/frame"
+ok $? "--colors truecolor: half blocks in 24-bit colour"
+"$play" --colors 256 --seed 1 --keys '' >"$scratch/frame" 2>&1
+grep -q "$(printf '\033')\[48;5;" "$scratch/frame" && ! grep -q "$(printf '\033')\[48;2;" "$scratch/frame"
+ok $? "--colors 256: the palette only"
+
+# ---- in a terminal ----
+if ! command -v tmux >/dev/null 2>&1; then
+  for i in $(seq 22); do skip "tmux is not installed"; done
+  finish
+fi
+socket=$scratch/tmux.socket
+unset TMUX
+trap 'tmux -S "$socket" kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+t() { tmux -S "$socket" "$@"; }
+screen() { t capture-pane -p -t play >"$scratch/screen" 2>/dev/null; }
+# wait_for REGEX: polls the pane for up to 5 seconds.
+wait_for() {
+  tries=0
+  while [ $tries -lt 100 ]; do
+    screen
+    grep -q -- "$1" "$scratch/screen" && return 0
+    sleep 0.05
+    tries=$((tries + 1))
+  done
+  diag <"$scratch/screen"
+  return 1
+}
+pane() { t display-message -p -t play "$1"; }
+type_line() { t send-keys -t play -l "$1" && t send-keys -t play Enter; }
+
+if command -v bash >/dev/null 2>&1; then shell="bash --norc --noprofile"; else shell=sh; fi
+cd "$top" || exit 1
+t -f /dev/null new-session -d -s play -x 120 -y 40 "env PS1='$ ' $shell"
+type_line "stty -g >'$scratch/before'; bin/crafter-play --glyphs --seed 1 --record '$scratch/played.traj'; echo \"exit \$?\"; stty -g >'$scratch/after'"
+
+wait_for '^| \. \. \. \. @ \. \. \. T |'
+ok $? "the map shows with the player @ in the middle"
+[ "$(pane '#{alternate_on}#{cursor_flag}')" = 10 ]
+ok $? "on the alternate screen, the cursor hidden"
+
+t send-keys -t play a
+wait_for 'facing  left'
+ok $? "a turns the player left"
+grep -q 'step 1$' "$scratch/screen"
+ok $? "one key, one step"
+
+t send-keys -t play d d d d
+wait_for 'step 5$'
+ok $? "four d are four steps"
+t send-keys -t play Space
+wait_for 'wood: 1'
+ok $? "space on the tree gives wood"
+grep -q 'collect_wood' "$scratch/screen" && grep -q 'reward 1.0' "$scratch/screen"
+ok $? "the achievement and the reward are shown"
+t send-keys -t play Left
+wait_for 'step 7$'
+ok $? "the left arrow moves too"
+
+t send-keys -t play q
+wait_for '^exit 0$'
+ok $? "q quits with status 0"
+[ "$(pane '#{alternate_on}#{cursor_flag}')" = 01 ]
+ok $? "the normal screen is back, with the cursor"
+tries=0
+while [ ! -s "$scratch/after" ] && [ $tries -lt 100 ]; do sleep 0.05; tries=$((tries + 1)); done
+cmp -s "$scratch/before" "$scratch/after"
+ok $? "the terminal modes are restored (stty -g before and after)"
+
+"$dataset" list "$scratch/played.traj" >"$scratch/list" 2>&1
+awk -F'\t' 'NR == 2 && $5 == 7 && $8 == "collect_wood" { found = 1 } END { exit !found }' "$scratch/list"
+ok $? "--record: crafter-dataset lists the 7 steps played"
+
+# The replay plays by itself, then waits at the end.
+type_line "clear; bin/crafter-play --glyphs --replay '$scratch/played.traj' --speed 50; echo \"exit \$?\""
+wait_for 'step 7 of 7, at the end'
+ok $? "--replay plays the recording to the last step"
+grep -q 'wood: 1' "$scratch/screen"
+ok $? "with the wood of the recording"
+t send-keys -t play ',' ',' ','
+wait_for 'step 4 of 7, paused'
+ok $? ", steps back and pauses"
+t send-keys -t play '.'
+wait_for 'step 5 of 7, paused'
+ok $? ". steps forward"
+t send-keys -t play q
+wait_for '^exit 0$'
+ok $? "q leaves the replay"
+
+# SIGTERM: the terminal is given back and the episode so far is stored.
+type_line "clear; sh -c 'echo \$\$ >\"$scratch/pid\"; exec bin/crafter-play --glyphs --seed 1 --record \"$scratch/killed.traj\"'; echo \"exit \$?\"; stty -g >'$scratch/after-kill'"
+wait_for '^| \. \. \. \. @'
+t send-keys -t play d d
+wait_for 'step 2$'
+kill -TERM "$(cat "$scratch/pid")"
+wait_for '^exit 143$'
+ok $? "SIGTERM ends it as SIGTERM does (status 143)"
+tries=0
+while [ ! -s "$scratch/after-kill" ] && [ $tries -lt 100 ]; do sleep 0.05; tries=$((tries + 1)); done
+[ "$(pane '#{alternate_on}#{cursor_flag}')" = 01 ] && cmp -s "$scratch/before" "$scratch/after-kill"
+ok $? "after SIGTERM the screen, cursor and modes are restored"
+"$dataset" list "$scratch/killed.traj" 2>&1 | awk -F'\t' 'NR == 2 && $5 == 2 && $7 == "cut" { found = 1 } END { exit !found }'
+ok $? "the 2 steps played before SIGTERM are in the recording"
+
+# ^Z and fg, with a shell that has job control.
+if [ "$shell" = sh ]; then
+  skip "no bash for job control"
+  skip "no bash for job control"
+else
+  type_line "clear; bin/crafter-play --glyphs --seed 1"
+  wait_for '^| \. \. \. \. @'
+  t send-keys -t play s
+  wait_for 'step 1$'
+  t send-keys -t play C-z
+  wait_for 'Stopped'
+  status=$?
+  [ $status -eq 0 ] && [ "$(pane '#{alternate_on}#{cursor_flag}')" = 01 ]
+  ok $? "^Z gives the terminal back to the shell"
+  type_line "fg"
+  wait_for 'step 1$'
+  status=$?
+  t send-keys -t play q
+  wait_for '^\$ *$'
+  [ $status -eq 0 ] && [ "$(pane '#{alternate_on}')" = 0 ]
+  ok $? "fg brings the game back where it was; q quits"
+fi
+finish

@@ -1,0 +1,292 @@
+/* The play module without a terminal: keys out of the bytes terminals
+ * send, Crafter's keyboard, the 256-colour palette, frames that fit the
+ * terminal and leave the game untouched, a recorded game read back, and a
+ * replay that moves both ways and notices a recording it does not match. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "play.h"
+#include "proto.h"
+#include "tap.h"
+#include "textures.h"
+#include "traj.h"
+
+static int decode_one(const char *bytes, int final, int *key) {
+  return (int)crafter_play_decode_key((const uint8_t *)bytes, strlen(bytes), final, key);
+}
+
+static void test_keys(void) {
+  int key = 0;
+  ok(decode_one("a", 0, &key) == 1 && key == 'a', "a plain byte is its own key");
+  ok(decode_one("\033[A", 0, &key) == 3 && key == CRAFTER_KEY_UP, "ESC [ A is up");
+  ok(decode_one("\033OD", 0, &key) == 3 && key == CRAFTER_KEY_LEFT, "ESC O D is left");
+  ok(decode_one("\033[1;2C", 0, &key) == 6 && key == CRAFTER_KEY_RIGHT,
+     "a shifted arrow is still the arrow");
+  ok(decode_one("\033[15~x", 0, &key) == 5 && key == CRAFTER_KEY_UNKNOWN,
+     "another control sequence is one unknown key");
+  ok(decode_one("\033", 0, &key) == 0, "a lone ESC waits for more");
+  ok(decode_one("\033[", 0, &key) == 0, "half a sequence waits for more");
+  ok(decode_one("\033", 1, &key) == 1 && key == CRAFTER_KEY_ESCAPE,
+     "a lone ESC with nothing more is Escape");
+  ok(decode_one("\033q", 0, &key) == 2 && key == CRAFTER_KEY_UNKNOWN, "Alt-q is not q");
+  ok(decode_one("\xc3\xa9z", 0, &key) == 2 && key == CRAFTER_KEY_UNKNOWN,
+     "a UTF-8 character is one unknown key");
+  ok(decode_one("\xe2\x96", 0, &key) == 0, "half a UTF-8 character waits for more");
+
+  /* Every action has a key; the mapping is run_gui.py's. */
+  static const struct {
+    int key, action;
+  } keymap[] = {
+      {'a', CRAFTER_MOVE_LEFT},       {'d', CRAFTER_MOVE_RIGHT},
+      {'w', CRAFTER_MOVE_UP},         {'s', CRAFTER_MOVE_DOWN},
+      {' ', CRAFTER_DO},              {'\t', CRAFTER_SLEEP},
+      {'r', CRAFTER_PLACE_STONE},     {'t', CRAFTER_PLACE_TABLE},
+      {'f', CRAFTER_PLACE_FURNACE},   {'p', CRAFTER_PLACE_PLANT},
+      {'1', CRAFTER_MAKE_WOOD_PICKAXE}, {'2', CRAFTER_MAKE_STONE_PICKAXE},
+      {'3', CRAFTER_MAKE_IRON_PICKAXE}, {'4', CRAFTER_MAKE_WOOD_SWORD},
+      {'5', CRAFTER_MAKE_STONE_SWORD},  {'6', CRAFTER_MAKE_IRON_SWORD},
+      {'.', CRAFTER_NOOP},            {'n', CRAFTER_NOOP},
+      {CRAFTER_KEY_LEFT, CRAFTER_MOVE_LEFT}, {CRAFTER_KEY_RIGHT, CRAFTER_MOVE_RIGHT},
+      {CRAFTER_KEY_UP, CRAFTER_MOVE_UP},     {CRAFTER_KEY_DOWN, CRAFTER_MOVE_DOWN},
+      {'A', CRAFTER_MOVE_LEFT},       {'T', CRAFTER_PLACE_TABLE},
+  };
+  int right = 0, covered = 0;
+  for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++) {
+    right += crafter_play_action_of_key(keymap[i].key) == keymap[i].action;
+    covered |= 1 << keymap[i].action;
+  }
+  ok(right == (int)(sizeof(keymap) / sizeof(keymap[0])) &&
+         covered == (1 << CRAFTER_ACTION_COUNT) - 1,
+     "Crafter's keyboard: every one of the 17 actions has its key");
+  ok(crafter_play_action_of_key('q') < 0 && crafter_play_action_of_key('7') < 0 &&
+         crafter_play_action_of_key(CRAFTER_KEY_UNKNOWN) < 0,
+     "q, 7 and unknown keys are no action");
+  ok(crafter_play_command_of_key('q', 0) == CRAFTER_PLAY_QUIT &&
+         crafter_play_command_of_key(CRAFTER_KEY_ESCAPE, 1) == CRAFTER_PLAY_QUIT &&
+         crafter_play_command_of_key(' ', 0) == CRAFTER_PLAY_NOTHING &&
+         crafter_play_command_of_key(' ', 1) == CRAFTER_PLAY_PAUSE &&
+         crafter_play_command_of_key('.', 1) == CRAFTER_PLAY_FORWARD &&
+         crafter_play_command_of_key(CRAFTER_KEY_RIGHT, 1) == CRAFTER_PLAY_FORWARD &&
+         crafter_play_command_of_key(CRAFTER_KEY_LEFT, 1) == CRAFTER_PLAY_BACK &&
+         crafter_play_command_of_key('+', 1) == CRAFTER_PLAY_FASTER &&
+         crafter_play_command_of_key('-', 0) == CRAFTER_PLAY_SLOWER,
+     "commands: quit in both modes, space pauses and arrows step in a replay only");
+}
+
+static void test_colours(void) {
+  ok(crafter_play_rgb_to_256(0, 0, 0) == 16 && crafter_play_rgb_to_256(255, 255, 255) == 231 &&
+         crafter_play_rgb_to_256(255, 0, 0) == 196 && crafter_play_rgb_to_256(95, 135, 175) == 67,
+     "colours of the cube map to themselves");
+  ok(crafter_play_rgb_to_256(128, 128, 128) == 244 && crafter_play_rgb_to_256(8, 8, 8) == 232,
+     "greys map to the grey ramp");
+  int dark_green = crafter_play_rgb_to_256(40, 90, 40);
+  ok(dark_green >= 16 && dark_green < 232, "a dark green stays a colour, not a grey (%d)",
+     dark_green);
+  ok(crafter_play_mode_for_terminal("truecolor", "xterm") == CRAFTER_PLAY_TRUECOLOR &&
+         crafter_play_mode_for_terminal("24bit", NULL) == CRAFTER_PLAY_TRUECOLOR &&
+         crafter_play_mode_for_terminal(NULL, "xterm-256color") == CRAFTER_PLAY_COLOR_256 &&
+         crafter_play_mode_for_terminal("", "screen") == CRAFTER_PLAY_COLOR_256 &&
+         crafter_play_mode_for_terminal(NULL, "dumb") == CRAFTER_PLAY_GLYPHS,
+     "the mode follows COLORTERM and TERM");
+}
+
+/* Columns of a line without escapes (UTF-8 characters count one). */
+static int line_width(const char *start, const char *end) {
+  int width = 0;
+  for (const char *at = start; at < end; at++) {
+    if (*at == '\033') {
+      at++;
+      if (at < end && *at == '[')
+        while (at < end && !(*at >= 0x40 && *at <= 0x7e && *at != '[')) at++;
+      continue;
+    }
+    if ((*at & 0xc0) != 0x80) width++;
+  }
+  return width;
+}
+
+/* Whether every line fits; the number of lines in *count. */
+static int fits(const crafter_play_text *text, int columns, int *count) {
+  int lines = 0, good = 1;
+  const char *start = text->data;
+  for (;;) {
+    const char *end = strchr(start, '\n');
+    if (!end) end = start + strlen(start);
+    lines++;
+    if (columns && line_width(start, end) > columns) good = 0;
+    if (!*end) break;
+    start = end + 1;
+  }
+  *count = lines;
+  return good;
+}
+
+static void test_frames(void) {
+  crafter_params params;
+  crafter_params_default(&params);
+  params.seed = 1;
+  crafter_env env, twin;
+  char error[256];
+  crafter_env_init(&env, &params, error, sizeof(error));
+  crafter_env_init(&twin, &params, error, sizeof(error));
+  crafter_env_reset(&env);
+  crafter_env_reset(&twin);
+  crafter_play_status status = {"Crafter  seed 1", NULL, 0.0, "a message", crafter_play_help};
+  crafter_play_text text = {0};
+
+  crafter_play_screen *glyphs =
+      crafter_play_screen_new(&params, CRAFTER_PLAY_GLYPHS, NULL, 0, error, sizeof(error));
+  ok(glyphs && crafter_play_draw(glyphs, &env, &status, 120, 40, &text) == 0, "a glyph frame");
+  int lines = 0;
+  ok(fits(&text, 120, &lines) && lines <= 40, "it fits 120x40 (%d lines)", lines);
+  ok(strstr(text.data, "| . . . . @ . . . T |") != NULL,
+     "the player is in the middle of the map, as crafter-gen draws it");
+  ok(strchr(text.data, '\033') == NULL, "no escapes in glyphs");
+  ok(strstr(text.data, "health   9 #########") && strstr(text.data, "facing  down, grass") &&
+         strstr(text.data, "achievements 0 of 22") && strstr(text.data, "a message") &&
+         strstr(text.data, "quit: q"),
+     "vitals, facing, achievements, the message and the help");
+  ok(crafter_play_draw(glyphs, &env, &status, 30, 10, &text) == 0 && fits(&text, 30, &lines) &&
+         lines <= 10 && strchr(text.data, '@'),
+     "a 30x10 terminal gets a cropped frame, the player still in it (%d lines)", lines);
+
+  crafter_textures textures;
+  int have = crafter_textures_load_builtin(&textures, error, sizeof(error)) == 0;
+  crafter_play_screen *colour = have ? crafter_play_screen_new(&params, CRAFTER_PLAY_TRUECOLOR,
+                                                               &textures, 0, error, sizeof(error))
+                                     : NULL;
+  ok(colour && crafter_play_draw(colour, &env, &status, 120, 40, &text) == 0 &&
+         strstr(text.data, "\033[48;2;") && strstr(text.data, "\xe2\x96\x80"),
+     "a truecolor frame: half blocks in 24-bit colour");
+  ok(colour && fits(&text, 120, &lines) && lines <= 40 &&
+         crafter_play_screen_cell_rows(colour) == 4,
+     "it fits 120x40 with 4 rows a cell (%d)", colour ? crafter_play_screen_cell_rows(colour) : 0);
+  ok(colour && crafter_play_draw(colour, &env, &status, 80, 24, &text) == 0 &&
+         fits(&text, 80, &lines) && lines <= 24 && crafter_play_screen_cell_rows(colour) == 2,
+     "80x24: 2 rows a cell (%d), %d lines", colour ? crafter_play_screen_cell_rows(colour) : 0,
+     lines);
+  crafter_play_screen *palette = have ? crafter_play_screen_new(&params, CRAFTER_PLAY_COLOR_256,
+                                                                &textures, 2, error, sizeof(error))
+                                      : NULL;
+  ok(palette && crafter_play_draw(palette, &env, &status, 0, 0, &text) == 0 &&
+         strstr(text.data, "\033[48;5;") && !strstr(text.data, ";2;"),
+     "a 256-colour frame uses the palette only");
+
+  /* Drawing at night takes its noise from a copy of the generator: the
+   * game goes on exactly as a twin that is never drawn. */
+  int same = 1;
+  for (int t = 0; t < 260 && same; t++) {
+    crafter_step_result a, b;
+    int action = (t * 7) % CRAFTER_ACTION_COUNT;
+    crafter_env_step(&env, action, &a);
+    crafter_env_step(&twin, action, &b);
+    if (colour && t % 10 == 0) crafter_play_draw(colour, &env, &status, 120, 40, &text);
+    same = memcmp(&env.game.rng, &twin.game.rng, sizeof(env.game.rng)) == 0 &&
+           env.game.world.object_count == twin.game.world.object_count &&
+           a.reward == b.reward;
+  }
+  ok(same && env.game.daylight < 0.5, "drawing by night and day leaves the game as it was");
+  crafter_play_text_free(&text);
+  crafter_play_screen_free(glyphs);
+  crafter_play_screen_free(colour);
+  crafter_play_screen_free(palette);
+  if (have) crafter_textures_free(&textures);
+  crafter_env_free(&env);
+  crafter_env_free(&twin);
+}
+
+static void test_record_and_replay(void) {
+  char path[] = "/tmp/test-play-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd >= 0) close(fd);
+  crafter_play_game_options options;
+  memset(&options, 0, sizeof(options));
+  crafter_params_default(&options.params);
+  options.params.seed = 1;
+  options.params.length = 20;
+  options.first_episode = 1;
+  options.record = path;
+  crafter_play_game game;
+  char error[300];
+  int status = crafter_play_game_init(&game, &options, error, sizeof(error));
+  ok(status == 0, "a game that records starts");
+  if (status != 0) return;
+  static const int first[] = {CRAFTER_MOVE_LEFT, CRAFTER_MOVE_RIGHT, CRAFTER_MOVE_RIGHT,
+                              CRAFTER_MOVE_RIGHT, CRAFTER_MOVE_RIGHT, CRAFTER_DO};
+  for (int i = 0; i < 6; i++) crafter_play_game_act(&game, first[i]);
+  ok(game.env.game.player.inventory[CRAFTER_WOOD] == 1 && game.reward == 1.0 &&
+         strstr(game.message, "collect_wood"),
+     "seed 1: a, d, d, d, d, space collects wood (%s)", game.message);
+  for (int i = 0; i < 30 && !game.over; i++) crafter_play_game_act(&game, CRAFTER_NOOP);
+  ok(game.over == CRAFTER_TRAJ_TIME_LIMIT && game.env.game.step == 20 &&
+         strstr(game.message, "episode 2"),
+     "the time limit ends the episode and says what comes next");
+  crafter_play_game_act(&game, CRAFTER_NOOP);
+  ok(game.env.game.step == 20, "an ended episode takes no more steps");
+  crafter_play_game_next_episode(&game, error, sizeof(error));
+  ok(game.env.episode == 2 && game.env.game.step == 0 && game.reward == 0 && !game.over,
+     "the next episode starts");
+  for (int i = 0; i < 3; i++) crafter_play_game_act(&game, CRAFTER_MOVE_UP);
+  ok(crafter_play_game_finish(&game, error, sizeof(error)) == 0, "the recording closes");
+
+  crafter_traj_reader *reader = crafter_traj_open(path, error, sizeof(error));
+  ok(reader && crafter_traj_episode_count(reader) == 2, "the file holds both episodes");
+  if (reader) {
+    const crafter_traj_episode *one = crafter_traj_episode_at(reader, 0);
+    const crafter_traj_episode *two = crafter_traj_episode_at(reader, 1);
+    ok(one->steps == 20 && one->end == CRAFTER_TRAJ_TIME_LIMIT && one->episode == 1 &&
+           two->steps == 3 && two->end == CRAFTER_TRAJ_CUT && two->episode == 2 &&
+           strcmp(crafter_traj_header_of(reader)->agent, "human") == 0,
+       "lengths, ends and episode counters as played; the agent is human");
+    crafter_traj_close(reader);
+  }
+
+  crafter_play_replay replay;
+  status = crafter_play_replay_open(&replay, path, 0, NULL, NULL, error, sizeof(error));
+  ok(status == 0 && replay.t == 0 && replay.data.steps_count == 20, "the replay opens");
+  if (status == 0) {
+    crafter_play_replay_seek(&replay, 6, error, sizeof(error));
+    ok(replay.env.game.player.inventory[CRAFTER_WOOD] == 1 && replay.reward == 1.0 &&
+           replay.mismatch < 0,
+       "six steps in: the wood, as played");
+    crafter_play_replay_seek(&replay, 20, error, sizeof(error));
+    crafter_play_replay_seek(&replay, 5, error, sizeof(error));
+    ok(replay.t == 5 && replay.env.game.player.inventory[CRAFTER_WOOD] == 0 &&
+           replay.reward == 0.0,
+       "back to step 5 by re-simulating: no wood yet");
+    crafter_play_replay_seek(&replay, 99, error, sizeof(error));
+    ok(replay.t == 20 && replay.mismatch < 0 && strstr(replay.message, "time limit"),
+       "to the end, matching the recording: %s", replay.message);
+    crafter_play_replay_free(&replay);
+  }
+  ok(crafter_play_replay_open(&replay, path, 2, NULL, NULL, error, sizeof(error)) == 1 &&
+         strstr(error, "index 2"),
+     "an index out of range: %s", error);
+
+  /* The recording replayed on another world: the wood is not there. */
+  crafter_env other;
+  crafter_params params = options.params;
+  params.seed = 2;
+  crafter_env_init(&other, &params, error, sizeof(error));
+  crafter_env_reset(&other);
+  crafter_world_map map;
+  crafter_world_map_from_game(&map, &other.game);
+  status = crafter_play_replay_open(&replay, path, 0, NULL, &map, error, sizeof(error));
+  if (status == 0) crafter_play_replay_seek(&replay, 20, error, sizeof(error));
+  ok(status == 0 && replay.mismatch > 0 && strstr(replay.mismatch_reason, "differs"),
+     "a replay on another world notices: %s", status == 0 ? replay.mismatch_reason : error);
+  if (status == 0) crafter_play_replay_free(&replay);
+  crafter_world_map_free(&map);
+  crafter_env_free(&other);
+  unlink(path);
+}
+
+int main(void) {
+  test_keys();
+  test_colours();
+  test_frames();
+  test_record_and_replay();
+  return tap_done();
+}
