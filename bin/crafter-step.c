@@ -42,6 +42,9 @@ static void usage(FILE *out) {
           "                          (crafter-world(5), made or edited with crafter-gen);\n"
           "                          the area is the map's\n"
           "  -N, --envs=N            run N environments side by side (default 1)\n"
+          "  -T, --threads=T         step them on T threads (default 1); with --binary,\n"
+          "                          when the run is not recorded, has no --world and\n"
+          "                          no --episodes count; results do not depend on T\n"
           "\n"
           "Observations:\n"
           "  -o, --obs=KIND          none (default), pixels, semantic, symbolic or text\n"
@@ -95,6 +98,7 @@ int main(int argc, char **argv) {
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
       {"envs", required_argument, NULL, 'N'},
+      {"threads", required_argument, NULL, 'T'},
       {"obs", required_argument, NULL, 'o'},
       {"textures", required_argument, NULL, 't'},
       {"info", required_argument, NULL, 'i'},
@@ -106,7 +110,7 @@ int main(int argc, char **argv) {
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "s:e:n:N:o:t:i:c:w:bhV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "s:e:n:N:T:o:t:i:c:w:bhV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
         if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &options.params.seed) < 0)
@@ -152,6 +156,11 @@ int main(int argc, char **argv) {
         if (crafter_parse_int64(optarg, 1, 65536, &number) < 0)
           usage_error("invalid number of envs '%s' (expected 1..65536)", optarg);
         options.envs = (int)number;
+        break;
+      case 'T':
+        if (crafter_parse_int64(optarg, 1, 1024, &number) < 0)
+          usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
+        options.threads = (int)number;
         break;
       case 'o':
         options.obs_kind = crafter_obs_kind_from_name(optarg);

@@ -55,7 +55,7 @@ class CrafterEnv:
 
     def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1,
                  area=None, view=None, size=None, length=None, reward=True,
-                 textures=None, program=None):
+                 textures=None, threads=1, program=None):
         self.num_envs = envs
         self.obs_kind = obs
         self.args = [program or _find_program(), "--binary",
@@ -70,6 +70,8 @@ class CrafterEnv:
             self.args.append("--no-reward")
         if textures is not None:
             self.args += ["--textures", textures]
+        if threads != 1:
+            self.args += ["--threads", str(threads)]
         self.process = None
 
     # -- the protocol ---------------------------------------------------

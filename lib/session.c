@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "proto.h"
 #include "render.h"
 #include "textures.h"
@@ -81,6 +82,11 @@ typedef struct session {
   crafter_traj_recorder **recorders;  /* per env */
   int record_failed;
   char record_error[300];
+  /* With several threads, a batch steps the envs instead of the array
+   * above (binary protocol, nothing recorded, no world file). */
+  crafter_batch *batch;
+  crafter_step_result *batch_results;
+  uint8_t *batch_resets;
 } session;
 
 enum { TEXT_CAPACITY = 8192 };
@@ -104,6 +110,9 @@ static void free_recording(session *s) {
 }
 
 static void free_session(session *s) {
+  crafter_batch_free(s->batch);
+  free(s->batch_results);
+  free(s->batch_resets);
   free_recording(s);
   if (s->writer) {
     char ignored[64];
@@ -121,9 +130,49 @@ static void free_session(session *s) {
   free(s->frame);
 }
 
+/* Threads help only where the work comes in batches: the binary protocol
+ * without recording or a world file, running until the input ends (a
+ * batch starts the next episode at once, so the last frame of a counted
+ * run could not carry its final observation). */
+static int use_batch(const crafter_session_options *options) {
+  return options->threads > 1 && options->binary && !options->record && !options->world &&
+         options->episodes == 0;
+}
+
+static int load_textures(session *s, char *error, size_t error_size) {
+  const crafter_session_options *options = s->options;
+  int status = options->textures
+                   ? crafter_textures_load_dir(&s->textures, options->textures, error, error_size)
+                   : crafter_textures_load_builtin(&s->textures, error, error_size);
+  if (status < 0) return -1;
+  s->have_textures = 1;
+  return 0;
+}
+
+static int setup_batch(session *s, char *error, size_t error_size) {
+  const crafter_session_options *options = s->options;
+  if (options->obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0) return -1;
+  crafter_batch_options batch = {options->params, options->first_episode, options->envs,
+                                 options->threads, options->obs_kind,
+                                 s->have_textures ? &s->textures : NULL, options->config};
+  s->batch = crafter_batch_new(&batch, error, error_size);
+  s->batch_results = calloc((size_t)options->envs, sizeof(crafter_step_result));
+  s->batch_resets = calloc((size_t)options->envs, 1);
+  if (!s->batch) return -1;
+  s->obs_bytes = crafter_batch_observation_bytes(s->batch);
+  s->frame_bytes = (CRAFTER_PROTOCOL_FRAME_HEADER_BYTES + s->obs_bytes + 7) / 8 * 8;
+  s->frame = calloc((size_t)options->envs, s->frame_bytes);
+  if (!s->batch_results || !s->batch_resets || !s->frame) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 static int setup(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
   int count = options->envs;
+  if (use_batch(options)) return setup_batch(s, error, error_size);
   s->envs = calloc((size_t)count, sizeof(crafter_env));
   if (!s->envs) goto out_of_memory;
   for (int i = 0; i < count; i++) {
@@ -138,11 +187,7 @@ static int setup(session *s, char *error, size_t error_size) {
    * draws, which the env does itself. */
   int render = options->obs_kind == CRAFTER_OBS_PIXELS;
   if (render) {
-    int status = options->textures
-                     ? crafter_textures_load_dir(&s->textures, options->textures, error, error_size)
-                     : crafter_textures_load_builtin(&s->textures, error, error_size);
-    if (status < 0) return -1;
-    s->have_textures = 1;
+    if (load_textures(s, error, error_size) < 0) return -1;
     s->pixel_bytes = (size_t)options->params.size[0] * (size_t)options->params.size[1] * 3;
     s->renderers = calloc((size_t)count, sizeof(crafter_renderer *));
     s->pixels = malloc(s->pixel_bytes * (size_t)count);
@@ -287,7 +332,7 @@ static void put_f32(uint8_t *at, float value) {
 
 static void fill_frame(session *s, int i, const crafter_step_result *result, int reset) {
   uint8_t *frame = s->frame + s->frame_bytes * (size_t)i;
-  crafter_env *env = &s->envs[i];
+  crafter_env *env = s->batch ? crafter_batch_env(s->batch, i) : &s->envs[i];
   memset(frame, 0, s->frame_bytes);
   put_f32(frame, result ? (float)result->reward : 0.0f);
   frame[4] = result && result->done;
@@ -296,7 +341,10 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
   put_u32(frame + 12, result ? result->unlocked : 0);
   put_u32(frame + 16, (uint32_t)env->episode);
   put_u32(frame + 20, (uint32_t)env->game.step);
-  if (s->obs_bytes) {
+  if (s->obs_bytes && s->batch) {
+    memcpy(frame + CRAFTER_PROTOCOL_FRAME_HEADER_BYTES, crafter_batch_observation(s->batch, i),
+           s->obs_bytes);
+  } else if (s->obs_bytes) {
     observe(s, i);
     memcpy(frame + CRAFTER_PROTOCOL_FRAME_HEADER_BYTES, s->obs + s->obs_bytes * (size_t)i,
            s->obs_bytes);
@@ -392,15 +440,20 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
         return 1;
       }
     int stop = 0;
-    for (int i = 0; i < count; i++) {
-      crafter_step_result result;
-      int reset;
-      stop |= step_env(s, i, actions[i], &result, &reset);
-      if (result.done && !stop) {
-        if (reset_env(s, i, error, error_size) < 0) return 1;
-        reset = 1;
+    if (s->batch) {
+      crafter_batch_step(s->batch, actions, s->batch_results, s->batch_resets);
+      for (int i = 0; i < count; i++) fill_frame(s, i, &s->batch_results[i], s->batch_resets[i]);
+    } else {
+      for (int i = 0; i < count; i++) {
+        crafter_step_result result;
+        int reset;
+        stop |= step_env(s, i, actions[i], &result, &reset);
+        if (result.done && !stop) {
+          if (reset_env(s, i, error, error_size) < 0) return 1;
+          reset = 1;
+        }
+        fill_frame(s, i, &result, reset);
       }
-      fill_frame(s, i, &result, reset);
     }
     in->start += (size_t)count;
     if (s->record_failed) {
@@ -509,7 +562,7 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     free_session(&s);
     return 2;
   }
-  for (int i = 0; i < options->envs; i++)
+  for (int i = 0; !s.batch && i < options->envs; i++)
     if (reset_env(&s, i, error, error_size) < 0) {
       free_session(&s);
       return 1;

@@ -17,6 +17,8 @@ typedef struct crafter_session_options {
   int64_t first_episode;     /* episode counter of every env's first episode */
   int64_t episodes;          /* stop once this many episodes ended in all; 0: never */
   int envs;                  /* environments stepped together */
+  int threads;               /* threads stepping them (binary protocol, no recording,
+                                no world file, no episode count); 1 otherwise */
   int full_info;             /* text records: full (1) or short (0) */
   int obs_kind;              /* enum crafter_obs_kind */
   int binary;                /* binary protocol instead of JSON lines */

@@ -3,7 +3,7 @@
 # error giving one line and a non-zero status.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 12
+plan 13
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 
@@ -40,6 +40,13 @@ ok $? "input ending mid-step: $(cat "$scratch/err")"
 "$step" --binary --obs text </dev/null >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ]
 ok $? "text observations are refused in binary: $(cat "$scratch/err")"
+
+# Threads change nothing in the bytes: 8 envs, 500 steps of random actions.
+awk 'BEGIN { srand(3); for (i = 0; i < 4000; i++) printf "%c", int(rand() * 17) + 0 }' >"$scratch/actions" 2>/dev/null
+"$step" --binary --envs 8 --obs symbolic <"$scratch/actions" >"$scratch/one"
+"$step" --binary --envs 8 --threads 2 --obs symbolic <"$scratch/actions" >"$scratch/two"
+cmp -s "$scratch/one" "$scratch/two" && [ "$(bytes "$scratch/one")" -gt 1000000 ]
+ok $? "two threads write the same frames as one"
 
 "$step" --binary --frobnicate </dev/null >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ]
