@@ -497,8 +497,8 @@ int main(int argc, char **argv) {
   int64_t first_episode = 1, episode_index = 0, number;
   enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_RECORD, OPT_NO_WAIT, OPT_COLORS,
          OPT_CELL, OPT_SPEED };
-  enum { GIVEN_SEED = 1, GIVEN_AREA = 2, GIVEN_VIEW = 4, GIVEN_SIZE = 8, GIVEN_LENGTH = 16,
-         GIVEN_EPISODE = 32 };
+  /* enum crafter_given, and the episode, which configs do not set */
+  enum { GIVEN_EPISODE = 64 };
   int given = 0, glyphs = 0, colors = -1, cell_rows = 0, speed = 10, no_wait = 0,
       given_index = 0;
   const char *config_path = NULL, *world_path = NULL, *record_path = NULL, *replay_path = NULL,
@@ -532,7 +532,7 @@ int main(int argc, char **argv) {
       case 's':
         if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &params.seed) < 0)
           usage_error("invalid seed '%s' (expected an integer)", optarg);
-        given |= GIVEN_SEED;
+        given |= CRAFTER_GIVEN_SEED;
         break;
       case 'e':
         if (crafter_parse_int64(optarg, 1, INT32_MAX, &first_episode) < 0)
@@ -542,23 +542,23 @@ int main(int argc, char **argv) {
       case OPT_AREA:
         if (crafter_parse_pair(optarg, 1, 4096, params.area) < 0)
           usage_error("invalid area '%s' (expected W,H)", optarg);
-        given |= GIVEN_AREA;
+        given |= CRAFTER_GIVEN_AREA;
         break;
       case OPT_VIEW:
         if (crafter_parse_pair(optarg, 1, 4096, params.view) < 0)
           usage_error("invalid view '%s' (expected W,H)", optarg);
-        given |= GIVEN_VIEW;
+        given |= CRAFTER_GIVEN_VIEW;
         break;
       case OPT_SIZE:
         if (crafter_parse_pair(optarg, 1, 4096, params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
-        given |= GIVEN_SIZE;
+        given |= CRAFTER_GIVEN_SIZE;
         break;
       case OPT_LENGTH:
         if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
           usage_error("invalid length '%s' (expected 0 or a positive integer)", optarg);
         params.length = (long)number;
-        given |= GIVEN_LENGTH;
+        given |= CRAFTER_GIVEN_LENGTH;
         break;
       case 'c': config_path = optarg; break;
       case 'w': world_path = optarg; break;
@@ -627,13 +627,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    crafter_params from_file = config.params;
-    if (!(given & GIVEN_SEED)) params.seed = from_file.seed;
-    if (!(given & GIVEN_AREA)) memcpy(params.area, from_file.area, sizeof(params.area));
-    if (!(given & GIVEN_VIEW)) memcpy(params.view, from_file.view, sizeof(params.view));
-    if (!(given & GIVEN_SIZE)) memcpy(params.size, from_file.size, sizeof(params.size));
-    if (!(given & GIVEN_LENGTH)) params.length = from_file.length;
-    params.reward = from_file.reward;
+    crafter_params_take_unset(&params, &config.params, given);
   }
   crafter_world_map map;
   memset(&map, 0, sizeof(map));
@@ -642,7 +636,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    if ((given & GIVEN_AREA) && (params.area[0] != map.width || params.area[1] != map.height)) {
+    if ((given & CRAFTER_GIVEN_AREA) && (params.area[0] != map.width || params.area[1] != map.height)) {
       fprintf(stderr, PROGRAM ": --area %d,%d does not match the %dx%d world of %s\n",
               params.area[0], params.area[1], map.width, map.height, world_path);
       crafter_world_map_free(&map);

@@ -82,9 +82,7 @@ int main(int argc, char **argv) {
   enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD, OPT_RECORD };
   /* Environment options given on the command line, laid over the config
    * once it is read. */
-  enum { GIVEN_SEED = 1, GIVEN_AREA = 2, GIVEN_VIEW = 4, GIVEN_SIZE = 8, GIVEN_LENGTH = 16,
-         GIVEN_REWARD = 32 };
-  int given = 0;
+  unsigned given = 0; /* enum crafter_given */
   const char *config_path = NULL, *world_path = NULL;
   static const struct option long_options[] = {
       {"seed", required_argument, NULL, 's'},
@@ -115,7 +113,7 @@ int main(int argc, char **argv) {
       case 's':
         if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &options.params.seed) < 0)
           usage_error("invalid seed '%s' (expected an integer)", optarg);
-        given |= GIVEN_SEED;
+        given |= CRAFTER_GIVEN_SEED;
         break;
       case 'e':
         if (crafter_parse_int64(optarg, 1, INT32_MAX, &options.first_episode) < 0)
@@ -128,27 +126,27 @@ int main(int argc, char **argv) {
       case OPT_AREA:
         if (crafter_parse_pair(optarg, 1, 4096, options.params.area) < 0)
           usage_error("invalid area '%s' (expected W,H)", optarg);
-        given |= GIVEN_AREA;
+        given |= CRAFTER_GIVEN_AREA;
         break;
       case OPT_VIEW:
         if (crafter_parse_pair(optarg, 1, 4096, options.params.view) < 0)
           usage_error("invalid view '%s' (expected W,H)", optarg);
-        given |= GIVEN_VIEW;
+        given |= CRAFTER_GIVEN_VIEW;
         break;
       case OPT_SIZE:
         if (crafter_parse_pair(optarg, 1, 4096, options.params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
-        given |= GIVEN_SIZE;
+        given |= CRAFTER_GIVEN_SIZE;
         break;
       case OPT_LENGTH:
         if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
           usage_error("invalid length '%s' (expected 0 or a positive integer)", optarg);
-        given |= GIVEN_LENGTH;
+        given |= CRAFTER_GIVEN_LENGTH;
         options.params.length = (long)number;
         break;
       case OPT_NO_REWARD:
         options.params.reward = 0;
-        given |= GIVEN_REWARD;
+        given |= CRAFTER_GIVEN_REWARD;
         break;
       case 'c': config_path = optarg; break;
       case 'w': world_path = optarg; break;
@@ -204,13 +202,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     /* The file's env section, under the options given here. */
-    crafter_params from_file = config.params;
-    if (!(given & GIVEN_SEED)) options.params.seed = from_file.seed;
-    if (!(given & GIVEN_AREA)) memcpy(options.params.area, from_file.area, sizeof(from_file.area));
-    if (!(given & GIVEN_VIEW)) memcpy(options.params.view, from_file.view, sizeof(from_file.view));
-    if (!(given & GIVEN_SIZE)) memcpy(options.params.size, from_file.size, sizeof(from_file.size));
-    if (!(given & GIVEN_LENGTH)) options.params.length = from_file.length;
-    if (!(given & GIVEN_REWARD)) options.params.reward = from_file.reward;
+    crafter_params_take_unset(&options.params, &config.params, given);
     options.config = &config;
   }
   crafter_world_map map;
@@ -220,7 +212,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    if ((given & GIVEN_AREA) &&
+    if ((given & CRAFTER_GIVEN_AREA) &&
         (options.params.area[0] != map.width || options.params.area[1] != map.height)) {
       fprintf(stderr, PROGRAM ": --area %d,%d does not match the %dx%d world of %s\n",
               options.params.area[0], options.params.area[1], map.width, map.height, world_path);

@@ -1114,3 +1114,13 @@ int crafter_config_load(const char *path, crafter_config *config, char *error,
   fclose(file);
   return status;
 }
+
+void crafter_params_take_unset(crafter_params *params, const crafter_params *file,
+                               unsigned given) {
+  if (!(given & CRAFTER_GIVEN_SEED)) params->seed = file->seed;
+  if (!(given & CRAFTER_GIVEN_AREA)) memcpy(params->area, file->area, sizeof(params->area));
+  if (!(given & CRAFTER_GIVEN_VIEW)) memcpy(params->view, file->view, sizeof(params->view));
+  if (!(given & CRAFTER_GIVEN_SIZE)) memcpy(params->size, file->size, sizeof(params->size));
+  if (!(given & CRAFTER_GIVEN_LENGTH)) params->length = file->length;
+  if (!(given & CRAFTER_GIVEN_REWARD)) params->reward = file->reward;
+}

@@ -122,6 +122,21 @@ typedef struct crafter_config {
   crafter_reward_config reward;
 } crafter_config;
 
+/* Env parameters a program's command line gave, which a config file's env
+ * section must not override. */
+enum crafter_given {
+  CRAFTER_GIVEN_SEED = 1,
+  CRAFTER_GIVEN_AREA = 2,
+  CRAFTER_GIVEN_VIEW = 4,
+  CRAFTER_GIVEN_SIZE = 8,
+  CRAFTER_GIVEN_LENGTH = 16,
+  CRAFTER_GIVEN_REWARD = 32
+};
+
+/* Copies into *params every parameter of *file not named in `given`. */
+void crafter_params_take_unset(crafter_params *params, const crafter_params *file,
+                               unsigned given);
+
 /* Crafter 1.8.3's values, compiled in.  Games whose config pointer is NULL
  * use these. */
 extern const crafter_config crafter_config_builtin;

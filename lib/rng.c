@@ -60,7 +60,8 @@ static void regenerate(crafter_rng *rng) {
   rng->position = 0;
 }
 
-uint32_t crafter_rng_next_u32(crafter_rng *rng) {
+/* One tempered output; inline so that filling runs of doubles is fast. */
+static inline uint32_t next_word(crafter_rng *rng) {
   if (rng->position >= CRAFTER_MT_N) regenerate(rng);
   uint32_t y = rng->state[rng->position++];
   y ^= (y >> 11);
@@ -70,11 +71,16 @@ uint32_t crafter_rng_next_u32(crafter_rng *rng) {
   return y;
 }
 
-double crafter_rng_uniform(crafter_rng *rng) {
-  int32_t high = (int32_t)(crafter_rng_next_u32(rng) >> 5);
-  int32_t low = (int32_t)(crafter_rng_next_u32(rng) >> 6);
+/* numpy's 53-bit double from two outputs: 27 high bits, then 26. */
+static inline double next_double(crafter_rng *rng) {
+  int32_t high = (int32_t)(next_word(rng) >> 5);
+  int32_t low = (int32_t)(next_word(rng) >> 6);
   return (high * 67108864.0 + low) / 9007199254740992.0;
 }
+
+uint32_t crafter_rng_next_u32(crafter_rng *rng) { return next_word(rng); }
+
+double crafter_rng_uniform(crafter_rng *rng) { return next_double(rng); }
 
 double crafter_rng_uniform_range(crafter_rng *rng, double low, double high) {
   return low + (high - low) * crafter_rng_uniform(rng);
@@ -82,20 +88,7 @@ double crafter_rng_uniform_range(crafter_rng *rng, double low, double high) {
 
 void crafter_rng_fill_uniform(crafter_rng *rng, double low, double high, double *out, long count) {
   double scale = high - low;
-  for (long i = 0; i < count; i++) {
-    uint32_t words[2];
-    for (int k = 0; k < 2; k++) {
-      if (rng->position >= CRAFTER_MT_N) regenerate(rng);
-      uint32_t y = rng->state[rng->position++];
-      y ^= (y >> 11);
-      y ^= (y << 7) & 0x9d2c5680U;
-      y ^= (y << 15) & 0xefc60000U;
-      y ^= (y >> 18);
-      words[k] = y;
-    }
-    int32_t high_bits = (int32_t)(words[0] >> 5), low_bits = (int32_t)(words[1] >> 6);
-    out[i] = low + scale * ((high_bits * 67108864.0 + low_bits) / 9007199254740992.0);
-  }
+  for (long i = 0; i < count; i++) out[i] = low + scale * next_double(rng);
 }
 
 static uint64_t mask_covering(uint64_t range) {
