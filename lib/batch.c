@@ -182,7 +182,8 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
     }
     crafter_env_set_next_episode(&batch->envs[i], options->first_episode);
     if (batch->renderers) {
-      batch->renderers[i] = crafter_renderer_new(options->textures, &params, error, error_size);
+      batch->renderers[i] = i == 0 ? crafter_renderer_new(options->textures, &params, error, error_size)
+                                   : crafter_renderer_share(batch->renderers[0], error, error_size);
       if (!batch->renderers[i]) {
         crafter_batch_free(batch);
         return NULL;

@@ -13,7 +13,9 @@ typedef struct scaled {
   uint8_t *pixels; /* (x * height + y) * channels */
 } scaled;
 
-struct crafter_renderer {
+/* What every renderer of the same parameters and textures shares: sizes,
+ * the scaled textures and the vignette.  Read only once made. */
+typedef struct render_assets {
   crafter_params params;
   int unit[2];
   int grid[2];       /* the local view in cells */
@@ -25,6 +27,11 @@ struct crafter_renderer {
   scaled item[CRAFTER_TEXTURE_COUNT];  /* 0.8 of a cell */
   scaled digit[CRAFTER_TEXTURE_COUNT]; /* 0.6 of a cell */
   double *vignette;  /* local[0] * local[1], [x][y] */
+} render_assets;
+
+struct crafter_renderer {
+  const render_assets *a;
+  render_assets *owned; /* the assets, when this renderer made them */
   double *noise;     /* the night's noise of each pixel, [x][y] */
   uint8_t *canvas;   /* local view, [x][y][3] */
   uint8_t *lit_cells; /* a lit cell per material, the outside, a scratch and a composed cell */
@@ -75,14 +82,20 @@ static int scale_image(const crafter_image *image, int width, int height, scaled
   return 0;
 }
 
+static void free_assets(render_assets *assets) {
+  if (!assets) return;
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
+    free(assets->cell[i].pixels);
+    free(assets->item[i].pixels);
+    free(assets->digit[i].pixels);
+  }
+  free(assets->vignette);
+  free(assets);
+}
+
 void crafter_renderer_free(crafter_renderer *renderer) {
   if (!renderer) return;
-  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
-    free(renderer->cell[i].pixels);
-    free(renderer->item[i].pixels);
-    free(renderer->digit[i].pixels);
-  }
-  free(renderer->vignette);
+  free_assets(renderer->owned);
   free(renderer->noise);
   free(renderer->canvas);
   free(renderer->lit_cells);
@@ -90,15 +103,19 @@ void crafter_renderer_free(crafter_renderer *renderer) {
 }
 
 size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
-  size_t bytes = sizeof(*renderer);
-  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
-    const scaled *sets[3] = {&renderer->cell[i], &renderer->item[i], &renderer->digit[i]};
-    for (int k = 0; k < 3; k++)
-      bytes += (size_t)sets[k]->width * (size_t)sets[k]->height * (size_t)sets[k]->channels;
+  const render_assets *a = renderer->a;
+  size_t local = (size_t)a->local[0] * (size_t)a->local[1];
+  size_t cell = (size_t)a->unit[0] * (size_t)a->unit[1] * 3;
+  size_t bytes = sizeof(*renderer) + local * (sizeof(double) + 3) + cell * (CRAFTER_MATERIAL_COUNT + 3);
+  if (renderer->owned) {
+    bytes += sizeof(render_assets) + local * sizeof(double);
+    for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
+      const scaled *sets[3] = {&a->cell[i], &a->item[i], &a->digit[i]};
+      for (int k = 0; k < 3; k++)
+        bytes += (size_t)sets[k]->width * (size_t)sets[k]->height * (size_t)sets[k]->channels;
+    }
   }
-  size_t local = (size_t)renderer->local[0] * (size_t)renderer->local[1];
-  size_t cell = (size_t)renderer->unit[0] * (size_t)renderer->unit[1] * 3;
-  return bytes + local * (2 * sizeof(double) + 3) + cell * (CRAFTER_MATERIAL_COUNT + 3);
+  return bytes;
 }
 
 /* np.linspace(-1, 1, count)[index] */
@@ -108,62 +125,98 @@ static double linspace(int index, int count) {
   return index * (2.0 / (count - 1)) + -1.0;
 }
 
-crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
-                                       const crafter_params *params, char *error,
-                                       size_t error_size) {
-  if (crafter_params_check(params, error, error_size) < 0) return NULL;
-  crafter_renderer *renderer = calloc(1, sizeof(*renderer));
-  if (!renderer) goto out_of_memory;
-  renderer->params = *params;
-  renderer->item_rows = (CRAFTER_ITEM_COUNT + params->view[0] - 1) / params->view[0];
-  renderer->grid[0] = params->view[0];
-  renderer->grid[1] = params->view[1] - renderer->item_rows;
+/* The per-env buffers of a renderer whose assets are set. */
+static crafter_renderer *with_buffers(crafter_renderer *renderer) {
+  const render_assets *a = renderer->a;
+  size_t local_pixels = (size_t)a->local[0] * (size_t)a->local[1];
+  renderer->noise = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
+  renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
+  renderer->lit_cells =
+      malloc((size_t)a->unit[0] * (size_t)a->unit[1] * 3 * (CRAFTER_MATERIAL_COUNT + 3));
+  if (!renderer->noise || !renderer->canvas || !renderer->lit_cells) {
+    crafter_renderer_free(renderer);
+    return NULL;
+  }
+  return renderer;
+}
+
+static render_assets *make_assets(const crafter_textures *textures, const crafter_params *params,
+                                  char *error, size_t error_size) {
+  render_assets *a = calloc(1, sizeof(*a));
+  if (!a) goto out_of_memory;
+  a->params = *params;
+  a->item_rows = (CRAFTER_ITEM_COUNT + params->view[0] - 1) / params->view[0];
+  a->grid[0] = params->view[0];
+  a->grid[1] = params->view[1] - a->item_rows;
   for (int axis = 0; axis < 2; axis++) {
-    renderer->unit[axis] = params->size[axis] / params->view[axis];
-    renderer->local[axis] = renderer->grid[axis] * renderer->unit[axis];
-    renderer->border[axis] =
-        (params->size[axis] - renderer->unit[axis] * params->view[axis]) / 2;
+    a->unit[axis] = params->size[axis] / params->view[axis];
+    a->local[axis] = a->grid[axis] * a->unit[axis];
+    a->border[axis] = (params->size[axis] - a->unit[axis] * params->view[axis]) / 2;
     /* The reference sizes these as int(0.8 * unit) and int(0.6 * unit). */
-    renderer->item_size[axis] = (int)(0.8 * renderer->unit[axis]);
-    renderer->digit_size[axis] = (int)(0.6 * renderer->unit[axis]);
+    a->item_size[axis] = (int)(0.8 * a->unit[axis]);
+    a->digit_size[axis] = (int)(0.6 * a->unit[axis]);
   }
   for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
     const crafter_image *image = &textures->images[i];
     if (!image->pixels) {
       snprintf(error, error_size, "texture %s is not loaded", crafter_texture_names[i]);
-      crafter_renderer_free(renderer);
+      free_assets(a);
       return NULL;
     }
-    if (scale_image(image, renderer->unit[0], renderer->unit[1], &renderer->cell[i]) < 0 ||
-        scale_image(image, renderer->item_size[0], renderer->item_size[1],
-                    &renderer->item[i]) < 0 ||
-        scale_image(image, renderer->digit_size[0], renderer->digit_size[1],
-                    &renderer->digit[i]) < 0)
+    if (scale_image(image, a->unit[0], a->unit[1], &a->cell[i]) < 0 ||
+        scale_image(image, a->item_size[0], a->item_size[1], &a->item[i]) < 0 ||
+        scale_image(image, a->digit_size[0], a->digit_size[1], &a->digit[i]) < 0)
       goto out_of_memory;
   }
-  size_t local_pixels = (size_t)renderer->local[0] * (size_t)renderer->local[1];
-  renderer->vignette = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
-  renderer->noise = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
-  renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
-  renderer->lit_cells = malloc((size_t)renderer->unit[0] * (size_t)renderer->unit[1] * 3 *
-                               (CRAFTER_MATERIAL_COUNT + 3));
-  if (!renderer->vignette || !renderer->noise || !renderer->canvas || !renderer->lit_cells)
-    goto out_of_memory;
-  for (int x = 0; x < renderer->local[0]; x++) {
-    double along_x = linspace(x, renderer->local[0]);
-    for (int y = 0; y < renderer->local[1]; y++) {
-      double along_y = linspace(y, renderer->local[1]);
+  size_t local_pixels = (size_t)a->local[0] * (size_t)a->local[1];
+  a->vignette = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
+  if (!a->vignette) goto out_of_memory;
+  for (int x = 0; x < a->local[0]; x++) {
+    double along_x = linspace(x, a->local[0]);
+    for (int y = 0; y < a->local[1]; y++) {
+      double along_y = linspace(y, a->local[1]);
       /* 1 - exp(-0.5 * (x**2 + y**2) / stddev**2) with stddev 0.5 */
-      renderer->vignette[(size_t)x * (size_t)renderer->local[1] + (size_t)y] =
+      a->vignette[(size_t)x * (size_t)a->local[1] + (size_t)y] =
           1 - exp(-0.5 * (along_x * along_x + along_y * along_y) / 0.25);
     }
   }
-  return renderer;
+  return a;
 
 out_of_memory:
-  crafter_renderer_free(renderer);
+  free_assets(a);
   snprintf(error, error_size, "out of memory");
   return NULL;
+}
+
+crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
+                                       const crafter_params *params, char *error,
+                                       size_t error_size) {
+  if (crafter_params_check(params, error, error_size) < 0) return NULL;
+  render_assets *assets = make_assets(textures, params, error, error_size);
+  if (!assets) return NULL;
+  crafter_renderer *renderer = calloc(1, sizeof(*renderer));
+  if (!renderer) {
+    free_assets(assets);
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  renderer->a = renderer->owned = assets;
+  if (!with_buffers(renderer)) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  return renderer;
+}
+
+crafter_renderer *crafter_renderer_share(const crafter_renderer *original, char *error,
+                                         size_t error_size) {
+  crafter_renderer *renderer = calloc(1, sizeof(*renderer));
+  if (renderer) {
+    renderer->a = original->a;
+    renderer = with_buffers(renderer);
+  }
+  if (!renderer) snprintf(error, error_size, "out of memory");
+  return renderer;
 }
 
 /* Where drawing goes: pixel (x, y) at base + x * x_stride + y * y_stride,
@@ -215,7 +268,7 @@ static void draw_blended(surface to_surface, int left, int top, const scaled *te
 }
 
 static surface canvas_surface(const crafter_renderer *renderer) {
-  surface canvas = {renderer->canvas, (ptrdiff_t)renderer->local[1] * 3, 3};
+  surface canvas = {renderer->canvas, (ptrdiff_t)renderer->a->local[1] * 3, 3};
   return canvas;
 }
 
@@ -252,24 +305,24 @@ static const int item_textures[CRAFTER_ITEM_COUNT] = {
 
 static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) {
   const crafter_world *world = &env->game.world;
-  int height = renderer->local[1];
-  memset(renderer->canvas, 127, (size_t)renderer->local[0] * (size_t)height * 3);
+  int height = renderer->a->local[1];
+  memset(renderer->canvas, 127, (size_t)renderer->a->local[0] * (size_t)height * 3);
   int center_x = world->objects[0].x, center_y = world->objects[0].y;
-  int offset_x = renderer->grid[0] / 2, offset_y = renderer->grid[1] / 2;
-  for (int x = 0; x < renderer->grid[0]; x++)
-    for (int y = 0; y < renderer->grid[1]; y++) {
+  int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
+  for (int x = 0; x < renderer->a->grid[0]; x++)
+    for (int y = 0; y < renderer->a->grid[1]; y++) {
       int world_x = center_x + x - offset_x, world_y = center_y + y - offset_y;
       if (!crafter_world_inside(world, world_x, world_y)) continue;
       int material = crafter_world_material(world, world_x, world_y);
-      draw_opaque(canvas_surface(renderer), x * renderer->unit[0], y * renderer->unit[1],
-                  &renderer->cell[material]); /* material ids are texture ids */
+      draw_opaque(canvas_surface(renderer), x * renderer->a->unit[0], y * renderer->a->unit[1],
+                  &renderer->a->cell[material]); /* material ids are texture ids */
     }
   for (int slot = 0; slot < world->object_count; slot++) {
     const crafter_object *object = &world->objects[slot];
     int x = object->x - center_x + offset_x, y = object->y - center_y + offset_y;
-    if (x < 0 || y < 0 || x >= renderer->grid[0] || y >= renderer->grid[1]) continue;
-    draw_blended(canvas_surface(renderer), x * renderer->unit[0], y * renderer->unit[1],
-                 &renderer->cell[object_texture(env, object)]);
+    if (x < 0 || y < 0 || x >= renderer->a->grid[0] || y >= renderer->a->grid[1]) continue;
+    draw_blended(canvas_surface(renderer), x * renderer->a->unit[0], y * renderer->a->unit[1],
+                 &renderer->a->cell[object_texture(env, object)]);
   }
 }
 
@@ -318,27 +371,27 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
   int night = daylight < 0.5;
   double amount = 2 * (0.5 - daylight);
   int sleeping = env->game.player.sleeping;
-  int height = renderer->local[1];
-  int width = renderer->params.size[0];
+  int height = renderer->a->local[1];
+  int width = renderer->a->params.size[0];
   /* The noise of every pixel, drawn first: the same draws in the same
    * order (x-major) as one at a time. */
   if (night)
     crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
-                             (long)renderer->local[0] * height);
-  for (int x = 0; x < renderer->local[0]; x++)
+                             (long)renderer->a->local[0] * height);
+  for (int x = 0; x < renderer->a->local[0]; x++)
     for (int y = 0; y < height; y++) {
       size_t cell = (size_t)x * (size_t)height + (size_t)y;
       const uint8_t *colour = renderer->canvas + cell * 3;
       uint8_t dark[3];
       if (night) {
         double noise = renderer->noise[cell];
-        double mask = amount * renderer->vignette[cell];
+        double mask = amount * renderer->a->vignette[cell];
         for (int c = 0; c < 3; c++) dark[c] = (uint8_t)((1 - mask) * colour[c] + mask * noise);
       } else {
         memcpy(dark, colour, 3);
       }
-      uint8_t *out = pixels + ((size_t)(renderer->border[1] + y) * (size_t)width +
-                               (size_t)(renderer->border[0] + x)) * 3;
+      uint8_t *out = pixels + ((size_t)(renderer->a->border[1] + y) * (size_t)width +
+                               (size_t)(renderer->a->border[0] + x)) * 3;
       shade(colour, dark, daylight, sleeping, out);
     }
 }
@@ -347,32 +400,32 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
  * the local view: the reference composes it on a black canvas of its own,
  * which comes to the same bytes. */
 static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, uint8_t *pixels) {
-  int width = renderer->params.size[0];
-  surface panel = {pixels + ((size_t)(renderer->border[1] + renderer->local[1]) * (size_t)width +
-                             (size_t)renderer->border[0]) * 3,
+  int width = renderer->a->params.size[0];
+  surface panel = {pixels + ((size_t)(renderer->a->border[1] + renderer->a->local[1]) * (size_t)width +
+                             (size_t)renderer->a->border[0]) * 3,
                    3, (ptrdiff_t)width * 3};
   const int32_t *inventory = env->game.player.inventory;
   for (int index = 0; index < CRAFTER_ITEM_COUNT; index++) {
     int amount = inventory[index];
     if (amount < 1) continue;
-    int column = index % renderer->grid[0], row = index / renderer->grid[0];
-    const scaled *icon = &renderer->item[item_textures[index]];
+    int column = index % renderer->a->grid[0], row = index / renderer->a->grid[0];
+    const scaled *icon = &renderer->a->item[item_textures[index]];
     if (icon->pixels)
-      draw_blended(panel, (int)(column * renderer->unit[0] + 0.1 * renderer->unit[0]),
-                   (int)(row * renderer->unit[1] + 0.1 * renderer->unit[1]), icon);
+      draw_blended(panel, (int)(column * renderer->a->unit[0] + 0.1 * renderer->a->unit[0]),
+                   (int)(row * renderer->a->unit[1] + 0.1 * renderer->a->unit[1]), icon);
     int digit = amount <= 9 ? CRAFTER_TEX_DIGIT_1 + amount - 1 : CRAFTER_TEX_UNKNOWN;
-    const scaled *count = &renderer->digit[digit];
+    const scaled *count = &renderer->a->digit[digit];
     if (count->pixels)
-      draw_blended(panel, (int)(column * renderer->unit[0] + 0.4 * renderer->unit[0]),
-                   (int)(row * renderer->unit[1] + 0.4 * renderer->unit[1]), count);
+      draw_blended(panel, (int)(column * renderer->a->unit[0] + 0.4 * renderer->a->unit[0]),
+                   (int)(row * renderer->a->unit[1] + 0.4 * renderer->a->unit[1]), count);
   }
 }
 
 /* Zeroes what the local view does not cover: the margins and the panel. */
 static void clear_outside_local_view(const crafter_renderer *renderer, uint8_t *pixels) {
-  int width = renderer->params.size[0], height = renderer->params.size[1];
-  int left = renderer->border[0], top = renderer->border[1];
-  int right = left + renderer->local[0], bottom = top + renderer->local[1];
+  int width = renderer->a->params.size[0], height = renderer->a->params.size[1];
+  int left = renderer->a->border[0], top = renderer->a->border[1];
+  int right = left + renderer->a->local[0], bottom = top + renderer->a->local[1];
   for (int row = 0; row < height; row++) {
     uint8_t *line = pixels + (size_t)row * (size_t)width * 3;
     if (row < top || row >= bottom) {
@@ -410,18 +463,18 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
   const crafter_world *world = &env->game.world;
   double daylight = env->game.daylight;
   int sleeping = env->game.player.sleeping;
-  int unit_w = renderer->unit[0], unit_h = renderer->unit[1];
-  int width = renderer->params.size[0];
+  int unit_w = renderer->a->unit[0], unit_h = renderer->a->unit[1];
+  int width = renderer->a->params.size[0];
   int center_x = world->objects[0].x, center_y = world->objects[0].y;
-  int offset_x = renderer->grid[0] / 2, offset_y = renderer->grid[1] / 2;
+  int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   size_t cell_bytes = (size_t)unit_w * (size_t)unit_h * 3;
   uint8_t *outside = renderer->lit_cells + (size_t)CRAFTER_MATERIAL_COUNT * cell_bytes;
   uint8_t *scratch = outside + cell_bytes;
   uint8_t *composed = scratch + cell_bytes;
   surface composed_surface = {composed, (ptrdiff_t)unit_h * 3, 3};
   uint32_t lit_done = 0; /* bit m: material m lit this frame; bit 31: the outside */
-  for (int gx = 0; gx < renderer->grid[0]; gx++)
-    for (int gy = 0; gy < renderer->grid[1]; gy++) {
+  for (int gx = 0; gx < renderer->a->grid[0]; gx++)
+    for (int gy = 0; gy < renderer->a->grid[1]; gy++) {
       int world_x = center_x + gx - offset_x, world_y = center_y + gy - offset_y;
       const uint8_t *source;
       if (!crafter_world_inside(world, world_x, world_y)) {
@@ -435,15 +488,15 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
         int material = crafter_world_material(world, world_x, world_y);
         int slot = crafter_world_object_slot(world, world_x, world_y);
         if (slot >= 0) {
-          draw_opaque(composed_surface, 0, 0, &renderer->cell[material]);
+          draw_opaque(composed_surface, 0, 0, &renderer->a->cell[material]);
           draw_blended(composed_surface, 0, 0,
-                       &renderer->cell[object_texture(env, &world->objects[slot])]);
+                       &renderer->a->cell[object_texture(env, &world->objects[slot])]);
           light_cell(composed, unit_w, unit_h, daylight, sleeping, scratch);
           source = scratch;
         } else {
           uint8_t *lit = renderer->lit_cells + (size_t)material * cell_bytes;
           if (!(lit_done & (1u << material))) {
-            draw_opaque(composed_surface, 0, 0, &renderer->cell[material]);
+            draw_opaque(composed_surface, 0, 0, &renderer->a->cell[material]);
             light_cell(composed, unit_w, unit_h, daylight, sleeping, lit);
             lit_done |= 1u << material;
           }
@@ -451,8 +504,8 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
         }
       }
       for (int y = 0; y < unit_h; y++) {
-        uint8_t *row = pixels + ((size_t)(renderer->border[1] + gy * unit_h + y) * (size_t)width +
-                                 (size_t)(renderer->border[0] + gx * unit_w)) * 3;
+        uint8_t *row = pixels + ((size_t)(renderer->a->border[1] + gy * unit_h + y) * (size_t)width +
+                                 (size_t)(renderer->a->border[0] + gx * unit_w)) * 3;
         memcpy(row, source + (size_t)y * (size_t)unit_w * 3, (size_t)unit_w * 3);
       }
     }

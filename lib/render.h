@@ -24,6 +24,12 @@ crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
                                        size_t error_size);
 void crafter_renderer_free(crafter_renderer *renderer);
 
+/* Another renderer for envs of the same parameters, sharing the scaled
+ * textures and the vignette of `original`, which must outlive it: a few
+ * kilobytes of its own instead of tens.  NULL with a reason. */
+crafter_renderer *crafter_renderer_share(const crafter_renderer *original, char *error,
+                                         size_t error_size);
+
 /* Bytes the renderer holds (scaled textures, vignette, canvas). */
 size_t crafter_renderer_bytes(const crafter_renderer *renderer);
 

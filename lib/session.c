@@ -193,7 +193,9 @@ static int setup(session *s, char *error, size_t error_size) {
     s->pixels = malloc(s->pixel_bytes * (size_t)count);
     if (!s->renderers || !s->pixels) goto out_of_memory;
     for (int i = 0; i < count; i++) {
-      s->renderers[i] = crafter_renderer_new(&s->textures, &s->envs[i].params, error, error_size);
+      s->renderers[i] = i == 0 ? crafter_renderer_new(&s->textures, &s->envs[i].params, error,
+                                                      error_size)
+                               : crafter_renderer_share(s->renderers[0], error, error_size);
       if (!s->renderers[i]) return -1;
       crafter_renderer_attach(s->renderers[i], &s->envs[i], s->pixels + s->pixel_bytes * (size_t)i);
     }
