@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
          OPT_COMPARE };
   const char *config_path = NULL;
   /* Env parameters given on the command line, which rule over --config. */
-  int given_seed = 0, given_area = 0, given_view = 0, given_size = 0, given_length = 0;
+  unsigned given = 0; /* enum crafter_given */
   static const struct option long_options[] = {
       {"obs", required_argument, NULL, 'o'},      {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'n'},
@@ -230,28 +230,28 @@ int main(int argc, char **argv) {
         if (crafter_parse_int64(optarg, 0, INT32_MAX, &options.batch.params.seed) < 0)
           usage_error("invalid seed '%s'", optarg);
         options.action_seed = (uint64_t)options.batch.params.seed;
-        given_seed = 1;
+        given |= CRAFTER_GIVEN_SEED;
         break;
       case OPT_AREA:
         if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.area) < 0)
           usage_error("invalid area '%s' (expected W,H)", optarg);
-        given_area = 1;
+        given |= CRAFTER_GIVEN_AREA;
         break;
       case OPT_VIEW:
         if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.view) < 0)
           usage_error("invalid view '%s' (expected W,H)", optarg);
-        given_view = 1;
+        given |= CRAFTER_GIVEN_VIEW;
         break;
       case OPT_SIZE:
         if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
-        given_size = 1;
+        given |= CRAFTER_GIVEN_SIZE;
         break;
       case OPT_LENGTH:
         if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
           usage_error("invalid length '%s'", optarg);
         options.batch.params.length = (long)number;
-        given_length = 1;
+        given |= CRAFTER_GIVEN_LENGTH;
         break;
       case 't': textures_dir = optarg; break;
       case 'f':
@@ -282,14 +282,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    crafter_params *params = &options.batch.params;
-    const crafter_params *file = &config.params;
-    if (!given_seed) params->seed = file->seed, options.action_seed = (uint64_t)file->seed;
-    if (!given_area) params->area[0] = file->area[0], params->area[1] = file->area[1];
-    if (!given_view) params->view[0] = file->view[0], params->view[1] = file->view[1];
-    if (!given_size) params->size[0] = file->size[0], params->size[1] = file->size[1];
-    if (!given_length) params->length = file->length;
-    params->reward = file->reward;
+    crafter_params_take_unset(&options.batch.params, &config.params, given);
+    options.action_seed = (uint64_t)options.batch.params.seed;
     options.batch.config = &config;
   }
   if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0)
