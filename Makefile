@@ -9,6 +9,7 @@ OPTFLAGS ?= -O2 -g
 EXACTFLAGS = -ffp-contract=off -fno-fast-math
 WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
+	$(if $(FASTGEN_X86),-DCRAFTER_FASTGEN_X86) \
 	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
 LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
@@ -16,12 +17,14 @@ VERSION = 0.1.0
 LIB_MODULES = rng npmath noise world worldgen rules config env render textures builtin_textures session \
 	batch bench worldfile gen \
 	proto json cli score traj dataset agents play
-LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o)
+# The fast world generator's kernels, once per instruction set (fastgen.h).
+FASTGEN_OBJECTS = lib/fastgen-base.o $(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o)
+LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
-	tests/unit/test-traj tests/unit/test-config tests/unit/test-play
+	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen
 TEST_TOOLS = tests/golden-compare
 
 GOLDEN_DIR ?= ../shared/golden
@@ -33,6 +36,14 @@ all: $(PROGRAMS)
 
 lib/%.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# Inexact by design (see worldgen.c): contraction allowed.
+lib/fastgen-base.o: lib/fastgen.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -DFASTGEN_SUFFIX=base -c -o $@ $<
+lib/fastgen-v3.o: lib/fastgen.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v3 -DFASTGEN_SUFFIX=v3 -c -o $@ $<
+lib/fastgen-v4.o: lib/fastgen.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 
 lib/builtin_textures.c: data/embed-textures.sh $(wildcard data/textures/*.png)
 	sh data/embed-textures.sh data/textures > $@.tmp && mv $@.tmp $@

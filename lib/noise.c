@@ -1,10 +1,12 @@
 #include "noise.h"
 
+#include "fastgen.h"
+
 #include <math.h>
 
 /* The 24 gradients of the reference: vertices of a rhombicuboctahedron,
  * skewed so both kinds of facets fit circles of one radius. */
-static const double gradients3[72] = {
+const double crafter_gradients3[72] = {
     -11, 4,   4,   -4, 11,  4,   -4, 4,   11,  11, 4,   4,   4,  11,  4,
     4,   4,   11,  -11, -4, 4,   -4, -11, 4,   -4, -4,  11,  11, -4,  4,
     4,   -11, 4,   4,  -4,  11,  -11, 4,  -4,  -4, 11,  -4,  -4, 4,   -11,
@@ -48,7 +50,8 @@ static inline double extrapolate(const crafter_noise *noise, int64_t xsb, int64_
                           double dx, double dy, double dz) {
   int inner = noise->perm[(noise->perm[xsb & 0xff] + ysb) & 0xff];
   int index = noise->gradient_index[(inner + zsb) & 0xff];
-  return gradients3[index] * dx + gradients3[index + 1] * dy + gradients3[index + 2] * dz;
+  const double *gradient = crafter_gradients3 + index;
+  return gradient[0] * dx + gradient[1] * dy + gradient[2] * dz;
 }
 
 /* Adds the contribution of one lattice vertex, if it is within reach. */
@@ -512,3 +515,40 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
   return evaluate(noise, &at, classify(&at));
 }
 
+/* ---- A whole area at once: the kernel built for this processor ---- */
+
+static int fastgen_level = -1;
+
+int crafter_fastgen_set_level(int level) {
+  int best = 0;
+#if defined(CRAFTER_FASTGEN_X86)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("bmi2"))
+    best = 3;
+  if (best == 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+    best = 4;
+#endif
+  fastgen_level = level < 0 || level > best ? best : level < 3 ? 0 : level;
+  return fastgen_level;
+}
+
+int crafter_fastgen_level(void) {
+  int level = __atomic_load_n(&fastgen_level, __ATOMIC_RELAXED);
+  return level >= 0 ? level : crafter_fastgen_set_level(-1);
+}
+
+int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
+                            double weight, int width, const int32_t *lo, const int32_t *hi,
+                            double *acc, int stride) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_fastgen_level()) {
+    case 4:
+      return crafter_noise_field_add_v4(noise, z, ax, ay, weight, width, lo, hi, acc, stride);
+    case 3:
+      return crafter_noise_field_add_v3(noise, z, ax, ay, weight, width, lo, hi, acc, stride);
+  }
+#endif
+  return crafter_noise_field_add_base(noise, z, ax, ay, weight, width, lo, hi, acc, stride);
+}

@@ -17,7 +17,41 @@ typedef struct crafter_noise {
 /* OpenSimplex(seed): the permutation set-up of opensimplex 0.4.5. */
 void crafter_noise_init(crafter_noise *noise, int64_t seed);
 
-/* OpenSimplex(seed).noise3(x, y, z), in [-1, 1]. */
+/* OpenSimplex(seed).noise3(x, y, z). */
 double crafter_noise3(const crafter_noise *noise, double x, double y, double z);
+
+/* The fast, inexact companion of crafter_noise3 for a whole area at once.
+ *
+ * Adds weight * noise3(x * ax, y * ay, z) to acc[x * stride + y] for every
+ * cell 0 <= x < width with lo[x] <= y <= hi[x] (a row with lo > hi is not
+ * wanted).  Instead of finding the lattice vertices around each point, it
+ * visits each lattice vertex once and spreads its contribution over every
+ * cell within its reach, eight cells of a row at a time.
+ *
+ * The result is within CRAFTER_NOISE_FIELD_ERROR * |weight| of the
+ * reference's value, for two reasons.  The sum runs in another order, which
+ * changes only rounding (about 1e-15).  And the reference sums at most eight
+ * vertices per point, chosen by region, which now and then leaves out one
+ * vertex that is in reach: always one whose attenuation 2 - d^2 is below
+ * 1/6, so its term is at most (1/6)^4 * sqrt(2) * |gradient| / 103 =
+ * 1.31e-4.  Here every vertex in reach counts.  (The unit tests measure
+ * both claims over millions of points.)
+ *
+ * The rows are worked in aligned blocks of eight cells: stride must be a
+ * multiple of 8, at least height rounded up to one, and acc is best
+ * aligned to 64 bytes.  Other cells of a block that holds a wanted cell
+ * may change.  Returns 0, or -1 before
+ * writing anything when the area holds too many lattice vertices for this
+ * to be fast (scales finer than a few vertices per cell). */
+#define CRAFTER_NOISE_FIELD_ERROR 1.5e-4
+
+/* A bound on |noise3|: the sum over the vertices in reach of
+ * (2 - d^2)^4 * |d| * max|gradient| / 103, whatever the gradients, is at
+ * most 1.016 anywhere (its maximum over a fine grid of the lattice's
+ * repeating cell), so 1.1 leaves room. */
+#define CRAFTER_NOISE_BOUND 1.1
+int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
+                            double weight, int width, const int32_t *lo, const int32_t *hi,
+                            double *acc, int stride);
 
 #endif

@@ -60,23 +60,13 @@ static void regenerate(crafter_rng *rng) {
   rng->position = 0;
 }
 
-/* One tempered output; inline so that filling runs of doubles is fast. */
-static inline uint32_t next_word(crafter_rng *rng) {
-  if (rng->position >= CRAFTER_MT_N) regenerate(rng);
-  uint32_t y = rng->state[rng->position++];
-  y ^= (y >> 11);
-  y ^= (y << 7) & 0x9d2c5680U;
-  y ^= (y << 15) & 0xefc60000U;
-  y ^= (y >> 18);
-  return y;
-}
+void crafter_rng_regenerate(crafter_rng *rng) { regenerate(rng); }
+
+/* One tempered output (rng.h). */
+static inline uint32_t next_word(crafter_rng *rng) { return crafter_rng_word_inline(rng); }
 
 /* numpy's 53-bit double from two outputs: 27 high bits, then 26. */
-static inline double next_double(crafter_rng *rng) {
-  int32_t high = (int32_t)(next_word(rng) >> 5);
-  int32_t low = (int32_t)(next_word(rng) >> 6);
-  return (high * 67108864.0 + low) / 9007199254740992.0;
-}
+static inline double next_double(crafter_rng *rng) { return crafter_rng_uniform_inline(rng); }
 
 uint32_t crafter_rng_next_u32(crafter_rng *rng) { return next_word(rng); }
 

@@ -25,6 +25,23 @@ uint32_t crafter_rng_next_u32(crafter_rng *rng);
 /* random_sample() / uniform(): a double in [0, 1) from 53 random bits. */
 double crafter_rng_uniform(crafter_rng *rng);
 
+/* The same, inline, for loops that draw often. */
+void crafter_rng_regenerate(crafter_rng *rng);
+static inline uint32_t crafter_rng_word_inline(crafter_rng *rng) {
+  if (rng->position >= CRAFTER_MT_N) crafter_rng_regenerate(rng);
+  uint32_t y = rng->state[rng->position++];
+  y ^= (y >> 11);
+  y ^= (y << 7) & 0x9d2c5680U;
+  y ^= (y << 15) & 0xefc60000U;
+  y ^= (y >> 18);
+  return y;
+}
+static inline double crafter_rng_uniform_inline(crafter_rng *rng) {
+  int32_t high = (int32_t)(crafter_rng_word_inline(rng) >> 5);
+  int32_t low = (int32_t)(crafter_rng_word_inline(rng) >> 6);
+  return (high * 67108864.0 + low) / 9007199254740992.0;
+}
+
 /* uniform(low, high): low + (high - low) * random_sample(). */
 double crafter_rng_uniform_range(crafter_rng *rng, double low, double high);
 

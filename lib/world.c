@@ -163,8 +163,13 @@ void crafter_world_recount(crafter_world *world) {
   memset(world->chunk_materials, 0, chunk_count * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
   for (int x = 0; x < world->width; x++) {
     const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
-    for (int y = 0; y < world->height; y++)
-      world->chunk_materials[crafter_world_chunk_of(world, x, y) * CRAFTER_MATERIAL_COUNT +
-                             column[y]]++;
+    /* A column crosses the chunks of its chunk column one run at a time. */
+    uint16_t *counts = world->chunk_materials + (size_t)crafter_world_chunk_of(world, x, 0) *
+                                                    CRAFTER_MATERIAL_COUNT;
+    for (int y = 0; y < world->height; y += world->chunk_height) {
+      int end = y + world->chunk_height < world->height ? y + world->chunk_height : world->height;
+      for (int at = y; at < end; at++) counts[column[at]]++;
+      counts += CRAFTER_MATERIAL_COUNT;
+    }
   }
 }

@@ -1,9 +1,12 @@
 #include "worldgen.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
+#include "fastgen.h"
 #include "noise.h"
 
 /* Crafter's _simplex(x, y, z, size): one octave, coordinates divided by
@@ -12,7 +15,7 @@ static double octave(const crafter_noise *noise, double x, double y, double z, d
   return crafter_noise3(noise, x / size, y / size, z);
 }
 
-static double uniform(crafter_game *game) { return crafter_rng_uniform(&game->rng); }
+static inline double uniform(crafter_game *game) { return crafter_rng_uniform_inline(&game->rng); }
 
 /* The numbers are the config's; with Crafter's (config.c) every
  * expression is the reference's, operation for operation. */
@@ -84,7 +87,7 @@ static void place_creature(crafter_game *game, const crafter_worldgen_config *co
     crafter_game_add_creature(game, CRAFTER_SKELETON, x, y);
 }
 
-int crafter_generate_world(crafter_game *game) {
+int crafter_generate_world_plain(crafter_game *game) {
   crafter_world *world = &game->world;
   const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
   int width = world->width, height = world->height;
@@ -107,6 +110,213 @@ int crafter_generate_world(crafter_game *game) {
       place_creature(game, &config->worldgen, config->walkable, x, y, player_x, player_y,
                      tunnels[(size_t)x * (size_t)height + (size_t)y]);
   free(tunnels);
+  world->change_count = 0;
+  return 0;
+}
+
+/* ---- The fast path ----
+ *
+ * The noise values themselves are never seen: only which side of a
+ * threshold each falls on decides the materials, the draws and so the
+ * whole episode.  So the fast path computes every field for the whole
+ * area at once (crafter_noise_field_add), which is within a known bound of
+ * the reference's values, and knows a comparison's answer whenever the
+ * value is farther than that bound from the threshold (fastgen.c).  A cell
+ * where a comparison it needs is too close to call is decided by the plain
+ * path above, exactly.  Either way each cell's draws happen in cell order,
+ * as the reference makes them. */
+
+static inline int known(crafter_facts f, int p) { return f >> p & 1; }
+static inline int is_true(crafter_facts f, int p) {
+  return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p));
+}
+static inline int is_false(crafter_facts f, int p) {
+  return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == CRAFTER_KNOWN(p);
+}
+
+/* The material of a cell whose every needed comparison is known, drawing
+ * as the plain path draws; -1, before any draw, if one is not known. */
+static int decide(crafter_game *game, const crafter_worldgen_config *config, crafter_facts f,
+                  uint8_t *tunnel) {
+  enum {
+    SPAWN = CRAFTER_FACT_SPAWN, MOUNTAIN = CRAFTER_FACT_MOUNTAIN,
+    CAVE_DEPTH = CRAFTER_FACT_CAVE_DEPTH, CAVE = CRAFTER_FACT_CAVE,
+    TUNNEL_X = CRAFTER_FACT_TUNNEL_X, TUNNEL_Y = CRAFTER_FACT_TUNNEL_Y,
+    COAL = CRAFTER_FACT_COAL, IRON = CRAFTER_FACT_IRON,
+    DIAMOND_DEPTH = CRAFTER_FACT_DIAMOND_DEPTH, LAVA_DEPTH = CRAFTER_FACT_LAVA_DEPTH,
+    LAVA = CRAFTER_FACT_LAVA, SAND_ABOVE = CRAFTER_FACT_SAND_ABOVE,
+    SAND_BELOW = CRAFTER_FACT_SAND_BELOW, SAND = CRAFTER_FACT_SAND,
+    WATER = CRAFTER_FACT_WATER, TREE = CRAFTER_FACT_TREE,
+  };
+  if (!known(f, SPAWN)) return -1;
+  if (is_true(f, SPAWN)) return CRAFTER_GRASS;
+  if (!known(f, MOUNTAIN)) return -1;
+  if (is_true(f, MOUNTAIN)) {
+    if (!known(f, CAVE_DEPTH) || (is_true(f, CAVE_DEPTH) && !known(f, CAVE))) return -1;
+    if (is_true(f, CAVE_DEPTH) && is_true(f, CAVE)) return CRAFTER_PATH;
+    if (!known(f, TUNNEL_X)) return -1;
+    if (is_true(f, TUNNEL_X)) {
+      *tunnel = 1;
+      return CRAFTER_PATH;
+    }
+    if (!known(f, TUNNEL_Y)) return -1;
+    if (is_true(f, TUNNEL_Y)) {
+      *tunnel = 1;
+      return CRAFTER_PATH;
+    }
+    /* From here a draw may decide, so everything after it must be known first. */
+    if (!known(f, COAL) || !known(f, IRON) || !known(f, DIAMOND_DEPTH) ||
+        !known(f, LAVA_DEPTH) || (is_true(f, LAVA_DEPTH) && !known(f, LAVA)))
+      return -1;
+    if (is_true(f, COAL) && uniform(game) > config->coal_draw) return CRAFTER_COAL;
+    if (is_true(f, IRON) && uniform(game) > config->iron_draw) return CRAFTER_IRON;
+    if (is_true(f, DIAMOND_DEPTH) && uniform(game) > config->diamond_draw)
+      return CRAFTER_DIAMOND;
+    if (is_true(f, LAVA_DEPTH) && is_true(f, LAVA)) return CRAFTER_LAVA;
+    return CRAFTER_STONE;
+  }
+  if (!known(f, SAND_ABOVE) || (is_true(f, SAND_ABOVE) && !known(f, SAND_BELOW))) return -1;
+  if (is_true(f, SAND_ABOVE) && is_false(f, SAND_BELOW)) {
+    if (!known(f, SAND)) return -1;
+    if (is_true(f, SAND)) return CRAFTER_SAND;
+  }
+  if (!known(f, WATER)) return -1;
+  if (is_true(f, WATER)) return CRAFTER_WATER;
+  if (!known(f, TREE)) return -1;
+  if (is_true(f, TREE) && uniform(game) > config->tree_draw) return CRAFTER_TREE;
+  return CRAFTER_GRASS;
+}
+
+int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
+                          const crafter_worldgen_config *config, int player_x, int player_y) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_fastgen_level()) {
+    case 4: return crafter_fastgen_facts_v4(gen, noise, config, player_x, player_y);
+    case 3: return crafter_fastgen_facts_v3(gen, noise, config, player_x, player_y);
+  }
+#endif
+  return crafter_fastgen_facts_base(gen, noise, config, player_x, player_y);
+}
+
+/* The working memory: each thread keeps its own from one world to the
+ * next, since fresh pages on every call would cost more than generating
+ * the world.  It holds the tunnel flags too. */
+typedef struct scratch {
+  crafter_fastgen gen;
+  uint8_t *tunnels; /* width x stride */
+} scratch;
+
+static void scratch_free(scratch *s) {
+  if (!s) return;
+  free(s->gen.start);
+  free(s->gen.facts);
+  free(s->gen.all.lo);
+  free(s->tunnels);
+  free(s);
+}
+
+static scratch *scratch_new(int width, int height) {
+  scratch *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  crafter_fastgen *g = &s->gen;
+  g->width = width;
+  g->height = height;
+  g->stride = (height + 7) & ~7;
+  size_t plane = (size_t)width * (size_t)g->stride;
+  if (posix_memalign((void **)&g->start, 64, 5 * plane * sizeof(double)) != 0) g->start = NULL;
+  if (posix_memalign((void **)&g->facts, 64, plane * sizeof(crafter_facts)) != 0)
+    g->facts = NULL;
+  g->all.lo = malloc(8 * (size_t)width * sizeof(int32_t));
+  s->tunnels = malloc(plane);
+  if (!g->start || !g->facts || !g->all.lo || !s->tunnels) {
+    scratch_free(s);
+    return NULL;
+  }
+  g->water = g->start + plane;
+  g->mountain = g->water + plane;
+  g->field = g->mountain + plane;
+  g->distance = g->field + plane;
+  g->distance_x = g->distance_y = -1;
+  g->all.hi = g->all.lo + width;
+  g->mountains.lo = g->all.hi + width;
+  g->mountains.hi = g->mountains.lo + width;
+  g->lowlands.lo = g->mountains.hi + width;
+  g->lowlands.hi = g->lowlands.lo + width;
+  g->near.lo = g->lowlands.hi + width;
+  g->near.hi = g->near.lo + width;
+  for (int x = 0; x < width; x++) g->all.lo[x] = 0, g->all.hi[x] = height - 1;
+  return s;
+}
+
+static pthread_key_t scratch_key;
+static int scratch_key_made;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_destroy(void *s) { scratch_free(s); }
+static void scratch_make_key(void) {
+  scratch_key_made = pthread_key_create(&scratch_key, scratch_destroy) == 0;
+}
+
+/* This thread's scratch for the area, with the noise sums cleared; NULL
+ * if memory ran out.  Give it back with scratch_release. */
+static scratch *scratch_take(int width, int height) {
+  pthread_once(&scratch_once, scratch_make_key);
+  scratch *s = scratch_key_made ? pthread_getspecific(scratch_key) : NULL;
+  if (s && (s->gen.width != width || s->gen.height != height)) {
+    pthread_setspecific(scratch_key, NULL);
+    scratch_free(s);
+    s = NULL;
+  }
+  if (!s) {
+    s = scratch_new(width, height);
+    if (!s) return NULL;
+    if (scratch_key_made && pthread_setspecific(scratch_key, s) != 0) {
+      scratch_free(s);
+      return NULL;
+    }
+  }
+  memset(s->gen.start, 0, 3 * (size_t)width * (size_t)s->gen.stride * sizeof(double));
+  return s;
+}
+
+/* Frees the scratch unless the thread keeps it. */
+static void scratch_release(scratch *s) {
+  if (!scratch_key_made) scratch_free(s);
+}
+
+int crafter_generate_world(crafter_game *game) {
+  crafter_world *world = &game->world;
+  const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
+  const crafter_worldgen_config *wg = &config->worldgen;
+  int width = world->width, height = world->height;
+  int player_x = world->objects[0].x, player_y = world->objects[0].y;
+  scratch *s = scratch_take(width, height);
+  if (!s) return -1;
+  crafter_rng before = game->rng;
+  crafter_noise noise;
+  crafter_noise_init(&noise, crafter_rng_randint(&game->rng, 0, 2147483647));
+  if (crafter_fastgen_facts(&s->gen, &noise, wg, player_x, player_y) < 0) {
+    /* Too fine a field for the fast path: the plain one from the start. */
+    scratch_release(s);
+    game->rng = before;
+    return crafter_generate_world_plain(game);
+  }
+  int stride = s->gen.stride;
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      size_t at = (size_t)x * (size_t)stride + (size_t)y;
+      s->tunnels[at] = 0;
+      int material = decide(game, wg, s->gen.facts[at], &s->tunnels[at]);
+      if (material < 0)
+        material = choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
+      world->materials[(size_t)x * (size_t)height + (size_t)y] = (uint8_t)material;
+    }
+  crafter_world_recount(world);
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++)
+      place_creature(game, wg, config->walkable, x, y, player_x, player_y,
+                     s->tunnels[(size_t)x * (size_t)stride + (size_t)y]);
+  scratch_release(s);
   world->change_count = 0;
   return 0;
 }

@@ -1,6 +1,9 @@
 /* OpenSimplex against opensimplex 0.4.5 and np.cos against numpy.  Expected
  * values were printed by opensimplex 0.4.5 (OpenSimplex(seed).noise3) and
  * numpy 1.24.2 on an AVX-512 machine (np.cos), as exact hex floats. */
+#include <math.h>
+#include <stdlib.h>
+
 #include "noise.h"
 #include "npmath.h"
 #include "rules.h"
@@ -27,7 +30,89 @@ static const struct {
           -0x1.1b2933bfd0851p-4, 0x1.2a173f2294e6fp-2}},
 };
 
+/* The area field against noise3 point by point: the largest difference
+ * over every cell of a width x height area, for the field of
+ * noise3(x * ax, y * ay, z) with the cells given by the row ranges. */
+static double field_error(const crafter_noise *noise, double z, double ax, double ay,
+                          int width, int height, const int32_t *lo, const int32_t *hi,
+                          int *outside_changed) {
+  int stride = (height + 7) & ~7;
+  double *acc = calloc((size_t)width * (size_t)stride, sizeof *acc);
+  if (!acc) return INFINITY;
+  double worst = 0;
+  if (crafter_noise_field_add(noise, z, ax, ay, 2.5, width, lo, hi, acc, stride) < 0) worst = INFINITY;
+  *outside_changed = 0;
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      double got = acc[(size_t)x * (size_t)stride + (size_t)y];
+      if (y < lo[x] || y > hi[x]) {
+        /* Only cells in a block of eight with a wanted cell may be touched. */
+        if (got != 0 && !(lo[x] <= hi[x] && y >= (lo[x] & ~7) && y <= (hi[x] | 7)))
+          *outside_changed = 1;
+        continue;
+      }
+      double want = 2.5 * crafter_noise3(noise, x * ax, y * ay, z);
+      double error = fabs(got - want);
+      if (!(error <= worst)) worst = error;
+    }
+  free(acc);
+  return worst;
+}
+
+static void test_fields(void) {
+  /* The fields world generation asks for: (x / size, y / size) with
+   * Crafter's sizes, the two tunnels, and a few other scales. */
+  static const struct {
+    double z, ax, ay;
+  } fields[] = {
+      {8, 1 / 3.0, 1 / 3.0},  {3, 1 / 15.0, 1 / 15.0}, {3, 1 / 5.0, 1 / 5.0},
+      {0, 1 / 15.0, 1 / 15.0}, {6, 1 / 7.0, 1 / 7.0},  {7, 2 / 3.0, 1 / 15.0},
+      {7, 1 / 15.0, 2 / 3.0}, {1, 1 / 8.0, 1 / 8.0},   {2, 1 / 6.0, 1 / 6.0},
+      {4, 1 / 9.0, 1 / 9.0},  {5, 1.0, 1.0},           {2.5, 1.7, 0.3},
+  };
+  enum { W = 64, H = 64 };
+  int32_t lo[W], hi[W];
+  double worst = 0;
+  int outside = 0, count = 0;
+  for (long long seed = 0; seed < 40; seed++) {
+    crafter_noise noise;
+    crafter_noise_init(&noise, seed * 53591 + 7);
+    for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+      /* Whole area on even seeds; ragged row ranges, some rows empty, on odd. */
+      for (int x = 0; x < W; x++) {
+        lo[x] = seed % 2 ? (int32_t)((x * 7 + seed) % 23) : 0;
+        hi[x] = seed % 2 ? (int32_t)(H - 1 - (x * 11 + seed) % 29) : H - 1;
+        if (seed % 2 && x % 5 == 3) hi[x] = lo[x] - 1;
+      }
+      int changed;
+      double error = field_error(&noise, fields[f].z, fields[f].ax, fields[f].ay, W, H, lo, hi,
+                                 &changed);
+      if (!(error <= worst)) worst = error;
+      outside |= changed;
+      count++;
+    }
+  }
+  ok(worst <= 2.5 * CRAFTER_NOISE_FIELD_ERROR,
+     "area fields match noise3 within %g at every cell of %d fields (largest error %g)",
+     2.5 * CRAFTER_NOISE_FIELD_ERROR, count, worst);
+  ok(!outside, "area fields leave cells outside the wanted rows alone");
+  /* A 100 x 37 area with an uneven stride. */
+  crafter_noise noise;
+  crafter_noise_init(&noise, 99);
+  int32_t lo2[100], hi2[100];
+  for (int x = 0; x < 100; x++) lo2[x] = 0, hi2[x] = 36;
+  int changed;
+  double error = field_error(&noise, 8, 1 / 3.0, 1 / 3.0, 100, 37, lo2, hi2, &changed);
+  ok(error <= 2.5 * CRAFTER_NOISE_FIELD_ERROR && !changed, "a 100 x 37 area field (error %g)",
+     error);
+  error = field_error(&noise, 0.25, 1e-4, 3e-3, 100, 37, lo2, hi2, &changed);
+  ok(error <= 2.5 * CRAFTER_NOISE_FIELD_ERROR && !changed, "a very coarse field (error %g)", error);
+  ok(crafter_noise_field_add(&noise, 0, 1e3, 1e3, 1, 100, lo2, hi2, NULL, 40) == -1,
+     "a field finer than the cells is refused before it writes");
+}
+
 int main(void) {
+  test_fields();
   crafter_noise noise;
   crafter_noise_init(&noise, 1);
   ok(noise.perm[0] == 33 && noise.perm[1] == 221 && noise.perm[2] == 255 &&

@@ -1,0 +1,353 @@
+/* fastgen: the vector kernels of the fast world generator (fastgen.h).
+ *
+ * This file is compiled once per instruction set, with FASTGEN_SUFFIX
+ * naming the copy; vectors of eight doubles are written with the
+ * compiler's vector extension and become whatever registers the target
+ * has.  Nothing here needs to be exact, so fused multiply-adds are
+ * allowed (the Makefile builds it with -ffp-contract=fast). */
+#include "fastgen.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifndef FASTGEN_SUFFIX
+#define FASTGEN_SUFFIX base
+#endif
+#define VARIANT_JOIN(name, suffix) name##_##suffix
+#define VARIANT_EXPAND(name, suffix) VARIANT_JOIN(name, suffix)
+#define VARIANT(name) VARIANT_EXPAND(name, FASTGEN_SUFFIX)
+
+#define SQUISH3 (1.0 / 3)
+#define NORM3 103.0
+
+/* Eight lanes.  They pass only between static functions of this file, so
+ * no calling convention anyone else sees is involved (-Wno-psabi). */
+typedef double v8d __attribute__((vector_size(64)));
+typedef long long v8l __attribute__((vector_size(64)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+/* ---- A whole area at once: crafter_noise_field_add ----
+ *
+ * noise3(p) is the sum, over the lattice vertices u within distance sqrt(2)
+ * of p, of (2 - |p - u|^2)^4 * (g(u) . (p - u)) / 103, where g(u) is the
+ * vertex's gradient.  The reference finds those vertices point by point;
+ * here each vertex near the plane z is visited once and added to every
+ * cell it reaches.  A vertex with skewed coordinates (i, j, k) sits at
+ * (i, j, k) + (i + j + k) / 3 in the space of the points. */
+
+#define REACH 1.4143 /* a little more than sqrt(2) */
+
+/* v clamped to [low, high], as a cell index, for any finite v. */
+static inline int clamp_cell(double v, int low, int high) {
+  return v < low ? low : v > high ? high : (int)v;
+}
+
+/* Adds one vertex's contribution to the rows xa..xb, in the blocks of
+ * eight cells from block0 on (at most 16 of them), cut to each row's
+ * range.  Blocks start at multiples of eight, so that a block's sum comes
+ * back from the store before it whole; the attenuation is cut to zero
+ * outside the vertex's reach.  Every row of a vertex has the same number
+ * of blocks, but for cuts, so the loops' ends are easy to foresee. */
+static inline __attribute__((always_inline)) void spread(double *acc, int stride, int xa,
+                                                         int xb, int block0, int blocks,
+                                                         const int32_t *lo, const int32_t *hi,
+                                                         double ax, double ay, double ux,
+                                                         double uy, double reach2, double gx,
+                                                         double gy, double gz_dz, int whole) {
+  const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  v8d dy2[16], gdy[16];
+  for (int b = 0; b < blocks; b++) {
+    v8d dy = ((v8d){0} + (double)(block0 + 8 * b) + lanes) * ay - uy;
+    dy2[b] = dy * dy;
+    gdy[b] = gy * dy;
+  }
+  double dx = xa * ax - ux;
+  for (int x = xa; x <= xb; x++, dx += ax) {
+    int from = 0, to = blocks;
+    if (!whole) {
+      if (lo[x] > hi[x]) continue;
+      if (lo[x] > block0) from = (lo[x] - block0) >> 3;
+      if (hi[x] < block0 + 8 * blocks - 1) to = hi[x] < block0 ? 0 : ((hi[x] - block0) >> 3) + 1;
+    }
+    double rest = reach2 - dx * dx, base = gx * dx + gz_dz;
+    double *row = acc + (size_t)x * (size_t)stride + block0;
+    for (int b = from; b < to; b++) {
+      v8d attenuation = rest - dy2[b];
+      attenuation = (v8d)((v8l)attenuation & ~((v8l)attenuation >> 63)); /* max(., 0) */
+      v8d squared = attenuation * attenuation;
+      v8d sum;
+      memcpy(&sum, row + 8 * b, sizeof sum);
+      sum += squared * squared * (base + gdy[b]);
+      memcpy(row + 8 * b, &sum, sizeof sum);
+    }
+  }
+}
+
+int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
+                            double weight, int width, const int32_t *lo, const int32_t *hi,
+                            double *acc, int stride) {
+  int first = -1, last = -1, ymin = 0, ymax = 0;
+  for (int x = 0; x < width; x++) {
+    if (lo[x] > hi[x]) continue;
+    if (first < 0) {
+      first = x;
+      ymin = lo[x];
+      ymax = hi[x];
+    }
+    last = x;
+    if (lo[x] < ymin) ymin = lo[x];
+    if (hi[x] > ymax) ymax = hi[x];
+  }
+  if (first < 0) return 0;
+  /* Every row wanted from ymin to ymax: no row's range to heed. */
+  int whole = 1;
+  for (int x = first; x <= last; x++) whole &= lo[x] == ymin && hi[x] == ymax;
+  /* The box of vertex positions that can reach a wanted cell. */
+  double x0 = first * ax - REACH, x1 = last * ax + REACH;
+  double y0 = ymin * ay - REACH, y1 = ymax * ay + REACH;
+  /* Skewing subtracts a sixth of the coordinate sum, which bounds k. */
+  double k0 = floor(z - REACH - (x1 + y1 + z + REACH) / 6);
+  double k1 = ceil(z + REACH - (x0 + y0 + z - REACH) / 6);
+  if (!(isfinite(x0) && isfinite(x1) && isfinite(y0) && isfinite(y1) && isfinite(k0) &&
+        isfinite(k1)))
+    return -1;
+  /* About 1.41 vertices per unit of area lie near a plane. */
+  if ((x1 - x0) * (y1 - y0) > 16.0 * (last - first + 1) * (ymax - ymin + 1) + 4096) return -1;
+  double scale = weight / NORM3;
+  double x_cells = 1 / ax, y_cells = 1 / ay;
+  /* Blocks of eight that can hold the cells of one vertex's rows. */
+  double span = floor(2 * REACH * y_cells) + 1;
+  int blocks = span > 8 * 16 - 7 ? 16 : ((int)span + 7 + 7) >> 3;
+  int y_first = ymin & ~7, y_blocks = ((ymax - y_first) >> 3) + 1;
+  for (int64_t k = (int64_t)k0; k <= (int64_t)k1; k++) {
+    /* A vertex near the plane has (i + j + k) / 3 = uz - k within REACH of
+     * z - k; that bounds i by ux, j by uy, and i + j by uz. */
+    double lift = z - (double)k;
+    int64_t i_from = (int64_t)ceil(x0 - lift - REACH), i_to = (int64_t)floor(x1 - lift + REACH);
+    for (int64_t i = i_from; i <= i_to; i++) {
+      double j_low = fmax(3 * (lift - REACH) - (double)(i + k), y0 - lift - REACH);
+      double j_high = fmin(3 * (lift + REACH) - (double)(i + k), y1 - lift + REACH);
+      for (int64_t j = (int64_t)ceil(j_low); j <= (int64_t)floor(j_high); j++) {
+        double squish = (double)(i + j + k) * SQUISH3;
+        double ux = (double)i + squish, uy = (double)j + squish, uz = (double)k + squish;
+        double dz = z - uz;
+        double reach2 = 2 - dz * dz;
+        if (reach2 <= 0) continue;
+        int inner = noise->perm[(noise->perm[i & 0xff] + j) & 0xff];
+        int index = noise->gradient_index[(inner + k) & 0xff];
+        double gx = crafter_gradients3[index] * scale, gy = crafter_gradients3[index + 1] * scale,
+               gz = crafter_gradients3[index + 2] * scale;
+        double reach = sqrt(reach2);
+        int xa = clamp_cell(ceil((ux - reach) * x_cells - 1e-6), first, last + 1);
+        int xb = clamp_cell(floor((ux + reach) * x_cells + 1e-6), first - 1, last);
+        /* The first block, and then always the same number of them. */
+        int ya = clamp_cell(ceil((uy - REACH) * y_cells), y_first, ymax + 1);
+        int block = (ya - y_first) >> 3;
+        int end = block + blocks < y_blocks ? block + blocks : y_blocks;
+        for (int b = block; b < end; b += 16) {
+          int count = end - b < 16 ? end - b : 16;
+          if (whole)
+            spread(acc, stride, xa, xb, y_first + 8 * b, count, lo, hi, ax, ay, ux, uy, reach2,
+                   gx, gy, gz * dz, 1);
+          else
+            spread(acc, stride, xa, xb, y_first + 8 * b, count, lo, hi, ax, ay, ux, uy, reach2,
+                   gx, gy, gz * dz, 0);
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+/* ---- The facts of a world ---- */
+
+/* The facts of value > threshold for eight cells, each known where the
+ * value is farther than margin from the threshold (and neither is NaN). */
+static inline v8l compare8(v8d value, double threshold, double margin, int p) {
+  v8l above = value - threshold > margin;
+  v8l below = threshold - value > margin;
+  return ((above | below) & (long long)CRAFTER_KNOWN(p)) | (above & (long long)CRAFTER_TRUTH(p));
+}
+
+static inline v8d min8(v8d a, double b) {
+  v8l less = a < b;
+  return (v8d)(((v8l)a & less) | ((v8l)((v8d){0} + b) & ~less));
+}
+static inline v8d max8(v8d a, double b) {
+  v8l more = a > b;
+  return (v8d)(((v8l)a & more) | ((v8l)((v8d){0} + b) & ~more));
+}
+
+/* e^v for eight values, to a few units in the last place for |v| <= 700,
+ * and e^700 or e^-700 beyond; the inexact start needs no more. */
+static inline v8d exp8(v8d v) {
+  v = max8(min8(v, 700), -700);
+  /* k = v / ln 2 rounded to an integer, by adding and removing 1.5 * 2^52;
+   * the integer is then in the low bits of the sum. */
+  const double shifter = 0x1.8p52;
+  v8d shifted = v * 1.4426950408889634 + shifter;
+  v8d k = shifted - shifter;
+  v8l k_int = (v8l)shifted - (v8l)((v8d){0} + shifter);
+  v8d r = (v - k * 0x1.62e42fefa3800p-1) - k * 0x1.ef35793c76730p-45;
+  v8d p = (v8d){0} + 1.0 / 479001600;
+  p = p * r + 1.0 / 39916800;
+  p = p * r + 1.0 / 3628800;
+  p = p * r + 1.0 / 362880;
+  p = p * r + 1.0 / 40320;
+  p = p * r + 1.0 / 5040;
+  p = p * r + 1.0 / 720;
+  p = p * r + 1.0 / 120;
+  p = p * r + 1.0 / 24;
+  p = p * r + 1.0 / 6;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  /* times 2^k, in two factors that each stay in the range of doubles */
+  v8l half = k_int >> 1;
+  v8d a = (v8d)((half + 1023) << 52), b = (v8d)((k_int - half + 1023) << 52);
+  return p * a * b;
+}
+
+/* A field over the cells of some rows, compared with a threshold: its
+ * facts are set for those cells. */
+static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const crafter_rows *where, int p,
+                       double z, double ax, double ay, double threshold) {
+  int stride = s->stride;
+  for (int x = 0; x < s->width; x++)
+    if (where->lo[x] <= where->hi[x])
+      memset(s->field + (size_t)x * (size_t)stride + where->lo[x], 0,
+             (size_t)(where->hi[x] - where->lo[x] + 1) * sizeof(double));
+  if (VARIANT(crafter_noise_field_add)(noise, z, ax, ay, 1, s->width, where->lo, where->hi, s->field,
+                              stride) < 0)
+    return -1;
+  for (int x = 0; x < s->width; x++)
+    for (int y = where->lo[x]; y <= where->hi[x]; y += 8) {
+      size_t at = (size_t)x * (size_t)stride + (size_t)y;
+      v8d value;
+      memcpy(&value, s->field + at, sizeof value);
+      v8i bits =
+          __builtin_convertvector(compare8(value, threshold, CRAFTER_NOISE_FIELD_ERROR, p), v8i);
+      v8i facts;
+      memcpy(&facts, s->facts + at, sizeof facts);
+      facts |= bits;
+      memcpy(s->facts + at, &facts, sizeof facts);
+    }
+  return 0;
+}
+
+/* Widens a row's range to take in the block at y if any of the block's
+ * cells is flagged. */
+static inline void take_block(crafter_rows *r, int x, int y, v8l flagged) {
+  long long any = flagged[0] | flagged[1] | flagged[2] | flagged[3] | flagged[4] | flagged[5] |
+                  flagged[6] | flagged[7];
+  if (!any) return;
+  if (r->lo[x] > y) r->lo[x] = y;
+  r->hi[x] = y + 7;
+}
+
+int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *noise,
+                                   const crafter_worldgen_config *c, int player_x,
+                                   int player_y) {
+  int width = s->width, height = s->height, stride = s->stride;
+  /* Far from the player, start = radius - distance + 2 * noise is so low
+   * that sigmoid(start) < e^-14 whatever the noise (|noise| < 1.1): the
+   * start field is needed only in a square around the player, and
+   * everywhere else zero noise is wrong by less than e^-14.  (Unless the
+   * threshold is so low that e^-14 matters.) */
+  const double far_error = 8.3154e-7; /* > e^-14 */
+  const double e = CRAFTER_NOISE_FIELD_ERROR;
+  double start_margin = 2 * e / 4 + 1e-9;
+  double reach = c->start_radius + 2 * CRAFTER_NOISE_BOUND + 14;
+  const crafter_rows *all = &s->all, *near = all;
+  if (c->start_threshold - start_margin - far_error > far_error && reach < width && reach < height) {
+    int r = (int)ceil(reach);
+    for (int x = 0; x < width; x++) {
+      int inside = x >= player_x - r && x <= player_x + r;
+      s->near.lo[x] = inside ? (player_y - r > 0 ? player_y - r : 0) : height;
+      s->near.hi[x] = inside ? (player_y + r < height - 1 ? player_y + r : height - 1) : -1;
+    }
+    near = &s->near;
+    start_margin += far_error;
+  }
+  /* The fields every cell may need, each octave with its weight. */
+  if (VARIANT(crafter_noise_field_add)(noise, 8, 1 / 3.0, 1 / 3.0, 1, width, near->lo,
+                                       near->hi, s->start, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 15.0, 1 / 15.0, 1, width, all->lo,
+                                       all->hi, s->water, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 5.0, 1 / 5.0, 0.15, width, all->lo,
+                                       all->hi, s->water, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, width, all->lo,
+                                       all->hi, s->mountain, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, width, all->lo,
+                                       all->hi, s->mountain, stride) < 0)
+    return -1;
+  if (s->distance_x != player_x || s->distance_y != player_y) {
+    for (int x = 0; x < width; x++)
+      for (int y = 0; y < stride; y++) {
+        double dx = x - player_x, dy = y - player_y;
+        s->distance[(size_t)x * (size_t)stride + (size_t)y] = sqrt(dx * dx + dy * dy);
+      }
+    s->distance_x = player_x;
+    s->distance_y = player_y;
+  }
+  /* How far off each derived value may be: the sigmoid's slope is at most
+   * 1/4, and 1e-9 covers the rounding of the arithmetic here. */
+  const double water_margin = 1.15 * e + 2 * start_margin + 1e-9;
+  const double mountain_margin = e + 4 * start_margin + 0.3 * water_margin + 1e-9;
+  const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  const long long mountain_mask = CRAFTER_KNOWN(CRAFTER_FACT_SPAWN) | CRAFTER_TRUTH(CRAFTER_FACT_SPAWN) | CRAFTER_KNOWN(CRAFTER_FACT_MOUNTAIN) |
+                                  CRAFTER_TRUTH(CRAFTER_FACT_MOUNTAIN);
+  const long long mountain_value = CRAFTER_KNOWN(CRAFTER_FACT_SPAWN) | CRAFTER_KNOWN(CRAFTER_FACT_MOUNTAIN) | CRAFTER_TRUTH(CRAFTER_FACT_MOUNTAIN);
+  const long long lowland_value = CRAFTER_KNOWN(CRAFTER_FACT_SPAWN) | CRAFTER_KNOWN(CRAFTER_FACT_MOUNTAIN);
+  for (int x = 0; x < width; x++) {
+    s->mountains.lo[x] = s->lowlands.lo[x] = height;
+    s->mountains.hi[x] = s->lowlands.hi[x] = -1;
+    for (int y = 0; y < height; y += 8) {
+      size_t at = (size_t)x * (size_t)stride + (size_t)y;
+      v8d noise_start, water, mountain, distance;
+      memcpy(&noise_start, s->start + at, sizeof noise_start);
+      memcpy(&water, s->water + at, sizeof water);
+      memcpy(&mountain, s->mountain + at, sizeof mountain);
+      memcpy(&distance, s->distance + at, sizeof distance);
+      v8d start = c->start_radius - distance + 2 * noise_start;
+      start = 1 / (1 + exp8(-start));
+      water = water + 0.1 - 2 * start;
+      mountain = mountain - (4 * start + 0.3 * water);
+      v8l facts = compare8(start, c->start_threshold, start_margin, CRAFTER_FACT_SPAWN) |
+                  compare8(mountain, c->mountain, mountain_margin, CRAFTER_FACT_MOUNTAIN) |
+                  compare8(mountain, c->cave_mountain, mountain_margin, CRAFTER_FACT_CAVE_DEPTH) |
+                  compare8(mountain, c->diamond_mountain, mountain_margin, CRAFTER_FACT_DIAMOND_DEPTH) |
+                  compare8(mountain, c->lava_mountain, mountain_margin, CRAFTER_FACT_LAVA_DEPTH) |
+                  compare8(water, c->sand_water_min, water_margin, CRAFTER_FACT_SAND_ABOVE) |
+                  compare8(water, c->sand_water_max, water_margin, CRAFTER_FACT_SAND_BELOW) |
+                  compare8(water, c->water, water_margin, CRAFTER_FACT_WATER);
+      facts &= lanes < height - y; /* nothing known past the area's edge */
+      v8i narrow = __builtin_convertvector(facts, v8i);
+      memcpy(s->facts + at, &narrow, sizeof narrow);
+      take_block(&s->mountains, x, y, (facts & mountain_mask) == mountain_value);
+      take_block(&s->lowlands, x, y, (facts & mountain_mask) == lowland_value);
+    }
+    if (s->mountains.hi[x] >= height) s->mountains.hi[x] = height - 1;
+    if (s->lowlands.hi[x] >= height) s->lowlands.hi[x] = height - 1;
+  }
+  /* The fields only some cells need. */
+  if (field_facts(s, noise, &s->mountains, CRAFTER_FACT_CAVE, 6, 1 / c->cave_size, 1 / c->cave_size,
+                  c->cave_noise) < 0 ||
+      field_facts(s, noise, &s->mountains, CRAFTER_FACT_TUNNEL_X, 7, 2 / 3.0, 1 / 15.0, c->tunnel_noise) <
+          0 ||
+      field_facts(s, noise, &s->mountains, CRAFTER_FACT_TUNNEL_Y, 7, 1 / 15.0, 2 / 3.0, c->tunnel_noise) <
+          0 ||
+      field_facts(s, noise, &s->mountains, CRAFTER_FACT_COAL, 1, 1 / c->coal_size, 1 / c->coal_size,
+                  c->coal_noise) < 0 ||
+      field_facts(s, noise, &s->mountains, CRAFTER_FACT_IRON, 2, 1 / c->iron_size, 1 / c->iron_size,
+                  c->iron_noise) < 0 ||
+      field_facts(s, noise, &s->mountains, CRAFTER_FACT_LAVA, 6, 1 / c->lava_size, 1 / c->lava_size,
+                  c->lava_noise) < 0 ||
+      field_facts(s, noise, &s->lowlands, CRAFTER_FACT_SAND, 4, 1 / c->sand_size, 1 / c->sand_size,
+                  c->sand_noise) < 0 ||
+      field_facts(s, noise, &s->lowlands, CRAFTER_FACT_TREE, 5, 1 / c->tree_size, 1 / c->tree_size,
+                  c->tree_noise) < 0)
+    return -1;
+  return 0;
+}
+

@@ -1,0 +1,90 @@
+/* fastgen: the vector kernels of the fast world generator.
+ *
+ * fastgen.c is compiled once for each instruction set the build knows
+ * (x86-64-v4 and x86-64-v3 on x86-64, and plain C everywhere), each copy
+ * with its own suffix; crafter_fastgen_level() says which copy this
+ * processor runs.  None of it is exact: what it computes is used only
+ * where it is provably far enough from a threshold (see worldgen.c). */
+#ifndef CRAFTER_FASTGEN_H
+#define CRAFTER_FASTGEN_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "noise.h"
+
+/* The gradients of OpenSimplex 3D, 24 of them, x y z (noise.c). */
+extern const double crafter_gradients3[72];
+
+/* The comparisons a cell's material depends on, in the reference's order. */
+enum {
+  CRAFTER_FACT_SPAWN,         /* sigmoid(start) > start_threshold */
+  CRAFTER_FACT_MOUNTAIN,      /* mountain > mountain */
+  CRAFTER_FACT_CAVE_DEPTH,    /* mountain > cave_mountain */
+  CRAFTER_FACT_CAVE,          /* cave noise > cave_noise */
+  CRAFTER_FACT_TUNNEL_X,      /* horizontal tunnel noise > tunnel_noise */
+  CRAFTER_FACT_TUNNEL_Y,      /* vertical tunnel noise > tunnel_noise */
+  CRAFTER_FACT_COAL,          /* coal noise > coal_noise */
+  CRAFTER_FACT_IRON,          /* iron noise > iron_noise */
+  CRAFTER_FACT_DIAMOND_DEPTH, /* mountain > diamond_mountain */
+  CRAFTER_FACT_LAVA_DEPTH,    /* mountain > lava_mountain */
+  CRAFTER_FACT_LAVA,          /* lava noise > lava_noise */
+  CRAFTER_FACT_SAND_ABOVE,    /* water > sand_water_min */
+  CRAFTER_FACT_SAND_BELOW,    /* water > sand_water_max (sand needs this false) */
+  CRAFTER_FACT_SAND,          /* sand noise > sand_noise */
+  CRAFTER_FACT_WATER,         /* water > water */
+  CRAFTER_FACT_TREE,          /* tree noise > tree_noise */
+};
+
+/* A cell's facts: bit P is set when the answer of comparison P is
+ * certain, bit 16 + P holds the answer. */
+typedef uint32_t crafter_facts;
+#define CRAFTER_KNOWN(p) (1u << (p))
+#define CRAFTER_TRUTH(p) (1u << (16 + (p)))
+
+/* Row ranges lo[x]..hi[x] (none when lo > hi). */
+typedef struct crafter_rows {
+  int32_t *lo, *hi;
+} crafter_rows;
+
+/* The working memory of one generation.  Every plane is width x stride,
+ * row x at x * stride, stride the height rounded up to a multiple of 8. */
+typedef struct crafter_fastgen {
+  int width, height, stride;
+  double *start, *water, *mountain; /* noise sums; must start at zero */
+  double *field;                    /* one more field at a time */
+  double *distance;                 /* from (distance_x, distance_y) */
+  int distance_x, distance_y;       /* -1: not computed */
+  crafter_facts *facts;
+  crafter_rows all;       /* every cell */
+  crafter_rows near;      /* the square around the player where start matters */
+  crafter_rows mountains; /* blocks of 8 with a cell that is mountain */
+  crafter_rows lowlands;  /* blocks of 8 with a cell that is neither */
+} crafter_fastgen;
+
+/* Which copy of the kernels runs: 4 (x86-64-v4), 3 (x86-64-v3) or 0. */
+int crafter_fastgen_level(void);
+/* Picks a copy, for tests: the best this processor runs if level is -1 or
+ * beyond it.  Not thread-safe; returns the level now in use. */
+int crafter_fastgen_set_level(int level);
+
+/* Fills in gen->facts for the world of `noise` with the player at
+ * (player_x, player_y): every comparison whose answer is certain.
+ * Returns 0, or -1 if a field is too fine for the fast path. */
+int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
+                          const crafter_worldgen_config *config, int player_x, int player_y);
+
+/* The copies.  Call the unsuffixed functions instead. */
+#define CRAFTER_FASTGEN_DECLARE(suffix)                                                      \
+  int crafter_noise_field_add_##suffix(const crafter_noise *noise, double z, double ax,      \
+                                       double ay, double weight, int width,                  \
+                                       const int32_t *lo, const int32_t *hi, double *acc,    \
+                                       int stride);                                          \
+  int crafter_fastgen_facts_##suffix(crafter_fastgen *gen, const crafter_noise *noise,       \
+                                     const crafter_worldgen_config *config, int player_x,    \
+                                     int player_y);
+CRAFTER_FASTGEN_DECLARE(base)
+CRAFTER_FASTGEN_DECLARE(v3)
+CRAFTER_FASTGEN_DECLARE(v4)
+
+#endif
