@@ -8,6 +8,7 @@
 #include "fastgen.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef FASTGEN_SUFFIX
@@ -42,36 +43,28 @@ static inline int clamp_cell(double v, int low, int high) {
   return v < low ? low : v > high ? high : (int)v;
 }
 
-/* Adds one vertex's contribution to the rows xa..xb, in the blocks of
- * eight cells from block0 on (at most 16 of them), cut to each row's
- * range.  Blocks start at multiples of eight, so that a block's sum comes
- * back from the store before it whole; the attenuation is cut to zero
- * outside the vertex's reach.  Every row of a vertex has the same number
- * of blocks, but for cuts, so the loops' ends are easy to foresee. */
+/* Adds one vertex's contribution to the `count` blocks from block0 (at
+ * most 16) of the rows xa..xb, wanted or not: a test per block would cost
+ * more than the block.  A block is eight cells from a multiple of eight,
+ * so that its sum comes back from the store before it whole; the
+ * attenuation is cut to zero outside the vertex's reach. */
 static inline __attribute__((always_inline)) void spread(double *acc, int stride, int xa,
-                                                         int xb, int block0, int blocks,
-                                                         const int32_t *lo, const int32_t *hi,
+                                                         int xb, int block0, int count,
                                                          double ax, double ay, double ux,
                                                          double uy, double reach2, double gx,
-                                                         double gy, double gz_dz, int whole) {
+                                                         double gy, double gz_dz) {
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   v8d dy2[16], gdy[16];
-  for (int b = 0; b < blocks; b++) {
-    v8d dy = ((v8d){0} + (double)(block0 + 8 * b) + lanes) * ay - uy;
+  for (int b = 0; b < count; b++) {
+    v8d dy = ((v8d){0} + (double)(8 * (block0 + b)) + lanes) * ay - uy;
     dy2[b] = dy * dy;
     gdy[b] = gy * dy;
   }
   double dx = xa * ax - ux;
   for (int x = xa; x <= xb; x++, dx += ax) {
-    int from = 0, to = blocks;
-    if (!whole) {
-      if (lo[x] > hi[x]) continue;
-      if (lo[x] > block0) from = (lo[x] - block0) >> 3;
-      if (hi[x] < block0 + 8 * blocks - 1) to = hi[x] < block0 ? 0 : ((hi[x] - block0) >> 3) + 1;
-    }
     double rest = reach2 - dx * dx, base = gx * dx + gz_dz;
-    double *row = acc + (size_t)x * (size_t)stride + block0;
-    for (int b = from; b < to; b++) {
+    double *row = acc + (size_t)x * (size_t)stride + 8 * block0;
+    for (int b = 0; b < count; b++) {
       v8d attenuation = rest - dy2[b];
       attenuation = (v8d)((v8l)attenuation & ~((v8l)attenuation >> 63)); /* max(., 0) */
       v8d squared = attenuation * attenuation;
@@ -84,27 +77,23 @@ static inline __attribute__((always_inline)) void spread(double *acc, int stride
 }
 
 int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
-                            double weight, int width, const int32_t *lo, const int32_t *hi,
-                            double *acc, int stride) {
-  int first = -1, last = -1, ymin = 0, ymax = 0;
-  for (int x = 0; x < width; x++) {
-    if (lo[x] > hi[x]) continue;
-    if (first < 0) {
-      first = x;
-      ymin = lo[x];
-      ymax = hi[x];
-    }
-    last = x;
-    if (lo[x] < ymin) ymin = lo[x];
-    if (hi[x] > ymax) ymax = hi[x];
-  }
+                                     double weight, int width, int blocks,
+                                     const uint8_t *wanted, double *acc, int stride) {
+  /* The box of wanted blocks, and a table of sums that says in constant
+   * time whether a vertex reaches any of them: sums[x][b] counts the
+   * wanted blocks in rows < x and blocks < b. */
+  int first = -1, last = -1, bmin = blocks, bmax = -1;
+  for (int x = 0; x < width; x++)
+    for (int b = 0; b < blocks; b++)
+      if (wanted[(size_t)x * (size_t)blocks + (size_t)b]) {
+        if (first < 0) first = x;
+        last = x;
+        if (b < bmin) bmin = b;
+        if (b > bmax) bmax = b;
+      }
   if (first < 0) return 0;
-  /* Every row wanted from ymin to ymax: no row's range to heed. */
-  int whole = 1;
-  for (int x = first; x <= last; x++) whole &= lo[x] == ymin && hi[x] == ymax;
-  /* The box of vertex positions that can reach a wanted cell. */
   double x0 = first * ax - REACH, x1 = last * ax + REACH;
-  double y0 = ymin * ay - REACH, y1 = ymax * ay + REACH;
+  double y0 = 8 * bmin * ay - REACH, y1 = (8 * bmax + 7) * ay + REACH;
   /* Skewing subtracts a sixth of the coordinate sum, which bounds k. */
   double k0 = floor(z - REACH - (x1 + y1 + z + REACH) / 6);
   double k1 = ceil(z + REACH - (x0 + y0 + z - REACH) / 6);
@@ -112,13 +101,23 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
         isfinite(k1)))
     return -1;
   /* About 1.41 vertices per unit of area lie near a plane. */
-  if ((x1 - x0) * (y1 - y0) > 16.0 * (last - first + 1) * (ymax - ymin + 1) + 4096) return -1;
+  if ((x1 - x0) * (y1 - y0) > 16.0 * (last - first + 1) * (8 * (bmax - bmin) + 8) + 4096)
+    return -1;
+  size_t columns = (size_t)blocks + 1;
+  int32_t *sums = malloc(((size_t)width + 1) * columns * sizeof *sums);
+  if (!sums) return -1;
+  for (size_t b = 0; b < columns; b++) sums[b] = 0;
+  for (int x = 0; x < width; x++) {
+    int32_t *above = sums + (size_t)x * columns, *here = above + columns;
+    here[0] = 0;
+    int32_t row = 0;
+    for (int b = 0; b < blocks; b++) {
+      row += wanted[(size_t)x * (size_t)blocks + (size_t)b] != 0;
+      here[b + 1] = above[b + 1] + row;
+    }
+  }
   double scale = weight / NORM3;
   double x_cells = 1 / ax, y_cells = 1 / ay;
-  /* Blocks of eight that can hold the cells of one vertex's rows. */
-  double span = floor(2 * REACH * y_cells) + 1;
-  int blocks = span > 8 * 16 - 7 ? 16 : ((int)span + 7 + 7) >> 3;
-  int y_first = ymin & ~7, y_blocks = ((ymax - y_first) >> 3) + 1;
   for (int64_t k = (int64_t)k0; k <= (int64_t)k1; k++) {
     /* A vertex near the plane has (i + j + k) / 3 = uz - k within REACH of
      * z - k; that bounds i by ux, j by uy, and i + j by uz. */
@@ -133,29 +132,29 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
         double dz = z - uz;
         double reach2 = 2 - dz * dz;
         if (reach2 <= 0) continue;
-        int inner = noise->perm[(noise->perm[i & 0xff] + j) & 0xff];
-        int index = noise->gradient_index[(inner + k) & 0xff];
-        double gx = crafter_gradients3[index] * scale, gy = crafter_gradients3[index + 1] * scale,
-               gz = crafter_gradients3[index + 2] * scale;
         double reach = sqrt(reach2);
         int xa = clamp_cell(ceil((ux - reach) * x_cells - 1e-6), first, last + 1);
         int xb = clamp_cell(floor((ux + reach) * x_cells + 1e-6), first - 1, last);
-        /* The first block, and then always the same number of them. */
-        int ya = clamp_cell(ceil((uy - REACH) * y_cells), y_first, ymax + 1);
-        int block = (ya - y_first) >> 3;
-        int end = block + blocks < y_blocks ? block + blocks : y_blocks;
-        for (int b = block; b < end; b += 16) {
-          int count = end - b < 16 ? end - b : 16;
-          if (whole)
-            spread(acc, stride, xa, xb, y_first + 8 * b, count, lo, hi, ax, ay, ux, uy, reach2,
-                   gx, gy, gz * dz, 1);
-          else
-            spread(acc, stride, xa, xb, y_first + 8 * b, count, lo, hi, ax, ay, ux, uy, reach2,
-                   gx, gy, gz * dz, 0);
+        int ba = clamp_cell(floor((ceil((uy - reach) * y_cells - 1e-6)) / 8), bmin, bmax + 1);
+        int bb = clamp_cell(floor((floor((uy + reach) * y_cells + 1e-6)) / 8), bmin - 1, bmax);
+        if (xa > xb || ba > bb) continue;
+        int32_t reached = sums[(size_t)(xb + 1) * columns + (size_t)bb + 1] -
+                          sums[(size_t)xa * columns + (size_t)bb + 1] -
+                          sums[(size_t)(xb + 1) * columns + (size_t)ba] +
+                          sums[(size_t)xa * columns + (size_t)ba];
+        if (reached == 0) continue;
+        int inner = noise->perm[(noise->perm[i & 0xff] + j) & 0xff];
+        int index = noise->gradient_index[(inner + k) & 0xff];
+        const double *gradient = crafter_gradients3 + index;
+        double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
+        for (int b = ba; b <= bb; b += 16) {
+          int count = bb - b + 1 < 16 ? bb - b + 1 : 16;
+          spread(acc, stride, xa, xb, b, count, ax, ay, ux, uy, reach2, gx, gy, gz * dz);
         }
       }
     }
   }
+  free(sums);
   return 0;
 }
 
@@ -208,47 +207,72 @@ static inline v8d exp8(v8d v) {
   return p * a * b;
 }
 
-/* A field over the cells of some rows, compared with a threshold: its
- * facts are set for those cells. */
-static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const crafter_rows *where, int p,
-                       double z, double ax, double ay, double threshold) {
-  int stride = s->stride;
-  for (int x = 0; x < s->width; x++)
-    if (where->lo[x] <= where->hi[x])
-      memset(s->field + (size_t)x * (size_t)stride + where->lo[x], 0,
-             (size_t)(where->hi[x] - where->lo[x] + 1) * sizeof(double));
-  if (VARIANT(crafter_noise_field_add)(noise, z, ax, ay, 1, s->width, where->lo, where->hi, s->field,
-                              stride) < 0)
-    return -1;
-  for (int x = 0; x < s->width; x++)
-    for (int y = where->lo[x]; y <= where->hi[x]; y += 8) {
-      size_t at = (size_t)x * (size_t)stride + (size_t)y;
-      v8d value;
-      memcpy(&value, s->field + at, sizeof value);
-      v8i bits =
-          __builtin_convertvector(compare8(value, threshold, CRAFTER_NOISE_FIELD_ERROR, p), v8i);
-      v8i facts;
-      memcpy(&facts, s->facts + at, sizeof facts);
-      facts |= bits;
-      memcpy(s->facts + at, &facts, sizeof facts);
-    }
-  return 0;
+/* Which cells need a field: those whose facts match one of up to three
+ * patterns (facts & mask == value). */
+typedef struct need {
+  int count;
+  crafter_facts mask[3], value[3];
+} need;
+
+#define K(p) CRAFTER_KNOWN(CRAFTER_FACT_##p)
+#define T(p) CRAFTER_TRUTH(CRAFTER_FACT_##p)
+#define IS(p) (K(p) | T(p)) /* known and true: as mask, and as value */
+
+/* Adds a comparison, known true or false, to every pattern. */
+static need also(need n, crafter_facts mask, crafter_facts value) {
+  for (int i = 0; i < n.count; i++) n.mask[i] |= mask, n.value[i] |= value;
+  return n;
 }
 
-/* Widens a row's range to take in the block at y if any of the block's
- * cells is flagged. */
-static inline void take_block(crafter_rows *r, int x, int y, v8l flagged) {
-  long long any = flagged[0] | flagged[1] | flagged[2] | flagged[3] | flagged[4] | flagged[5] |
-                  flagged[6] | flagged[7];
-  if (!any) return;
-  if (r->lo[x] > y) r->lo[x] = y;
-  r->hi[x] = y + 7;
+/* Marks the blocks with a cell that matches `n`; returns how many. */
+static int mark_blocks(crafter_fastgen *s, const need *n) {
+  int marked = 0;
+  for (int x = 0; x < s->width; x++)
+    for (int b = 0; b < s->blocks; b++) {
+      v8i facts;
+      memcpy(&facts, s->facts + (size_t)x * (size_t)s->stride + 8 * (size_t)b, sizeof facts);
+      v8i hit = (v8i){0};
+      for (int i = 0; i < n->count; i++) hit |= (facts & (int32_t)n->mask[i]) == (int32_t)n->value[i];
+      int any = (hit[0] | hit[1] | hit[2] | hit[3] | hit[4] | hit[5] | hit[6] | hit[7]) != 0;
+      s->wanted[(size_t)x * (size_t)s->blocks + (size_t)b] = (uint8_t)any;
+      marked += any;
+    }
+  return marked;
+}
+
+/* A field over the blocks that `n` marks, compared with a threshold: its
+ * facts are set for every cell of those blocks.  The field plane is all
+ * zero before and after. */
+static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const need *n, int p,
+                       double z, double ax, double ay, double threshold) {
+  if (mark_blocks(s, n) == 0) return 0;
+  if (VARIANT(crafter_noise_field_add)(noise, z, ax, ay, 1, s->width, s->blocks, s->wanted,
+                                       s->field, s->stride) < 0) {
+    memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
+    return -1;
+  }
+  const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  for (int x = 0; x < s->width; x++)
+    for (int b = 0; b < s->blocks; b++) {
+      if (!s->wanted[(size_t)x * (size_t)s->blocks + (size_t)b]) continue;
+      size_t at = (size_t)x * (size_t)s->stride + 8 * (size_t)b;
+      v8d value;
+      memcpy(&value, s->field + at, sizeof value);
+      v8l known = compare8(value, threshold, CRAFTER_NOISE_FIELD_ERROR, p);
+      known &= lanes < s->height - 8 * b; /* nothing known past the area's edge */
+      v8i facts;
+      memcpy(&facts, s->facts + at, sizeof facts);
+      facts |= __builtin_convertvector(known, v8i);
+      memcpy(s->facts + at, &facts, sizeof facts);
+    }
+  memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
+  return 0;
 }
 
 int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *noise,
                                    const crafter_worldgen_config *c, int player_x,
                                    int player_y) {
-  int width = s->width, height = s->height, stride = s->stride;
+  int width = s->width, height = s->height, stride = s->stride, blocks = s->blocks;
   /* Far from the player, start = radius - distance + 2 * noise is so low
    * that sigmoid(start) < e^-14 whatever the noise (|noise| < 1.1): the
    * start field is needed only in a square around the player, and
@@ -258,28 +282,32 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
   const double e = CRAFTER_NOISE_FIELD_ERROR;
   double start_margin = 2 * e / 4 + 1e-9;
   double reach = c->start_radius + 2 * CRAFTER_NOISE_BOUND + 14;
-  const crafter_rows *all = &s->all, *near = all;
-  if (c->start_threshold - start_margin - far_error > far_error && reach < width && reach < height) {
+  size_t block_count = (size_t)width * (size_t)blocks;
+  if (c->start_threshold - start_margin - far_error > far_error && reach < width &&
+      reach < height) {
     int r = (int)ceil(reach);
-    for (int x = 0; x < width; x++) {
-      int inside = x >= player_x - r && x <= player_x + r;
-      s->near.lo[x] = inside ? (player_y - r > 0 ? player_y - r : 0) : height;
-      s->near.hi[x] = inside ? (player_y + r < height - 1 ? player_y + r : height - 1) : -1;
-    }
-    near = &s->near;
+    for (int x = 0; x < width; x++)
+      for (int b = 0; b < blocks; b++)
+        s->wanted[(size_t)x * (size_t)blocks + (size_t)b] =
+            x >= player_x - r && x <= player_x + r && 8 * b + 7 >= player_y - r &&
+            8 * b <= player_y + r;
     start_margin += far_error;
+  } else {
+    memset(s->wanted, 1, block_count);
   }
   /* The fields every cell may need, each octave with its weight. */
-  if (VARIANT(crafter_noise_field_add)(noise, 8, 1 / 3.0, 1 / 3.0, 1, width, near->lo,
-                                       near->hi, s->start, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 15.0, 1 / 15.0, 1, width, all->lo,
-                                       all->hi, s->water, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 5.0, 1 / 5.0, 0.15, width, all->lo,
-                                       all->hi, s->water, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, width, all->lo,
-                                       all->hi, s->mountain, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, width, all->lo,
-                                       all->hi, s->mountain, stride) < 0)
+  int failed = VARIANT(crafter_noise_field_add)(noise, 8, 1 / 3.0, 1 / 3.0, 1, width, blocks,
+                                                s->wanted, s->start, stride) < 0;
+  memset(s->wanted, 1, block_count);
+  if (failed ||
+      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 15.0, 1 / 15.0, 1, width, blocks,
+                                       s->wanted, s->water, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 5.0, 1 / 5.0, 0.15, width, blocks,
+                                       s->wanted, s->water, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, width, blocks,
+                                       s->wanted, s->mountain, stride) < 0 ||
+      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, width, blocks,
+                                       s->wanted, s->mountain, stride) < 0)
     return -1;
   if (s->distance_x != player_x || s->distance_y != player_y) {
     for (int x = 0; x < width; x++)
@@ -295,13 +323,7 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
   const double water_margin = 1.15 * e + 2 * start_margin + 1e-9;
   const double mountain_margin = e + 4 * start_margin + 0.3 * water_margin + 1e-9;
   const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  const long long mountain_mask = CRAFTER_KNOWN(CRAFTER_FACT_SPAWN) | CRAFTER_TRUTH(CRAFTER_FACT_SPAWN) | CRAFTER_KNOWN(CRAFTER_FACT_MOUNTAIN) |
-                                  CRAFTER_TRUTH(CRAFTER_FACT_MOUNTAIN);
-  const long long mountain_value = CRAFTER_KNOWN(CRAFTER_FACT_SPAWN) | CRAFTER_KNOWN(CRAFTER_FACT_MOUNTAIN) | CRAFTER_TRUTH(CRAFTER_FACT_MOUNTAIN);
-  const long long lowland_value = CRAFTER_KNOWN(CRAFTER_FACT_SPAWN) | CRAFTER_KNOWN(CRAFTER_FACT_MOUNTAIN);
-  for (int x = 0; x < width; x++) {
-    s->mountains.lo[x] = s->lowlands.lo[x] = height;
-    s->mountains.hi[x] = s->lowlands.hi[x] = -1;
+  for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y += 8) {
       size_t at = (size_t)x * (size_t)stride + (size_t)y;
       v8d noise_start, water, mountain, distance;
@@ -313,41 +335,59 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
       start = 1 / (1 + exp8(-start));
       water = water + 0.1 - 2 * start;
       mountain = mountain - (4 * start + 0.3 * water);
-      v8l facts = compare8(start, c->start_threshold, start_margin, CRAFTER_FACT_SPAWN) |
-                  compare8(mountain, c->mountain, mountain_margin, CRAFTER_FACT_MOUNTAIN) |
-                  compare8(mountain, c->cave_mountain, mountain_margin, CRAFTER_FACT_CAVE_DEPTH) |
-                  compare8(mountain, c->diamond_mountain, mountain_margin, CRAFTER_FACT_DIAMOND_DEPTH) |
-                  compare8(mountain, c->lava_mountain, mountain_margin, CRAFTER_FACT_LAVA_DEPTH) |
-                  compare8(water, c->sand_water_min, water_margin, CRAFTER_FACT_SAND_ABOVE) |
-                  compare8(water, c->sand_water_max, water_margin, CRAFTER_FACT_SAND_BELOW) |
-                  compare8(water, c->water, water_margin, CRAFTER_FACT_WATER);
+      v8l facts =
+          compare8(start, c->start_threshold, start_margin, CRAFTER_FACT_SPAWN) |
+          compare8(mountain, c->mountain, mountain_margin, CRAFTER_FACT_MOUNTAIN) |
+          compare8(mountain, c->cave_mountain, mountain_margin, CRAFTER_FACT_CAVE_DEPTH) |
+          compare8(mountain, c->diamond_mountain, mountain_margin, CRAFTER_FACT_DIAMOND_DEPTH) |
+          compare8(mountain, c->lava_mountain, mountain_margin, CRAFTER_FACT_LAVA_DEPTH) |
+          compare8(water, c->sand_water_min, water_margin, CRAFTER_FACT_SAND_ABOVE) |
+          compare8(water, c->sand_water_max, water_margin, CRAFTER_FACT_SAND_BELOW) |
+          compare8(water, c->water, water_margin, CRAFTER_FACT_WATER);
       facts &= lanes < height - y; /* nothing known past the area's edge */
       v8i narrow = __builtin_convertvector(facts, v8i);
       memcpy(s->facts + at, &narrow, sizeof narrow);
-      take_block(&s->mountains, x, y, (facts & mountain_mask) == mountain_value);
-      take_block(&s->lowlands, x, y, (facts & mountain_mask) == lowland_value);
     }
-    if (s->mountains.hi[x] >= height) s->mountains.hi[x] = height - 1;
-    if (s->lowlands.hi[x] >= height) s->lowlands.hi[x] = height - 1;
-  }
-  /* The fields only some cells need. */
-  if (field_facts(s, noise, &s->mountains, CRAFTER_FACT_CAVE, 6, 1 / c->cave_size, 1 / c->cave_size,
+  /* The fields only some cells need, each where the plain path would ask
+   * for it: mountain cells that are not caves or tunnels ask for the next
+   * field, lowland cells for sand in its band and then for trees. */
+  const need mountain = {1, {IS(SPAWN) | IS(MOUNTAIN)}, {K(SPAWN) | IS(MOUNTAIN)}};
+  const need lowland = {1, {IS(SPAWN) | IS(MOUNTAIN)}, {K(SPAWN) | K(MOUNTAIN)}};
+  const need cave = also(mountain, IS(CAVE_DEPTH), IS(CAVE_DEPTH));
+  /* not a cave: not deep enough, or deep but no cave there */
+  need tunnel_x = also(mountain, IS(CAVE_DEPTH), K(CAVE_DEPTH));
+  tunnel_x.count = 2;
+  tunnel_x.mask[1] = mountain.mask[0] | IS(CAVE_DEPTH) | IS(CAVE);
+  tunnel_x.value[1] = mountain.value[0] | IS(CAVE_DEPTH) | K(CAVE);
+  const need tunnel_y = also(tunnel_x, IS(TUNNEL_X), K(TUNNEL_X));
+  const need ores = also(tunnel_y, IS(TUNNEL_Y), K(TUNNEL_Y));
+  const need lava = also(ores, IS(LAVA_DEPTH), IS(LAVA_DEPTH));
+  const need sand = also(lowland, IS(SAND_ABOVE) | IS(SAND_BELOW), IS(SAND_ABOVE) | K(SAND_BELOW));
+  /* not water, and not sand: out of the band, or in it with no sand there */
+  need tree = also(lowland, IS(WATER), K(WATER));
+  tree.count = 3;
+  tree.mask[1] = tree.mask[2] = tree.mask[0];
+  tree.value[1] = tree.value[2] = tree.value[0];
+  tree.mask[0] |= IS(SAND_ABOVE), tree.value[0] |= K(SAND_ABOVE);
+  tree.mask[1] |= IS(SAND_BELOW), tree.value[1] |= IS(SAND_BELOW);
+  tree.mask[2] |= IS(SAND_ABOVE) | IS(SAND_BELOW) | IS(SAND);
+  tree.value[2] |= IS(SAND_ABOVE) | K(SAND_BELOW) | K(SAND);
+  if (field_facts(s, noise, &cave, CRAFTER_FACT_CAVE, 6, 1 / c->cave_size, 1 / c->cave_size,
                   c->cave_noise) < 0 ||
-      field_facts(s, noise, &s->mountains, CRAFTER_FACT_TUNNEL_X, 7, 2 / 3.0, 1 / 15.0, c->tunnel_noise) <
-          0 ||
-      field_facts(s, noise, &s->mountains, CRAFTER_FACT_TUNNEL_Y, 7, 1 / 15.0, 2 / 3.0, c->tunnel_noise) <
-          0 ||
-      field_facts(s, noise, &s->mountains, CRAFTER_FACT_COAL, 1, 1 / c->coal_size, 1 / c->coal_size,
+      field_facts(s, noise, &tunnel_x, CRAFTER_FACT_TUNNEL_X, 7, 2 / 3.0, 1 / 15.0,
+                  c->tunnel_noise) < 0 ||
+      field_facts(s, noise, &tunnel_y, CRAFTER_FACT_TUNNEL_Y, 7, 1 / 15.0, 2 / 3.0,
+                  c->tunnel_noise) < 0 ||
+      field_facts(s, noise, &ores, CRAFTER_FACT_COAL, 1, 1 / c->coal_size, 1 / c->coal_size,
                   c->coal_noise) < 0 ||
-      field_facts(s, noise, &s->mountains, CRAFTER_FACT_IRON, 2, 1 / c->iron_size, 1 / c->iron_size,
+      field_facts(s, noise, &ores, CRAFTER_FACT_IRON, 2, 1 / c->iron_size, 1 / c->iron_size,
                   c->iron_noise) < 0 ||
-      field_facts(s, noise, &s->mountains, CRAFTER_FACT_LAVA, 6, 1 / c->lava_size, 1 / c->lava_size,
+      field_facts(s, noise, &lava, CRAFTER_FACT_LAVA, 6, 1 / c->lava_size, 1 / c->lava_size,
                   c->lava_noise) < 0 ||
-      field_facts(s, noise, &s->lowlands, CRAFTER_FACT_SAND, 4, 1 / c->sand_size, 1 / c->sand_size,
+      field_facts(s, noise, &sand, CRAFTER_FACT_SAND, 4, 1 / c->sand_size, 1 / c->sand_size,
                   c->sand_noise) < 0 ||
-      field_facts(s, noise, &s->lowlands, CRAFTER_FACT_TREE, 5, 1 / c->tree_size, 1 / c->tree_size,
+      field_facts(s, noise, &tree, CRAFTER_FACT_TREE, 5, 1 / c->tree_size, 1 / c->tree_size,
                   c->tree_noise) < 0)
     return -1;
   return 0;
 }
-

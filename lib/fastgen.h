@@ -42,24 +42,17 @@ typedef uint32_t crafter_facts;
 #define CRAFTER_KNOWN(p) (1u << (p))
 #define CRAFTER_TRUTH(p) (1u << (16 + (p)))
 
-/* Row ranges lo[x]..hi[x] (none when lo > hi). */
-typedef struct crafter_rows {
-  int32_t *lo, *hi;
-} crafter_rows;
-
 /* The working memory of one generation.  Every plane is width x stride,
- * row x at x * stride, stride the height rounded up to a multiple of 8. */
+ * row x at x * stride, stride the height rounded up to a multiple of 8:
+ * each row is `blocks` blocks of 8 cells. */
 typedef struct crafter_fastgen {
-  int width, height, stride;
+  int width, height, stride, blocks;
   double *start, *water, *mountain; /* noise sums; must start at zero */
-  double *field;                    /* one more field at a time */
+  double *field;                    /* one more field at a time; all zero between calls */
   double *distance;                 /* from (distance_x, distance_y) */
   int distance_x, distance_y;       /* -1: not computed */
   crafter_facts *facts;
-  crafter_rows all;       /* every cell */
-  crafter_rows near;      /* the square around the player where start matters */
-  crafter_rows mountains; /* blocks of 8 with a cell that is mountain */
-  crafter_rows lowlands;  /* blocks of 8 with a cell that is neither */
+  uint8_t *wanted; /* width x blocks: the blocks a field is wanted in */
 } crafter_fastgen;
 
 /* Which copy of the kernels runs: 4 (x86-64-v4), 3 (x86-64-v3) or 0. */
@@ -77,9 +70,8 @@ int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
 /* The copies.  Call the unsuffixed functions instead. */
 #define CRAFTER_FASTGEN_DECLARE(suffix)                                                      \
   int crafter_noise_field_add_##suffix(const crafter_noise *noise, double z, double ax,      \
-                                       double ay, double weight, int width,                  \
-                                       const int32_t *lo, const int32_t *hi, double *acc,    \
-                                       int stride);                                          \
+                                       double ay, double weight, int width, int blocks,      \
+                                       const uint8_t *wanted, double *acc, int stride);      \
   int crafter_fastgen_facts_##suffix(crafter_fastgen *gen, const crafter_noise *noise,       \
                                      const crafter_worldgen_config *config, int player_x,    \
                                      int player_y);

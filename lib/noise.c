@@ -540,15 +540,18 @@ int crafter_fastgen_level(void) {
 }
 
 int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
-                            double weight, int width, const int32_t *lo, const int32_t *hi,
+                            double weight, int width, int blocks, const uint8_t *wanted,
                             double *acc, int stride) {
 #if defined(CRAFTER_FASTGEN_X86)
   switch (crafter_fastgen_level()) {
     case 4:
-      return crafter_noise_field_add_v4(noise, z, ax, ay, weight, width, lo, hi, acc, stride);
+      return crafter_noise_field_add_v4(noise, z, ax, ay, weight, width, blocks, wanted, acc,
+                                        stride);
     case 3:
-      return crafter_noise_field_add_v3(noise, z, ax, ay, weight, width, lo, hi, acc, stride);
+      return crafter_noise_field_add_v3(noise, z, ax, ay, weight, width, blocks, wanted, acc,
+                                        stride);
   }
 #endif
-  return crafter_noise_field_add_base(noise, z, ax, ay, weight, width, lo, hi, acc, stride);
+  return crafter_noise_field_add_base(noise, z, ax, ay, weight, width, blocks, wanted, acc,
+                                      stride);
 }

@@ -22,11 +22,14 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z);
 
 /* The fast, inexact companion of crafter_noise3 for a whole area at once.
  *
- * Adds weight * noise3(x * ax, y * ay, z) to acc[x * stride + y] for every
- * cell 0 <= x < width with lo[x] <= y <= hi[x] (a row with lo > hi is not
- * wanted).  Instead of finding the lattice vertices around each point, it
- * visits each lattice vertex once and spreads its contribution over every
- * cell within its reach, eight cells of a row at a time.
+ * The area is `width` rows of `blocks` blocks of 8 cells; wanted[x *
+ * blocks + b] nonzero asks for the cells 8b..8b+7 of row x.  For every
+ * cell (x, y) of every wanted block this adds weight * noise3(x * ax,
+ * y * ay, z) to acc[x * stride + y], stride >= 8 * blocks.  Other cells
+ * near wanted ones may change too.  Instead of finding the lattice
+ * vertices around each point, it visits each lattice vertex that reaches
+ * a wanted block once and spreads its contribution over the blocks in its
+ * reach.
  *
  * The result is within CRAFTER_NOISE_FIELD_ERROR * |weight| of the
  * reference's value, for two reasons.  The sum runs in another order, which
@@ -37,12 +40,10 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z);
  * 1.31e-4.  Here every vertex in reach counts.  (The unit tests measure
  * both claims over millions of points.)
  *
- * The rows are worked in aligned blocks of eight cells: stride must be a
- * multiple of 8, at least height rounded up to one, and acc is best
- * aligned to 64 bytes.  Other cells of a block that holds a wanted cell
- * may change.  Returns 0, or -1 before
- * writing anything when the area holds too many lattice vertices for this
- * to be fast (scales finer than a few vertices per cell). */
+ * acc is best aligned to 64 bytes.  Returns 0, or -1 before writing
+ * anything when memory runs out or the area holds too many lattice
+ * vertices for this to be fast (scales finer than a few vertices per
+ * cell). */
 #define CRAFTER_NOISE_FIELD_ERROR 1.5e-4
 
 /* A bound on |noise3|: the sum over the vertices in reach of
@@ -51,7 +52,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z);
  * repeating cell), so 1.1 leaves room. */
 #define CRAFTER_NOISE_BOUND 1.1
 int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
-                            double weight, int width, const int32_t *lo, const int32_t *hi,
+                            double weight, int width, int blocks, const uint8_t *wanted,
                             double *acc, int stride);
 
 #endif

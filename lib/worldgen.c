@@ -210,7 +210,7 @@ static void scratch_free(scratch *s) {
   if (!s) return;
   free(s->gen.start);
   free(s->gen.facts);
-  free(s->gen.all.lo);
+  free(s->gen.wanted);
   free(s->tunnels);
   free(s);
 }
@@ -222,13 +222,14 @@ static scratch *scratch_new(int width, int height) {
   g->width = width;
   g->height = height;
   g->stride = (height + 7) & ~7;
+  g->blocks = g->stride / 8;
   size_t plane = (size_t)width * (size_t)g->stride;
   if (posix_memalign((void **)&g->start, 64, 5 * plane * sizeof(double)) != 0) g->start = NULL;
   if (posix_memalign((void **)&g->facts, 64, plane * sizeof(crafter_facts)) != 0)
     g->facts = NULL;
-  g->all.lo = malloc(8 * (size_t)width * sizeof(int32_t));
+  g->wanted = malloc((size_t)width * (size_t)g->blocks);
   s->tunnels = malloc(plane);
-  if (!g->start || !g->facts || !g->all.lo || !s->tunnels) {
+  if (!g->start || !g->facts || !g->wanted || !s->tunnels) {
     scratch_free(s);
     return NULL;
   }
@@ -237,14 +238,7 @@ static scratch *scratch_new(int width, int height) {
   g->field = g->mountain + plane;
   g->distance = g->field + plane;
   g->distance_x = g->distance_y = -1;
-  g->all.hi = g->all.lo + width;
-  g->mountains.lo = g->all.hi + width;
-  g->mountains.hi = g->mountains.lo + width;
-  g->lowlands.lo = g->mountains.hi + width;
-  g->lowlands.hi = g->lowlands.lo + width;
-  g->near.lo = g->lowlands.hi + width;
-  g->near.hi = g->near.lo + width;
-  for (int x = 0; x < width; x++) g->all.lo[x] = 0, g->all.hi[x] = height - 1;
+  memset(g->field, 0, plane * sizeof(double));
   return s;
 }
 
