@@ -8,6 +8,9 @@
 #include "fastgen.h"
 
 #include <math.h>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,79 +47,67 @@ static inline int clamp_cell(double v, int low, int high) {
 }
 
 /* Adds one vertex's contribution to the `count` blocks from block0 (at
- * most 16) of the rows xa..xb, wanted or not: a test per block would cost
- * more than the block.  A block is eight cells from a multiple of eight,
- * so that its sum comes back from the store before it whole; the
- * attenuation is cut to zero outside the vertex's reach. */
+ * most 16) of the rows xa..xb (at most 64), wanted or not: a test per
+ * block would cost more than the block.  A block is eight cells from a
+ * multiple of eight, so that its sum comes back from the store before it
+ * whole; the attenuation is cut to zero outside the vertex's reach.  The
+ * rows run innermost: they are independent and as many for every block. */
 static inline __attribute__((always_inline)) void spread(double *acc, int stride, int xa,
                                                          int xb, int block0, int count,
                                                          double ax, double ay, double ux,
                                                          double uy, double reach2, double gx,
                                                          double gy, double gz_dz) {
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  v8d dy2[16], gdy[16];
-  for (int b = 0; b < count; b++) {
-    v8d dy = ((v8d){0} + (double)(8 * (block0 + b)) + lanes) * ay - uy;
-    dy2[b] = dy * dy;
-    gdy[b] = gy * dy;
+  double rest[64], base[64];
+  int rows = xb - xa + 1;
+  for (int r = 0; r < rows; r += 8) {
+    v8d dx = ((v8d){0} + (double)(xa + r) + lanes) * ax - ux;
+    v8d row_rest = reach2 - dx * dx, row_base = gx * dx + gz_dz;
+    memcpy(rest + r, &row_rest, sizeof row_rest);
+    memcpy(base + r, &row_base, sizeof row_base);
   }
-  double dx = xa * ax - ux;
-  for (int x = xa; x <= xb; x++, dx += ax) {
-    double rest = reach2 - dx * dx, base = gx * dx + gz_dz;
-    double *row = acc + (size_t)x * (size_t)stride + 8 * block0;
-    for (int b = 0; b < count; b++) {
-      v8d attenuation = rest - dy2[b];
+  double *column = acc + (size_t)xa * (size_t)stride + 8 * (size_t)block0;
+  for (int b = 0; b < count; b++, column += 8) {
+    v8d dy = ((v8d){0} + (double)(8 * (block0 + b)) + lanes) * ay - uy;
+    v8d dy2 = dy * dy, gdy = gy * dy;
+    double *cell = column;
+    for (int r = 0; r < rows; r++, cell += stride) {
+      v8d attenuation = rest[r] - dy2;
       attenuation = (v8d)((v8l)attenuation & ~((v8l)attenuation >> 63)); /* max(., 0) */
       v8d squared = attenuation * attenuation;
       v8d sum;
-      memcpy(&sum, row + 8 * b, sizeof sum);
-      sum += squared * squared * (base + gdy[b]);
-      memcpy(row + 8 * b, &sum, sizeof sum);
+      memcpy(&sum, cell, sizeof sum);
+      sum += squared * squared * (base[r] + gdy);
+      memcpy(cell, &sum, sizeof sum);
     }
   }
 }
 
-int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
-                                     double weight, int width, int blocks,
-                                     const uint8_t *wanted, double *acc, int stride) {
-  /* The box of wanted blocks, and a table of sums that says in constant
-   * time whether a vertex reaches any of them: sums[x][b] counts the
-   * wanted blocks in rows < x and blocks < b. */
-  int first = -1, last = -1, bmin = blocks, bmax = -1;
-  for (int x = 0; x < width; x++)
-    for (int b = 0; b < blocks; b++)
-      if (wanted[(size_t)x * (size_t)blocks + (size_t)b]) {
-        if (first < 0) first = x;
-        last = x;
-        if (b < bmin) bmin = b;
-        if (b > bmax) bmax = b;
-      }
-  if (first < 0) return 0;
-  double x0 = first * ax - REACH, x1 = last * ax + REACH;
-  double y0 = 8 * bmin * ay - REACH, y1 = (8 * bmax + 7) * ay + REACH;
+/* The lattice vertices that reach an area, for one field: which they are
+ * and what they reach depends on the field and the area, never on the
+ * seed, so a generator keeps them from one world to the next. */
+static crafter_field_geometry *build_geometry(double z, double ax, double ay, int width,
+                                              int blocks) {
+  int last = width - 1, bmax = blocks - 1;
+  double x0 = -REACH, x1 = last * ax + REACH;
+  double y0 = -REACH, y1 = (8 * bmax + 7) * ay + REACH;
   /* Skewing subtracts a sixth of the coordinate sum, which bounds k. */
   double k0 = floor(z - REACH - (x1 + y1 + z + REACH) / 6);
   double k1 = ceil(z + REACH - (x0 + y0 + z - REACH) / 6);
   if (!(isfinite(x0) && isfinite(x1) && isfinite(y0) && isfinite(y1) && isfinite(k0) &&
-        isfinite(k1)))
-    return -1;
+        isfinite(k1)) || !(ax > 0) || !(ay > 0))
+    return NULL;
   /* About 1.41 vertices per unit of area lie near a plane. */
-  if ((x1 - x0) * (y1 - y0) > 16.0 * (last - first + 1) * (8 * (bmax - bmin) + 8) + 4096)
-    return -1;
-  size_t columns = (size_t)blocks + 1;
-  int32_t *sums = malloc(((size_t)width + 1) * columns * sizeof *sums);
-  if (!sums) return -1;
-  for (size_t b = 0; b < columns; b++) sums[b] = 0;
-  for (int x = 0; x < width; x++) {
-    int32_t *above = sums + (size_t)x * columns, *here = above + columns;
-    here[0] = 0;
-    int32_t row = 0;
-    for (int b = 0; b < blocks; b++) {
-      row += wanted[(size_t)x * (size_t)blocks + (size_t)b] != 0;
-      here[b + 1] = above[b + 1] + row;
-    }
+  double expected = (x1 - x0) * (y1 - y0) * 1.5 + 64;
+  if (expected > 16.0 * width * 8 * blocks + 4096) return NULL;
+  crafter_field_geometry *g = malloc(sizeof *g);
+  size_t capacity = (size_t)expected;
+  crafter_field_vertex *vertices = g ? malloc(capacity * sizeof *vertices) : NULL;
+  if (!vertices) {
+    free(g);
+    return NULL;
   }
-  double scale = weight / NORM3;
+  *g = (crafter_field_geometry){z, ax, ay, width, blocks, 0, vertices};
   double x_cells = 1 / ax, y_cells = 1 / ay;
   for (int64_t k = (int64_t)k0; k <= (int64_t)k1; k++) {
     /* A vertex near the plane has (i + j + k) / 3 = uz - k within REACH of
@@ -133,29 +124,120 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
         double reach2 = 2 - dz * dz;
         if (reach2 <= 0) continue;
         double reach = sqrt(reach2);
-        int xa = clamp_cell(ceil((ux - reach) * x_cells - 1e-6), first, last + 1);
-        int xb = clamp_cell(floor((ux + reach) * x_cells + 1e-6), first - 1, last);
-        int ba = clamp_cell(floor((ceil((uy - reach) * y_cells - 1e-6)) / 8), bmin, bmax + 1);
-        int bb = clamp_cell(floor((floor((uy + reach) * y_cells + 1e-6)) / 8), bmin - 1, bmax);
+        int xa = clamp_cell(ceil((ux - reach) * x_cells - 1e-6), 0, last + 1);
+        int xb = clamp_cell(floor((ux + reach) * x_cells + 1e-6), -1, last);
+        int ba = clamp_cell(floor((ceil((uy - reach) * y_cells - 1e-6)) / 8), 0, bmax + 1);
+        int bb = clamp_cell(floor((floor((uy + reach) * y_cells + 1e-6)) / 8), -1, bmax);
         if (xa > xb || ba > bb) continue;
-        int32_t reached = sums[(size_t)(xb + 1) * columns + (size_t)bb + 1] -
-                          sums[(size_t)xa * columns + (size_t)bb + 1] -
-                          sums[(size_t)(xb + 1) * columns + (size_t)ba] +
-                          sums[(size_t)xa * columns + (size_t)ba];
-        if (reached == 0) continue;
-        int inner = noise->perm[(noise->perm[i & 0xff] + j) & 0xff];
-        int index = noise->gradient_index[(inner + k) & 0xff];
-        const double *gradient = crafter_gradients3 + index;
-        double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
-        for (int b = ba; b <= bb; b += 16) {
-          int count = bb - b + 1 < 16 ? bb - b + 1 : 16;
-          spread(acc, stride, xa, xb, b, count, ax, ay, ux, uy, reach2, gx, gy, gz * dz);
+        if ((size_t)g->count == capacity) {
+          capacity *= 2;
+          crafter_field_vertex *more = realloc(g->vertices, capacity * sizeof *more);
+          if (!more) {
+            free(g->vertices);
+            free(g);
+            return NULL;
+          }
+          g->vertices = more;
         }
+        g->vertices[g->count++] = (crafter_field_vertex){
+            {(int32_t)(i & 0xff), (int32_t)(j & 0xff), (int32_t)(k & 0xff)}, xa, xb, ba, bb,
+            ux, uy, reach2, dz};
       }
     }
   }
+  return g;
+}
+
+/* Adds the field over the wanted blocks, vertex by vertex. */
+static int apply_geometry(const crafter_field_geometry *g, const crafter_noise *noise,
+                          double weight, const uint8_t *wanted, double *acc, int stride) {
+  int width = g->width, blocks = g->blocks;
+  /* The box of wanted blocks, and a table of sums that says in constant
+   * time whether a vertex reaches any of them: sums[x][b] counts the
+   * wanted blocks in rows < x and blocks < b. */
+  int first = -1, last = -1, bmin = blocks, bmax = -1;
+  for (int x = 0; x < width; x++)
+    for (int b = 0; b < blocks; b++)
+      if (wanted[(size_t)x * (size_t)blocks + (size_t)b]) {
+        if (first < 0) first = x;
+        last = x;
+        if (b < bmin) bmin = b;
+        if (b > bmax) bmax = b;
+      }
+  if (first < 0) return 0;
+  size_t columns = (size_t)blocks + 1;
+  int32_t *sums = malloc(((size_t)width + 1) * columns * sizeof *sums);
+  if (!sums) return -1;
+  for (size_t b = 0; b < columns; b++) sums[b] = 0;
+  for (int x = 0; x < width; x++) {
+    int32_t *above = sums + (size_t)x * columns, *here = above + columns;
+    here[0] = 0;
+    int32_t row = 0;
+    for (int b = 0; b < blocks; b++) {
+      row += wanted[(size_t)x * (size_t)blocks + (size_t)b] != 0;
+      here[b + 1] = above[b + 1] + row;
+    }
+  }
+  double scale = weight / NORM3, ax = g->ax, ay = g->ay;
+  for (int n = 0; n < g->count; n++) {
+    const crafter_field_vertex *v = &g->vertices[n];
+    int xa = v->xa > first ? v->xa : first, xb = v->xb < last ? v->xb : last;
+    int ba = v->ba > bmin ? v->ba : bmin, bb = v->bb < bmax ? v->bb : bmax;
+    if (xa > xb || ba > bb) continue;
+    int32_t reached = sums[(size_t)(xb + 1) * columns + (size_t)bb + 1] -
+                      sums[(size_t)xa * columns + (size_t)bb + 1] -
+                      sums[(size_t)(xb + 1) * columns + (size_t)ba] +
+                      sums[(size_t)xa * columns + (size_t)ba];
+    if (reached == 0) continue;
+    int inner = noise->perm[(noise->perm[v->ijk[0]] + v->ijk[1]) & 0xff];
+    int index = noise->gradient_index[(inner + v->ijk[2]) & 0xff];
+    const double *gradient = crafter_gradients3 + index;
+    double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
+    for (int x = xa; x <= xb; x += 64)
+      for (int b = ba; b <= bb; b += 16)
+        spread(acc, stride, x, xb - x < 63 ? xb : x + 63, b, bb - b < 15 ? bb - b + 1 : 16, ax,
+               ay, v->ux, v->uy, v->reach2, gx, gy, gz * v->dz);
+  }
   free(sums);
   return 0;
+}
+
+int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
+                                     double weight, int width, int blocks,
+                                     const uint8_t *wanted, double *acc, int stride) {
+  size_t count = (size_t)width * (size_t)blocks, w = 0;
+  while (w < count && !wanted[w]) w++;
+  if (w == count) return 0;
+  crafter_field_geometry *g = build_geometry(z, ax, ay, width, blocks);
+  if (!g) return -1;
+  int result = apply_geometry(g, noise, weight, wanted, acc, stride);
+  free(g->vertices);
+  free(g);
+  return result;
+}
+
+/* The geometry of a field from the generator's keep, made if missing. */
+static const crafter_field_geometry *geometry_for(crafter_fastgen *s, double z, double ax,
+                                                  double ay) {
+  for (int n = 0; n < s->geometry_count; n++) {
+    const crafter_field_geometry *g = s->geometry[n];
+    if (g->z == z && g->ax == ax && g->ay == ay && g->width == s->width &&
+        g->blocks == s->blocks)
+      return g;
+  }
+  crafter_field_geometry *g = build_geometry(z, ax, ay, s->width, s->blocks);
+  if (!g) return NULL;
+  if (s->geometry_count == CRAFTER_FASTGEN_GEOMETRIES) crafter_fastgen_forget(s);
+  s->geometry[s->geometry_count++] = g;
+  return g;
+}
+
+/* A field added over the wanted blocks, with the geometry kept. */
+static int field_add(crafter_fastgen *s, const crafter_noise *noise, double z, double ax,
+                     double ay, double weight, double *acc) {
+  const crafter_field_geometry *g = geometry_for(s, z, ax, ay);
+  if (!g) return -1;
+  return apply_geometry(g, noise, weight, s->wanted, acc, s->stride);
 }
 
 /* ---- The facts of a world ---- */
@@ -207,6 +289,15 @@ static inline v8d exp8(v8d v) {
   return p * a * b;
 }
 
+/* Whether any lane of a comparison's result is set. */
+static inline int any_lane(v8i hit) {
+#if defined(__AVX__)
+  return _mm256_movemask_ps(_mm256_castsi256_ps((__m256i)hit)) != 0;
+#else
+  return (hit[0] | hit[1] | hit[2] | hit[3] | hit[4] | hit[5] | hit[6] | hit[7]) != 0;
+#endif
+}
+
 /* Which cells need a field: those whose facts match one of up to three
  * patterns (facts & mask == value). */
 typedef struct need {
@@ -233,7 +324,7 @@ static int mark_blocks(crafter_fastgen *s, const need *n) {
       memcpy(&facts, s->facts + (size_t)x * (size_t)s->stride + 8 * (size_t)b, sizeof facts);
       v8i hit = (v8i){0};
       for (int i = 0; i < n->count; i++) hit |= (facts & (int32_t)n->mask[i]) == (int32_t)n->value[i];
-      int any = (hit[0] | hit[1] | hit[2] | hit[3] | hit[4] | hit[5] | hit[6] | hit[7]) != 0;
+      int any = any_lane(hit);
       s->wanted[(size_t)x * (size_t)s->blocks + (size_t)b] = (uint8_t)any;
       marked += any;
     }
@@ -246,8 +337,7 @@ static int mark_blocks(crafter_fastgen *s, const need *n) {
 static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const need *n, int p,
                        double z, double ax, double ay, double threshold) {
   if (mark_blocks(s, n) == 0) return 0;
-  if (VARIANT(crafter_noise_field_add)(noise, z, ax, ay, 1, s->width, s->blocks, s->wanted,
-                                       s->field, s->stride) < 0) {
+  if (field_add(s, noise, z, ax, ay, 1, s->field) < 0) {
     memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
     return -1;
   }
@@ -265,6 +355,7 @@ static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const nee
       facts |= __builtin_convertvector(known, v8i);
       memcpy(s->facts + at, &facts, sizeof facts);
     }
+  /* Vertices wrote around the wanted blocks too: clear what they reach. */
   memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
   return 0;
 }
@@ -296,18 +387,12 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     memset(s->wanted, 1, block_count);
   }
   /* The fields every cell may need, each octave with its weight. */
-  int failed = VARIANT(crafter_noise_field_add)(noise, 8, 1 / 3.0, 1 / 3.0, 1, width, blocks,
-                                                s->wanted, s->start, stride) < 0;
+  int failed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start) < 0;
   memset(s->wanted, 1, block_count);
-  if (failed ||
-      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 15.0, 1 / 15.0, 1, width, blocks,
-                                       s->wanted, s->water, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 3, 1 / 5.0, 1 / 5.0, 0.15, width, blocks,
-                                       s->wanted, s->water, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, width, blocks,
-                                       s->wanted, s->mountain, stride) < 0 ||
-      VARIANT(crafter_noise_field_add)(noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, width, blocks,
-                                       s->wanted, s->mountain, stride) < 0)
+  if (failed || field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water) < 0 ||
+      field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water) < 0 ||
+      field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain) < 0 ||
+      field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain) < 0)
     return -1;
   if (s->distance_x != player_x || s->distance_y != player_y) {
     for (int x = 0; x < width; x++)

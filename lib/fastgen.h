@@ -42,6 +42,26 @@ typedef uint32_t crafter_facts;
 #define CRAFTER_KNOWN(p) (1u << (p))
 #define CRAFTER_TRUTH(p) (1u << (16 + (p)))
 
+/* A lattice vertex that reaches an area: its skewed coordinates modulo
+ * 256 (all the gradient depends on), the rows xa..xb and blocks ba..bb of
+ * the area it reaches, and where it sits. */
+typedef struct crafter_field_vertex {
+  int32_t ijk[3];
+  int32_t xa, xb, ba, bb;
+  double ux, uy, reach2, dz; /* position in the plane, 2 - dz^2, z - uz */
+} crafter_field_vertex;
+
+/* The vertices of the field noise3(x * ax, y * ay, z) over an area of
+ * width rows of `blocks` blocks. */
+typedef struct crafter_field_geometry {
+  double z, ax, ay;
+  int width, blocks;
+  int count;
+  crafter_field_vertex *vertices;
+} crafter_field_geometry;
+
+#define CRAFTER_FASTGEN_GEOMETRIES 16
+
 /* The working memory of one generation.  Every plane is width x stride,
  * row x at x * stride, stride the height rounded up to a multiple of 8:
  * each row is `blocks` blocks of 8 cells. */
@@ -53,7 +73,13 @@ typedef struct crafter_fastgen {
   int distance_x, distance_y;       /* -1: not computed */
   crafter_facts *facts;
   uint8_t *wanted; /* width x blocks: the blocks a field is wanted in */
+  /* The geometry of the fields met so far, kept from world to world. */
+  crafter_field_geometry *geometry[CRAFTER_FASTGEN_GEOMETRIES];
+  int geometry_count;
 } crafter_fastgen;
+
+/* Frees the kept geometry (worldgen.c). */
+void crafter_fastgen_forget(crafter_fastgen *gen);
 
 /* Which copy of the kernels runs: 4 (x86-64-v4), 3 (x86-64-v3) or 0. */
 int crafter_fastgen_level(void);

@@ -206,8 +206,17 @@ typedef struct scratch {
   uint8_t *tunnels; /* width x stride */
 } scratch;
 
+void crafter_fastgen_forget(crafter_fastgen *gen) {
+  for (int n = 0; n < gen->geometry_count; n++) {
+    free(gen->geometry[n]->vertices);
+    free(gen->geometry[n]);
+  }
+  gen->geometry_count = 0;
+}
+
 static void scratch_free(scratch *s) {
   if (!s) return;
+  crafter_fastgen_forget(&s->gen);
   free(s->gen.start);
   free(s->gen.facts);
   free(s->gen.wanted);
