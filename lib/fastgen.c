@@ -46,17 +46,44 @@ static inline int clamp_cell(double v, int low, int high) {
   return v < low ? low : v > high ? high : (int)v;
 }
 
+/* max(v, 0) lane by lane, in one instruction where there is one. */
+static inline __attribute__((always_inline)) v8d max0(v8d v) {
+#if defined(__AVX512F__)
+  return (v8d)_mm512_max_pd((__m512d)v, _mm512_setzero_pd());
+#elif defined(__AVX__)
+  __m256d low = _mm256_max_pd(_mm256_loadu_pd((const double *)&v), _mm256_setzero_pd());
+  __m256d high = _mm256_max_pd(_mm256_loadu_pd((const double *)&v + 4), _mm256_setzero_pd());
+  v8d out;
+  _mm256_storeu_pd((double *)&out, low);
+  _mm256_storeu_pd((double *)&out + 4, high);
+  return out;
+#else
+  return (v8d)((v8l)v & ~((v8l)v >> 63));
+#endif
+}
+
+/* Wanted blocks in rows x0..x1 and blocks b0..b1, from the table of sums
+ * (sums[x][b] counts the wanted blocks in rows < x and blocks < b). */
+static inline int32_t wanted_in(const int32_t *sums, size_t columns, int x0, int x1, int b0,
+                                int b1) {
+  return sums[(size_t)(x1 + 1) * columns + (size_t)b1 + 1] -
+         sums[(size_t)x0 * columns + (size_t)b1 + 1] -
+         sums[(size_t)(x1 + 1) * columns + (size_t)b0] + sums[(size_t)x0 * columns + (size_t)b0];
+}
+
 /* Adds one vertex's contribution to the `count` blocks from block0 (at
- * most 16) of the rows xa..xb (at most 64), wanted or not: a test per
- * block would cost more than the block.  A block is eight cells from a
+ * most 16) of the rows xa..xb (at most 64).  A block is eight cells from a
  * multiple of eight, so that its sum comes back from the store before it
  * whole; the attenuation is cut to zero outside the vertex's reach.  The
- * rows run innermost: they are independent and as many for every block. */
+ * rows run innermost: they are independent and as many for every block.
+ * Unless every block is wanted (`whole`), a block none of whose rows is
+ * wanted is skipped; a test per row would cost more than it saves. */
 static inline __attribute__((always_inline)) void spread(double *acc, int stride, int xa,
                                                          int xb, int block0, int count,
                                                          double ax, double ay, double ux,
                                                          double uy, double reach2, double gx,
-                                                         double gy, double gz_dz) {
+                                                         double gy, double gz_dz, int whole,
+                                                         const int32_t *sums, size_t columns) {
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   double rest[64], base[64];
   int rows = xb - xa + 1;
@@ -66,14 +93,14 @@ static inline __attribute__((always_inline)) void spread(double *acc, int stride
     memcpy(rest + r, &row_rest, sizeof row_rest);
     memcpy(base + r, &row_base, sizeof row_base);
   }
-  double *column = acc + (size_t)xa * (size_t)stride + 8 * (size_t)block0;
-  for (int b = 0; b < count; b++, column += 8) {
+  for (int b = 0; b < count; b++) {
     v8d dy = ((v8d){0} + (double)(8 * (block0 + b)) + lanes) * ay - uy;
     v8d dy2 = dy * dy, gdy = gy * dy;
-    double *cell = column;
+    if (!whole && !wanted_in(sums, columns, xa, xb, block0 + b, block0 + b)) continue;
+    double *cell = acc + (size_t)xa * (size_t)stride + 8 * (size_t)(block0 + b);
     for (int r = 0; r < rows; r++, cell += stride) {
       v8d attenuation = rest[r] - dy2;
-      attenuation = (v8d)((v8l)attenuation & ~((v8l)attenuation >> 63)); /* max(., 0) */
+      attenuation = max0(attenuation);
       v8d squared = attenuation * attenuation;
       v8d sum;
       memcpy(&sum, cell, sizeof sum);
@@ -165,6 +192,9 @@ static int apply_geometry(const crafter_field_geometry *g, const crafter_noise *
         if (b > bmax) bmax = b;
       }
   if (first < 0) return 0;
+  int whole = 1;
+  for (int x = first; x <= last && whole; x++)
+    for (int b = bmin; b <= bmax; b++) whole &= wanted[(size_t)x * (size_t)blocks + (size_t)b] != 0;
   size_t columns = (size_t)blocks + 1;
   int32_t *sums = malloc(((size_t)width + 1) * columns * sizeof *sums);
   if (!sums) return -1;
@@ -184,19 +214,21 @@ static int apply_geometry(const crafter_field_geometry *g, const crafter_noise *
     int xa = v->xa > first ? v->xa : first, xb = v->xb < last ? v->xb : last;
     int ba = v->ba > bmin ? v->ba : bmin, bb = v->bb < bmax ? v->bb : bmax;
     if (xa > xb || ba > bb) continue;
-    int32_t reached = sums[(size_t)(xb + 1) * columns + (size_t)bb + 1] -
-                      sums[(size_t)xa * columns + (size_t)bb + 1] -
-                      sums[(size_t)(xb + 1) * columns + (size_t)ba] +
-                      sums[(size_t)xa * columns + (size_t)ba];
-    if (reached == 0) continue;
+    if (!whole && !wanted_in(sums, columns, xa, xb, ba, bb)) continue;
     int inner = noise->perm[(noise->perm[v->ijk[0]] + v->ijk[1]) & 0xff];
     int index = noise->gradient_index[(inner + v->ijk[2]) & 0xff];
     const double *gradient = crafter_gradients3 + index;
     double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
     for (int x = xa; x <= xb; x += 64)
-      for (int b = ba; b <= bb; b += 16)
-        spread(acc, stride, x, xb - x < 63 ? xb : x + 63, b, bb - b < 15 ? bb - b + 1 : 16, ax,
-               ay, v->ux, v->uy, v->reach2, gx, gy, gz * v->dz);
+      for (int b = ba; b <= bb; b += 16) {
+        int x_to = xb - x < 63 ? xb : x + 63, count = bb - b < 15 ? bb - b + 1 : 16;
+        if (whole)
+          spread(acc, stride, x, x_to, b, count, ax, ay, v->ux, v->uy, v->reach2, gx, gy,
+                 gz * v->dz, 1, sums, columns);
+        else
+          spread(acc, stride, x, x_to, b, count, ax, ay, v->ux, v->uy, v->reach2, gx, gy,
+                 gz * v->dz, 0, sums, columns);
+      }
   }
   free(sums);
   return 0;
