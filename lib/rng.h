@@ -25,6 +25,14 @@ uint32_t crafter_rng_next_u32(crafter_rng *rng);
 /* random_sample() / uniform(): a double in [0, 1) from 53 random bits. */
 double crafter_rng_uniform(crafter_rng *rng);
 
+/* The next draws uniform() would give, without drawing them: up to max,
+ * as many as the words already generated hold (0 when they are used up).
+ * crafter_rng_advance_words(rng, 2 * n) then takes n of them. */
+int crafter_rng_peek_uniform(const crafter_rng *rng, double *out, int max);
+static inline void crafter_rng_advance_words(crafter_rng *rng, int words) {
+  rng->position += words;
+}
+
 /* The same, inline, for loops that draw often. */
 void crafter_rng_regenerate(crafter_rng *rng);
 static inline uint32_t crafter_rng_word_inline(crafter_rng *rng) {

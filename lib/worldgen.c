@@ -134,9 +134,32 @@ static inline int is_false(crafter_facts f, int p) {
   return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == CRAFTER_KNOWN(p);
 }
 
+/* The game's uniform draws, worked out a run at a time ahead of use: the
+ * same values in the same order as one uniform() after another.  Settle
+ * before anything else draws from the generator. */
+typedef struct draws {
+  crafter_rng *rng;
+  int ready, used;
+  double ahead[32];
+} draws;
+
+static inline void settle(draws *d) {
+  crafter_rng_advance_words(d->rng, 2 * d->used);
+  d->ready = d->used = 0;
+}
+
+static inline double draw(draws *d) {
+  if (d->used == d->ready) {
+    settle(d);
+    d->ready = crafter_rng_peek_uniform(d->rng, d->ahead, 32);
+    if (d->ready == 0) return crafter_rng_uniform(d->rng); /* a new block of words */
+  }
+  return d->ahead[d->used++];
+}
+
 /* The material of a cell whose every needed comparison is known, drawing
  * as the plain path draws; -1, before any draw, if one is not known. */
-static int decide(crafter_game *game, const crafter_worldgen_config *config, crafter_facts f,
+static int decide(draws *game, const crafter_worldgen_config *config, crafter_facts f,
                   uint8_t *tunnel) {
   enum {
     SPAWN = CRAFTER_FACT_SPAWN, MOUNTAIN = CRAFTER_FACT_MOUNTAIN,
@@ -168,9 +191,9 @@ static int decide(crafter_game *game, const crafter_worldgen_config *config, cra
     if (!known(f, COAL) || !known(f, IRON) || !known(f, DIAMOND_DEPTH) ||
         !known(f, LAVA_DEPTH) || (is_true(f, LAVA_DEPTH) && !known(f, LAVA)))
       return -1;
-    if (is_true(f, COAL) && uniform(game) > config->coal_draw) return CRAFTER_COAL;
-    if (is_true(f, IRON) && uniform(game) > config->iron_draw) return CRAFTER_IRON;
-    if (is_true(f, DIAMOND_DEPTH) && uniform(game) > config->diamond_draw)
+    if (is_true(f, COAL) && draw(game) > config->coal_draw) return CRAFTER_COAL;
+    if (is_true(f, IRON) && draw(game) > config->iron_draw) return CRAFTER_IRON;
+    if (is_true(f, DIAMOND_DEPTH) && draw(game) > config->diamond_draw)
       return CRAFTER_DIAMOND;
     if (is_true(f, LAVA_DEPTH) && is_true(f, LAVA)) return CRAFTER_LAVA;
     return CRAFTER_STONE;
@@ -183,7 +206,7 @@ static int decide(crafter_game *game, const crafter_worldgen_config *config, cra
   if (!known(f, WATER)) return -1;
   if (is_true(f, WATER)) return CRAFTER_WATER;
   if (!known(f, TREE)) return -1;
-  if (is_true(f, TREE) && uniform(game) > config->tree_draw) return CRAFTER_TREE;
+  if (is_true(f, TREE) && draw(game) > config->tree_draw) return CRAFTER_TREE;
   return CRAFTER_GRASS;
 }
 
@@ -305,20 +328,42 @@ int crafter_generate_world(crafter_game *game) {
     return crafter_generate_world_plain(game);
   }
   int stride = s->gen.stride;
+  draws d = {&game->rng, 0, 0, {0}};
   for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y++) {
       size_t at = (size_t)x * (size_t)stride + (size_t)y;
       s->tunnels[at] = 0;
-      int material = decide(game, wg, s->gen.facts[at], &s->tunnels[at]);
-      if (material < 0)
+      int material = decide(&d, wg, s->gen.facts[at], &s->tunnels[at]);
+      if (material < 0) {
+        settle(&d);
         material = choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
+      }
       world->materials[(size_t)x * (size_t)height + (size_t)y] = (uint8_t)material;
     }
   crafter_world_recount(world);
-  for (int x = 0; x < width; x++)
-    for (int y = 0; y < height; y++)
-      place_creature(game, wg, config->walkable, x, y, player_x, player_y,
-                     s->tunnels[(size_t)x * (size_t)stride + (size_t)y]);
+  /* As place_creature, with the distances worked out already (the same
+   * square roots of the same whole numbers). */
+  for (int x = 0; x < width; x++) {
+    const uint8_t *column = world->materials + (size_t)x * (size_t)height;
+    const double *distances = s->gen.distance + (size_t)x * (size_t)stride;
+    const uint8_t *tunnels = s->tunnels + (size_t)x * (size_t)stride;
+    for (int y = 0; y < height; y++) {
+      int material = column[y];
+      if (!(config->walkable & (1u << material))) continue;
+      double distance = distances[y];
+      if (distance > wg->cow_distance && material == CRAFTER_GRASS && draw(&d) > wg->cow_draw) {
+        settle(&d);
+        crafter_game_add_creature(game, CRAFTER_COW, x, y);
+      } else if (distance > wg->zombie_distance && draw(&d) > wg->zombie_draw) {
+        settle(&d);
+        crafter_game_add_creature(game, CRAFTER_ZOMBIE, x, y);
+      } else if (material == CRAFTER_PATH && tunnels[y] && draw(&d) > wg->skeleton_draw) {
+        settle(&d);
+        crafter_game_add_creature(game, CRAFTER_SKELETON, x, y);
+      }
+    }
+  }
+  settle(&d);
   scratch_release(s);
   world->change_count = 0;
   return 0;

@@ -61,6 +61,31 @@ int main(void) {
   ok(equal && crafter_rng_next_u32(&rng) == crafter_rng_next_u32(&rng_walk),
      "fill_uniform equals 5000 calls of uniform(32, 127)");
 
+  /* Peeking gives the draws to come, without drawing: at the start of a
+   * block of words, in its middle, at an odd word and at its very end. */
+  {
+    crafter_rng peeked, walked;
+    crafter_rng_seed(&peeked, 7);
+    int same = 1, counts_right = 1;
+    const int skips[] = {0, 1, 100, 1, 150, 7};
+    for (size_t k = 0; k < sizeof skips / sizeof *skips; k++) {
+      for (int i = 0; i < skips[k]; i++) crafter_rng_next_u32(&peeked);
+      walked = peeked;
+      double ahead[400];
+      int available = (CRAFTER_MT_N - peeked.position) / 2;
+      int count = crafter_rng_peek_uniform(&peeked, ahead, 400);
+      counts_right &= count == available;
+      for (int i = 0; i < count; i++) same &= ahead[i] == crafter_rng_uniform(&walked);
+      crafter_rng_advance_words(&peeked, 2 * count);
+      same &= peeked.position == walked.position;
+    }
+    crafter_rng_seed(&peeked, 7);
+    while (peeked.position < CRAFTER_MT_N) crafter_rng_next_u32(&peeked);
+    double none[4];
+    ok(same && counts_right && crafter_rng_peek_uniform(&peeked, none, 4) == 0,
+       "peek_uniform gives what uniform() would draw, up to the end of the words made");
+  }
+
   /* Python's hash of two-int tuples, and Crafter's world seed. */
   ok(crafter_world_seed(1, 1) == 535231920, "hash((1, 1)) %% (2**31 - 1)");
   ok(crafter_py_hash_pair(0, 1) == -1950498447580522560LL, "hash((0, 1))");
