@@ -1,6 +1,7 @@
 #include "render.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,17 @@ static int scale_image(const crafter_image *image, int width, int height, scaled
   free(map_x);
   free(map_y);
   return 0;
+}
+
+/* Pillow's ImageEnhance.Color(image).enhance(0.4) of a channel value v in
+ * a pixel of grey g, (uint8)(g + 0.4f * (v - g)), for every g and v: the
+ * table holds the same single-precision results, worked out once. */
+static uint8_t faded_table[256][256];
+static pthread_once_t faded_once = PTHREAD_ONCE_INIT;
+
+static void fill_faded_table(void) {
+  for (int g = 0; g < 256; g++)
+    for (int v = 0; v < 256; v++) faded_table[g][v] = (uint8_t)(g + 0.4f * (v - g));
 }
 
 static void free_assets(render_assets *assets) {
@@ -169,6 +181,7 @@ static render_assets *make_assets(const crafter_textures *textures, const crafte
       goto out_of_memory;
   }
   size_t local_pixels = (size_t)a->local[0] * (size_t)a->local[1];
+  pthread_once(&faded_once, fill_faded_table);
   a->vignette = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
   if (!a->vignette) goto out_of_memory;
   for (int x = 0; x < a->local[0]; x++) {
@@ -330,13 +343,6 @@ static inline uint8_t grey_of(const uint8_t *rgb) {
   return (uint8_t)((rgb[0] * 19595 + rgb[1] * 38470 + rgb[2] * 7471 + 0x8000) >> 16);
 }
 
-/* Pillow's ImageEnhance.Color(image).enhance(factor) on one pixel. */
-static inline __attribute__((always_inline)) void enhance_colour(const uint8_t *in, float factor,
-                                                                 uint8_t *out) {
-  int grey = grey_of(in);
-  for (int c = 0; c < 3; c++) out[c] = (uint8_t)(grey + factor * (in[c] - grey));
-}
-
 /* The light of one pixel: daylight mixes the colour with its night look
  * (the colour, or at night its noisy version `dark`, faded to 40% colour
  * and tinted blue), then sleep turns it grey and dark blue.  The
@@ -347,18 +353,18 @@ static inline __attribute__((always_inline)) void shade(const uint8_t *colour,
                                                         int sleeping, uint8_t *out) {
   static const double night_tint[3] = {0, 16, 64};
   static const double sleep_tint[3] = {0, 0, 16};
-  uint8_t faded[3];
-  enhance_colour(dark, 0.4f, faded);
+  const uint8_t *fade = faded_table[grey_of(dark)];
+  const uint8_t faded[3] = {fade[dark[0]], fade[dark[1]], fade[dark[2]]};
   double lit[3];
   for (int c = 0; c < 3; c++) {
     double tinted = (1 - 0.5) * faded[c] + 0.5 * night_tint[c];
     lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
   }
   if (sleeping) {
+    /* Pillow's enhance(0.0) leaves the grey in every channel. */
     uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
-    uint8_t grey[3];
-    enhance_colour(truncated, 0.0f, grey);
-    for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey[c] + 0.5 * sleep_tint[c];
+    uint8_t grey = grey_of(truncated);
+    for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey + 0.5 * sleep_tint[c];
   }
   for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
 }
@@ -373,27 +379,53 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
   int sleeping = env->game.player.sleeping;
   int height = renderer->a->local[1];
   int width = renderer->a->params.size[0];
+  if (!night) {
+    for (int x = 0; x < renderer->a->local[0]; x++)
+      for (int y = 0; y < height; y++) {
+        const uint8_t *colour = renderer->canvas + ((size_t)x * (size_t)height + (size_t)y) * 3;
+        uint8_t *out = pixels + ((size_t)(renderer->a->border[1] + y) * (size_t)width +
+                                 (size_t)(renderer->a->border[0] + x)) * 3;
+        shade(colour, colour, daylight, sleeping, out);
+      }
+    return;
+  }
   /* The noise of every pixel, drawn first: the same draws in the same
    * order (x-major) as one at a time. */
-  if (night)
-    crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
-                             (long)renderer->a->local[0] * height);
-  for (int x = 0; x < renderer->a->local[0]; x++)
-    for (int y = 0; y < height; y++) {
-      size_t cell = (size_t)x * (size_t)height + (size_t)y;
-      const uint8_t *colour = renderer->canvas + cell * 3;
+  crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
+                           (long)renderer->a->local[0] * height);
+  /* shade()'s two products for every value they can take this frame,
+   * worked out once: daylight * colour, and (1 - daylight) * tinted for a
+   * faded value of each channel.  The sum of the two is shade()'s. */
+  static const double night_tint[3] = {0, 16, 64};
+  static const double sleep_tint[3] = {0, 0, 16};
+  double by_day[256], by_night[3][256];
+  for (int v = 0; v < 256; v++) {
+    by_day[v] = daylight * v;
+    for (int c = 0; c < 3; c++)
+      by_night[c][v] = (1 - daylight) * ((1 - 0.5) * v + 0.5 * night_tint[c]);
+  }
+  for (int x = 0; x < renderer->a->local[0]; x++) {
+    size_t column = (size_t)x * (size_t)height;
+    const uint8_t *colours = renderer->canvas + column * 3;
+    const double *noises = renderer->noise + column, *vignette = renderer->a->vignette + column;
+    uint8_t *out = pixels + ((size_t)renderer->a->border[1] * (size_t)width +
+                             (size_t)(renderer->a->border[0] + x)) * 3;
+    for (int y = 0; y < height; y++, out += (size_t)width * 3) {
+      const uint8_t *colour = colours + (size_t)y * 3;
+      double mask = amount * vignette[y], noise = noises[y];
       uint8_t dark[3];
-      if (night) {
-        double noise = renderer->noise[cell];
-        double mask = amount * renderer->a->vignette[cell];
-        for (int c = 0; c < 3; c++) dark[c] = (uint8_t)((1 - mask) * colour[c] + mask * noise);
-      } else {
-        memcpy(dark, colour, 3);
+      for (int c = 0; c < 3; c++) dark[c] = (uint8_t)((1 - mask) * colour[c] + mask * noise);
+      const uint8_t *fade = faded_table[grey_of(dark)];
+      double lit[3];
+      for (int c = 0; c < 3; c++) lit[c] = by_day[colour[c]] + by_night[c][fade[dark[c]]];
+      if (sleeping) {
+        uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
+        uint8_t grey = grey_of(truncated);
+        for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey + 0.5 * sleep_tint[c];
       }
-      uint8_t *out = pixels + ((size_t)(renderer->a->border[1] + y) * (size_t)width +
-                               (size_t)(renderer->a->border[0] + x)) * 3;
-      shade(colour, dark, daylight, sleeping, out);
+      for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
     }
+  }
 }
 
 /* The inventory panel, drawn straight into the (zeroed) observation below

@@ -117,7 +117,19 @@ double crafter_rng_uniform_range(crafter_rng *rng, double low, double high) {
 
 void crafter_rng_fill_uniform(crafter_rng *rng, double low, double high, double *out, long count) {
   double scale = high - low;
-  for (long i = 0; i < count; i++) out[i] = low + scale * next_double(rng);
+  long i = 0;
+  while (i < count) {
+    /* Whole runs of 16 from the words already made, then one at a time
+     * (which makes more words when they run out). */
+    if (count - i >= 16 && CRAFTER_MT_N - rng->position >= 32) {
+      peek16(rng->state + rng->position, out + i);
+      rng->position += 32;
+      for (int k = 0; k < 16; k++) out[i + k] = low + scale * out[i + k];
+      i += 16;
+    } else {
+      out[i++] = low + scale * next_double(rng);
+    }
+  }
 }
 
 static uint64_t mask_covering(uint64_t range) {
