@@ -530,8 +530,9 @@ int crafter_fastgen_set_level(int level) {
       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
     best = 4;
 #endif
-  fastgen_level = level < 0 || level > best ? best : level < 3 ? 0 : level;
-  return fastgen_level;
+  int chosen = level < 0 || level > best ? best : level < 3 ? 0 : level;
+  __atomic_store_n(&fastgen_level, chosen, __ATOMIC_RELAXED);
+  return chosen;
 }
 
 int crafter_fastgen_level(void) {
