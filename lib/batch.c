@@ -82,6 +82,26 @@ static void queue_spare(crafter_batch *batch, int i) {
   pthread_cond_signal(&batch->work_ready);
 }
 
+/* Under the lock: takes the oldest queued world still wanted off the
+ * queue and makes it, unlocking meanwhile; returns 0 if there was none. */
+static int make_queued_spare(crafter_batch *batch) {
+  while (batch->queue_count > 0) {
+    int i = batch->queue[batch->queue_head];
+    batch->queue_head = (batch->queue_head + 1) % batch->options.envs;
+    batch->queue_count--;
+    if (batch->spare_state[i] != SPARE_QUEUED) continue; /* taken over by the caller */
+    batch->spare_state[i] = SPARE_BUSY;
+    int64_t episode = batch->spare_episode[i];
+    pthread_mutex_unlock(&batch->lock);
+    crafter_env_prepare(&batch->envs[i], episode, &batch->spares[i]);
+    pthread_mutex_lock(&batch->lock);
+    batch->spare_state[i] = SPARE_READY;
+    pthread_cond_broadcast(&batch->spare_done);
+    return 1;
+  }
+  return 0;
+}
+
 static void *work(void *argument) {
   worker *self = argument;
   crafter_batch *batch = self->batch;
@@ -98,17 +118,7 @@ static void *work(void *argument) {
       pthread_mutex_lock(&batch->lock);
       continue;
     }
-    int i = batch->queue[batch->queue_head];
-    batch->queue_head = (batch->queue_head + 1) % batch->options.envs;
-    batch->queue_count--;
-    if (batch->spare_state[i] != SPARE_QUEUED) continue; /* taken over by the caller */
-    batch->spare_state[i] = SPARE_BUSY;
-    int64_t episode = batch->spare_episode[i];
-    pthread_mutex_unlock(&batch->lock);
-    crafter_env_prepare(&batch->envs[i], episode, &batch->spares[i]);
-    pthread_mutex_lock(&batch->lock);
-    batch->spare_state[i] = SPARE_READY;
-    pthread_cond_broadcast(&batch->spare_done);
+    make_queued_spare(batch);
   }
   pthread_mutex_unlock(&batch->lock);
   return NULL;
@@ -124,7 +134,9 @@ static void reset_env(crafter_batch *batch, int i) {
   }
   pthread_mutex_lock(&batch->lock);
   if (batch->spare_state[i] == SPARE_QUEUED) batch->spare_state[i] = SPARE_EMPTY;
-  while (batch->spare_state[i] == SPARE_BUSY) pthread_cond_wait(&batch->spare_done, &batch->lock);
+  /* While a helper finishes this world, make another one rather than wait. */
+  while (batch->spare_state[i] == SPARE_BUSY)
+    if (!make_queued_spare(batch)) pthread_cond_wait(&batch->spare_done, &batch->lock);
   pthread_mutex_unlock(&batch->lock);
   crafter_env_reset_prepared(env, &batch->spares[i]);
   pthread_mutex_lock(&batch->lock);
