@@ -134,7 +134,7 @@ static crafter_field_geometry *build_geometry(double z, double ax, double ay, in
     free(g);
     return NULL;
   }
-  *g = (crafter_field_geometry){z, ax, ay, width, blocks, 0, vertices};
+  *g = (crafter_field_geometry){z, ax, ay, width, blocks, 0, vertices, NULL, NULL};
   double x_cells = 1 / ax, y_cells = 1 / ay;
   for (int64_t k = (int64_t)k0; k <= (int64_t)k1; k++) {
     /* A vertex near the plane has (i + j + k) / 3 = uz - k within REACH of
@@ -234,6 +234,88 @@ static int apply_geometry(const crafter_field_geometry *g, const crafter_noise *
   return 0;
 }
 
+/* Makes the lists of the vertices that reach each block; -1 if memory ran
+ * out. */
+static int index_blocks(crafter_field_geometry *g) {
+  size_t slots = (size_t)g->width * (size_t)g->blocks;
+  g->at = calloc(slots + 1, sizeof *g->at);
+  if (!g->at) return -1;
+  size_t total = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int n = 0; n < g->count; n++) {
+      const crafter_field_vertex *v = &g->vertices[n];
+      for (int x = v->xa; x <= v->xb; x++)
+        for (int b = v->ba; b <= v->bb; b++) {
+          size_t slot = (size_t)x * (size_t)g->blocks + (size_t)b;
+          if (pass == 0)
+            g->at[slot + 1]++;
+          else
+            g->by_block[g->at[slot]++] = n;
+        }
+    }
+    if (pass == 0) {
+      for (size_t slot = 0; slot < slots; slot++) g->at[slot + 1] += g->at[slot];
+      total = (size_t)g->at[slots];
+      g->by_block = malloc((total ? total : 1) * sizeof *g->by_block);
+      if (!g->by_block) {
+        free(g->at);
+        g->at = NULL;
+        return -1;
+      }
+    } else {
+      /* Filling moved each start to the next slot's: move them back. */
+      for (size_t slot = slots; slot > 0; slot--) g->at[slot] = g->at[slot - 1];
+      g->at[0] = 0;
+    }
+  }
+  return 0;
+}
+
+/* Adds the field over the wanted blocks, block by block: each block sums
+ * the vertices that reach it in registers.  For a few scattered blocks
+ * this beats spreading every vertex near one of them over its whole
+ * reach. */
+static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise, double weight,
+                           const uint8_t *wanted, double *acc, int stride) {
+  if (!g->at && index_blocks(g) < 0) return -1;
+  double *gradients = malloc((size_t)(g->count ? g->count : 1) * 3 * sizeof *gradients);
+  if (!gradients) return -1;
+  double scale = weight / NORM3, ax = g->ax, ay = g->ay;
+  for (int n = 0; n < g->count; n++) {
+    const crafter_field_vertex *v = &g->vertices[n];
+    int inner = noise->perm[(noise->perm[v->ijk[0]] + v->ijk[1]) & 0xff];
+    const double *gradient =
+        crafter_gradients3 + noise->gradient_index[(inner + v->ijk[2]) & 0xff];
+    gradients[3 * n] = gradient[0] * scale;
+    gradients[3 * n + 1] = gradient[1] * scale;
+    gradients[3 * n + 2] = gradient[2] * scale * v->dz;
+  }
+  const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  for (int x = 0; x < g->width; x++)
+    for (int b = 0; b < g->blocks; b++) {
+      size_t slot = (size_t)x * (size_t)g->blocks + (size_t)b;
+      if (!wanted[slot]) continue;
+      v8d y = ((v8d){0} + (double)(8 * b) + lanes) * ay, sum = (v8d){0};
+      for (int32_t k = g->at[slot]; k < g->at[slot + 1]; k++) {
+        int n = g->by_block[k];
+        const crafter_field_vertex *v = &g->vertices[n];
+        double dx = x * ax - v->ux;
+        double rest = v->reach2 - dx * dx, base = gradients[3 * n] * dx + gradients[3 * n + 2];
+        v8d dy = y - v->uy;
+        v8d attenuation = max0(rest - dy * dy);
+        v8d squared = attenuation * attenuation;
+        sum += squared * squared * (base + gradients[3 * n + 1] * dy);
+      }
+      double *cell = acc + (size_t)x * (size_t)stride + 8 * (size_t)b;
+      v8d total;
+      memcpy(&total, cell, sizeof total);
+      total += sum;
+      memcpy(cell, &total, sizeof total);
+    }
+  free(gradients);
+  return 0;
+}
+
 int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
                                      double weight, int width, int blocks,
                                      const uint8_t *wanted, double *acc, int stride) {
@@ -242,8 +324,13 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
   if (w == count) return 0;
   crafter_field_geometry *g = build_geometry(z, ax, ay, width, blocks);
   if (!g) return -1;
-  int result = apply_geometry(g, noise, weight, wanted, acc, stride);
+  size_t wanted_count = 0;
+  for (size_t b = 0; b < count; b++) wanted_count += wanted[b] != 0;
+  int result = wanted_count < count ? gather_geometry(g, noise, weight, wanted, acc, stride)
+                                    : apply_geometry(g, noise, weight, wanted, acc, stride);
   free(g->vertices);
+  free(g->at);
+  free(g->by_block);
   free(g);
   return result;
 }
@@ -266,9 +353,14 @@ static const crafter_field_geometry *geometry_for(crafter_fastgen *s, double z, 
 
 /* A field added over the wanted blocks, with the geometry kept. */
 static int field_add(crafter_fastgen *s, const crafter_noise *noise, double z, double ax,
-                     double ay, double weight, double *acc) {
-  const crafter_field_geometry *g = geometry_for(s, z, ax, ay);
+                     double ay, double weight, double *acc, int wanted_blocks) {
+  crafter_field_geometry *g = (crafter_field_geometry *)geometry_for(s, z, ax, ay);
   if (!g) return -1;
+  /* Spreading costs about the same whatever is wanted; gathering, in
+   * proportion to what is wanted, and a little more than spreading when
+   * everything is. */
+  if ((size_t)wanted_blocks < (size_t)s->width * (size_t)s->blocks)
+    return gather_geometry(g, noise, weight, s->wanted, acc, s->stride);
   return apply_geometry(g, noise, weight, s->wanted, acc, s->stride);
 }
 
@@ -368,8 +460,9 @@ static int mark_blocks(crafter_fastgen *s, const need *n) {
  * zero before and after. */
 static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const need *n, int p,
                        double z, double ax, double ay, double threshold) {
-  if (mark_blocks(s, n) == 0) return 0;
-  if (field_add(s, noise, z, ax, ay, 1, s->field) < 0) {
+  int marked = mark_blocks(s, n);
+  if (marked == 0) return 0;
+  if (field_add(s, noise, z, ax, ay, 1, s->field, marked) < 0) {
     memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
     return -1;
   }
@@ -419,12 +512,13 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     memset(s->wanted, 1, block_count);
   }
   /* The fields every cell may need, each octave with its weight. */
-  int failed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start) < 0;
+  int all = (int)block_count;
+  int failed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start, all) < 0;
   memset(s->wanted, 1, block_count);
-  if (failed || field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water) < 0 ||
-      field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water) < 0 ||
-      field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain) < 0 ||
-      field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain) < 0)
+  if (failed || field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water, all) < 0 ||
+      field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water, all) < 0 ||
+      field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain, all) < 0 ||
+      field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain, all) < 0)
     return -1;
   if (s->distance_x != player_x || s->distance_y != player_y) {
     for (int x = 0; x < width; x++)

@@ -58,6 +58,9 @@ typedef struct crafter_field_geometry {
   int width, blocks;
   int count;
   crafter_field_vertex *vertices;
+  /* The vertices that reach each block, made when first asked for:
+   * by_block[at[x * blocks + b] .. at[x * blocks + b + 1]). */
+  int32_t *at, *by_block;
 } crafter_field_geometry;
 
 #define CRAFTER_FASTGEN_GEOMETRIES 16

@@ -27,9 +27,10 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z);
  * cell (x, y) of every wanted block this adds weight * noise3(x * ax,
  * y * ay, z) to acc[x * stride + y], stride >= 8 * blocks.  Other cells
  * near wanted ones may change too.  Instead of finding the lattice
- * vertices around each point, it visits each lattice vertex that reaches
- * a wanted block once and spreads its contribution over the blocks in its
- * reach.
+ * vertices around each point the reference's way, it either visits each
+ * lattice vertex that reaches a wanted block once and spreads its
+ * contribution over the blocks in its reach (when every block is wanted),
+ * or sums, block by block, the vertices that reach each wanted block.
  *
  * The result is within CRAFTER_NOISE_FIELD_ERROR * |weight| of the
  * reference's value, for two reasons.  The sum runs in another order, which

@@ -232,6 +232,8 @@ typedef struct scratch {
 void crafter_fastgen_forget(crafter_fastgen *gen) {
   for (int n = 0; n < gen->geometry_count; n++) {
     free(gen->geometry[n]->vertices);
+    free(gen->geometry[n]->at);
+    free(gen->geometry[n]->by_block);
     free(gen->geometry[n]);
   }
   gen->geometry_count = 0;
