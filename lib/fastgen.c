@@ -278,7 +278,12 @@ static int index_blocks(crafter_field_geometry *g) {
 static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise, double weight,
                            const uint8_t *wanted, double *acc, int stride) {
   if (!g->at && index_blocks(g) < 0) return -1;
-  double *gradients = malloc((size_t)(g->count ? g->count : 1) * 3 * sizeof *gradients);
+  /* What a block needs of each vertex, side by side: where it is, its
+   * reach, and this world's gradient. */
+  typedef struct {
+    double ux, uy, reach2, gx, gy, gz_dz;
+  } near_vertex;
+  near_vertex *gradients = malloc((size_t)(g->count ? g->count : 1) * sizeof *gradients);
   if (!gradients) return -1;
   double scale = weight / NORM3, ax = g->ax, ay = g->ay;
   for (int n = 0; n < g->count; n++) {
@@ -286,9 +291,8 @@ static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise
     int inner = noise->perm[(noise->perm[v->ijk[0]] + v->ijk[1]) & 0xff];
     const double *gradient =
         crafter_gradients3 + noise->gradient_index[(inner + v->ijk[2]) & 0xff];
-    gradients[3 * n] = gradient[0] * scale;
-    gradients[3 * n + 1] = gradient[1] * scale;
-    gradients[3 * n + 2] = gradient[2] * scale * v->dz;
+    gradients[n] = (near_vertex){v->ux, v->uy, v->reach2, gradient[0] * scale,
+                                 gradient[1] * scale, gradient[2] * scale * v->dz};
   }
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   for (int x = 0; x < g->width; x++)
@@ -296,15 +300,15 @@ static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise
       size_t slot = (size_t)x * (size_t)g->blocks + (size_t)b;
       if (!wanted[slot]) continue;
       v8d y = ((v8d){0} + (double)(8 * b) + lanes) * ay, sum = (v8d){0};
+      double row = x * ax;
       for (int32_t k = g->at[slot]; k < g->at[slot + 1]; k++) {
-        int n = g->by_block[k];
-        const crafter_field_vertex *v = &g->vertices[n];
-        double dx = x * ax - v->ux;
-        double rest = v->reach2 - dx * dx, base = gradients[3 * n] * dx + gradients[3 * n + 2];
+        const near_vertex *v = &gradients[g->by_block[k]];
+        double dx = row - v->ux;
+        double rest = v->reach2 - dx * dx, base = v->gx * dx + v->gz_dz;
         v8d dy = y - v->uy;
         v8d attenuation = max0(rest - dy * dy);
         v8d squared = attenuation * attenuation;
-        sum += squared * squared * (base + gradients[3 * n + 1] * dy);
+        sum += squared * squared * (base + v->gy * dy);
       }
       double *cell = acc + (size_t)x * (size_t)stride + 8 * (size_t)b;
       v8d total;
