@@ -17,6 +17,35 @@ static double octave(const crafter_noise *noise, double x, double y, double z, d
 
 static inline double uniform(crafter_game *game) { return crafter_rng_uniform_inline(&game->rng); }
 
+/* The noise tests that depend on one field each, exactly as the reference
+ * makes them (the fast path refines its facts with them too). */
+static int cave_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
+  return octave(noise, x, y, 6, c->cave_size) > c->cave_noise;
+}
+static int tunnel_x_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x,
+                       int y) {
+  return octave(noise, 2 * x, y / 5.0, 7, 3) > c->tunnel_noise;
+}
+static int tunnel_y_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x,
+                       int y) {
+  return octave(noise, x / 5.0, 2 * y, 7, 3) > c->tunnel_noise;
+}
+static int coal_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
+  return octave(noise, x, y, 1, c->coal_size) > c->coal_noise;
+}
+static int iron_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
+  return octave(noise, x, y, 2, c->iron_size) > c->iron_noise;
+}
+static int lava_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
+  return octave(noise, x, y, 6, c->lava_size) > c->lava_noise;
+}
+static int sand_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
+  return octave(noise, x, y, 4, c->sand_size) > c->sand_noise;
+}
+static int tree_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
+  return octave(noise, x, y, 5, c->tree_size) > c->tree_noise;
+}
+
 /* The numbers are the config's; with Crafter's (config.c) every
  * expression is the reference's, operation for operation. */
 static int choose_material(crafter_game *game, const crafter_worldgen_config *config,
@@ -37,37 +66,28 @@ static int choose_material(crafter_game *game, const crafter_worldgen_config *co
   if (mountain > config->mountain) {
     /* The reference tests the noise first; both tests are pure, so the
      * cheap one goes first. */
-    if (mountain > config->cave_mountain &&
-        octave(noise, x, y, 6, config->cave_size) > config->cave_noise)
+    if (mountain > config->cave_mountain && cave_at(noise, config, x, y))
       return CRAFTER_PATH; /* cave */
-    if (octave(noise, 2 * x, y / 5.0, 7, 3) > config->tunnel_noise) { /* horizontal tunnel */
+    if (tunnel_x_at(noise, config, x, y)) { /* horizontal tunnel */
       *tunnel = 1;
       return CRAFTER_PATH;
     }
-    if (octave(noise, x / 5.0, 2 * y, 7, 3) > config->tunnel_noise) { /* vertical tunnel */
+    if (tunnel_y_at(noise, config, x, y)) { /* vertical tunnel */
       *tunnel = 1;
       return CRAFTER_PATH;
     }
-    if (octave(noise, x, y, 1, config->coal_size) > config->coal_noise &&
-        uniform(game) > config->coal_draw)
-      return CRAFTER_COAL;
-    if (octave(noise, x, y, 2, config->iron_size) > config->iron_noise &&
-        uniform(game) > config->iron_draw)
-      return CRAFTER_IRON;
+    if (coal_at(noise, config, x, y) && uniform(game) > config->coal_draw) return CRAFTER_COAL;
+    if (iron_at(noise, config, x, y) && uniform(game) > config->iron_draw) return CRAFTER_IRON;
     if (mountain > config->diamond_mountain && uniform(game) > config->diamond_draw)
       return CRAFTER_DIAMOND;
-    if (mountain > config->lava_mountain &&
-        octave(noise, x, y, 6, config->lava_size) > config->lava_noise)
-      return CRAFTER_LAVA;
+    if (mountain > config->lava_mountain && lava_at(noise, config, x, y)) return CRAFTER_LAVA;
     return CRAFTER_STONE;
   }
   if (config->sand_water_min < water && water <= config->sand_water_max &&
-      octave(noise, x, y, 4, config->sand_size) > config->sand_noise)
+      sand_at(noise, config, x, y))
     return CRAFTER_SAND;
   if (config->water < water) return CRAFTER_WATER;
-  if (octave(noise, x, y, 5, config->tree_size) > config->tree_noise &&
-      uniform(game) > config->tree_draw)
-    return CRAFTER_TREE;
+  if (tree_at(noise, config, x, y) && uniform(game) > config->tree_draw) return CRAFTER_TREE;
   return CRAFTER_GRASS;
 }
 
@@ -158,9 +178,10 @@ static inline double draw(draws *d) {
 }
 
 /* The material of a cell whose every needed comparison is known, drawing
- * as the plain path draws; -1, before any draw, if one is not known. */
+ * as the plain path draws; -1, before any draw, if one is not known, with
+ * the first such comparison in *missing. */
 static int decide(draws *game, const crafter_worldgen_config *config, crafter_facts f,
-                  uint8_t *tunnel) {
+                  uint8_t *tunnel, int *missing) {
   enum {
     SPAWN = CRAFTER_FACT_SPAWN, MOUNTAIN = CRAFTER_FACT_MOUNTAIN,
     CAVE_DEPTH = CRAFTER_FACT_CAVE_DEPTH, CAVE = CRAFTER_FACT_CAVE,
@@ -171,26 +192,34 @@ static int decide(draws *game, const crafter_worldgen_config *config, crafter_fa
     SAND_BELOW = CRAFTER_FACT_SAND_BELOW, SAND = CRAFTER_FACT_SAND,
     WATER = CRAFTER_FACT_WATER, TREE = CRAFTER_FACT_TREE,
   };
-  if (!known(f, SPAWN)) return -1;
+#define UNKNOWN(p) \
+  do {               \
+    *missing = (p);  \
+    return -1;       \
+  } while (0)
+  if (!known(f, SPAWN)) UNKNOWN(SPAWN);
   if (is_true(f, SPAWN)) return CRAFTER_GRASS;
-  if (!known(f, MOUNTAIN)) return -1;
+  if (!known(f, MOUNTAIN)) UNKNOWN(MOUNTAIN);
   if (is_true(f, MOUNTAIN)) {
-    if (!known(f, CAVE_DEPTH) || (is_true(f, CAVE_DEPTH) && !known(f, CAVE))) return -1;
+    if (!known(f, CAVE_DEPTH)) UNKNOWN(CAVE_DEPTH);
+    if (is_true(f, CAVE_DEPTH) && !known(f, CAVE)) UNKNOWN(CAVE);
     if (is_true(f, CAVE_DEPTH) && is_true(f, CAVE)) return CRAFTER_PATH;
-    if (!known(f, TUNNEL_X)) return -1;
+    if (!known(f, TUNNEL_X)) UNKNOWN(TUNNEL_X);
     if (is_true(f, TUNNEL_X)) {
       *tunnel = 1;
       return CRAFTER_PATH;
     }
-    if (!known(f, TUNNEL_Y)) return -1;
+    if (!known(f, TUNNEL_Y)) UNKNOWN(TUNNEL_Y);
     if (is_true(f, TUNNEL_Y)) {
       *tunnel = 1;
       return CRAFTER_PATH;
     }
     /* From here a draw may decide, so everything after it must be known first. */
-    if (!known(f, COAL) || !known(f, IRON) || !known(f, DIAMOND_DEPTH) ||
-        !known(f, LAVA_DEPTH) || (is_true(f, LAVA_DEPTH) && !known(f, LAVA)))
-      return -1;
+    if (!known(f, DIAMOND_DEPTH)) UNKNOWN(DIAMOND_DEPTH);
+    if (!known(f, LAVA_DEPTH)) UNKNOWN(LAVA_DEPTH);
+    if (!known(f, COAL)) UNKNOWN(COAL);
+    if (!known(f, IRON)) UNKNOWN(IRON);
+    if (is_true(f, LAVA_DEPTH) && !known(f, LAVA)) UNKNOWN(LAVA);
     if (is_true(f, COAL) && draw(game) > config->coal_draw) return CRAFTER_COAL;
     if (is_true(f, IRON) && draw(game) > config->iron_draw) return CRAFTER_IRON;
     if (is_true(f, DIAMOND_DEPTH) && draw(game) > config->diamond_draw)
@@ -198,16 +227,18 @@ static int decide(draws *game, const crafter_worldgen_config *config, crafter_fa
     if (is_true(f, LAVA_DEPTH) && is_true(f, LAVA)) return CRAFTER_LAVA;
     return CRAFTER_STONE;
   }
-  if (!known(f, SAND_ABOVE) || (is_true(f, SAND_ABOVE) && !known(f, SAND_BELOW))) return -1;
+  if (!known(f, SAND_ABOVE)) UNKNOWN(SAND_ABOVE);
+  if (is_true(f, SAND_ABOVE) && !known(f, SAND_BELOW)) UNKNOWN(SAND_BELOW);
   if (is_true(f, SAND_ABOVE) && is_false(f, SAND_BELOW)) {
-    if (!known(f, SAND)) return -1;
+    if (!known(f, SAND)) UNKNOWN(SAND);
     if (is_true(f, SAND)) return CRAFTER_SAND;
   }
-  if (!known(f, WATER)) return -1;
+  if (!known(f, WATER)) UNKNOWN(WATER);
   if (is_true(f, WATER)) return CRAFTER_WATER;
-  if (!known(f, TREE)) return -1;
+  if (!known(f, TREE)) UNKNOWN(TREE);
   if (is_true(f, TREE) && draw(game) > config->tree_draw) return CRAFTER_TREE;
   return CRAFTER_GRASS;
+#undef UNKNOWN
 }
 
 int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
@@ -335,10 +366,28 @@ int crafter_generate_world(crafter_game *game) {
     for (int y = 0; y < height; y++) {
       size_t at = (size_t)x * (size_t)stride + (size_t)y;
       s->tunnels[at] = 0;
-      int material = decide(&d, wg, s->gen.facts[at], &s->tunnels[at]);
-      if (material < 0) {
-        settle(&d);
-        material = choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
+      crafter_facts facts = s->gen.facts[at];
+      int missing, material;
+      /* A comparison on one field too close to call is made exactly, on its
+       * own; one on start, water or mountain takes the plain path. */
+      while ((material = decide(&d, wg, facts, &s->tunnels[at], &missing)) < 0) {
+        int (*exact)(const crafter_noise *, const crafter_worldgen_config *, int, int) =
+            missing == CRAFTER_FACT_CAVE       ? cave_at
+            : missing == CRAFTER_FACT_TUNNEL_X ? tunnel_x_at
+            : missing == CRAFTER_FACT_TUNNEL_Y ? tunnel_y_at
+            : missing == CRAFTER_FACT_COAL     ? coal_at
+            : missing == CRAFTER_FACT_IRON     ? iron_at
+            : missing == CRAFTER_FACT_LAVA     ? lava_at
+            : missing == CRAFTER_FACT_SAND     ? sand_at
+            : missing == CRAFTER_FACT_TREE     ? tree_at
+                                               : NULL;
+        if (!exact) {
+          settle(&d);
+          material = choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
+          break;
+        }
+        facts |= CRAFTER_KNOWN(missing);
+        if (exact(&noise, wg, x, y)) facts |= CRAFTER_TRUTH(missing);
       }
       world->materials[(size_t)x * (size_t)height + (size_t)y] = (uint8_t)material;
     }
