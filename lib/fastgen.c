@@ -503,9 +503,11 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
   double start_margin = 2 * e / 4 + 1e-9;
   double reach = c->start_radius + 2 * CRAFTER_NOISE_BOUND + 14;
   size_t block_count = (size_t)width * (size_t)blocks;
+  int near_x0 = 0, near_x1 = width - 1, near_y0 = 0, near_y1 = height - 1;
   if (c->start_threshold - start_margin - far_error > far_error && reach < width &&
       reach < height) {
     int r = (int)ceil(reach);
+    near_x0 = player_x - r, near_x1 = player_x + r, near_y0 = player_y - r, near_y1 = player_y + r;
     for (int x = 0; x < width; x++)
       for (int b = 0; b < blocks; b++)
         s->wanted[(size_t)x * (size_t)blocks + (size_t)b] =
@@ -516,8 +518,9 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     memset(s->wanted, 1, block_count);
   }
   /* The fields every cell may need, each octave with its weight. */
-  int all = (int)block_count;
-  int failed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start, all) < 0;
+  int all = (int)block_count, near = 0;
+  for (size_t b = 0; b < block_count; b++) near += s->wanted[b];
+  int failed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start, near) < 0;
   memset(s->wanted, 1, block_count);
   if (failed || field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water, all) < 0 ||
       field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water, all) < 0 ||
@@ -546,8 +549,13 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
       memcpy(&water, s->water + at, sizeof water);
       memcpy(&mountain, s->mountain + at, sizeof mountain);
       memcpy(&distance, s->distance + at, sizeof distance);
-      v8d start = c->start_radius - distance + 2 * noise_start;
-      start = 1 / (1 + exp8(-start));
+      /* Outside the square the start field covers, the sigmoid is below
+       * e^-14 and taken as 0; the margins allow for that. */
+      v8d start = (v8d){0};
+      if (x >= near_x0 && x <= near_x1 && y + 7 >= near_y0 && y <= near_y1) {
+        start = c->start_radius - distance + 2 * noise_start;
+        start = 1 / (1 + exp8(-start));
+      }
       water = water + 0.1 - 2 * start;
       mountain = mountain - (4 * start + 0.3 * water);
       v8l facts =
