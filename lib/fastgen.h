@@ -103,7 +103,8 @@ int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
                                        const uint8_t *wanted, double *acc, int stride);      \
   int crafter_fastgen_facts_##suffix(crafter_fastgen *gen, const crafter_noise *noise,       \
                                      const crafter_worldgen_config *config, int player_x,    \
-                                     int player_y);
+                                     int player_y);                                          \
+  void crafter_mt_twist_##suffix(uint32_t *state);
 CRAFTER_FASTGEN_DECLARE(base)
 CRAFTER_FASTGEN_DECLARE(v3)
 CRAFTER_FASTGEN_DECLARE(v4)

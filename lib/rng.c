@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "fastgen.h"
+
 #define MT_M 397
 #define MT_MATRIX_A 0x9908b0dfU
 #define MT_UPPER_MASK 0x80000000U
@@ -47,6 +49,17 @@ static inline __attribute__((always_inline)) void twist4(uint32_t *mt, int i, in
 
 static void regenerate(crafter_rng *rng) {
   uint32_t *mt = rng->state;
+#if defined(CRAFTER_FASTGEN_X86)
+  /* Sixteen words at a time where the processor has the registers. */
+  if (crafter_fastgen_level() >= 3) {
+    if (crafter_fastgen_level() == 4)
+      crafter_mt_twist_v4(mt);
+    else
+      crafter_mt_twist_v3(mt);
+    rng->position = 0;
+    return;
+  }
+#endif
   int i = 0;
 #if defined(__GNUC__)
   for (; i + 4 <= CRAFTER_MT_N - MT_M; i += 4) twist4(mt, i, i + MT_M);
