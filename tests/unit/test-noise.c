@@ -169,6 +169,17 @@ static void test_fields(void) {
   error = field_error(&noise, 0.25, 1e-4, 3e-3, 100, 37, all, &changed, &full);
   ok(error <= 2.5 * CRAFTER_NOISE_FIELD_ERROR && full <= 1e-12 && !changed,
      "a very coarse field (errors %g, %g)", error, full);
+  /* 40 x 200, coarse: a vertex reaches more than 64 rows and 16 blocks;
+   * whole, and every third block. */
+  static uint8_t tall[40 * 25];
+  memset(tall, 1, sizeof tall);
+  double full_tall;
+  error = field_error(&noise, 5, 0.03, 0.02, 40, 200, tall, &changed, &full_tall);
+  int tall_ok = error <= 2.5 * CRAFTER_NOISE_FIELD_ERROR && full_tall <= 1e-12 && !changed;
+  for (int i = 0; i < 40 * 25; i++) tall[i] = i % 3 == 0;
+  error = field_error(&noise, 5, 0.03, 0.02, 40, 200, tall, &changed, &full_tall);
+  tall_ok &= error <= 2.5 * CRAFTER_NOISE_FIELD_ERROR && full_tall <= 1e-12 && !changed;
+  ok(tall_ok, "a 40 x 200 area field, whole and in scattered blocks");
   ok(crafter_noise_field_add(&noise, 0, 1e3, 1e3, 1, 100, 5, all, NULL, 48) == -1,
      "a field finer than the cells is refused before it writes");
   memset(all, 0, sizeof all);

@@ -100,6 +100,7 @@ int main(void) {
     check("odd area", 48, 80, NULL, 7, 20);
     check("odd area", 100, 37, NULL, 9, 10);
     check("small area", 9, 13, NULL, 11, 40);
+    check("large area", 150, 200, NULL, 17, 3); /* more than 64 rows and 16 blocks */
     check("one cell", 1, 1, NULL, 13, 5);
 
     /* Other sizes and thresholds, changed together so that every branch
