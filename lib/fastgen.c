@@ -512,6 +512,7 @@ static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const nee
       size_t at = (size_t)x * (size_t)s->stride + 8 * (size_t)b;
       v8d value;
       memcpy(&value, s->field + at, sizeof value);
+      memset(s->field + at, 0, sizeof value);
       v8l known = compare8(value, threshold, CRAFTER_NOISE_FIELD_ERROR, p);
       known &= lanes < s->height - 8 * b; /* nothing known past the area's edge */
       v8i facts;
@@ -519,8 +520,10 @@ static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const nee
       facts |= __builtin_convertvector(known, v8i);
       memcpy(s->facts + at, &facts, sizeof facts);
     }
-  /* Vertices wrote around the wanted blocks too: clear what they reach. */
-  memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
+  /* Spreading, used when every block is wanted, wrote past the wanted
+   * blocks too (gathering writes only those, cleared above). */
+  if ((size_t)marked == (size_t)s->width * (size_t)s->blocks)
+    memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
   return 0;
 }
 
