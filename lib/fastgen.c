@@ -62,28 +62,16 @@ static inline __attribute__((always_inline)) v8d max0(v8d v) {
 #endif
 }
 
-/* Wanted blocks in rows x0..x1 and blocks b0..b1, from the table of sums
- * (sums[x][b] counts the wanted blocks in rows < x and blocks < b). */
-static inline int32_t wanted_in(const int32_t *sums, size_t columns, int x0, int x1, int b0,
-                                int b1) {
-  return sums[(size_t)(x1 + 1) * columns + (size_t)b1 + 1] -
-         sums[(size_t)x0 * columns + (size_t)b1 + 1] -
-         sums[(size_t)(x1 + 1) * columns + (size_t)b0] + sums[(size_t)x0 * columns + (size_t)b0];
-}
-
 /* Adds one vertex's contribution to the `count` blocks from block0 (at
  * most 16) of the rows xa..xb (at most 64).  A block is eight cells from a
  * multiple of eight, so that its sum comes back from the store before it
  * whole; the attenuation is cut to zero outside the vertex's reach.  The
- * rows run innermost: they are independent and as many for every block.
- * Unless every block is wanted (`whole`), a block none of whose rows is
- * wanted is skipped; a test per row would cost more than it saves. */
+ * rows run innermost: they are independent and as many for every block. */
 static inline __attribute__((always_inline)) void spread(double *acc, int stride, int xa,
                                                          int xb, int block0, int count,
                                                          double ax, double ay, double ux,
                                                          double uy, double reach2, double gx,
-                                                         double gy, double gz_dz, int whole,
-                                                         const int32_t *sums, size_t columns) {
+                                                         double gy, double gz_dz) {
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   double rest[64], base[64];
   int rows = xb - xa + 1;
@@ -96,7 +84,6 @@ static inline __attribute__((always_inline)) void spread(double *acc, int stride
   for (int b = 0; b < count; b++) {
     v8d dy = ((v8d){0} + (double)(8 * (block0 + b)) + lanes) * ay - uy;
     v8d dy2 = dy * dy, gdy = gy * dy;
-    if (!whole && !wanted_in(sums, columns, xa, xb, block0 + b, block0 + b)) continue;
     double *cell = acc + (size_t)xa * (size_t)stride + 8 * (size_t)(block0 + b);
     for (int r = 0; r < rows; r++, cell += stride) {
       v8d attenuation = rest[r] - dy2;
@@ -108,6 +95,12 @@ static inline __attribute__((always_inline)) void spread(double *acc, int stride
       memcpy(cell, &sum, sizeof sum);
     }
   }
+}
+
+/* The gradient of the vertex with skewed coordinates ijk (modulo 256). */
+static inline const double *gradient_of(const crafter_noise *noise, const int32_t *ijk) {
+  int inner = noise->perm[(noise->perm[ijk[0]] + ijk[1]) & 0xff];
+  return crafter_gradients3 + noise->gradient_index[(inner + ijk[2]) & 0xff];
 }
 
 /* The lattice vertices that reach an area, for one field: which they are
@@ -175,63 +168,20 @@ static crafter_field_geometry *build_geometry(double z, double ax, double ay, in
   return g;
 }
 
-/* Adds the field over the wanted blocks, vertex by vertex. */
-static int apply_geometry(const crafter_field_geometry *g, const crafter_noise *noise,
-                          double weight, const uint8_t *wanted, double *acc, int stride) {
-  int width = g->width, blocks = g->blocks;
-  /* The box of wanted blocks, and a table of sums that says in constant
-   * time whether a vertex reaches any of them: sums[x][b] counts the
-   * wanted blocks in rows < x and blocks < b. */
-  int first = -1, last = -1, bmin = blocks, bmax = -1;
-  for (int x = 0; x < width; x++)
-    for (int b = 0; b < blocks; b++)
-      if (wanted[(size_t)x * (size_t)blocks + (size_t)b]) {
-        if (first < 0) first = x;
-        last = x;
-        if (b < bmin) bmin = b;
-        if (b > bmax) bmax = b;
-      }
-  if (first < 0) return 0;
-  int whole = 1;
-  for (int x = first; x <= last && whole; x++)
-    for (int b = bmin; b <= bmax; b++) whole &= wanted[(size_t)x * (size_t)blocks + (size_t)b] != 0;
-  size_t columns = (size_t)blocks + 1;
-  int32_t *sums = malloc(((size_t)width + 1) * columns * sizeof *sums);
-  if (!sums) return -1;
-  for (size_t b = 0; b < columns; b++) sums[b] = 0;
-  for (int x = 0; x < width; x++) {
-    int32_t *above = sums + (size_t)x * columns, *here = above + columns;
-    here[0] = 0;
-    int32_t row = 0;
-    for (int b = 0; b < blocks; b++) {
-      row += wanted[(size_t)x * (size_t)blocks + (size_t)b] != 0;
-      here[b + 1] = above[b + 1] + row;
-    }
-  }
+/* Adds the field over every block of the area, vertex by vertex. */
+static void spread_geometry(const crafter_field_geometry *g, const crafter_noise *noise,
+                            double weight, double *acc, int stride) {
   double scale = weight / NORM3, ax = g->ax, ay = g->ay;
   for (int n = 0; n < g->count; n++) {
     const crafter_field_vertex *v = &g->vertices[n];
-    int xa = v->xa > first ? v->xa : first, xb = v->xb < last ? v->xb : last;
-    int ba = v->ba > bmin ? v->ba : bmin, bb = v->bb < bmax ? v->bb : bmax;
-    if (xa > xb || ba > bb) continue;
-    if (!whole && !wanted_in(sums, columns, xa, xb, ba, bb)) continue;
-    int inner = noise->perm[(noise->perm[v->ijk[0]] + v->ijk[1]) & 0xff];
-    int index = noise->gradient_index[(inner + v->ijk[2]) & 0xff];
-    const double *gradient = crafter_gradients3 + index;
+    const double *gradient = gradient_of(noise, v->ijk);
     double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
-    for (int x = xa; x <= xb; x += 64)
-      for (int b = ba; b <= bb; b += 16) {
-        int x_to = xb - x < 63 ? xb : x + 63, count = bb - b < 15 ? bb - b + 1 : 16;
-        if (whole)
-          spread(acc, stride, x, x_to, b, count, ax, ay, v->ux, v->uy, v->reach2, gx, gy,
-                 gz * v->dz, 1, sums, columns);
-        else
-          spread(acc, stride, x, x_to, b, count, ax, ay, v->ux, v->uy, v->reach2, gx, gy,
-                 gz * v->dz, 0, sums, columns);
-      }
+    for (int x = v->xa; x <= v->xb; x += 64)
+      for (int b = v->ba; b <= v->bb; b += 16)
+        spread(acc, stride, x, v->xb - x < 63 ? v->xb : x + 63, b,
+               v->bb - b < 15 ? v->bb - b + 1 : 16, ax, ay, v->ux, v->uy, v->reach2, gx, gy,
+               gz * v->dz);
   }
-  free(sums);
-  return 0;
 }
 
 /* Makes the lists of the vertices that reach each block; -1 if memory ran
@@ -288,9 +238,7 @@ static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise
   double scale = weight / NORM3, ax = g->ax, ay = g->ay;
   for (int n = 0; n < g->count; n++) {
     const crafter_field_vertex *v = &g->vertices[n];
-    int inner = noise->perm[(noise->perm[v->ijk[0]] + v->ijk[1]) & 0xff];
-    const double *gradient =
-        crafter_gradients3 + noise->gradient_index[(inner + v->ijk[2]) & 0xff];
+    const double *gradient = gradient_of(noise, v->ijk);
     gradients[n] = (near_vertex){v->ux, v->uy, v->reach2, gradient[0] * scale,
                                  gradient[1] * scale, gradient[2] * scale * v->dz};
   }
@@ -320,18 +268,28 @@ static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise
   return 0;
 }
 
+/* Adds the field over the wanted blocks, `wanted_count` of the area's:
+ * spreading costs about the same whatever is wanted, gathering costs in
+ * proportion to what is wanted and a little more than spreading when
+ * everything is. */
+static int add_field(crafter_field_geometry *g, const crafter_noise *noise, double weight,
+                     const uint8_t *wanted, size_t wanted_count, double *acc, int stride) {
+  if (wanted_count == 0) return 0;
+  if (wanted_count < (size_t)g->width * (size_t)g->blocks)
+    return gather_geometry(g, noise, weight, wanted, acc, stride);
+  spread_geometry(g, noise, weight, acc, stride);
+  return 0;
+}
+
 int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
                                      double weight, int width, int blocks,
                                      const uint8_t *wanted, double *acc, int stride) {
-  size_t count = (size_t)width * (size_t)blocks, w = 0;
-  while (w < count && !wanted[w]) w++;
-  if (w == count) return 0;
+  size_t count = (size_t)width * (size_t)blocks, wanted_count = 0;
+  for (size_t b = 0; b < count; b++) wanted_count += wanted[b] != 0;
+  if (wanted_count == 0) return 0;
   crafter_field_geometry *g = build_geometry(z, ax, ay, width, blocks);
   if (!g) return -1;
-  size_t wanted_count = 0;
-  for (size_t b = 0; b < count; b++) wanted_count += wanted[b] != 0;
-  int result = wanted_count < count ? gather_geometry(g, noise, weight, wanted, acc, stride)
-                                    : apply_geometry(g, noise, weight, wanted, acc, stride);
+  int result = add_field(g, noise, weight, wanted, wanted_count, acc, stride);
   free(g->vertices);
   free(g->at);
   free(g->by_block);
@@ -340,10 +298,9 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
 }
 
 /* The geometry of a field from the generator's keep, made if missing. */
-static const crafter_field_geometry *geometry_for(crafter_fastgen *s, double z, double ax,
-                                                  double ay) {
+static crafter_field_geometry *geometry_for(crafter_fastgen *s, double z, double ax, double ay) {
   for (int n = 0; n < s->geometry_count; n++) {
-    const crafter_field_geometry *g = s->geometry[n];
+    crafter_field_geometry *g = s->geometry[n];
     if (g->z == z && g->ax == ax && g->ay == ay && g->width == s->width &&
         g->blocks == s->blocks)
       return g;
@@ -355,17 +312,13 @@ static const crafter_field_geometry *geometry_for(crafter_fastgen *s, double z, 
   return g;
 }
 
-/* A field added over the wanted blocks, with the geometry kept. */
+/* A field added over the generator's wanted blocks, `wanted_count` of
+ * them, with the geometry kept. */
 static int field_add(crafter_fastgen *s, const crafter_noise *noise, double z, double ax,
-                     double ay, double weight, double *acc, int wanted_blocks) {
-  crafter_field_geometry *g = (crafter_field_geometry *)geometry_for(s, z, ax, ay);
+                     double ay, double weight, double *acc, int wanted_count) {
+  crafter_field_geometry *g = geometry_for(s, z, ax, ay);
   if (!g) return -1;
-  /* Spreading costs about the same whatever is wanted; gathering, in
-   * proportion to what is wanted, and a little more than spreading when
-   * everything is. */
-  if ((size_t)wanted_blocks < (size_t)s->width * (size_t)s->blocks)
-    return gather_geometry(g, noise, weight, s->wanted, acc, s->stride);
-  return apply_geometry(g, noise, weight, s->wanted, acc, s->stride);
+  return add_field(g, noise, weight, s->wanted, (size_t)wanted_count, acc, s->stride);
 }
 
 /* ---- MT19937's twist, sixteen words at a time ----
@@ -549,8 +502,7 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     for (int x = 0; x < width; x++)
       for (int b = 0; b < blocks; b++)
         s->wanted[(size_t)x * (size_t)blocks + (size_t)b] =
-            x >= player_x - r && x <= player_x + r && 8 * b + 7 >= player_y - r &&
-            8 * b <= player_y + r;
+            x >= near_x0 && x <= near_x1 && 8 * b + 7 >= near_y0 && 8 * b <= near_y1;
     start_margin += far_error;
   } else {
     memset(s->wanted, 1, block_count);
