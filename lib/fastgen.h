@@ -90,13 +90,28 @@ int crafter_fastgen_level(void);
  * beyond it.  Not thread-safe; returns the level now in use. */
 int crafter_fastgen_set_level(int level);
 
+/* One copy of the kernels. */
+typedef struct crafter_fastgen_kernels {
+  int (*field_add)(const crafter_noise *noise, double z, double ax, double ay, double weight,
+                   int width, int blocks, const uint8_t *wanted, double *acc, int stride);
+  int (*facts)(crafter_fastgen *gen, const crafter_noise *noise,
+               const crafter_worldgen_config *config, int player_x, int player_y);
+  void (*twist)(uint32_t *state); /* MT19937's twist of its 624 words */
+} crafter_fastgen_kernels;
+
+/* The copy of the current level. */
+const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void);
+
 /* Fills in gen->facts for the world of `noise` with the player at
  * (player_x, player_y): every comparison whose answer is certain.
  * Returns 0, or -1 if a field is too fine for the fast path. */
-int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
-                          const crafter_worldgen_config *config, int player_x, int player_y);
+static inline int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
+                                        const crafter_worldgen_config *config, int player_x,
+                                        int player_y) {
+  return crafter_fastgen_kernels_now()->facts(gen, noise, config, player_x, player_y);
+}
 
-/* The copies.  Call the unsuffixed functions instead. */
+/* The copies; call them through crafter_fastgen_kernels_now(). */
 #define CRAFTER_FASTGEN_DECLARE(suffix)                                                      \
   int crafter_noise_field_add_##suffix(const crafter_noise *noise, double z, double ax,      \
                                        double ay, double weight, int width, int blocks,      \

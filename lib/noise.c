@@ -515,7 +515,7 @@ double crafter_noise3(const crafter_noise *noise, double x, double y, double z) 
   return evaluate(noise, &at, classify(&at));
 }
 
-/* ---- A whole area at once: the kernel built for this processor ---- */
+/* ---- The kernels built for this processor (fastgen.h) ---- */
 
 static int fastgen_level = -1;
 
@@ -540,19 +540,28 @@ int crafter_fastgen_level(void) {
   return level >= 0 ? level : crafter_fastgen_set_level(-1);
 }
 
+#define KERNELS(suffix)                                                                   \
+  {                                                                                       \
+    crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, crafter_mt_twist_##suffix \
+  }
+static const crafter_fastgen_kernels base_kernels = KERNELS(base);
+#if defined(CRAFTER_FASTGEN_X86)
+static const crafter_fastgen_kernels v3_kernels = KERNELS(v3), v4_kernels = KERNELS(v4);
+#endif
+
+const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_fastgen_level()) {
+    case 4: return &v4_kernels;
+    case 3: return &v3_kernels;
+  }
+#endif
+  return &base_kernels;
+}
+
 int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
                             double weight, int width, int blocks, const uint8_t *wanted,
                             double *acc, int stride) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_fastgen_level()) {
-    case 4:
-      return crafter_noise_field_add_v4(noise, z, ax, ay, weight, width, blocks, wanted, acc,
-                                        stride);
-    case 3:
-      return crafter_noise_field_add_v3(noise, z, ax, ay, weight, width, blocks, wanted, acc,
-                                        stride);
-  }
-#endif
-  return crafter_noise_field_add_base(noise, z, ax, ay, weight, width, blocks, wanted, acc,
-                                      stride);
+  return crafter_fastgen_kernels_now()->field_add(noise, z, ax, ay, weight, width, blocks,
+                                                  wanted, acc, stride);
 }

@@ -4,11 +4,6 @@
 
 #include "fastgen.h"
 
-#define MT_M 397
-#define MT_MATRIX_A 0x9908b0dfU
-#define MT_UPPER_MASK 0x80000000U
-#define MT_LOWER_MASK 0x7fffffffU
-
 void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
   rng->state[0] = seed;
   for (int i = 1; i < CRAFTER_MT_N; i++) {
@@ -18,58 +13,10 @@ void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
   rng->position = CRAFTER_MT_N;
 }
 
-/* One twist of the whole state.  Skipping the night's noise draws makes
- * this the engine's busiest loop, so it works on four words at a time with
- * the compiler's vector extension (plain C where that is missing).  Four
- * lanes are safe: a word depends on words 1 and 397 ahead, or on words
- * 227 behind that were already twisted. */
-static uint32_t twist(uint32_t upper, uint32_t lower, uint32_t far) {
-  uint32_t y = (upper & MT_UPPER_MASK) | (lower & MT_LOWER_MASK);
-  return far ^ (y >> 1) ^ (-(y & 1U) & MT_MATRIX_A);
-}
-
-#if defined(__GNUC__)
-typedef uint32_t four_words __attribute__((vector_size(16)));
-
-static inline __attribute__((always_inline)) four_words load4(const uint32_t *from) {
-  four_words value;
-  memcpy(&value, from, sizeof(value));
-  return value;
-}
-
-/* mt[i..i+3] = twist(mt[i..], mt[i+1..], mt[far..]) */
-static inline __attribute__((always_inline)) void twist4(uint32_t *mt, int i, int far) {
-  four_words upper = load4(mt + i), lower = load4(mt + i + 1), distant = load4(mt + far);
-  four_words y = (upper & MT_UPPER_MASK) | (lower & MT_LOWER_MASK);
-  four_words odd = -(y & 1U);
-  four_words result = distant ^ (y >> 1) ^ (odd & MT_MATRIX_A);
-  memcpy(mt + i, &result, sizeof(result));
-}
-#endif
-
+/* One twist of the whole state, by the kernels of this processor
+ * (fastgen.c: sixteen words at a time where it has the registers). */
 static void regenerate(crafter_rng *rng) {
-  uint32_t *mt = rng->state;
-#if defined(CRAFTER_FASTGEN_X86)
-  /* Sixteen words at a time where the processor has the registers. */
-  if (crafter_fastgen_level() >= 3) {
-    if (crafter_fastgen_level() == 4)
-      crafter_mt_twist_v4(mt);
-    else
-      crafter_mt_twist_v3(mt);
-    rng->position = 0;
-    return;
-  }
-#endif
-  int i = 0;
-#if defined(__GNUC__)
-  for (; i + 4 <= CRAFTER_MT_N - MT_M; i += 4) twist4(mt, i, i + MT_M);
-#endif
-  for (; i < CRAFTER_MT_N - MT_M; i++) mt[i] = twist(mt[i], mt[i + 1], mt[i + MT_M]);
-#if defined(__GNUC__)
-  for (; i + 4 <= CRAFTER_MT_N - 1; i += 4) twist4(mt, i, i + MT_M - CRAFTER_MT_N);
-#endif
-  for (; i < CRAFTER_MT_N - 1; i++) mt[i] = twist(mt[i], mt[i + 1], mt[i + MT_M - CRAFTER_MT_N]);
-  mt[CRAFTER_MT_N - 1] = twist(mt[CRAFTER_MT_N - 1], mt[0], mt[MT_M - 1]);
+  crafter_fastgen_kernels_now()->twist(rng->state);
   rng->position = 0;
 }
 

@@ -241,17 +241,6 @@ static int decide(draws *game, const crafter_worldgen_config *config, crafter_fa
 #undef UNKNOWN
 }
 
-int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
-                          const crafter_worldgen_config *config, int player_x, int player_y) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_fastgen_level()) {
-    case 4: return crafter_fastgen_facts_v4(gen, noise, config, player_x, player_y);
-    case 3: return crafter_fastgen_facts_v3(gen, noise, config, player_x, player_y);
-  }
-#endif
-  return crafter_fastgen_facts_base(gen, noise, config, player_x, player_y);
-}
-
 /* The working memory: each thread keeps its own from one world to the
  * next, since fresh pages on every call would cost more than generating
  * the world.  It holds the tunnel flags too. */
