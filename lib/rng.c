@@ -25,26 +25,17 @@ void crafter_rng_regenerate(crafter_rng *rng) { regenerate(rng); }
 /* One tempered output (rng.h). */
 static inline uint32_t next_word(crafter_rng *rng) { return crafter_rng_word_inline(rng); }
 
-/* numpy's 53-bit double from two outputs: 27 high bits, then 26. */
+/* uniform(): a double from the next two words (rng.h). */
 static inline double next_double(crafter_rng *rng) { return crafter_rng_uniform_inline(rng); }
 
 uint32_t crafter_rng_next_u32(crafter_rng *rng) { return next_word(rng); }
 
-/* Tempering and numpy's double for 16 draws from 32 words, in loops of a
- * fixed length the compiler turns into vector code. */
+/* 16 draws from 32 words, in loops of a fixed length the compiler turns
+ * into vector code. */
 static void peek16(const uint32_t *words, double *out) {
   uint32_t y[32];
-  for (int i = 0; i < 32; i++) {
-    uint32_t v = words[i];
-    v ^= (v >> 11);
-    v ^= (v << 7) & 0x9d2c5680U;
-    v ^= (v << 15) & 0xefc60000U;
-    v ^= (v >> 18);
-    y[i] = v;
-  }
-  for (int i = 0; i < 16; i++)
-    out[i] = ((int32_t)(y[2 * i] >> 5) * 67108864.0 + (int32_t)(y[2 * i + 1] >> 6)) /
-             9007199254740992.0;
+  for (int i = 0; i < 32; i++) y[i] = crafter_rng_temper(words[i]);
+  for (int i = 0; i < 16; i++) out[i] = crafter_rng_double_of(y[2 * i], y[2 * i + 1]);
 }
 
 int crafter_rng_peek_uniform(const crafter_rng *rng, double *out, int max) {
@@ -53,19 +44,9 @@ int crafter_rng_peek_uniform(const crafter_rng *rng, double *out, int max) {
   const uint32_t *words = rng->state + rng->position;
   int i = 0;
   for (; i + 16 <= count; i += 16) peek16(words + 2 * i, out + i);
-  for (; i < count; i++) {
-    uint32_t pair[2];
-    for (int w = 0; w < 2; w++) {
-      uint32_t y = words[2 * i + w];
-      y ^= (y >> 11);
-      y ^= (y << 7) & 0x9d2c5680U;
-      y ^= (y << 15) & 0xefc60000U;
-      y ^= (y >> 18);
-      pair[w] = y;
-    }
-    out[i] = ((int32_t)(pair[0] >> 5) * 67108864.0 + (int32_t)(pair[1] >> 6)) /
-             9007199254740992.0;
-  }
+  for (; i < count; i++)
+    out[i] = crafter_rng_double_of(crafter_rng_temper(words[2 * i]),
+                                   crafter_rng_temper(words[2 * i + 1]));
   return count;
 }
 

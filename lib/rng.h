@@ -33,21 +33,29 @@ static inline void crafter_rng_advance_words(crafter_rng *rng, int words) {
   rng->position += words;
 }
 
-/* The same, inline, for loops that draw often. */
-void crafter_rng_regenerate(crafter_rng *rng);
-static inline uint32_t crafter_rng_word_inline(crafter_rng *rng) {
-  if (rng->position >= CRAFTER_MT_N) crafter_rng_regenerate(rng);
-  uint32_t y = rng->state[rng->position++];
+/* MT19937's tempering of a word of state. */
+static inline uint32_t crafter_rng_temper(uint32_t y) {
   y ^= (y >> 11);
   y ^= (y << 7) & 0x9d2c5680U;
   y ^= (y << 15) & 0xefc60000U;
   y ^= (y >> 18);
   return y;
 }
+
+/* numpy's 53-bit double from two tempered words: 27 high bits, then 26. */
+static inline double crafter_rng_double_of(uint32_t first, uint32_t second) {
+  return ((int32_t)(first >> 5) * 67108864.0 + (int32_t)(second >> 6)) / 9007199254740992.0;
+}
+
+/* The same draws, inline, for loops that draw often. */
+void crafter_rng_regenerate(crafter_rng *rng);
+static inline uint32_t crafter_rng_word_inline(crafter_rng *rng) {
+  if (rng->position >= CRAFTER_MT_N) crafter_rng_regenerate(rng);
+  return crafter_rng_temper(rng->state[rng->position++]);
+}
 static inline double crafter_rng_uniform_inline(crafter_rng *rng) {
-  int32_t high = (int32_t)(crafter_rng_word_inline(rng) >> 5);
-  int32_t low = (int32_t)(crafter_rng_word_inline(rng) >> 6);
-  return (high * 67108864.0 + low) / 9007199254740992.0;
+  uint32_t first = crafter_rng_word_inline(rng);
+  return crafter_rng_double_of(first, crafter_rng_word_inline(rng));
 }
 
 /* uniform(low, high): low + (high - low) * random_sample(). */
