@@ -91,69 +91,6 @@ static int choose_material(crafter_game *game, const crafter_worldgen_config *co
   return CRAFTER_GRASS;
 }
 
-static void place_creature(crafter_game *game, const crafter_worldgen_config *config,
-                           unsigned walkable, int x, int y, int player_x, int player_y,
-                           int tunnel) {
-  int material = crafter_world_material(&game->world, x, y);
-  if (!(walkable & (1u << material))) return;
-  double dx = x - player_x, dy = y - player_y;
-  double distance = sqrt(dx * dx + dy * dy);
-  if (distance > config->cow_distance && material == CRAFTER_GRASS &&
-      uniform(game) > config->cow_draw)
-    crafter_game_add_creature(game, CRAFTER_COW, x, y);
-  else if (distance > config->zombie_distance && uniform(game) > config->zombie_draw)
-    crafter_game_add_creature(game, CRAFTER_ZOMBIE, x, y);
-  else if (material == CRAFTER_PATH && tunnel && uniform(game) > config->skeleton_draw)
-    crafter_game_add_creature(game, CRAFTER_SKELETON, x, y);
-}
-
-int crafter_generate_world_plain(crafter_game *game) {
-  crafter_world *world = &game->world;
-  const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
-  int width = world->width, height = world->height;
-  int player_x = world->objects[0].x, player_y = world->objects[0].y;
-  crafter_world_recount(world); /* all none, so that creatures can be placed */
-  crafter_noise noise;
-  crafter_noise_init(&noise, crafter_rng_randint(&game->rng, 0, 2147483647));
-  uint8_t *tunnels = calloc((size_t)width * (size_t)height, 1);
-  if (!tunnels) return -1;
-  for (int x = 0; x < width; x++)
-    for (int y = 0; y < height; y++) {
-      size_t cell = (size_t)x * (size_t)height + (size_t)y;
-      world->materials[cell] =
-          (uint8_t)choose_material(game, &config->worldgen, &noise, x, y, player_x, player_y,
-                                   &tunnels[cell]);
-    }
-  crafter_world_recount(world);
-  for (int x = 0; x < width; x++)
-    for (int y = 0; y < height; y++)
-      place_creature(game, &config->worldgen, config->walkable, x, y, player_x, player_y,
-                     tunnels[(size_t)x * (size_t)height + (size_t)y]);
-  free(tunnels);
-  world->change_count = 0;
-  return 0;
-}
-
-/* ---- The fast path ----
- *
- * The noise values themselves are never seen: only which side of a
- * threshold each falls on decides the materials, the draws and so the
- * whole episode.  So the fast path computes every field for the whole
- * area at once (crafter_noise_field_add), which is within a known bound of
- * the reference's values, and knows a comparison's answer whenever the
- * value is farther than that bound from the threshold (fastgen.c).  A cell
- * where a comparison it needs is too close to call is decided by the plain
- * path above, exactly.  Either way each cell's draws happen in cell order,
- * as the reference makes them. */
-
-static inline int known(crafter_facts f, int p) { return f >> p & 1; }
-static inline int is_true(crafter_facts f, int p) {
-  return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p));
-}
-static inline int is_false(crafter_facts f, int p) {
-  return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == CRAFTER_KNOWN(p);
-}
-
 /* The game's uniform draws, worked out a run at a time ahead of use: the
  * same values in the same order as one uniform() after another.  Settle
  * before anything else draws from the generator. */
@@ -175,6 +112,76 @@ static inline double draw(draws *d) {
     if (d->ready == 0) return crafter_rng_uniform(d->rng); /* a new block of words */
   }
   return d->ahead[d->used++];
+}
+
+/* The creature the reference puts on a cell, if any: only on walkable
+ * cells, by the cell's Euclidean distance from the spawn and its draws. */
+static void place_creature(crafter_game *game, draws *d, const crafter_worldgen_config *config,
+                           unsigned walkable, int x, int y, double distance, int tunnel) {
+  int material = crafter_world_material(&game->world, x, y);
+  if (!(walkable & (1u << material))) return;
+  if (distance > config->cow_distance && material == CRAFTER_GRASS &&
+      draw(d) > config->cow_draw)
+    crafter_game_add_creature(game, CRAFTER_COW, x, y);
+  else if (distance > config->zombie_distance && draw(d) > config->zombie_draw)
+    crafter_game_add_creature(game, CRAFTER_ZOMBIE, x, y);
+  else if (material == CRAFTER_PATH && tunnel && draw(d) > config->skeleton_draw)
+    crafter_game_add_creature(game, CRAFTER_SKELETON, x, y);
+}
+
+/* The plain path once the world's noise is drawn. */
+static int generate_plain(crafter_game *game, const crafter_noise *noise) {
+  crafter_world *world = &game->world;
+  const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
+  int width = world->width, height = world->height;
+  int player_x = world->objects[0].x, player_y = world->objects[0].y;
+  uint8_t *tunnels = calloc((size_t)width * (size_t)height, 1);
+  if (!tunnels) return -1;
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      size_t cell = (size_t)x * (size_t)height + (size_t)y;
+      world->materials[cell] =
+          (uint8_t)choose_material(game, &config->worldgen, noise, x, y, player_x, player_y,
+                                   &tunnels[cell]);
+    }
+  crafter_world_recount(world);
+  draws d = {&game->rng, 0, 0, {0}};
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++) {
+      double dx = x - player_x, dy = y - player_y;
+      place_creature(game, &d, &config->worldgen, config->walkable, x, y,
+                     sqrt(dx * dx + dy * dy), tunnels[(size_t)x * (size_t)height + (size_t)y]);
+    }
+  settle(&d);
+  free(tunnels);
+  world->change_count = 0;
+  return 0;
+}
+
+int crafter_generate_world_plain(crafter_game *game) {
+  crafter_noise noise;
+  crafter_noise_init(&noise, crafter_rng_randint(&game->rng, 0, 2147483647));
+  return generate_plain(game, &noise);
+}
+
+/* ---- The fast path ----
+ *
+ * The noise values themselves are never seen: only which side of a
+ * threshold each falls on decides the materials, the draws and so the
+ * whole episode.  So the fast path computes every field for the whole
+ * area at once (crafter_noise_field_add), which is within a known bound of
+ * the reference's values, and knows a comparison's answer whenever the
+ * value is farther than that bound from the threshold (fastgen.c).  A cell
+ * where a comparison it needs is too close to call is decided by the plain
+ * path above, exactly.  Either way each cell's draws happen in cell order,
+ * as the reference makes them. */
+
+static inline int known(crafter_facts f, int p) { return f >> p & 1; }
+static inline int is_true(crafter_facts f, int p) {
+  return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p));
+}
+static inline int is_false(crafter_facts f, int p) {
+  return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == CRAFTER_KNOWN(p);
 }
 
 /* The material of a cell whose every needed comparison is known, drawing
@@ -333,6 +340,14 @@ static void scratch_release(scratch *s) {
 }
 
 int crafter_generate_world(crafter_game *game) {
+  /* The exact test of each comparison on one field alone. */
+  typedef int exact_test(const crafter_noise *, const crafter_worldgen_config *, int, int);
+  static exact_test *const exact_tests[16] = {
+      [CRAFTER_FACT_CAVE] = cave_at, [CRAFTER_FACT_TUNNEL_X] = tunnel_x_at,
+      [CRAFTER_FACT_TUNNEL_Y] = tunnel_y_at, [CRAFTER_FACT_COAL] = coal_at,
+      [CRAFTER_FACT_IRON] = iron_at, [CRAFTER_FACT_LAVA] = lava_at,
+      [CRAFTER_FACT_SAND] = sand_at, [CRAFTER_FACT_TREE] = tree_at,
+  };
   crafter_world *world = &game->world;
   const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
   const crafter_worldgen_config *wg = &config->worldgen;
@@ -340,14 +355,12 @@ int crafter_generate_world(crafter_game *game) {
   int player_x = world->objects[0].x, player_y = world->objects[0].y;
   scratch *s = scratch_take(width, height);
   if (!s) return -1;
-  crafter_rng before = game->rng;
   crafter_noise noise;
   crafter_noise_init(&noise, crafter_rng_randint(&game->rng, 0, 2147483647));
   if (crafter_fastgen_facts(&s->gen, &noise, wg, player_x, player_y) < 0) {
-    /* Too fine a field for the fast path: the plain one from the start. */
+    /* Too fine a field for the fast path: the plain one, on the same noise. */
     scratch_release(s);
-    game->rng = before;
-    return crafter_generate_world_plain(game);
+    return generate_plain(game, &noise);
   }
   int stride = s->gen.stride;
   draws d = {&game->rng, 0, 0, {0}};
@@ -360,16 +373,7 @@ int crafter_generate_world(crafter_game *game) {
       /* A comparison on one field too close to call is made exactly, on its
        * own; one on start, water or mountain takes the plain path. */
       while ((material = decide(&d, wg, facts, &s->tunnels[at], &missing)) < 0) {
-        int (*exact)(const crafter_noise *, const crafter_worldgen_config *, int, int) =
-            missing == CRAFTER_FACT_CAVE       ? cave_at
-            : missing == CRAFTER_FACT_TUNNEL_X ? tunnel_x_at
-            : missing == CRAFTER_FACT_TUNNEL_Y ? tunnel_y_at
-            : missing == CRAFTER_FACT_COAL     ? coal_at
-            : missing == CRAFTER_FACT_IRON     ? iron_at
-            : missing == CRAFTER_FACT_LAVA     ? lava_at
-            : missing == CRAFTER_FACT_SAND     ? sand_at
-            : missing == CRAFTER_FACT_TREE     ? tree_at
-                                               : NULL;
+        exact_test *exact = exact_tests[missing];
         if (!exact) {
           settle(&d);
           material = choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
@@ -381,28 +385,13 @@ int crafter_generate_world(crafter_game *game) {
       world->materials[(size_t)x * (size_t)height + (size_t)y] = (uint8_t)material;
     }
   crafter_world_recount(world);
-  /* As place_creature, with the distances worked out already (the same
-   * square roots of the same whole numbers). */
-  for (int x = 0; x < width; x++) {
-    const uint8_t *column = world->materials + (size_t)x * (size_t)height;
-    const double *distances = s->gen.distance + (size_t)x * (size_t)stride;
-    const uint8_t *tunnels = s->tunnels + (size_t)x * (size_t)stride;
+  /* The distances are worked out already: the same square roots of the
+   * same whole numbers. */
+  for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y++) {
-      int material = column[y];
-      if (!(config->walkable & (1u << material))) continue;
-      double distance = distances[y];
-      if (distance > wg->cow_distance && material == CRAFTER_GRASS && draw(&d) > wg->cow_draw) {
-        settle(&d);
-        crafter_game_add_creature(game, CRAFTER_COW, x, y);
-      } else if (distance > wg->zombie_distance && draw(&d) > wg->zombie_draw) {
-        settle(&d);
-        crafter_game_add_creature(game, CRAFTER_ZOMBIE, x, y);
-      } else if (material == CRAFTER_PATH && tunnels[y] && draw(&d) > wg->skeleton_draw) {
-        settle(&d);
-        crafter_game_add_creature(game, CRAFTER_SKELETON, x, y);
-      }
+      size_t at = (size_t)x * (size_t)stride + (size_t)y;
+      place_creature(game, &d, wg, config->walkable, x, y, s->gen.distance[at], s->tunnels[at]);
     }
-  }
   settle(&d);
   scratch_release(s);
   world->change_count = 0;
