@@ -351,18 +351,12 @@ static inline uint8_t grey_of(const uint8_t *rgb) {
  * and tinted blue), then sleep turns it grey and dark blue.  The
  * arithmetic is the reference's: numpy doubles, Pillow's single-precision
  * blends, truncation to bytes where the reference converts to uint8. */
-static inline __attribute__((always_inline)) void shade(const uint8_t *colour,
-                                                        const uint8_t *dark, double daylight,
-                                                        int sleeping, uint8_t *out) {
-  static const double night_tint[3] = {0, 16, 64};
+static const double night_tint[3] = {0, 16, 64};
+
+/* The last of the light: asleep, grey tinted dark blue; then bytes. */
+static inline __attribute__((always_inline)) void finish_light(double *lit, int sleeping,
+                                                               uint8_t *out) {
   static const double sleep_tint[3] = {0, 0, 16};
-  const uint8_t *fade = faded_table[grey_of(dark)];
-  const uint8_t faded[3] = {fade[dark[0]], fade[dark[1]], fade[dark[2]]};
-  double lit[3];
-  for (int c = 0; c < 3; c++) {
-    double tinted = (1 - 0.5) * faded[c] + 0.5 * night_tint[c];
-    lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
-  }
   if (sleeping) {
     /* Pillow's enhance(0.0) leaves the grey in every channel. */
     uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
@@ -370,6 +364,19 @@ static inline __attribute__((always_inline)) void shade(const uint8_t *colour,
     for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey + 0.5 * sleep_tint[c];
   }
   for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
+}
+
+static inline __attribute__((always_inline)) void shade(const uint8_t *colour,
+                                                        const uint8_t *dark, double daylight,
+                                                        int sleeping, uint8_t *out) {
+  const uint8_t *fade = faded_table[grey_of(dark)];
+  const uint8_t faded[3] = {fade[dark[0]], fade[dark[1]], fade[dark[2]]};
+  double lit[3];
+  for (int c = 0; c < 3; c++) {
+    double tinted = (1 - 0.5) * faded[c] + 0.5 * night_tint[c];
+    lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
+  }
+  finish_light(lit, sleeping, out);
 }
 
 /* Daylight, night noise, tint and sleep, pixel by pixel over the composed
@@ -399,8 +406,6 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
   /* shade()'s two products for every value they can take this frame,
    * worked out once: daylight * colour, and (1 - daylight) * tinted for a
    * faded value of each channel.  The sum of the two is shade()'s. */
-  static const double night_tint[3] = {0, 16, 64};
-  static const double sleep_tint[3] = {0, 0, 16};
   double by_day[256], by_night[3][256];
   for (int v = 0; v < 256; v++) {
     by_day[v] = daylight * v;
@@ -421,12 +426,7 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
       const uint8_t *fade = faded_table[grey_of(dark)];
       double lit[3];
       for (int c = 0; c < 3; c++) lit[c] = by_day[colour[c]] + by_night[c][fade[dark[c]]];
-      if (sleeping) {
-        uint8_t truncated[3] = {(uint8_t)lit[0], (uint8_t)lit[1], (uint8_t)lit[2]};
-        uint8_t grey = grey_of(truncated);
-        for (int c = 0; c < 3; c++) lit[c] = (1 - 0.5) * grey + 0.5 * sleep_tint[c];
-      }
-      for (int c = 0; c < 3; c++) out[c] = (uint8_t)lit[c];
+      finish_light(lit, sleeping, out);
     }
   }
 }
