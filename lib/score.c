@@ -124,6 +124,25 @@ static size_t runs_of_method(const crafter_score_set *set, const char *method) {
   return count;
 }
 
+/* Names a run read from one file, by the seed given or else by its number
+ * among the method's runs, and adds it to the set; on failure frees the
+ * names and leaves the reason in problem. */
+static int add_named_run(crafter_score_set *set, crafter_score_run *run, const char *method,
+                         const char *seed, char *problem, size_t problem_size) {
+  char index[32];
+  if (!seed) {
+    snprintf(index, sizeof(index), "%zu", runs_of_method(set, method));
+    seed = index;
+  }
+  run->method = copy_text(method);
+  run->seed = copy_text(seed);
+  if (run->method && run->seed && add_run(set, run, problem, problem_size) == 0) return 0;
+  if (!run->method || !run->seed) snprintf(problem, problem_size, "out of memory");
+  free(run->method);
+  free(run->seed);
+  return -1;
+}
+
 /* A stats.jsonl log: one episode per line, the file one run. */
 static int read_stats(crafter_score_set *set, const char *text, size_t length, const char *method,
                       const char *seed, char *error, size_t error_size) {
@@ -172,17 +191,8 @@ static int read_stats(crafter_score_set *set, const char *text, size_t length, c
     }
     start = end + 1;
   }
-  char index[32];
-  if (!seed) {
-    snprintf(index, sizeof(index), "%zu", runs_of_method(set, method));
-    seed = index;
-  }
-  run.method = copy_text(method);
-  run.seed = copy_text(seed);
-  char problem[256] = "out of memory";
-  if (run.method && run.seed && add_run(set, &run, problem, sizeof(problem)) == 0) return 0;
-  free(run.method);
-  free(run.seed);
+  char problem[256];
+  if (add_named_run(set, &run, method, seed, problem, sizeof(problem)) == 0) return 0;
   return crafter_fail(error, error_size, "line 1: %s", problem);
 }
 
@@ -322,17 +332,7 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
     if (steps <= set->budget) add_episode(&run, episode->reward, episode->steps, counts);
   }
   crafter_traj_close(reader);
-  char index[32];
-  if (!seed) {
-    snprintf(index, sizeof(index), "%zu", runs_of_method(set, method));
-    seed = index;
-  }
-  run.method = copy_text(method);
-  run.seed = copy_text(seed);
-  snprintf(problem, sizeof(problem), "out of memory");
-  if (run.method && run.seed && add_run(set, &run, problem, sizeof(problem)) == 0) return 0;
-  free(run.method);
-  free(run.seed);
+  if (add_named_run(set, &run, method, seed, problem, sizeof(problem)) == 0) return 0;
   return crafter_fail(error, error_size, "%s", problem);
 }
 
