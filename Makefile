@@ -17,8 +17,9 @@ VERSION = 0.1.0
 LIB_MODULES = rng npmath noise world worldgen rules config env render textures builtin_textures session \
 	batch bench worldfile gen \
 	proto json cli score traj dataset agents play
-# The fast world generator's kernels, once per instruction set (fastgen.h).
-FASTGEN_OBJECTS = lib/fastgen-base.o $(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o)
+# The vector kernels (world generation, shading), once per instruction set (fastgen.h).
+FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o \
+	$(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o lib/shade-v3.o lib/shade-v4.o)
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
@@ -44,6 +45,13 @@ lib/fastgen-v3.o: lib/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v3 -DFASTGEN_SUFFIX=v3 -c -o $@ $<
 lib/fastgen-v4.o: lib/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
+# Exact, as every other module: no contraction.
+lib/shade-base.o: lib/shade.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -Wno-psabi -DFASTGEN_SUFFIX=base -c -o $@ $<
+lib/shade-v3.o: lib/shade.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -Wno-psabi -march=x86-64-v3 -DFASTGEN_SUFFIX=v3 -c -o $@ $<
+lib/shade-v4.o: lib/shade.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 
 lib/builtin_textures.c: data/embed-textures.sh $(wildcard data/textures/*.png)
 	sh data/embed-textures.sh data/textures > $@.tmp && mv $@.tmp $@

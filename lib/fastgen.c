@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef FASTGEN_SUFFIX
-#define FASTGEN_SUFFIX base
-#endif
-#define VARIANT_JOIN(name, suffix) name##_##suffix
-#define VARIANT_EXPAND(name, suffix) VARIANT_JOIN(name, suffix)
-#define VARIANT(name) VARIANT_EXPAND(name, FASTGEN_SUFFIX)
-
 #define SQUISH3 (1.0 / 3)
 #define NORM3 103.0
 

@@ -1,17 +1,30 @@
-/* fastgen: the vector kernels of the fast world generator.
+/* fastgen: the vector kernels of the fast world generator, and the
+ * renderer's shading.
  *
- * fastgen.c is compiled once for each instruction set the build knows
- * (x86-64-v4 and x86-64-v3 on x86-64, and plain C everywhere), each copy
- * with its own suffix; crafter_fastgen_level() says which copy this
- * processor runs.  None of it is exact: what it computes is used only
- * where it is provably far enough from a threshold (see worldgen.c). */
+ * fastgen.c and shade.c are compiled once for each instruction set the
+ * build knows (x86-64-v4 and x86-64-v3 on x86-64, and plain C everywhere),
+ * each copy with its own suffix; crafter_fastgen_level() says which copy
+ * this processor runs.  Nothing in fastgen.c is exact: what it computes is
+ * used only where it is provably far enough from a threshold (see
+ * worldgen.c).  shade.c is exact: the reference's operations, eight pixels
+ * at a time. */
 #ifndef CRAFTER_FASTGEN_H
 #define CRAFTER_FASTGEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
 #include "noise.h"
+
+/* In the files compiled once per level, VARIANT(name) names this copy's
+ * function: name_v4, name_v3 or name_base. */
+#ifndef FASTGEN_SUFFIX
+#define FASTGEN_SUFFIX base
+#endif
+#define VARIANT_JOIN(name, suffix) name##_##suffix
+#define VARIANT_EXPAND(name, suffix) VARIANT_JOIN(name, suffix)
+#define VARIANT(name) VARIANT_EXPAND(name, FASTGEN_SUFFIX)
 
 /* The gradients of OpenSimplex 3D, 24 of them, x y z (noise.c). */
 extern const double crafter_gradients3[72];
@@ -97,6 +110,12 @@ typedef struct crafter_fastgen_kernels {
   int (*facts)(crafter_fastgen *gen, const crafter_noise *noise,
                const crafter_worldgen_config *config, int player_x, int player_y);
   void (*twist)(uint32_t *state); /* MT19937's twist of its 624 words */
+  /* Lights `count` pixels of a column of the local view (shade.c), exact:
+   * colour is `count` RGB triples; vignette and noise, the night's, or
+   * both NULL by day; pixel i goes to out + i * out_stride. */
+  void (*shade)(const uint8_t *colour, int count, double daylight, int sleeping, double amount,
+                const double *vignette, const double *noise, uint8_t *out,
+                ptrdiff_t out_stride);
 } crafter_fastgen_kernels;
 
 /* The copy of the current level. */
@@ -119,7 +138,10 @@ static inline int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_nois
   int crafter_fastgen_facts_##suffix(crafter_fastgen *gen, const crafter_noise *noise,       \
                                      const crafter_worldgen_config *config, int player_x,    \
                                      int player_y);                                          \
-  void crafter_mt_twist_##suffix(uint32_t *state);
+  void crafter_mt_twist_##suffix(uint32_t *state);                                            \
+  void crafter_shade_run_##suffix(const uint8_t *colour, int count, double daylight,          \
+                                  int sleeping, double amount, const double *vignette,        \
+                                  const double *noise, uint8_t *out, ptrdiff_t out_stride);
 CRAFTER_FASTGEN_DECLARE(base)
 CRAFTER_FASTGEN_DECLARE(v3)
 CRAFTER_FASTGEN_DECLARE(v4)

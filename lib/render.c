@@ -1,5 +1,7 @@
 #include "render.h"
 
+#include "fastgen.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -36,6 +38,11 @@ struct crafter_renderer {
   double *noise;     /* the night's noise of each pixel, [x][y] */
   uint8_t *canvas;   /* local view, [x][y][3] */
   uint8_t *lit_cells; /* a lit cell per material, the outside, a scratch and a composed cell */
+  /* The rows below the local view as last drawn, for the inventory they
+   * show: the panel depends on nothing else. */
+  uint8_t *panel;
+  int32_t panel_inventory[CRAFTER_ITEM_COUNT];
+  int panel_ready;
   uint8_t *pixels;   /* where attached renders go */
 };
 
@@ -114,14 +121,21 @@ void crafter_renderer_free(crafter_renderer *renderer) {
   free(renderer->noise);
   free(renderer->canvas);
   free(renderer->lit_cells);
+  free(renderer->panel);
   free(renderer);
+}
+
+/* The observation's rows below the local view, in bytes. */
+static size_t panel_bytes(const render_assets *a) {
+  return (size_t)(a->params.size[1] - a->border[1] - a->local[1]) * (size_t)a->params.size[0] * 3;
 }
 
 size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
   const render_assets *a = renderer->a;
   size_t local = (size_t)a->local[0] * (size_t)a->local[1];
   size_t cell = (size_t)a->unit[0] * (size_t)a->unit[1] * 3;
-  size_t bytes = sizeof(*renderer) + local * (sizeof(double) + 3) + cell * (CRAFTER_MATERIAL_COUNT + 3);
+  size_t bytes = sizeof(*renderer) + local * (sizeof(double) + 3) +
+                 cell * (CRAFTER_MATERIAL_COUNT + 3) + panel_bytes(a);
   if (renderer->owned) {
     bytes += sizeof(render_assets) + local * sizeof(double);
     for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
@@ -148,7 +162,8 @@ static crafter_renderer *with_buffers(crafter_renderer *renderer) {
   renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
   renderer->lit_cells =
       malloc((size_t)a->unit[0] * (size_t)a->unit[1] * 3 * (CRAFTER_MATERIAL_COUNT + 3));
-  if (!renderer->noise || !renderer->canvas || !renderer->lit_cells) {
+  renderer->panel = malloc(panel_bytes(a) ? panel_bytes(a) : 1);
+  if (!renderer->noise || !renderer->canvas || !renderer->lit_cells || !renderer->panel) {
     crafter_renderer_free(renderer);
     return NULL;
   }
@@ -484,14 +499,15 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  * showing only its material looks the same wherever it is: each material
  * in view is lit once, a cell with a creature on it is composed and lit on
  * its own, and the rest are copies. */
-/* Lights a composed cell (x-major) into rows (y-major) ready to copy. */
+/* Lights a composed cell (x-major) into rows (y-major) ready to copy,
+ * column by column through the vector kernel. */
 static void light_cell(const uint8_t *colours, int width, int height, double daylight,
                        int sleeping, uint8_t *rows) {
+  void (*shade_run)(const uint8_t *, int, double, int, double, const double *, const double *,
+                    uint8_t *, ptrdiff_t) = crafter_fastgen_kernels_now()->shade;
   for (int x = 0; x < width; x++)
-    for (int y = 0; y < height; y++) {
-      const uint8_t *colour = colours + ((size_t)x * (size_t)height + (size_t)y) * 3;
-      shade(colour, colour, daylight, sleeping, rows + ((size_t)y * (size_t)width + (size_t)x) * 3);
-    }
+    shade_run(colours + (size_t)x * (size_t)height * 3, height, daylight, sleeping, 0, NULL, NULL,
+              rows + (size_t)x * 3, (ptrdiff_t)width * 3);
 }
 
 /* memcpy for the short rows of a cell, without a call for each. */
@@ -564,14 +580,50 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
     }
 }
 
-void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
-  if (env->game.daylight < 0.5) {
-    crafter_render_pixels_reference(renderer, env, pixels);
+/* At night every pixel has its own noise: the canvas is composed as the
+ * plain path does, then lit a column at a time by the vector kernel. */
+static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  draw_local_view(renderer, env);
+  int height = renderer->a->local[1], width = renderer->a->params.size[0];
+  crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
+                           (long)renderer->a->local[0] * height);
+  double daylight = env->game.daylight, amount = 2 * (0.5 - daylight);
+  int sleeping = env->game.player.sleeping;
+  const crafter_fastgen_kernels *kernels = crafter_fastgen_kernels_now();
+  for (int x = 0; x < renderer->a->local[0]; x++) {
+    size_t column = (size_t)x * (size_t)height;
+    uint8_t *out = pixels + ((size_t)renderer->a->border[1] * (size_t)width +
+                             (size_t)(renderer->a->border[0] + x)) * 3;
+    kernels->shade(renderer->canvas + column * 3, height, daylight, sleeping, amount,
+                   renderer->a->vignette + column, renderer->noise + column, out,
+                   (ptrdiff_t)width * 3);
+  }
+}
+
+/* The inventory panel, copied when the inventory is the one last drawn. */
+static void draw_inventory_kept(crafter_renderer *renderer, const crafter_env *env,
+                                uint8_t *pixels) {
+  const render_assets *a = renderer->a;
+  uint8_t *rows = pixels + (size_t)(a->border[1] + a->local[1]) * (size_t)a->params.size[0] * 3;
+  const int32_t *inventory = env->game.player.inventory;
+  if (renderer->panel_ready &&
+      memcmp(renderer->panel_inventory, inventory, sizeof(renderer->panel_inventory)) == 0) {
+    memcpy(rows, renderer->panel, panel_bytes(a));
     return;
   }
-  clear_outside_local_view(renderer, pixels);
-  render_by_cells(renderer, env, pixels);
   draw_inventory(renderer, env, pixels);
+  memcpy(renderer->panel, rows, panel_bytes(a));
+  memcpy(renderer->panel_inventory, inventory, sizeof(renderer->panel_inventory));
+  renderer->panel_ready = 1;
+}
+
+void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  clear_outside_local_view(renderer, pixels);
+  if (env->game.daylight < 0.5)
+    render_night(renderer, env, pixels);
+  else
+    render_by_cells(renderer, env, pixels);
+  draw_inventory_kept(renderer, env, pixels);
 }
 
 static void observe(void *observer, crafter_env *env) {

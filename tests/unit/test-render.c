@@ -2,9 +2,11 @@
  * and asleep, for several views and sizes; and renders consume the
  * generator as the reference does.  Textures are made up here: random
  * opaque and transparent images, so no file is needed. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastgen.h"
 #include "render.h"
 #include "tap.h"
 
@@ -88,9 +90,23 @@ static void check(const char *name, int area, int view_w, int view_h, int size_w
 }
 
 int main(void) {
-  check("default 9x9 view at 64x64", 64, 9, 9, 64, 64);
-  check("7x7 view at 84x84", 48, 7, 7, 84, 84);
-  check("11x9 view at 64x96", 96, 11, 9, 64, 96);
-  check("9x12 view at 200x150", 20, 9, 12, 200, 150);
+  /* Every copy of the shading kernel this processor can run (fastgen.h). */
+  static const int levels[] = {0, 3, 4};
+  for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+    if (crafter_fastgen_set_level(levels[i]) != levels[i]) {
+      printf("# kernels of level %d: not run by this processor\n", levels[i]);
+      continue;
+    }
+    char name[4][80];
+    snprintf(name[0], sizeof(name[0]), "level %d, default 9x9 view at 64x64", levels[i]);
+    snprintf(name[1], sizeof(name[1]), "level %d, 7x7 view at 84x84", levels[i]);
+    snprintf(name[2], sizeof(name[2]), "level %d, 11x9 view at 64x96", levels[i]);
+    snprintf(name[3], sizeof(name[3]), "level %d, 9x12 view at 200x150", levels[i]);
+    check(name[0], 64, 9, 9, 64, 64);
+    check(name[1], 48, 7, 7, 84, 84);
+    check(name[2], 96, 11, 9, 64, 96);
+    check(name[3], 20, 9, 12, 200, 150);
+  }
+  crafter_fastgen_set_level(-1);
   return tap_done();
 }
