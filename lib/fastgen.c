@@ -177,6 +177,26 @@ static void spread_geometry(const crafter_field_geometry *g, const crafter_noise
   }
 }
 
+/* The blocks of row x that vertex v reaches: those its disk's chord on
+ * the row meets, with a little to spare.  In any other block every lane's
+ * attenuation is negative and its contribution exactly zero, so leaving
+ * the pair out changes no sum.  An empty range if the row is out of reach. */
+static void chord_blocks(const crafter_field_geometry *g, const crafter_field_vertex *v, int x,
+                         int *ba, int *bb) {
+  double dx = x * g->ax - v->ux, rest = v->reach2 - dx * dx;
+  *ba = v->ba;
+  *bb = v->bb;
+  if (rest <= -1e-9) {
+    *bb = *ba - 1;
+    return;
+  }
+  double half = sqrt(rest > 0 ? rest : 0) + 1e-9, y_cells = 1 / g->ay;
+  int low = clamp_cell(floor(ceil((v->uy - half) * y_cells - 1e-6) / 8), 0, g->blocks);
+  int high = clamp_cell(floor(floor((v->uy + half) * y_cells + 1e-6) / 8), -1, g->blocks - 1);
+  if (low > *ba) *ba = low;
+  if (high < *bb) *bb = high;
+}
+
 /* Makes the lists of the vertices that reach each block; -1 if memory ran
  * out. */
 static int index_blocks(crafter_field_geometry *g) {
@@ -187,14 +207,17 @@ static int index_blocks(crafter_field_geometry *g) {
   for (int pass = 0; pass < 2; pass++) {
     for (int n = 0; n < g->count; n++) {
       const crafter_field_vertex *v = &g->vertices[n];
-      for (int x = v->xa; x <= v->xb; x++)
-        for (int b = v->ba; b <= v->bb; b++) {
+      for (int x = v->xa; x <= v->xb; x++) {
+        int ba, bb;
+        chord_blocks(g, v, x, &ba, &bb);
+        for (int b = ba; b <= bb; b++) {
           size_t slot = (size_t)x * (size_t)g->blocks + (size_t)b;
           if (pass == 0)
             g->at[slot + 1]++;
           else
             g->by_block[g->at[slot]++] = n;
         }
+      }
     }
     if (pass == 0) {
       for (size_t slot = 0; slot < slots; slot++) g->at[slot + 1] += g->at[slot];
