@@ -620,3 +620,74 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     return -1;
   return 0;
 }
+
+/* ---- What the facts settle, eight cells at a time ----
+ *
+ * decide() in worldgen.c, for every cell at once, as far as it goes
+ * without a draw: a material where the facts fix it, or one of the two
+ * marks below where a draw or decide() itself must finish the cell. */
+
+/* Lanes where comparison p is known true, and known false. */
+static inline v8i known_true(v8i f, int p) {
+  int32_t both = (int32_t)(CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p));
+  return (f & both) == both;
+}
+static inline v8i known_false(v8i f, int p) {
+  return (f & (int32_t)(CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == (int32_t)CRAFTER_KNOWN(p);
+}
+static inline v8i known_at(v8i f, int p) { return (f & (int32_t)CRAFTER_KNOWN(p)) != 0; }
+
+void VARIANT(crafter_fastgen_settle)(const crafter_facts *facts, size_t cells, uint8_t *materials,
+                                     uint8_t *tunnels) {
+  /* Known true, known false, known: comparison p of this cell's facts. */
+#define KT(p) known_true(f, CRAFTER_FACT_##p)
+#define KF(p) known_false(f, CRAFTER_FACT_##p)
+#define KN(p) known_at(f, CRAFTER_FACT_##p)
+  for (size_t at = 0; at < cells; at += 8) {
+    v8i f;
+    memcpy(&f, facts + at, sizeof f);
+    v8i result = (v8i){0} + CRAFTER_FASTGEN_DECIDE, tunnel = (v8i){0};
+#define SETTLE(lanes, value) result = ((lanes) & (value)) | (~(lanes) & result)
+    /* The spawn area is grass. */
+    SETTLE(KT(SPAWN), CRAFTER_GRASS);
+    v8i mountain = KF(SPAWN) & KT(MOUNTAIN);
+    v8i lowland = KF(SPAWN) & KF(MOUNTAIN);
+    /* Mountains: caves, tunnels, then ores, lava or stone. */
+    SETTLE(mountain & KT(CAVE_DEPTH) & KT(CAVE), CRAFTER_PATH);
+    v8i no_cave = mountain & (KF(CAVE_DEPTH) | (KT(CAVE_DEPTH) & KF(CAVE)));
+    v8i tunnel_here = (no_cave & KT(TUNNEL_X)) | (no_cave & KF(TUNNEL_X) & KT(TUNNEL_Y));
+    SETTLE(tunnel_here, CRAFTER_PATH);
+    tunnel = tunnel_here & 1;
+    v8i rock = no_cave & KF(TUNNEL_X) & KF(TUNNEL_Y);
+    /* No draw when neither coal nor iron noise is high nor is it deep enough
+     * for diamonds; the lava test must be known where it is deep enough. */
+    v8i lava_known = KF(LAVA_DEPTH) | (KT(LAVA_DEPTH) & KN(LAVA));
+    v8i undrawn = rock & KF(COAL) & KF(IRON) & KF(DIAMOND_DEPTH) & lava_known;
+    v8i lava = KT(LAVA_DEPTH) & KT(LAVA);
+    SETTLE(undrawn & lava, CRAFTER_LAVA);
+    SETTLE(undrawn & ~lava, CRAFTER_STONE);
+    /* Rock whose every test is known but that draws: the draws are the
+     * caller's, the tests go in the mark's low bits. */
+    v8i drawn = rock & KN(COAL) & KN(IRON) & KN(DIAMOND_DEPTH) & lava_known & ~undrawn;
+    v8i tests = (KT(COAL) & CRAFTER_FASTGEN_ROCK_COAL) | (KT(IRON) & CRAFTER_FASTGEN_ROCK_IRON) |
+                (KT(DIAMOND_DEPTH) & CRAFTER_FASTGEN_ROCK_DIAMOND) | (lava & CRAFTER_FASTGEN_ROCK_LAVA);
+    SETTLE(drawn, CRAFTER_FASTGEN_ROCK | tests);
+    /* Lowland: sand in its band, water, then trees, which take a draw. */
+    v8i band = lowland & KT(SAND_ABOVE) & KF(SAND_BELOW);
+    SETTLE(band & KT(SAND), CRAFTER_SAND);
+    v8i no_sand =
+        lowland & (KF(SAND_ABOVE) | (KT(SAND_ABOVE) & KT(SAND_BELOW)) | (band & KF(SAND)));
+    SETTLE(no_sand & KT(WATER), CRAFTER_WATER);
+    v8i land = no_sand & KF(WATER);
+    SETTLE(land & KF(TREE), CRAFTER_GRASS);
+    SETTLE(land & KT(TREE), CRAFTER_FASTGEN_TREE_DRAW);
+#undef SETTLE
+    for (int l = 0; l < 8; l++) {
+      materials[at + (size_t)l] = (uint8_t)result[l];
+      tunnels[at + (size_t)l] = (uint8_t)tunnel[l];
+    }
+  }
+#undef KT
+#undef KF
+#undef KN
+}

@@ -110,6 +110,11 @@ typedef struct crafter_fastgen_kernels {
   int (*facts)(crafter_fastgen *gen, const crafter_noise *noise,
                const crafter_worldgen_config *config, int player_x, int player_y);
   void (*twist)(uint32_t *state); /* MT19937's twist of its 624 words */
+  /* For each of `cells` cells (a multiple of 8), the material its facts
+   * fix without a draw, or CRAFTER_FASTGEN_TREE_DRAW or
+   * CRAFTER_FASTGEN_DECIDE; and 1 in `tunnels` for a tunnel. */
+  void (*settle)(const crafter_facts *facts, size_t cells, uint8_t *materials,
+                 uint8_t *tunnels);
   /* Lights `count` pixels of a column of the local view (shade.c), exact:
    * colour is `count` RGB triples; vignette and noise, the night's, or
    * both NULL by day; pixel i goes to out + i * out_stride. */
@@ -117,6 +122,18 @@ typedef struct crafter_fastgen_kernels {
                 const double *vignette, const double *noise, uint8_t *out,
                 ptrdiff_t out_stride);
 } crafter_fastgen_kernels;
+
+/* What settle() leaves to the caller: a tree if the cell's one draw
+ * exceeds the tree draw threshold, else grass; or everything, by decide(). */
+#define CRAFTER_FASTGEN_TREE_DRAW 0xfe
+#define CRAFTER_FASTGEN_DECIDE 0xff
+/* Rock that draws for its ores: CRAFTER_FASTGEN_ROCK with the tests that
+ * came out true (coal and iron noise, diamond depth, lava). */
+#define CRAFTER_FASTGEN_ROCK 0xe0
+#define CRAFTER_FASTGEN_ROCK_COAL 1
+#define CRAFTER_FASTGEN_ROCK_IRON 2
+#define CRAFTER_FASTGEN_ROCK_DIAMOND 4
+#define CRAFTER_FASTGEN_ROCK_LAVA 8
 
 /* The copy of the current level. */
 const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void);
@@ -139,6 +156,8 @@ static inline int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_nois
                                      const crafter_worldgen_config *config, int player_x,    \
                                      int player_y);                                          \
   void crafter_mt_twist_##suffix(uint32_t *state);                                            \
+  void crafter_fastgen_settle_##suffix(const crafter_facts *facts, size_t cells,              \
+                                       uint8_t *materials, uint8_t *tunnels);                  \
   void crafter_shade_run_##suffix(const uint8_t *colour, int count, double daylight,          \
                                   int sleeping, double amount, const double *vignette,        \
                                   const double *noise, uint8_t *out, ptrdiff_t out_stride);

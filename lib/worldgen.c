@@ -254,6 +254,7 @@ static int decide(draws *game, const crafter_worldgen_config *config, crafter_fa
 typedef struct scratch {
   crafter_fastgen gen;
   uint8_t *tunnels; /* width x stride */
+  uint8_t *settled; /* width x stride: what the facts fix (fastgen.h) */
 } scratch;
 
 void crafter_fastgen_forget(crafter_fastgen *gen) {
@@ -273,6 +274,7 @@ static void scratch_free(scratch *s) {
   free(s->gen.facts);
   free(s->gen.wanted);
   free(s->tunnels);
+  free(s->settled);
   free(s);
 }
 
@@ -290,7 +292,8 @@ static scratch *scratch_new(int width, int height) {
     g->facts = NULL;
   g->wanted = malloc((size_t)width * (size_t)g->blocks);
   s->tunnels = malloc(plane);
-  if (!g->start || !g->facts || !g->wanted || !s->tunnels) {
+  s->settled = malloc(plane);
+  if (!g->start || !g->facts || !g->wanted || !s->tunnels || !s->settled) {
     scratch_free(s);
     return NULL;
   }
@@ -339,6 +342,25 @@ static void scratch_release(scratch *s) {
   if (!scratch_key_made) scratch_free(s);
 }
 
+/* Which of eight settled cells are left to draws or decide() (a byte of
+ * 0xe0 or more): the top bit of each such byte, exactly. */
+static inline uint64_t visits_in_eight(const uint8_t *settled) {
+  const uint64_t low7 = 0x7f7f7f7f7f7f7f7fu;
+  uint64_t word;
+  memcpy(&word, settled, sizeof word);
+  uint64_t rest = ~(word | 0x1f1f1f1f1f1f1f1fu); /* zero bytes where 0xe0 or more */
+  return ~(((rest & low7) + low7) | rest | low7);
+}
+
+/* Rock whose tests settle() knows, with decide()'s draws in its order. */
+static inline uint8_t rock(draws *d, const crafter_worldgen_config *config, unsigned tests) {
+  if ((tests & CRAFTER_FASTGEN_ROCK_COAL) && draw(d) > config->coal_draw) return CRAFTER_COAL;
+  if ((tests & CRAFTER_FASTGEN_ROCK_IRON) && draw(d) > config->iron_draw) return CRAFTER_IRON;
+  if ((tests & CRAFTER_FASTGEN_ROCK_DIAMOND) && draw(d) > config->diamond_draw)
+    return CRAFTER_DIAMOND;
+  return tests & CRAFTER_FASTGEN_ROCK_LAVA ? CRAFTER_LAVA : CRAFTER_STONE;
+}
+
 int crafter_generate_world(crafter_game *game) {
   /* The exact test of each comparison on one field alone. */
   typedef int exact_test(const crafter_noise *, const crafter_worldgen_config *, int, int);
@@ -364,26 +386,45 @@ int crafter_generate_world(crafter_game *game) {
   }
   int stride = s->gen.stride;
   draws d = {&game->rng, 0, 0, {0}};
-  for (int x = 0; x < width; x++)
-    for (int y = 0; y < height; y++) {
-      size_t at = (size_t)x * (size_t)stride + (size_t)y;
-      s->tunnels[at] = 0;
-      crafter_facts facts = s->gen.facts[at];
-      int missing, material;
-      /* A comparison on one field too close to call is made exactly, on its
-       * own; one on start, water or mountain takes the plain path. */
-      while ((material = decide(&d, wg, facts, &s->tunnels[at], &missing)) < 0) {
-        exact_test *exact = exact_tests[missing];
-        if (!exact) {
-          settle(&d);
-          material = choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
-          break;
+  /* Most cells' facts fix their material with no draw: those are copied a
+   * row at a time, and only the rest visited, in order. */
+  crafter_fastgen_kernels_now()->settle(s->gen.facts, (size_t)width * (size_t)stride, s->settled,
+                                        s->tunnels);
+  for (int x = 0; x < width; x++) {
+    const uint8_t *settled = s->settled + (size_t)x * (size_t)stride;
+    uint8_t *row = world->materials + (size_t)x * (size_t)height;
+    memcpy(row, settled, (size_t)height);
+    for (int y0 = 0; y0 < height; y0 += 8)
+      for (uint64_t visits = visits_in_eight(settled + y0); visits; visits &= visits - 1) {
+        int y = y0 + __builtin_ctzll(visits) / 8;
+        if (y >= height) break;
+        if (settled[y] == CRAFTER_FASTGEN_TREE_DRAW) {
+          row[y] = draw(&d) > wg->tree_draw ? CRAFTER_TREE : CRAFTER_GRASS;
+          continue;
         }
-        facts |= CRAFTER_KNOWN(missing);
-        if (exact(&noise, wg, x, y)) facts |= CRAFTER_TRUTH(missing);
+        if (settled[y] < CRAFTER_FASTGEN_ROCK + 16) {
+          row[y] = rock(&d, wg, settled[y] - CRAFTER_FASTGEN_ROCK);
+          continue;
+        }
+        size_t at = (size_t)x * (size_t)stride + (size_t)y;
+        crafter_facts facts = s->gen.facts[at];
+        int missing, material;
+        /* A comparison on one field too close to call is made exactly, on its
+         * own; one on start, water or mountain takes the plain path. */
+        while ((material = decide(&d, wg, facts, &s->tunnels[at], &missing)) < 0) {
+          exact_test *exact = exact_tests[missing];
+          if (!exact) {
+            settle(&d);
+            material =
+                choose_material(game, wg, &noise, x, y, player_x, player_y, &s->tunnels[at]);
+            break;
+          }
+          facts |= CRAFTER_KNOWN(missing);
+          if (exact(&noise, wg, x, y)) facts |= CRAFTER_TRUTH(missing);
+        }
+        row[y] = (uint8_t)material;
       }
-      world->materials[(size_t)x * (size_t)height + (size_t)y] = (uint8_t)material;
-    }
+  }
   crafter_world_recount(world);
   /* The distances are worked out already: the same square roots of the
    * same whole numbers. */
