@@ -496,6 +496,29 @@ static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const nee
   return 0;
 }
 
+/* The facts that start, water and mountain decide, for eight cells with
+ * sigmoid(start) = start, the water and mountain noise sums, each known
+ * beyond its margin; nothing known in lanes past `valid`. */
+static inline v8l base_facts(const crafter_worldgen_config *c, v8d start, v8d water,
+                             v8d mountain, double start_margin, double water_margin,
+                             double mountain_margin, int valid) {
+  const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  water = water + 0.1 - 2 * start;
+  mountain = mountain - (4 * start + 0.3 * water);
+  v8l facts = compare8(start, c->start_threshold, start_margin, CRAFTER_FACT_SPAWN) |
+              compare8(mountain, c->mountain, mountain_margin, CRAFTER_FACT_MOUNTAIN) |
+              compare8(mountain, c->cave_mountain, mountain_margin, CRAFTER_FACT_CAVE_DEPTH) |
+              compare8(mountain, c->diamond_mountain, mountain_margin,
+                       CRAFTER_FACT_DIAMOND_DEPTH) |
+              compare8(mountain, c->lava_mountain, mountain_margin, CRAFTER_FACT_LAVA_DEPTH) |
+              compare8(water, c->sand_water_min, water_margin, CRAFTER_FACT_SAND_ABOVE) |
+              compare8(water, c->sand_water_max, water_margin, CRAFTER_FACT_SAND_BELOW) |
+              compare8(water, c->water, water_margin, CRAFTER_FACT_WATER);
+  return facts & (lanes < valid);
+}
+
+static inline v8d sigmoid8(v8d v) { return 1 / (1 + exp8(-v)); }
+
 int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *noise,
                                    const crafter_worldgen_config *c, int player_x,
                                    int player_y) {
@@ -515,68 +538,99 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
       reach < height) {
     int r = (int)ceil(reach);
     near_x0 = player_x - r, near_x1 = player_x + r, near_y0 = player_y - r, near_y1 = player_y + r;
-    for (int x = 0; x < width; x++)
-      for (int b = 0; b < blocks; b++)
-        s->wanted[(size_t)x * (size_t)blocks + (size_t)b] =
-            x >= near_x0 && x <= near_x1 && 8 * b + 7 >= near_y0 && 8 * b <= near_y1;
     start_margin += far_error;
-  } else {
-    memset(s->wanted, 1, block_count);
   }
   /* The fields every cell may need, each octave with its weight. */
-  int all = (int)block_count, near = 0;
-  for (size_t b = 0; b < block_count; b++) near += s->wanted[b];
-  int failed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start, near) < 0;
+  int all = (int)block_count;
   memset(s->wanted, 1, block_count);
-  if (failed || field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water, all) < 0 ||
+  if (field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water, all) < 0 ||
       field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water, all) < 0 ||
       field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain, all) < 0 ||
       field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain, all) < 0)
     return -1;
-  if (s->distance_x != player_x || s->distance_y != player_y) {
+  if (s->distance_x != player_x || s->distance_y != player_y ||
+      s->bounds_radius != c->start_radius) {
     for (int x = 0; x < width; x++)
-      for (int y = 0; y < stride; y++) {
-        double dx = x - player_x, dy = y - player_y;
-        s->distance[(size_t)x * (size_t)stride + (size_t)y] = sqrt(dx * dx + dy * dy);
+      for (int y = 0; y < stride; y += 8) {
+        size_t at = (size_t)x * (size_t)stride + (size_t)y;
+        for (int l = 0; l < 8; l++) {
+          double dx = x - player_x, dy = y + l - player_y;
+          s->distance[at + (size_t)l] = sqrt(dx * dx + dy * dy);
+        }
+        v8d distance;
+        memcpy(&distance, s->distance + at, sizeof distance);
+        v8d low = sigmoid8(c->start_radius - distance - 2 * CRAFTER_NOISE_BOUND);
+        v8d high = sigmoid8(c->start_radius - distance + 2 * CRAFTER_NOISE_BOUND);
+        memcpy(s->start_low + at, &low, sizeof low);
+        memcpy(s->start_high + at, &high, sizeof high);
       }
     s->distance_x = player_x;
     s->distance_y = player_y;
+    s->bounds_radius = c->start_radius;
   }
   /* How far off each derived value may be: the sigmoid's slope is at most
    * 1/4, and 1e-9 covers the rounding of the arithmetic here. */
   const double water_margin = 1.15 * e + 2 * start_margin + 1e-9;
   const double mountain_margin = e + 4 * start_margin + 0.3 * water_margin + 1e-9;
-  const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  const crafter_facts settled_by_start =
+      K(SPAWN) | K(MOUNTAIN) | K(CAVE_DEPTH) | K(DIAMOND_DEPTH) | K(LAVA_DEPTH) |
+      K(SAND_ABOVE) | K(SAND_BELOW) | K(WATER);
+  /* Outside the square the start field covers, the sigmoid is below e^-14
+   * and taken as 0; the margins allow for that.  Inside, water and mountain
+   * fall as the sigmoid rises, so where the facts are the same at both ends
+   * of the sigmoid's range, and complete, they hold whatever the start
+   * noise: only the other blocks need the start field. */
+  int start_wanted = 0;
   for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y += 8) {
       size_t at = (size_t)x * (size_t)stride + (size_t)y;
-      v8d noise_start, water, mountain, distance;
-      memcpy(&noise_start, s->start + at, sizeof noise_start);
+      v8d water, mountain;
       memcpy(&water, s->water + at, sizeof water);
       memcpy(&mountain, s->mountain + at, sizeof mountain);
-      memcpy(&distance, s->distance + at, sizeof distance);
-      /* Outside the square the start field covers, the sigmoid is below
-       * e^-14 and taken as 0; the margins allow for that. */
-      v8d start = (v8d){0};
-      if (x >= near_x0 && x <= near_x1 && y + 7 >= near_y0 && y <= near_y1) {
-        start = c->start_radius - distance + 2 * noise_start;
-        start = 1 / (1 + exp8(-start));
+      int valid = height - y, near = x >= near_x0 && x <= near_x1 && y + 7 >= near_y0 && y <= near_y1;
+      v8l facts;
+      int wanted = 0;
+      if (near) {
+        v8d low, high;
+        memcpy(&low, s->start_low + at, sizeof low);
+        memcpy(&high, s->start_high + at, sizeof high);
+        facts = base_facts(c, low, water, mountain, start_margin, water_margin, mountain_margin,
+                           valid);
+        v8l other = base_facts(c, high, water, mountain, start_margin, water_margin,
+                               mountain_margin, valid);
+        const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+        v8l unsettled = (facts != other) |
+                        (((facts & (long long)settled_by_start) != (long long)settled_by_start) &
+                         (lanes < valid));
+        wanted = any_lane(__builtin_convertvector(unsettled, v8i));
+      } else {
+        facts = base_facts(c, (v8d){0}, water, mountain, start_margin, water_margin,
+                           mountain_margin, valid);
       }
-      water = water + 0.1 - 2 * start;
-      mountain = mountain - (4 * start + 0.3 * water);
-      v8l facts =
-          compare8(start, c->start_threshold, start_margin, CRAFTER_FACT_SPAWN) |
-          compare8(mountain, c->mountain, mountain_margin, CRAFTER_FACT_MOUNTAIN) |
-          compare8(mountain, c->cave_mountain, mountain_margin, CRAFTER_FACT_CAVE_DEPTH) |
-          compare8(mountain, c->diamond_mountain, mountain_margin, CRAFTER_FACT_DIAMOND_DEPTH) |
-          compare8(mountain, c->lava_mountain, mountain_margin, CRAFTER_FACT_LAVA_DEPTH) |
-          compare8(water, c->sand_water_min, water_margin, CRAFTER_FACT_SAND_ABOVE) |
-          compare8(water, c->sand_water_max, water_margin, CRAFTER_FACT_SAND_BELOW) |
-          compare8(water, c->water, water_margin, CRAFTER_FACT_WATER);
-      facts &= lanes < height - y; /* nothing known past the area's edge */
+      s->wanted[(size_t)x * (size_t)blocks + (size_t)(y / 8)] = (uint8_t)wanted;
+      start_wanted += wanted;
       v8i narrow = __builtin_convertvector(facts, v8i);
       memcpy(s->facts + at, &narrow, sizeof narrow);
     }
+  /* The start field where the facts need it, and their facts again. */
+  if (start_wanted > 0) {
+    if (field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start, start_wanted) < 0) return -1;
+    for (int x = 0; x < width; x++)
+      for (int y = 0; y < height; y += 8) {
+        if (!s->wanted[(size_t)x * (size_t)blocks + (size_t)(y / 8)]) continue;
+        size_t at = (size_t)x * (size_t)stride + (size_t)y;
+        v8d noise_start, water, mountain, distance;
+        memcpy(&noise_start, s->start + at, sizeof noise_start);
+        memcpy(&water, s->water + at, sizeof water);
+        memcpy(&mountain, s->mountain + at, sizeof mountain);
+        memcpy(&distance, s->distance + at, sizeof distance);
+        v8d start = sigmoid8(c->start_radius - distance + 2 * noise_start);
+        v8l facts = base_facts(c, start, water, mountain, start_margin, water_margin,
+                               mountain_margin, height - y);
+        v8i narrow = __builtin_convertvector(facts, v8i);
+        memcpy(s->facts + at, &narrow, sizeof narrow);
+      }
+  }
   /* The fields only some cells need, each where the plain path would ask
    * for it: mountain cells that are not caves or tunnels ask for the next
    * field, lowland cells for sand in its band and then for trees. */

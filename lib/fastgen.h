@@ -87,6 +87,11 @@ typedef struct crafter_fastgen {
   double *field;                    /* one more field at a time; all zero between calls */
   double *distance;                 /* from (distance_x, distance_y) */
   int distance_x, distance_y;       /* -1: not computed */
+  /* sigmoid(start) for start noise of -CRAFTER_NOISE_BOUND and
+   * +CRAFTER_NOISE_BOUND: where the start can lie, whatever the world.
+   * For the distances above and a start radius of bounds_radius. */
+  double *start_low, *start_high;
+  double bounds_radius;
   crafter_facts *facts;
   uint8_t *wanted; /* width x blocks: the blocks a field is wanted in */
   /* The geometry of the fields met so far, kept from world to world. */

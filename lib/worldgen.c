@@ -287,7 +287,7 @@ static scratch *scratch_new(int width, int height) {
   g->stride = (height + 7) & ~7;
   g->blocks = g->stride / 8;
   size_t plane = (size_t)width * (size_t)g->stride;
-  if (posix_memalign((void **)&g->start, 64, 5 * plane * sizeof(double)) != 0) g->start = NULL;
+  if (posix_memalign((void **)&g->start, 64, 7 * plane * sizeof(double)) != 0) g->start = NULL;
   if (posix_memalign((void **)&g->facts, 64, plane * sizeof(crafter_facts)) != 0)
     g->facts = NULL;
   g->wanted = malloc((size_t)width * (size_t)g->blocks);
@@ -301,6 +301,8 @@ static scratch *scratch_new(int width, int height) {
   g->mountain = g->water + plane;
   g->field = g->mountain + plane;
   g->distance = g->field + plane;
+  g->start_low = g->distance + plane;
+  g->start_high = g->start_low + plane;
   g->distance_x = g->distance_y = -1;
   memset(g->field, 0, plane * sizeof(double));
   return s;
