@@ -115,9 +115,11 @@ static inline double draw(draws *d) {
 }
 
 /* The creature the reference puts on a cell, if any: only on walkable
- * cells, by the cell's Euclidean distance from the spawn and its draws. */
-static void place_creature(crafter_game *game, draws *d, const crafter_worldgen_config *config,
-                           unsigned walkable, int x, int y, double distance, int tunnel) {
+ * cells, by the cell's Euclidean distance from the spawn and its draws.
+ * Inlined: it runs for every cell, and a call each time shows. */
+static inline __attribute__((always_inline)) void place_creature(
+    crafter_game *game, draws *d, const crafter_worldgen_config *config, unsigned walkable, int x,
+    int y, double distance, int tunnel) {
   int material = crafter_world_material(&game->world, x, y);
   if (!(walkable & (1u << material))) return;
   if (distance > config->cow_distance && material == CRAFTER_GRASS &&
