@@ -22,6 +22,7 @@
 typedef double v8d __attribute__((vector_size(64)));
 typedef long long v8l __attribute__((vector_size(64)));
 typedef int32_t v8i __attribute__((vector_size(32)));
+typedef uint8_t v8u8 __attribute__((vector_size(8)));
 
 /* ---- A whole area at once: crafter_noise_field_add ----
  *
@@ -736,10 +737,10 @@ void VARIANT(crafter_fastgen_settle)(const crafter_facts *facts, size_t cells, u
     SETTLE(land & KF(TREE), CRAFTER_GRASS);
     SETTLE(land & KT(TREE), CRAFTER_FASTGEN_TREE_DRAW);
 #undef SETTLE
-    for (int l = 0; l < 8; l++) {
-      materials[at + (size_t)l] = (uint8_t)result[l];
-      tunnels[at + (size_t)l] = (uint8_t)tunnel[l];
-    }
+    v8u8 material_bytes = __builtin_convertvector(result, v8u8);
+    v8u8 tunnel_bytes = __builtin_convertvector(tunnel, v8u8);
+    memcpy(materials + at, &material_bytes, sizeof material_bytes);
+    memcpy(tunnels + at, &tunnel_bytes, sizeof tunnel_bytes);
   }
 #undef KT
 #undef KF
