@@ -243,7 +243,7 @@ static int index_blocks(crafter_field_geometry *g) {
  * this beats spreading every vertex near one of them over its whole
  * reach. */
 static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise, double weight,
-                           const uint8_t *wanted, double *acc, int stride) {
+                           const int32_t *slots, size_t count, double *acc, int stride) {
   if (!g->at && index_blocks(g) < 0) return -1;
   /* What a block needs of each vertex, side by side: where it is, its
    * reach, and this world's gradient. */
@@ -260,53 +260,72 @@ static int gather_geometry(crafter_field_geometry *g, const crafter_noise *noise
                                  gradient[1] * scale, gradient[2] * scale * v->dz};
   }
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  for (int x = 0; x < g->width; x++)
-    for (int b = 0; b < g->blocks; b++) {
-      size_t slot = (size_t)x * (size_t)g->blocks + (size_t)b;
-      if (!wanted[slot]) continue;
-      v8d y = ((v8d){0} + (double)(8 * b) + lanes) * ay, sum = (v8d){0};
-      double row = x * ax;
-      for (int32_t k = g->at[slot]; k < g->at[slot + 1]; k++) {
-        const near_vertex *v = &gradients[g->by_block[k]];
-        double dx = row - v->ux;
-        double rest = v->reach2 - dx * dx, base = v->gx * dx + v->gz_dz;
-        v8d dy = y - v->uy;
-        v8d attenuation = max0(rest - dy * dy);
-        v8d squared = attenuation * attenuation;
-        sum += squared * squared * (base + v->gy * dy);
-      }
-      double *cell = acc + (size_t)x * (size_t)stride + 8 * (size_t)b;
-      v8d total;
-      memcpy(&total, cell, sizeof total);
-      total += sum;
-      memcpy(cell, &total, sizeof total);
+  for (size_t n = 0; n < count; n++) {
+    size_t slot = (size_t)slots[n];
+    int x = (int)(slot / (size_t)g->blocks), b = (int)(slot % (size_t)g->blocks);
+    v8d y = ((v8d){0} + (double)(8 * b) + lanes) * ay, sum = (v8d){0};
+    double row = x * ax;
+    for (int32_t k = g->at[slot]; k < g->at[slot + 1]; k++) {
+      const near_vertex *v = &gradients[g->by_block[k]];
+      double dx = row - v->ux;
+      double rest = v->reach2 - dx * dx, base = v->gx * dx + v->gz_dz;
+      v8d dy = y - v->uy;
+      v8d attenuation = max0(rest - dy * dy);
+      v8d squared = attenuation * attenuation;
+      sum += squared * squared * (base + v->gy * dy);
     }
+    double *cell = acc + (size_t)x * (size_t)stride + 8 * (size_t)b;
+    v8d total;
+    memcpy(&total, cell, sizeof total);
+    total += sum;
+    memcpy(cell, &total, sizeof total);
+  }
   free(gradients);
   return 0;
 }
 
-/* Adds the field over the wanted blocks, `wanted_count` of the area's:
+/* Adds the field over the `count` wanted blocks listed in `slots`:
  * spreading costs about the same whatever is wanted, gathering costs in
  * proportion to what is wanted and a little more than spreading when
  * everything is. */
 static int add_field(crafter_field_geometry *g, const crafter_noise *noise, double weight,
-                     const uint8_t *wanted, size_t wanted_count, double *acc, int stride) {
-  if (wanted_count == 0) return 0;
-  if (wanted_count < (size_t)g->width * (size_t)g->blocks)
-    return gather_geometry(g, noise, weight, wanted, acc, stride);
+                     const int32_t *slots, size_t count, double *acc, int stride) {
+  if (count == 0) return 0;
+  if (count < (size_t)g->width * (size_t)g->blocks)
+    return gather_geometry(g, noise, weight, slots, count, acc, stride);
   spread_geometry(g, noise, weight, acc, stride);
   return 0;
+}
+
+/* The indices of the wanted blocks among `total`, in order, without a
+ * branch for each; returns how many. */
+static size_t list_wanted(const uint8_t *wanted, size_t total, int32_t *slots) {
+  size_t count = 0;
+  for (size_t slot = 0; slot < total; slot++) {
+    slots[count] = (int32_t)slot;
+    count += wanted[slot] != 0;
+  }
+  return count;
 }
 
 int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, double ax, double ay,
                                      double weight, int width, int blocks,
                                      const uint8_t *wanted, double *acc, int stride) {
-  size_t count = (size_t)width * (size_t)blocks, wanted_count = 0;
-  for (size_t b = 0; b < count; b++) wanted_count += wanted[b] != 0;
-  if (wanted_count == 0) return 0;
-  crafter_field_geometry *g = build_geometry(z, ax, ay, width, blocks);
-  if (!g) return -1;
-  int result = add_field(g, noise, weight, wanted, wanted_count, acc, stride);
+  size_t total = (size_t)width * (size_t)blocks;
+  int32_t *slots = malloc((total ? total : 1) * sizeof *slots);
+  if (!slots) return -1;
+  size_t count = list_wanted(wanted, total, slots);
+  crafter_field_geometry *g = count ? build_geometry(z, ax, ay, width, blocks) : NULL;
+  if (count && !g) {
+    free(slots);
+    return -1;
+  }
+  if (!g) {
+    free(slots);
+    return 0;
+  }
+  int result = add_field(g, noise, weight, slots, count, acc, stride);
+  free(slots);
   free(g->vertices);
   free(g->at);
   free(g->by_block);
@@ -329,13 +348,15 @@ static crafter_field_geometry *geometry_for(crafter_fastgen *s, double z, double
   return g;
 }
 
-/* A field added over the generator's wanted blocks, `wanted_count` of
- * them, with the geometry kept. */
+/* A field added over the generator's wanted blocks, with the geometry
+ * kept.  Lists them in s->slots and returns how many, or -1. */
 static int field_add(crafter_fastgen *s, const crafter_noise *noise, double z, double ax,
-                     double ay, double weight, double *acc, int wanted_count) {
+                     double ay, double weight, double *acc) {
+  size_t count = list_wanted(s->wanted, (size_t)s->width * (size_t)s->blocks, s->slots);
+  if (count == 0) return 0;
   crafter_field_geometry *g = geometry_for(s, z, ax, ay);
-  if (!g) return -1;
-  return add_field(g, noise, weight, s->wanted, (size_t)wanted_count, acc, s->stride);
+  if (!g || add_field(g, noise, weight, s->slots, count, acc, s->stride) < 0) return -1;
+  return (int)count;
 }
 
 /* ---- MT19937's twist, sixteen words at a time ----
@@ -469,27 +490,26 @@ static int mark_blocks(crafter_fastgen *s, const need *n) {
  * zero before and after. */
 static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const need *n, int p,
                        double z, double ax, double ay, double threshold) {
-  int marked = mark_blocks(s, n);
-  if (marked == 0) return 0;
-  if (field_add(s, noise, z, ax, ay, 1, s->field, marked) < 0) {
+  if (mark_blocks(s, n) == 0) return 0;
+  int marked = field_add(s, noise, z, ax, ay, 1, s->field);
+  if (marked < 0) {
     memset(s->field, 0, (size_t)s->width * (size_t)s->stride * sizeof(double));
     return -1;
   }
   const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  for (int x = 0; x < s->width; x++)
-    for (int b = 0; b < s->blocks; b++) {
-      if (!s->wanted[(size_t)x * (size_t)s->blocks + (size_t)b]) continue;
-      size_t at = (size_t)x * (size_t)s->stride + 8 * (size_t)b;
-      v8d value;
-      memcpy(&value, s->field + at, sizeof value);
-      memset(s->field + at, 0, sizeof value);
-      v8l known = compare8(value, threshold, CRAFTER_NOISE_FIELD_ERROR, p);
-      known &= lanes < s->height - 8 * b; /* nothing known past the area's edge */
-      v8i facts;
-      memcpy(&facts, s->facts + at, sizeof facts);
-      facts |= __builtin_convertvector(known, v8i);
-      memcpy(s->facts + at, &facts, sizeof facts);
-    }
+  for (int n_slot = 0; n_slot < marked; n_slot++) {
+    int x = s->slots[n_slot] / s->blocks, b = s->slots[n_slot] % s->blocks;
+    size_t at = (size_t)x * (size_t)s->stride + 8 * (size_t)b;
+    v8d value;
+    memcpy(&value, s->field + at, sizeof value);
+    memset(s->field + at, 0, sizeof value);
+    v8l known = compare8(value, threshold, CRAFTER_NOISE_FIELD_ERROR, p);
+    known &= lanes < s->height - 8 * b; /* nothing known past the area's edge */
+    v8i facts;
+    memcpy(&facts, s->facts + at, sizeof facts);
+    facts |= __builtin_convertvector(known, v8i);
+    memcpy(s->facts + at, &facts, sizeof facts);
+  }
   /* Spreading, used when every block is wanted, wrote past the wanted
    * blocks too (gathering writes only those, cleared above). */
   if ((size_t)marked == (size_t)s->width * (size_t)s->blocks)
@@ -542,12 +562,11 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     start_margin += far_error;
   }
   /* The fields every cell may need, each octave with its weight. */
-  int all = (int)block_count;
   memset(s->wanted, 1, block_count);
-  if (field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water, all) < 0 ||
-      field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water, all) < 0 ||
-      field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain, all) < 0 ||
-      field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain, all) < 0)
+  if (field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water) < 0 ||
+      field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water) < 0 ||
+      field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain) < 0 ||
+      field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain) < 0)
     return -1;
   if (s->distance_x != player_x || s->distance_y != player_y ||
       s->bounds_radius != c->start_radius) {
@@ -615,22 +634,22 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     }
   /* The start field where the facts need it, and their facts again. */
   if (start_wanted > 0) {
-    if (field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start, start_wanted) < 0) return -1;
-    for (int x = 0; x < width; x++)
-      for (int y = 0; y < height; y += 8) {
-        if (!s->wanted[(size_t)x * (size_t)blocks + (size_t)(y / 8)]) continue;
-        size_t at = (size_t)x * (size_t)stride + (size_t)y;
-        v8d noise_start, water, mountain, distance;
-        memcpy(&noise_start, s->start + at, sizeof noise_start);
-        memcpy(&water, s->water + at, sizeof water);
-        memcpy(&mountain, s->mountain + at, sizeof mountain);
-        memcpy(&distance, s->distance + at, sizeof distance);
-        v8d start = sigmoid8(c->start_radius - distance + 2 * noise_start);
-        v8l facts = base_facts(c, start, water, mountain, start_margin, water_margin,
-                               mountain_margin, height - y);
-        v8i narrow = __builtin_convertvector(facts, v8i);
-        memcpy(s->facts + at, &narrow, sizeof narrow);
-      }
+    int listed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start);
+    if (listed < 0) return -1;
+    for (int n = 0; n < listed; n++) {
+      int x = s->slots[n] / blocks, y = 8 * (s->slots[n] % blocks);
+      size_t at = (size_t)x * (size_t)stride + (size_t)y;
+      v8d noise_start, water, mountain, distance;
+      memcpy(&noise_start, s->start + at, sizeof noise_start);
+      memcpy(&water, s->water + at, sizeof water);
+      memcpy(&mountain, s->mountain + at, sizeof mountain);
+      memcpy(&distance, s->distance + at, sizeof distance);
+      v8d start = sigmoid8(c->start_radius - distance + 2 * noise_start);
+      v8l facts = base_facts(c, start, water, mountain, start_margin, water_margin,
+                             mountain_margin, height - y);
+      v8i narrow = __builtin_convertvector(facts, v8i);
+      memcpy(s->facts + at, &narrow, sizeof narrow);
+    }
   }
   /* The fields only some cells need, each where the plain path would ask
    * for it: mountain cells that are not caves or tunnels ask for the next

@@ -94,6 +94,7 @@ typedef struct crafter_fastgen {
   double bounds_radius;
   crafter_facts *facts;
   uint8_t *wanted; /* width x blocks: the blocks a field is wanted in */
+  int32_t *slots;  /* the wanted blocks' indices, in order */
   /* The geometry of the fields met so far, kept from world to world. */
   crafter_field_geometry *geometry[CRAFTER_FASTGEN_GEOMETRIES];
   int geometry_count;

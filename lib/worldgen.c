@@ -275,6 +275,7 @@ static void scratch_free(scratch *s) {
   free(s->gen.start);
   free(s->gen.facts);
   free(s->gen.wanted);
+  free(s->gen.slots);
   free(s->tunnels);
   free(s->settled);
   free(s);
@@ -293,9 +294,10 @@ static scratch *scratch_new(int width, int height) {
   if (posix_memalign((void **)&g->facts, 64, plane * sizeof(crafter_facts)) != 0)
     g->facts = NULL;
   g->wanted = malloc((size_t)width * (size_t)g->blocks);
+  g->slots = malloc((size_t)width * (size_t)g->blocks * sizeof *g->slots);
   s->tunnels = malloc(plane);
   s->settled = malloc(plane);
-  if (!g->start || !g->facts || !g->wanted || !s->tunnels || !s->settled) {
+  if (!g->start || !g->facts || !g->wanted || !g->slots || !s->tunnels || !s->settled) {
     scratch_free(s);
     return NULL;
   }
