@@ -517,12 +517,30 @@ static int field_facts(crafter_fastgen *s, const crafter_noise *noise, const nee
   return 0;
 }
 
+/* How far off sigmoid(start), water and mountain may be. */
+typedef struct margins {
+  double start, water, mountain;
+} margins;
+
+/* The margins when sigmoid(start) may be off by `start` and the water and
+ * mountain fields by the fields' error: the sigmoid weighs twice in water
+ * and four times in mountain, water 0.3 times in mountain, and 1e-9
+ * covers the rounding of the arithmetic here. */
+static margins margins_for(double start) {
+  const double e = CRAFTER_NOISE_FIELD_ERROR;
+  margins m;
+  m.start = start + 1e-9;
+  m.water = 1.15 * e + 2 * m.start + 1e-9;
+  m.mountain = e + 4 * m.start + 0.3 * m.water + 1e-9;
+  return m;
+}
+
 /* The facts that start, water and mountain decide, for eight cells with
  * sigmoid(start) = start, the water and mountain noise sums, each known
  * beyond its margin; nothing known in lanes past `valid`. */
 static inline v8l base_facts(const crafter_worldgen_config *c, v8d start, v8d water,
-                             v8d mountain, double start_margin, double water_margin,
-                             double mountain_margin, int valid) {
+                             v8d mountain, margins m, int valid) {
+  double start_margin = m.start, water_margin = m.water, mountain_margin = m.mountain;
   const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   water = water + 0.1 - 2 * start;
   mountain = mountain - (4 * start + 0.3 * water);
@@ -552,6 +570,7 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
   const double far_error = 8.3154e-7; /* > e^-14 */
   const double e = CRAFTER_NOISE_FIELD_ERROR;
   double start_margin = 2 * e / 4 + 1e-9;
+  int square = 0;
   double reach = c->start_radius + 2 * CRAFTER_NOISE_BOUND + 14;
   size_t block_count = (size_t)width * (size_t)blocks;
   int near_x0 = 0, near_x1 = width - 1, near_y0 = 0, near_y1 = height - 1;
@@ -560,6 +579,7 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     int r = (int)ceil(reach);
     near_x0 = player_x - r, near_x1 = player_x + r, near_y0 = player_y - r, near_y1 = player_y + r;
     start_margin += far_error;
+    square = 1;
   }
   /* The fields every cell may need, each octave with its weight. */
   memset(s->wanted, 1, block_count);
@@ -588,10 +608,13 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     s->distance_y = player_y;
     s->bounds_radius = c->start_radius;
   }
-  /* How far off each derived value may be: the sigmoid's slope is at most
-   * 1/4, and 1e-9 covers the rounding of the arithmetic here. */
-  const double water_margin = 1.15 * e + 2 * start_margin + 1e-9;
-  const double mountain_margin = e + 4 * start_margin + 0.3 * water_margin + 1e-9;
+  /* The margins where the start field is used (the field's error through
+   * the sigmoid, whose slope is at most 1/4, plus what is far); where the
+   * sigmoid is taken as 0 (below e^-14); and where the facts hold over
+   * the sigmoid's whole range, so no error of it counts. */
+  const margins with_field = margins_for(start_margin);
+  const margins far = margins_for(square ? far_error : 0);
+  const margins over_range = margins_for(0);
   const crafter_facts settled_by_start =
       K(SPAWN) | K(MOUNTAIN) | K(CAVE_DEPTH) | K(DIAMOND_DEPTH) | K(LAVA_DEPTH) |
       K(SAND_ABOVE) | K(SAND_BELOW) | K(WATER);
@@ -614,18 +637,15 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
         v8d low, high;
         memcpy(&low, s->start_low + at, sizeof low);
         memcpy(&high, s->start_high + at, sizeof high);
-        facts = base_facts(c, low, water, mountain, start_margin, water_margin, mountain_margin,
-                           valid);
-        v8l other = base_facts(c, high, water, mountain, start_margin, water_margin,
-                               mountain_margin, valid);
+        facts = base_facts(c, low, water, mountain, over_range, valid);
+        v8l other = base_facts(c, high, water, mountain, over_range, valid);
         const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
         v8l unsettled = (facts != other) |
                         (((facts & (long long)settled_by_start) != (long long)settled_by_start) &
                          (lanes < valid));
         wanted = any_lane(__builtin_convertvector(unsettled, v8i));
       } else {
-        facts = base_facts(c, (v8d){0}, water, mountain, start_margin, water_margin,
-                           mountain_margin, valid);
+        facts = base_facts(c, (v8d){0}, water, mountain, far, valid);
       }
       s->wanted[(size_t)x * (size_t)blocks + (size_t)(y / 8)] = (uint8_t)wanted;
       start_wanted += wanted;
@@ -645,8 +665,7 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
       memcpy(&mountain, s->mountain + at, sizeof mountain);
       memcpy(&distance, s->distance + at, sizeof distance);
       v8d start = sigmoid8(c->start_radius - distance + 2 * noise_start);
-      v8l facts = base_facts(c, start, water, mountain, start_margin, water_margin,
-                             mountain_margin, height - y);
+      v8l facts = base_facts(c, start, water, mountain, with_field, height - y);
       v8i narrow = __builtin_convertvector(facts, v8i);
       memcpy(s->facts + at, &narrow, sizeof narrow);
     }
