@@ -63,9 +63,10 @@ static inline __attribute__((always_inline)) v8d max0(v8d v) {
  * rows run innermost: they are independent and as many for every block. */
 static inline __attribute__((always_inline)) void spread(double *acc, int stride, int xa,
                                                          int xb, int block0, int count,
-                                                         double ax, double ay, double ux,
-                                                         double uy, double reach2, double gx,
-                                                         double gy, double gz_dz) {
+                                                         const int32_t *spans, double ax,
+                                                         double ay, double ux, double uy,
+                                                         double reach2, double gx, double gy,
+                                                         double gz_dz) {
   const v8d lanes = {0, 1, 2, 3, 4, 5, 6, 7};
   double rest[64], base[64];
   int rows = xb - xa + 1;
@@ -78,8 +79,12 @@ static inline __attribute__((always_inline)) void spread(double *acc, int stride
   for (int b = 0; b < count; b++) {
     v8d dy = ((v8d){0} + (double)(8 * (block0 + b)) + lanes) * ay - uy;
     v8d dy2 = dy * dy, gdy = gy * dy;
-    double *cell = acc + (size_t)xa * (size_t)stride + 8 * (size_t)(block0 + b);
-    for (int r = 0; r < rows; r++, cell += stride) {
+    /* Only the rows where the disk meets this block (spans[2b] to
+     * spans[2b + 1]): elsewhere every lane adds exactly zero. */
+    int first = spans[2 * b] > xa ? spans[2 * b] - xa : 0;
+    int last = spans[2 * b + 1] < xb ? spans[2 * b + 1] - xa : rows - 1;
+    double *cell = acc + (size_t)(xa + first) * (size_t)stride + 8 * (size_t)(block0 + b);
+    for (int r = first; r <= last; r++, cell += stride) {
       v8d attenuation = rest[r] - dy2;
       attenuation = max0(attenuation);
       v8d squared = attenuation * attenuation;
@@ -121,7 +126,7 @@ static crafter_field_geometry *build_geometry(double z, double ax, double ay, in
     free(g);
     return NULL;
   }
-  *g = (crafter_field_geometry){z, ax, ay, width, blocks, 0, vertices, NULL, NULL};
+  *g = (crafter_field_geometry){z, ax, ay, width, blocks, 0, vertices, NULL, NULL, NULL, NULL};
   double x_cells = 1 / ax, y_cells = 1 / ay;
   for (int64_t k = (int64_t)k0; k <= (int64_t)k1; k++) {
     /* A vertex near the plane has (i + j + k) / 3 = uz - k within REACH of
@@ -162,19 +167,66 @@ static crafter_field_geometry *build_geometry(double z, double ax, double ay, in
   return g;
 }
 
+/* The rows of each block in a vertex's reach that its disk meets, a pair
+ * (first, last) for each of its blocks ba..bb; first > last where none.
+ * Outside them |dx| is beyond the disk's half-width at the block's nearest
+ * cell by at least 1e-6 * ax: every lane's attenuation is negative.  -1 if
+ * memory ran out. */
+static int make_spans(crafter_field_geometry *g) {
+  g->span_at = malloc(((size_t)g->count + 1) * sizeof *g->span_at);
+  if (!g->span_at) return -1;
+  size_t total = 0;
+  for (int n = 0; n < g->count; n++) {
+    g->span_at[n] = (int32_t)total;
+    if (g->vertices[n].bb >= g->vertices[n].ba)
+      total += 2 * (size_t)(g->vertices[n].bb - g->vertices[n].ba + 1);
+  }
+  g->span_at[g->count] = (int32_t)total;
+  g->spans = malloc((total ? total : 1) * sizeof *g->spans);
+  if (!g->spans) {
+    free(g->span_at);
+    g->span_at = NULL;
+    return -1;
+  }
+  for (int n = 0; n < g->count; n++) {
+    const crafter_field_vertex *v = &g->vertices[n];
+    int32_t *span = g->spans + g->span_at[n];
+    for (int b = v->ba; b <= v->bb; b++, span += 2) {
+      double top = (8 * b) * g->ay, bottom = (8 * b + 7) * g->ay;
+      double near = v->uy < top ? top - v->uy : v->uy > bottom ? v->uy - bottom : 0;
+      double rest = v->reach2 - near * near;
+      if (rest <= -1e-9) {
+        span[0] = (int32_t)v->xa;
+        span[1] = (int32_t)(v->xa - 1);
+        continue;
+      }
+      double half = sqrt(rest > 0 ? rest : 0) + 1e-6;
+      span[0] = (int32_t)clamp_cell(ceil((v->ux - half) / g->ax - 1e-6), v->xa, v->xb + 1);
+      span[1] = (int32_t)clamp_cell(floor((v->ux + half) / g->ax + 1e-6), v->xa - 1, v->xb);
+    }
+  }
+  return 0;
+}
+
 /* Adds the field over every block of the area, vertex by vertex. */
-static void spread_geometry(const crafter_field_geometry *g, const crafter_noise *noise,
-                            double weight, double *acc, int stride) {
+static void spread_geometry(crafter_field_geometry *g, const crafter_noise *noise, double weight,
+                            double *acc, int stride) {
+  if (!g->spans && make_spans(g) < 0) g->spans = NULL;
   double scale = weight / NORM3, ax = g->ax, ay = g->ay;
   for (int n = 0; n < g->count; n++) {
     const crafter_field_vertex *v = &g->vertices[n];
     const double *gradient = gradient_of(noise, v->ijk);
     double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
+    /* Without spans (no memory for them), every row of every block. */
+    int32_t whole[32];
+    if (!g->spans)
+      for (int b = 0; b < 16; b++) whole[2 * b] = v->xa, whole[2 * b + 1] = v->xb;
     for (int x = v->xa; x <= v->xb; x += 64)
       for (int b = v->ba; b <= v->bb; b += 16)
         spread(acc, stride, x, v->xb - x < 63 ? v->xb : x + 63, b,
-               v->bb - b < 15 ? v->bb - b + 1 : 16, ax, ay, v->ux, v->uy, v->reach2, gx, gy,
-               gz * v->dz);
+               v->bb - b < 15 ? v->bb - b + 1 : 16,
+               g->spans ? g->spans + g->span_at[n] + 2 * (b - v->ba) : whole, ax, ay, v->ux,
+               v->uy, v->reach2, gx, gy, gz * v->dz);
   }
 }
 
@@ -329,6 +381,8 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
   free(g->vertices);
   free(g->at);
   free(g->by_block);
+  free(g->span_at);
+  free(g->spans);
   free(g);
   return result;
 }

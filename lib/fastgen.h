@@ -74,6 +74,9 @@ typedef struct crafter_field_geometry {
   /* The vertices that reach each block, made when first asked for:
    * by_block[at[x * blocks + b] .. at[x * blocks + b + 1]). */
   int32_t *at, *by_block;
+  /* For spreading, made when first spread: the rows of each block of a
+   * vertex's reach that its disk meets, pairs from spans[span_at[n]]. */
+  int32_t *span_at, *spans;
 } crafter_field_geometry;
 
 #define CRAFTER_FASTGEN_GEOMETRIES 16

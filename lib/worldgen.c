@@ -264,6 +264,8 @@ void crafter_fastgen_forget(crafter_fastgen *gen) {
     free(gen->geometry[n]->vertices);
     free(gen->geometry[n]->at);
     free(gen->geometry[n]->by_block);
+    free(gen->geometry[n]->span_at);
+    free(gen->geometry[n]->spans);
     free(gen->geometry[n]);
   }
   gen->geometry_count = 0;
