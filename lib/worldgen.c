@@ -97,8 +97,10 @@ static int choose_material(crafter_game *game, const crafter_worldgen_config *co
 typedef struct draws {
   crafter_rng *rng;
   int ready, used;
-  double ahead[32];
+  double *ahead; /* DRAWS_AHEAD values, apart from the struct: the struct
+                  * never escapes, so its counters can stay in registers */
 } draws;
+#define DRAWS_AHEAD 128
 
 static inline void settle(draws *d) {
   crafter_rng_advance_words(d->rng, 2 * d->used);
@@ -108,7 +110,7 @@ static inline void settle(draws *d) {
 static inline double draw(draws *d) {
   if (d->used == d->ready) {
     settle(d);
-    d->ready = crafter_rng_peek_uniform(d->rng, d->ahead, 32);
+    d->ready = crafter_rng_peek_uniform(d->rng, d->ahead, DRAWS_AHEAD);
     if (d->ready == 0) return crafter_rng_uniform(d->rng); /* a new block of words */
   }
   return d->ahead[d->used++];
@@ -147,7 +149,8 @@ static int generate_plain(crafter_game *game, const crafter_noise *noise) {
                                    &tunnels[cell]);
     }
   crafter_world_recount(world);
-  draws d = {&game->rng, 0, 0, {0}};
+  double ahead[DRAWS_AHEAD];
+  draws d = {&game->rng, 0, 0, ahead};
   for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y++) {
       double dx = x - player_x, dy = y - player_y;
@@ -188,9 +191,12 @@ static inline int is_false(crafter_facts f, int p) {
 
 /* The material of a cell whose every needed comparison is known, drawing
  * as the plain path draws; -1, before any draw, if one is not known, with
- * the first such comparison in *missing. */
-static int decide(draws *game, const crafter_worldgen_config *config, crafter_facts f,
-                  uint8_t *tunnel, int *missing) {
+ * the first such comparison in *missing.  Inlined, so that the draws'
+ * counters stay in registers. */
+static inline __attribute__((always_inline)) int decide(draws *game,
+                                                       const crafter_worldgen_config *config,
+                                                       crafter_facts f, uint8_t *tunnel,
+                                                       int *missing) {
   enum {
     SPAWN = CRAFTER_FACT_SPAWN, MOUNTAIN = CRAFTER_FACT_MOUNTAIN,
     CAVE_DEPTH = CRAFTER_FACT_CAVE_DEPTH, CAVE = CRAFTER_FACT_CAVE,
@@ -393,7 +399,8 @@ int crafter_generate_world(crafter_game *game) {
     return generate_plain(game, &noise);
   }
   int stride = s->gen.stride;
-  draws d = {&game->rng, 0, 0, {0}};
+  double ahead[DRAWS_AHEAD];
+  draws d = {&game->rng, 0, 0, ahead};
   /* Most cells' facts fix their material with no draw: those are copied a
    * row at a time, and only the rest visited, in order. */
   crafter_fastgen_kernels_now()->settle(s->gen.facts, (size_t)width * (size_t)stride, s->settled,
