@@ -422,6 +422,7 @@ static int field_add(crafter_fastgen *s, const crafter_noise *noise, double z, d
  * words, no arithmetic that rounds: every copy gives numpy's words. */
 
 typedef uint32_t v16u __attribute__((vector_size(64)));
+typedef int32_t v16s __attribute__((vector_size(64)));
 
 static inline uint32_t twist_word(uint32_t upper, uint32_t lower, uint32_t far) {
   uint32_t y = (upper & 0x80000000U) | (lower & 0x7fffffffU);
@@ -446,6 +447,39 @@ void VARIANT(crafter_mt_twist)(uint32_t *mt) {
   for (; i + 16 <= N - 1; i += 16) twist16(mt, i, i + M - N);
   for (; i < N - 1; i++) mt[i] = twist_word(mt[i], mt[i + 1], mt[i + M - N]);
   mt[N - 1] = twist_word(mt[N - 1], mt[0], mt[M - 1]);
+}
+
+/* ---- Sixteen draws of numpy's random_sample at once ----
+ *
+ * crafter_rng_temper() and crafter_rng_double_of() lane by lane: whole
+ * numbers, and doubles that are exact (below 2^53, scaled by a power of
+ * two), so contraction changes nothing and every copy gives numpy's
+ * values. */
+void VARIANT(crafter_rng_peek16)(const uint32_t *words, double *out) {
+  v16u tempered[2];
+  memcpy(tempered, words, sizeof tempered);
+  for (int h = 0; h < 2; h++) {
+    v16u y = tempered[h];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    tempered[h] = y;
+  }
+  v16s first = (v16s)(__builtin_shufflevector(tempered[0], tempered[1], 0, 2, 4, 6, 8, 10, 12,
+                                              14, 16, 18, 20, 22, 24, 26, 28, 30) >> 5);
+  v16s second = (v16s)(__builtin_shufflevector(tempered[0], tempered[1], 1, 3, 5, 7, 9, 11, 13,
+                                               15, 17, 19, 21, 23, 25, 27, 29, 31) >> 6);
+  v8i a[2] = {__builtin_shufflevector(first, first, 0, 1, 2, 3, 4, 5, 6, 7),
+              __builtin_shufflevector(first, first, 8, 9, 10, 11, 12, 13, 14, 15)};
+  v8i b[2] = {__builtin_shufflevector(second, second, 0, 1, 2, 3, 4, 5, 6, 7),
+              __builtin_shufflevector(second, second, 8, 9, 10, 11, 12, 13, 14, 15)};
+  for (int h = 0; h < 2; h++) {
+    v8d value = (__builtin_convertvector(a[h], v8d) * 67108864.0 +
+                 __builtin_convertvector(b[h], v8d)) /
+                9007199254740992.0;
+    memcpy(out + 8 * h, &value, sizeof value);
+  }
 }
 
 /* ---- The facts of a world ---- */

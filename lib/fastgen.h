@@ -119,6 +119,8 @@ typedef struct crafter_fastgen_kernels {
   int (*facts)(crafter_fastgen *gen, const crafter_noise *noise,
                const crafter_worldgen_config *config, int player_x, int player_y);
   void (*twist)(uint32_t *state); /* MT19937's twist of its 624 words */
+  /* Sixteen uniform draws from 32 untempered words, exactly (rng.h). */
+  void (*peek16)(const uint32_t *words, double *out);
   /* For each of `cells` cells (a multiple of 8), the material its facts
    * fix without a draw, or CRAFTER_FASTGEN_TREE_DRAW or
    * CRAFTER_FASTGEN_DECIDE; and 1 in `tunnels` for a tunnel. */
@@ -165,6 +167,7 @@ static inline int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_nois
                                      const crafter_worldgen_config *config, int player_x,    \
                                      int player_y);                                          \
   void crafter_mt_twist_##suffix(uint32_t *state);                                            \
+  void crafter_rng_peek16_##suffix(const uint32_t *words, double *out);                       \
   void crafter_fastgen_settle_##suffix(const crafter_facts *facts, size_t cells,              \
                                        uint8_t *materials, uint8_t *tunnels);                  \
   void crafter_shade_run_##suffix(const uint8_t *colour, int count, double daylight,          \

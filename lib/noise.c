@@ -543,7 +543,8 @@ int crafter_fastgen_level(void) {
 #define KERNELS(suffix)                                                                   \
   {                                                                                       \
     crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, crafter_mt_twist_##suffix, \
-        crafter_fastgen_settle_##suffix, crafter_shade_run_##suffix                       \
+        crafter_rng_peek16_##suffix, crafter_fastgen_settle_##suffix,                    \
+        crafter_shade_run_##suffix                                                        \
   }
 static const crafter_fastgen_kernels base_kernels = KERNELS(base);
 #if defined(CRAFTER_FASTGEN_X86)

@@ -30,12 +30,9 @@ static inline double next_double(crafter_rng *rng) { return crafter_rng_uniform_
 
 uint32_t crafter_rng_next_u32(crafter_rng *rng) { return next_word(rng); }
 
-/* 16 draws from 32 words, in loops of a fixed length the compiler turns
- * into vector code. */
+/* 16 draws from 32 words, by the vector kernel of this processor. */
 static void peek16(const uint32_t *words, double *out) {
-  uint32_t y[32];
-  for (int i = 0; i < 32; i++) y[i] = crafter_rng_temper(words[i]);
-  for (int i = 0; i < 16; i++) out[i] = crafter_rng_double_of(y[2 * i], y[2 * i + 1]);
+  crafter_fastgen_kernels_now()->peek16(words, out);
 }
 
 int crafter_rng_peek_uniform(const crafter_rng *rng, double *out, int max) {
