@@ -558,6 +558,18 @@ static void balance_chunks(crafter_game *game) {
   if (counts != stack_counts) free(counts);
 }
 
+static void update_object(crafter_game *game, int slot) {
+  switch (game->world.objects[slot].kind) {
+    case CRAFTER_PLAYER: update_player(game); break;
+    case CRAFTER_COW: update_cow(game, slot); break;
+    case CRAFTER_ZOMBIE: update_zombie(game, slot); break;
+    case CRAFTER_SKELETON: update_skeleton(game, slot); break;
+    case CRAFTER_ARROW: update_arrow(game, slot); break;
+    case CRAFTER_PLANT: update_plant(game, slot); break;
+    default: break;
+  }
+}
+
 void crafter_game_update(crafter_game *game, int action) {
   crafter_world *world = &game->world;
   game->step += 1;
@@ -565,19 +577,22 @@ void crafter_game_update(crafter_game *game, int action) {
   game->daylight = crafter_daylight_cycle(game->step, config->day_length);
   game->action = action;
   world->change_count = 0;
+  /* The objects there were when the step began, in slot order, each if it
+   * is near the player when its turn comes.  Only the player (slot 0, first)
+   * moves anything but itself, so after its update who is near is known
+   * for everyone: listed, a run at a time, without a branch each. */
   int snapshot = world->object_count;
-  for (int slot = 0; slot < snapshot; slot++) {
-    const crafter_object *current = &world->objects[slot];
-    if (distance_to_player(game, current->x, current->y) >= game->update_distance) continue;
-    switch (current->kind) {
-      case CRAFTER_PLAYER: update_player(game); break;
-      case CRAFTER_COW: update_cow(game, slot); break;
-      case CRAFTER_ZOMBIE: update_zombie(game, slot); break;
-      case CRAFTER_SKELETON: update_skeleton(game, slot); break;
-      case CRAFTER_ARROW: update_arrow(game, slot); break;
-      case CRAFTER_PLANT: update_plant(game, slot); break;
-      default: break;
+  if (snapshot > 0 &&
+      distance_to_player(game, world->objects[0].x, world->objects[0].y) < game->update_distance)
+    update_object(game, 0);
+  for (int start = 1; start < snapshot; start += 64) {
+    int end = snapshot - start < 64 ? snapshot : start + 64, near[64], count = 0;
+    for (int slot = start; slot < end; slot++) {
+      near[count] = slot;
+      count += distance_to_player(game, world->objects[slot].x, world->objects[slot].y) <
+               game->update_distance;
     }
+    for (int i = 0; i < count; i++) update_object(game, near[i]);
   }
   crafter_world_compact(world);
   if (config->balance_interval > 0 && game->step % config->balance_interval == 0) {
