@@ -718,7 +718,8 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
       v8d water, mountain;
       memcpy(&water, s->water + at, sizeof water);
       memcpy(&mountain, s->mountain + at, sizeof mountain);
-      int valid = height - y, near = x >= near_x0 && x <= near_x1 && y + 7 >= near_y0 && y <= near_y1;
+      int valid = height - y;
+      int near = x >= near_x0 && x <= near_x1 && y + 7 >= near_y0 && y <= near_y1;
       v8l facts;
       int wanted = 0;
       if (near) {
@@ -851,7 +852,8 @@ void VARIANT(crafter_fastgen_settle)(const crafter_facts *facts, size_t cells, u
      * caller's, the tests go in the mark's low bits. */
     v8i drawn = rock & KN(COAL) & KN(IRON) & KN(DIAMOND_DEPTH) & lava_known & ~undrawn;
     v8i tests = (KT(COAL) & CRAFTER_FASTGEN_ROCK_COAL) | (KT(IRON) & CRAFTER_FASTGEN_ROCK_IRON) |
-                (KT(DIAMOND_DEPTH) & CRAFTER_FASTGEN_ROCK_DIAMOND) | (lava & CRAFTER_FASTGEN_ROCK_LAVA);
+                (KT(DIAMOND_DEPTH) & CRAFTER_FASTGEN_ROCK_DIAMOND) |
+                (lava & CRAFTER_FASTGEN_ROCK_LAVA);
     SETTLE(drawn, CRAFTER_FASTGEN_ROCK | tests);
     /* Lowland: sand in its band, water, then trees, which take a draw. */
     v8i band = lowland & KT(SAND_ABOVE) & KF(SAND_BELOW);

@@ -102,7 +102,8 @@ static inline __attribute__((always_inline)) void unpack(const uint8_t bytes[24]
                                      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     __m128i from_high = _mm_setr_epi8(-1, -1, -1, -1, -1, c + 15 < 16 ? -1 : c - 1, c + 2, c + 5,
                                       -1, -1, -1, -1, -1, -1, -1, -1);
-    __m128i picked = _mm_or_si128(_mm_shuffle_epi8(low, from_low), _mm_shuffle_epi8(high, from_high));
+    __m128i picked =
+        _mm_or_si128(_mm_shuffle_epi8(low, from_low), _mm_shuffle_epi8(high, from_high));
     v8i wide;
     __m256i widened = _mm256_cvtepu8_epi32(picked);
     memcpy(&wide, &widened, sizeof wide);
