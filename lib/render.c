@@ -512,20 +512,25 @@ static void light_cell(const uint8_t *colours, int width, int height, double day
 
 /* memcpy for the short rows of a cell, without a call for each. */
 static inline void copy_row(uint8_t *to, const uint8_t *from, size_t bytes) {
-  if (bytes < 8 || bytes > 64) {
-    memcpy(to, from, bytes);
+  /* Two moves of 8 or of 16 bytes, the second ending at the row's end and
+   * overlapping the first as needed. */
+  if (bytes >= 16 && bytes <= 32) {
+    uint8_t head[16], tail[16];
+    memcpy(head, from, 16);
+    memcpy(tail, from + bytes - 16, 16);
+    memcpy(to, head, 16);
+    memcpy(to + bytes - 16, tail, 16);
     return;
   }
-  uint64_t word;
-  size_t at = 0;
-  for (; at + 8 <= bytes; at += 8) {
-    memcpy(&word, from + at, 8);
-    memcpy(to + at, &word, 8);
+  if (bytes >= 8 && bytes < 16) {
+    uint64_t head, tail;
+    memcpy(&head, from, 8);
+    memcpy(&tail, from + bytes - 8, 8);
+    memcpy(to, &head, 8);
+    memcpy(to + bytes - 8, &tail, 8);
+    return;
   }
-  if (at < bytes) { /* the last 8 bytes, overlapping what is copied */
-    memcpy(&word, from + bytes - 8, 8);
-    memcpy(to + bytes - 8, &word, 8);
-  }
+  memcpy(to, from, bytes);
 }
 
 static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
@@ -572,11 +577,11 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
           source = lit;
         }
       }
-      for (int y = 0; y < unit_h; y++) {
-        uint8_t *row = pixels + ((size_t)(renderer->a->border[1] + gy * unit_h + y) * (size_t)width +
-                                 (size_t)(renderer->a->border[0] + gx * unit_w)) * 3;
-        copy_row(row, source + (size_t)y * (size_t)unit_w * 3, (size_t)unit_w * 3);
-      }
+      uint8_t *row = pixels + ((size_t)(renderer->a->border[1] + gy * unit_h) * (size_t)width +
+                               (size_t)(renderer->a->border[0] + gx * unit_w)) * 3;
+      size_t row_bytes = (size_t)unit_w * 3;
+      for (int y = 0; y < unit_h; y++, row += (size_t)width * 3, source += row_bytes)
+        copy_row(row, source, row_bytes);
     }
 }
 
