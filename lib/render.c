@@ -30,7 +30,25 @@ typedef struct render_assets {
   scaled item[CRAFTER_TEXTURE_COUNT];  /* 0.8 of a cell */
   scaled digit[CRAFTER_TEXTURE_COUNT]; /* 0.6 of a cell */
   double *vignette;  /* local[0] * local[1], [x][y] */
+  /* Every material's cell, alone and under every object, composed once:
+   * cell_bytes each, [x][y][3] like the canvas; see composed_cell(). */
+  uint8_t *composed;
+  size_t cell_bytes;
 } render_assets;
+
+/* The object textures (contiguous in textures.h) that composed holds. */
+#define FIRST_OBJECT_TEXTURE CRAFTER_TEX_PLAYER_LEFT
+#define OBJECT_TEXTURES (CRAFTER_TEX_PLANT_RIPE - CRAFTER_TEX_PLAYER_LEFT + 1)
+
+/* A material's cell under an object's texture (or alone, for -1) as the
+ * plain path composes it, or NULL for a texture composed held not. */
+static const uint8_t *composed_cell(const render_assets *a, int material, int texture) {
+  int column = texture < 0 ? 0 : texture - FIRST_OBJECT_TEXTURE + 1;
+  if (column < 0 || column > OBJECT_TEXTURES || material < 0 ||
+      material >= CRAFTER_MATERIAL_COUNT)
+    return NULL;
+  return a->composed + ((size_t)material * (OBJECT_TEXTURES + 1) + (size_t)column) * a->cell_bytes;
+}
 
 struct crafter_renderer {
   const render_assets *a;
@@ -112,6 +130,7 @@ static void free_assets(render_assets *assets) {
     free(assets->digit[i].pixels);
   }
   free(assets->vignette);
+  free(assets->composed);
   free(assets);
 }
 
@@ -137,7 +156,8 @@ size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
   size_t bytes = sizeof(*renderer) + local * (sizeof(double) + 3) +
                  cell * (CRAFTER_MATERIAL_COUNT + 3) + panel_bytes(a);
   if (renderer->owned) {
-    bytes += sizeof(render_assets) + local * sizeof(double);
+    bytes += sizeof(render_assets) + local * sizeof(double) +
+             a->cell_bytes * CRAFTER_MATERIAL_COUNT * (OBJECT_TEXTURES + 1);
     for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
       const scaled *sets[3] = {&a->cell[i], &a->item[i], &a->digit[i]};
       for (int k = 0; k < 3; k++)
@@ -169,6 +189,8 @@ static crafter_renderer *with_buffers(crafter_renderer *renderer) {
   }
   return renderer;
 }
+
+static int compose_cells(render_assets *a);
 
 static render_assets *make_assets(const crafter_textures *textures, const crafter_params *params,
                                   char *error, size_t error_size) {
@@ -211,6 +233,7 @@ static render_assets *make_assets(const crafter_textures *textures, const crafte
           1 - exp(-0.5 * (along_x * along_x + along_y * along_y) / 0.25);
     }
   }
+  if (compose_cells(a) < 0) goto out_of_memory;
   return a;
 
 out_of_memory:
@@ -296,6 +319,25 @@ static void draw_blended(surface to_surface, int left, int top, const scaled *te
         to[c] = (uint8_t)(255.0f * blended);
       }
     }
+}
+
+/* Fills a->composed: each material's cell drawn opaque, then each object
+ * texture blended over it, as draw_local_view() draws them. */
+static int compose_cells(render_assets *a) {
+  a->cell_bytes = (size_t)a->unit[0] * (size_t)a->unit[1] * 3;
+  size_t count = (size_t)CRAFTER_MATERIAL_COUNT * (OBJECT_TEXTURES + 1);
+  size_t bytes = count * a->cell_bytes;
+  a->composed = malloc(bytes ? bytes : 1);
+  if (!a->composed) return -1;
+  for (int material = 0; material < CRAFTER_MATERIAL_COUNT; material++)
+    for (int column = 0; column <= OBJECT_TEXTURES; column++) {
+      int texture = column ? FIRST_OBJECT_TEXTURE + column - 1 : -1;
+      uint8_t *cell = (uint8_t *)composed_cell(a, material, texture);
+      surface to = {cell, (ptrdiff_t)a->unit[1] * 3, 3};
+      draw_opaque(to, 0, 0, &a->cell[material]); /* material ids are texture ids */
+      if (texture >= 0) draw_blended(to, 0, 0, &a->cell[texture]);
+    }
+  return 0;
 }
 
 static surface canvas_surface(const crafter_renderer *renderer) {
@@ -562,16 +604,20 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
         int material = crafter_world_material(world, world_x, world_y);
         int slot = crafter_world_object_slot(world, world_x, world_y);
         if (slot >= 0) {
-          draw_opaque(composed_surface, 0, 0, &renderer->a->cell[material]);
-          draw_blended(composed_surface, 0, 0,
-                       &renderer->a->cell[object_texture(env, &world->objects[slot])]);
-          light_cell(composed, unit_w, unit_h, daylight, sleeping, scratch);
+          int texture = object_texture(env, &world->objects[slot]);
+          const uint8_t *cell = composed_cell(renderer->a, material, texture);
+          if (!cell) {
+            draw_opaque(composed_surface, 0, 0, &renderer->a->cell[material]);
+            draw_blended(composed_surface, 0, 0, &renderer->a->cell[texture]);
+            cell = composed;
+          }
+          light_cell(cell, unit_w, unit_h, daylight, sleeping, scratch);
           source = scratch;
         } else {
           uint8_t *lit = renderer->lit_cells + (size_t)material * cell_bytes;
           if (!(lit_done & (1u << material))) {
-            draw_opaque(composed_surface, 0, 0, &renderer->a->cell[material]);
-            light_cell(composed, unit_w, unit_h, daylight, sleeping, lit);
+            light_cell(composed_cell(renderer->a, material, -1), unit_w, unit_h, daylight,
+                       sleeping, lit);
             lit_done |= 1u << material;
           }
           source = lit;
@@ -585,10 +631,45 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
     }
 }
 
+/* draw_local_view() from the composed cells: each cell's columns copied
+ * into the canvas, the outside grey. */
+static void compose_local_view(crafter_renderer *renderer, const crafter_env *env) {
+  const render_assets *a = renderer->a;
+  const crafter_world *world = &env->game.world;
+  int unit_w = a->unit[0], unit_h = a->unit[1], height = a->local[1];
+  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int offset_x = a->grid[0] / 2, offset_y = a->grid[1] / 2;
+  size_t column_bytes = (size_t)unit_h * 3;
+  for (int gx = 0; gx < a->grid[0]; gx++)
+    for (int gy = 0; gy < a->grid[1]; gy++) {
+      int world_x = center_x + gx - offset_x, world_y = center_y + gy - offset_y;
+      uint8_t *to = renderer->canvas + ((size_t)gx * (size_t)unit_w * (size_t)height +
+                                        (size_t)gy * (size_t)unit_h) * 3;
+      if (!crafter_world_inside(world, world_x, world_y)) {
+        for (int x = 0; x < unit_w; x++)
+          memset(to + (size_t)x * (size_t)height * 3, 127, column_bytes);
+        continue;
+      }
+      int material = crafter_world_material(world, world_x, world_y);
+      int slot = crafter_world_object_slot(world, world_x, world_y);
+      const uint8_t *cell =
+          composed_cell(a, material, slot >= 0 ? object_texture(env, &world->objects[slot]) : -1);
+      if (!cell) { /* an object drawn with a texture composed does not hold */
+        surface canvas = canvas_surface(renderer);
+        draw_opaque(canvas, gx * unit_w, gy * unit_h, &a->cell[material]);
+        draw_blended(canvas, gx * unit_w, gy * unit_h,
+                     &a->cell[object_texture(env, &world->objects[slot])]);
+        continue;
+      }
+      for (int x = 0; x < unit_w; x++)
+        memcpy(to + (size_t)x * (size_t)height * 3, cell + (size_t)x * column_bytes, column_bytes);
+    }
+}
+
 /* At night every pixel has its own noise: the canvas is composed as the
  * plain path does, then lit a column at a time by the vector kernel. */
 static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
-  draw_local_view(renderer, env);
+  compose_local_view(renderer, env);
   int height = renderer->a->local[1], width = renderer->a->params.size[0];
   crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
                            (long)renderer->a->local[0] * height);
