@@ -367,23 +367,13 @@ int VARIANT(crafter_noise_field_add)(const crafter_noise *noise, double z, doubl
   int32_t *slots = malloc((total ? total : 1) * sizeof *slots);
   if (!slots) return -1;
   size_t count = list_wanted(wanted, total, slots);
-  crafter_field_geometry *g = count ? build_geometry(z, ax, ay, width, blocks) : NULL;
-  if (count && !g) {
-    free(slots);
-    return -1;
+  int result = 0;
+  if (count > 0) {
+    crafter_field_geometry *g = build_geometry(z, ax, ay, width, blocks);
+    result = g ? add_field(g, noise, weight, slots, count, acc, stride) : -1;
+    crafter_field_geometry_free(g);
   }
-  if (!g) {
-    free(slots);
-    return 0;
-  }
-  int result = add_field(g, noise, weight, slots, count, acc, stride);
   free(slots);
-  free(g->vertices);
-  free(g->at);
-  free(g->by_block);
-  free(g->span_at);
-  free(g->spans);
-  free(g);
   return result;
 }
 

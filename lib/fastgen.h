@@ -105,6 +105,8 @@ typedef struct crafter_fastgen {
 
 /* Frees the kept geometry (worldgen.c). */
 void crafter_fastgen_forget(crafter_fastgen *gen);
+/* Frees one geometry and all it made (worldgen.c); NULL is ignored. */
+void crafter_field_geometry_free(crafter_field_geometry *g);
 
 /* Which copy of the kernels runs: 4 (x86-64-v4), 3 (x86-64-v3) or 0. */
 int crafter_fastgen_level(void);

@@ -265,15 +265,18 @@ typedef struct scratch {
   uint8_t *settled; /* width x stride: what the facts fix (fastgen.h) */
 } scratch;
 
+void crafter_field_geometry_free(crafter_field_geometry *g) {
+  if (!g) return;
+  free(g->vertices);
+  free(g->at);
+  free(g->by_block);
+  free(g->span_at);
+  free(g->spans);
+  free(g);
+}
+
 void crafter_fastgen_forget(crafter_fastgen *gen) {
-  for (int n = 0; n < gen->geometry_count; n++) {
-    free(gen->geometry[n]->vertices);
-    free(gen->geometry[n]->at);
-    free(gen->geometry[n]->by_block);
-    free(gen->geometry[n]->span_at);
-    free(gen->geometry[n]->spans);
-    free(gen->geometry[n]);
-  }
+  for (int n = 0; n < gen->geometry_count; n++) crafter_field_geometry_free(gen->geometry[n]);
   gen->geometry_count = 0;
 }
 
