@@ -208,26 +208,23 @@ static int make_spans(crafter_field_geometry *g) {
   return 0;
 }
 
-/* Adds the field over every block of the area, vertex by vertex. */
-static void spread_geometry(crafter_field_geometry *g, const crafter_noise *noise, double weight,
-                            double *acc, int stride) {
-  if (!g->spans && make_spans(g) < 0) g->spans = NULL;
+/* Adds the field over every block of the area, vertex by vertex; -1 if
+ * memory ran out. */
+static int spread_geometry(crafter_field_geometry *g, const crafter_noise *noise, double weight,
+                           double *acc, int stride) {
+  if (!g->spans && make_spans(g) < 0) return -1;
   double scale = weight / NORM3, ax = g->ax, ay = g->ay;
   for (int n = 0; n < g->count; n++) {
     const crafter_field_vertex *v = &g->vertices[n];
     const double *gradient = gradient_of(noise, v->ijk);
     double gx = gradient[0] * scale, gy = gradient[1] * scale, gz = gradient[2] * scale;
-    /* Without spans (no memory for them), every row of every block. */
-    int32_t whole[32];
-    if (!g->spans)
-      for (int b = 0; b < 16; b++) whole[2 * b] = v->xa, whole[2 * b + 1] = v->xb;
     for (int x = v->xa; x <= v->xb; x += 64)
       for (int b = v->ba; b <= v->bb; b += 16)
         spread(acc, stride, x, v->xb - x < 63 ? v->xb : x + 63, b,
-               v->bb - b < 15 ? v->bb - b + 1 : 16,
-               g->spans ? g->spans + g->span_at[n] + 2 * (b - v->ba) : whole, ax, ay, v->ux,
-               v->uy, v->reach2, gx, gy, gz * v->dz);
+               v->bb - b < 15 ? v->bb - b + 1 : 16, g->spans + g->span_at[n] + 2 * (b - v->ba),
+               ax, ay, v->ux, v->uy, v->reach2, gx, gy, gz * v->dz);
   }
+  return 0;
 }
 
 /* The blocks of row x that vertex v reaches: those its disk's chord on
@@ -345,8 +342,7 @@ static int add_field(crafter_field_geometry *g, const crafter_noise *noise, doub
   if (count == 0) return 0;
   if (count < (size_t)g->width * (size_t)g->blocks)
     return gather_geometry(g, noise, weight, slots, count, acc, stride);
-  spread_geometry(g, noise, weight, acc, stride);
-  return 0;
+  return spread_geometry(g, noise, weight, acc, stride);
 }
 
 /* The indices of the wanted blocks among `total`, in order, without a
