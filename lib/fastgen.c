@@ -35,6 +35,13 @@ typedef uint8_t v8u8 __attribute__((vector_size(8)));
 
 #define REACH 1.4143 /* a little more than sqrt(2) */
 
+/* The first and the last cell, as whole numbers not yet clamped, whose
+ * coordinate, cell / cells, lies in [from, to], with 1e-6 of a cell
+ * to spare on either side: a cell left out lies beyond the interval by at
+ * least that, whatever the rounding. */
+static inline double first_cell(double from, double cells) { return ceil(from * cells - 1e-6); }
+static inline double last_cell(double to, double cells) { return floor(to * cells + 1e-6); }
+
 /* v clamped to [low, high], as a cell index, for any finite v. */
 static inline int clamp_cell(double v, int low, int high) {
   return v < low ? low : v > high ? high : (int)v;
@@ -143,10 +150,10 @@ static crafter_field_geometry *build_geometry(double z, double ax, double ay, in
         double reach2 = 2 - dz * dz;
         if (reach2 <= 0) continue;
         double reach = sqrt(reach2);
-        int xa = clamp_cell(ceil((ux - reach) * x_cells - 1e-6), 0, last + 1);
-        int xb = clamp_cell(floor((ux + reach) * x_cells + 1e-6), -1, last);
-        int ba = clamp_cell(floor((ceil((uy - reach) * y_cells - 1e-6)) / 8), 0, bmax + 1);
-        int bb = clamp_cell(floor((floor((uy + reach) * y_cells + 1e-6)) / 8), -1, bmax);
+        int xa = clamp_cell(first_cell(ux - reach, x_cells), 0, last + 1);
+        int xb = clamp_cell(last_cell(ux + reach, x_cells), -1, last);
+        int ba = clamp_cell(floor(first_cell(uy - reach, y_cells) / 8), 0, bmax + 1);
+        int bb = clamp_cell(floor(last_cell(uy + reach, y_cells) / 8), -1, bmax);
         if (xa > xb || ba > bb) continue;
         if ((size_t)g->count == capacity) {
           capacity *= 2;
@@ -201,8 +208,8 @@ static int make_spans(crafter_field_geometry *g) {
         continue;
       }
       double half = sqrt(rest > 0 ? rest : 0) + 1e-6;
-      span[0] = (int32_t)clamp_cell(ceil((v->ux - half) / g->ax - 1e-6), v->xa, v->xb + 1);
-      span[1] = (int32_t)clamp_cell(floor((v->ux + half) / g->ax + 1e-6), v->xa - 1, v->xb);
+      span[0] = (int32_t)clamp_cell(first_cell(v->ux - half, 1 / g->ax), v->xa, v->xb + 1);
+      span[1] = (int32_t)clamp_cell(last_cell(v->ux + half, 1 / g->ax), v->xa - 1, v->xb);
     }
   }
   return 0;
@@ -241,8 +248,8 @@ static void chord_blocks(const crafter_field_geometry *g, const crafter_field_ve
     return;
   }
   double half = sqrt(rest > 0 ? rest : 0) + 1e-9, y_cells = 1 / g->ay;
-  int low = clamp_cell(floor(ceil((v->uy - half) * y_cells - 1e-6) / 8), 0, g->blocks);
-  int high = clamp_cell(floor(floor((v->uy + half) * y_cells + 1e-6) / 8), -1, g->blocks - 1);
+  int low = clamp_cell(floor(first_cell(v->uy - half, y_cells) / 8), 0, g->blocks);
+  int high = clamp_cell(floor(last_cell(v->uy + half, y_cells) / 8), -1, g->blocks - 1);
   if (low > *ba) *ba = low;
   if (high < *bb) *bb = high;
 }
