@@ -189,6 +189,18 @@ static inline int is_false(crafter_facts f, int p) {
   return (f & (CRAFTER_KNOWN(p) | CRAFTER_TRUTH(p))) == CRAFTER_KNOWN(p);
 }
 
+/* Rock whose ore and lava tests are known (CRAFTER_FASTGEN_ROCK_ bits of
+ * those that came out true): coal, iron and diamonds each by a draw, in
+ * the reference's order, then lava or stone.  For decide() and for the
+ * cells settle() marks. */
+static inline uint8_t rock(draws *d, const crafter_worldgen_config *config, unsigned tests) {
+  if ((tests & CRAFTER_FASTGEN_ROCK_COAL) && draw(d) > config->coal_draw) return CRAFTER_COAL;
+  if ((tests & CRAFTER_FASTGEN_ROCK_IRON) && draw(d) > config->iron_draw) return CRAFTER_IRON;
+  if ((tests & CRAFTER_FASTGEN_ROCK_DIAMOND) && draw(d) > config->diamond_draw)
+    return CRAFTER_DIAMOND;
+  return tests & CRAFTER_FASTGEN_ROCK_LAVA ? CRAFTER_LAVA : CRAFTER_STONE;
+}
+
 /* The material of a cell whose every needed comparison is known, drawing
  * as the plain path draws; -1, before any draw, if one is not known, with
  * the first such comparison in *missing.  Inlined, so that the draws'
@@ -235,12 +247,11 @@ static inline __attribute__((always_inline)) int decide(draws *game,
     if (!known(f, COAL)) UNKNOWN(COAL);
     if (!known(f, IRON)) UNKNOWN(IRON);
     if (is_true(f, LAVA_DEPTH) && !known(f, LAVA)) UNKNOWN(LAVA);
-    if (is_true(f, COAL) && draw(game) > config->coal_draw) return CRAFTER_COAL;
-    if (is_true(f, IRON) && draw(game) > config->iron_draw) return CRAFTER_IRON;
-    if (is_true(f, DIAMOND_DEPTH) && draw(game) > config->diamond_draw)
-      return CRAFTER_DIAMOND;
-    if (is_true(f, LAVA_DEPTH) && is_true(f, LAVA)) return CRAFTER_LAVA;
-    return CRAFTER_STONE;
+    return rock(game, config,
+                (is_true(f, COAL) ? CRAFTER_FASTGEN_ROCK_COAL : 0u) |
+                    (is_true(f, IRON) ? CRAFTER_FASTGEN_ROCK_IRON : 0u) |
+                    (is_true(f, DIAMOND_DEPTH) ? CRAFTER_FASTGEN_ROCK_DIAMOND : 0u) |
+                    (is_true(f, LAVA_DEPTH) && is_true(f, LAVA) ? CRAFTER_FASTGEN_ROCK_LAVA : 0u));
   }
   if (!known(f, SAND_ABOVE)) UNKNOWN(SAND_ABOVE);
   if (is_true(f, SAND_ABOVE) && !known(f, SAND_BELOW)) UNKNOWN(SAND_BELOW);
@@ -367,15 +378,6 @@ static inline uint64_t visits_in_eight(const uint8_t *settled) {
   memcpy(&word, settled, sizeof word);
   uint64_t rest = ~(word | 0x1f1f1f1f1f1f1f1fu); /* zero bytes where 0xe0 or more */
   return ~(((rest & low7) + low7) | rest | low7);
-}
-
-/* Rock whose tests settle() knows, with decide()'s draws in its order. */
-static inline uint8_t rock(draws *d, const crafter_worldgen_config *config, unsigned tests) {
-  if ((tests & CRAFTER_FASTGEN_ROCK_COAL) && draw(d) > config->coal_draw) return CRAFTER_COAL;
-  if ((tests & CRAFTER_FASTGEN_ROCK_IRON) && draw(d) > config->iron_draw) return CRAFTER_IRON;
-  if ((tests & CRAFTER_FASTGEN_ROCK_DIAMOND) && draw(d) > config->diamond_draw)
-    return CRAFTER_DIAMOND;
-  return tests & CRAFTER_FASTGEN_ROCK_LAVA ? CRAFTER_LAVA : CRAFTER_STONE;
 }
 
 int crafter_generate_world(crafter_game *game) {
