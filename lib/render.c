@@ -30,24 +30,37 @@ typedef struct render_assets {
   scaled item[CRAFTER_TEXTURE_COUNT];  /* 0.8 of a cell */
   scaled digit[CRAFTER_TEXTURE_COUNT]; /* 0.6 of a cell */
   double *vignette;  /* local[0] * local[1], [x][y] */
-  /* Every material's cell, alone and under every object, composed once:
-   * cell_bytes each, [x][y][3] like the canvas; see composed_cell(). */
+  /* Every material's cell, alone and under every object texture, and the
+   * grey cell outside the world, composed once: cell_bytes each,
+   * [x][y][3] like the canvas; see composed_cell() and outside_cell(). */
   uint8_t *composed;
   size_t cell_bytes;
 } render_assets;
 
-/* The object textures (contiguous in textures.h) that composed holds. */
+/* The textures object_texture() gives: the objects' (contiguous in
+ * textures.h), then the unknown one.  A material's cells are: alone, then
+ * under each of these. */
 #define FIRST_OBJECT_TEXTURE CRAFTER_TEX_PLAYER_LEFT
-#define OBJECT_TEXTURES (CRAFTER_TEX_PLANT_RIPE - CRAFTER_TEX_PLAYER_LEFT + 1)
+#define OBJECT_TEXTURES (CRAFTER_TEX_PLANT_RIPE - CRAFTER_TEX_PLAYER_LEFT + 2)
+#define CELLS_PER_MATERIAL (OBJECT_TEXTURES + 1)
 
-/* A material's cell under an object's texture (or alone, for -1) as the
- * plain path composes it, or NULL for a texture composed held not. */
+/* The texture of a material's cell under object texture column c > 0. */
+static int column_texture(int column) {
+  return column == OBJECT_TEXTURES ? CRAFTER_TEX_UNKNOWN : FIRST_OBJECT_TEXTURE + column - 1;
+}
+
+/* A material's cell under a texture object_texture() gives (or alone, for
+ * -1), as the plain path composes it. */
 static const uint8_t *composed_cell(const render_assets *a, int material, int texture) {
-  int column = texture < 0 ? 0 : texture - FIRST_OBJECT_TEXTURE + 1;
-  if (column < 0 || column > OBJECT_TEXTURES || material < 0 ||
-      material >= CRAFTER_MATERIAL_COUNT)
-    return NULL;
-  return a->composed + ((size_t)material * (OBJECT_TEXTURES + 1) + (size_t)column) * a->cell_bytes;
+  int column = texture - FIRST_OBJECT_TEXTURE + 1;
+  if (texture < 0) column = 0;
+  if (texture == CRAFTER_TEX_UNKNOWN) column = OBJECT_TEXTURES;
+  return a->composed + ((size_t)material * CELLS_PER_MATERIAL + (size_t)column) * a->cell_bytes;
+}
+
+/* The cell drawn where the view leaves the world: grey 127. */
+static const uint8_t *outside_cell(const render_assets *a) {
+  return a->composed + (size_t)CRAFTER_MATERIAL_COUNT * CELLS_PER_MATERIAL * a->cell_bytes;
 }
 
 struct crafter_renderer {
@@ -55,7 +68,7 @@ struct crafter_renderer {
   render_assets *owned; /* the assets, when this renderer made them */
   double *noise;     /* the night's noise of each pixel, [x][y] */
   uint8_t *canvas;   /* local view, [x][y][3] */
-  uint8_t *lit_cells; /* a lit cell per material, the outside, a scratch and a composed cell */
+  uint8_t *lit_cells; /* a lit cell per material, the outside and a scratch */
   /* The rows below the local view as last drawn, for the inventory they
    * show: the panel depends on nothing else. */
   uint8_t *panel;
@@ -154,10 +167,10 @@ size_t crafter_renderer_bytes(const crafter_renderer *renderer) {
   size_t local = (size_t)a->local[0] * (size_t)a->local[1];
   size_t cell = (size_t)a->unit[0] * (size_t)a->unit[1] * 3;
   size_t bytes = sizeof(*renderer) + local * (sizeof(double) + 3) +
-                 cell * (CRAFTER_MATERIAL_COUNT + 3) + panel_bytes(a);
+                 cell * (CRAFTER_MATERIAL_COUNT + 2) + panel_bytes(a);
   if (renderer->owned) {
     bytes += sizeof(render_assets) + local * sizeof(double) +
-             a->cell_bytes * CRAFTER_MATERIAL_COUNT * (OBJECT_TEXTURES + 1);
+             a->cell_bytes * (CRAFTER_MATERIAL_COUNT * CELLS_PER_MATERIAL + 1);
     for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
       const scaled *sets[3] = {&a->cell[i], &a->item[i], &a->digit[i]};
       for (int k = 0; k < 3; k++)
@@ -181,7 +194,7 @@ static crafter_renderer *with_buffers(crafter_renderer *renderer) {
   renderer->noise = malloc(sizeof(double) * (local_pixels ? local_pixels : 1));
   renderer->canvas = malloc(3 * (local_pixels ? local_pixels : 1));
   renderer->lit_cells =
-      malloc((size_t)a->unit[0] * (size_t)a->unit[1] * 3 * (CRAFTER_MATERIAL_COUNT + 3));
+      malloc((size_t)a->unit[0] * (size_t)a->unit[1] * 3 * (CRAFTER_MATERIAL_COUNT + 2));
   renderer->panel = malloc(panel_bytes(a) ? panel_bytes(a) : 1);
   if (!renderer->noise || !renderer->canvas || !renderer->lit_cells || !renderer->panel) {
     crafter_renderer_free(renderer);
@@ -325,18 +338,19 @@ static void draw_blended(surface to_surface, int left, int top, const scaled *te
  * texture blended over it, as draw_local_view() draws them. */
 static int compose_cells(render_assets *a) {
   a->cell_bytes = (size_t)a->unit[0] * (size_t)a->unit[1] * 3;
-  size_t count = (size_t)CRAFTER_MATERIAL_COUNT * (OBJECT_TEXTURES + 1);
+  size_t count = (size_t)CRAFTER_MATERIAL_COUNT * CELLS_PER_MATERIAL + 1;
   size_t bytes = count * a->cell_bytes;
   a->composed = malloc(bytes ? bytes : 1);
   if (!a->composed) return -1;
   for (int material = 0; material < CRAFTER_MATERIAL_COUNT; material++)
-    for (int column = 0; column <= OBJECT_TEXTURES; column++) {
-      int texture = column ? FIRST_OBJECT_TEXTURE + column - 1 : -1;
+    for (int column = 0; column < CELLS_PER_MATERIAL; column++) {
+      int texture = column ? column_texture(column) : -1;
       uint8_t *cell = (uint8_t *)composed_cell(a, material, texture);
       surface to = {cell, (ptrdiff_t)a->unit[1] * 3, 3};
       draw_opaque(to, 0, 0, &a->cell[material]); /* material ids are texture ids */
       if (texture >= 0) draw_blended(to, 0, 0, &a->cell[texture]);
     }
+  memset((uint8_t *)outside_cell(a), 127, a->cell_bytes);
   return 0;
 }
 
@@ -586,8 +600,6 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
   size_t cell_bytes = (size_t)unit_w * (size_t)unit_h * 3;
   uint8_t *outside = renderer->lit_cells + (size_t)CRAFTER_MATERIAL_COUNT * cell_bytes;
   uint8_t *scratch = outside + cell_bytes;
-  uint8_t *composed = scratch + cell_bytes;
-  surface composed_surface = {composed, (ptrdiff_t)unit_h * 3, 3};
   uint32_t lit_done = 0; /* bit m: material m lit this frame; bit 31: the outside */
   for (int gx = 0; gx < renderer->a->grid[0]; gx++)
     for (int gy = 0; gy < renderer->a->grid[1]; gy++) {
@@ -595,8 +607,7 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
       const uint8_t *source;
       if (!crafter_world_inside(world, world_x, world_y)) {
         if (!(lit_done & (1u << 31))) {
-          memset(composed, 127, cell_bytes);
-          light_cell(composed, unit_w, unit_h, daylight, sleeping, outside);
+          light_cell(outside_cell(renderer->a), unit_w, unit_h, daylight, sleeping, outside);
           lit_done |= 1u << 31;
         }
         source = outside;
@@ -605,13 +616,8 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
         int slot = crafter_world_object_slot(world, world_x, world_y);
         if (slot >= 0) {
           int texture = object_texture(env, &world->objects[slot]);
-          const uint8_t *cell = composed_cell(renderer->a, material, texture);
-          if (!cell) {
-            draw_opaque(composed_surface, 0, 0, &renderer->a->cell[material]);
-            draw_blended(composed_surface, 0, 0, &renderer->a->cell[texture]);
-            cell = composed;
-          }
-          light_cell(cell, unit_w, unit_h, daylight, sleeping, scratch);
+          light_cell(composed_cell(renderer->a, material, texture), unit_w, unit_h, daylight,
+                     sleeping, scratch);
           source = scratch;
         } else {
           uint8_t *lit = renderer->lit_cells + (size_t)material * cell_bytes;
@@ -645,21 +651,11 @@ static void compose_local_view(crafter_renderer *renderer, const crafter_env *en
       int world_x = center_x + gx - offset_x, world_y = center_y + gy - offset_y;
       uint8_t *to = renderer->canvas + ((size_t)gx * (size_t)unit_w * (size_t)height +
                                         (size_t)gy * (size_t)unit_h) * 3;
-      if (!crafter_world_inside(world, world_x, world_y)) {
-        for (int x = 0; x < unit_w; x++)
-          memset(to + (size_t)x * (size_t)height * 3, 127, column_bytes);
-        continue;
-      }
-      int material = crafter_world_material(world, world_x, world_y);
-      int slot = crafter_world_object_slot(world, world_x, world_y);
-      const uint8_t *cell =
-          composed_cell(a, material, slot >= 0 ? object_texture(env, &world->objects[slot]) : -1);
-      if (!cell) { /* an object drawn with a texture composed does not hold */
-        surface canvas = canvas_surface(renderer);
-        draw_opaque(canvas, gx * unit_w, gy * unit_h, &a->cell[material]);
-        draw_blended(canvas, gx * unit_w, gy * unit_h,
-                     &a->cell[object_texture(env, &world->objects[slot])]);
-        continue;
+      const uint8_t *cell = outside_cell(a);
+      if (crafter_world_inside(world, world_x, world_y)) {
+        int slot = crafter_world_object_slot(world, world_x, world_y);
+        cell = composed_cell(a, crafter_world_material(world, world_x, world_y),
+                             slot >= 0 ? object_texture(env, &world->objects[slot]) : -1);
       }
       for (int x = 0; x < unit_w; x++)
         memcpy(to + (size_t)x * (size_t)height * 3, cell + (size_t)x * column_bytes, column_bytes);
