@@ -75,8 +75,7 @@ static inline __attribute__((always_inline)) void shade8(const v8d colour[3], v8
   v8d lit[3];
   _Pragma("GCC unroll 3")
   for (int c = 0; c < 3; c++) {
-    v8d tinted = (1 - 0.5) * channel(faded(grey, dark[c])) +
-                 0.5 * night_tint[c];
+    v8d tinted = (1 - 0.5) * channel(faded(grey, dark[c])) + 0.5 * night_tint[c];
     lit[c] = daylight * colour[c] + (1 - daylight) * tinted;
   }
   if (sleeping) {
