@@ -14,7 +14,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"'
 LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = rng npmath noise world worldgen rules config env render textures builtin_textures session \
+LIB_MODULES = rng npmath noise outfile world worldgen rules config env render textures builtin_textures session \
 	batch bench worldfile gen \
 	proto json cli score traj dataset agents play
 # The vector kernels (world generation, shading), once per instruction set (fastgen.h).

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
+
 const char *const crafter_texture_names[CRAFTER_TEXTURE_COUNT] = {
     "unknown",       "water",        "grass",       "stone",         "path",
     "sand",          "tree",         "lava",        "coal",          "iron",
@@ -221,34 +223,25 @@ void crafter_textures_free(crafter_textures *textures) {
 
 int crafter_write_png(const char *path, const uint8_t *rgb, int width, int height, char *error,
                       size_t error_size) {
-  /* Written to a temporary name and renamed, so a reader never sees half
-   * an image. */
-  char temporary[4200];
-  snprintf(temporary, sizeof(temporary), "%s.tmp", path);
-  FILE *file = fopen(temporary, "wb");
-  if (!file) {
-    snprintf(error, error_size, "%s: %s", temporary, strerror(errno));
-    return -1;
-  }
+  crafter_outfile out;
+  if (crafter_outfile_open(&out, path, error, error_size) < 0) return -1;
   decode_state state = {{0}};
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, raise_error,
                                             quiet_warning);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   if (!png || !info) {
     png_destroy_write_struct(&png, &info);
-    fclose(file);
-    remove(temporary);
+    crafter_outfile_abort(&out);
     snprintf(error, error_size, "out of memory");
     return -1;
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
-    fclose(file);
-    remove(temporary);
+    crafter_outfile_abort(&out);
     snprintf(error, error_size, "%s: %s", path, state.message);
     return -1;
   }
-  png_init_io(png, file);
+  png_init_io(png, out.file);
   png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
@@ -256,10 +249,5 @@ int crafter_write_png(const char *path, const uint8_t *rgb, int width, int heigh
     png_write_row(png, (png_const_bytep)(rgb + (size_t)row * (size_t)width * 3));
   png_write_end(png, NULL);
   png_destroy_write_struct(&png, &info);
-  if (fclose(file) != 0 || rename(temporary, path) != 0) {
-    snprintf(error, error_size, "%s: %s", path, strerror(errno));
-    remove(temporary);
-    return -1;
-  }
-  return 0;
+  return crafter_outfile_commit(&out, error, error_size);
 }
