@@ -70,7 +70,7 @@ tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
 check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
-	prove -e '' tests/*.t
+	sh tests/run-all
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in a separate tree so the normal build is left alone.

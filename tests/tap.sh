@@ -1,5 +1,6 @@
 # Shell helpers for TAP tests: source it, call plan N, then ok/fail.
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/report.sh"
 GOLDEN_DIR=${GOLDEN_DIR:-$top/../shared/golden}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -15,6 +16,10 @@ ok() { # ok CONDITION-STATUS DESCRIPTION
     failures=$((failures + 1))
   fi
 }
-skip() { test_number=$((test_number + 1)); echo "ok $test_number # skip $1"; }
+skip() {
+  test_number=$((test_number + 1))
+  echo "ok $test_number # skip $1"
+  report skipped "$1"
+}
 diag() { sed 's/^/# /'; }
 finish() { [ "$failures" -eq 0 ]; exit $?; }
