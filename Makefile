@@ -22,6 +22,10 @@ FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o \
 	$(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o lib/shade-v3.o lib/shade-v4.o)
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
+# What a C user includes (lib/crafter.h includes them all); the other
+# headers are internal and not installed.
+PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h render.h rng.h rules.h \
+	score.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
@@ -88,18 +92,21 @@ golden: tests/golden-compare
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/crafter $(DESTDIR)$(PREFIX)/share/crafter/examples
 	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	cp lib/libcrafter.a $(DESTDIR)$(PREFIX)/lib/
-	cp lib/*.h $(DESTDIR)$(PREFIX)/include/crafter/
+	cp $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/crafter/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/crafter.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/crafter.pc
 	cp man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	cp man/man5/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	cp data/crafter.yaml $(DESTDIR)$(PREFIX)/share/crafter/
 	cp examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
 
 uninstall:
-	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a
+	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/crafter.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/crafter
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5
 	rm -rf $(DESTDIR)$(PREFIX)/share/crafter
