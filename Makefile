@@ -31,11 +31,16 @@ UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen
 TEST_TOOLS = tests/golden-compare
+# A fuzz target per reader (tests/fuzz): run over its seed corpus by
+# tests/fuzz.t, and by libFuzzer under clang with make fuzz.
+FUZZ_TARGETS = traj config world score
+FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
+FUZZ_SECONDS ?= 30
 
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan golden install uninstall clean distclean
+.PHONY: all check check-asan fuzz fuzz-targets golden install uninstall clean distclean
 
 all: $(PROGRAMS)
 
@@ -70,22 +75,52 @@ bin/%: bin/%.c lib/libcrafter.a
 tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
+tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c tests/fuzz/fuzz.h lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -Itests/fuzz -o $@ $< tests/fuzz/driver.c lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+tests/fuzz/libfuzzer-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
 tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
-check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
+check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_DRIVERS)
 	sh tests/run-all
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in a separate tree so the normal build is left alone.
 check-asan:
 	rm -rf build-asan && mkdir -p build-asan
-	tar cf - --exclude=./build-asan --exclude='*.o' --exclude='*.a' . | (cd build-asan && tar xf -)
+	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude='*.o' --exclude='*.a' . | (cd build-asan && tar xf -)
 	$(MAKE) -C build-asan clean-objects
 	$(MAKE) -C build-asan check OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
 		EXTRA_LIBS='-fsanitize=address,undefined' \
 		GOLDEN_DIR='$(abspath $(GOLDEN_DIR))'
+
+# Each reader under libFuzzer for FUZZ_SECONDS, built with clang, address
+# and undefined-behaviour sanitizers, in a separate tree.  New inputs go to
+# build-fuzz/corpus-TARGET; a failing input to build-fuzz/crash-TARGET-*.
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz: clang is needed (Debian packages clang and libclang-rt-14-dev)" >&2; exit 1; }
+	rm -rf build-fuzz && mkdir -p build-fuzz/tree
+	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude='*.o' --exclude='*.a' . | (cd build-fuzz/tree && tar xf -)
+	$(MAKE) -C build-fuzz/tree clean-objects
+	$(MAKE) -C build-fuzz/tree fuzz-targets CC=clang OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
+		EXTRA_CFLAGS='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' \
+		EXTRA_LIBS='-fsanitize=address,undefined'
+	for target in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus-$$target && \
+		echo "fuzz-$$target: $(FUZZ_SECONDS) s" && \
+		build-fuzz/tree/tests/fuzz/libfuzzer-$$target -max_total_time=$(FUZZ_SECONDS) \
+			-rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/crash-$$target- \
+			build-fuzz/corpus-$$target tests/fuzz/corpus/$$target 2>build-fuzz/$$target.log || \
+			{ tail -n 40 build-fuzz/$$target.log; exit 1; }; \
+		grep -h 'stat::number_of_executed_units' build-fuzz/$$target.log; \
+	done
+
+fuzz-targets: $(FUZZ_TARGETS:%=tests/fuzz/libfuzzer-%)
 
 golden: tests/golden-compare
 	tests/golden-compare $(GOLDEN_DIR)/*.jsonl.gz
@@ -112,10 +147,11 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/crafter
 
 clean-objects:
-	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS)
+	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) \
+		$(FUZZ_DRIVERS) $(FUZZ_TARGETS:%=tests/fuzz/libfuzzer-%)
 
 clean: clean-objects
-	rm -rf build-asan
+	rm -rf build-asan build-fuzz
 
 distclean: clean
 	rm -f config.mk

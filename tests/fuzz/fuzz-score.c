@@ -1,0 +1,20 @@
+/* Fuzz target: crafter-score's readers (Crafter's stats.jsonl logs and
+ * the run files of its analysis scripts), then the summary of what they
+ * accepted. */
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "score.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  crafter_score_set set;
+  char error[512];
+  crafter_score_set_init(&set, 1e6);
+  if (crafter_score_read(&set, (const char *)data, size, "fuzz", NULL, error, sizeof error) ==
+      0) {
+    size_t count;
+    free(crafter_score_summarize(&set, &count));
+  }
+  crafter_score_set_free(&set);
+  return 0;
+}
