@@ -264,17 +264,10 @@ int main(int argc, char **argv) {
 
   int status = 0;
   if (png_path) status = write_png(&map, png_path, textures_dir, unit);
-  if (status == 0 && save_path) {
-    int use_stdout = strcmp(save_path, "-") == 0;
-    FILE *out = use_stdout ? stdout : fopen(save_path, "w");
-    if (!out) {
-      perror(save_path);
-      status = 1;
-    } else {
-      if (crafter_world_map_write(out, &map, comment) < 0) status = 1;
-      if (!use_stdout && fclose(out) != 0) status = 1;
-      if (status) fprintf(stderr, PROGRAM ": cannot write %s\n", save_path);
-    }
+  if (status == 0 && save_path &&
+      crafter_world_map_save(&map, save_path, comment, error, sizeof(error)) < 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    status = 1;
   }
   if (status == 0 && semantic) crafter_gen_write_semantic(stdout, &map);
   if (status == 0 && (ascii || (!semantic && !png_path && !save_path)))

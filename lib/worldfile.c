@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "outfile.h"
+
 #define MAGIC "crafter-world"
 
 /* Indexed by material id; none has no character. */
@@ -521,6 +524,30 @@ int crafter_world_map_write(FILE *out, const crafter_world_map *map, const char 
   }
   free(grid);
   return ferror(out) ? -1 : 0;
+}
+
+int crafter_world_map_save(const crafter_world_map *map, const char *path, const char *comment,
+                           char *error, size_t error_size) {
+  char problem[600];
+  if (strcmp(path, "-") == 0) {
+    errno = 0;
+    if (crafter_world_map_write(stdout, map, comment) < 0 || fflush(stdout) != 0)
+      return crafter_fail(error, error_size, "cannot write the world to standard output: %s",
+                          strerror(errno ? errno : EIO));
+    return 0;
+  }
+  crafter_outfile out;
+  if (crafter_outfile_open(&out, path, problem, sizeof(problem)) < 0)
+    return crafter_fail(error, error_size, "cannot write %s", problem);
+  errno = 0;
+  if (crafter_world_map_write(out.file, map, comment) < 0) {
+    int saved = errno ? errno : EIO;
+    crafter_outfile_abort(&out);
+    return crafter_fail(error, error_size, "cannot write %s: %s", path, strerror(saved));
+  }
+  if (crafter_outfile_commit(&out, problem, sizeof(problem)) < 0)
+    return crafter_fail(error, error_size, "cannot write %s", problem);
+  return 0;
 }
 
 /* ---- episodes ---- */

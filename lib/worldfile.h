@@ -55,6 +55,12 @@ int crafter_world_map_from_game(crafter_world_map *map, const crafter_game *game
 /* Writes the world file; `comment` (may be NULL) goes on a comment line. */
 int crafter_world_map_write(FILE *out, const crafter_world_map *map, const char *comment);
 
+/* Writes the world file to `path` ("-" for standard output) whole, as
+ * outfile.h promises: a failed write leaves what the path held before.
+ * Returns 0, or -1 with "cannot write PATH: why" in `error`. */
+int crafter_world_map_save(const crafter_world_map *map, const char *path, const char *comment,
+                           char *error, size_t error_size);
+
 void crafter_world_map_free(crafter_world_map *map);
 
 /* Starts the next episode on the map's world: the episode's generator is

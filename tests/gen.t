@@ -4,7 +4,7 @@
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
 ASSETS=${ASSETS:-$(dirname "$GOLDEN_DIR")/crafter-assets}
-plan 20
+plan 25
 
 "$gen" --help >"$scratch/help"
 ok $? "--help exits 0"
@@ -79,4 +79,28 @@ ok $? "a backwards seed range is a usage error"
 "$gen" --ascii --semantic >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "two outputs to standard output are a usage error"
+
+# --save writes the world file whole, through outfile.h.
+"$gen" --seed 1 --save - >"$scratch/world.txt"
+"$gen" --seed 1 --save /dev/full 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-gen: cannot write /dev/full: No space left on device$" "$scratch/err"
+ok $? "--save to a full device fails and says why"
+"$gen" --seed 1 --save "$scratch/missing/w.txt" 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -e "$scratch/missing" ] &&
+  grep -q "^crafter-gen: cannot write $scratch/missing/w.txt: No such file or directory$" "$scratch/err"
+ok $? "--save into a missing folder fails and says why"
+echo old >"$scratch/target.txt"
+ln -s target.txt "$scratch/link.txt"
+"$gen" --seed 1 --save "$scratch/link.txt" && [ -L "$scratch/link.txt" ] &&
+  cmp -s "$scratch/target.txt" "$scratch/world.txt"
+ok $? "--save through a symbolic link writes its target and keeps the link"
+# A file size limit makes the write fail part way, as a full disk does:
+# the old file stays whole and no temporary is left beside it.
+mkdir "$scratch/limited" && echo old >"$scratch/limited/w.txt"
+(trap '' XFSZ; ulimit -f 2; exec "$gen" --seed 1 --save "$scratch/limited/w.txt") 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(cat "$scratch/limited/w.txt")" = old ] &&
+  [ "$(ls "$scratch/limited")" = w.txt ] && grep -q "^crafter-gen: cannot write .*: File too large$" "$scratch/err"
+ok $? "a failed --save leaves the old file whole and no partial file"
+[ "$(wc -c <"$scratch/world.txt")" -gt 2048 ]
+ok $? "the world file is larger than the limit above (so that write had to fail)"
 finish
