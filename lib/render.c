@@ -77,10 +77,9 @@ struct crafter_renderer {
   uint8_t *pixels;   /* where attached renders go */
 };
 
-/* Pillow's nearest-neighbour source index for each of `out` pixels of an
- * axis of `in`: the coordinate starts half a step in and grows by
- * repeated addition, with its rounding. */
-static void nearest_map(int in, int out, int *map) {
+/* The coordinate starts half a step in and grows by repeated addition,
+ * with its rounding, as in Pillow's affine nearest filter. */
+void crafter_nearest_map(int in, int out, int *map) {
   double step = (double)in / out;
   double position = step * 0.5;
   for (int i = 0; i < out; i++) {
@@ -103,8 +102,8 @@ static int scale_image(const crafter_image *image, int width, int height, scaled
     out->pixels = NULL;
     return -1;
   }
-  nearest_map(image->width, width, map_x);
-  nearest_map(image->height, height, map_y);
+  crafter_nearest_map(image->width, width, map_x);
+  crafter_nearest_map(image->height, height, map_y);
   out->width = width;
   out->height = height;
   out->channels = image->channels;

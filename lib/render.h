@@ -44,6 +44,11 @@ void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8
  * call it yourself only for an env without a renderer attached. */
 void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
 
+/* Pillow's nearest-neighbour source index, for each of `out` pixels of
+ * an axis, among `in` pixels: what Image.resize(..., NEAREST) reads.
+ * Textures are scaled by it, and so are frames (video.h). */
+void crafter_nearest_map(int in, int out, int *map);
+
 #endif
 
 /* The same pixels by the plain path: compose the whole view, then light
