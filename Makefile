@@ -14,7 +14,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"'
 LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = rng npmath noise outfile world worldgen rules config env render textures builtin_textures session \
+LIB_MODULES = rng npmath noise outfile world worldgen rules config env render textures builtin_textures session video \
 	batch bench worldfile gen \
 	proto json cli score traj dataset agents play
 # The vector kernels (world generation, shading), once per instruction set (fastgen.h).
@@ -29,7 +29,8 @@ PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h render.h rng.
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
-	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen
+	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
+	tests/unit/test-video
 TEST_TOOLS = tests/golden-compare
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.

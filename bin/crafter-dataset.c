@@ -29,6 +29,8 @@ static void usage(FILE *out) {
           "  export FILE         --format stats: Crafter's stats.jsonl on standard output\n"
           "                      (or -o FILE); --format npz -o DIR: Crafter's episode files\n"
           "  frames FILE         PNG images of steps of an episode\n"
+          "  video -o OUT FILE   a video of steps of an episode: OUT.gif by the toolkit,\n"
+          "                      .mp4 .m4v .mov .mkv .webm or .avi through ffmpeg\n"
           "\n"
           "record:\n"
           "  -a, --agent=NAME        random (default) or scripted\n"
@@ -57,6 +59,14 @@ static void usage(FILE *out) {
           "         -S, --steps=LIST     all (default) or a list such as 0,10,20-30\n"
           "         -o, --output=DIR     where to write (default .)\n"
           "         -t, --textures=DIR   draw with these when the file stores no pixels\n"
+          "         --size=W,H           scale the pictures to W x H (or N for N x N) by nearest\n"
+          "                              neighbour, as Pillow does (e.g. 512 for 8x8 blocks)\n"
+          "video:   -E, -S, -t, --size   as for frames\n"
+          "         -o, --output=FILE    the video (required); its extension picks the format\n"
+          "         -f, --format=KIND    gif, mp4, m4v, mov, mkv, webm or avi, for a name\n"
+          "                              without its extension (such as /dev/stdout)\n"
+          "         --fps=N              frames a second, 1 to 100 (default 10)\n"
+          "         the encoder is ffmpeg, or the program in CRAFTER_FFMPEG\n"
           "\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
@@ -70,7 +80,7 @@ static void usage_error(const char *format, const char *argument) {
 }
 
 enum {
-  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_NO_REWARD
+  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_NO_REWARD, OPT_FPS
 };
 
 static const struct option long_options[] = {
@@ -91,6 +101,7 @@ static const struct option long_options[] = {
     {"resimulate", no_argument, NULL, 'r'},
     {"format", required_argument, NULL, 'f'},
     {"episode", required_argument, NULL, 'E'},
+    {"fps", required_argument, NULL, OPT_FPS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -104,7 +115,8 @@ static const char *const command_options[][2] = {
     {"verify", "r t"},
     {"merge", "o"},
     {"export", "f o t"},
-    {"frames", "E S steps o t"},
+    {"frames", "E S steps o t size"},
+    {"video", "E S steps o t size fps f"},
 };
 
 static int option_allowed(const char *command, const struct option *option, int short_name) {
@@ -131,7 +143,7 @@ static int option_allowed(const char *command, const struct option *option, int 
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) usage_error("%s", "no command given (record, info, list, verify, merge, export or frames)");
+  if (argc < 2) usage_error("%s", "no command given (record, info, list, verify, merge, export, frames or video)");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return 0;
@@ -144,7 +156,7 @@ int main(int argc, char **argv) {
   int known = 0;
   for (size_t i = 0; i < sizeof(command_options) / sizeof(command_options[0]); i++)
     known |= strcmp(command_options[i][0], command) == 0;
-  if (!known) usage_error("unknown command '%s' (expected record, info, list, verify, merge, export or frames)", command);
+  if (!known) usage_error("unknown command '%s' (expected record, info, list, verify, merge, export, frames or video)", command);
 
   crafter_record_options record;
   memset(&record, 0, sizeof(record));
@@ -155,6 +167,7 @@ int main(int argc, char **argv) {
   int quiet = 0, resimulate = 0;
   const char *output = NULL, *textures = NULL, *format = NULL, *steps = "all";
   long episode = 0;
+  int size_given = 0, fps = 10;
   int64_t number;
   int option, index;
   optind = 1;
@@ -192,7 +205,7 @@ int main(int argc, char **argv) {
           usage_error("invalid episode count '%s' (expected a positive integer)", optarg);
         break;
       case OPT_STEPS:
-        if (strcmp(command, "frames") == 0) {
+        if (strcmp(command, "frames") == 0 || strcmp(command, "video") == 0) {
           steps = optarg;
           break;
         }
@@ -239,12 +252,22 @@ int main(int argc, char **argv) {
       case OPT_SIZE:
         if (crafter_parse_pair(optarg, 1, 4096, record.params.size) < 0)
           usage_error("invalid size '%s' (expected W,H)", optarg);
+        size_given = 1;
+        break;
+      case OPT_FPS:
+        if (crafter_parse_int64(optarg, 1, 100, &number) < 0)
+          usage_error("invalid frame rate '%s' (expected 1 to 100 frames a second)", optarg);
+        fps = (int)number;
         break;
       case OPT_NO_REWARD: record.params.reward = 0; break;
       case 'o': output = optarg; break;
       case 'q': quiet = 1; break;
       case 'r': resimulate = 1; break;
       case 'f':
+        if (strcmp(command, "video") == 0) {
+          format = optarg;
+          break;
+        }
         if (strcmp(optarg, "stats") != 0 && strcmp(optarg, "npz") != 0)
           usage_error("invalid format '%s' (expected stats or npz)", optarg);
         format = optarg;
@@ -339,9 +362,17 @@ int main(int argc, char **argv) {
     if (status) fprintf(stderr, PROGRAM ": %s\n", error);
     return status;
   }
-  /* frames */
-  status = crafter_dataset_frames(files[0], episode, steps, output ? output : ".", textures,
-                                  stdout, error, sizeof(error));
+  crafter_frames_options frames = {.episode = episode, .steps = steps, .textures = textures,
+                                   .fps = fps, .format = format,
+                                   .ffmpeg = getenv("CRAFTER_FFMPEG")};
+  if (size_given) frames.size[0] = record.params.size[0], frames.size[1] = record.params.size[1];
+  if (strcmp(command, "video") == 0) {
+    if (!output) usage_error("%s", "video needs an output file: -o FILE.gif or -o FILE.mp4");
+    status = crafter_dataset_video(files[0], &frames, output, error, sizeof(error));
+  } else {
+    status = crafter_dataset_frames(files[0], &frames, output ? output : ".", stdout, error,
+                                    sizeof(error));
+  }
   if (status) fprintf(stderr, PROGRAM ": %s\n", error);
   return status;
 }

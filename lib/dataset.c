@@ -16,6 +16,7 @@
 #include "score.h"
 #include "textures.h"
 #include "traj.h"
+#include "video.h"
 
 
 /* failf that returns `code` instead of -1. */
@@ -982,9 +983,10 @@ static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *e
   return 0;
 }
 
-int crafter_dataset_frames(const char *path, long episode, const char *steps,
-                           const char *directory, const char *textures, FILE *out, char *error,
-                           size_t error_size) {
+/* Hands the wanted steps of the episode to `pictures`, then finishes it. */
+static int draw_frames(const char *path, const crafter_frames_options *options,
+                       crafter_pictures *pictures, char *error, size_t error_size) {
+  long episode = options->episode;
   crafter_traj_reader *reader = open_file(path, error, error_size);
   if (!reader) return 1;
   const crafter_traj_header *h = crafter_traj_header_of(reader);
@@ -1006,10 +1008,13 @@ int crafter_dataset_frames(const char *path, long episode, const char *steps,
   replay r;
   int have_replay = 0;
   if (!wanted) status = failn(1, error, error_size, "out of memory");
-  if (status == 0 && parse_steps(steps, d.steps_count, wanted, error, error_size) < 0) status = 2;
-  if (status == 0 && make_directory(directory, error, error_size) < 0) status = 1;
+  if (status == 0 && parse_steps(options->steps, d.steps_count, wanted, error, error_size) < 0)
+    status = 2;
+  if (status == 0 && pictures->directory &&
+      make_directory(pictures->directory, error, error_size) < 0)
+    status = 1;
   if (status == 0 && h->obs_kind != CRAFTER_OBS_PIXELS) {
-    if (replay_init(&r, h, 1, textures, problem, sizeof(problem)) < 0 ||
+    if (replay_init(&r, h, 1, options->textures, problem, sizeof(problem)) < 0 ||
         replay_start(&r, e, problem, sizeof(problem)) < 0)
       status = failn(1, error, error_size, "%s", problem);
     else
@@ -1024,16 +1029,31 @@ int crafter_dataset_frames(const char *path, long episode, const char *steps,
     }
     if (!wanted[t]) continue;
     const uint8_t *pixels = have_replay ? r.o.pixels : d.obs + (size_t)t * image_bytes;
-    char name[4096];
-    snprintf(name, sizeof(name), "%s/episode-%ld-step-%05u.png", directory, episode, t);
-    if (crafter_write_png(name, pixels, width, height, problem, sizeof(problem)) < 0)
+    if (crafter_pictures_add(pictures, t, pixels, width, height, problem, sizeof(problem)) < 0)
       status = failn(1, error, error_size, "%s", problem);
-    else if (out)
-      fprintf(out, "%s\n", name);
   }
+  if (status == 0 && pictures->count == 0)
+    status = failn(2, error, error_size, "the step list '%s' chooses no step", options->steps);
+  if (crafter_pictures_finish(pictures, status == 0, problem, sizeof(problem)) < 0 && status == 0)
+    status = failn(1, error, error_size, "%s", problem);
   if (have_replay) replay_free(&r);
   free(wanted);
   crafter_traj_data_free(&d);
   crafter_traj_close(reader);
   return status;
+}
+
+int crafter_dataset_frames(const char *path, const crafter_frames_options *options,
+                           const char *directory, FILE *out, char *error, size_t error_size) {
+  crafter_pictures pictures = {.directory = directory, .episode = options->episode, .out = out,
+                               .size = {options->size[0], options->size[1]}};
+  return draw_frames(path, options, &pictures, error, error_size);
+}
+
+int crafter_dataset_video(const char *path, const crafter_frames_options *options,
+                          const char *video, char *error, size_t error_size) {
+  crafter_pictures pictures = {.video_path = video, .format = options->format,
+                               .ffmpeg = options->ffmpeg, .fps = options->fps,
+                               .size = {options->size[0], options->size[1]}};
+  return draw_frames(path, options, &pictures, error, error_size);
 }

@@ -1,7 +1,8 @@
 /* dataset: what crafter-dataset does with trajectory files: record
  * episodes of the built-in agents, describe, list and verify files (with
  * an exact re-simulation of every episode), merge shards, export to
- * Crafter's stats.jsonl and episode .npz files, draw frames as PNG.
+ * Crafter's stats.jsonl and episode .npz files, draw frames as PNG files
+ * or a video.
  *
  * Every function returns 0 on success, 1 on bad input or a failed check
  * (the reason in `error`, or, for checks, lines on `out`), 2 when the
@@ -66,11 +67,31 @@ int crafter_dataset_export_stats(const char *path, FILE *out, char *error, size_
 int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
                                FILE *out, char *error, size_t error_size);
 
-/* PNG images of steps of one episode: `steps` is "all" or a list such as
- * "0,10,20-30" (step 0 is the first observation).  Files are named
- * episode-I-step-SSSSS.png in `directory`. */
-int crafter_dataset_frames(const char *path, long episode, const char *steps,
-                           const char *directory, const char *textures, FILE *out, char *error,
-                           size_t error_size);
+/* What frames and video draw: steps of one episode, from the stored
+ * pixels or, when the file stores none, re-simulated and rendered. */
+typedef struct crafter_frames_options {
+  long episode;            /* the episode's index in the file, from 0 */
+  const char *steps;       /* "all" or a list such as "0,10,20-30" (step 0: the first
+                            * observation) */
+  int size[2];             /* the pictures' width and height, scaled from the
+                            * observation's by nearest neighbour as Pillow does;
+                            * 0,0: the observation's own */
+  const char *textures;    /* draw with these when the file stores no pixels; NULL:
+                            * built-in */
+  double fps;              /* video: frames a second */
+  const char *format;      /* video: gif, mp4, ... (video.h); NULL: by the extension */
+  const char *ffmpeg;      /* video: the encoder program for formats other than GIF;
+                            * NULL: ffmpeg */
+} crafter_frames_options;
+
+/* PNG images, named episode-I-step-SSSSS.png in `directory`.  Writes the
+ * names of the files to `out` when not NULL. */
+int crafter_dataset_frames(const char *path, const crafter_frames_options *options,
+                           const char *directory, FILE *out, char *error, size_t error_size);
+
+/* One video file of the steps (video.h: GIF by the toolkit, other formats
+ * through ffmpeg), written whole: a failure leaves no partial file. */
+int crafter_dataset_video(const char *path, const crafter_frames_options *options,
+                          const char *video, char *error, size_t error_size);
 
 #endif
