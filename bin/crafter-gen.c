@@ -273,7 +273,7 @@ int main(int argc, char **argv) {
   if (status == 0 && (ascii || (!semantic && !png_path && !save_path)))
     crafter_gen_write_ascii(stdout, &map);
   crafter_world_map_free(&map);
-  if (fflush(stdout) != 0) {
+  if (fflush(stdout) != 0 && status == 0) {
     perror(PROGRAM ": standard output");
     return 1;
   }

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
 ASSETS=${ASSETS:-$(dirname "$GOLDEN_DIR")/crafter-assets}
-plan 25
+plan 26
 
 "$gen" --help >"$scratch/help"
 ok $? "--help exits 0"
@@ -85,6 +85,10 @@ ok $? "two outputs to standard output are a usage error"
 "$gen" --seed 1 --save /dev/full 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^crafter-gen: cannot write /dev/full: No space left on device$" "$scratch/err"
 ok $? "--save to a full device fails and says why"
+"$gen" --seed 1 --save - >/dev/full 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+  grep -q "^crafter-gen: cannot write the world to standard output: No space left on device$" "$scratch/err"
+ok $? "--save - to a full standard output says so once"
 "$gen" --seed 1 --save "$scratch/missing/w.txt" 2>"$scratch/err"
 [ $? -eq 1 ] && [ ! -e "$scratch/missing" ] &&
   grep -q "^crafter-gen: cannot write $scratch/missing/w.txt: No such file or directory$" "$scratch/err"
