@@ -49,7 +49,6 @@ void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t
  * Textures are scaled by it, and so are frames (video.h). */
 void crafter_nearest_map(int in, int out, int *map);
 
-#endif
 
 /* The same pixels by the plain path: compose the whole view, then light
  * every pixel.  crafter_render_pixels takes shortcuts by day; tests check
@@ -83,3 +82,5 @@ int crafter_symbolic_block(int material);
  * inventory and vitals as `name: count`.  Writes at most size bytes,
  * NUL-terminated; returns the length it needed. */
 size_t crafter_render_text(const crafter_env *env, char *out, size_t size);
+
+#endif
