@@ -1,5 +1,7 @@
 #include "rules.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +277,253 @@ static void player_make(crafter_game *game, int action) {
     player->inventory[rule->uses[i].item] -= rule->uses[i].amount;
   player->inventory[make_item[index]] += rule->gives;
   player->achievements[make_achievement[index]]++;
+}
+
+/* ---- why an action does nothing ---- */
+
+/* A sentence being written into text[size], cut short when full. */
+typedef struct sentence {
+  char *text;
+  size_t size;
+} sentence;
+
+static void say(sentence *out, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(sentence *out, const char *format, ...) {
+  size_t length = strlen(out->text);
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(out->text + length, out->size - length, format, arguments);
+  va_end(arguments);
+}
+
+/* A name for prose: underscores as spaces. */
+static void say_name(sentence *out, const char *name) {
+  for (const char *at = name; *at; at++) say(out, "%c", *at == '_' ? ' ' : *at);
+}
+
+/* "a tree", "an iron pickaxe", or a mass noun as it is ("water"). */
+static void say_a(sentence *out, const char *name, int countable) {
+  if (countable) say(out, strchr("aeiou", name[0]) ? "an " : "a ");
+  say_name(out, name);
+}
+
+static int material_countable(int material) {
+  return material == CRAFTER_TREE || material == CRAFTER_TABLE || material == CRAFTER_FURNACE ||
+         material == CRAFTER_DIAMOND;
+}
+
+static void say_material(sentence *out, int material) {
+  say_a(out, crafter_material_names[material], material_countable(material));
+}
+
+/* What stands at (x, y): an object, a material, or the edge of the world. */
+static void say_target(sentence *out, const crafter_game *game, int x, int y) {
+  int slot = crafter_world_object_slot(&game->world, x, y);
+  if (slot >= 0)
+    say_a(out, crafter_object_kind_names[game->world.objects[slot].kind], 1);
+  else if (!crafter_world_inside(&game->world, x, y))
+    say(out, "the edge of the world");
+  else
+    say_material(out, crafter_world_material(&game->world, x, y));
+}
+
+/* The items of a rule the player has too few of, as "needs 2 wood (you
+ * have 1)", and the materials missing nearby, as "a table nearby", joined
+ * with commas and a final "and".  Returns how many were missing. */
+static int say_needs(sentence *out, const crafter_player *player, const crafter_item_amount *items,
+                     int item_count, unsigned nearby_needed, unsigned nearby) {
+  int parts[CRAFTER_ITEM_COUNT + CRAFTER_MATERIAL_COUNT], count = 0;
+  for (int i = 0; i < item_count; i++)
+    if (player->inventory[items[i].item] < items[i].amount) parts[count++] = i;
+  for (int material = 0; material < CRAFTER_MATERIAL_COUNT; material++)
+    if ((nearby_needed & BIT(material)) && !(nearby & BIT(material)))
+      parts[count++] = CRAFTER_ITEM_COUNT + material;
+  for (int i = 0; i < count; i++) {
+    say(out, i == 0 ? "needs " : i == count - 1 ? " and " : ", ");
+    if (parts[i] < CRAFTER_ITEM_COUNT) {
+      const crafter_item_amount *need = &items[parts[i]];
+      say(out, "%d ", (int)need->amount);
+      say_name(out, crafter_item_names[need->item]);
+      say(out, " (you have %d)", (int)player->inventory[need->item]);
+    } else {
+      say_material(out, parts[i] - CRAFTER_ITEM_COUNT);
+      if (i == count - 1) say(out, " nearby");
+    }
+  }
+  return count;
+}
+
+/* The materials of a bit set, as "grass, sand or path". */
+static void say_materials(sentence *out, unsigned materials) {
+  int count = 0, total = 0;
+  for (int material = 0; material < CRAFTER_MATERIAL_COUNT; material++)
+    total += (materials & BIT(material)) != 0;
+  for (int material = 0; material < CRAFTER_MATERIAL_COUNT; material++)
+    if (materials & BIT(material)) {
+      if (count) say(out, count == total - 1 ? " or " : ", ");
+      say_name(out, crafter_material_names[material]);
+      count++;
+    }
+}
+
+static int outlook_move(const crafter_game *game, int action, sentence *out) {
+  const int *direction = directions[action - CRAFTER_MOVE_LEFT];
+  int x = player_x(game) + direction[0], y = player_y(game) + direction[1];
+  if (is_free(game, x, y, player_walkable(game))) return CRAFTER_ACTION_POSSIBLE;
+  say(out, "Cannot move %s: ", action == CRAFTER_MOVE_LEFT    ? "left"
+                               : action == CRAFTER_MOVE_RIGHT ? "right"
+                               : action == CRAFTER_MOVE_UP    ? "up"
+                                                              : "down");
+  say_target(out, game, x, y);
+  say(out, " is in the way.");
+  return CRAFTER_ACTION_IMPOSSIBLE;
+}
+
+static int outlook_do(const crafter_game *game, int x, int y, sentence *out) {
+  const crafter_player *player = &game->player;
+  int slot = crafter_world_object_slot(&game->world, x, y);
+  if (slot >= 0) {
+    const crafter_object *target = &game->world.objects[slot];
+    if (target->kind == CRAFTER_PLANT) {
+      if (target->counter > 300) return CRAFTER_ACTION_POSSIBLE;
+      say(out, "Cannot eat the plant: it is not ripe yet.");
+      return CRAFTER_ACTION_IMPOSSIBLE;
+    }
+    if (target->kind != CRAFTER_ARROW && target->kind != CRAFTER_PLAYER)
+      return CRAFTER_ACTION_POSSIBLE;
+    say(out, "Nothing to do with ");
+    say_target(out, game, x, y);
+    say(out, ".");
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  if (!crafter_world_inside(&game->world, x, y)) {
+    say(out, "Nothing to do: the edge of the world.");
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  int material = crafter_world_material(&game->world, x, y);
+  const crafter_collect_rule *rule = &config_of(game)->collect[material];
+  if (!rule->present) {
+    say(out, "Nothing to collect from ");
+    say_material(out, material);
+    say(out, ".");
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  say(out, "Cannot collect ");
+  say_name(out, crafter_material_names[material]);
+  say(out, ": ");
+  if (say_needs(out, player, rule->require, rule->require_count, 0, 0) > 0) {
+    say(out, ".");
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  out->text[0] = '\0';
+  if (rule->probability >= 1 || rule->receive_count == 0) return CRAFTER_ACTION_POSSIBLE;
+  say(out, "No ");
+  for (int i = 0; i < rule->receive_count; i++) {
+    if (i) say(out, " or ");
+    say_name(out, crafter_item_names[rule->receive[i].item]);
+  }
+  say(out, " this time: ");
+  say_name(out, crafter_material_names[material]);
+  say(out, " gives it with a probability of %g%%.", rule->probability * 100);
+  return CRAFTER_ACTION_BY_CHANCE;
+}
+
+static int outlook_place(const crafter_game *game, int action, int x, int y, sentence *out) {
+  const crafter_player *player = &game->player;
+  int index = action - CRAFTER_PLACE_STONE;
+  const crafter_place_rule *rule = &config_of(game)->place[index];
+  const char *what = crafter_action_names[action] + strlen("place_");
+  if (!rule->present) {
+    say(out, "Cannot place ");
+    say_a(out, what, 1);
+    say(out, ": not in this game's rules.");
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  int blocked = crafter_world_object_slot(&game->world, x, y) >= 0 ||
+                !crafter_world_inside(&game->world, x, y);
+  int material = crafter_world_material(&game->world, x, y);
+  int wrong_ground = !blocked && !(rule->where & BIT(material));
+  say(out, "Cannot place ");
+  say_a(out, what, 1);
+  say(out, ": ");
+  int missing = say_needs(out, player, rule->uses, rule->use_count, 0, 0);
+  if (!missing && !blocked && !wrong_ground) return CRAFTER_ACTION_POSSIBLE;
+  if (missing && (blocked || wrong_ground)) say(out, "; ");
+  if (blocked) {
+    say_target(out, game, x, y);
+    say(out, " is in the way");
+  } else if (wrong_ground) {
+    say(out, "it goes on ");
+    say_materials(out, rule->where);
+    say(out, ", not ");
+    say_name(out, crafter_material_names[material]);
+  }
+  say(out, ".");
+  return CRAFTER_ACTION_IMPOSSIBLE;
+}
+
+static int outlook_make(const crafter_game *game, int action, sentence *out) {
+  int index = action - CRAFTER_MAKE_WOOD_PICKAXE;
+  const crafter_make_rule *rule = &config_of(game)->make[index];
+  say(out, "Cannot make ");
+  say_a(out, crafter_item_names[make_item[index]], 1);
+  say(out, ": ");
+  if (!rule->present) {
+    say(out, "not in this game's rules.");
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  unsigned nearby = materials_nearby(game, player_x(game), player_y(game), 1);
+  if (say_needs(out, &game->player, rule->uses, rule->use_count, rule->nearby, nearby) == 0)
+    return CRAFTER_ACTION_POSSIBLE;
+  say(out, ".");
+  return CRAFTER_ACTION_IMPOSSIBLE;
+}
+
+int crafter_game_action_outlook(const crafter_game *game, int action, char *reason,
+                                size_t reason_size) {
+  char scratch[1];
+  if (reason_size == 0) {
+    reason = scratch;
+    reason_size = sizeof(scratch);
+  }
+  reason[0] = '\0';
+  sentence out = {reason, reason_size};
+  const crafter_player *player = &game->player;
+  int energy = player->inventory[CRAFTER_ENERGY];
+  int energy_max = config_of(game)->items[CRAFTER_ENERGY].max;
+  int outlook = CRAFTER_ACTION_POSSIBLE;
+  if (action < 0 || action >= CRAFTER_ACTION_COUNT || game->world.object_count == 0)
+    return CRAFTER_ACTION_POSSIBLE;
+  if (player->sleeping && energy < energy_max) {
+    if (action == CRAFTER_NOOP || action == CRAFTER_SLEEP) return CRAFTER_ACTION_POSSIBLE;
+    say(&out, "You are asleep (energy %d of %d): you wake when rested or hurt.", energy,
+        energy_max);
+    return CRAFTER_ACTION_IMPOSSIBLE;
+  }
+  int target_x = player_x(game) + player->facing_x, target_y = player_y(game) + player->facing_y;
+  switch (action) {
+    case CRAFTER_NOOP: break;
+    case CRAFTER_MOVE_LEFT:
+    case CRAFTER_MOVE_RIGHT:
+    case CRAFTER_MOVE_UP:
+    case CRAFTER_MOVE_DOWN: outlook = outlook_move(game, action, &out); break;
+    case CRAFTER_DO: outlook = outlook_do(game, target_x, target_y, &out); break;
+    case CRAFTER_SLEEP:
+      if (energy < energy_max) break;
+      say(&out, "You are not tired: energy %d of %d.", energy, energy_max);
+      outlook = CRAFTER_ACTION_IMPOSSIBLE;
+      break;
+    case CRAFTER_PLACE_STONE:
+    case CRAFTER_PLACE_TABLE:
+    case CRAFTER_PLACE_FURNACE:
+    case CRAFTER_PLACE_PLANT:
+      outlook = outlook_place(game, action, target_x, target_y, &out);
+      break;
+    default: outlook = outlook_make(game, action, &out); break;
+  }
+  if (outlook == CRAFTER_ACTION_POSSIBLE) reason[0] = '\0';
+  return outlook;
 }
 
 static void player_move(crafter_game *game, int action) {

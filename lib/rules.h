@@ -7,6 +7,7 @@
 #ifndef CRAFTER_RULES_H
 #define CRAFTER_RULES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rng.h"
@@ -124,6 +125,24 @@ int crafter_game_place_player(crafter_game *game, int x, int y);
  * creation order, and balances chunks every tenth step.  The reward,
  * termination and the observation are the env's business. */
 void crafter_game_update(crafter_game *game, int action);
+
+/* What the rules say of an action the player might take now. */
+enum crafter_action_outlook {
+  CRAFTER_ACTION_POSSIBLE = 0, /* the rules allow it */
+  CRAFTER_ACTION_IMPOSSIBLE,   /* it cannot do anything in this state */
+  CRAFTER_ACTION_BY_CHANCE     /* its reward comes only with a probability */
+};
+
+/* Why an action can do nothing in the game's present state, by the rules
+ * of its config (data.yaml's collect, place and make, walking, sleeping):
+ * for CRAFTER_ACTION_IMPOSSIBLE and CRAFTER_ACTION_BY_CHANCE writes a
+ * sentence into `reason`, such as "Cannot make a wood pickaxe: needs a
+ * table nearby.", naming each missing item with the count needed and
+ * held; for CRAFTER_ACTION_POSSIBLE (noop among them) an empty string.
+ * The player's update comes first in a step, so the answer for the state
+ * before a step is the answer for that step.  The game is not changed. */
+int crafter_game_action_outlook(const crafter_game *game, int action, char *reason,
+                                size_t reason_size);
 
 /* Creature constructors shared with world generation. */
 int crafter_game_add_creature(crafter_game *game, int kind, int x, int y);

@@ -30,6 +30,157 @@ static int py(void) { return game.world.objects[0].y; }
 static int32_t *inventory(void) { return game.player.inventory; }
 static int32_t *achievements(void) { return game.player.achievements; }
 
+/* The outlook of an action and its sentence, as expected; an action the
+ * rules call impossible then changes nothing when the game takes it: no
+ * item, achievement, position or material differs after the step (the
+ * vitals follow the clock, not the action). */
+static void expect_outlook(int action, int outlook, const char *sentence, const char *name) {
+  char reason[300];
+  int got = crafter_game_action_outlook(&game, action, reason, sizeof(reason));
+  int same = got == outlook && strcmp(reason, sentence) == 0;
+  if (!same) printf("# got %d \"%s\"\n", got, reason);
+  if (same && outlook == CRAFTER_ACTION_IMPOSSIBLE) {
+    crafter_player before = game.player;
+    int x = px(), y = py();
+    uint8_t materials[81];
+    memcpy(materials, game.world.materials, sizeof(materials));
+    crafter_game_update(&game, action);
+    same = memcmp(before.inventory + CRAFTER_SAPLING, inventory() + CRAFTER_SAPLING,
+                  sizeof(int32_t) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0 &&
+           memcmp(before.achievements, achievements(), sizeof(before.achievements)) == 0 &&
+           x == px() && y == py() && memcmp(materials, game.world.materials, 81) == 0;
+    if (!same) printf("# the step changed the game\n");
+  }
+  ok(same, "%s", name);
+}
+
+static void place_player(int x, int y) { crafter_world_move(&game.world, 0, x, y); }
+
+/* The meadow with one cell of another material. */
+static void meadow_with(int x, int y, int material) {
+  meadow();
+  put(x, y, material);
+}
+
+/* Each reason the rules give for an action that does nothing, worked out
+ * from data.yaml: stone, coal need a wood pickaxe, iron a stone pickaxe;
+ * grass gives a sapling with probability 0.1; a table uses 2 wood and
+ * goes on grass, sand or path (said in the order of the
+ * materials: grass, path or sand); a plant goes on grass; a stone goes on
+ * grass, sand, path, water or lava; the tools need a table nearby, the
+ * iron ones a furnace too; energy is at most 9. */
+static void test_outlook(void) {
+  meadow();
+  expect_outlook(CRAFTER_MOVE_LEFT, CRAFTER_ACTION_POSSIBLE, "", "sand ahead: moving is possible");
+  meadow_with(3, 4, CRAFTER_WATER);
+  expect_outlook(CRAFTER_MOVE_LEFT, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot move left: water is in the way.", "water blocks a move");
+  meadow_with(5, 4, CRAFTER_TREE);
+  expect_outlook(CRAFTER_MOVE_RIGHT, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot move right: a tree is in the way.", "a tree blocks a move");
+  meadow();
+  crafter_game_add_creature(&game, CRAFTER_COW, 4, 3);
+  expect_outlook(CRAFTER_MOVE_UP, CRAFTER_ACTION_IMPOSSIBLE, "Cannot move up: a cow is in the way.",
+                 "a cow blocks a move");
+  meadow();
+  place_player(4, 8);
+  expect_outlook(CRAFTER_MOVE_DOWN, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot move down: the edge of the world is in the way.", "the edge blocks a move");
+
+  meadow();
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_IMPOSSIBLE, "Nothing to collect from sand.",
+                 "do on sand: nothing to collect");
+  meadow_with(4, 5, CRAFTER_STONE);
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot collect stone: needs 1 wood pickaxe (you have 0).",
+                 "stone without a wood pickaxe");
+  inventory()[CRAFTER_WOOD_PICKAXE] = 1;
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_POSSIBLE, "", "stone with a wood pickaxe");
+  meadow_with(4, 5, CRAFTER_IRON);
+  inventory()[CRAFTER_WOOD_PICKAXE] = 1;
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot collect iron: needs 1 stone pickaxe (you have 0).",
+                 "iron needs a stone pickaxe, not a wood one");
+  meadow_with(4, 5, CRAFTER_GRASS);
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_BY_CHANCE,
+                 "No sapling this time: grass gives it with a probability of 10%.",
+                 "grass gives a sapling by chance");
+  meadow_with(4, 5, CRAFTER_WATER);
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_POSSIBLE, "", "do on water drinks");
+  meadow();
+  crafter_game_add_creature(&game, CRAFTER_PLANT, 4, 5);
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_IMPOSSIBLE, "Cannot eat the plant: it is not ripe yet.",
+                 "a young plant cannot be eaten");
+  meadow();
+  place_player(4, 8);
+  expect_outlook(CRAFTER_DO, CRAFTER_ACTION_IMPOSSIBLE, "Nothing to do: the edge of the world.",
+                 "do facing the edge");
+
+  meadow();
+  expect_outlook(CRAFTER_SLEEP, CRAFTER_ACTION_IMPOSSIBLE, "You are not tired: energy 9 of 9.",
+                 "sleep with full energy");
+  inventory()[CRAFTER_ENERGY] = 5;
+  expect_outlook(CRAFTER_SLEEP, CRAFTER_ACTION_POSSIBLE, "", "sleep when tired");
+  meadow();
+  inventory()[CRAFTER_ENERGY] = 3;
+  game.player.sleeping = 1;
+  expect_outlook(CRAFTER_MOVE_LEFT, CRAFTER_ACTION_IMPOSSIBLE,
+                 "You are asleep (energy 3 of 9): you wake when rested or hurt.",
+                 "asleep, a move is not taken");
+
+  meadow();
+  expect_outlook(CRAFTER_PLACE_TABLE, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot place a table: needs 2 wood (you have 0).", "a table without wood");
+  meadow_with(4, 5, CRAFTER_WATER);
+  inventory()[CRAFTER_WOOD] = 2;
+  expect_outlook(CRAFTER_PLACE_TABLE, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot place a table: it goes on grass, path or sand, not water.",
+                 "a table on water");
+  inventory()[CRAFTER_WOOD] = 1;
+  expect_outlook(CRAFTER_PLACE_TABLE, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot place a table: needs 2 wood (you have 1); it goes on grass, path or "
+                 "sand, not water.",
+                 "too little wood and the wrong ground: both said");
+  inventory()[CRAFTER_ITEM_STONE] = 1;
+  expect_outlook(CRAFTER_PLACE_STONE, CRAFTER_ACTION_POSSIBLE, "", "a stone goes on water");
+  meadow();
+  inventory()[CRAFTER_SAPLING] = 1;
+  expect_outlook(CRAFTER_PLACE_PLANT, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot place a plant: it goes on grass, not sand.", "a sapling on sand");
+  meadow();
+  inventory()[CRAFTER_ITEM_STONE] = 1;
+  crafter_game_add_creature(&game, CRAFTER_ZOMBIE, 4, 5);
+  expect_outlook(CRAFTER_PLACE_STONE, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot place a stone: a zombie is in the way.", "a zombie in the way of a stone");
+
+  meadow();
+  inventory()[CRAFTER_WOOD] = 1;
+  expect_outlook(CRAFTER_MAKE_WOOD_PICKAXE, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot make a wood pickaxe: needs a table nearby.", "a pickaxe without a table");
+  meadow_with(5, 5, CRAFTER_TABLE);
+  expect_outlook(CRAFTER_MAKE_WOOD_PICKAXE, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot make a wood pickaxe: needs 1 wood (you have 0).",
+                 "a pickaxe without wood, a table on the diagonal");
+  inventory()[CRAFTER_WOOD] = 1;
+  expect_outlook(CRAFTER_MAKE_WOOD_PICKAXE, CRAFTER_ACTION_POSSIBLE, "",
+                 "wood and a table: a pickaxe can be made");
+  meadow();
+  expect_outlook(CRAFTER_MAKE_IRON_SWORD, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot make an iron sword: needs 1 wood (you have 0), 1 coal (you have 0), "
+                 "1 iron (you have 0), a table and a furnace nearby.",
+                 "an iron sword from nothing: every need listed");
+  /* The reference's slice of the area wraps at its low edge and comes out
+   * empty: a table right beside a player in column 0 is not nearby. */
+  meadow();
+  place_player(0, 4);
+  put(1, 4, CRAFTER_TABLE);
+  inventory()[CRAFTER_WOOD] = 1;
+  expect_outlook(CRAFTER_MAKE_WOOD_SWORD, CRAFTER_ACTION_IMPOSSIBLE,
+                 "Cannot make a wood sword: needs a table nearby.",
+                 "at the low edge the table is not nearby, as in the reference");
+  expect_outlook(CRAFTER_NOOP, CRAFTER_ACTION_POSSIBLE, "", "noop is always possible");
+}
+
 int main(void) {
   /* Movement. */
   meadow();
@@ -235,6 +386,8 @@ int main(void) {
   crafter_game_update(&game, CRAFTER_NOOP);
   ok(game.world.object_count == 2 && game.world.objects[1].kind == CRAFTER_COW,
      "a cow next to a plant eats it");
+
+  test_outlook();
 
   /* Chunk balancing happens every tenth step, in first-touched order. */
   crafter_world_free(&game.world);
