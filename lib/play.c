@@ -887,8 +887,18 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
   crafter_env *env = &game->env;
   int was_sleeping = env->game.player.sleeping;
+  /* Why the action may come to nothing, from the state it is taken in. */
+  char reason[300];
+  int outlook = crafter_game_action_outlook(&env->game, action, reason, sizeof(reason));
+  crafter_player before = env->game.player;
+  int x = env->game.world.objects[0].x, y = env->game.world.objects[0].y;
   crafter_step_result result;
   crafter_env_step(env, action, &result);
+  const crafter_player *player = &env->game.player;
+  int unchanged = x == env->game.world.objects[0].x && y == env->game.world.objects[0].y &&
+                  memcmp(before.inventory + CRAFTER_SAPLING, player->inventory + CRAFTER_SAPLING,
+                         sizeof(player->inventory[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0;
+  int failed = outlook != CRAFTER_ACTION_POSSIBLE && unchanged;
   game->reward += result.reward;
   if (game->writer && !game->record_failed) {
     char problem[300];
@@ -900,6 +910,10 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   }
   char unlocked[400];
   achievement_list(result.unlocked, unlocked, sizeof(unlocked));
+  /* A wait where nothing happens leaves the last message up: in real time
+   * most steps are waits. */
+  char previous[sizeof(game->message)];
+  memcpy(previous, game->message, sizeof(previous));
   game->message[0] = '\0';
   if (result.done) {
     int died = result.discount == 0.0;
@@ -911,13 +925,20 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   } else if (result.unlocked) {
     snprintf(game->message, sizeof(game->message), "Unlocked %s (reward %+.1f).", unlocked,
              result.reward);
+  } else if (failed && result.reward != 0) {
+    snprintf(game->message, sizeof(game->message), "%s  Health %d (reward %+.1f).", reason,
+             player->inventory[CRAFTER_HEALTH], result.reward);
+  } else if (failed) {
+    snprintf(game->message, sizeof(game->message), "%s", reason);
   } else if (result.reward != 0) {
     snprintf(game->message, sizeof(game->message), "Health %d (reward %+.1f).",
-             env->game.player.inventory[CRAFTER_HEALTH], result.reward);
-  } else if (env->game.player.sleeping && !was_sleeping) {
+             player->inventory[CRAFTER_HEALTH], result.reward);
+  } else if (player->sleeping && !was_sleeping) {
     snprintf(game->message, sizeof(game->message), "You fall asleep.");
-  } else if (!env->game.player.sleeping && was_sleeping) {
+  } else if (!player->sleeping && was_sleeping) {
     snprintf(game->message, sizeof(game->message), "You wake up.");
+  } else if (action == CRAFTER_NOOP) {
+    memcpy(game->message, previous, sizeof(previous));
   }
 }
 

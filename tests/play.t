@@ -7,7 +7,7 @@
 . "$(dirname "$0")/tap.sh"
 play=$top/bin/crafter-play
 dataset=$top/bin/crafter-dataset
-plan 36
+plan 37
 
 "$play" --help >"$scratch/help" 2>&1
 [ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
@@ -41,6 +41,11 @@ ok $? "--keys a: the player faces left after one step"
 grep -q "wood: 1" "$scratch/frame" && grep -q "collect_wood" "$scratch/frame" &&
   grep -q "reward 1.0" "$scratch/frame"
 ok $? "--keys 'adddd ': a tree gives wood"
+# A table takes 2 wood (data/crafter.yaml); the player starts with none.
+"$play" --glyphs --seed 1 --keys 't' >"$scratch/frame" 2>&1
+grep -q "^Cannot place a table: needs 2 wood (you have 0)\.$" "$scratch/frame"
+ok $? "t without wood: the status line says what is missing"
+
 "$dataset" list "$scratch/keys.traj" >"$scratch/list" 2>&1
 awk -F'\t' 'NR == 2 && $5 == 6 && $7 == "cut" && $8 == "collect_wood" { found = 1 } END { exit !found }' \
   "$scratch/list"

@@ -283,10 +283,40 @@ static void test_record_and_replay(void) {
   unlink(path);
 }
 
+/* A failed action says why in the message; a wait keeps it up. */
+static void test_reasons(void) {
+  crafter_play_game_options options;
+  memset(&options, 0, sizeof(options));
+  crafter_params_default(&options.params);
+  options.params.seed = 1;
+  options.first_episode = 1;
+  crafter_play_game game;
+  char error[300];
+  if (crafter_play_game_init(&game, &options, error, sizeof(error)) != 0) {
+    ok(0, "a game starts: %s", error);
+    return;
+  }
+  /* Seed 1 starts on grass facing grass, with nothing in the inventory
+   * and the nearest tree four cells away (as the glyph frame shows). */
+  crafter_play_game_act(&game, CRAFTER_PLACE_TABLE);
+  ok(strcmp(game.message, "Cannot place a table: needs 2 wood (you have 0).") == 0,
+     "t with no wood: %s", game.message);
+  crafter_play_game_act(&game, CRAFTER_NOOP);
+  ok(strstr(game.message, "needs 2 wood") != NULL, "a wait keeps the reason up");
+  crafter_play_game_act(&game, CRAFTER_MAKE_WOOD_PICKAXE);
+  ok(strcmp(game.message,
+            "Cannot make a wood pickaxe: needs 1 wood (you have 0) and a table nearby.") == 0,
+     "1 with neither wood nor table: %s", game.message);
+  crafter_play_game_act(&game, CRAFTER_MOVE_LEFT);
+  ok(game.message[0] == '\0', "a move that happens clears it");
+  crafter_play_game_finish(&game, error, sizeof(error));
+}
+
 int main(void) {
   test_keys();
   test_colours();
   test_frames();
   test_record_and_replay();
+  test_reasons();
   return tap_done();
 }
