@@ -60,7 +60,8 @@ static void usage(FILE *out) {
           "                          standard output and exit; no terminal needed\n"
           "\n"
           "Screen:\n"
-          "  -g, --glyphs            one letter per cell, no colour (as crafter-gen's map)\n"
+          "  -g, --glyphs            one letter per cell, no colour (as crafter-gen's map);\n"
+          "                          the default when standard output is not a terminal\n"
           "      --colors=MODE       truecolor or 256; default: truecolor when $COLORTERM is\n"
           "                          truecolor or 24bit, letters when $TERM is dumb, else 256\n"
           "      --cell=N            terminal rows per cell in colour (a cell is 2N columns\n"
@@ -675,9 +676,12 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  int mode = glyphs ? CRAFTER_PLAY_GLYPHS
+  /* Into a pipe or a file, letters unless an option asks for colour. */
+  int colour_asked = cell_rows || textures_dir;
+  int mode = glyphs        ? CRAFTER_PLAY_GLYPHS
              : colors >= 0 ? colors
-                           : crafter_play_mode_for_terminal(getenv("COLORTERM"), getenv("TERM"));
+                           : crafter_play_mode_for_terminal(isatty(STDOUT_FILENO) || colour_asked,
+                                                            getenv("COLORTERM"), getenv("TERM"));
   crafter_textures textures;
   int have_textures = 0;
   if (mode != CRAFTER_PLAY_GLYPHS) {

@@ -119,8 +119,8 @@ int crafter_play_command_of_key(int key, int replay) {
 
 /* ---- colours ---- */
 
-int crafter_play_mode_for_terminal(const char *colorterm, const char *term) {
-  if (term && strcmp(term, "dumb") == 0) return CRAFTER_PLAY_GLYPHS;
+int crafter_play_mode_for_terminal(int terminal, const char *colorterm, const char *term) {
+  if (!terminal || (term && strcmp(term, "dumb") == 0)) return CRAFTER_PLAY_GLYPHS;
   if (colorterm && (strcmp(colorterm, "truecolor") == 0 || strcmp(colorterm, "24bit") == 0))
     return CRAFTER_PLAY_TRUECOLOR;
   return CRAFTER_PLAY_COLOR_256;

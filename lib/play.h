@@ -72,10 +72,11 @@ enum crafter_play_mode {
   CRAFTER_PLAY_TRUECOLOR     /* half blocks in 24-bit colour */
 };
 
-/* The mode a terminal wants, from $COLORTERM and $TERM (either may be
- * NULL): truecolor when COLORTERM is truecolor or 24bit, glyphs when TERM
- * is dumb, else 256 colours. */
-int crafter_play_mode_for_terminal(const char *colorterm, const char *term);
+/* The mode output wants: glyphs, which need no escape sequence, when it
+ * is not a terminal (`terminal` 0: a pipe or a file); on a terminal, from
+ * $COLORTERM and $TERM (either may be NULL): truecolor when COLORTERM is
+ * truecolor or 24bit, glyphs when TERM is dumb, else 256 colours. */
+int crafter_play_mode_for_terminal(int terminal, const char *colorterm, const char *term);
 
 /* The nearest colour of the xterm 256-colour palette among the 6x6x6 cube
  * (16..231) and the grey ramp (232..255). */

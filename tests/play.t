@@ -7,7 +7,7 @@
 . "$(dirname "$0")/tap.sh"
 play=$top/bin/crafter-play
 dataset=$top/bin/crafter-dataset
-plan 37
+plan 39
 
 "$play" --help >"$scratch/help" 2>&1
 [ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
@@ -54,6 +54,16 @@ ok $? "--record: crafter-dataset lists one episode of 6 steps, cut, with collect
 "$play" --glyphs --replay "$scratch/keys.traj" --no-wait </dev/null >"$scratch/frame" 2>"$scratch/err"
 [ $? -eq 0 ] && grep -q "step 6 of 6" "$scratch/frame" && grep -q "wood: 1" "$scratch/frame"
 ok $? "--replay --no-wait plays it back to step 6 with the wood"
+
+# Into a pipe there is no terminal to read escapes: letters, no ESC byte,
+# unless colour is asked for (below).
+COLORTERM=truecolor TERM=xterm-256color "$play" --replay "$scratch/keys.traj" --no-wait 2>&1 |
+  cat >"$scratch/frame"
+! grep -q "$(printf '\033')" "$scratch/frame" && grep -q '@' "$scratch/frame"
+ok $? "--no-wait into a pipe: no escape sequences, the glyph view"
+COLORTERM=truecolor "$play" --seed 1 --keys 'a' 2>&1 | cat >"$scratch/frame"
+! grep -q "$(printf '\033')" "$scratch/frame" && grep -q 'facing  left' "$scratch/frame"
+ok $? "--keys into a pipe: no escape sequences either"
 
 # A recording of crafter-step replays to the same end.
 yes 'move_left

@@ -84,12 +84,14 @@ static void test_colours(void) {
   int dark_green = crafter_play_rgb_to_256(40, 90, 40);
   ok(dark_green >= 16 && dark_green < 232, "a dark green stays a colour, not a grey (%d)",
      dark_green);
-  ok(crafter_play_mode_for_terminal("truecolor", "xterm") == CRAFTER_PLAY_TRUECOLOR &&
-         crafter_play_mode_for_terminal("24bit", NULL) == CRAFTER_PLAY_TRUECOLOR &&
-         crafter_play_mode_for_terminal(NULL, "xterm-256color") == CRAFTER_PLAY_COLOR_256 &&
-         crafter_play_mode_for_terminal("", "screen") == CRAFTER_PLAY_COLOR_256 &&
-         crafter_play_mode_for_terminal(NULL, "dumb") == CRAFTER_PLAY_GLYPHS,
-     "the mode follows COLORTERM and TERM");
+  ok(crafter_play_mode_for_terminal(1, "truecolor", "xterm") == CRAFTER_PLAY_TRUECOLOR &&
+         crafter_play_mode_for_terminal(1, "24bit", NULL) == CRAFTER_PLAY_TRUECOLOR &&
+         crafter_play_mode_for_terminal(1, NULL, "xterm-256color") == CRAFTER_PLAY_COLOR_256 &&
+         crafter_play_mode_for_terminal(1, "", "screen") == CRAFTER_PLAY_COLOR_256 &&
+         crafter_play_mode_for_terminal(1, NULL, "dumb") == CRAFTER_PLAY_GLYPHS,
+     "on a terminal the mode follows COLORTERM and TERM");
+  ok(crafter_play_mode_for_terminal(0, "truecolor", "xterm-256color") == CRAFTER_PLAY_GLYPHS,
+     "into a pipe or a file: glyphs, whatever the terminal variables say");
 }
 
 /* Columns of a line without escapes (UTF-8 characters count one). */
