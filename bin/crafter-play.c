@@ -29,8 +29,8 @@ static void usage(FILE *out) {
   fprintf(out,
           "Usage: " PROGRAM " [OPTION]...\n"
           "  or:  " PROGRAM " --replay=FILE [OPTION]...\n"
-          "Play Crafter in the terminal, one step per key press; or replay an episode of\n"
-          "a trajectory file.\n"
+          "Play Crafter in the terminal, one step per key press (or in real time with\n"
+          "--fps); or replay an episode of a trajectory file.\n"
           "\n"
           "Keys (as Crafter's own GUI): w a s d or the arrows move, space do, tab sleep,\n"
           "t place a table, r a stone, f a furnace, p a plant; 1 2 3 make a wood, stone,\n"
@@ -50,6 +50,9 @@ static void usage(FILE *out) {
           "  -w, --world=FILE        start every episode on the world in FILE (crafter-world(5))\n"
           "      --record=FILE       write every episode played to the trajectory file FILE\n"
           "                          (crafter-trajectory(5)), as crafter-step --record does\n"
+          "      --fps=N             real time, as Crafter's own GUI: N steps a second\n"
+          "                          (1..1000), each with the last key pressed during it,\n"
+          "                          or noop when none was; + and - change N\n"
           "\n"
           "Replay:\n"
           "  -r, --replay=FILE       replay an episode of FILE, re-simulated from its seeds and\n"
@@ -226,7 +229,9 @@ typedef struct app {
   int interactive;  /* a terminal in raw mode, not --keys or --no-wait */
   int columns, rows;
   int paused;
-  int speed;        /* steps per second */
+  int speed;        /* steps per second: of a replay, of sleep, or in real time */
+  int real_time;    /* play goes on by itself, a frame at a time (--fps) */
+  crafter_play_frames frames;
   int quit;
   int clear;        /* clear the screen before the next frame */
   crafter_play_text frame;
@@ -259,7 +264,9 @@ static void describe(app *a, crafter_play_status *status) {
              (long long)game->env.params.seed, (long long)game->env.episode,
              game->writer ? "  (recording)" : "");
     a->progress[0] = '\0';
-    if (a->interactive && game->env.game.player.sleeping && !game->over)
+    if (a->real_time)
+      snprintf(a->progress, sizeof(a->progress), "(real time, %d steps/s)", a->speed);
+    else if (a->interactive && game->env.game.player.sleeping && !game->over)
       snprintf(a->progress, sizeof(a->progress), "(time passes at %d steps/s)", a->speed);
     status->reward = game->reward;
     status->message = game->record_failed ? game->record_error : game->message;
@@ -346,8 +353,11 @@ static int press(app *a, int key) {
   switch (command) {
     case CRAFTER_PLAY_QUIT: a->quit = 1; return 0;
     case CRAFTER_PLAY_REDRAW: a->clear = 1; return 1;
-    case CRAFTER_PLAY_FASTER: a->speed = faster(a->speed); return 1;
-    case CRAFTER_PLAY_SLOWER: a->speed = slower(a->speed); return 1;
+    case CRAFTER_PLAY_FASTER:
+    case CRAFTER_PLAY_SLOWER:
+      a->speed = command == CRAFTER_PLAY_FASTER ? faster(a->speed) : slower(a->speed);
+      if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, now_ms());
+      return 1;
     default: break;
   }
   if (a->replaying) {
@@ -372,10 +382,15 @@ static int press(app *a, int key) {
       a->failed = 1;
       a->quit = 1;
     }
+    if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, now_ms());
     return 1;
   }
   int action = crafter_play_action_of_key(key);
   if (action < 0) return 0;
+  if (a->real_time) { /* the frame takes it when it ends */
+    crafter_play_frames_key(&a->frames, action);
+    return 0;
+  }
   crafter_play_game_act(game, action);
   return 1;
 }
@@ -398,10 +413,20 @@ static size_t press_bytes(app *a, const uint8_t *bytes, size_t length, int final
 static long tick_interval(app *a) {
   if (a->replaying) {
     if (a->paused || a->replay.t >= (long)a->replay.data.steps_count) return -1;
-  } else if (a->game.over || !a->game.env.game.player.sleeping) {
+  } else if (a->game.over || !a->game.env.game.player.sleeping || a->real_time) {
     return -1;
   }
   return 1000 / a->speed;
+}
+
+/* Real-time play: steps whose frames have ended.  Returns 1 when the
+ * game moved. */
+static int run_frames(app *a) {
+  if (!a->real_time || a->replaying || a->game.over) return 0;
+  int action = crafter_play_frames_take(&a->frames, now_ms());
+  if (action < 0) return 0;
+  crafter_play_game_act(&a->game, action);
+  return 1;
 }
 
 static void tick(app *a) {
@@ -420,6 +445,7 @@ static int input_waiting(void) {
 
 static void run_interactive(app *a) {
   terminal_size(&a->columns, &a->rows);
+  if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, now_ms());
   show(a);
   uint8_t pending[256];
   size_t pending_length = 0;
@@ -435,6 +461,10 @@ static void run_interactive(app *a) {
     if (next_tick >= 0) {
       long left = next_tick - now_ms();
       timeout = left < 0 ? 0 : (int)left;
+    }
+    if (a->real_time && !a->replaying && !a->game.over) {
+      long left = crafter_play_frames_wait(&a->frames, now_ms());
+      if (timeout < 0 || left < timeout) timeout = (int)left;
     }
     /* Half an escape sequence waits a moment for the rest. */
     int waiting_for_sequence = pending_length > 0;
@@ -477,6 +507,7 @@ static void run_interactive(app *a) {
       next_tick += tick_interval(a) > 0 ? tick_interval(a) : 0;
       if (next_tick < now_ms()) next_tick = now_ms(); /* fell behind: do not hurry */
     }
+    changed |= run_frames(a);
     if (changed) show(a);
     if (suspend_requested) {
       suspend();
@@ -484,6 +515,8 @@ static void run_interactive(app *a) {
     }
     if (continued || window_changed) {
       if (!terminal_raw) terminal_setup();
+      /* Back from ^Z: the time away is not played. */
+      if (continued && a->real_time) crafter_play_frames_start(&a->frames, a->speed, now_ms());
       continued = 0;
       window_changed = 1;
       a->clear = 1;
@@ -497,11 +530,11 @@ int main(int argc, char **argv) {
   crafter_params_default(&params);
   int64_t first_episode = 1, episode_index = 0, number;
   enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_RECORD, OPT_NO_WAIT, OPT_COLORS,
-         OPT_CELL, OPT_SPEED };
+         OPT_CELL, OPT_SPEED, OPT_FPS };
   /* enum crafter_given, and the episode, which configs do not set */
   enum { GIVEN_EPISODE = 64 };
   int given = 0, glyphs = 0, colors = -1, cell_rows = 0, speed = 10, no_wait = 0,
-      given_index = 0;
+      given_index = 0, fps = 0;
   const char *config_path = NULL, *world_path = NULL, *record_path = NULL, *replay_path = NULL,
              *textures_dir = NULL, *keys = NULL;
   static const struct option long_options[] = {
@@ -514,6 +547,7 @@ int main(int argc, char **argv) {
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
       {"record", required_argument, NULL, OPT_RECORD},
+      {"fps", required_argument, NULL, OPT_FPS},
       {"replay", required_argument, NULL, 'r'},
       {"episode-index", required_argument, NULL, 'i'},
       {"no-wait", no_argument, NULL, OPT_NO_WAIT},
@@ -597,6 +631,11 @@ int main(int argc, char **argv) {
           usage_error("invalid speed '%s' (expected 1..1000 steps per second)", optarg);
         speed = (int)number;
         break;
+      case OPT_FPS:
+        if (crafter_parse_int64(optarg, 1, 1000, &number) < 0)
+          usage_error("invalid fps '%s' (expected 1..1000 steps per second)", optarg);
+        fps = (int)number;
+        break;
       case 'k': keys = optarg; break;
       case 'h': usage(stdout); return 0;
       case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
@@ -610,6 +649,9 @@ int main(int argc, char **argv) {
   if (!replay_path && (given_index || no_wait))
     usage_error("%s", "--episode-index and --no-wait are for --replay");
   if (no_wait && keys) usage_error("%s", "--no-wait and --keys do not go together");
+  if (fps && (replay_path || keys))
+    usage_error("%s", "--fps is for play in a terminal: a replay goes at --speed, and --keys "
+                      "plays one step per key");
   if (glyphs && (colors >= 0 || cell_rows || textures_dir))
     usage_error("%s", "--colors, --cell and --textures are for colour, not --glyphs");
   int interactive = !keys && !no_wait;
@@ -654,7 +696,8 @@ int main(int argc, char **argv) {
   app a;
   memset(&a, 0, sizeof(a));
   a.interactive = interactive;
-  a.speed = speed;
+  a.speed = fps ? fps : speed;
+  a.real_time = fps > 0;
   a.replaying = replay_path != NULL;
   int status = 0;
   crafter_play_game_options game_options = {params, first_episode,

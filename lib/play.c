@@ -117,6 +117,42 @@ int crafter_play_command_of_key(int key, int replay) {
   }
 }
 
+/* ---- real time ---- */
+
+void crafter_play_frames_start(crafter_play_frames *frames, int fps, long now) {
+  frames->fps = fps < 1 ? 1 : fps > 1000 ? 1000 : fps;
+  frames->start = now;
+  frames->frame = 0;
+  frames->pending = -1;
+}
+
+void crafter_play_frames_key(crafter_play_frames *frames, int action) {
+  frames->pending = action;
+}
+
+/* When the frame under way ends: frame k of a run ends k + 1 frames after
+ * its start, counted from the start so that rounding never adds up. */
+static long frame_end(const crafter_play_frames *frames) {
+  return frames->start + (frames->frame + 1) * 1000 / frames->fps;
+}
+
+long crafter_play_frames_wait(const crafter_play_frames *frames, long now) {
+  long left = frame_end(frames) - now;
+  return left > 0 ? left : 0;
+}
+
+int crafter_play_frames_take(crafter_play_frames *frames, long now) {
+  if (now < frame_end(frames)) return -1;
+  int action = frames->pending >= 0 ? frames->pending : CRAFTER_NOOP;
+  frames->pending = -1;
+  frames->frame++;
+  if (frame_end(frames) <= now) { /* late: the next frame is a whole one from now */
+    frames->start = now;
+    frames->frame = 0;
+  }
+  return action;
+}
+
 /* ---- colours ---- */
 
 int crafter_play_mode_for_terminal(int terminal, const char *colorterm, const char *term) {
@@ -895,9 +931,10 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   crafter_step_result result;
   crafter_env_step(env, action, &result);
   const crafter_player *player = &env->game.player;
+  size_t items_size = sizeof(player->inventory[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING);
   int unchanged = x == env->game.world.objects[0].x && y == env->game.world.objects[0].y &&
                   memcmp(before.inventory + CRAFTER_SAPLING, player->inventory + CRAFTER_SAPLING,
-                         sizeof(player->inventory[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0;
+                         items_size) == 0;
   int failed = outlook != CRAFTER_ACTION_POSSIBLE && unchanged;
   game->reward += result.reward;
   if (game->writer && !game->record_failed) {

@@ -1,12 +1,14 @@
 /* play: what crafter-play does between the keyboard and the screen, kept
  * apart from the terminal so that it can be tested without one: reading
- * keys out of the bytes a terminal sends, Crafter's keyboard mapping, a
- * game that records what it plays, the replay of a recorded episode, and
- * the frame: the local view in colour (half blocks) or in letters, the
- * vitals, inventory and achievements beside it, a message and a help line.
+ * keys out of the bytes a terminal sends, Crafter's keyboard mapping, the
+ * frames of real-time play on a clock the caller reads, a game that
+ * records what it plays and says why a failed action did nothing, the
+ * replay of a recorded episode, and the frame: the local view in colour
+ * (half blocks) or in letters, the vitals, inventory and achievements
+ * beside it, a message and a help line.
  *
- * Nothing here touches a terminal or keeps global state; the program owns
- * raw mode, signals and timing. */
+ * Nothing here touches a terminal or a clock or keeps global state; the
+ * program owns raw mode, signals and time. */
 #ifndef CRAFTER_PLAY_H
 #define CRAFTER_PLAY_H
 
@@ -63,6 +65,35 @@ enum crafter_play_command {
  * and the speed keys are commands, the rest are actions; in a replay every
  * key above. */
 int crafter_play_command_of_key(int key, int replay);
+
+/* ---- real time ---- */
+
+/* The frames of real-time play, as Crafter's own GUI (run_gui.py) plays:
+ * one step every 1/fps seconds, with the last action key pressed during
+ * that frame, or noop when none was.  The clock is the caller's: times
+ * are milliseconds from any fixed origin, so that the logic can be driven
+ * by a clock of one's own.  A frame that ends late is taken once, and the
+ * next is a whole frame later: time lost is not made up. */
+typedef struct crafter_play_frames {
+  int fps;
+  long start;   /* when frame 0 of the present run began */
+  long frame;   /* frames taken since then */
+  int pending;  /* the action of the frame under way, -1 for none yet */
+} crafter_play_frames;
+
+/* Starts frames at `fps` (1..1000) at time `now`, no key pressed yet. */
+void crafter_play_frames_start(crafter_play_frames *frames, int fps, long now);
+
+/* An action key pressed: it is the frame's action unless another follows
+ * within the frame. */
+void crafter_play_frames_key(crafter_play_frames *frames, int action);
+
+/* Milliseconds from `now` until the frame under way ends; 0 when it has. */
+long crafter_play_frames_wait(const crafter_play_frames *frames, long now);
+
+/* When the frame under way has ended at `now`: returns its action (noop
+ * when no key was pressed) and begins the next frame.  Else -1. */
+int crafter_play_frames_take(crafter_play_frames *frames, long now);
 
 /* ---- colours ---- */
 
@@ -149,7 +180,7 @@ typedef struct crafter_play_game {
   crafter_traj_recorder *recorder;
   double reward;            /* of the episode so far */
   int over;                 /* the episode has ended: 0, or enum crafter_traj_end */
-  char message[512];        /* the latest event */
+  char message[512];        /* the latest event, or why the action did nothing */
   int record_failed;
   char record_error[300];
 } crafter_play_game;

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/tap.sh"
 play=$top/bin/crafter-play
 dataset=$top/bin/crafter-dataset
-plan 39
+plan 45
 
 "$play" --help >"$scratch/help" 2>&1
 [ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
@@ -25,6 +25,13 @@ ok $? "without a terminal it refuses to start: $(head -1 "$scratch/err")"
 "$play" --replay "$scratch/x" --seed 3 >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q "takes the seed" "$scratch/err"
 ok $? "--replay with --seed is refused"
+
+"$play" --fps 0 >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "invalid fps" "$scratch/err"
+ok $? "--fps 0 is refused"
+"$play" --fps 5 --keys a >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "fps" "$scratch/err"
+ok $? "--fps with --keys is refused: $(cat "$scratch/err")"
 
 "$play" --glyphs --colors 256 --keys q >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ]
@@ -103,7 +110,7 @@ ok $? "--colors 256: the palette only"
 
 # ---- in a terminal ----
 if ! command -v tmux >/dev/null 2>&1; then
-  for i in $(seq 22); do skip "tmux is not installed"; done
+  for i in $(seq 26); do skip "tmux is not installed"; done
   finish
 fi
 socket=$scratch/tmux.socket
@@ -183,6 +190,24 @@ ok $? ". steps forward"
 t send-keys -t play q
 wait_for '^exit 0$'
 ok $? "q leaves the replay"
+
+# Real time: one key, then frames without a key go on as noops.
+type_line "clear; bin/crafter-play --glyphs --seed 1 --fps 20 --record '$scratch/realtime.traj'; echo \"exit \$?\""
+wait_for 'real time, 20 steps/s'
+t send-keys -t play a
+wait_for 'facing  left'
+ok $? "--fps: the next frame takes the key"
+wait_for 'step [1-9][0-9] (real time'
+ok $? "--fps: steps go on with no key pressed"
+t send-keys -t play q
+wait_for '^exit 0$'
+length=$("$dataset" list "$scratch/realtime.traj" | awk -F'\t' 'NR == 2 { print $5 }')
+[ "${length:-0}" -ge 10 ]
+ok $? "--fps --record: $length steps from one key, so all but one are noops"
+"$play" --glyphs --replay "$scratch/realtime.traj" --no-wait >"$scratch/frame" 2>"$scratch/err"
+[ $? -eq 0 ] && grep -q "step $length of $length" "$scratch/frame" &&
+  grep -q "facing  left" "$scratch/frame"
+ok $? "the real-time recording replays as played"
 
 # SIGTERM: the terminal is given back and the episode so far is stored.
 type_line "clear; sh -c 'echo \$\$ >\"$scratch/pid\"; exec bin/crafter-play --glyphs --seed 1 --record \"$scratch/killed.traj\"'; echo \"exit \$?\"; stty -g >'$scratch/after-kill'"

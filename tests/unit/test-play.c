@@ -75,6 +75,52 @@ static void test_keys(void) {
      "commands: quit in both modes, space pauses and arrows step in a replay only");
 }
 
+/* Real-time frames on a clock of the test's own, in milliseconds. */
+static void test_frames_clock(void) {
+  crafter_play_frames frames;
+  memset(&frames, 0, sizeof(frames));
+  crafter_play_frames_start(&frames, 5, 1000); /* 5 a second: a frame is 200 ms */
+  ok(crafter_play_frames_wait(&frames, 1000) == 200 &&
+         crafter_play_frames_wait(&frames, 1150) == 50,
+     "at 5 frames a second the first frame ends 200 ms after the start");
+  ok(crafter_play_frames_take(&frames, 1199) == -1, "no step before the frame ends");
+  ok(crafter_play_frames_take(&frames, 1200) == CRAFTER_NOOP,
+     "a frame without a key is a noop, as in Crafter's GUI");
+  ok(crafter_play_frames_take(&frames, 1200) == -1 &&
+         crafter_play_frames_wait(&frames, 1200) == 200,
+     "one step a frame: the next ends 200 ms later");
+  crafter_play_frames_key(&frames, CRAFTER_MOVE_LEFT);
+  crafter_play_frames_key(&frames, CRAFTER_DO);
+  ok(crafter_play_frames_take(&frames, 1399) == -1 &&
+         crafter_play_frames_take(&frames, 1400) == CRAFTER_DO,
+     "two keys in one frame: the last one is the frame's action");
+  ok(crafter_play_frames_take(&frames, 1600) == CRAFTER_NOOP, "the key does not carry over");
+
+  /* A frame of 1000/3 ms: the ends are counted from the start, so the
+   * third frame ends at 1000 ms, not at 3 * 333. */
+  crafter_play_frames_start(&frames, 3, 0);
+  int first = crafter_play_frames_take(&frames, 333);
+  int second = crafter_play_frames_take(&frames, 666);
+  ok(first == CRAFTER_NOOP && second == CRAFTER_NOOP &&
+         crafter_play_frames_take(&frames, 999) == -1 &&
+         crafter_play_frames_take(&frames, 1000) == CRAFTER_NOOP,
+     "at 3 frames a second the frames end at 333, 666 and 1000 ms");
+
+  /* Late by many frames (the program was busy): one step, and the next
+   * frame is a whole frame away; the time lost is not made up. */
+  crafter_play_frames_start(&frames, 10, 0);
+  crafter_play_frames_key(&frames, CRAFTER_SLEEP);
+  ok(crafter_play_frames_take(&frames, 5000) == CRAFTER_SLEEP &&
+         crafter_play_frames_take(&frames, 5000) == -1 &&
+         crafter_play_frames_wait(&frames, 5000) == 100,
+     "late by 49 frames: one step, then the next frame 100 ms on");
+  crafter_play_frames_key(&frames, CRAFTER_DO);
+  crafter_play_frames_start(&frames, 20, 6000);
+  ok(crafter_play_frames_wait(&frames, 6000) == 50 &&
+         crafter_play_frames_take(&frames, 6050) == CRAFTER_NOOP,
+     "a new speed starts afresh: 50 ms frames, no key yet");
+}
+
 static void test_colours(void) {
   ok(crafter_play_rgb_to_256(0, 0, 0) == 16 && crafter_play_rgb_to_256(255, 255, 255) == 231 &&
          crafter_play_rgb_to_256(255, 0, 0) == 196 && crafter_play_rgb_to_256(95, 135, 175) == 67,
@@ -316,6 +362,7 @@ static void test_reasons(void) {
 
 int main(void) {
   test_keys();
+  test_frames_clock();
   test_colours();
   test_frames();
   test_record_and_replay();

@@ -85,7 +85,8 @@ static void test_outlook(void) {
   meadow();
   place_player(4, 8);
   expect_outlook(CRAFTER_MOVE_DOWN, CRAFTER_ACTION_IMPOSSIBLE,
-                 "Cannot move down: the edge of the world is in the way.", "the edge blocks a move");
+                 "Cannot move down: the edge of the world is in the way.",
+                 "the edge blocks a move");
 
   meadow();
   expect_outlook(CRAFTER_DO, CRAFTER_ACTION_IMPOSSIBLE, "Nothing to collect from sand.",
