@@ -346,13 +346,16 @@ static void put_clipped(crafter_play_text *text, const char *string, int limit) 
 
 /* ---- the frame ---- */
 
-enum { PANEL_MIN = 32, PANEL_NATURAL = 48, GAP = 2, MAX_AUTO_CELL_ROWS = 4 };
+enum { PANEL_MIN = 32, PANEL_NATURAL = 48, GAP = 2, MIN_AUTO_CELL_ROWS = 3,
+       MAX_AUTO_CELL_ROWS = 4 };
 
 struct crafter_play_screen {
   crafter_params params;
-  int mode;
+  int colour_mode;     /* the mode asked for */
+  int mode;            /* the mode of the frame being drawn, or last drawn */
   const crafter_textures *textures;
   int fixed_cell_rows; /* 0: fit the terminal */
+  int frame_cell_rows; /* of the frame last drawn: 1 for glyphs */
   int cell_rows;       /* of the renderer below */
   int grid[2];         /* the local view in cells */
   crafter_renderer *renderer;
@@ -385,10 +388,10 @@ crafter_play_screen *crafter_play_screen_new(const crafter_params *params, int m
     return NULL;
   }
   screen->params = *params;
-  screen->mode = mode;
+  screen->colour_mode = screen->mode = mode;
   screen->textures = textures;
   screen->fixed_cell_rows = cell_rows;
-  screen->cell_rows = mode == CRAFTER_PLAY_GLYPHS ? 1 : 0;
+  screen->frame_cell_rows = mode == CRAFTER_PLAY_GLYPHS ? 1 : 0;
   for (int i = 0; i < 4096; i++) screen->cache_colour[i] = -1;
   int item_rows = (CRAFTER_ITEM_COUNT + params->view[0] - 1) / params->view[0];
   screen->grid[0] = params->view[0];
@@ -413,8 +416,10 @@ void crafter_play_screen_free(crafter_play_screen *screen) {
 }
 
 int crafter_play_screen_cell_rows(const crafter_play_screen *screen) {
-  return screen->cell_rows;
+  return screen->frame_cell_rows;
 }
+
+int crafter_play_screen_mode(const crafter_play_screen *screen) { return screen->mode; }
 
 /* A renderer whose cells are at least 16 pixels (the textures' own size)
  * and a whole multiple of the 2R x 2R pixels a cell shows as. */
@@ -581,14 +586,18 @@ static void add_wrapped(lines *all, const char *const *words, int count, int wid
   }
 }
 
-/* Splits text at double spaces into groups and wraps them. */
-static void add_help(lines *all, const char *help, int width) {
-  const char *words[64];
-  char copies[64][128];
+/* Splits text at `split` (one space or more) into words and wraps them
+ * on lines of `width` columns, joined by `separator`. */
+static void add_split(lines *all, const char *text, const char *split, int width,
+                      const char *separator) {
+  enum { WORDS = 128, WORD_LENGTH = 128 };
+  const char *words[WORDS];
+  char copies[WORDS][WORD_LENGTH];
   int count = 0;
-  const char *at = help;
-  while (*at && count < 64) {
-    const char *end = strstr(at, "  ");
+  const char *at = text;
+  while (*at == ' ') at++;
+  while (*at && count < WORDS) {
+    const char *end = strstr(at, split);
     size_t length = end ? (size_t)(end - at) : strlen(at);
     if (length >= sizeof(copies[0])) length = sizeof(copies[0]) - 1;
     memcpy(copies[count], at, length);
@@ -599,7 +608,7 @@ static void add_help(lines *all, const char *help, int width) {
     at = end;
     while (*at == ' ') at++;
   }
-  add_wrapped(all, words, count, width, 0, "   ");
+  add_wrapped(all, words, count, width, 0, separator);
 }
 
 /* The glyph of a cell: the object on it, else its material; blank outside. */
@@ -682,10 +691,9 @@ static const char *const facing_names[4] = {"left", "right", "up", "down"};
 static const uint8_t vital_colours[4][3] = {
     {220, 60, 60}, {230, 140, 50}, {70, 150, 235}, {235, 205, 70}};
 
-static void add_vital(lines *all, const crafter_play_screen *screen, const crafter_env *env,
-                      int item) {
-  crafter_play_text *line = new_line(all);
-  if (!line) return;
+/* A vital as its name, its value and a bar, onto a line. */
+static void put_vital(crafter_play_text *line, const crafter_play_screen *screen,
+                      const crafter_env *env, int item) {
   int value = env->game.player.inventory[item];
   int maximum = env->config->items[item].max;
   int length = maximum < 1 ? 1 : maximum > 20 ? 20 : maximum;
@@ -706,25 +714,64 @@ static void add_vital(lines *all, const crafter_play_screen *screen, const craft
   put_string(line, "\033[0m");
 }
 
+/* How much the panel is packed to fit fewer rows. */
+enum panel_packing {
+  PANEL_AIRY = 0,     /* a line for each thing, blank lines between groups */
+  PANEL_PACKED,       /* no blank lines; step, time and reward on one line, vitals in pairs */
+  PANEL_COUNTS_ONLY,  /* packed, and the achievements as a count */
+  PANEL_PACKINGS
+};
+
+/* The vitals: a line each, or two to a line when packed and they fit. */
+static void add_vitals(lines *all, const crafter_play_screen *screen, const crafter_env *env,
+                       int width, int packing) {
+  enum { VITAL_GAP = 3 };
+  crafter_play_text probe = {0};
+  put_vital(&probe, screen, env, CRAFTER_HEALTH);
+  int pair = packing != PANEL_AIRY && 2 * visible_width(probe.data) + VITAL_GAP <= width;
+  crafter_play_text_free(&probe);
+  crafter_play_text *line = NULL;
+  for (int item = CRAFTER_HEALTH; item <= CRAFTER_ENERGY; item++) {
+    if (pair && line && (item - CRAFTER_HEALTH) % 2 == 1) {
+      put_repeat(line, " ", VITAL_GAP);
+    } else {
+      line = new_line(all);
+      if (!line) return;
+    }
+    put_vital(line, screen, env, item);
+  }
+}
+
 static void add_panel(lines *all, const crafter_play_screen *screen, const crafter_env *env,
-                      const crafter_play_status *status, int width) {
+                      const crafter_play_status *status, int width, int packing) {
   const crafter_player *player = &env->game.player;
   const crafter_world *world = &env->game.world;
   int colour = screen->mode != CRAFTER_PLAY_GLYPHS;
+  int airy = packing == PANEL_AIRY;
   crafter_play_text *line = new_line(all);
   if (line) {
     if (colour) put_string(line, "\033[1m");
     put_string(line, status->title ? status->title : "Crafter");
     if (colour) put_string(line, "\033[0m");
   }
-  add_line(all, "step %ld%s%s", env->game.step, status->progress ? " " : "",
+  char step[300], time_of_day[64], reward[64];
+  snprintf(step, sizeof(step), "step %ld%s%s", env->game.step, status->progress ? " " : "",
            status->progress ? status->progress : "");
-  add_line(all, "%s (daylight %.2f)%s", env->game.daylight < 0.5 ? "night" : "day",
-           env->game.daylight, player->sleeping ? ", asleep" : "");
-  add_line(all, "reward %.1f", status->reward);
-  add_line(all, "%s", "");
-  for (int item = CRAFTER_HEALTH; item <= CRAFTER_ENERGY; item++) add_vital(all, screen, env, item);
-  add_line(all, "%s", "");
+  snprintf(time_of_day, sizeof(time_of_day), "%s (daylight %.2f)%s",
+           env->game.daylight < 0.5 ? "night" : "day", env->game.daylight,
+           player->sleeping ? ", asleep" : "");
+  snprintf(reward, sizeof(reward), "reward %.1f", status->reward);
+  if (airy) {
+    add_line(all, "%s", step);
+    add_line(all, "%s", time_of_day);
+    add_line(all, "%s", reward);
+    add_line(all, "%s", "");
+  } else {
+    const char *words[3] = {step, time_of_day, reward};
+    add_wrapped(all, words, 3, width, 0, "  ");
+  }
+  add_vitals(all, screen, env, width, packing);
+  if (airy) add_line(all, "%s", "");
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
   int target_x = world->objects[0].x + player->facing_x;
   int target_y = world->objects[0].y + player->facing_y;
@@ -734,61 +781,102 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
                            ? crafter_material_names[crafter_world_material(world, target_x, target_y)]
                            : "the edge of the world";
   add_line(all, "facing  %s, %s", facing_names[facing], target);
-  add_line(all, "%s", "");
-  char items[CRAFTER_ITEM_COUNT][48];
-  const char *words[CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT];
+  if (airy) add_line(all, "%s", "");
+  /* Packed, the heading leads the words of its list. */
+  char items[CRAFTER_ITEM_COUNT][48], heading[64];
+  const char *words[CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT + 1];
   int count = 0;
+  if (!airy) words[count++] = "inventory";
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
     if (player->inventory[item] > 0) {
-      snprintf(items[count], sizeof(items[count]), "%s: %d", crafter_item_names[item],
+      snprintf(items[item], sizeof(items[item]), "%s: %d", crafter_item_names[item],
                player->inventory[item]);
-      words[count] = items[count];
-      count++;
+      words[count++] = items[item];
     }
-  add_line(all, "inventory%s", count ? "" : "  (empty)");
-  add_wrapped(all, words, count, width, 2, "  ");
-  add_line(all, "%s", "");
+  if (airy) {
+    add_line(all, "inventory%s", count ? "" : "  (empty)");
+    add_wrapped(all, words, count, width, 2, "  ");
+    add_line(all, "%s", "");
+  } else if (count == 1) {
+    add_line(all, "inventory  (empty)");
+  } else {
+    add_wrapped(all, words, count, width, 0, "  ");
+  }
+  int unlocked = 0;
+  for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
+    unlocked += (env->unlocked >> achievement) & 1;
+  snprintf(heading, sizeof(heading), "achievements %d of %d", unlocked,
+           CRAFTER_ACHIEVEMENT_COUNT);
+  if (packing == PANEL_COUNTS_ONLY) {
+    add_line(all, "%s", heading);
+    return;
+  }
   count = 0;
   for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
     if (env->unlocked & (1u << achievement)) words[count++] = crafter_achievement_names[achievement];
-  add_line(all, "achievements %d of %d", count, CRAFTER_ACHIEVEMENT_COUNT);
-  add_wrapped(all, words, count, width, 2, ", ");
+  if (airy) {
+    add_line(all, "%s", heading);
+    add_wrapped(all, words, count, width, 2, ", ");
+    return;
+  }
+  /* "achievements 2 of 22: collect_wood, place_table" */
+  char first[128];
+  if (count) {
+    snprintf(first, sizeof(first), "%s: %s", heading, words[0]);
+    words[0] = first;
+  } else {
+    words[count++] = heading;
+  }
+  add_wrapped(all, words, count, width, 0, ", ");
 }
 
-/* The rows of cells that fit a height, and the cell size for a terminal. */
+/* The rows a cell takes in colour for a terminal, or 0 when colour does
+ * not fit with cells of at least MIN_AUTO_CELL_ROWS rows (below that the
+ * textures blur into blobs) and letters are drawn instead. */
 static int choose_cell_rows(const crafter_play_screen *screen, int columns, int body_rows) {
-  if (screen->mode == CRAFTER_PLAY_GLYPHS) return 1;
+  if (screen->colour_mode == CRAFTER_PLAY_GLYPHS) return 0;
   if (screen->fixed_cell_rows) return screen->fixed_cell_rows;
   if (!columns && !body_rows) return 2;
-  for (int rows = MAX_AUTO_CELL_ROWS; rows > 1; rows--) {
+  for (int rows = MAX_AUTO_CELL_ROWS; rows >= MIN_AUTO_CELL_ROWS; rows--) {
     int map_width = 2 * rows * screen->grid[0], map_height = rows * screen->grid[1];
     if ((!columns || map_width + GAP + PANEL_MIN <= columns) &&
         (!body_rows || map_height <= body_rows))
       return rows;
   }
-  return 1;
+  return 0;
 }
 
 int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
                       const crafter_play_status *status, int columns, int rows,
                       crafter_play_text *out) {
+  enum { MESSAGE_LINES = 3 };
   out->length = 0;
   out->failed = 0;
   put_string(out, "");
-  lines help = {0}, map = {0}, panel = {0};
+  lines help = {0}, message = {0}, map = {0}, panel = {0};
   int width = columns ? columns : 200;
-  if (status->help) add_help(&help, status->help, width);
-  int body_rows = rows ? rows - 1 - help.count : 0;
+  if (status->help) add_split(&help, status->help, "  ", width, "   ");
+  if (status->message) add_split(&message, status->message, " ", width, " ");
+  while (message.count > MESSAGE_LINES) crafter_play_text_free(&message.line[--message.count]);
+  int message_rows = message.count ? message.count : 1;
+  int body_rows = rows ? rows - message_rows - help.count : 0;
   if (rows && body_rows < 1) { /* too small for everything: the map first */
     free_lines(&help);
-    body_rows = rows - 1;
+    while (message.count > 1 && rows - message.count < 1)
+      crafter_play_text_free(&message.line[--message.count]);
+    message_rows = message.count ? message.count : 1;
+    body_rows = rows - message_rows > 1 ? rows - message_rows : 1;
   }
   int cell_rows = choose_cell_rows(screen, columns, body_rows);
-  if (screen->mode != CRAFTER_PLAY_GLYPHS && prepare_renderer(screen, cell_rows) < 0) {
+  screen->mode = cell_rows ? screen->colour_mode : CRAFTER_PLAY_GLYPHS;
+  int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
+  if (glyphs) cell_rows = 1;
+  screen->frame_cell_rows = cell_rows;
+  if (!glyphs && prepare_renderer(screen, cell_rows) < 0) {
     free_lines(&help);
+    free_lines(&message);
     return -1;
   }
-  int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
   int cell_columns = glyphs ? 2 : 2 * cell_rows;
   int frame = glyphs ? 3 : 0;         /* columns of the glyph border and last space */
   int frame_rows = glyphs ? 2 : 0;
@@ -806,8 +894,15 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
   int map_width = cells_x * cell_columns + frame;
   int side = !columns || columns >= map_width + GAP + PANEL_MIN;
   int panel_width = side ? (columns ? columns - map_width - GAP : PANEL_NATURAL) : width;
-  add_panel(&panel, screen, env, status, panel_width);
-  int failed = lines_failed(&help) || lines_failed(&map) || lines_failed(&panel);
+  /* As airy as the rows allow. */
+  int panel_rows = !body_rows ? 0 : side ? body_rows : body_rows - map.count;
+  for (int packing = PANEL_AIRY; packing < PANEL_PACKINGS; packing++) {
+    free_lines(&panel);
+    add_panel(&panel, screen, env, status, panel_width, packing);
+    if (!body_rows || panel.count <= panel_rows) break;
+  }
+  int failed = lines_failed(&help) || lines_failed(&message) || lines_failed(&map) ||
+               lines_failed(&panel);
   int emitted = 0;
   int body = side ? (map.count > panel.count ? map.count : panel.count) : map.count + panel.count;
   if (body_rows && body > body_rows) body = body_rows;
@@ -829,19 +924,19 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
       put_clipped(out, panel.line[i - map.count].data, width);
     }
   }
-  if (!rows || emitted < rows) {
+  for (int i = 0; i < message_rows && (!rows || emitted < rows); i++) {
     if (emitted++) put_string(out, "\n");
-    if (status->message && *status->message) {
-      if (!glyphs) put_string(out, "\033[1m");
-      put_clipped(out, status->message, width);
-      if (!glyphs) put_string(out, "\033[0m");
-    }
+    if (i >= message.count) continue;
+    if (!glyphs) put_string(out, "\033[1m");
+    put_clipped(out, message.line[i].data, width);
+    if (!glyphs) put_string(out, "\033[0m");
   }
   for (int i = 0; i < help.count && (!rows || emitted < rows); i++) {
     if (emitted++) put_string(out, "\n");
     put_clipped(out, help.line[i].data, width);
   }
   free_lines(&help);
+  free_lines(&message);
   free_lines(&map);
   free_lines(&panel);
   return failed || out->failed ? -1 : 0;

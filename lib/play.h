@@ -132,8 +132,9 @@ typedef struct crafter_play_screen crafter_play_screen;
  * `textures`, which must outlive the screen (unused for glyphs, may be
  * NULL then).  `cell_rows` is the terminal rows a cell takes in colour
  * (a cell is twice as many columns wide, each row two pixels high), 0 to
- * choose the largest from 1 to 4 that fits the terminal.  NULL with a
- * reason. */
+ * choose for each frame the larger of 3 and 4 that fits the terminal with
+ * the panel beside the view; when neither does, the sprites would blur,
+ * and that frame is drawn in letters.  NULL with a reason. */
 crafter_play_screen *crafter_play_screen_new(const crafter_params *params, int mode,
                                              const crafter_textures *textures, int cell_rows,
                                              char *error, size_t error_size);
@@ -151,7 +152,11 @@ typedef struct crafter_play_status {
 /* Draws the frame for a terminal of `columns` x `rows` (0 for no limit)
  * into `out` (emptied first): lines separated by '\n', without a final
  * one, with colour escapes but no cursor movement, each line no wider
- * than `columns` and at most `rows` lines.  In colour the local view is
+ * than `columns` and at most `rows` lines.  The message is wrapped over
+ * up to three lines, the keys below it; the panel drops its blank lines,
+ * pairs the vitals and runs the lists on after their headings when it
+ * would not fit the rows otherwise, and gives the achievements as a count
+ * alone when even that does not fit.  In colour the local view is
  * rendered as the pixel observation is (daylight, night, sleep), from the
  * env's state; the night noise comes from a copy of its generator, so the
  * game is left exactly as it was.  Returns 0, or -1 when memory ran
@@ -162,6 +167,10 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
 
 /* The terminal rows a cell takes in the last frame drawn (1 for glyphs). */
 int crafter_play_screen_cell_rows(const crafter_play_screen *screen);
+
+/* The mode of the last frame drawn: the screen's, or glyphs where colour
+ * did not fit. */
+int crafter_play_screen_mode(const crafter_play_screen *screen);
 
 /* ---- a game that records ---- */
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/tap.sh"
 play=$top/bin/crafter-play
 dataset=$top/bin/crafter-dataset
-plan 45
+plan 49
 
 "$play" --help >"$scratch/help" 2>&1
 [ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
@@ -110,14 +110,14 @@ ok $? "--colors 256: the palette only"
 
 # ---- in a terminal ----
 if ! command -v tmux >/dev/null 2>&1; then
-  for i in $(seq 26); do skip "tmux is not installed"; done
+  for i in $(seq 30); do skip "tmux is not installed"; done
   finish
 fi
 socket=$scratch/tmux.socket
 unset TMUX
 trap 'tmux -S "$socket" kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
 t() { tmux -S "$socket" "$@"; }
-screen() { t capture-pane -p -t play >"$scratch/screen" 2>/dev/null; }
+screen() { t capture-pane -p -t "${pane:-play}" >"$scratch/screen" 2>/dev/null; }
 # wait_for REGEX: polls the pane for up to 5 seconds.
 wait_for() {
   tries=0
@@ -208,6 +208,28 @@ ok $? "--fps --record: $length steps from one key, so all but one are noops"
 [ $? -eq 0 ] && grep -q "step $length of $length" "$scratch/frame" &&
   grep -q "facing  left" "$scratch/frame"
 ok $? "the real-time recording replays as played"
+
+# An 80x24 terminal that has 24-bit colour: colour would not fit, so
+# letters; the panel and the status line are all there.
+t new-session -d -s small -x 80 -y 24 \
+  "env COLORTERM=truecolor TERM=xterm-256color bin/crafter-play --seed 1; sleep 600"
+pane=small
+wait_for '^+-------------------+'
+ok $? "80x24: the view in letters, not blurred colour"
+t send-keys -t small t
+wait_for '^Cannot place a table: needs 2 wood (you have 0)\.'
+ok $? "80x24: the status line says why t did nothing"
+grep -q 'inventory  (empty)' "$scratch/screen" &&
+  grep -q 'health   9 #########' "$scratch/screen" &&
+  grep -q 'achievements 0 of 22' "$scratch/screen" &&
+  grep -q 'quit: q' "$scratch/screen"
+ok $? "80x24: the inventory, vitals, achievements and keys"
+# -J joins a line the terminal wrapped: one wider than 80 columns shows.
+t capture-pane -p -J -t small | awk 'length($0) > 80 { wide = 1 } END { exit wide }'
+ok $? "80x24: no line wider than the terminal"
+t send-keys -t small q
+t kill-session -t small
+pane=play
 
 # SIGTERM: the terminal is given back and the episode so far is stored.
 type_line "clear; sh -c 'echo \$\$ >\"$scratch/pid\"; exec bin/crafter-play --glyphs --seed 1 --record \"$scratch/killed.traj\"'; echo \"exit \$?\"; stty -g >'$scratch/after-kill'"

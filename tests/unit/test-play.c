@@ -211,16 +211,34 @@ static void test_frames(void) {
   ok(colour && fits(&text, 120, &lines) && lines <= 40 &&
          crafter_play_screen_cell_rows(colour) == 4,
      "it fits 120x40 with 4 rows a cell (%d)", colour ? crafter_play_screen_cell_rows(colour) : 0);
+  /* 100 columns: 4 rows a cell make a view 9 * 8 = 72 wide, too wide for
+   * the 32 columns of the panel beside it; 3 rows make it 54 wide. */
+  ok(colour && crafter_play_draw(colour, &env, &status, 100, 30, &text) == 0 &&
+         fits(&text, 100, &lines) && lines <= 30 && crafter_play_screen_cell_rows(colour) == 3 &&
+         crafter_play_screen_mode(colour) == CRAFTER_PLAY_TRUECOLOR,
+     "100x30: colour at 3 rows a cell (%d)", colour ? crafter_play_screen_cell_rows(colour) : 0);
+  /* 80 columns: even 3 rows (54 + 2 + 32 = 88 columns) do not fit, and 2
+   * rows would show each cell as 4x4 blobs: letters instead. */
   ok(colour && crafter_play_draw(colour, &env, &status, 80, 24, &text) == 0 &&
-         fits(&text, 80, &lines) && lines <= 24 && crafter_play_screen_cell_rows(colour) == 2,
-     "80x24: 2 rows a cell (%d), %d lines", colour ? crafter_play_screen_cell_rows(colour) : 0,
-     lines);
+         fits(&text, 80, &lines) && lines <= 24 &&
+         crafter_play_screen_mode(colour) == CRAFTER_PLAY_GLYPHS &&
+         crafter_play_screen_cell_rows(colour) == 1 && !strchr(text.data, '\033') &&
+         strstr(text.data, "| . . . . @ . . . T |"),
+     "80x24: the colour screen draws letters (%d lines)", lines);
+  ok(colour && crafter_play_draw(colour, &env, &status, 120, 40, &text) == 0 &&
+         crafter_play_screen_mode(colour) == CRAFTER_PLAY_TRUECOLOR,
+     "a larger terminal again: colour again");
   crafter_play_screen *palette = have ? crafter_play_screen_new(&params, CRAFTER_PLAY_COLOR_256,
                                                                 &textures, 2, error, sizeof(error))
                                       : NULL;
   ok(palette && crafter_play_draw(palette, &env, &status, 0, 0, &text) == 0 &&
          strstr(text.data, "\033[48;5;") && !strstr(text.data, ";2;"),
      "a 256-colour frame uses the palette only");
+  ok(palette && crafter_play_draw(palette, &env, &status, 80, 24, &text) == 0 &&
+         fits(&text, 80, &lines) && lines <= 24 &&
+         crafter_play_screen_mode(palette) == CRAFTER_PLAY_COLOR_256 &&
+         crafter_play_screen_cell_rows(palette) == 2,
+     "rows a cell given (2): colour even at 80x24");
 
   /* Drawing at night takes its noise from a copy of the generator: the
    * game goes on exactly as a twin that is never drawn. */
@@ -243,6 +261,54 @@ static void test_frames(void) {
   if (have) crafter_textures_free(&textures);
   crafter_env_free(&env);
   crafter_env_free(&twin);
+}
+
+/* 80x24 with everything to show: every item, every achievement, and a
+ * message longer than a line. */
+static void test_small_terminal(void) {
+  crafter_params params;
+  crafter_params_default(&params);
+  params.seed = 1;
+  crafter_env env;
+  char error[256];
+  crafter_env_init(&env, &params, error, sizeof(error));
+  crafter_env_reset(&env);
+  for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
+    env.game.player.inventory[item] = 9;
+  env.unlocked = (1u << CRAFTER_ACHIEVEMENT_COUNT) - 1;
+  const char *message =
+      "You died after 123 steps with a reward of 3.1.  Any key starts episode 2; q quits.";
+  crafter_play_status status = {"Crafter  seed 1  episode 1  (recording)", NULL, 0.0, message,
+                                crafter_play_help};
+  crafter_play_screen *screen =
+      crafter_play_screen_new(&params, CRAFTER_PLAY_GLYPHS, NULL, 0, error, sizeof(error));
+  crafter_play_text text = {0};
+  int lines = 0;
+  ok(screen && crafter_play_draw(screen, &env, &status, 80, 24, &text) == 0 &&
+         fits(&text, 80, &lines) && lines <= 24,
+     "80x24, everything to show: no line wider than 80, %d lines", lines);
+  ok(strstr(text.data, "| . . . . @ . . . T |") && strstr(text.data, "health   9 #########") &&
+         strstr(text.data, "energy   9 #########") && strstr(text.data, "facing  down, grass"),
+     "the view, the vitals and the facing");
+  ok(strstr(text.data, "inventory  sapling: 9") && strstr(text.data, "iron_sword: 9"),
+     "the inventory from the first item to the last");
+  ok(strstr(text.data, "achievements 22 of 22: collect_coal") && strstr(text.data, "wake_up"),
+     "the achievements, counted and listed to the last");
+  /* The message, its double space made one, is 81 columns: "quits." goes
+   * to a second line. */
+  ok(strstr(text.data, "\nYou died after 123 steps with a reward of 3.1. Any key starts episode "
+                       "2; q\nquits.\n") &&
+         strstr(text.data, "quit: q"),
+     "the whole message, wrapped at a space, and the keys");
+  /* Four rows fewer: the list of achievements gives way to its count. */
+  ok(crafter_play_draw(screen, &env, &status, 80, 20, &text) == 0 && fits(&text, 80, &lines) &&
+         lines <= 20 && strstr(text.data, "achievements 22 of 22") &&
+         !strstr(text.data, "wake_up") && strstr(text.data, "iron_sword: 9") &&
+         strstr(text.data, "\nquits."),
+     "80x20: the achievements as a count, the rest all there (%d lines)", lines);
+  crafter_play_text_free(&text);
+  crafter_play_screen_free(screen);
+  crafter_env_free(&env);
 }
 
 static void test_record_and_replay(void) {
@@ -365,6 +431,7 @@ int main(void) {
   test_frames_clock();
   test_colours();
   test_frames();
+  test_small_terminal();
   test_record_and_replay();
   test_reasons();
   return tap_done();
