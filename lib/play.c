@@ -957,6 +957,35 @@ static void achievement_list(uint32_t bits, char *out, size_t size) {
     }
 }
 
+/* Why an action may come to nothing, taken from the state before the
+ * step, and what the step could change. */
+typedef struct action_watch {
+  int outlook;
+  char reason[300];
+  int32_t items[CRAFTER_ITEM_COUNT];
+  int x, y;
+} action_watch;
+
+static void watch_action(action_watch *watch, const crafter_env *env, int action) {
+  watch->outlook = crafter_game_action_outlook(&env->game, action, watch->reason,
+                                               sizeof(watch->reason));
+  memcpy(watch->items, env->game.player.inventory, sizeof(watch->items));
+  watch->x = env->game.world.objects[0].x;
+  watch->y = env->game.world.objects[0].y;
+}
+
+/* After the step: the reason when the action did nothing (the player
+ * still there, no item gained or spent: the vitals go their own way),
+ * else NULL. */
+static const char *action_failure(const action_watch *watch, const crafter_env *env) {
+  const int32_t *items = env->game.player.inventory;
+  int unchanged = watch->x == env->game.world.objects[0].x &&
+                  watch->y == env->game.world.objects[0].y &&
+                  memcmp(watch->items + CRAFTER_SAPLING, items + CRAFTER_SAPLING,
+                         sizeof(items[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0;
+  return watch->outlook != CRAFTER_ACTION_POSSIBLE && unchanged ? watch->reason : NULL;
+}
+
 static void record_failure(crafter_play_game *game, const char *reason) {
   if (game->record_failed) return;
   game->record_failed = 1;
@@ -1018,19 +1047,13 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
   crafter_env *env = &game->env;
   int was_sleeping = env->game.player.sleeping;
-  /* Why the action may come to nothing, from the state it is taken in. */
-  char reason[300];
-  int outlook = crafter_game_action_outlook(&env->game, action, reason, sizeof(reason));
-  crafter_player before = env->game.player;
-  int x = env->game.world.objects[0].x, y = env->game.world.objects[0].y;
+  action_watch watch;
+  watch_action(&watch, env, action);
   crafter_step_result result;
   crafter_env_step(env, action, &result);
   const crafter_player *player = &env->game.player;
-  size_t items_size = sizeof(player->inventory[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING);
-  int unchanged = x == env->game.world.objects[0].x && y == env->game.world.objects[0].y &&
-                  memcmp(before.inventory + CRAFTER_SAPLING, player->inventory + CRAFTER_SAPLING,
-                         items_size) == 0;
-  int failed = outlook != CRAFTER_ACTION_POSSIBLE && unchanged;
+  const char *reason = action_failure(&watch, env);
+  int failed = reason != NULL;
   game->reward += result.reward;
   if (game->writer && !game->record_failed) {
     char problem[300];
@@ -1188,8 +1211,11 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
     const crafter_traj_step *stored = &replay->data.steps[replay->t];
     crafter_env *env = &replay->env;
     int32_t health_before = env->game.player.inventory[CRAFTER_HEALTH];
+    action_watch watch;
+    watch_action(&watch, env, stored->action);
     crafter_step_result result;
     crafter_env_step(env, stored->action, &result);
+    const char *failure = action_failure(&watch, env);
     double reward = crafter_traj_info_reward(env, health_before, &result);
     replay->reward += reward;
     replay->t++;
@@ -1210,6 +1236,8 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
       snprintf(replay->message, sizeof(replay->message), "Beware: %s", replay->mismatch_reason);
     } else if (result.unlocked) {
       snprintf(replay->message, sizeof(replay->message), "Unlocked %s.", unlocked);
+    } else if (failure) {
+      snprintf(replay->message, sizeof(replay->message), "%s", failure);
     }
   }
   if (replay->t == (long)replay->data.steps_count && replay->mismatch < 0 &&

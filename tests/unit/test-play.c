@@ -397,13 +397,18 @@ static void test_record_and_replay(void) {
   unlink(path);
 }
 
-/* A failed action says why in the message; a wait keeps it up. */
+/* A failed action says why in the message, in play and in a replay; a
+ * wait keeps it up. */
 static void test_reasons(void) {
+  char path[] = "/tmp/test-play-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd >= 0) close(fd);
   crafter_play_game_options options;
   memset(&options, 0, sizeof(options));
   crafter_params_default(&options.params);
   options.params.seed = 1;
   options.first_episode = 1;
+  options.record = path;
   crafter_play_game game;
   char error[300];
   if (crafter_play_game_init(&game, &options, error, sizeof(error)) != 0) {
@@ -424,6 +429,14 @@ static void test_reasons(void) {
   crafter_play_game_act(&game, CRAFTER_MOVE_LEFT);
   ok(game.message[0] == '\0', "a move that happens clears it");
   crafter_play_game_finish(&game, error, sizeof(error));
+
+  crafter_play_replay replay;
+  int status = crafter_play_replay_open(&replay, path, 0, NULL, NULL, error, sizeof(error));
+  if (status == 0) crafter_play_replay_seek(&replay, 1, error, sizeof(error));
+  ok(status == 0 && strcmp(replay.message, "Cannot place a table: needs 2 wood (you have 0).") == 0,
+     "the replay says it too: %s", status == 0 ? replay.message : error);
+  if (status == 0) crafter_play_replay_free(&replay);
+  unlink(path);
 }
 
 int main(void) {
