@@ -82,6 +82,10 @@ tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c tests/fuzz/fuzz.h lib
 tests/fuzz/libfuzzer-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
+# test-traj watches the library's allocations (how much a crafted file
+# makes it ask for).
+tests/unit/test-traj: LDFLAGS += -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+
 tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "outfile.h"
 #include "proto.h"
 #include "render.h"
 
@@ -495,6 +496,7 @@ long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder) {
 
 struct crafter_traj_writer {
   FILE *file;
+  crafter_outfile whole;  /* when written whole: file is whole.file */
   char *path;
   uint64_t offset;
   uint64_t *offsets;
@@ -509,22 +511,28 @@ static int write_bytes(crafter_traj_writer *writer, const void *data, size_t siz
   return 0;
 }
 
-crafter_traj_writer *crafter_traj_writer_create(const char *path,
-                                                const crafter_traj_header *header, char *error,
-                                                size_t error_size) {
+static crafter_traj_writer *writer_create(const char *path, const crafter_traj_header *header,
+                                          int whole, char *error, size_t error_size) {
   crafter_traj_writer *writer = calloc(1, sizeof(*writer));
   if (!writer) {
     crafter_fail(error, error_size, "out of memory");
     return NULL;
   }
   writer->path = malloc(strlen(path) + 1);
-  if (writer->path) strcpy(writer->path, path);
-  writer->file = writer->path ? fopen(path, "wb") : NULL;
+  if (!writer->path) {
+    free(writer);
+    crafter_fail(error, error_size, "out of memory");
+    return NULL;
+  }
+  strcpy(writer->path, path);
+  if (whole) {
+    if (crafter_outfile_open(&writer->whole, path, error, error_size) == 0)
+      writer->file = writer->whole.file;
+  } else {
+    writer->file = fopen(path, "wb");
+    if (!writer->file) crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
+  }
   if (!writer->file) {
-    if (writer->path)
-      crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
-    else
-      crafter_fail(error, error_size, "out of memory");
     free(writer->path);
     free(writer);
     return NULL;
@@ -533,13 +541,38 @@ crafter_traj_writer *crafter_traj_writer_create(const char *path,
   encode_header(header, bytes);
   if (write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
       fflush(writer->file) != 0) {
-    if (!error[0]) crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
-    fclose(writer->file);
-    free(writer->path);
-    free(writer);
+    crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
+    crafter_traj_writer_abort(writer);
     return NULL;
   }
   return writer;
+}
+
+crafter_traj_writer *crafter_traj_writer_create(const char *path,
+                                                const crafter_traj_header *header, char *error,
+                                                size_t error_size) {
+  return writer_create(path, header, 0, error, error_size);
+}
+
+crafter_traj_writer *crafter_traj_writer_create_whole(const char *path,
+                                                      const crafter_traj_header *header,
+                                                      char *error, size_t error_size) {
+  return writer_create(path, header, 1, error, error_size);
+}
+
+static void writer_free(crafter_traj_writer *writer) {
+  free(writer->offsets);
+  free(writer->path);
+  free(writer);
+}
+
+void crafter_traj_writer_abort(crafter_traj_writer *writer) {
+  if (!writer) return;
+  if (writer->whole.file)
+    crafter_outfile_abort(&writer->whole);
+  else
+    fclose(writer->file);
+  writer_free(writer);
 }
 
 static int remember_offset(crafter_traj_writer *writer, uint64_t offset, char *error,
@@ -613,15 +646,28 @@ int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t e
       status = -1;
     free(entries);
   }
-  if (fclose(writer->file) != 0 && status == 0)
+  if (writer->whole.file) {
+    if (status < 0)
+      crafter_outfile_abort(&writer->whole);
+    else if (crafter_outfile_commit(&writer->whole, error, error_size) < 0)
+      status = -1;
+  } else if (fclose(writer->file) != 0 && status == 0) {
     status = crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
-  free(writer->offsets);
-  free(writer->path);
-  free(writer);
+  }
+  writer_free(writer);
   return status;
 }
 
 /* ---- reader ---- */
+
+/* The reader checksums byte ranges of the file through a table of the
+ * CRC-32 of every prefix that ends at a multiple of CRC_BLOCK bytes, built
+ * once as the ranges reach further: a range's CRC then costs at most two
+ * partial blocks and a combination, whatever its length, so looking for
+ * chunks past damage stays linear in the file's size even when the bytes
+ * are full of chunk headers that claim long payloads.  The table takes
+ * 4 bytes per CRC_BLOCK bytes of the file while it is opened. */
+#define CRC_BLOCK 512
 
 struct crafter_traj_reader {
   int fd;
@@ -631,6 +677,8 @@ struct crafter_traj_reader {
   crafter_traj_status status;
   crafter_traj_episode *episodes;
   size_t count, capacity;
+  uint32_t *prefix_crc;   /* [i]: CRC-32 of bytes [0, i * CRC_BLOCK); while opening */
+  size_t prefix_count;
 };
 
 /* Reads exactly size bytes at offset; -1 past the end or on an error. */
@@ -652,29 +700,63 @@ static int read_at(const crafter_traj_reader *reader, uint64_t offset, void *buf
   return 0;
 }
 
-/* CRC-32 of size bytes at offset, read in pieces. */
-static int crc_at(const crafter_traj_reader *reader, uint64_t offset, uint64_t size,
-                  uint32_t *crc) {
-  uint32_t value = (uint32_t)crc32(0L, Z_NULL, 0);
+/* Continues crc over size bytes at offset, read in pieces. */
+static int crc_continue(crafter_traj_reader *reader, uint32_t crc, uint64_t offset, uint64_t size,
+                        uint32_t *result) {
+  if (offset > reader->size || size > reader->size - offset) return -1;
+  reader->status.checked_bytes += size;
   if (reader->memory) {
-    if (offset > reader->size || size > reader->size - offset) return -1;
-    *crc = crc_update(value, reader->memory + offset, (size_t)size);
+    *result = crc_update(crc, reader->memory + offset, (size_t)size);
     return 0;
   }
-  static const size_t piece_bytes = 1 << 20;
-  uint8_t *piece = malloc(piece_bytes);
-  if (!piece) return -1;
-  int status = 0;
-  while (size > 0 && status == 0) {
-    size_t piece_size = size < piece_bytes ? (size_t)size : piece_bytes;
-    status = read_at(reader, offset, piece, piece_size);
-    value = crc_update(value, piece, piece_size);
+  uint8_t piece[CRC_BLOCK * 16];
+  while (size > 0) {
+    size_t piece_size = size < sizeof(piece) ? (size_t)size : sizeof(piece);
+    if (read_at(reader, offset, piece, piece_size) < 0) return -1;
+    crc = crc_update(crc, piece, piece_size);
     offset += piece_size;
     size -= piece_size;
   }
-  free(piece);
-  *crc = value;
-  return status;
+  *result = crc;
+  return 0;
+}
+
+/* The CRC-32 of bytes [0, offset). */
+static int prefix_crc_at(crafter_traj_reader *reader, uint64_t offset, uint32_t *crc) {
+  if (offset > reader->size) return -1;
+  uint64_t block = offset / CRC_BLOCK;
+  if (block >= reader->prefix_count) {
+    if (!reader->prefix_crc) {
+      reader->prefix_crc = malloc(((size_t)(reader->size / CRC_BLOCK) + 1) * sizeof(uint32_t));
+      if (!reader->prefix_crc) return -1;
+      reader->prefix_crc[0] = (uint32_t)crc32(0L, Z_NULL, 0);
+      reader->prefix_count = 1;
+    }
+    while (reader->prefix_count <= block) {
+      size_t i = reader->prefix_count;
+      if (crc_continue(reader, reader->prefix_crc[i - 1], (uint64_t)(i - 1) * CRC_BLOCK,
+                       CRC_BLOCK, &reader->prefix_crc[i]) < 0)
+        return -1;
+      reader->prefix_count++;
+    }
+  }
+  return crc_continue(reader, reader->prefix_crc[block], block * CRC_BLOCK,
+                      offset - block * CRC_BLOCK, crc);
+}
+
+/* The CRC-32 of size bytes at offset: from the prefixes before and after
+ * it, since CRC(A B) = CRC(A) shifted by |B| bytes, XOR CRC(B). */
+static int crc_at(crafter_traj_reader *reader, uint64_t offset, uint64_t size, uint32_t *crc) {
+  uint32_t before, after;
+  if (offset > reader->size || size > reader->size - offset) return -1;
+  if (size == 0) {
+    *crc = (uint32_t)crc32(0L, Z_NULL, 0);
+    return 0;
+  }
+  if (prefix_crc_at(reader, offset, &before) < 0 || prefix_crc_at(reader, offset + size, &after) < 0)
+    return -1;
+  *crc = after ^ (uint32_t)crc32_combine(before, 0, (z_off_t)size);
+  return 0;
 }
 
 static int add_episode(crafter_traj_reader *reader, const crafter_traj_episode *episode) {
@@ -689,22 +771,24 @@ static int add_episode(crafter_traj_reader *reader, const crafter_traj_episode *
   return 0;
 }
 
-/* A whole, good episode chunk at offset: header and payload CRC. */
-static int chunk_at(const crafter_traj_reader *reader, uint64_t offset,
+/* A whole, good episode chunk at offset, ending by `limit`: header and
+ * payload CRC. */
+static int chunk_at(crafter_traj_reader *reader, uint64_t offset, uint64_t limit,
                     crafter_traj_episode *episode, char *problem, size_t problem_size) {
   uint8_t bytes[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
-  if (reader->size - offset < CRAFTER_TRAJ_CHUNK_HEADER_BYTES) {
-    if (reader->size - offset >= 4 && read_at(reader, offset, bytes, 4) == 0 &&
+  if (limit - offset < CRAFTER_TRAJ_CHUNK_HEADER_BYTES) {
+    if (limit - offset >= 4 && read_at(reader, offset, bytes, 4) == 0 &&
         memcmp(bytes, CHUNK_TAG, 4) == 0)
       return crafter_fail(problem, problem_size,
                    "an episode chunk's header is cut short: %llu of %d bytes",
-                   (unsigned long long)(reader->size - offset), CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+                   (unsigned long long)(limit - offset), CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
     return crafter_fail(problem, problem_size, "%llu bytes that are no chunk",
-                 (unsigned long long)(reader->size - offset));
+                 (unsigned long long)(limit - offset));
   }
   if (read_at(reader, offset, bytes, sizeof(bytes)) < 0)
     return crafter_fail(problem, problem_size, "cannot read: %s", strerror(errno));
-  if (decode_chunk_header(bytes, offset, reader->size, reader->header.obs_bytes, episode, problem,
+  if (memcmp(bytes, CHUNK_TAG, 4) == 0) reader->status.checked_bytes += 252;
+  if (decode_chunk_header(bytes, offset, limit, reader->header.obs_bytes, episode, problem,
                           problem_size) < 0)
     return -1;
   uint32_t crc;
@@ -718,7 +802,7 @@ static int chunk_at(const crafter_traj_reader *reader, uint64_t offset,
 }
 
 /* An index chunk at offset; its total size in *bytes, offsets if wanted. */
-static int index_at(const crafter_traj_reader *reader, uint64_t offset, uint64_t *bytes,
+static int index_at(crafter_traj_reader *reader, uint64_t offset, uint64_t *bytes,
                     uint64_t **offsets, uint64_t *count) {
   uint8_t head[INDEX_HEADER_BYTES];
   if (read_at(reader, offset, head, sizeof(head)) < 0) return -1;
@@ -726,27 +810,27 @@ static int index_at(const crafter_traj_reader *reader, uint64_t offset, uint64_t
       get_u32(head + 4) != INDEX_HEADER_BYTES)
     return -1;
   uint64_t entries = get_u64(head + 8), entry_bytes = get_u64(head + 16);
+  uint32_t crc;
   if (entries > reader->size / 8 || entry_bytes != entries * 8 ||
-      entry_bytes > reader->size - offset - INDEX_HEADER_BYTES)
+      entry_bytes > reader->size - offset - INDEX_HEADER_BYTES ||
+      crc_at(reader, offset + INDEX_HEADER_BYTES, entry_bytes, &crc) < 0 ||
+      crc != get_u32(head + 24))
     return -1;
-  uint8_t *table = malloc(entry_bytes ? (size_t)entry_bytes : 1);
-  if (!table) return -1;
-  if (read_at(reader, offset + INDEX_HEADER_BYTES, table, (size_t)entry_bytes) < 0 ||
-      get_u32(head + 24) != crc_of(table, (size_t)entry_bytes)) {
-    free(table);
-    return -1;
-  }
   *bytes = INDEX_HEADER_BYTES + entry_bytes;
   if (offsets) {
+    uint8_t *table = malloc(entry_bytes ? (size_t)entry_bytes : 1);
     *offsets = malloc(entries ? (size_t)entries * sizeof(uint64_t) : 1);
-    if (!*offsets) {
+    if (!table || !*offsets ||
+        read_at(reader, offset + INDEX_HEADER_BYTES, table, (size_t)entry_bytes) < 0) {
       free(table);
+      free(*offsets);
+      *offsets = NULL;
       return -1;
     }
     for (uint64_t i = 0; i < entries; i++) (*offsets)[i] = get_u64(table + 8 * i);
+    free(table);
   }
   if (count) *count = entries;
-  free(table);
   return 0;
 }
 
@@ -762,8 +846,8 @@ static int trailer_at(const crafter_traj_reader *reader, uint64_t offset, uint64
   return 0;
 }
 
-/* Lists the episodes from the index; 0, or -1 with a note when the
- * chunks must be scanned for. */
+/* Lists the episodes from the index, every chunk checked whole; 0, or -1
+ * with a note when the chunks must be scanned for. */
 static int read_index(crafter_traj_reader *reader) {
   crafter_traj_status *status = &reader->status;
   uint64_t trailer = reader->size - CRAFTER_TRAJ_TRAILER_BYTES, index_offset, count;
@@ -785,24 +869,28 @@ static int read_index(crafter_traj_reader *reader) {
   uint64_t previous_end = CRAFTER_TRAJ_HEADER_BYTES;
   for (uint64_t i = 0; i < count; i++) {
     crafter_traj_episode episode;
-    uint8_t bytes[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
     char problem[200];
-    if (offsets[i] < previous_end || offsets[i] >= index_offset ||
-        index_offset - offsets[i] < CRAFTER_TRAJ_CHUNK_HEADER_BYTES ||
-        read_at(reader, offsets[i], bytes, sizeof(bytes)) < 0 ||
-        decode_chunk_header(bytes, offsets[i], index_offset, reader->header.obs_bytes, &episode,
-                            problem, sizeof(problem)) < 0 ||
+    /* Chunks follow each other from the header to the index: bytes that
+     * no entry covers are damage the scan will locate. */
+    if (offsets[i] != previous_end ||
+        chunk_at(reader, offsets[i], index_offset, &episode, problem, sizeof(problem)) < 0 ||
         add_episode(reader, &episode) < 0) {
       free(offsets);
       reader->count = 0;
       snprintf(status->index_note, sizeof(status->index_note),
-               "the index lists a chunk that is not there (entry %llu)",
+               "the index lists a chunk that is not there or is damaged (entry %llu)",
                (unsigned long long)i + 1);
       return -1;
     }
     previous_end = offsets[i] + episode.bytes;
   }
   free(offsets);
+  if (previous_end != index_offset) {
+    reader->count = 0;
+    snprintf(status->index_note, sizeof(status->index_note),
+             "the index does not list every byte before it");
+    return -1;
+  }
   status->indexed = 1;
   return 0;
 }
@@ -819,19 +907,26 @@ static void note_damage(crafter_traj_reader *reader, uint64_t start, uint64_t en
   status->damaged_bytes += end - start;
 }
 
-/* The next offset after `from` where a good episode chunk starts, or the
- * size of the file. */
-static uint64_t resynchronize(const crafter_traj_reader *reader, uint64_t from) {
+/* The next offset after `from` where a good episode chunk, index or
+ * trailer starts, or the size of the file. */
+static uint64_t resynchronize(crafter_traj_reader *reader, uint64_t from) {
   enum { WINDOW = 1 << 16 };
   uint8_t window[WINDOW];
   for (uint64_t base = from; base + 4 <= reader->size; base += WINDOW - 3) {
     size_t length = reader->size - base < WINDOW ? (size_t)(reader->size - base) : WINDOW;
     if (read_at(reader, base, window, length) < 0) break;
     for (size_t i = 0; i + 4 <= length; i++) {
-      if (window[i] != 'E' || memcmp(window + i, CHUNK_TAG, 4) != 0) continue;
       crafter_traj_episode episode;
       char problem[200];
-      if (chunk_at(reader, base + i, &episode, problem, sizeof(problem)) == 0) return base + i;
+      uint64_t bytes, index_offset, count;
+      if (window[i] == 'E' && memcmp(window + i, CHUNK_TAG, 4) == 0 &&
+          chunk_at(reader, base + i, reader->size, &episode, problem, sizeof(problem)) == 0)
+        return base + i;
+      if (window[i] == 'I' && memcmp(window + i, INDEX_TAG, 4) == 0 &&
+          index_at(reader, base + i, &bytes, NULL, NULL) == 0)
+        return base + i;
+      if (window[i] == 'C' && trailer_at(reader, base + i, &index_offset, &count) == 0)
+        return base + i;
     }
     if (length < WINDOW) break;
   }
@@ -845,7 +940,7 @@ static int scan(crafter_traj_reader *reader) {
     crafter_traj_episode episode;
     char problem[200];
     uint64_t bytes, index_offset, count;
-    if (chunk_at(reader, position, &episode, problem, sizeof(problem)) == 0) {
+    if (chunk_at(reader, position, reader->size, &episode, problem, sizeof(problem)) == 0) {
       if (add_episode(reader, &episode) < 0) return -1;
       position += episode.bytes;
       continue;
@@ -859,6 +954,55 @@ static int scan(crafter_traj_reader *reader) {
     note_damage(reader, position, next, problem);
     position = next;
   }
+  return 0;
+}
+
+/* The chunk header of an episode as written, for comparing episodes. */
+static int compare_chunks(const crafter_traj_episode *a, const crafter_traj_episode *b) {
+  uint8_t x[CRAFTER_TRAJ_CHUNK_HEADER_BYTES], y[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
+  encode_chunk_header(a, x);
+  encode_chunk_header(b, y);
+  int order = memcmp(x, y, sizeof(x));
+  if (order) return order;
+  return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+static int compare_episode_pointers(const void *a, const void *b) {
+  return compare_chunks(*(const crafter_traj_episode *const *)a,
+                        *(const crafter_traj_episode *const *)b);
+}
+
+/* A chunk whose header equals an earlier one's (the same episode, the
+ * same summary, the same checksum of its steps) is the same episode
+ * again: only the first is kept. */
+static int drop_duplicates(crafter_traj_reader *reader) {
+  if (reader->count < 2) return 0;
+  const crafter_traj_episode **order = malloc(reader->count * sizeof(*order));
+  uint8_t *repeated = calloc(reader->count, 1);
+  if (!order || !repeated) {
+    free(order);
+    free(repeated);
+    return -1;
+  }
+  for (size_t i = 0; i < reader->count; i++) order[i] = &reader->episodes[i];
+  qsort(order, reader->count, sizeof(*order), compare_episode_pointers);
+  for (size_t i = 1; i < reader->count; i++) {
+    uint8_t x[CRAFTER_TRAJ_CHUNK_HEADER_BYTES], y[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
+    encode_chunk_header(order[i - 1], x);
+    encode_chunk_header(order[i], y);
+    if (memcmp(x, y, sizeof(x)) == 0) repeated[order[i] - reader->episodes] = 1;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < reader->count; i++) {
+    if (repeated[i]) {
+      if (reader->status.duplicates++ == 0) reader->status.duplicate_offset = reader->episodes[i].offset;
+      continue;
+    }
+    reader->episodes[kept++] = reader->episodes[i];
+  }
+  reader->count = kept;
+  free(order);
+  free(repeated);
   return 0;
 }
 
@@ -878,7 +1022,11 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
     return NULL;
   }
   reader->status.file_bytes = reader->size;
-  if (read_index(reader) < 0 && scan(reader) < 0) {
+  int failed = read_index(reader) < 0 && scan(reader) < 0;
+  free(reader->prefix_crc);
+  reader->prefix_crc = NULL;
+  reader->prefix_count = 0;
+  if (failed || drop_duplicates(reader) < 0) {
     crafter_fail(error, error_size, "%s: out of memory", name);
     crafter_traj_close(reader);
     return NULL;
@@ -929,6 +1077,7 @@ void crafter_traj_close(crafter_traj_reader *reader) {
   if (!reader) return;
   if (reader->fd >= 0 && !reader->memory) close(reader->fd);
   free(reader->episodes);
+  free(reader->prefix_crc);
   free(reader);
 }
 
@@ -1005,100 +1154,192 @@ static int check_steps(const crafter_traj_episode *episode, const crafter_traj_d
   return 0;
 }
 
-int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
-                              char *error, size_t error_size) {
+/* Takes the inflated steps apart as they come, so that memory follows
+ * what the stream really holds, never what a header claims: the arrays
+ * grow (doubling) as records and observations arrive, up to the counts the
+ * chunk header announces, and observations are kept only when wanted. */
+typedef struct step_parser {
+  crafter_traj_data *data;
+  uint32_t obs_bytes;
+  uint32_t steps;          /* announced */
+  int keep_obs;
+  uint64_t position;       /* raw bytes taken so far */
+  uint8_t record[CRAFTER_TRAJ_STEP_BYTES];
+  size_t steps_capacity, obs_capacity; /* in steps, in bytes */
+  int out_of_memory;
+} step_parser;
+
+static int grow(void **array, size_t *capacity, size_t needed, size_t most, size_t item_bytes) {
+  if (needed <= *capacity) return 0;
+  size_t capacity_wanted = *capacity ? *capacity : 1;
+  while (capacity_wanted < needed) capacity_wanted *= 2;
+  if (capacity_wanted > most) capacity_wanted = most;
+  void *grown = realloc(*array, capacity_wanted * item_bytes);
+  if (!grown) return -1;
+  *array = grown;
+  *capacity = capacity_wanted;
+  return 0;
+}
+
+static void decode_step(const uint8_t *at, crafter_traj_step *step) {
+  step->action = at[0];
+  step->done = at[1] & 1;
+  step->died = (at[1] >> 1) & 1;
+  step->unlocked = get_u32(at + 4);
+  step->reward = get_f64(at + 8);
+}
+
+static int step_malformed(const uint8_t *at) {
+  return at[0] >= CRAFTER_ACTION_COUNT || (at[1] & ~3u) || at[2] || at[3] ||
+         (get_u32(at + 4) & ~ALL_ACHIEVEMENTS) || !isfinite(get_f64(at + 8));
+}
+
+/* Takes size more bytes of the stream; -1 on a malformed step (its number
+ * in *bad_step) or when memory runs out. */
+static int parse_steps(step_parser *parser, const uint8_t *bytes, size_t size, uint32_t *bad_step) {
+  uint64_t obs = parser->obs_bytes, per_step = CRAFTER_TRAJ_STEP_BYTES + obs;
+  crafter_traj_data *data = parser->data;
+  while (size > 0) {
+    uint64_t observation, within, length;
+    int is_record = 0;
+    if (parser->position < obs) {
+      observation = 0;
+      within = parser->position;
+      length = obs - within;
+    } else {
+      uint64_t relative = parser->position - obs, t = relative / per_step;
+      within = relative % per_step;
+      if (within < CRAFTER_TRAJ_STEP_BYTES) {
+        is_record = 1;
+        observation = t;
+        length = CRAFTER_TRAJ_STEP_BYTES - within;
+      } else {
+        observation = t + 1;
+        within -= CRAFTER_TRAJ_STEP_BYTES;
+        length = obs - within;
+      }
+    }
+    if (length > size) length = size;
+    if (is_record) {
+      memcpy(parser->record + within, bytes, (size_t)length);
+      if (within + length == CRAFTER_TRAJ_STEP_BYTES) {
+        size_t t = (size_t)observation;
+        if (step_malformed(parser->record)) {
+          *bad_step = (uint32_t)t + 1;
+          return -1;
+        }
+        if (grow((void **)&data->steps, &parser->steps_capacity, t + 1, parser->steps,
+                 sizeof(crafter_traj_step)) < 0) {
+          parser->out_of_memory = 1;
+          return -1;
+        }
+        decode_step(parser->record, &data->steps[t]);
+        data->steps_count = (uint32_t)t + 1;
+      }
+    } else if (parser->keep_obs) {
+      size_t end = (size_t)(observation * obs + within + length);
+      if (grow((void **)&data->obs, &parser->obs_capacity, end,
+               ((size_t)parser->steps + 1) * (size_t)obs, 1) < 0) {
+        parser->out_of_memory = 1;
+        return -1;
+      }
+      memcpy(data->obs + (size_t)observation * obs + within, bytes, (size_t)length);
+    }
+    parser->position += length;
+    bytes += length;
+    size -= (size_t)length;
+  }
+  return 0;
+}
+
+static int read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
+                      int keep_obs, char *error, size_t error_size) {
   memset(data, 0, sizeof(*data));
   uint8_t *chunk;
   size_t chunk_bytes;
   if (crafter_traj_read_chunk(reader, index, &chunk, &chunk_bytes, error, error_size) < 0)
     return -1;
   const crafter_traj_episode *episode = &reader->episodes[index];
-  uint32_t obs_bytes = reader->header.obs_bytes;
-  if (episode->raw_bytes > SIZE_MAX) {
+  step_parser parser = {data, reader->header.obs_bytes, episode->steps,
+                        keep_obs && reader->header.obs_bytes > 0, 0, {0}, 0, 0, 0};
+  enum { WINDOW = 1 << 16 };
+  uint8_t *window = malloc(WINDOW);
+  if (!window) {
     free(chunk);
-    return crafter_fail(error, error_size, "the episode is too large for this machine");
-  }
-  size_t raw_bytes = (size_t)episode->raw_bytes;
-  /* One byte more than announced, to notice a stream that is longer. */
-  size_t capacity = raw_bytes + 1;
-  uint8_t *raw = malloc(capacity);
-  data->steps = malloc(episode->steps ? episode->steps * sizeof(crafter_traj_step) : 1);
-  if (obs_bytes) data->obs = malloc(((size_t)episode->steps + 1) * obs_bytes);
-  if (!raw || !data->steps || (obs_bytes && !data->obs)) {
-    free(raw);
-    free(chunk);
-    crafter_traj_data_free(data);
-    return crafter_fail(error, error_size, "out of memory for an episode of %u steps", episode->steps);
+    return crafter_fail(error, error_size, "out of memory");
   }
   z_stream stream;
   memset(&stream, 0, sizeof(stream));
   int status = inflateInit(&stream);
   const uint8_t *in = chunk + CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
-  size_t in_left = chunk_bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES, out_used = 0;
+  size_t in_left = chunk_bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
+  uint32_t bad_step = 0;
+  int parse_failed = 0;
   while (status == Z_OK) {
     uInt in_piece = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-    size_t room = capacity - out_used;
-    uInt out_piece = room > (1u << 30) ? (1u << 30) : (uInt)room;
-    if (out_piece == 0) {
-      status = Z_DATA_ERROR;
-      break;
-    }
     stream.next_in = (Bytef *)(uintptr_t)in;
     stream.avail_in = in_piece;
-    stream.next_out = raw + out_used;
-    stream.avail_out = out_piece;
+    stream.next_out = window;
+    stream.avail_out = WINDOW;
     status = inflate(&stream, Z_NO_FLUSH);
     in += in_piece - stream.avail_in;
     in_left -= in_piece - stream.avail_in;
-    out_used += out_piece - stream.avail_out;
+    size_t produced = WINDOW - stream.avail_out;
+    if (status == Z_BUF_ERROR && produced == 0) break;
+    if (status != Z_OK && status != Z_STREAM_END) break;
+    /* Past the announced length: the stream is longer than it should be. */
+    if (produced > episode->raw_bytes - parser.position) {
+      status = Z_DATA_ERROR;
+      break;
+    }
+    if (parse_steps(&parser, window, produced, &bad_step) < 0) {
+      parse_failed = 1;
+      break;
+    }
   }
   inflateEnd(&stream);
-  int good = status == Z_STREAM_END && out_used == raw_bytes && in_left == 0;
+  free(window);
   free(chunk);
-  if (!good) {
-    free(raw);
+  if (parser.out_of_memory) {
+    crafter_traj_data_free(data);
+    return crafter_fail(error, error_size, "out of memory for an episode of %u steps",
+                        episode->steps);
+  }
+  if (parse_failed) {
+    crafter_traj_data_free(data);
+    return crafter_fail(error, error_size, "step %u of the episode at byte %llu is malformed",
+                        bad_step, (unsigned long long)episode->offset);
+  }
+  if (status != Z_STREAM_END || parser.position != episode->raw_bytes || in_left != 0) {
     crafter_traj_data_free(data);
     return crafter_fail(error, error_size, "the steps of the episode at byte %llu do not decompress "
                                     "to the %llu bytes its header announces",
                  (unsigned long long)episode->offset, (unsigned long long)episode->raw_bytes);
   }
-  const uint8_t *at = raw;
-  if (obs_bytes) memcpy(data->obs, at, obs_bytes);
-  at += obs_bytes;
-  data->steps_count = episode->steps;
-  int problem = 0;
-  for (uint32_t t = 0; t < episode->steps && !problem; t++) {
-    crafter_traj_step *step = &data->steps[t];
-    uint8_t flags = at[1];
-    step->action = at[0];
-    step->done = flags & 1;
-    step->died = (flags >> 1) & 1;
-    step->unlocked = get_u32(at + 4);
-    step->reward = get_f64(at + 8);
-    if (step->action >= CRAFTER_ACTION_COUNT || (flags & ~3u) || at[2] || at[3] ||
-        (step->unlocked & ~ALL_ACHIEVEMENTS) || !isfinite(step->reward)) {
-      crafter_fail(error, error_size, "step %u of the episode at byte %llu is malformed", t + 1,
-            (unsigned long long)episode->offset);
-      problem = 1;
-    }
-    at += CRAFTER_TRAJ_STEP_BYTES;
-    if (obs_bytes) memcpy(data->obs + ((size_t)t + 1) * obs_bytes, at, obs_bytes);
-    at += obs_bytes;
-  }
-  free(raw);
-  if (!problem && reader->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian())
-    to_little_endian_floats(data->obs, ((size_t)episode->steps + 1) * obs_bytes);
-  if (!problem) {
-    char why[200];
-    if (check_steps(episode, data, why, sizeof(why)) < 0) {
-      crafter_fail(error, error_size, "the episode at byte %llu: %s",
-            (unsigned long long)episode->offset, why);
-      problem = 1;
+  if (episode->steps == 0) {
+    data->steps = malloc(1);
+    if (!data->steps) {
+      crafter_traj_data_free(data);
+      return crafter_fail(error, error_size, "out of memory");
     }
   }
-  if (problem) {
+  if (parser.keep_obs && reader->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian())
+    to_little_endian_floats(data->obs, ((size_t)episode->steps + 1) * parser.obs_bytes);
+  char why[200];
+  if (check_steps(episode, data, why, sizeof(why)) < 0) {
     crafter_traj_data_free(data);
-    return -1;
+    return crafter_fail(error, error_size, "the episode at byte %llu: %s",
+                        (unsigned long long)episode->offset, why);
   }
   return 0;
+}
+
+int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
+                              char *error, size_t error_size) {
+  return read_steps(reader, index, data, 1, error, error_size);
+}
+
+int crafter_traj_read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
+                            char *error, size_t error_size) {
+  return read_steps(reader, index, data, 0, error, error_size);
 }

@@ -125,6 +125,18 @@ crafter_traj_writer *crafter_traj_writer_create(const char *path,
                                                 const crafter_traj_header *header, char *error,
                                                 size_t error_size);
 
+/* The same, for a file written whole (lib/outfile.h): the chunks go to a
+ * temporary file renamed over the path by crafter_traj_writer_close, so a
+ * failed or interrupted write leaves the path as it was.  For copies such
+ * as merges, where a partial file is worth nothing. */
+crafter_traj_writer *crafter_traj_writer_create_whole(const char *path,
+                                                      const crafter_traj_header *header,
+                                                      char *error, size_t error_size);
+
+/* Gives up a writer: closes the file (a file written whole is removed)
+ * and frees the writer. */
+void crafter_traj_writer_abort(crafter_traj_writer *writer);
+
 /* Finishes the recorder's episode, appends its chunk and flushes it to
  * the system, so the episode survives the process being killed.  The
  * recorder is then empty until the next start.  Returns 0, or -1 with a
@@ -154,11 +166,22 @@ typedef struct crafter_traj_status {
   char damage[200];       /* what is wrong there */
   long damaged_regions;   /* stretches of bytes skipped over */
   uint64_t damaged_bytes; /* their total size */
+  long duplicates;        /* chunks left out as repeats of an earlier one */
+  uint64_t duplicate_offset; /* the first of them */
+  uint64_t checked_bytes; /* bytes checksummed to open the file: the work done, a
+                             small multiple of the file's size whatever its bytes */
 } crafter_traj_status;
 
 /* Opens a file, reads its header and finds its episodes.  Only a file
  * whose header cannot be read fails (NULL with a reason); damage further
- * on is reported by crafter_traj_status_of. */
+ * on is reported by crafter_traj_status_of.
+ *
+ * Every chunk's checksums are checked on opening (the file is read once
+ * whole), with or without an index, so that the episodes listed are
+ * exactly the intact ones and every program reports the same damage: a
+ * damaged chunk is left out and counted as damage, and the episodes after
+ * it are found by scanning.  A chunk whose header equals an earlier one's
+ * is the same episode again and is left out too (status.duplicates). */
 crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size);
 
 /* The same over bytes in memory, which must outlive the reader. */
@@ -188,6 +211,14 @@ typedef struct crafter_traj_data {
 int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
                               char *error, size_t error_size);
 void crafter_traj_data_free(crafter_traj_data *data);
+
+/* The same checks, keeping the steps only (data->obs is NULL): what
+ * re-simulating an episode needs, in memory of 16 bytes a step whatever
+ * the size of the observations.  crafter_traj_read_episode's memory too
+ * follows what the compressed stream really holds, never what a header
+ * claims. */
+int crafter_traj_read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
+                            char *error, size_t error_size);
 
 /* The raw bytes of episode `index`'s chunk, CRC-checked (malloc'ed). */
 int crafter_traj_read_chunk(crafter_traj_reader *reader, size_t index, uint8_t **chunk,

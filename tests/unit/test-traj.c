@@ -1,8 +1,11 @@
 /* The traj module: a file written and read back field by field, from disk
  * and from memory; the same episodes compress to the same bytes; a file
  * without its trailer is scanned; and damage of every kind -- truncation
- * at every offset, flipped bytes, a broken chunk in the middle -- gives a
- * message and the intact episodes, never a crash or a wrong episode. */
+ * at every offset, flipped bytes, a broken chunk in the middle, a chunk
+ * repeated -- gives a message and the intact episodes, never a crash or a
+ * wrong episode.  Crafted files cost work in proportion to their size and
+ * memory in proportion to what their compressed steps really hold: the
+ * allocations of the library are watched through the linker's --wrap. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,31 @@
 #include "rng.h"
 #include "tap.h"
 #include "traj.h"
+
+#include <zlib.h>
+
+/* The largest single allocation asked for since the last reset. */
+static size_t largest_allocation;
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *pointer, size_t size);
+void *__wrap_malloc(size_t size) {
+  if (size > largest_allocation) largest_allocation = size;
+  return __real_malloc(size);
+}
+void *__wrap_calloc(size_t count, size_t size) {
+  if (size && count <= SIZE_MAX / size && count * size > largest_allocation)
+    largest_allocation = count * size;
+  return __real_calloc(count, size);
+}
+void *__wrap_realloc(void *pointer, size_t size) {
+  if (size > largest_allocation) largest_allocation = size;
+  return __real_realloc(pointer, size);
+}
+
+static void put_le(uint8_t *at, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; i++) at[i] = (uint8_t)(value >> (8 * i));
+}
 
 enum { EPISODES = 4, MAX_STEPS = 40 };
 
@@ -267,6 +295,144 @@ int main(void) {
   ok(opened && good == EPISODES && !s->indexed && !s->damaged,
      "without the trailer every episode is found by scanning");
   crafter_traj_close(kept);
+
+  /* One byte flipped in each chunk in turn, the index and trailer intact:
+   * at the tag, the header's checksum, the first, middle and last byte of
+   * the steps.  Either checksum fails, so that episode alone is left out,
+   * the damage starts at its chunk, and every other episode reads back. */
+  int each_right = 1;
+  for (int e = 0; e < EPISODES; e++) {
+    size_t chunk_bytes = (size_t)(ends[e + 1] - ends[e]);
+    size_t places[5] = {0, 252, 256, 256 + (chunk_bytes - 256) / 2, chunk_bytes - 1};
+    for (int p = 0; p < 5; p++) {
+      memcpy(copy, bytes, size);
+      copy[ends[e] + places[p]] ^= 0x10;
+      s = NULL;
+      kept = NULL;
+      good = readable(copy, size, want, &opened, &s, &kept);
+      int missing_right = kept && crafter_traj_episode_count(kept) == EPISODES - 1;
+      for (size_t i = 0; missing_right && i < crafter_traj_episode_count(kept); i++)
+        missing_right = crafter_traj_episode_at(kept, i)->world_seed != want[e].world_seed;
+      if (!(opened && good == EPISODES - 1 && missing_right && s->damaged &&
+            s->damage_offset == ends[e] && s->damaged_regions == 1 &&
+            s->damaged_bytes == chunk_bytes)) {
+        if (each_right) printf("# wrong for episode %d, byte %zu of its chunk\n", e, places[p]);
+        each_right = 0;
+      }
+      crafter_traj_close(kept);
+    }
+  }
+  ok(each_right, "a byte flipped in each chunk at 5 places: that episode alone is left out");
+
+  /* A chunk written twice (an index listing both): the episode once. */
+  reader = crafter_traj_open(path, error, sizeof(error));
+  crafter_traj_writer *writer =
+      crafter_traj_writer_create(path2, crafter_traj_header_of(reader), error, sizeof(error));
+  int written = writer != NULL;
+  for (int k = 0; written && k < EPISODES + 1; k++) {
+    uint8_t *chunk;
+    size_t chunk_size;
+    written = crafter_traj_read_chunk(reader, k == EPISODES ? 1 : (size_t)k, &chunk, &chunk_size,
+                                      error, sizeof(error)) == 0 &&
+              crafter_traj_writer_add_chunk(writer, chunk, chunk_size, error, sizeof(error)) == 0;
+    free(chunk);
+  }
+  if (writer) written &= crafter_traj_writer_close(writer, error, sizeof(error)) == 0;
+  crafter_traj_close(reader);
+  uint8_t *twice = read_whole(path2, &size2);
+  s = NULL;
+  kept = NULL;
+  good = twice ? readable(twice, size2, want, &opened, &s, &kept) : 0;
+  ok(written && good == EPISODES && s && s->indexed && !s->damaged && s->duplicates == 1 &&
+         s->duplicate_offset == ends[EPISODES],
+     "a chunk listed twice counts once: %ld episodes, %ld duplicate", good, s ? s->duplicates : -1L);
+  crafter_traj_close(kept);
+  free(twice);
+
+  /* Chunk headers every 256 bytes, each whole with its own checksum but
+   * claiming steps up to the end of the file, then the four real chunks.
+   * Each claim must be checked against the bytes it covers; done naively
+   * that is a pass over the rest of the file per header.  The reader
+   * checksums the file once into its table of prefixes, then per header
+   * its 252 bytes and at most two partial blocks of 511 bytes: at most
+   * 1 + (252 + 2 * 511) / 256 < 6 times the file's size. */
+  enum { FAKES = 4096 };
+  size_t real_bytes = (size_t)(ends[EPISODES] - ends[0]);
+  size_t crafted_size = CRAFTER_TRAJ_HEADER_BYTES + (size_t)FAKES * 256 + real_bytes;
+  uint8_t *crafted = malloc(crafted_size);
+  memcpy(crafted, bytes, CRAFTER_TRAJ_HEADER_BYTES);
+  for (size_t k = 0; k < FAKES; k++) {
+    uint8_t *fake = crafted + CRAFTER_TRAJ_HEADER_BYTES + 256 * k;
+    memcpy(fake, bytes + ends[0], 256);
+    put_le(fake + 8, crafted_size - (size_t)(fake - crafted) - 256, 8);
+    put_le(fake + 252, crc32(0L, fake, 252), 4);
+  }
+  memcpy(crafted + CRAFTER_TRAJ_HEADER_BYTES + (size_t)FAKES * 256, bytes + ends[0], real_bytes);
+  s = NULL;
+  kept = NULL;
+  good = readable(crafted, crafted_size, want, &opened, &s, &kept);
+  ok(opened && good == EPISODES && s->damaged && s->damage_offset == CRAFTER_TRAJ_HEADER_BYTES &&
+         s->damaged_bytes == (uint64_t)FAKES * 256,
+     "%d false chunk headers: skipped as one damaged stretch, the %d real episodes found", FAKES,
+     EPISODES);
+  ok(s && s->checked_bytes < 6 * (uint64_t)crafted_size,
+     "and the bytes checksummed to open it, %llu, are less than 6 times its %zu bytes",
+     s ? (unsigned long long)s->checked_bytes : 0ULL, crafted_size);
+  crafter_traj_close(kept);
+  free(crafted);
+
+  /* A chunk of 4096x4096 pixels (48 MiB an observation) announcing 20
+   * steps, 1 GB uncompressed, whose 2 MB of compressed steps really hold 2
+   * MB.  Reading it must fail (the stream is too short) having asked for
+   * memory in proportion to those 2 MB -- at most the chunk itself and
+   * twice what was inflated, 8 MB in all -- and the steps alone without
+   * memory for observations beyond the chunk. */
+  crafter_params big;
+  crafter_params_default(&big);
+  big.size[0] = big.size[1] = 4096;
+  crafter_traj_header big_header;
+  crafter_traj_header_init(&big_header, &big, CRAFTER_OBS_PIXELS, "test", NULL);
+  size_t noise_bytes = 2000000;
+  uint8_t *noise = malloc(noise_bytes);
+  for (size_t i = 0; i < noise_bytes; i++) noise[i] = (uint8_t)crafter_rng_randint(&rng, 0, 256);
+  uLongf packed_bytes = compressBound(noise_bytes);
+  uint8_t *big_chunk = malloc(256 + packed_bytes);
+  compress2(big_chunk + 256, &packed_bytes, noise, noise_bytes, 1);
+  uint64_t obs_bytes = 4096ull * 4096 * 3, steps = 20;
+  memset(big_chunk, 0, 256);
+  memcpy(big_chunk, "EPSD", 4);
+  put_le(big_chunk + 4, 256, 4);
+  put_le(big_chunk + 8, packed_bytes, 8);
+  put_le(big_chunk + 16, obs_bytes + steps * (16 + obs_bytes), 8);
+  put_le(big_chunk + 24, 0, 8);          /* seed */
+  put_le(big_chunk + 32, 1, 8);          /* episode */
+  put_le(big_chunk + 40, 12345, 8);      /* world seed */
+  put_le(big_chunk + 48, steps, 4);      /* steps; the end is 0, cut */
+  put_le(big_chunk + 248, crc32(0L, big_chunk + 256, (uInt)packed_bytes), 4);
+  put_le(big_chunk + 252, crc32(0L, big_chunk, 252), 4);
+  writer = crafter_traj_writer_create(path2, &big_header, error, sizeof(error));
+  written = writer && crafter_traj_writer_add_chunk(writer, big_chunk, 256 + packed_bytes, error,
+                                                    sizeof(error)) == 0;
+  if (writer) written &= crafter_traj_writer_close(writer, error, sizeof(error)) == 0;
+  reader = written ? crafter_traj_open(path2, error, sizeof(error)) : NULL;
+  ok(reader && crafter_traj_episode_count(reader) == 1,
+     "a file announcing 1 GB of pixels in 2 MB opens: %s", reader ? "one episode" : error);
+  if (reader) {
+    crafter_traj_data big_data;
+    largest_allocation = 0;
+    int refused = crafter_traj_read_episode(reader, 0, &big_data, error, sizeof(error)) < 0;
+    ok(refused && strstr(error, "do not decompress") && largest_allocation <= 8000000,
+       "reading it fails after asking for at most %zu bytes at once: %s", largest_allocation,
+       error);
+    largest_allocation = 0;
+    refused = crafter_traj_read_steps(reader, 0, &big_data, error, sizeof(error)) < 0;
+    ok(refused && largest_allocation <= 256 + packed_bytes,
+       "its steps alone, at most %zu bytes at once (the chunk is %zu)", largest_allocation,
+       (size_t)(256 + packed_bytes));
+    crafter_traj_close(reader);
+  }
+  free(big_chunk);
+  free(noise);
 
   /* Headers that cannot be read. */
   memcpy(copy, bytes, size);
