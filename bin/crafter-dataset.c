@@ -9,6 +9,7 @@
 #include "agents.h"
 #include "cli.h"
 #include "dataset.h"
+#include "outfile.h"
 #include "proto.h"
 
 #define PROGRAM "crafter-dataset"
@@ -344,17 +345,20 @@ int main(int argc, char **argv) {
     if (!format) usage_error("%s", "export needs --format stats or --format npz");
     if (strcmp(format, "stats") == 0) {
       FILE *out = stdout;
+      crafter_outfile whole = {0};
       if (output && strcmp(output, "-") != 0) {
-        out = fopen(output, "w");
-        if (!out) {
-          perror(PROGRAM);
+        if (crafter_outfile_open(&whole, output, error, sizeof(error)) < 0) {
+          fprintf(stderr, PROGRAM ": %s\n", error);
           return 1;
         }
+        out = whole.file;
       }
       status = crafter_dataset_export_stats(files[0], out, error, sizeof(error));
-      if (out != stdout && fclose(out) != 0 && status == 0) {
-        snprintf(error, sizeof(error), "writing %s failed", output);
-        status = 1;
+      if (out != stdout) {
+        if (status)
+          crafter_outfile_abort(&whole);
+        else if (crafter_outfile_commit(&whole, error, sizeof(error)) < 0)
+          status = 1;
       }
     } else {
       if (!output) usage_error("%s", "--format npz needs a directory: -o DIR");

@@ -107,6 +107,8 @@ int main(int argc, char **argv) {
     if (crafter_score_read_file(&set, files[i], method, seed, error, sizeof(error)) < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       status = 1;
+    } else if (set.note[0]) {
+      fprintf(stderr, PROGRAM ": note: %s\n", set.note);
     }
   size_t count = 0;
   crafter_score_method *methods = status ? NULL : crafter_score_summarize(&set, &count);

@@ -220,6 +220,11 @@ static void describe_damage(FILE *out, const char *path, const crafter_traj_read
             path, (unsigned long long)status->damage_offset, status->damage,
             status->damaged_regions, status->damaged_regions == 1 ? "" : "s",
             (unsigned long long)status->damaged_bytes, crafter_traj_episode_count(reader));
+  if (status->duplicates)
+    fprintf(out, "%s: %ld chunk%s from byte %llu repeat%s an episode already in the file; "
+            "each episode is counted once\n",
+            path, status->duplicates, status->duplicates == 1 ? "" : "s",
+            (unsigned long long)status->duplicate_offset, status->duplicates == 1 ? "s" : "");
 }
 
 static void unlocked_names(FILE *out, uint32_t unlocked) {
@@ -304,6 +309,9 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
             (unsigned long long)status->damaged_bytes);
   else
     fprintf(out, "damage        none\n");
+  if (status->duplicates)
+    fprintf(out, "duplicates    %ld chunks from byte %llu repeat an episode (counted once)\n",
+            status->duplicates, (unsigned long long)status->duplicate_offset);
   crafter_traj_close(reader);
   return 0;
 }
@@ -433,18 +441,20 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
     crafter_traj_data data;
     char problem[400];
-    int bad = crafter_traj_read_episode(reader, i, &data, problem, sizeof(problem)) < 0;
+    /* Observations are kept only to be compared. */
+    int keep_obs = have_replay && r.compare_obs && h->obs_bytes;
+    int bad = (keep_obs ? crafter_traj_read_episode(reader, i, &data, problem, sizeof(problem))
+                        : crafter_traj_read_steps(reader, i, &data, problem, sizeof(problem))) < 0;
     if (!bad && have_replay) bad = resimulate(&r, e, &data, problem, sizeof(problem)) < 0;
+    crafter_traj_data_free(&data);
     if (bad) {
       fprintf(out, "%s: episode %zu (seed %lld, episode %lld): %s\n", path, i,
               (long long)e->seed, (long long)e->episode, problem);
       problems++;
-    } else {
-      crafter_traj_data_free(&data);
     }
     steps += e->steps;
   }
-  if (status->damaged) problems++;
+  if (status->damaged || status->duplicates) problems++;
   fprintf(out, "%s: %zu episodes, %.0f steps%s: %s\n", path, count, steps,
           have_replay ? ", re-simulated" : "", problems ? "FAILED" : "ok");
   if (have_replay) replay_free(&r);
@@ -580,6 +590,9 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
       fprintf(notes, "note: %s is damaged from byte %llu (%s); its %zu readable episodes are merged\n",
               inputs[i], (unsigned long long)s->damage_offset, s->damage,
               crafter_traj_episode_count(readers[i]));
+    if (s->duplicates && notes)
+      fprintf(notes, "note: %s repeats %ld of its episodes; each is merged once\n", inputs[i],
+              s->duplicates);
     total += crafter_traj_episode_count(readers[i]);
   }
   merge_entry *entries = status ? NULL : malloc((total ? total : 1) * sizeof(*entries));
@@ -592,22 +605,22 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
     if (sort_entries(entries, total, readers, inputs, error, error_size) < 0) status = 1;
   }
   if (status == 0) {
-    crafter_traj_writer *writer =
-        crafter_traj_writer_create(output, crafter_traj_header_of(readers[0]), error, error_size);
+    /* Written whole or not at all: a failed merge leaves the output as it was. */
+    crafter_traj_writer *writer = crafter_traj_writer_create_whole(
+        output, crafter_traj_header_of(readers[0]), error, error_size);
     if (!writer) status = 1;
     for (size_t k = 0; k < total && status == 0; k++) {
       uint8_t *chunk;
       size_t bytes;
       if (crafter_traj_read_chunk(readers[entries[k].file], entries[k].index, &chunk, &bytes,
-                                  error, error_size) < 0 ||
-          crafter_traj_writer_add_chunk(writer, chunk, bytes, error, error_size) < 0)
+                                  error, error_size) < 0)
         status = 1;
-      if (status == 0) free(chunk);
+      else if (crafter_traj_writer_add_chunk(writer, chunk, bytes, error, error_size) < 0)
+        status = 1;
+      free(chunk);
     }
-    char problem[256];
-    if (writer && crafter_traj_writer_close(writer, status ? problem : error,
-                                            status ? sizeof(problem) : error_size) < 0)
-      status = 1;
+    if (writer && status) crafter_traj_writer_abort(writer);
+    else if (writer && crafter_traj_writer_close(writer, error, error_size) < 0) status = 1;
   }
   free(entries);
   for (int i = 0; i < count; i++) crafter_traj_close(readers[i]);
@@ -997,7 +1010,11 @@ static int draw_frames(const char *path, const crafter_frames_options *options,
                  count);
   }
   crafter_traj_data d;
-  if (crafter_traj_read_episode(reader, (size_t)episode, &d, error, error_size) < 0) {
+  /* Stored pixels are drawn as they are; other observations are replayed,
+   * from the steps alone. */
+  int stored = h->obs_kind == CRAFTER_OBS_PIXELS;
+  if ((stored ? crafter_traj_read_episode(reader, (size_t)episode, &d, error, error_size)
+              : crafter_traj_read_steps(reader, (size_t)episode, &d, error, error_size)) < 0) {
     crafter_traj_close(reader);
     return 1;
   }
@@ -1014,11 +1031,13 @@ static int draw_frames(const char *path, const crafter_frames_options *options,
       make_directory(pictures->directory, error, error_size) < 0)
     status = 1;
   if (status == 0 && h->obs_kind != CRAFTER_OBS_PIXELS) {
-    if (replay_init(&r, h, 1, options->textures, problem, sizeof(problem)) < 0 ||
-        replay_start(&r, e, problem, sizeof(problem)) < 0)
+    if (replay_init(&r, h, 1, options->textures, problem, sizeof(problem)) < 0) {
       status = failn(1, error, error_size, "%s", problem);
-    else
+    } else {
       have_replay = 1;
+      if (replay_start(&r, e, problem, sizeof(problem)) < 0)
+        status = failn(1, error, error_size, "%s", problem);
+    }
   }
   int width = h->params.size[0], height = h->params.size[1];
   size_t image_bytes = (size_t)width * (size_t)height * 3;

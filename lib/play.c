@@ -1176,7 +1176,7 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
   }
   replay->episode = *crafter_traj_episode_at(replay->reader, index);
   char problem[300];
-  if (crafter_traj_read_episode(replay->reader, index, &replay->data, problem, sizeof(problem)) <
+  if (crafter_traj_read_steps(replay->reader, index, &replay->data, problem, sizeof(problem)) <
       0) {
     snprintf(error, error_size, "%s: episode %zu: %s", path, index, problem);
     crafter_play_replay_free(replay);

@@ -321,6 +321,16 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
   crafter_traj_reader *reader =
       crafter_traj_open_memory((const uint8_t *)text, length, problem, sizeof(problem));
   if (!reader) return crafter_fail(error, error_size, "%s", problem);
+  const crafter_traj_status *status = crafter_traj_status_of(reader);
+  if (status->damaged)
+    snprintf(set->note, sizeof(set->note),
+             "damaged from byte %llu: %s; only its %zu intact episodes are scored",
+             (unsigned long long)status->damage_offset, status->damage,
+             crafter_traj_episode_count(reader));
+  else if (status->duplicates)
+    snprintf(set->note, sizeof(set->note),
+             "%ld chunks repeat an episode already in the file; each episode is scored once",
+             status->duplicates);
   crafter_score_run run = {0};
   double steps = 0;
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
@@ -338,6 +348,7 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
 
 int crafter_score_read(crafter_score_set *set, const char *text, size_t length, const char *method,
                        const char *seed, char *error, size_t error_size) {
+  set->note[0] = '\0';
   if (crafter_traj_is_trajectory(text, length))
     return read_trajectory(set, text, length, method, seed, error, error_size);
   size_t first = 0;
@@ -419,6 +430,17 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
     snprintf(message, sizeof(message), "out of memory");
   if (status < 0)
     crafter_fail(error, error_size, "%s: %s", is_stdin ? "standard input" : path, message);
+  if (status == 0 && set->note[0]) {
+    const char *name = is_stdin ? "standard input" : path;
+    size_t name_length = strlen(name);
+    if (name_length + 2 < sizeof(set->note)) {
+      size_t note_length = strnlen(set->note, sizeof(set->note) - name_length - 3);
+      memmove(set->note + name_length + 2, set->note, note_length);
+      set->note[name_length + 2 + note_length] = '\0';
+      memcpy(set->note, name, name_length);
+      memcpy(set->note + name_length, ": ", 2);
+    }
+  }
   free(directory);
   free(text);
   return status;

@@ -45,6 +45,9 @@ typedef struct crafter_score_set {
   double budget; /* env steps */
   crafter_score_run *runs;
   size_t count, capacity;
+  /* What the last file read lacks: a damaged trajectory's damage and the
+   * episodes left out; "" when nothing. */
+  char note[512];
 } crafter_score_set;
 
 /* What the paper reports for one method.  NaN where it has no episodes. */

@@ -7,7 +7,7 @@
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 ASSETS_DIR=${ASSETS_DIR:-$(dirname "$GOLDEN_DIR")/crafter-assets}
-plan 29
+plan 37
 
 "$dataset" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -216,4 +216,53 @@ fi
 "$dataset" frames --steps 999 "$scratch/sem.traj" >/dev/null 2>"$scratch/err"
 [ $? -ne 0 ] && grep -q "step 999 is past the end" "$scratch/err"
 ok $? "a step past the end is refused: $(cat "$scratch/err")"
+# Outputs on a full disk: merge and export fail with the reason and leave
+# no partial file.  /dev/full is a device, written in place; a regular
+# file is written through a temporary renamed over it when complete, so a
+# write cut short by the file size limit (as a full disk would) leaves the
+# old file whole and no temporary beside it.
+"$dataset" merge -o /dev/full "$scratch/shard1.traj" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-dataset: writing /dev/full: No space left on device" "$scratch/err"
+ok $? "merge onto a full disk: $(cat "$scratch/err")"
+"$dataset" export --format stats -o /dev/full "$scratch/random.traj" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "No space left on device" "$scratch/err"
+ok $? "export onto a full disk: $(cat "$scratch/err")"
+mkdir "$scratch/limited" && printf 'old\n' >"$scratch/limited/out.traj"
+(trap '' XFSZ; ulimit -f 8; "$dataset" merge -o "$scratch/limited/out.traj" "$scratch/random.traj") 2>"$scratch/err"
+status=$?
+[ $status -eq 1 ] && [ "$(cat "$scratch/limited/out.traj")" = old ] &&
+  [ "$(ls "$scratch/limited")" = out.traj ]
+ok $? "a merge cut short by the file size limit leaves the old file and no temporary: $(cat "$scratch/err")"
+(trap '' XFSZ; ulimit -f 8; "$dataset" export --format stats -o "$scratch/limited/out.traj" "$scratch/random.traj") 2>"$scratch/err"
+status=$?
+[ $status -eq 1 ] && [ "$(cat "$scratch/limited/out.traj")" = old ] &&
+  [ "$(ls "$scratch/limited")" = out.traj ]
+ok $? "so does an export: $(cat "$scratch/err")"
+"$dataset" merge -o "$scratch/limited/out.traj" "$scratch/shard1.traj" &&
+  cmp -s "$scratch/limited/out.traj" "$scratch/shard1.traj" && [ "$(ls "$scratch/limited")" = out.traj ]
+ok $? "a merge that succeeds replaces the file whole"
+
+# Re-simulation that fails, as for a file recorded under another
+# configuration: a line for the episode, exit 1 (and, under the sanitizers,
+# nothing leaked).
+printf 'items:\n  health: {max: 9, initial: 8}\n' >"$scratch/health.yaml"
+seq 0 299 | awk '{ print $1 % 17 }' |
+  "$top/bin/crafter-step" --seed 3 --length 100 --episodes 1 --config "$scratch/health.yaml" \
+    --record "$scratch/config.traj" >/dev/null
+"$dataset" verify --resimulate "$scratch/config.traj" >"$scratch/out"
+[ $? -eq 1 ] && grep -q "episode 0 (seed 3, episode 1): step [0-9]*: .* differs" "$scratch/out"
+ok $? "an episode of other rules does not re-simulate: $(head -1 "$scratch/out")"
+"$dataset" verify "$scratch/config.traj" >/dev/null
+ok $? "its checksums and steps are whole all the same"
+
+# frames when the replay cannot start: a chunk whose world seed was
+# changed (its header's checksum made right again) is whole to the reader
+# but not the episode its seeds make.
+perl -MCompress::Zlib -e 'local $/; my $d = <STDIN>; my $at = 128;
+  substr($d, $at + 40, 8) = pack("Q<", 12345);
+  substr($d, $at + 252, 4) = pack("V", crc32(substr($d, $at, 252))); print $d' \
+  <"$scratch/other.traj" >"$scratch/seeded.traj"
+"$dataset" frames --steps 0 -o "$scratch/frames-seeded" "$scratch/seeded.traj" 2>"$scratch/err" >/dev/null
+[ $? -eq 1 ] && grep -q "world seed differs: stored 12345" "$scratch/err"
+ok $? "frames whose replay cannot start: $(cat "$scratch/err")"
 finish

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Trajectory files from crafter-step --record: what they hold, their exact
-# re-simulation, and damaged files (truncated, bytes flipped) read by the
-# programs without a crash.
+# re-simulation, and damaged files (truncated, bytes flipped, chunks
+# repeated) read by the programs without a crash and reported alike by all.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
-plan 12
+score=$top/bin/crafter-score
+plan 22
 
 "$step" --help | grep -q -- "--record=FILE"
 ok $? "crafter-step --help lists --record"
@@ -77,4 +78,65 @@ ok $? "a cut header: $(cat "$scratch/err")"
 "$dataset" verify "$top/README" >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "not a trajectory file" "$scratch/err"
 ok $? "another file: $(cat "$scratch/err")"
+# One byte flipped in each episode's chunk in turn, at its tag, its first
+# and middle bytes of steps and its last byte: that episode alone is lost,
+# whether the index survives or not, and every program says so alike --
+# info and verify name the chunk's offset, list and crafter-score leave the
+# episode out, merge keeps the episodes after it.  The chunks' offsets come
+# from the index (crafter-trajectory(5)): the trailer holds the index's
+# offset and count, the index the chunks' offsets.
+"$dataset" record -q -n 10 --seed 4 -o "$scratch/ten.traj"
+perl -e 'local $/; my $d = <STDIN>; my $n = length $d;
+  my ($index, $count) = unpack "Q<Q<", substr($d, $n - 24, 16);
+  my @o = unpack "Q<*", substr($d, $index + 32, 8 * $count); push @o, $index;
+  print "$_ $o[$_] ", $o[$_ + 1] - $o[$_], "\n" for 0 .. $count - 1' <"$scratch/ten.traj" >"$scratch/chunks"
+[ "$(wc -l <"$scratch/chunks")" -eq 10 ]
+ok $? "the index lists 10 chunks"
+flip() { # flip FILE OFFSET OUT
+  perl -e 'local $/; my $d = <STDIN>; my $at = shift; substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0x20); print $d' "$2" <"$1" >"$3"
+}
+info_bad=0 list_bad=0 verify_bad=0 merge_bad=0 score_bad=0 cases=0
+while read -r episode offset bytes; do
+  for at in 1 256 $((256 + (bytes - 256) / 2)) $((bytes - 1)); do
+    cases=$((cases + 1))
+    flip "$scratch/ten.traj" $((offset + at)) "$scratch/hit.traj"
+    "$dataset" info "$scratch/hit.traj" >"$scratch/info" 2>&1
+    grep -q "^damage  *from byte $offset: " "$scratch/info" &&
+      grep -q "^episodes  *9: " "$scratch/info" || info_bad=$((info_bad + 1))
+    "$dataset" list "$scratch/hit.traj" >"$scratch/list" 2>"$scratch/notes"
+    { [ "$(tail -n +2 "$scratch/list" | wc -l)" -eq 9 ] &&
+      ! awk -v e=$((episode + 1)) 'NR > 1 && $3 == e { found = 1 } END { exit !found }' "$scratch/list" &&
+      grep -q "damaged from byte $offset" "$scratch/notes"; } || list_bad=$((list_bad + 1))
+    "$dataset" verify "$scratch/hit.traj" >"$scratch/out" 2>&1
+    [ $? -eq 1 ] && grep -q "damaged from byte $offset" "$scratch/out" &&
+      grep -q ": 9 episodes, .*FAILED" "$scratch/out" || verify_bad=$((verify_bad + 1))
+    rm -f "$scratch/fixed.traj"
+    { "$dataset" merge -o "$scratch/fixed.traj" "$scratch/hit.traj" 2>/dev/null &&
+      "$dataset" verify "$scratch/fixed.traj" >/dev/null &&
+      [ "$("$dataset" list "$scratch/fixed.traj" | tail -n +2 | wc -l)" -eq 9 ]; } || merge_bad=$((merge_bad + 1))
+    "$score" --format json "$scratch/hit.traj" >"$scratch/json" 2>"$scratch/notes"
+    grep -q '"episodes": 9,' "$scratch/json" && grep -q "note: .*damaged from byte $offset" "$scratch/notes" ||
+      score_bad=$((score_bad + 1))
+  done
+done <"$scratch/chunks"
+ok $info_bad "info reports the damaged chunk and 9 episodes in $cases of $cases cases"
+ok $list_bad "list leaves out the damaged episode alone and notes the damage"
+ok $verify_bad "verify fails and names the damaged chunk"
+ok $merge_bad "merge keeps the 9 intact episodes, before and after the damage, in a file that verifies"
+ok $score_bad "crafter-score scores the 9 intact episodes with a note"
+
+# A chunk repeated (files concatenated by hand): the episode counts once.
+perl -e 'open my $c, "<", shift; my @c = map { [split] } <$c>; my $d = do { local $/; <STDIN> };
+  my ($e, $o, $b) = @{$c[0]}; my ($e2, $o2, $b2) = @{$c[1]};
+  print substr($d, 0, $o2 + $b2), substr($d, $o, $b)' "$scratch/chunks" <"$scratch/ten.traj" >"$scratch/twice.traj"
+"$dataset" list "$scratch/twice.traj" >"$scratch/list" 2>"$scratch/notes"
+[ "$(tail -n +2 "$scratch/list" | wc -l)" -eq 2 ] && grep -q "repeats an episode" "$scratch/notes"
+ok $? "list shows a repeated chunk's episode once: $(grep repeat "$scratch/notes")"
+"$score" --format json "$scratch/twice.traj" 2>/dev/null | grep -q '"episodes": 2,'
+ok $? "crafter-score counts it once"
+"$dataset" verify "$scratch/twice.traj" >/dev/null
+[ $? -eq 1 ]
+ok $? "verify fails on a repeated chunk"
+"$dataset" info "$scratch/twice.traj" | grep -q "^duplicates  *1 chunks from byte"
+ok $? "info reports it"
 finish
