@@ -52,8 +52,10 @@ int crafter_dataset_verify(const char *path, int resimulate, const char *texture
 
 /* Merges files of one header into `output`, episodes ordered by seed and
  * episode counter (then by content), so the result does not depend on the
- * order of the inputs.  Readable episodes of damaged inputs are taken,
- * with a note on `notes`. */
+ * order of the inputs.  Every intact episode of a damaged input is taken,
+ * and a chunk repeated within an input once, with a note on `notes`.  The
+ * output is written whole (lib/outfile.h): a failed merge leaves it as it
+ * was. */
 int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
                           char *error, size_t error_size);
 
