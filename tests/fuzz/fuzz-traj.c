@@ -1,6 +1,6 @@
 /* Fuzz target: the trajectory reader (crafter-trajectory(5)) over any
  * bytes: the header, the index or the scan for chunks, and every episode's
- * steps and observations. */
+ * steps with and without its observations. */
 #include <stdlib.h>
 
 #include "fuzz.h"
@@ -16,6 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)crafter_traj_episode_at(reader, index);
     crafter_traj_data episode;
     if (crafter_traj_read_episode(reader, index, &episode, error, sizeof error) == 0)
+      crafter_traj_data_free(&episode);
+    if (crafter_traj_read_steps(reader, index, &episode, error, sizeof error) == 0)
       crafter_traj_data_free(&episode);
     uint8_t *chunk;
     size_t bytes;
