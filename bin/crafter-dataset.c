@@ -353,7 +353,7 @@ int main(int argc, char **argv) {
         }
         out = whole.file;
       }
-      status = crafter_dataset_export_stats(files[0], out, error, sizeof(error));
+      status = crafter_dataset_export_stats(files[0], out, stderr, error, sizeof(error));
       if (out != stdout) {
         if (status)
           crafter_outfile_abort(&whole);
@@ -362,7 +362,8 @@ int main(int argc, char **argv) {
       }
     } else {
       if (!output) usage_error("%s", "--format npz needs a directory: -o DIR");
-      status = crafter_dataset_export_npz(files[0], output, textures, stdout, error, sizeof(error));
+      status = crafter_dataset_export_npz(files[0], output, textures, stdout, stderr, error,
+                                          sizeof(error));
     }
     if (status) fprintf(stderr, PROGRAM ": %s\n", error);
     return status;

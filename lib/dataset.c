@@ -630,9 +630,11 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
 
 /* ---- export: stats.jsonl ---- */
 
-int crafter_dataset_export_stats(const char *path, FILE *out, char *error, size_t error_size) {
+int crafter_dataset_export_stats(const char *path, FILE *out, FILE *notes, char *error,
+                                 size_t error_size) {
   crafter_traj_reader *reader = open_file(path, error, error_size);
   if (!reader) return 1;
+  if (notes) describe_damage(notes, path, reader);
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
     if (e->end == CRAFTER_TRAJ_CUT) continue; /* the Recorder writes at done only */
@@ -934,9 +936,10 @@ static int make_directory(const char *directory, char *error, size_t error_size)
 }
 
 int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
-                               FILE *out, char *error, size_t error_size) {
+                               FILE *out, FILE *notes, char *error, size_t error_size) {
   crafter_traj_reader *reader = open_file(path, error, error_size);
   if (!reader) return 1;
+  if (notes) describe_damage(notes, path, reader);
   const crafter_traj_header *h = crafter_traj_header_of(reader);
   replay r;
   char problem[600];

@@ -59,15 +59,18 @@ int crafter_dataset_verify(const char *path, int resimulate, const char *texture
 int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
                           char *error, size_t error_size);
 
-/* The stats.jsonl lines Crafter's Recorder writes, one per ended episode. */
-int crafter_dataset_export_stats(const char *path, FILE *out, char *error, size_t error_size);
+/* The stats.jsonl lines Crafter's Recorder writes, one per ended episode.
+ * Exports take the intact episodes; a missing index, damage or repeated
+ * chunks are noted on `notes` when not NULL, as list notes them. */
+int crafter_dataset_export_stats(const char *path, FILE *out, FILE *notes, char *error,
+                                 size_t error_size);
 
 /* One .npz file per ended episode in `directory`, with the arrays of
  * Crafter's EpisodeRecorder; images are the stored pixels or, when the
  * file has none, rendered with `textures` (NULL: built-in).  Writes the
  * names of the files to `out` when not NULL. */
 int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
-                               FILE *out, char *error, size_t error_size);
+                               FILE *out, FILE *notes, char *error, size_t error_size);
 
 /* What frames and video draw: steps of one episode, from the stored
  * pixels or, when the file stores none, re-simulated and rendered. */

@@ -6,7 +6,7 @@
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
-plan 22
+plan 23
 
 "$step" --help | grep -q -- "--record=FILE"
 ok $? "crafter-step --help lists --record"
@@ -81,8 +81,8 @@ ok $? "another file: $(cat "$scratch/err")"
 # One byte flipped in each episode's chunk in turn, at its tag, its first
 # and middle bytes of steps and its last byte: that episode alone is lost,
 # whether the index survives or not, and every program says so alike --
-# info and verify name the chunk's offset, list and crafter-score leave the
-# episode out, merge keeps the episodes after it.  The chunks' offsets come
+# info and verify name the chunk's offset, list, export and crafter-score
+# leave the episode out with a note, merge keeps the episodes after it.  The chunks' offsets come
 # from the index (crafter-trajectory(5)): the trailer holds the index's
 # offset and count, the index the chunks' offsets.
 "$dataset" record -q -n 10 --seed 4 -o "$scratch/ten.traj"
@@ -95,7 +95,7 @@ ok $? "the index lists 10 chunks"
 flip() { # flip FILE OFFSET OUT
   perl -e 'local $/; my $d = <STDIN>; my $at = shift; substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0x20); print $d' "$2" <"$1" >"$3"
 }
-info_bad=0 list_bad=0 verify_bad=0 merge_bad=0 score_bad=0 cases=0
+info_bad=0 list_bad=0 export_bad=0 verify_bad=0 merge_bad=0 score_bad=0 cases=0
 while read -r episode offset bytes; do
   for at in 1 256 $((256 + (bytes - 256) / 2)) $((bytes - 1)); do
     cases=$((cases + 1))
@@ -107,6 +107,9 @@ while read -r episode offset bytes; do
     { [ "$(tail -n +2 "$scratch/list" | wc -l)" -eq 9 ] &&
       ! awk -v e=$((episode + 1)) 'NR > 1 && $3 == e { found = 1 } END { exit !found }' "$scratch/list" &&
       grep -q "damaged from byte $offset" "$scratch/notes"; } || list_bad=$((list_bad + 1))
+    "$dataset" export --format stats "$scratch/hit.traj" >"$scratch/stats" 2>"$scratch/notes"
+    [ "$(wc -l <"$scratch/stats")" -eq 9 ] && grep -q "damaged from byte $offset" "$scratch/notes" ||
+      export_bad=$((export_bad + 1))
     "$dataset" verify "$scratch/hit.traj" >"$scratch/out" 2>&1
     [ $? -eq 1 ] && grep -q "damaged from byte $offset" "$scratch/out" &&
       grep -q ": 9 episodes, .*FAILED" "$scratch/out" || verify_bad=$((verify_bad + 1))
@@ -121,6 +124,7 @@ while read -r episode offset bytes; do
 done <"$scratch/chunks"
 ok $info_bad "info reports the damaged chunk and 9 episodes in $cases of $cases cases"
 ok $list_bad "list leaves out the damaged episode alone and notes the damage"
+ok $export_bad "export writes the 9 intact episodes and notes the damage"
 ok $verify_bad "verify fails and names the damaged chunk"
 ok $merge_bad "merge keeps the 9 intact episodes, before and after the damage, in a file that verifies"
 ok $score_bad "crafter-score scores the 9 intact episodes with a note"
