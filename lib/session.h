@@ -31,6 +31,10 @@ typedef struct crafter_session_options {
                                 as cut */
 } crafter_session_options;
 
+/* The longest line of actions JSON lines accept for this many envs:
+ * 4096 + 64 bytes per env. */
+size_t crafter_session_line_limit(int envs);
+
 #define CRAFTER_PROTOCOL_MAGIC "CRAFTSTP"
 #define CRAFTER_PROTOCOL_VERSION 1
 #define CRAFTER_PROTOCOL_HEADER_BYTES 64

@@ -3,7 +3,7 @@
 # a reference trace replayed through the pipe.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 20
+plan 26
 
 "$step" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -30,6 +30,39 @@ ok $? "a bad action names its line and stops (status $status)"
 printf '17\n' | "$step" >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "invalid action" "$scratch/err"
 ok $? "an action out of range is refused"
+
+# A NUL byte ends no line: the line is refused, naming it, before any step.
+printf '0\n5\000garbage\n' | "$step" >"$scratch/out" 2>"$scratch/err"
+status=$?
+[ $status -eq 1 ] && [ "$(wc -l <"$scratch/out")" -eq 1 ] &&
+  grep -q '^crafter-step: line 2: a NUL byte at column 2: "5\\x00garbage"' "$scratch/err"
+ok $? "a NUL byte in a line is an error naming the line (status $status): $(cat "$scratch/err")"
+
+# Input echoed in a message shows control bytes as \xHH: ESC (0x1b) never
+# reaches the terminal.
+esc=$(printf '\033')
+printf 'jump\033[31m\n' | "$step" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "invalid action 'jump\\\\x1b\[31m'" "$scratch/err" && ! grep -q "$esc" "$scratch/err"
+ok $? "a bad action is echoed with its control bytes escaped: $(cat "$scratch/err")"
+"$step" --seed "$(printf '1\033]0;x\007')" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "invalid seed '1\\\\x1b\]0;x\\\\x07'" "$scratch/err" && ! grep -q "$esc" "$scratch/err"
+ok $? "a bad option argument is echoed escaped: $(head -1 "$scratch/err")"
+
+# Lines grow with the number of envs: 4096 bytes + 64 a env.  5000 envs
+# take 24,999 bytes of "noop" and blanks, 20000 envs 99,999 bytes (more
+# than is read at once); each env writes a reset and a step record.
+actions() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "%s", (i ? " " : "") "noop"; print "" }'; }
+actions 5000 | "$step" --envs 5000 --area 16,16 >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && [ "$(grep -c '"t": 1,' "$scratch/out")" -eq 5000 ]
+ok $? "5000 envs are driven by lines of 24,999 bytes $(cat "$scratch/err")"
+actions 20000 | "$step" --envs 20000 --area 16,16 >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && [ "$(grep -c '"t": 1,' "$scratch/out")" -eq 20000 ]
+ok $? "20000 envs are driven by lines of 99,999 bytes $(cat "$scratch/err")"
+# One env: 4096 + 64 = 4160 bytes; 4200 blanks and an action are more.
+awk 'BEGIN { for (i = 0; i < 4200; i++) printf " "; print "0" }' | "$step" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -s "$scratch/out" ] &&
+  grep -q "^crafter-step: line 1: longer than 4160 bytes, the limit for 1 env" "$scratch/err"
+ok $? "a line over the limit says the limit: $(cat "$scratch/err")"
 
 printf 'noop\nmove_left\n\n5\n' | "$step" >"$scratch/out"
 [ $? -eq 0 ] && [ "$(wc -l <"$scratch/out")" -eq 3 ] && grep -q '"reward"' "$scratch/out"
