@@ -316,7 +316,7 @@ static int finish_recording(session *s, char *error, size_t error_size) {
 static void write_text_record(session *s, int i, int action, const crafter_step_result *result) {
   size_t size = observe(s, i);
   crafter_record_extra extra = {s->options->envs > 1 ? i : -1,
-                                s->pixels && s->options->full_info
+                                s->pixels && s->options->info == CRAFTER_INFO_FULL
                                     ? s->pixels + s->pixel_bytes * (size_t)i
                                     : NULL,
                                 s->pixel_bytes,
@@ -325,11 +325,13 @@ static void write_text_record(session *s, int i, int action, const crafter_step_
                                 s->obs ? s->obs + s->obs_bytes * (size_t)i : NULL,
                                 size};
   crafter_env *env = &s->envs[i];
-  if (s->options->full_info) {
+  if (s->options->info == CRAFTER_INFO_FULL) {
     if (result)
       crafter_proto_write_step(s->out, env, action, result, &extra);
     else
       crafter_proto_write_reset(s->out, env, &extra);
+  } else if (s->options->info == CRAFTER_INFO_STATE) {
+    crafter_proto_write_state(s->out, env, result, &extra); /* resets carry the first state */
   } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1) {
     /* A short reset record only when it carries something. */
     crafter_proto_write_short(s->out, env, result, &extra);

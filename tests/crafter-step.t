@@ -3,7 +3,7 @@
 # a reference trace replayed through the pipe.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 26
+plan 30
 
 "$step" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -102,6 +102,54 @@ awk '!/^#/ && /@/ && !done { i = index($0, "@"); print; getline; $0 = substr($0,
 printf 'do\n' | "$step" --seed 3 --world "$scratch/edited.txt" >"$scratch/out"
 grep -q '"unlocked": \["collect_wood"\]' "$scratch/out"
 ok $? "an edited world file: a tree drawn below the player gives wood"
+
+# The discount tells the two ends apart: 1.0 at the time limit, 0.0 when
+# the player died.  Lava drawn below the player (who faces down) kills on
+# the first step down.
+yes 0 | head -n 3 | "$step" --length 3 | tail -1 >"$scratch/out"
+grep -q '"done": true, "discount": 1.0,' "$scratch/out"
+ok $? "a short record at the time limit: discount 1.0: $(cat "$scratch/out")"
+awk '!/^#/ && /@/ && !done { i = index($0, "@"); print; getline; $0 = substr($0, 1, i - 1) "%" substr($0, i + 1); done = 1 } { print }' \
+  "$scratch/world.txt" >"$scratch/lava.txt"
+printf 'move_down\n' | "$step" --seed 3 --world "$scratch/lava.txt" >"$scratch/out"
+grep -q '"done": true, "discount": 0.0,' "$scratch/out"
+ok $? "a short record of a death: discount 0.0: $(cat "$scratch/out")"
+
+# --info state names what --info full lists: its inventory and achievements
+# objects hold, in the order of the names in crafter-step(1), the counts
+# of the full record's lists, and the tree below the player gave wood.
+printf 'do\nnoop\n' | "$step" --seed 3 --world "$scratch/edited.txt" --info state >"$scratch/state"
+printf 'do\nnoop\n' | "$step" --seed 3 --world "$scratch/edited.txt" --info full >"$scratch/full"
+perl -MJSON::PP -e '
+  my @items = qw(health food drink energy sapling wood stone coal iron diamond wood_pickaxe
+    stone_pickaxe iron_pickaxe wood_sword stone_sword iron_sword);
+  my @achievements = qw(collect_coal collect_diamond collect_drink collect_iron collect_sapling
+    collect_stone collect_wood defeat_skeleton defeat_zombie eat_cow eat_plant make_iron_pickaxe
+    make_iron_sword make_stone_pickaxe make_stone_sword make_wood_pickaxe make_wood_sword
+    place_furnace place_plant place_stone place_table wake_up);
+  open my $s, "<", $ARGV[0] or die; open my $f, "<", $ARGV[1] or die;
+  my @state = map { decode_json($_) } <$s>; my @full = map { decode_json($_) } <$f>;
+  die "records: " . @state . " and " . @full . "\n" unless @state == 3 && @full == 3;
+  die "reset\n" unless $state[0]{reset} == 1 && $state[0]{world_seed} == $full[0]{world_seed}
+    && $state[0]{inventory}{health} == 9 && $state[0]{achievements}{collect_wood} == 0;
+  for my $i (1, 2) {
+    my ($a, $b) = ($state[$i], $full[$i]);
+    die "item names\n" unless join(" ", sort keys %{$a->{inventory}}) eq join(" ", sort @items);
+    die "achievement names\n"
+      unless join(" ", sort keys %{$a->{achievements}}) eq join(" ", sort @achievements);
+    for my $k (0 .. $#items) { die "$items[$k] at $i\n" unless $a->{inventory}{$items[$k]} == $b->{inventory}[$k] }
+    for my $k (0 .. $#achievements) {
+      die "$achievements[$k] at $i\n" unless $a->{achievements}{$achievements[$k]} == $b->{achievements}[$k] }
+    for my $key (qw(t reward done discount pos facing sleeping daylight)) {
+      die "$key at $i\n" unless encode_json([$a->{$key}]) eq encode_json([$b->{$key}]) }
+  }
+  die "wood\n" unless $state[1]{inventory}{wood} == 1 && $state[1]{achievements}{collect_wood} == 1
+    && "@{$state[1]{unlocked}}" eq "collect_wood";
+' "$scratch/state" "$scratch/full" 2>"$scratch/err"
+ok $? "--info state: named inventory and achievements equal the full record's lists $(cat "$scratch/err")"
+"$step" --info state --binary </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "info state is for JSON lines" "$scratch/err"
+ok $? "--info state is refused with --binary"
 
 printf 'x\n' >"$scratch/bad-world.txt"
 "$step" --world "$scratch/bad-world.txt" </dev/null >/dev/null 2>"$scratch/err"
