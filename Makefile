@@ -28,7 +28,7 @@ PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h render.h rng.
 	score.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
-	tests/unit/test-json tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
+	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video
 TEST_TOOLS = tests/golden-compare

@@ -22,10 +22,16 @@ static void usage(FILE *out) {
           "(crafter-trajectory(5), one run); the content tells which.\n"
           "With no FILE, or when FILE is -, read standard input.\n"
           "\n"
-          "  -m, --method=NAME   the method of stats.jsonl logs (default: the name of\n"
-          "                      the directory holding the file)\n"
-          "  -s, --seed=SEED     the seed of stats.jsonl logs (default: the number of\n"
-          "                      runs of the method read before it)\n"
+          "Runs are grouped into methods by what the files record: a run file's\n"
+          "\"method\", a trajectory file's agent; a stats.jsonl log records none and\n"
+          "takes the name of its directory.  The table and JSON list each run's file,\n"
+          "method and seed; a method whose files record different agents or env\n"
+          "parameters is warned of.  The deviation of a single seed shows as n/a.\n"
+          "\n"
+          "  -m, --method=NAME   the method of stats.jsonl logs and trajectory files\n"
+          "                      (default: as above)\n"
+          "  -s, --seed=SEED     their seed (default: a trajectory's Env seed; for a\n"
+          "                      log, the number of runs of its method read before it)\n"
           "  -b, --budget=STEPS  count only episodes that end within STEPS env steps\n"
           "                      (default 1000000)\n"
           "  -f, --format=KIND   table (default), json or csv\n"
@@ -117,12 +123,15 @@ int main(int argc, char **argv) {
     status = 1;
   }
   if (status == 0) {
+    crafter_score_write_warnings(stderr, PROGRAM, &set);
     if (format == FORMAT_JSON)
-      crafter_score_write_json(stdout, methods, count);
+      crafter_score_write_json(stdout, methods, count, &set);
     else if (format == FORMAT_CSV)
       crafter_score_write_csv(stdout, methods, count);
-    else
+    else {
       crafter_score_write_table(stdout, methods, count);
+      crafter_score_write_runs(stdout, &set);
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
       perror(PROGRAM ": standard output");
       status = 1;

@@ -53,8 +53,12 @@ static void usage(FILE *out) {
           "                          built-in textures\n"
           "\n"
           "Output:\n"
-          "  -i, --info=KIND         short (default): t, reward, done, unlocked;\n"
-          "                          full: reset records and the full state each step\n"
+          "  -i, --info=KIND         short (default): t, reward, done, discount,\n"
+          "                          unlocked; state: also the player's position,\n"
+          "                          inventory and achievements as name-to-count\n"
+          "                          objects, and a record at every reset; full: reset\n"
+          "                          records and the whole state in the layout of the\n"
+          "                          reference traces\n"
           "  -b, --binary            the binary protocol of crafter-protocol(5): a\n"
           "                          header, then fixed-size frames answered by one\n"
           "                          action byte per env\n"
@@ -169,12 +173,9 @@ int main(int argc, char **argv) {
         break;
       case 't': options.textures = optarg; break;
       case 'i':
-        if (strcmp(optarg, "full") == 0)
-          options.full_info = 1;
-        else if (strcmp(optarg, "short") == 0)
-          options.full_info = 0;
-        else
-          usage_error("invalid info kind '%s' (expected short or full)", optarg);
+        options.info = crafter_info_kind_from_name(optarg);
+        if (options.info < 0)
+          usage_error("invalid info kind '%s' (expected short, full or state)", optarg);
         break;
       case 'b': options.binary = 1; break;
       case OPT_RECORD:
@@ -188,8 +189,9 @@ int main(int argc, char **argv) {
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   if (options.episodes < 0) options.episodes = options.envs == 1 && !options.binary ? 1 : 0;
-  if (options.binary && options.full_info)
-    usage_error("%s", "--info full is for JSON lines, not the binary protocol");
+  if (options.binary && options.info != CRAFTER_INFO_SHORT)
+    usage_error("--info %s is for JSON lines, not the binary protocol",
+                crafter_info_kind_name(options.info));
   if (options.textures && options.obs_kind != CRAFTER_OBS_PIXELS)
     usage_error("%s", "--textures needs --obs pixels");
 

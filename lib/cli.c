@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int64_t *out) {
   if (!text || !*text) return -1;
@@ -44,8 +45,63 @@ int crafter_fail(char *error, size_t error_size, const char *format, ...) {
 }
 
 void crafter_usage_error(const char *program, const char *format, const char *argument) {
+  /* The argument is the user's text: shown, never obeyed by the terminal. */
+  char shown[1024];
   fprintf(stderr, "%s: ", program);
-  fprintf(stderr, format, argument);
+  fprintf(stderr, format, crafter_escape(shown, sizeof(shown), argument, strlen(argument)));
   fprintf(stderr, "\nTry '%s --help' for more information.\n", program);
   exit(2);
+}
+
+/* Bytes in the well-formed UTF-8 character at text[0..length) that a
+ * terminal prints (not a C1 control), or 0 when there is none. */
+static size_t printable_utf8(const unsigned char *text, size_t length) {
+  unsigned char lead = text[0];
+  size_t bytes = lead >= 0xc2 && lead <= 0xdf   ? 2
+                 : lead >= 0xe0 && lead <= 0xef ? 3
+                 : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                : 0;
+  if (bytes == 0 || bytes > length) return 0;
+  for (size_t i = 1; i < bytes; i++)
+    if ((text[i] & 0xc0) != 0x80) return 0;
+  /* Overlong forms, surrogates, beyond U+10FFFF, and U+0080..U+009F. */
+  if ((lead == 0xe0 && text[1] < 0xa0) || (lead == 0xed && text[1] > 0x9f) ||
+      (lead == 0xf0 && text[1] < 0x90) || (lead == 0xf4 && text[1] > 0x8f) ||
+      (lead == 0xc2 && text[1] < 0xa0))
+    return 0;
+  return bytes;
+}
+
+const char *crafter_escape(char *out, size_t out_size, const char *text, size_t length) {
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *bytes = (const unsigned char *)text;
+  size_t limit = out_size - 1, used = 0, cut = 0;
+  for (size_t i = 0; i < length;) {
+    char piece[4];
+    size_t consumed = printable_utf8(bytes + i, length - i), size = consumed;
+    if (consumed > 0) {
+      memcpy(piece, bytes + i, size);
+    } else if (bytes[i] == '\\') {
+      memcpy(piece, "\\\\", size = 2);
+    } else if (bytes[i] >= 0x20 && bytes[i] < 0x7f) {
+      piece[0] = (char)bytes[i];
+      size = 1;
+    } else {
+      piece[0] = '\\';
+      piece[1] = 'x';
+      piece[2] = hex[bytes[i] >> 4];
+      piece[3] = hex[bytes[i] & 15];
+      size = 4;
+    }
+    if (used + size > limit) {
+      memcpy(out + cut, "...", 4);
+      return out;
+    }
+    memcpy(out + used, piece, size);
+    used += size;
+    if (used + 3 <= limit) cut = used;
+    i += consumed ? consumed : 1;
+  }
+  out[used] = '\0';
+  return out;
 }

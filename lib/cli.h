@@ -18,9 +18,18 @@ int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int6
 int crafter_fail(char *error, size_t error_size, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Prints `program: message` (format with one string argument) and a hint
- * to --help on stderr, and exits with status 2. */
+/* Prints `program: message` (format with one string argument, shown as
+ * crafter_escape shows it) and a hint to --help on stderr, and exits with
+ * status 2. */
 void crafter_usage_error(const char *program, const char *format, const char *argument)
     __attribute__((noreturn));
+
+/* Copies text[0..length) into out[out_size] (at least 4 bytes) for an
+ * error message, so that input echoed to a terminal cannot drive it:
+ * printable ASCII and well-formed UTF-8 stay as they are, a backslash
+ * becomes \\, and every other byte (NUL, control characters, DEL, C1
+ * controls, broken UTF-8) becomes \xHH.  When the result does not fit it
+ * is cut at a whole character and ends in "...".  Returns out. */
+const char *crafter_escape(char *out, size_t out_size, const char *text, size_t length);
 
 #endif

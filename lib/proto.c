@@ -237,6 +237,15 @@ static unsigned long semantic_crc(const crafter_env *env) {
   return crc;
 }
 
+/* ", pos, facing, sleeping, daylight" of full and state records. */
+static void write_place(FILE *out, const crafter_game *game) {
+  const crafter_player *player = &game->player;
+  fprintf(out, ", \"pos\": [%d, %d], \"facing\": [%d, %d], \"sleeping\": %s, \"daylight\": ",
+          game->world.objects[0].x, game->world.objects[0].y, player->facing_x, player->facing_y,
+          player->sleeping ? "true" : "false");
+  write_double(out, game->daylight);
+}
+
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
                               const crafter_step_result *result,
                               const crafter_record_extra *extra) {
@@ -249,10 +258,7 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   write_double(out, result->reward);
   fprintf(out, ", \"done\": %s, \"discount\": ", result->done ? "true" : "false");
   write_double(out, result->discount);
-  fprintf(out, ", \"pos\": [%d, %d], \"facing\": [%d, %d], \"sleeping\": %s, \"daylight\": ",
-          game->world.objects[0].x, game->world.objects[0].y, player->facing_x, player->facing_y,
-          player->sleeping ? "true" : "false");
-  write_double(out, game->daylight);
+  write_place(out, game);
   fputs(", \"inventory\": ", out);
   write_int_list(out, player->inventory, CRAFTER_ITEM_COUNT);
   fputs(", \"achievements\": ", out);
@@ -272,27 +278,74 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   fputs("}\n", out);
 }
 
-void crafter_proto_write_short(FILE *out, const crafter_env *env,
-                               const crafter_step_result *result,
-                               const crafter_record_extra *extra) {
-  fputc('{', out);
-  write_env_index(out, extra);
-  if (!result) {
-    fprintf(out, "\"reset\": %lld", (long long)env->episode);
-    write_extra(out, extra);
-    fputs("}\n", out);
-    return;
-  }
+/* The keys short and state step records share. */
+static void write_step_head(FILE *out, const crafter_env *env, const crafter_step_result *result) {
   fprintf(out, "\"t\": %ld, \"reward\": ", env->game.step);
   write_double(out, result->reward);
-  fprintf(out, ", \"done\": %s, \"unlocked\": [", result->done ? "true" : "false");
+  fprintf(out, ", \"done\": %s, \"discount\": ", result->done ? "true" : "false");
+  write_double(out, result->discount);
+  fputs(", \"unlocked\": [", out);
   int written = 0;
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
     if (result->unlocked & (1u << i))
       fprintf(out, "%s\"%s\"", written++ ? ", " : "", crafter_achievement_names[i]);
   fputc(']', out);
+}
+
+static void write_named_counts(FILE *out, const char *const *names, const int32_t *values,
+                               int count) {
+  fputc('{', out);
+  for (int i = 0; i < count; i++) fprintf(out, "%s\"%s\": %d", i ? ", " : "", names[i], values[i]);
+  fputc('}', out);
+}
+
+/* A short record, or with with_state a state record. */
+static void write_short_or_state(FILE *out, const crafter_env *env,
+                                 const crafter_step_result *result,
+                                 const crafter_record_extra *extra, int with_state) {
+  fputc('{', out);
+  write_env_index(out, extra);
+  if (result)
+    write_step_head(out, env, result);
+  else
+    fprintf(out, "\"reset\": %lld", (long long)env->episode);
+  if (with_state) {
+    const crafter_player *player = &env->game.player;
+    if (!result)
+      fprintf(out, ", \"seed\": %lld, \"world_seed\": %lld", (long long)env->params.seed,
+              (long long)env->world_seed);
+    write_place(out, &env->game);
+    fputs(", \"inventory\": ", out);
+    write_named_counts(out, crafter_item_names, player->inventory, CRAFTER_ITEM_COUNT);
+    fputs(", \"achievements\": ", out);
+    write_named_counts(out, crafter_achievement_names, player->achievements,
+                       CRAFTER_ACHIEVEMENT_COUNT);
+  }
   write_extra(out, extra);
   fputs("}\n", out);
+}
+
+void crafter_proto_write_short(FILE *out, const crafter_env *env,
+                               const crafter_step_result *result,
+                               const crafter_record_extra *extra) {
+  write_short_or_state(out, env, result, extra, 0);
+}
+
+void crafter_proto_write_state(FILE *out, const crafter_env *env,
+                               const crafter_step_result *result,
+                               const crafter_record_extra *extra) {
+  write_short_or_state(out, env, result, extra, 1);
+}
+
+const char *crafter_info_kind_name(int kind) {
+  static const char *const names[] = {"short", "full", "state"};
+  return kind >= 0 && kind <= CRAFTER_INFO_STATE ? names[kind] : "?";
+}
+
+int crafter_info_kind_from_name(const char *name) {
+  for (int kind = CRAFTER_INFO_SHORT; kind <= CRAFTER_INFO_STATE; kind++)
+    if (strcmp(name, crafter_info_kind_name(kind)) == 0) return kind;
+  return -1;
 }
 
 int crafter_proto_parse_action(const char *line) {

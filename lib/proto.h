@@ -55,11 +55,26 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
                               const crafter_step_result *result,
                               const crafter_record_extra *extra);
 
-/* A short step record: t, reward, done and what was unlocked; with a
- * NULL result, a short reset record {"reset": episode}. */
+/* A short step record: t, reward, done, discount and what was unlocked;
+ * with a NULL result, a short reset record {"reset": episode}. */
 void crafter_proto_write_short(FILE *out, const crafter_env *env,
                                const crafter_step_result *result,
                                const crafter_record_extra *extra);
+
+/* A state record: the short record followed by the player's state with
+ * names: pos, facing, sleeping, daylight, inventory and achievements as
+ * objects from item or achievement name to count.  With a NULL result, a
+ * reset record {"reset": episode, "seed", "world_seed", then the state}. */
+void crafter_proto_write_state(FILE *out, const crafter_env *env,
+                               const crafter_step_result *result,
+                               const crafter_record_extra *extra);
+
+/* What text records carry. */
+enum crafter_info_kind { CRAFTER_INFO_SHORT = 0, CRAFTER_INFO_FULL, CRAFTER_INFO_STATE };
+
+/* Name of an info kind ("short", "full", "state"), and back; -1 if unknown. */
+const char *crafter_info_kind_name(int kind);
+int crafter_info_kind_from_name(const char *name);
 
 /* Reads an action from one line of text: a number 0..16 or an action name,
  * surrounding blanks allowed.  Returns the action or -1. */

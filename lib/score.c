@@ -97,10 +97,22 @@ static void add_episode(crafter_score_run *run, double reward, double length,
 /* Adds a run to the set unless its method and seed are there already. */
 static int add_run(crafter_score_set *set, const crafter_score_run *run, char *problem,
                    size_t problem_size) {
-  for (size_t i = 0; i < set->count; i++)
-    if (strcmp(set->runs[i].method, run->method) == 0 && strcmp(set->runs[i].seed, run->seed) == 0)
-      return crafter_fail(problem, problem_size, "method '%s' seed '%s' is already read", run->method,
-                   run->seed);
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *other = &set->runs[i];
+    if (strcmp(other->method, run->method) != 0 || strcmp(other->seed, run->seed) != 0) continue;
+    char shown[256] = "";
+    if (other->file) {
+      char file[200];
+      snprintf(shown, sizeof(shown), " from %s",
+               crafter_escape(file, sizeof(file), other->file, strlen(other->file)));
+    }
+    /* Two recordings of one agent and seed: most likely shards of one. */
+    int same_agent = run->agent && other->agent && strcmp(run->agent, other->agent) == 0;
+    return crafter_fail(problem, problem_size, "method '%s' seed '%s' is already read%s%s",
+                        run->method, run->seed, shown,
+                        same_agent ? " (shards of one recording? crafter-dataset merge joins them)"
+                                   : "");
+  }
   if (set->count == set->capacity) {
     size_t capacity = set->capacity ? set->capacity * 2 : 16;
     crafter_score_run *runs = realloc(set->runs, capacity * sizeof(*runs));
@@ -140,13 +152,16 @@ static int add_named_run(crafter_score_set *set, crafter_score_run *run, const c
   if (!run->method || !run->seed) snprintf(problem, problem_size, "out of memory");
   free(run->method);
   free(run->seed);
+  free(run->agent);
   return -1;
 }
 
 /* A stats.jsonl log: one episode per line, the file one run. */
 static int read_stats(crafter_score_set *set, const char *text, size_t length, const char *method,
-                      const char *seed, char *error, size_t error_size) {
+                      const char *log_method, const char *seed, char *error, size_t error_size) {
   crafter_score_run run = {0};
+  run.origin = method ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_DIRECTORY;
+  if (!method) method = log_method ? log_method : "unknown";
   double steps = 0;
   long line = 0;
   for (size_t start = 0; start < length;) {
@@ -301,9 +316,11 @@ void crafter_score_set_init(crafter_score_set *set, double budget) {
 
 static void truncate_set(crafter_score_set *set, size_t count) {
   while (set->count > count) {
-    set->count--;
-    free(set->runs[set->count].method);
-    free(set->runs[set->count].seed);
+    crafter_score_run *run = &set->runs[--set->count];
+    free(run->method);
+    free(run->seed);
+    free(run->file);
+    free(run->agent);
   }
 }
 
@@ -321,17 +338,26 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
   crafter_traj_reader *reader =
       crafter_traj_open_memory((const uint8_t *)text, length, problem, sizeof(problem));
   if (!reader) return crafter_fail(error, error_size, "%s", problem);
-  const crafter_traj_status *status = crafter_traj_status_of(reader);
-  if (status->damaged)
+  const crafter_traj_status *damage = crafter_traj_status_of(reader);
+  if (damage->damaged)
     snprintf(set->note, sizeof(set->note),
              "damaged from byte %llu: %s; only its %zu intact episodes are scored",
-             (unsigned long long)status->damage_offset, status->damage,
+             (unsigned long long)damage->damage_offset, damage->damage,
              crafter_traj_episode_count(reader));
-  else if (status->duplicates)
+  else if (damage->duplicates)
     snprintf(set->note, sizeof(set->note),
              "%ld chunks repeat an episode already in the file; each episode is scored once",
-             status->duplicates);
+             damage->duplicates);
+  const crafter_traj_header *header = crafter_traj_header_of(reader);
   crafter_score_run run = {0};
+  run.origin = method ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_AGENT;
+  run.agent = copy_text(header->agent[0] ? header->agent : "unknown");
+  run.has_params = 1;
+  run.params = header->params;
+  char recorded_seed[32];
+  snprintf(recorded_seed, sizeof(recorded_seed), "%lld", (long long)header->params.seed);
+  if (!method) method = run.agent ? run.agent : "unknown";
+  if (!seed) seed = recorded_seed;
   double steps = 0;
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
     const crafter_traj_episode *episode = crafter_traj_episode_at(reader, i);
@@ -341,13 +367,15 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
     steps += episode->steps;
     if (steps <= set->budget) add_episode(&run, episode->reward, episode->steps, counts);
   }
+  int status = run.agent ? add_named_run(set, &run, method, seed, problem, sizeof(problem))
+                         : crafter_fail(problem, sizeof(problem), "out of memory");
   crafter_traj_close(reader);
-  if (add_named_run(set, &run, method, seed, problem, sizeof(problem)) == 0) return 0;
+  if (status == 0) return 0;
   return crafter_fail(error, error_size, "%s", problem);
 }
 
 int crafter_score_read(crafter_score_set *set, const char *text, size_t length, const char *method,
-                       const char *seed, char *error, size_t error_size) {
+                       const char *log_method, const char *seed, char *error, size_t error_size) {
   set->note[0] = '\0';
   if (crafter_traj_is_trajectory(text, length))
     return read_trajectory(set, text, length, method, seed, error, error_size);
@@ -370,7 +398,7 @@ int crafter_score_read(crafter_score_set *set, const char *text, size_t length, 
   else if (text[first] == '[')
     status = parse_failure(error, error_size, message, text, length, 0);
   else
-    status = read_stats(set, text, length, method, seed, error, error_size);
+    status = read_stats(set, text, length, method, log_method, seed, error, error_size);
   if (whole) crafter_json_free(&document);
   if (status < 0) truncate_set(set, before);
   return status;
@@ -423,11 +451,22 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
   char *directory = method ? NULL : is_stdin ? copy_text("stdin") : directory_name(path);
   char message[512];
   int status = -1;
+  size_t before = set->count;
   if (method || directory)
-    status = crafter_score_read(set, text, length, method ? method : directory, seed, message,
+    status = crafter_score_read(set, text, length, method, directory, seed, message,
                                 sizeof(message));
   else
     snprintf(message, sizeof(message), "out of memory");
+  for (size_t i = before; status == 0 && i < set->count; i++) {
+    crafter_score_run *run = &set->runs[i];
+    if (is_stdin && run->origin == CRAFTER_SCORE_FROM_DIRECTORY)
+      run->origin = CRAFTER_SCORE_FROM_STDIN;
+    run->file = copy_text(is_stdin ? "standard input" : path);
+    if (!run->file) {
+      truncate_set(set, before);
+      status = crafter_fail(message, sizeof(message), "out of memory");
+    }
+  }
   if (status < 0)
     crafter_fail(error, error_size, "%s: %s", is_stdin ? "standard input" : path, message);
   if (status == 0 && set->note[0]) {
@@ -444,6 +483,104 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
   free(directory);
   free(text);
   return status;
+}
+
+const char *crafter_score_origin_name(int origin) {
+  static const char *const names[] = {"run file", "agent", "directory name", "standard input",
+                                      "--method"};
+  return origin >= 0 && origin <= CRAFTER_SCORE_FROM_OPTION ? names[origin] : "?";
+}
+
+/* Appends "and " (after the first) and a formatted part to out[size]. */
+static void append_part(char *out, size_t size, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append_part(char *out, size_t size, const char *format, ...) {
+  size_t used = strlen(out);
+  if (used && used + 5 < size) {
+    memcpy(out + used, " and ", 6);
+    used += 5;
+  }
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(out + used, size - used, format, arguments);
+  va_end(arguments);
+}
+
+/* The parameters in which `p` differs from `other`, as "area 64x64 and
+ * length 10" with p's values; empty when none do. */
+static void describe_difference(char *out, size_t size, const crafter_params *p,
+                                const crafter_params *other) {
+  out[0] = '\0';
+  if (p->area[0] != other->area[0] || p->area[1] != other->area[1])
+    append_part(out, size, "area %dx%d", p->area[0], p->area[1]);
+  if (p->view[0] != other->view[0] || p->view[1] != other->view[1])
+    append_part(out, size, "view %dx%d", p->view[0], p->view[1]);
+  if (p->size[0] != other->size[0] || p->size[1] != other->size[1])
+    append_part(out, size, "size %dx%d", p->size[0], p->size[1]);
+  if (p->length != other->length) append_part(out, size, "length %ld", p->length);
+  if (p->reward != other->reward) append_part(out, size, "reward %s", p->reward ? "on" : "off");
+}
+
+static const char *shown_file(char *out, size_t size, const crafter_score_run *run) {
+  const char *file = run->file ? run->file : "(text)";
+  return crafter_escape(out, size, file, strlen(file));
+}
+
+int crafter_score_write_warnings(FILE *out, const char *program, const crafter_score_set *set) {
+  int warnings = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *first = &set->runs[i];
+    size_t earlier = 0;
+    while (earlier < i && strcmp(set->runs[earlier].method, first->method) != 0) earlier++;
+    if (earlier < i) continue; /* not the method's first run */
+    const crafter_score_run *agent = NULL, *params = NULL; /* the first that differ */
+    const crafter_score_run *agent_base = NULL, *params_base = NULL;
+    for (size_t j = i; j < set->count; j++) {
+      const crafter_score_run *run = &set->runs[j];
+      if (strcmp(run->method, first->method) != 0) continue;
+      if (run->agent && !agent_base) agent_base = run;
+      else if (run->agent && !agent && strcmp(run->agent, agent_base->agent) != 0) agent = run;
+      if (run->has_params && !params_base) params_base = run;
+      else if (run->has_params && !params) {
+        char difference[160];
+        describe_difference(difference, sizeof(difference), &run->params, &params_base->params);
+        if (difference[0]) params = run;
+      }
+    }
+    char method[128], file_a[256], file_b[256];
+    crafter_escape(method, sizeof(method), first->method, strlen(first->method));
+    if (agent) {
+      char agent_a[64], agent_b[64];
+      fprintf(out, "%s: warning: method '%s' groups different agents: %s records '%s', %s '%s'\n",
+              program, method, shown_file(file_a, sizeof(file_a), agent_base),
+              crafter_escape(agent_a, sizeof(agent_a), agent_base->agent, strlen(agent_base->agent)),
+              shown_file(file_b, sizeof(file_b), agent),
+              crafter_escape(agent_b, sizeof(agent_b), agent->agent, strlen(agent->agent)));
+      warnings++;
+    }
+    if (params) {
+      char params_a[160], params_b[160];
+      describe_difference(params_a, sizeof(params_a), &params_base->params, &params->params);
+      describe_difference(params_b, sizeof(params_b), &params->params, &params_base->params);
+      fprintf(out,
+              "%s: warning: method '%s' groups different parameters: %s was recorded with %s, "
+              "%s with %s\n",
+              program, method, shown_file(file_a, sizeof(file_a), params_base), params_a,
+              shown_file(file_b, sizeof(file_b), params), params_b);
+      warnings++;
+    }
+  }
+  return warnings;
+}
+
+void crafter_score_write_runs(FILE *out, const crafter_score_set *set) {
+  fputs("\nruns: file -> method (taken from), seed\n", out);
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    char file[512];
+    fprintf(out, "  %s -> %s (%s), seed %s\n", shown_file(file, sizeof(file), run), run->method,
+            crafter_score_origin_name(run->origin), run->seed);
+  }
 }
 
 double crafter_score_of_rates(const double *percents, size_t count) {
@@ -491,7 +628,8 @@ static void summarize_method(const crafter_score_set *set, crafter_score_method 
     double deviation = crafter_score_of_rates(percents, ACHIEVEMENTS) - method->score_mean;
     squares += deviation * deviation;
   }
-  method->score_std = sqrt(squares / seeds);
+  /* One seed says nothing of the spread; numpy's 0 would claim none. */
+  method->score_std = method->seeds > 1 ? sqrt(squares / seeds) : NAN;
 }
 
 crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count) {
@@ -547,6 +685,8 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
         case 0:
           if (isnan(method->score_mean))
             snprintf(cell, sizeof(cell), "-");
+          else if (isnan(method->score_std))
+            snprintf(cell, sizeof(cell), "%.1f \xc2\xb1 n/a", method->score_mean);
           else
             snprintf(cell, sizeof(cell), "%.1f \xc2\xb1 %.1f", method->score_mean,
                      method->score_std);
@@ -616,7 +756,47 @@ static void write_json_string(FILE *out, const char *text) {
   fputc('"', out);
 }
 
-void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count) {
+static void write_json_params(FILE *out, const crafter_score_run *run) {
+  if (!run->has_params) {
+    fputs("null", out);
+    return;
+  }
+  const crafter_params *params = &run->params;
+  fprintf(out,
+          "{\"area\": [%d, %d], \"view\": [%d, %d], \"size\": [%d, %d], \"length\": %ld, "
+          "\"reward\": %s}",
+          params->area[0], params->area[1], params->view[0], params->view[1], params->size[0],
+          params->size[1], params->length, params->reward ? "true" : "false");
+}
+
+static void write_json_text_or_null(FILE *out, const char *text) {
+  if (text)
+    write_json_string(out, text);
+  else
+    fputs("null", out);
+}
+
+static void write_json_runs(FILE *out, const crafter_score_set *set) {
+  fputs(", \"runs\": [", out);
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    fputs(i ? ", {\"file\": " : "{\"file\": ", out);
+    write_json_text_or_null(out, run->file);
+    fputs(", \"method\": ", out);
+    write_json_string(out, run->method);
+    fprintf(out, ", \"method_from\": \"%s\", \"seed\": ", crafter_score_origin_name(run->origin));
+    write_json_string(out, run->seed);
+    fputs(", \"agent\": ", out);
+    write_json_text_or_null(out, run->agent);
+    fputs(", \"params\": ", out);
+    write_json_params(out, run);
+    fprintf(out, ", \"episodes\": %ld}", run->episodes);
+  }
+  fputc(']', out);
+}
+
+void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count,
+                              const crafter_score_set *set) {
   fputs("{\"methods\": [", out);
   for (size_t m = 0; m < count; m++) {
     const crafter_score_method *method = &methods[m];
@@ -637,7 +817,9 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
     write_json_number(out, method->length_mean);
     fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld}", method->episodes, method->seeds);
   }
-  fputs("]}\n", out);
+  fputc(']', out);
+  if (set) write_json_runs(out, set);
+  fputs("}\n", out);
 }
 
 static void write_csv_number(FILE *out, double value) {

@@ -11,10 +11,15 @@
  *   - a trajectory file (crafter-trajectory(5)), told by its magic: the
  *     file is one run of the episodes that ended (cut ones are left out),
  *     in file order; a damaged file gives the episodes that can be read.
+ *     Its method is the agent the file records, its seed the Env seed.
  *   - a run file of the analysis scripts: a JSON list of runs (or one run),
  *     each an object with "method", "seed", "xs" (env steps at the end of
  *     each episode), and lists "length", "reward", "achievement_<name>" of
  *     one value per episode.
+ *
+ * A stats log records no method: it takes the one it is given (the
+ * name of its directory, for Crafter's logdirs are named after the
+ * method) and, unless given a seed, its number among that method's runs.
  *
  * Only episodes that end within the step budget count (xs <= budget, with
  * xs the running sum of lengths for a stats log).  For each run, the
@@ -24,18 +29,38 @@
  * and population standard deviation (numpy's default, ddof 0) of its runs'
  * scores; its success rates, returns and lengths are means over its runs
  * of each run's mean.  A run without episodes in the budget counts for
- * nothing, as NaN does in the reference's nanmean. */
+ * nothing, as NaN does in the reference's nanmean.  The deviation of a
+ * single seed is not known, not 0 as numpy says: it is NaN. */
 #ifndef CRAFTER_SCORE_H
 #define CRAFTER_SCORE_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "config.h" /* crafter_params */
 #include "rules.h"
+
+/* How a run's method was found. */
+enum crafter_score_origin {
+  CRAFTER_SCORE_FROM_RUN_FILE = 0, /* the "method" of the run in a run file */
+  CRAFTER_SCORE_FROM_AGENT,        /* the agent a trajectory file records */
+  CRAFTER_SCORE_FROM_DIRECTORY,    /* a stats log's: the name of its directory */
+  CRAFTER_SCORE_FROM_STDIN,        /* a stats log's on standard input: "stdin" */
+  CRAFTER_SCORE_FROM_OPTION        /* given (--method) */
+};
+
+/* Names of the origins in reports: "run file", "agent", "directory name",
+ * "standard input", "--method". */
+const char *crafter_score_origin_name(int origin);
 
 typedef struct crafter_score_run {
   char *method;
   char *seed;
+  char *file;    /* the file it was read from; NULL when read from text */
+  int origin;    /* enum crafter_score_origin */
+  char *agent;   /* the agent a trajectory file records, else NULL */
+  int has_params;        /* 1 when the file records the env's parameters */
+  crafter_params params; /* then those (a trajectory file's header) */
   long episodes; /* episodes that ended within the budget */
   long successes[CRAFTER_ACHIEVEMENT_COUNT]; /* of those, the ones that unlocked each */
   double reward_sum, length_sum;             /* over those episodes */
@@ -63,20 +88,34 @@ typedef struct crafter_score_method {
 void crafter_score_set_init(crafter_score_set *set, double budget);
 void crafter_score_set_free(crafter_score_set *set);
 
-/* Adds the runs in text[0..length).  A stats log takes its method from
- * `method` and its seed from `seed`; a NULL seed means its index, the
- * number of runs of its method added before it.  The same method and seed
- * twice is an error, not a silent overwrite as in the reference.  Returns
- * 0, or -1 with "line N: what is wrong" in `error`; the set is unchanged
- * then. */
+/* Adds the runs in text[0..length).  `method`, when not NULL, is the
+ * method of a stats log or trajectory file, over what the file says (a
+ * run file's runs keep theirs); a stats log without it takes `log_method`
+ * ("unknown" if NULL).  `seed`, when not NULL, is likewise their seed; a
+ * stats log without it takes its index, the number of runs of its method
+ * added before it.  The same method and seed twice is an error, not a
+ * silent overwrite as in the reference.  Returns 0, or -1 with "line N:
+ * what is wrong" in `error`; the set is unchanged then. */
 int crafter_score_read(crafter_score_set *set, const char *text, size_t length,
-                       const char *method, const char *seed, char *error, size_t error_size);
+                       const char *method, const char *log_method, const char *seed,
+                       char *error, size_t error_size);
 
-/* crafter_score_read on a file, "-" for standard input.  A NULL method
- * means the name of the directory holding the file ("stdin" for "-").
- * Errors read "PATH: line N: what is wrong" ("standard input: ..." for -). */
+/* crafter_score_read on a file, "-" for standard input, its runs marked
+ * with the path.  A stats log's method without `method` is the name of
+ * the directory holding the file ("stdin" for "-").  Errors read "PATH:
+ * line N: what is wrong" ("standard input: ..." for -). */
 int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
                             const char *seed, char *error, size_t error_size);
+
+/* Warns on `out`, one line "program: warning: ..." each, of every method
+ * whose runs come from files that record different agents or different
+ * parameters (area, view, size, length, reward).  Returns the number of
+ * warnings. */
+int crafter_score_write_warnings(FILE *out, const char *program, const crafter_score_set *set);
+
+/* How the files were grouped, one line a run: "FILE -> METHOD (origin),
+ * seed SEED" under a heading "runs". */
+void crafter_score_write_runs(FILE *out, const crafter_score_set *set);
 
 /* The Crafter score of success rates in percent: exp(mean(ln(1 + p))) - 1,
  * leaving out NaN rates; NaN when all are. */
@@ -87,12 +126,16 @@ double crafter_score_of_rates(const double *percents, size_t count);
  * memory or when the set is empty. */
 crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count);
 
-/* The results as a table for people, as JSON
- * {"methods": [{"name", "score_mean", "score_std", "success", "reward_mean",
- * "length_mean", "episodes", "seeds"}]} (NaN as null), or as CSV with a
- * header and one line per method. */
+/* The results as a table for people (a deviation that is not known as
+ * "n/a"), as JSON {"methods": [{"name", "score_mean", "score_std",
+ * "success", "reward_mean", "length_mean", "episodes", "seeds"}], "runs":
+ * [{"file", "method", "method_from", "seed", "agent", "params",
+ * "episodes"}]} (NaN and what a file does not record as null; runs only
+ * when `set` is not NULL), or as CSV with a header and one line per
+ * method. */
 void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count);
-void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count);
+void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count,
+                              const crafter_score_set *set);
 void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, size_t count);
 
 enum { CRAFTER_PLOT_OK = 0, CRAFTER_PLOT_FAILED = -1, CRAFTER_PLOT_NO_GNUPLOT = 1 };

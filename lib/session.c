@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cli.h"
 #include "proto.h"
 #include "render.h"
 #include "textures.h"
@@ -44,23 +45,39 @@ static long fill(reader *in, size_t want) {
   return (long)(in->end - in->start);
 }
 
-/* Returns 1 with a line, 0 at the end, -1 for a line too long, -2 on a
- * read error. */
-static int read_line(reader *in, char *line, size_t size) {
+/* A line of text input, grown as needed up to a limit. */
+typedef struct line_buffer {
+  char *text;
+  size_t length, capacity, limit;
+} line_buffer;
+
+enum { LINE_TOO_LONG = -1, LINE_READ_ERROR = -2, LINE_NO_MEMORY = -3 };
+
+/* Reads the next line (without its newline) into line->text[0..length),
+ * NUL-terminated.  Returns 1 with a line, 0 at the end, or a LINE_ error. */
+static int read_line(reader *in, line_buffer *line) {
+  line->length = 0;
   for (;;) {
     size_t available = in->end - in->start;
-    uint8_t *newline = memchr(in->buffer + in->start, '\n', available);
-    if (newline || (in->eof && available > 0)) {
-      size_t length = newline ? (size_t)(newline - (in->buffer + in->start)) : available;
-      if (length >= size) return -1;
-      memcpy(line, in->buffer + in->start, length);
-      line[length] = '\0';
-      in->start += length + (newline ? 1 : 0);
-      return 1;
+    uint8_t *chunk = in->buffer + in->start;
+    uint8_t *newline = memchr(chunk, '\n', available);
+    size_t take = newline ? (size_t)(newline - chunk) : available;
+    if (take > line->limit - line->length) return LINE_TOO_LONG;
+    if (line->length + take + 1 > line->capacity) {
+      size_t capacity = line->capacity ? line->capacity : 256;
+      while (capacity < line->length + take + 1) capacity *= 2;
+      char *grown = realloc(line->text, capacity);
+      if (!grown) return LINE_NO_MEMORY;
+      line->text = grown;
+      line->capacity = capacity;
     }
-    if (in->eof) return 0;
-    if (available >= size) return -1;
-    if (fill(in, available + 1) < 0) return -2;
+    memcpy(line->text + line->length, chunk, take);
+    line->length += take;
+    line->text[line->length] = '\0';
+    in->start += take + (newline ? 1 : 0);
+    if (newline) return 1;
+    if (in->eof) return line->length > 0;
+    if (fill(in, 1) < 0) return LINE_READ_ERROR;
   }
 }
 
@@ -299,7 +316,7 @@ static int finish_recording(session *s, char *error, size_t error_size) {
 static void write_text_record(session *s, int i, int action, const crafter_step_result *result) {
   size_t size = observe(s, i);
   crafter_record_extra extra = {s->options->envs > 1 ? i : -1,
-                                s->pixels && s->options->full_info
+                                s->pixels && s->options->info == CRAFTER_INFO_FULL
                                     ? s->pixels + s->pixel_bytes * (size_t)i
                                     : NULL,
                                 s->pixel_bytes,
@@ -308,11 +325,13 @@ static void write_text_record(session *s, int i, int action, const crafter_step_
                                 s->obs ? s->obs + s->obs_bytes * (size_t)i : NULL,
                                 size};
   crafter_env *env = &s->envs[i];
-  if (s->options->full_info) {
+  if (s->options->info == CRAFTER_INFO_FULL) {
     if (result)
       crafter_proto_write_step(s->out, env, action, result, &extra);
     else
       crafter_proto_write_reset(s->out, env, &extra);
+  } else if (s->options->info == CRAFTER_INFO_STATE) {
+    crafter_proto_write_state(s->out, env, result, &extra); /* resets carry the first state */
   } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1) {
     /* A short reset record only when it carries something. */
     crafter_proto_write_short(s->out, env, result, &extra);
@@ -470,10 +489,15 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
   }
 }
 
+/* Bytes a line of actions may take: Crafter's longest action name is 18
+ * characters, so 64 a env leave room for any spacing, and 4096 more for a
+ * line of one env. */
+size_t crafter_session_line_limit(int envs) { return 4096 + 64 * (size_t)envs; }
+
 static int run_text(session *s, reader *in, char *error, size_t error_size) {
   int count = s->options->envs;
   for (int i = 0; i < count; i++) write_text_record(s, i, 0, NULL);
-  char line[8192];
+  line_buffer buffer = {NULL, 0, 0, crafter_session_line_limit(count)};
   int *actions = malloc(sizeof(int) * (size_t)count);
   if (!actions) {
     snprintf(error, error_size, "out of memory");
@@ -482,16 +506,29 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
   long line_number = 0;
   int status = 0;
   for (;;) {
-    int got = read_line(in, line, sizeof(line));
+    int got = read_line(in, &buffer);
     if (got == 0) break;
     line_number++;
-    if (got == -1) {
-      snprintf(error, error_size, "line %ld: line too long", line_number);
+    if (got == LINE_TOO_LONG) {
+      snprintf(error, error_size,
+               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
+               line_number, buffer.limit, count, count == 1 ? "" : "s");
       status = 1;
       break;
     }
-    if (got == -2) {
-      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    if (got == LINE_READ_ERROR || got == LINE_NO_MEMORY) {
+      snprintf(error, error_size, "reading standard input: %s",
+               got == LINE_NO_MEMORY ? "out of memory" : strerror(errno));
+      status = 1;
+      break;
+    }
+    char *line = buffer.text;
+    const char *nul = memchr(line, '\0', buffer.length);
+    if (nul) {
+      char shown[64];
+      snprintf(error, error_size, "line %ld: a NUL byte at column %zu: \"%s\" (actions are text)",
+               line_number, (size_t)(nul - line) + 1,
+               crafter_escape(shown, sizeof(shown), line, buffer.length));
       status = 1;
       break;
     }
@@ -505,10 +542,11 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
       }
       int action = crafter_proto_parse_action(word);
       if (action < 0) {
+        char shown[64];
         snprintf(error, error_size,
-                 "line %ld: invalid action '%.40s' (expected 0..16 or a name such as "
+                 "line %ld: invalid action '%s' (expected 0..16 or a name such as "
                  "move_left)",
-                 line_number, word);
+                 line_number, crafter_escape(shown, sizeof(shown), word, strlen(word)));
         status = 1;
         break;
       }
@@ -543,6 +581,7 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     if (status || stop) break;
   }
   free(actions);
+  free(buffer.text);
   return status;
 }
 

@@ -19,7 +19,7 @@ typedef struct crafter_session_options {
   int envs;                  /* environments stepped together */
   int threads;               /* threads stepping them (binary protocol, no recording,
                                 no world file, no episode count); 1 otherwise */
-  int full_info;             /* text records: full (1) or short (0) */
+  int info;                  /* what text records carry: enum crafter_info_kind */
   int obs_kind;              /* enum crafter_obs_kind */
   int binary;                /* binary protocol instead of JSON lines */
   const char *textures;      /* folder of PNG files, NULL for the built-in set */
@@ -30,6 +30,10 @@ typedef struct crafter_session_options {
                                 they are text; an episode the input cut short is stored
                                 as cut */
 } crafter_session_options;
+
+/* The longest line of actions JSON lines accept for this many envs:
+ * 4096 + 64 bytes per env. */
+size_t crafter_session_line_limit(int envs);
 
 #define CRAFTER_PROTOCOL_MAGIC "CRAFTSTP"
 #define CRAFTER_PROTOCOL_VERSION 1

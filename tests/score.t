@@ -7,7 +7,7 @@
 score=$top/bin/crafter-score
 data=$top/tests/data/score
 SCORES_DIR=${SCORES_DIR:-$(dirname "$GOLDEN_DIR")/scores}
-plan 31
+plan 35
 
 # field CSV METHOD COLUMN: one value of crafter-score's CSV output.
 field() {
@@ -64,8 +64,8 @@ fi
 "$score" --format csv "$data/walker/stats.jsonl" >"$scratch/csv"
 ok $? "reads a stats.jsonl log"
 near "$(field "$scratch/csv" walker score_mean)" 0.6882055491645351 &&
-  near "$(field "$scratch/csv" walker score_std)" 0
-ok $? "its score is 0.68821 ± 0, its method the directory's name"
+  [ -z "$(field "$scratch/csv" walker score_std)" ]
+ok $? "its score is 0.68821, one seed has no deviation, its method the directory's name"
 [ "$(field "$scratch/csv" walker collect_wood)" = 75.0 ] &&
   [ "$(field "$scratch/csv" walker place_table)" = 50.0 ] &&
   [ "$(field "$scratch/csv" walker wake_up)" = 25.0 ] &&
@@ -102,8 +102,22 @@ ok $? "--budget 3e6 counts beta's third episode: 34.40866"
 # Methods are grouped across files, in the order they first appear.
 "$score" "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/table"
 head -1 "$scratch/table" | grep -q "^method  *alpha  *beta  *walker$" &&
-  [ "$(wc -l <"$scratch/table")" -eq 30 ]
+  [ "$(sed -n '/^runs:/q;p' "$scratch/table" | wc -l)" -eq 31 ]
 ok $? "the table: one column per method, 5 summary rows and 22 achievements"
+# How the files were grouped: runs.json holds alpha seeds 0 and 1 and
+# beta seed 0; the log takes its directory's name, walker, as seed 0.
+sed -n '/^runs:/,$p' "$scratch/table" >"$scratch/runs"
+cat >"$scratch/expected" <<EOF
+runs: file -> method (taken from), seed
+  $data/runs.json -> alpha (run file), seed 0
+  $data/runs.json -> alpha (run file), seed 1
+  $data/runs.json -> beta (run file), seed 0
+  $data/walker/stats.jsonl -> walker (directory name), seed 0
+EOF
+cmp -s "$scratch/runs" "$scratch/expected"
+ok $? "the table ends with each run's file, method, its origin, and seed"
+"$score" "$data/runs.json" | grep -q "^score (%)  *50\.0 ± 50\.0  *0\.2 ± n/a$"
+ok $? "a method of one seed shows its deviation as n/a"
 
 "$score" --format csv "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/csv"
 [ "$(wc -l <"$scratch/csv")" -eq 4 ] &&
@@ -114,7 +128,7 @@ ok $? "csv: a header and one line of 29 fields per method"
 "$score" --format json "$data/runs.json" "$data/walker/stats.jsonl" >"$scratch/json"
 perl -MJSON::PP -e '
   local $/; my $d = decode_json(<STDIN>);
-  my @keys = sort keys %$d; die "top keys @keys\n" unless "@keys" eq "methods";
+  my @keys = sort keys %$d; die "top keys @keys\n" unless "@keys" eq "methods runs";
   my @names = map { $_->{name} } @{$d->{methods}};
   die "names @names\n" unless "@names" eq "alpha beta walker";
   for my $m (@{$d->{methods}}) {
@@ -123,8 +137,30 @@ perl -MJSON::PP -e '
     die "success\n" unless keys %{$m->{success}} == 22 && exists $m->{success}{collect_diamond};
   }
   die "walker\n" unless $d->{methods}[2]{success}{collect_wood} == 75 && $d->{methods}[2]{seeds} == 1;
+  die "walker deviation\n" if defined $d->{methods}[2]{score_std};
+  my @runs = map { "$_->{method}/$_->{seed}/$_->{method_from}/$_->{episodes}" } @{$d->{runs}};
+  die "runs @runs\n" unless "@runs" eq "alpha/0/run file/2 alpha/1/run file/2 beta/0/run file/2 walker/0/directory name/4";
+  die "run keys\n" unless join(" ", sort keys %{$d->{runs}[3]}) eq "agent episodes file method method_from params seed";
+  die "walker file\n" unless $d->{runs}[3]{file} =~ m{walker/stats\.jsonl$} && !defined $d->{runs}[3]{agent};
 ' <"$scratch/json" 2>"$scratch/err"
-ok $? "json: {methods: [{name, score_mean, score_std, success, reward_mean, length_mean, episodes, seeds}]} $(cat "$scratch/err")"
+ok $? "json: {methods: [{name, score_mean, score_std, success, reward_mean, length_mean, episodes, seeds}], runs: [...]} $(cat "$scratch/err")"
+
+# Trajectory files of two agents in one directory are two methods, named
+# by the agents they record, with their Env seeds; forced into one method
+# by --method they are warned of.
+"$top/bin/crafter-dataset" record --agent random -n 2 --seed 1 --steps 50 -o "$scratch/random.traj" 2>/dev/null &&
+  "$top/bin/crafter-dataset" record --agent scripted -n 2 --seed 2 --steps 50 -o "$scratch/scripted.traj" 2>/dev/null
+"$score" "$scratch/random.traj" "$scratch/scripted.traj" >"$scratch/table" 2>"$scratch/err"
+[ $? -eq 0 ] && [ ! -s "$scratch/err" ] && head -1 "$scratch/table" | grep -q "^method  *random  *scripted$" &&
+  grep -q "^seeds  *1  *1$" "$scratch/table" && grep -q "^score (%)  *[0-9.]* ± n/a  *[0-9.]* ± n/a$" "$scratch/table" &&
+  grep -q "^  $scratch/random.traj -> random (agent), seed 1$" "$scratch/table" &&
+  grep -q "^  $scratch/scripted.traj -> scripted (agent), seed 2$" "$scratch/table"
+ok $? "trajectories of two agents in one directory are two methods, one seed each $(cat "$scratch/err")"
+"$score" --method w "$scratch/random.traj" "$scratch/scripted.traj" >"$scratch/table" 2>"$scratch/err"
+[ $? -eq 0 ] && head -1 "$scratch/table" | grep -q "^method  *w$" && grep -q "^seeds  *2$" "$scratch/table" &&
+  grep -q "^  $scratch/scripted.traj -> w (--method), seed 2$" "$scratch/table" &&
+  grep -q "^crafter-score: warning: method 'w' groups different agents: .*random.traj records 'random', .*scripted.traj 'scripted'$" "$scratch/err"
+ok $? "--method still overrides, and mixing agents is warned of: $(cat "$scratch/err")"
 
 "$score" --method mine --seed 7 - <"$data/walker/stats.jsonl" >"$scratch/table"
 head -1 "$scratch/table" | grep -q "^method  *mine$"

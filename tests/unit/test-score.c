@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "score.h"
 #include "tap.h"
+#include "proto.h"
+#include "traj.h"
 
 static int near(double value, double expected) { return fabs(value - expected) < 1e-9; }
 
@@ -29,6 +32,49 @@ static void run_text(char *out, size_t size, const char *wood) {
     used += snprintf(out + used, size - (size_t)used, ", \"achievement_%s\": %s",
                      crafter_achievement_names[k], k == CRAFTER_COLLECT_WOOD ? wood : "[0, 0]");
   snprintf(out + used, size - (size_t)used, "}\n]\n");
+}
+
+/* A trajectory file of one episode of noops on a 16x16 world, cut by the
+ * time limit `length`, recorded as by `agent` with Env seed `seed`. */
+static int record_noops(const char *path, const char *agent, int seed, int length) {
+  crafter_params params;
+  crafter_params_default(&params);
+  params.area[0] = params.area[1] = 16;
+  params.length = length;
+  params.seed = seed;
+  crafter_env env;
+  char error[256];
+  if (crafter_env_init(&env, &params, error, sizeof(error)) < 0) return -1;
+  crafter_traj_header header;
+  crafter_traj_header_init(&header, &params, CRAFTER_OBS_NONE, agent, NULL);
+  crafter_traj_writer *writer = crafter_traj_writer_create(path, &header, error, sizeof(error));
+  crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
+  int status = writer && recorder && crafter_env_reset(&env) == 0 &&
+                       crafter_traj_recorder_start(recorder, &env, NULL) == 0
+                   ? 0
+                   : -1;
+  crafter_step_result result = {0};
+  while (status == 0 && !result.done) {
+    crafter_env_step(&env, CRAFTER_NOOP, &result);
+    status = crafter_traj_recorder_step(recorder, &env, CRAFTER_NOOP, &result, NULL);
+  }
+  if (status == 0) status = crafter_traj_writer_add(writer, recorder, error, sizeof(error));
+  if (writer && crafter_traj_writer_close(writer, error, sizeof(error)) < 0) status = -1;
+  crafter_traj_recorder_free(recorder);
+  crafter_env_free(&env);
+  return status;
+}
+
+/* What crafter_score_write_warnings says of a set, in out[size]. */
+static int warnings_of(const crafter_score_set *set, char *out, size_t size) {
+  FILE *file = tmpfile();
+  if (!file) return -1;
+  int count = crafter_score_write_warnings(file, "prog", set);
+  rewind(file);
+  size_t got = fread(out, 1, size - 1, file);
+  out[got] = '\0';
+  fclose(file);
+  return count;
 }
 
 int main(void) {
@@ -61,8 +107,8 @@ int main(void) {
   char error[512], all[4096], none[4096], text[16384];
   stats_line(all, sizeof(all), 100, 1, 1);
   stats_line(none, sizeof(none), 100, 0, 0);
-  ok(crafter_score_read(&set, all, strlen(all), "m", NULL, error, sizeof(error)) == 0 &&
-         crafter_score_read(&set, none, strlen(none), "m", NULL, error, sizeof(error)) == 0,
+  ok(crafter_score_read(&set, all, strlen(all), "m", NULL, NULL, error, sizeof(error)) == 0 &&
+         crafter_score_read(&set, none, strlen(none), "m", NULL, NULL, error, sizeof(error)) == 0,
      "reads stats lines");
   ok(set.count == 2 && strcmp(set.runs[0].seed, "0") == 0 && strcmp(set.runs[1].seed, "1") == 0,
      "stats logs without a seed are numbered 0, 1, ...");
@@ -76,21 +122,21 @@ int main(void) {
      "success rates, return and length are means over seeds");
   free(methods);
 
-  ok(crafter_score_read(&set, none, strlen(none), "m", "1", error, sizeof(error)) < 0 &&
+  ok(crafter_score_read(&set, none, strlen(none), "m", NULL, "1", error, sizeof(error)) < 0 &&
          strstr(error, "seed '1' is already read") && set.count == 2,
      "the same method and seed twice is refused: %s", error);
 
   /* A bad third line: the message names it, and nothing is added. */
   snprintf(text, sizeof(text), "%s\n%s{\"length\": 5}\n", all, none);
-  ok(crafter_score_read(&set, text, strlen(text), "n", NULL, error, sizeof(error)) < 0 &&
+  ok(crafter_score_read(&set, text, strlen(text), "n", NULL, NULL, error, sizeof(error)) < 0 &&
          strncmp(error, "line 4: ", 8) == 0 && set.count == 2,
      "a bad line is named and the set left alone: %s", error);
   snprintf(text, sizeof(text), "%s%.20s", all, none);
-  ok(crafter_score_read(&set, text, strlen(text), "n", NULL, error, sizeof(error)) < 0 &&
+  ok(crafter_score_read(&set, text, strlen(text), "n", NULL, NULL, error, sizeof(error)) < 0 &&
          strncmp(error, "line 2: ", 8) == 0 && strstr(error, "truncated"),
      "a log cut in a string is refused: %s", error);
   snprintf(text, sizeof(text), "%s{\"length\": 100", all);
-  ok(crafter_score_read(&set, text, strlen(text), "n", NULL, error, sizeof(error)) < 0 &&
+  ok(crafter_score_read(&set, text, strlen(text), "n", NULL, NULL, error, sizeof(error)) < 0 &&
          strncmp(error, "line 2: ", 8) == 0 && strstr(error, "truncated"),
      "a log cut after a value is refused: %s", error);
   crafter_score_set_free(&set);
@@ -99,7 +145,7 @@ int main(void) {
   crafter_score_set_init(&set, 299);
   snprintf(text, sizeof(text), "%s", all);
   stats_line(text + strlen(text), sizeof(text) - strlen(text), 200, 0, 0);
-  ok(crafter_score_read(&set, text, strlen(text), "m", "7", error, sizeof(error)) == 0 &&
+  ok(crafter_score_read(&set, text, strlen(text), "m", NULL, "7", error, sizeof(error)) == 0 &&
          set.runs[0].episodes == 1 && set.runs[0].successes[CRAFTER_WAKE_UP] == 1,
      "only episodes ending within the budget count");
   crafter_score_set_free(&set);
@@ -108,7 +154,7 @@ int main(void) {
    * rates 50 and 0, score 51^(1/22) - 1. */
   crafter_score_set_init(&set, 1e6);
   run_text(text, sizeof(text), "[1, 0]");
-  ok(crafter_score_read(&set, text, strlen(text), NULL, NULL, error, sizeof(error)) == 0,
+  ok(crafter_score_read(&set, text, strlen(text), NULL, NULL, NULL, error, sizeof(error)) == 0,
      "reads a run file");
   methods = crafter_score_summarize(&set, &count);
   ok(methods && count == 1 && strcmp(methods[0].name, "r") == 0 &&
@@ -117,10 +163,81 @@ int main(void) {
      "its score is 51^(1/22) - 1");
   free(methods);
   run_text(text, sizeof(text), "[1, \"x\"]");
-  ok(crafter_score_read(&set, text, strlen(text), NULL, NULL, error, sizeof(error)) < 0 &&
+  ok(crafter_score_read(&set, text, strlen(text), NULL, NULL, NULL, error, sizeof(error)) < 0 &&
          strncmp(error, "line 2: run 1: ", 15) == 0 && set.count == 1,
      "a bad value names the line and run: %s", error);
   crafter_score_set_free(&set);
+
+  /* One seed: the mean is its score, the deviation unknown (NaN), not 0. */
+  crafter_score_set_init(&set, 1e6);
+  ok(crafter_score_read(&set, all, strlen(all), NULL, "logdir", NULL, error, sizeof(error)) == 0 &&
+         strcmp(set.runs[0].method, "logdir") == 0 &&
+         set.runs[0].origin == CRAFTER_SCORE_FROM_DIRECTORY && !set.runs[0].agent,
+     "a stats log without --method takes the method it is given, as its directory's name");
+  ok(crafter_score_read(&set, all, strlen(all), NULL, NULL, NULL, error, sizeof(error)) == 0 &&
+         strcmp(set.runs[1].method, "unknown") == 0,
+     "and without one it is \"unknown\"");
+  methods = crafter_score_summarize(&set, &count);
+  ok(methods && count == 2 && near(methods[0].score_mean, 100) && methods[0].seeds == 1 &&
+         isnan(methods[0].score_std),
+     "a single seed scores its own score, its deviation NaN");
+  free(methods);
+  crafter_score_set_free(&set);
+
+  /* Trajectory files: grouped by the agent they record, their seed the
+   * Env seed. */
+  const char *directory = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  char random1[512], scripted2[512], random3[512], random1_again[512];
+  snprintf(random1, sizeof(random1), "%s/test-score-%ld-a.traj", directory, (long)getpid());
+  snprintf(scripted2, sizeof(scripted2), "%s/test-score-%ld-b.traj", directory, (long)getpid());
+  snprintf(random3, sizeof(random3), "%s/test-score-%ld-c.traj", directory, (long)getpid());
+  snprintf(random1_again, sizeof(random1_again), "%s/test-score-%ld-d.traj", directory,
+           (long)getpid());
+  ok(record_noops(random1, "random", 1, 5) == 0 && record_noops(scripted2, "scripted", 2, 5) == 0 &&
+         record_noops(random3, "random", 3, 7) == 0 &&
+         record_noops(random1_again, "random", 1, 5) == 0,
+     "four trajectory files are written");
+  crafter_score_set_init(&set, 1e6);
+  ok(crafter_score_read_file(&set, random1, NULL, NULL, error, sizeof(error)) == 0 &&
+         crafter_score_read_file(&set, scripted2, NULL, NULL, error, sizeof(error)) == 0,
+     "two files of different agents in one directory are read: %s", error);
+  methods = crafter_score_summarize(&set, &count);
+  ok(methods && count == 2 && strcmp(methods[0].name, "random") == 0 &&
+         strcmp(methods[1].name, "scripted") == 0 && methods[0].seeds == 1 &&
+         methods[1].seeds == 1 && methods[0].episodes == 1,
+     "they are two methods, named by their agents, not by the directory");
+  free(methods);
+  ok(strcmp(set.runs[0].seed, "1") == 0 && strcmp(set.runs[1].seed, "2") == 0 &&
+         set.runs[0].origin == CRAFTER_SCORE_FROM_AGENT && strcmp(set.runs[0].file, random1) == 0 &&
+         set.runs[0].has_params && set.runs[0].params.length == 5,
+     "each run keeps its Env seed, its file, its origin and its parameters");
+  ok(warnings_of(&set, text, sizeof(text)) == 0, "nothing to warn of: %s", text);
+  ok(crafter_score_read_file(&set, random3, NULL, NULL, error, sizeof(error)) == 0 &&
+         warnings_of(&set, text, sizeof(text)) == 1 &&
+         strstr(text, "prog: warning: method 'random' groups different parameters: ") &&
+         strstr(text, "a.traj was recorded with length 5, ") && strstr(text, "c.traj with length 7\n"),
+     "a third file of the same agent with another time limit is warned of: %s", text);
+  ok(crafter_score_read_file(&set, random1_again, NULL, NULL, error, sizeof(error)) < 0 &&
+         strstr(error, "method 'random' seed '1' is already read from ") &&
+         strstr(error, "shards of one recording?") && set.count == 3,
+     "the same agent and Env seed twice is refused: %s", error);
+  crafter_score_set_free(&set);
+
+  /* --method puts different agents in one group: a warning says so. */
+  crafter_score_set_init(&set, 1e6);
+  ok(crafter_score_read_file(&set, random1, "w", NULL, error, sizeof(error)) == 0 &&
+         crafter_score_read_file(&set, scripted2, "w", NULL, error, sizeof(error)) == 0 &&
+         set.runs[1].origin == CRAFTER_SCORE_FROM_OPTION && strcmp(set.runs[1].method, "w") == 0,
+     "--method overrides the agent");
+  ok(warnings_of(&set, text, sizeof(text)) == 1 &&
+         strstr(text, "method 'w' groups different agents: ") &&
+         strstr(text, "a.traj records 'random', ") && strstr(text, "b.traj 'scripted'"),
+     "and different agents in one method are warned of: %s", text);
+  crafter_score_set_free(&set);
+  unlink(random1);
+  unlink(scripted2);
+  unlink(random3);
+  unlink(random1_again);
 
   ok(crafter_score_plot_format("a/b.png") == CRAFTER_PLOT_PNG &&
          crafter_score_plot_format("B.SVG") == CRAFTER_PLOT_SVG &&
