@@ -311,17 +311,23 @@ static void test_small_terminal(void) {
   crafter_env_free(&env);
 }
 
-static void test_record_and_replay(void) {
-  char path[] = "/tmp/test-play-XXXXXX";
+/* Options of a game of seed 1 that records to a new temporary file at
+ * path (a mkstemp template). */
+static void recording_options(crafter_play_game_options *options, char *path) {
   int fd = mkstemp(path);
   if (fd >= 0) close(fd);
+  memset(options, 0, sizeof(*options));
+  crafter_params_default(&options->params);
+  options->params.seed = 1;
+  options->first_episode = 1;
+  options->record = path;
+}
+
+static void test_record_and_replay(void) {
+  char path[] = "/tmp/test-play-XXXXXX";
   crafter_play_game_options options;
-  memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.params.seed = 1;
+  recording_options(&options, path);
   options.params.length = 20;
-  options.first_episode = 1;
-  options.record = path;
   crafter_play_game game;
   char error[300];
   int status = crafter_play_game_init(&game, &options, error, sizeof(error));
@@ -401,14 +407,8 @@ static void test_record_and_replay(void) {
  * wait keeps it up. */
 static void test_reasons(void) {
   char path[] = "/tmp/test-play-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd >= 0) close(fd);
   crafter_play_game_options options;
-  memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.params.seed = 1;
-  options.first_episode = 1;
-  options.record = path;
+  recording_options(&options, path);
   crafter_play_game game;
   char error[300];
   if (crafter_play_game_init(&game, &options, error, sizeof(error)) != 0) {
