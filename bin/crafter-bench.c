@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
       case OPT_PLOT: plot_path = optarg; break;
       case OPT_COMPARE: compare = optarg; break;
       case 'c': config_path = optarg; break;
-      case 'h': usage(stdout); return 0;
+      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
@@ -355,5 +355,5 @@ int main(int argc, char **argv) {
   if (status == 0 && plot_path && plot(plot_path, sweep, xs, ys, points) < 0) status = 1;
   if (status == 0 && compare && compare_with(compare, &first) < 0) status = 1;
   if (have_textures) crafter_textures_free(&textures);
-  return status;
+  return crafter_close_stdout(PROGRAM, status);
 }

@@ -148,11 +148,11 @@ int main(int argc, char **argv) {
   if (argc < 2) usage_error("%s", "no command given (record, info, list, verify, merge, export, frames or video)");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
-    return 0;
+    return crafter_close_stdout(PROGRAM, 0);
   }
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
     printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-    return 0;
+    return crafter_close_stdout(PROGRAM, 0);
   }
   const char *command = argv[1];
   int known = 0;
@@ -178,11 +178,11 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(count, args, "a:n:s:e:t:o:qrf:E:S:hV", long_options, &index)) != -1) {
     if (option == 'h') {
       usage(stdout);
-      return 0;
+      return crafter_close_stdout(PROGRAM, 0);
     }
     if (option == 'V') {
       printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-      return 0;
+      return crafter_close_stdout(PROGRAM, 0);
     }
     if (option == '?') {
       fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
@@ -301,7 +301,7 @@ int main(int argc, char **argv) {
     record.progress = !quiet && isatty(STDERR_FILENO) ? stderr : NULL;
     status = crafter_dataset_record(&record, error, sizeof(error));
     if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return status;
+    return crafter_close_stdout(PROGRAM, status);
   }
   if (file_count < 1) usage_error("%s needs a trajectory file", command);
   if (strcmp(command, "info") == 0) {
@@ -312,13 +312,13 @@ int main(int argc, char **argv) {
         status = 1;
       }
     }
-    return status;
+    return crafter_close_stdout(PROGRAM, status);
   }
   if (strcmp(command, "list") == 0) {
     if (file_count > 1) usage_error("list takes one file, not '%s' too", files[1]);
     status = crafter_dataset_list(files[0], stdout, stderr, error, sizeof(error));
     if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return status;
+    return crafter_close_stdout(PROGRAM, status);
   }
   if (strcmp(command, "verify") == 0) {
     for (int i = 0; i < file_count; i++) {
@@ -327,14 +327,14 @@ int main(int argc, char **argv) {
       if (result && error[0]) fprintf(stderr, PROGRAM ": %s\n", error);
       if (result) status = 1;
     }
-    return status;
+    return crafter_close_stdout(PROGRAM, status);
   }
   if (strcmp(command, "merge") == 0) {
     if (!output) usage_error("%s", "merge needs an output file: -o FILE");
     status = crafter_dataset_merge((const char *const *)files, file_count, output, stderr, error,
                                    sizeof(error));
     if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return status;
+    return crafter_close_stdout(PROGRAM, status);
   }
   if (file_count > 1) {
     char message[160];
@@ -366,7 +366,7 @@ int main(int argc, char **argv) {
                                           sizeof(error));
     }
     if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return status;
+    return crafter_close_stdout(PROGRAM, status);
   }
   crafter_frames_options frames = {.episode = episode, .steps = steps, .textures = textures,
                                    .fps = fps, .format = format,
@@ -380,5 +380,5 @@ int main(int argc, char **argv) {
                                     sizeof(error));
   }
   if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-  return status;
+  return crafter_close_stdout(PROGRAM, status);
 }

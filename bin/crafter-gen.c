@@ -184,8 +184,10 @@ int main(int argc, char **argv) {
           usage_error("invalid format '%s' (expected text or json)", optarg);
         given_format = 1;
         break;
-      case 'h': usage(stdout); return 0;
-      case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
+      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'V':
+        printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+        return crafter_close_stdout(PROGRAM, 0);
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
@@ -230,7 +232,7 @@ int main(int argc, char **argv) {
       crafter_gen_stats_write_json(stdout, &options, &result);
     else
       crafter_gen_stats_write_text(stdout, &options, &result);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return crafter_close_stdout(PROGRAM, 0);
   }
 
   crafter_world_map map;
@@ -273,9 +275,5 @@ int main(int argc, char **argv) {
   if (status == 0 && (ascii || (!semantic && !png_path && !save_path)))
     crafter_gen_write_ascii(stdout, &map);
   crafter_world_map_free(&map);
-  if (fflush(stdout) != 0 && status == 0) {
-    perror(PROGRAM ": standard output");
-    return 1;
-  }
-  return status;
+  return crafter_close_stdout(PROGRAM, status);
 }

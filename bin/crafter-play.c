@@ -638,8 +638,10 @@ int main(int argc, char **argv) {
         fps = (int)number;
         break;
       case 'k': keys = optarg; break;
-      case 'h': usage(stdout); return 0;
-      case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
+      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'V':
+        printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+        return crafter_close_stdout(PROGRAM, 0);
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
@@ -793,5 +795,5 @@ done:
     signal(signal_number, SIG_DFL);
     raise(signal_number);
   }
-  return status;
+  return crafter_close_stdout(PROGRAM, status);
 }

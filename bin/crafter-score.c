@@ -96,8 +96,10 @@ int main(int argc, char **argv) {
           usage_error("invalid plot file '%s' (expected a name ending in .png or .svg)", optarg);
         plot = optarg;
         break;
-      case 'h': usage(stdout); return 0;
-      case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
+      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'V':
+        printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+        return crafter_close_stdout(PROGRAM, 0);
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
@@ -132,10 +134,6 @@ int main(int argc, char **argv) {
       crafter_score_write_table(stdout, methods, count);
       crafter_score_write_runs(stdout, &set);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-      perror(PROGRAM ": standard output");
-      status = 1;
-    }
   }
   if (status == 0 && plot) {
     int plotted = crafter_score_plot(plot, methods, count, error, sizeof(error));
@@ -148,5 +146,5 @@ int main(int argc, char **argv) {
   }
   free(methods);
   crafter_score_set_free(&set);
-  return status;
+  return crafter_close_stdout(PROGRAM, status);
 }

@@ -182,8 +182,10 @@ int main(int argc, char **argv) {
         if (!*optarg) usage_error("%s", "the file to record to is empty");
         options.record = optarg;
         break;
-      case 'h': usage(stdout); return 0;
-      case 'V': printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n"); return 0;
+      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'V':
+        printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+        return crafter_close_stdout(PROGRAM, 0);
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
@@ -228,5 +230,5 @@ int main(int argc, char **argv) {
   int status = crafter_session_run(&options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
   crafter_world_map_free(&map);
-  return status;
+  return crafter_close_stdout(PROGRAM, status);
 }

@@ -105,3 +105,29 @@ const char *crafter_escape(char *out, size_t out_size, const char *text, size_t 
   out[used] = '\0';
   return out;
 }
+
+int crafter_close_stdout(const char *program, int status) {
+  int ferror_before = ferror(stdout) != 0;
+  int failed = ferror_before;
+  int reason = 0;
+  errno = 0;
+  if (fflush(stdout) != 0) {
+    failed = 1;
+    reason = errno;
+  }
+  /* Closing a stdout that was never open (>&-) is no failure when nothing
+   * was written to it. */
+  errno = 0;
+  if (fclose(stdout) != 0 && !(errno == EBADF && !failed)) {
+    if (!failed) reason = errno;
+    failed = 1;
+  }
+  if (!failed) return status;
+  /* A program that failed with its output already in error has said why. */
+  if (status != 0 && ferror_before) return status;
+  if (reason)
+    fprintf(stderr, "%s: write error: %s\n", program, strerror(reason));
+  else
+    fprintf(stderr, "%s: write error\n", program);
+  return 1;
+}

@@ -32,4 +32,14 @@ void crafter_usage_error(const char *program, const char *format, const char *ar
  * is cut at a whole character and ends in "...".  Returns out. */
 const char *crafter_escape(char *out, size_t out_size, const char *text, size_t length);
 
+/* Finishes standard output at the end of a program: flushes and closes it
+ * and checks that everything written reached its destination (a full
+ * disk, a closed pipe with SIGPIPE ignored).  On a failure prints
+ * `program: write error: reason` on stderr and returns 1; otherwise
+ * returns STATUS, so that `return crafter_close_stdout(PROGRAM, status);`
+ * ends a main().  A STATUS already non-zero with the stream already in
+ * error is taken as reported and returned quietly.  Nothing may be
+ * written to stdout afterwards. */
+int crafter_close_stdout(const char *program, int status);
+
 #endif
