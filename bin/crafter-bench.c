@@ -20,14 +20,14 @@ static void usage(FILE *out) {
           "Measure how fast Crafter runs: random actions from a fixed seed, every\n"
           "env resetting itself when its episode ends.\n"
           "\n"
-          "  -o, --obs=KIND       observation made every step: none (default),\n"
+          "  -O, --obs=KIND       observation made every step: none (default),\n"
           "                       semantic, symbolic or pixels\n"
           "  -N, --envs=N         environments stepped together (default 1)\n"
           "  -T, --threads=T      worker threads (default 1)\n"
-          "  -n, --steps=S        env steps per repetition, all envs together\n"
+          "  -S, --steps=S        env steps per repetition, all envs together\n"
           "                       (default 1000000)\n"
           "      --seconds=X      time each repetition instead of counting steps\n"
-          "  -r, --repeats=R      timed repetitions; the median is reported (default 5)\n"
+          "  -R, --repeats=R      timed repetitions; the median is reported (default 5)\n"
           "  -s, --seed=N         env seed (env i uses N+i) and action seed (default 0)\n"
           "      --area=W,H --view=W,H --size=W,H --length=L   env parameters\n"
           "  -c, --config=FILE    play by the configuration FILE (crafter-config(5));\n"
@@ -35,10 +35,11 @@ static void usage(FILE *out) {
           "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
           "  -f, --format=F       text (default) or json\n"
           "      --sweep=WHAT     threads: measure 1..T threads; envs: 1, 2, 4, .. N envs\n"
-          "      --plot=FILE      with --sweep, draw steps per second (PNG or SVG,\n"
+          "  -p, --plot=FILE      with --sweep, draw steps per second (PNG or SVG,\n"
           "                       needs gnuplot)\n"
           "      --compare=OLD    print ratios against an earlier --format json result\n"
           "  -h, --help           show this help and exit\n"
+          "  -V, --version        show the version and exit\n"
           "\n"
           "Figures:\n"
           "  sps           env steps per second over all envs (median repetition)\n"
@@ -170,29 +171,29 @@ int main(int argc, char **argv) {
   options.repeats = 5;
   const char *textures_dir = NULL, *format = "text", *sweep = NULL, *plot_path = NULL,
              *compare = NULL;
-  enum { OPT_SECONDS = 256, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_SWEEP, OPT_PLOT,
+  enum { OPT_SECONDS = 256, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_SWEEP,
          OPT_COMPARE };
   const char *config_path = NULL;
   /* Env parameters given on the command line, which rule over --config. */
   unsigned given = 0; /* enum crafter_given */
   static const struct option long_options[] = {
-      {"obs", required_argument, NULL, 'o'},      {"envs", required_argument, NULL, 'N'},
-      {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'n'},
+      {"obs", required_argument, NULL, 'O'},      {"envs", required_argument, NULL, 'N'},
+      {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'S'},
       {"seconds", required_argument, NULL, OPT_SECONDS},
-      {"repeats", required_argument, NULL, 'r'},  {"seed", required_argument, NULL, 's'},
+      {"repeats", required_argument, NULL, 'R'},  {"seed", required_argument, NULL, 's'},
       {"area", required_argument, NULL, OPT_AREA}, {"view", required_argument, NULL, OPT_VIEW},
       {"size", required_argument, NULL, OPT_SIZE}, {"length", required_argument, NULL, OPT_LENGTH},
       {"textures", required_argument, NULL, 't'}, {"format", required_argument, NULL, 'f'},
-      {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, OPT_PLOT},
+      {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, 'p'},
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
-      {"config", required_argument, NULL, 'c'},
+      {"config", required_argument, NULL, 'c'}, {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0},
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "o:N:T:n:r:s:t:f:c:h", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "O:N:T:S:R:s:t:f:c:p:hV", long_options, NULL)) != -1) {
     switch (option) {
-      case 'o':
+      case 'O':
         options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
         if (options.batch.obs_kind < 0 || options.batch.obs_kind == CRAFTER_OBS_TEXT)
           usage_error("invalid observation kind '%s' (expected none, semantic, symbolic or "
@@ -209,7 +210,7 @@ int main(int argc, char **argv) {
           usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
         options.batch.threads = (int)number;
         break;
-      case 'n':
+      case 'S':
         if (crafter_parse_int64(optarg, 1, INT64_MAX / 2, &number) < 0)
           usage_error("invalid step count '%s'", optarg);
         options.steps = (long)number;
@@ -221,7 +222,7 @@ int main(int argc, char **argv) {
           usage_error("invalid duration '%s' (expected seconds, more than 0)", optarg);
         break;
       }
-      case 'r':
+      case 'R':
         if (crafter_parse_int64(optarg, 1, 63, &number) < 0)
           usage_error("invalid repeat count '%s' (expected 1..63)", optarg);
         options.repeats = (int)number;
@@ -264,10 +265,13 @@ int main(int argc, char **argv) {
           usage_error("invalid sweep '%s' (expected threads or envs)", optarg);
         sweep = optarg;
         break;
-      case OPT_PLOT: plot_path = optarg; break;
+      case 'p': plot_path = optarg; break;
       case OPT_COMPARE: compare = optarg; break;
       case 'c': config_path = optarg; break;
       case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'V':
+        printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+        return crafter_close_stdout(PROGRAM, 0);
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }

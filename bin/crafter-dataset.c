@@ -50,7 +50,7 @@ static void usage(FILE *out) {
           "  -o, --output=FILE       the file to write (required)\n"
           "  -q, --quiet             no progress bar (drawn only when stderr is a terminal)\n"
           "\n"
-          "verify:  -r, --resimulate     replay every episode and compare\n"
+          "verify:      --resimulate     replay every episode and compare\n"
           "         -t, --textures=DIR   the textures stored pixels were drawn with\n"
           "merge:   -o, --output=FILE\n"
           "export:  -f, --format=KIND    stats or npz\n"
@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
   optind = 1;
   char **args = argv + 1;
   int count = argc - 1;
-  while ((option = getopt_long(count, args, "a:n:s:e:t:o:qrf:E:S:hV", long_options, &index)) != -1) {
+  while ((option = getopt_long(count, args, "a:n:s:e:t:o:qf:E:S:hV", long_options, &index)) != -1) {
     if (option == 'h') {
       usage(stdout);
       return crafter_close_stdout(PROGRAM, 0);

@@ -24,7 +24,7 @@ static void usage(FILE *out) {
           "\n"
           "The world:\n"
           "  -s, --seed=N            the Env seed (default 0)\n"
-          "  -e, --episode=E         the episode of that seed (default 1, the first reset);\n"
+          "      --episode=E         the episode of that seed (default 1, the first reset);\n"
           "                          the world seed is hash((seed, E)) %% (2**31-1)\n"
           "      --area=W,H          world size in cells (default 64,64)\n"
           "  -c, --config=FILE       generate by the configuration FILE (crafter-config(5))\n"
@@ -32,14 +32,14 @@ static void usage(FILE *out) {
           "                          generating one; checks it\n"
           "\n"
           "What to show (default: the ASCII map):\n"
-          "  -a, --ascii             the map, one character per cell, and a legend\n"
+          "      --ascii             the map, one character per cell, and a legend\n"
           "      --semantic          the semantic grid: numbers as info['semantic'] holds\n"
           "                          them, one line per row of the map\n"
-          "  -p, --png=FILE          draw the whole map into the PNG file FILE\n"
+          "      --png=FILE          draw the whole map into the PNG file FILE\n"
           "  -u, --unit=N            pixels a cell in the picture (default 16)\n"
           "  -t, --textures=DIR      draw with the PNG files in DIR (Crafter's assets folder\n"
           "                          or one like it) instead of the built-in textures\n"
-          "  -o, --save=FILE         write the world file (crafter-world(5)) to FILE, - for\n"
+          "      --save=FILE         write the world file (crafter-world(5)) to FILE, - for\n"
           "                          standard output; edit it and start episodes from it\n"
           "\n"
           "Statistics:\n"
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
       {NULL, 0, NULL, 0},
   };
   int option;
-  while ((option = getopt_long(argc, argv, "s:e:c:w:ap:u:t:o:T:f:hV", long_options, NULL)) !=
+  while ((option = getopt_long(argc, argv, "s:c:w:u:t:T:f:hV", long_options, NULL)) !=
          -1) {
     switch (option) {
       case 's':

@@ -39,7 +39,8 @@ static void usage(FILE *out) {
           "\n"
           "The game (as crafter.Env):\n"
           "  -s, --seed=N            the Env seed (default 0)\n"
-          "  -e, --episode=E         episode counter of the first episode (default 1)\n"
+          "  -e, --first-episode=E   episode counter of the first episode (default 1);\n"
+          "                          --episode=E is the same\n"
           "      --area=W,H          world size in cells (default 64,64)\n"
           "      --view=W,H          view grid in cells (default 9,9); the local view shown\n"
           "                          is the grid less the inventory rows\n"
@@ -58,7 +59,7 @@ static void usage(FILE *out) {
           "  -r, --replay=FILE       replay an episode of FILE, re-simulated from its seeds and\n"
           "                          actions: space pauses and resumes, . or right arrow steps,\n"
           "                          , or left arrow steps back, + and - change the speed\n"
-          "  -i, --episode-index=I   the episode of FILE to replay, from 0 (default 0)\n"
+          "      --episode-index=I   the episode of FILE to replay, from 0 (default 0)\n"
           "      --no-wait           replay to the end at once, print the last frame on\n"
           "                          standard output and exit; no terminal needed\n"
           "\n"
@@ -540,6 +541,7 @@ int main(int argc, char **argv) {
              *textures_dir = NULL, *keys = NULL;
   static const struct option long_options[] = {
       {"seed", required_argument, NULL, 's'},
+      {"first-episode", required_argument, NULL, 'e'},
       {"episode", required_argument, NULL, 'e'},
       {"area", required_argument, NULL, OPT_AREA},
       {"view", required_argument, NULL, OPT_VIEW},
@@ -563,7 +565,7 @@ int main(int argc, char **argv) {
       {NULL, 0, NULL, 0},
   };
   int option;
-  while ((option = getopt_long(argc, argv, "s:e:c:w:r:i:gt:k:hV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "s:e:c:w:r:gt:k:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
         if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &params.seed) < 0)

@@ -32,7 +32,7 @@ static void usage(FILE *out) {
           "                      (default: as above)\n"
           "  -s, --seed=SEED     their seed (default: a trajectory's Env seed; for a\n"
           "                      log, the number of runs of its method read before it)\n"
-          "  -b, --budget=STEPS  count only episodes that end within STEPS env steps\n"
+          "  -B, --budget=STEPS  count only episodes that end within STEPS env steps\n"
           "                      (default 1000000)\n"
           "  -f, --format=KIND   table (default), json or csv\n"
           "  -p, --plot=FILE     also draw the success rates to FILE (.png or .svg) and\n"
@@ -58,12 +58,12 @@ int main(int argc, char **argv) {
   int format = FORMAT_TABLE;
   static const struct option long_options[] = {
       {"method", required_argument, NULL, 'm'}, {"seed", required_argument, NULL, 's'},
-      {"budget", required_argument, NULL, 'b'}, {"format", required_argument, NULL, 'f'},
+      {"budget", required_argument, NULL, 'B'}, {"format", required_argument, NULL, 'f'},
       {"plot", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0},
   };
   int option;
-  while ((option = getopt_long(argc, argv, "m:s:b:f:p:hV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "m:s:B:f:p:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 'm':
         if (!*optarg) usage_error("%s", "the method name is empty");
@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
         if (!*optarg) usage_error("%s", "the seed is empty");
         seed = optarg;
         break;
-      case 'b': {
+      case 'B': {
         /* A number, so the reference's 1e6 reads too. */
         char *end;
         budget = strtod(optarg, &end);

@@ -47,7 +47,7 @@ static void usage(FILE *out) {
           "                          no --episodes count; results do not depend on T\n"
           "\n"
           "Observations:\n"
-          "  -o, --obs=KIND          none (default), pixels, semantic, symbolic or text\n"
+          "  -O, --obs=KIND          none (default), pixels, semantic, symbolic or text\n"
           "  -t, --textures=DIR      draw pixels with the PNG files in DIR (Crafter's\n"
           "                          assets folder or one like it) instead of the\n"
           "                          built-in textures\n"
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
       {"world", required_argument, NULL, 'w'},
       {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},
-      {"obs", required_argument, NULL, 'o'},
+      {"obs", required_argument, NULL, 'O'},
       {"textures", required_argument, NULL, 't'},
       {"info", required_argument, NULL, 'i'},
       {"binary", no_argument, NULL, 'b'},
@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "s:e:n:N:T:o:t:i:c:w:bhV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "s:e:n:N:T:O:t:i:c:w:bhV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
         if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &options.params.seed) < 0)
@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
           usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
         options.threads = (int)number;
         break;
-      case 'o':
+      case 'O':
         options.obs_kind = crafter_obs_kind_from_name(optarg);
         if (options.obs_kind < 0)
           usage_error("invalid observation kind '%s' (expected none, pixels, semantic, "

@@ -1,9 +1,78 @@
 #!/bin/sh
-# The six programs behave alike: output that cannot be written is an
-# error that names the program.
+# The six programs behave alike: a short option means the same in every
+# program that has it, every program has --version, and output that cannot
+# be written is an error that names the program.
 . "$(dirname "$0")/tap.sh"
 bin=$top/bin
-plan 14
+programs="step play score bench gen dataset"
+plan 21
+
+# Every "-x, --name" pair that each program's --help and man page list.
+for p in $programs; do
+  "$bin/crafter-$p" --help >"$scratch/help-$p" || echo "# crafter-$p --help failed"
+  grep -oE '(^|[[:space:]])-[A-Za-z], --[a-z][a-z-]*' "$scratch/help-$p" |
+    sed 's/^[[:space:]]*//' | sort -u | sed "s/^/$p /" >>"$scratch/help-pairs"
+  sed -n 's/^\.BR \\-\([A-Za-z]\) ", " \\-\\-\([a-z\\-]*\).*/-\1, --\2/p' \
+    "$top/man/man1/crafter-$p.1" | sed 's/\\//g' | sort -u | sed "s/^/$p /" >>"$scratch/man-pairs"
+done
+[ "$(wc -l <"$scratch/help-pairs")" -gt 50 ] && [ "$(wc -l <"$scratch/man-pairs")" -gt 50 ]
+ok $? "the short options are found in every --help and man page"
+
+# One meaning per letter: a letter names the same long option everywhere,
+# and a long option has the same letter (or none) everywhere.
+grep -oE -- '(^|[[:space:]])-[A-Za-z] --[a-z][a-z-]*' "$top/README" |
+  sed 's/^[[:space:]]*//; s/ /, /; s/^/README /' >"$scratch/readme-pairs"
+cat "$scratch/help-pairs" "$scratch/man-pairs" "$scratch/readme-pairs" | awk '
+  { split($2, letter, ","); long = $3
+    if (letter[1] in by_letter && by_letter[letter[1]] != long) {
+      print "# " letter[1] " is " by_letter[letter[1]] " and " long " (" $1 ")"; bad = 1 }
+    if (long in by_long && by_long[long] != letter[1]) {
+      print "# " long " is " by_long[long] " and " letter[1] " (" $1 ")"; bad = 1 }
+    by_letter[letter[1]] = long; by_long[long] = letter[1] }
+  END { exit bad }' >"$scratch/conflicts"
+ok $? "each short letter means one long option across the toolkit $(tr '\n' ' ' <"$scratch/conflicts")"
+
+# A program's man page lists the short options its --help lists.
+sort -u "$scratch/help-pairs" >"$scratch/help-sorted"
+sort -u "$scratch/man-pairs" >"$scratch/man-sorted"
+comm -23 "$scratch/help-sorted" "$scratch/man-sorted" >"$scratch/unlisted"
+[ ! -s "$scratch/unlisted" ]
+ok $? "every short option of --help is in the man page $(tr '\n' ' ' <"$scratch/unlisted")"
+
+# The README's table lists every short option there is.
+cut -d' ' -f2- "$scratch/help-pairs" | sort -u >"$scratch/all-pairs"
+cut -d' ' -f2- "$scratch/readme-pairs" | sort -u | comm -23 "$scratch/all-pairs" - >"$scratch/unlisted"
+[ ! -s "$scratch/unlisted" ]
+ok $? "the README lists every short option $(tr '\n' ' ' <"$scratch/unlisted")"
+
+# A letter a program does not list is refused, not taken for something else
+# (an old letter gives no silently different behaviour).
+for p in $programs; do
+  for letter in a b c d e f g i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U W X Y Z; do
+    grep -q "^$p -$letter," "$scratch/help-pairs" && continue
+    if [ "$p" = dataset ]; then set -- list "-$letter"; else set -- "-$letter"; fi
+    "$bin/crafter-$p" "$@" </dev/null >/dev/null 2>"$scratch/err"
+    status=$?
+    { [ $status -eq 2 ] && grep -q "invalid option" "$scratch/err"; } ||
+      echo "crafter-$p -$letter (exit $status)"
+  done
+done >"$scratch/accepted"
+[ ! -s "$scratch/accepted" ]
+ok $? "unlisted letters are refused as invalid options $(tr '\n' ' ' <"$scratch/accepted")"
+
+for p in $programs; do
+  for option in --version -V; do
+    out=$("$bin/crafter-$p" $option) && [ "$out" = "crafter-$p (Crafter toolkit) $(sed -n 's/^VERSION *= *//p' "$top/Makefile")" ] ||
+      echo "crafter-$p $option: $out"
+  done
+done >"$scratch/versions"
+[ ! -s "$scratch/versions" ]
+ok $? "every program answers --version and -V $(tr '\n' ' ' <"$scratch/versions")"
+
+echo noop | "$bin/crafter-step" -o pixels >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "invalid option -- 'o'" "$scratch/err" &&
+  echo noop | "$bin/crafter-step" -O text | grep -q '"obs": "Step 0'
+ok $? "crafter-step: -O is --obs; -o, once --obs, is refused"
 
 "$bin/crafter-dataset" record -q -n 3 --seed 1 -o "$scratch/small.traj" || echo "# record failed"
 

@@ -39,7 +39,7 @@ ok $? "the stored return is the sum of the printed rewards ($(cat "$scratch/stor
 # --no-reward stores Crafter's info['reward'] all the same.
 "$step" --seed 9 --length 30 --episodes 1 --no-reward --record "$scratch/noreward.traj" <"$scratch/actions1" >/dev/null
 "$dataset" list "$scratch/noreward.traj" | awk 'NR == 2 { print $6 }' >"$scratch/stored2"
-cmp -s "$scratch/stored" "$scratch/stored2" && "$dataset" verify -r "$scratch/noreward.traj" >/dev/null
+cmp -s "$scratch/stored" "$scratch/stored2" && "$dataset" verify --resimulate "$scratch/noreward.traj" >/dev/null
 ok $? "--no-reward stores info['reward'] and re-simulates"
 
 # Truncated at many offsets: whole episodes are read, damage is named, no crash.
