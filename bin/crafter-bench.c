@@ -1,5 +1,6 @@
 /* crafter-bench: how fast the engine runs: steps per second, resets per
  * second, the time of one reset, scaling over threads and envs. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,10 +96,14 @@ static void print_text(const crafter_bench_options *options, const crafter_bench
          result->bytes_per_env);
 }
 
-static int compare_with(const char *path, const crafter_bench_result *result) {
+static const char *const compare_keys[3] = {"sps", "resets_per_s", "reset_us"};
+
+/* Reads the figures of an earlier --format json result, before anything is
+ * measured, so that a bad file costs no benchmark. */
+static int compare_load(const char *path, double old[3]) {
   FILE *file = fopen(path, "rb");
   if (!file) {
-    perror(path);
+    fprintf(stderr, PROGRAM ": %s: %s\n", path, strerror(errno));
     return -1;
   }
   char text[65536];
@@ -115,22 +120,26 @@ static int compare_with(const char *path, const crafter_bench_result *result) {
     const crafter_json *results = crafter_json_get(root, "results");
     root = results->type == CRAFTER_JSON_ARRAY && results->length ? &results->items[0] : NULL;
   }
-  const char *keys[3] = {"sps", "resets_per_s", "reset_us"};
-  double now[3] = {result->steps_per_second, result->resets_per_second,
-                   result->reset_microseconds};
   int status = 0;
-  printf("%-14s %14s %14s %8s\n", "figure", "old", "new", "new/old");
   for (int i = 0; i < 3; i++) {
-    const crafter_json *old = crafter_json_get(root, keys[i]);
-    if (!old || old->type != CRAFTER_JSON_NUMBER || old->number <= 0) {
-      fprintf(stderr, PROGRAM ": %s: no positive number for \"%s\"\n", path, keys[i]);
+    const crafter_json *value = crafter_json_get(root, compare_keys[i]);
+    if (!value || value->type != CRAFTER_JSON_NUMBER || value->number <= 0) {
+      fprintf(stderr, PROGRAM ": %s: no positive number for \"%s\"\n", path, compare_keys[i]);
       status = -1;
       continue;
     }
-    printf("%-14s %14.1f %14.1f %8.3f\n", keys[i], old->number, now[i], now[i] / old->number);
+    old[i] = value->number;
   }
   crafter_json_free(&document);
   return status;
+}
+
+static void compare_print(const double old[3], const crafter_bench_result *result) {
+  double now[3] = {result->steps_per_second, result->resets_per_second,
+                   result->reset_microseconds};
+  printf("%-14s %14s %14s %8s\n", "figure", "old", "new", "new/old");
+  for (int i = 0; i < 3; i++)
+    printf("%-14s %14.1f %14.1f %8.3f\n", compare_keys[i], old[i], now[i], now[i] / old[i]);
 }
 
 static int plot(const char *path, const char *what, const double *x, const double *y, int count) {
@@ -148,7 +157,7 @@ static int plot(const char *path, const char *what, const double *x, const doubl
   }
   fprintf(pipe, "set terminal %s\nset output '%s'\n", terminal, path);
   fprintf(pipe, "set title 'Crafter steps per second by %s'\nset xlabel '%s'\n", what, what);
-  fprintf(pipe, "set ylabel 'env steps per second'\nset grid\nset key off\n");
+  fprintf(pipe, "set ylabel 'env steps per second'\nset grid\nset key off\nset yrange [0:*]\n");
   fprintf(pipe, "set logscale x 2\nplot '-' with linespoints lw 2 pt 7\n");
   for (int i = 0; i < count; i++) fprintf(pipe, "%g %g\n", x[i], y[i]);
   fprintf(pipe, "e\n");
@@ -304,6 +313,11 @@ int main(int argc, char **argv) {
     have_textures = 1;
     options.batch.textures = &textures;
   }
+  double compare_old[3];
+  if (compare && compare_load(compare, compare_old) < 0) {
+    if (have_textures) crafter_textures_free(&textures);
+    return 1;
+  }
   char cpu[256];
   cpu_name(cpu, sizeof(cpu));
   int json = strcmp(format, "json") == 0;
@@ -323,7 +337,7 @@ int main(int argc, char **argv) {
     }
   }
   double xs[32], ys[32];
-  crafter_bench_result first;
+  crafter_bench_result first = {0};
   int status = 0;
   if (json && sweep) printf("{\"sweep\": \"%s\", \"results\": [", sweep);
   for (int p = 0; p < points; p++) {
@@ -357,7 +371,7 @@ int main(int argc, char **argv) {
   }
   if (json && sweep) printf("]}\n");
   if (status == 0 && plot_path && plot(plot_path, sweep, xs, ys, points) < 0) status = 1;
-  if (status == 0 && compare && compare_with(compare, &first) < 0) status = 1;
+  if (status == 0 && compare) compare_print(compare_old, &first);
   if (have_textures) crafter_textures_free(&textures);
   return crafter_close_stdout(PROGRAM, status);
 }

@@ -3,7 +3,7 @@
 # options are refused.  No timing is asserted: machines are shared.
 . "$(dirname "$0")/tap.sh"
 bench=$top/bin/crafter-bench
-plan 9
+plan 11
 
 "$bench" --help >"$scratch/help"
 ok $? "--help exits 0"
@@ -32,7 +32,19 @@ ok $? "--sweep threads measures 1 and 2 threads"
 [ $? -eq 2 ] && grep -q "invalid observation kind" "$scratch/err"
 ok $? "text observations are refused"
 
-"$bench" --steps 1000 --compare /nonexistent.json >/dev/null 2>&1
-[ $? -ne 0 ]
-ok $? "a missing comparison file is an error"
+"$bench" --steps 1000 --compare "$scratch/nonexistent.json" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-bench: $scratch/nonexistent.json: No such file" "$scratch/err"
+ok $? "a missing comparison file is an error that names the program and the file"
+[ ! -s "$scratch/out" ]
+ok $? "the comparison file is checked before anything is measured"
+
+if command -v gnuplot >/dev/null 2>&1; then
+  "$bench" --steps 4000 --repeats 1 --envs 2 --threads 2 --sweep threads --plot "$scratch/sweep.svg" >/dev/null
+  # The first label gnuplot writes is the lowest tick of the y axis.
+  first=$(grep -oE '<tspan[^>]*>[^<]*</tspan>' "$scratch/sweep.svg" | head -n 1 | sed 's/<[^>]*>//g; s/ //g')
+  [ "$first" = 0 ]
+  ok $? "the sweep plot's y axis starts at zero (lowest tick: $first)"
+else
+  skip "gnuplot is not installed"
+fi
 finish
