@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "outfile.h"
 
@@ -171,6 +172,16 @@ static int read_file(const char *path, uint8_t **data, size_t *size, char *error
 int crafter_textures_load_dir(crafter_textures *textures, const char *directory, char *error,
                               size_t error_size) {
   memset(textures, 0, sizeof(*textures));
+  struct stat status;
+  const char *reason = NULL;
+  if (stat(directory, &status) != 0)
+    reason = errno == ENOENT ? "does not exist" : "cannot be read";
+  else if (!S_ISDIR(status.st_mode))
+    reason = "is not a folder";
+  if (reason) {
+    snprintf(error, error_size, "textures folder %s %s", directory, reason);
+    return -1;
+  }
   for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s.png", directory, crafter_texture_names[i]);

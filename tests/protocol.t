@@ -3,7 +3,7 @@
 # error giving one line and a non-zero status.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 13
+plan 14
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 
@@ -52,9 +52,13 @@ ok $? "two threads write the same frames as one"
 [ $? -eq 2 ]
 ok $? "an unknown option exits 2"
 
-"$step" --obs pixels --textures /nonexistent </dev/null >/dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q "nonexistent/.*png" "$scratch/err"
-ok $? "a missing texture folder is named: $(cat "$scratch/err")"
+"$step" --obs pixels --textures "$scratch/nonexistent" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "^crafter-step: textures folder $scratch/nonexistent does not exist$" "$scratch/err"
+ok $? "a missing texture folder is named, not a file in it: $(cat "$scratch/err")"
+: >"$scratch/plain"
+"$step" --obs pixels --textures "$scratch/plain" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "^crafter-step: textures folder $scratch/plain is not a folder$" "$scratch/err"
+ok $? "a file given as the texture folder is said not to be one: $(cat "$scratch/err")"
 
 printf 'not a png' >"$scratch/bad.png"
 mkdir "$scratch/textures" && cp "$scratch/bad.png" "$scratch/textures/unknown.png"
