@@ -237,8 +237,7 @@ int main(int argc, char **argv) {
         options.repeats = (int)number;
         break;
       case 's':
-        if (crafter_parse_int64(optarg, 0, INT32_MAX, &options.batch.params.seed) < 0)
-          usage_error("invalid seed '%s'", optarg);
+        options.batch.params.seed = crafter_option_int64(PROGRAM, "seed", optarg, 0, INT32_MAX);
         options.action_seed = (uint64_t)options.batch.params.seed;
         given |= CRAFTER_GIVEN_SEED;
         break;
@@ -258,8 +257,7 @@ int main(int argc, char **argv) {
         given |= CRAFTER_GIVEN_SIZE;
         break;
       case OPT_LENGTH:
-        if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
-          usage_error("invalid length '%s'", optarg);
+        number = crafter_option_int64(PROGRAM, "length", optarg, 0, CRAFTER_LENGTH_MAX);
         options.batch.params.length = (long)number;
         given |= CRAFTER_GIVEN_LENGTH;
         break;

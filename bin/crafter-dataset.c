@@ -211,17 +211,16 @@ int main(int argc, char **argv) {
           steps = optarg;
           break;
         }
-        if (crafter_parse_int64(optarg, 1, 1000000000, &number) < 0)
-          usage_error("invalid step limit '%s' (expected a positive integer)", optarg);
+        number = crafter_option_int64(PROGRAM, "step limit", optarg, 1, CRAFTER_LENGTH_MAX);
         record.params.length = (long)number;
         break;
       case 's':
-        if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &record.params.seed) < 0)
-          usage_error("invalid seed '%s' (expected an integer)", optarg);
+        record.params.seed = crafter_option_int64(PROGRAM, "seed", optarg,
+            CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
         break;
       case 'e':
-        if (crafter_parse_int64(optarg, 1, INT32_MAX, &record.first_episode) < 0)
-          usage_error("invalid first episode '%s' (expected a positive integer)", optarg);
+        record.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
+            1, CRAFTER_EPISODE_MAX);
         break;
       case OPT_SHARD: {
         int shard[2];

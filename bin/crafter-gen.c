@@ -140,13 +140,11 @@ int main(int argc, char **argv) {
          -1) {
     switch (option) {
       case 's':
-        if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &seed) < 0)
-          usage_error("invalid seed '%s' (expected an integer)", optarg);
+        seed = crafter_option_int64(PROGRAM, "seed", optarg, CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
         given_seed = 1;
         break;
       case 'e':
-        if (crafter_parse_int64(optarg, 1, INT32_MAX, &episode) < 0)
-          usage_error("invalid episode '%s' (expected a positive integer)", optarg);
+        episode = crafter_option_int64(PROGRAM, "episode", optarg, 1, CRAFTER_EPISODE_MAX);
         given_episode = 1;
         break;
       case OPT_AREA:

@@ -568,13 +568,13 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(argc, argv, "s:e:c:w:r:gt:k:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
-        if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &params.seed) < 0)
-          usage_error("invalid seed '%s' (expected an integer)", optarg);
+        params.seed = crafter_option_int64(PROGRAM, "seed", optarg,
+            CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
         given |= CRAFTER_GIVEN_SEED;
         break;
       case 'e':
-        if (crafter_parse_int64(optarg, 1, INT32_MAX, &first_episode) < 0)
-          usage_error("invalid episode '%s' (expected a positive integer)", optarg);
+        first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
+            1, CRAFTER_EPISODE_MAX);
         given |= GIVEN_EPISODE;
         break;
       case OPT_AREA:
@@ -593,8 +593,7 @@ int main(int argc, char **argv) {
         given |= CRAFTER_GIVEN_SIZE;
         break;
       case OPT_LENGTH:
-        if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
-          usage_error("invalid length '%s' (expected 0 or a positive integer)", optarg);
+        number = crafter_option_int64(PROGRAM, "length", optarg, 0, CRAFTER_LENGTH_MAX);
         params.length = (long)number;
         given |= CRAFTER_GIVEN_LENGTH;
         break;

@@ -115,13 +115,13 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(argc, argv, "s:e:n:N:T:O:t:i:c:w:bhV", long_options, NULL)) != -1) {
     switch (option) {
       case 's':
-        if (crafter_parse_int64(optarg, INT64_MIN / 2, INT64_MAX / 2, &options.params.seed) < 0)
-          usage_error("invalid seed '%s' (expected an integer)", optarg);
+        options.params.seed = crafter_option_int64(PROGRAM, "seed", optarg,
+            CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
         given |= CRAFTER_GIVEN_SEED;
         break;
       case 'e':
-        if (crafter_parse_int64(optarg, 1, INT32_MAX, &options.first_episode) < 0)
-          usage_error("invalid first episode '%s' (expected a positive integer)", optarg);
+        options.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
+            1, CRAFTER_EPISODE_MAX);
         break;
       case 'n':
         if (crafter_parse_int64(optarg, 0, INT64_MAX, &options.episodes) < 0)
@@ -143,8 +143,7 @@ int main(int argc, char **argv) {
         given |= CRAFTER_GIVEN_SIZE;
         break;
       case OPT_LENGTH:
-        if (crafter_parse_int64(optarg, 0, 1000000000, &number) < 0)
-          usage_error("invalid length '%s' (expected 0 or a positive integer)", optarg);
+        number = crafter_option_int64(PROGRAM, "length", optarg, 0, CRAFTER_LENGTH_MAX);
         given |= CRAFTER_GIVEN_LENGTH;
         options.params.length = (long)number;
         break;

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/tap.sh"
 bin=$top/bin
 programs="step play score bench gen dataset"
-plan 21
+plan 37
 
 # Every "-x, --name" pair that each program's --help and man page list.
 for p in $programs; do
@@ -75,6 +75,59 @@ echo noop | "$bin/crafter-step" -o pixels >/dev/null 2>"$scratch/err"
 ok $? "crafter-step: -O is --obs; -o, once --obs, is refused"
 
 "$bin/crafter-dataset" record -q -n 3 --seed 1 -o "$scratch/small.traj" || echo "# record failed"
+
+# The limits of --seed, --first-episode and --length: the limit itself is
+# taken, one past it is refused with a message that states the range.
+seed_range="expected an integer from -4611686018427387904 to 4611686018427387903"
+limit() { # limit DESCRIPTION EXPECTED-MESSAGE COMMAND...: exits 2 with the message
+  description=$1 expected=$2
+  shift 2
+  "$@" </dev/null >/dev/null 2>"$scratch/err"
+  status=$?
+  [ $status -eq 2 ] && grep -qF "$expected" "$scratch/err"
+  ok $? "$description is refused, stating the limit (exit $status: $(head -n 1 "$scratch/err"))"
+}
+echo noop | "$bin/crafter-step" --seed 4611686018427387903 --info full >"$scratch/high" &&
+  echo noop | "$bin/crafter-step" --seed -4611686018427387904 --first-episode 2147483647 \
+    --length 1000000000 --info full >"$scratch/low"
+ok $? "crafter-step takes --seed 2**62-1 and -2**62, --first-episode 2**31-1, --length 10**9"
+if command -v python3 >/dev/null 2>&1; then
+  # Crafter's world seed is Python's hash((seed, episode)) % (2**31 - 1).
+  expected=$(python3 -c 'print(hash((4611686018427387903, 1)) % (2**31 - 1), hash((-4611686018427387904, 2147483647)) % (2**31 - 1))')
+  got="$(grep -o '"world_seed": [0-9]*' "$scratch/high" | head -n 1 | cut -d' ' -f2) $(grep -o '"world_seed": [0-9]*' "$scratch/low" | head -n 1 | cut -d' ' -f2)"
+  [ "$got" = "$expected" ]
+  ok $? "the world seeds at the limits are Python's (expected $expected, got $got)"
+else
+  skip "python3 is not installed"
+fi
+limit "crafter-step --seed 2**62" "invalid seed '4611686018427387904' ($seed_range)" \
+  "$bin/crafter-step" --seed 4611686018427387904
+limit "crafter-step --seed -2**62-1" "invalid seed '-4611686018427387905' ($seed_range)" \
+  "$bin/crafter-step" --seed -4611686018427387905
+limit "crafter-gen --seed 2**62" "$seed_range" "$bin/crafter-gen" --seed 4611686018427387904
+limit "crafter-play --seed 2**62" "$seed_range" "$bin/crafter-play" --keys q --seed 4611686018427387904
+limit "crafter-dataset record --seed 2**62" "$seed_range" \
+  "$bin/crafter-dataset" record -n 1 -o "$scratch/x.traj" --seed 4611686018427387904
+limit "crafter-step --first-episode 2**31" \
+  "invalid first episode '2147483648' (expected an integer from 1 to 2147483647)" \
+  "$bin/crafter-step" --first-episode 2147483648
+limit "crafter-dataset record --first-episode 2**31" "expected an integer from 1 to 2147483647" \
+  "$bin/crafter-dataset" record -n 1 -o "$scratch/x.traj" --first-episode 2147483648
+limit "crafter-play --first-episode 2**31" "expected an integer from 1 to 2147483647" \
+  "$bin/crafter-play" --keys q --first-episode 2147483648
+limit "crafter-gen --episode 2**31" "expected an integer from 1 to 2147483647" \
+  "$bin/crafter-gen" --episode 2147483648
+limit "crafter-step --length 10**9+1" \
+  "invalid length '1000000001' (expected an integer from 0 to 1000000000)" \
+  "$bin/crafter-step" --length 1000000001
+limit "crafter-play --length 10**9+1" "expected an integer from 0 to 1000000000" \
+  "$bin/crafter-play" --keys q --length 1000000001
+limit "crafter-bench --length 10**9+1" "expected an integer from 0 to 1000000000" \
+  "$bin/crafter-bench" --length 1000000001
+limit "crafter-dataset record --steps 10**9+1" "expected an integer from 1 to 1000000000" \
+  "$bin/crafter-dataset" record -n 1 -o "$scratch/x.traj" --steps 1000000001
+[ ! -e "$scratch/x.traj" ]
+ok $? "a refused option writes no file"
 
 # /dev/full takes no byte: whatever a program prints fails with ENOSPC.
 full() { # full DESCRIPTION COMMAND...: exits 1 and says "write error"
