@@ -158,6 +158,42 @@ static int parse_coordinate(const char *text, int *out) {
   return 0;
 }
 
+/* The first byte of LINE outside ASCII: its offset, or
+ * -1.  Such a byte is never a cell, and in UTF-8 one character spans
+ * several bytes, which would make the row look wider than it is. */
+static long first_non_ascii(const char *line, size_t size) {
+  for (size_t i = 0; i < size; i++)
+    if ((unsigned char)line[i] >= 128) return (long)i;
+  return -1;
+}
+
+/* Reports the byte at OFFSET of a row: the UTF-8 character it starts, its
+ * column counted in characters. */
+static int fail_non_ascii(parse_state *state, long line_number, const char *line, size_t size,
+                          size_t offset) {
+  long column = 1;
+  for (size_t i = 0; i < offset; i++)
+    if (((unsigned char)line[i] & 0xC0) != 0x80) column++;
+  unsigned char lead = (unsigned char)line[offset];
+  size_t length = lead >= 0xF0 && lead < 0xF8 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 1;
+  int valid = length > 1 && offset + length <= size;
+  for (size_t i = 1; valid && i < length; i++)
+    valid = ((unsigned char)line[offset + i] & 0xC0) == 0x80;
+  if (valid) {
+    unsigned long code = lead & (0x7F >> length);
+    for (size_t i = 1; i < length; i++)
+      code = code << 6 | ((unsigned char)line[offset + i] & 0x3F);
+    return fail(state, line_number, column,
+                "non-ASCII character '%.*s' (U+%04lX); a map holds one ASCII character per "
+                "cell (see crafter-world(5))",
+                (int)length, line + offset, code);
+  }
+  return fail(state, line_number, column,
+              "byte 0x%02X is not an ASCII character; a map holds one ASCII character per "
+              "cell (see crafter-world(5))",
+              lead);
+}
+
 int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t length,
                             const char *name, char *error, size_t error_size) {
   memset(map, 0, sizeof(*map));
@@ -251,6 +287,11 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
       if (size > 0) last_nonblank = scan.number;
   }
   while (rows.number < last_nonblank && next_line(&rows, &line, &size)) {
+    long odd = first_non_ascii(line, size);
+    if (odd >= 0) {
+      free(grounds);
+      return fail_non_ascii(&state, rows.number, line, size, (size_t)odd);
+    }
     if (size > CRAFTER_WORLDFILE_MAX_SIDE) {
       free(grounds);
       return fail(&state, rows.number, CRAFTER_WORLDFILE_MAX_SIDE + 1,

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
 compare=$top/tests/golden-compare
-plan 21
+plan 23
 
 # refused NAME EXPECTED-MESSAGE DESCRIPTION: crafter-gen --world exits 1
 # and says EXPECTED-MESSAGE.
@@ -66,6 +66,12 @@ printf 'crafter-world 1\nmap\n.....\n.....\n' >"$scratch/noplayer.txt"
 refused noplayer.txt "no player: the map needs one '@'" "a map without a player"
 printf 'crafter-world 1\nmap\n.@...\n...@.\n' >"$scratch/two.txt"
 refused two.txt "two.txt:4:4: a second player '@' (the first is at line 3, column 2)" "two players"
+# e with acute accent, U+00E9, is two bytes in UTF-8: the row would look
+# six cells wide; it is the third character of line 3.
+printf 'crafter-world 1\nmap\n..\303\251..\n.@...\n' >"$scratch/accent.txt"
+refused accent.txt "accent.txt:3:3: non-ASCII character '$(printf '\303\251')' (U+00E9)" "a non-ASCII character names itself, its line and column"
+printf 'crafter-world 1\nmap\n.....\n.@.\377.\n' >"$scratch/byte.txt"
+refused byte.txt "byte.txt:4:4: byte 0xFF is not an ASCII character" "a byte that is no character is named in hex"
 printf 'crafter-world 1\nmap\n.@...\n....\n' >"$scratch/ragged.txt"
 refused ragged.txt "ragged.txt:4:1: this row is 4 cells wide but the first row (line 3) is 5" "rows of different lengths"
 awk 'BEGIN { print "crafter-world 1"; print "map"; s = "@"; for (i = 1; i < 4097; i++) s = s "."; print s }' >"$scratch/wide.txt"
