@@ -1050,6 +1050,42 @@ static int syntax_error(const yaml_parser_t *parser, const char *name, char *err
   return -1;
 }
 
+/* Refuses YAML nested deeper than any configuration is before building
+ * its tree: libyaml takes time that grows faster than the depth, so a file
+ * nested 100000 deep would take seconds only to be refused. */
+static int check_depth(const char *text, size_t length, const char *name, char *error,
+                       size_t error_size) {
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser)) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
+  int depth = 0, status = 0;
+  for (;;) {
+    yaml_event_t event;
+    if (!yaml_parser_parse(&parser, &event)) {
+      status = syntax_error(&parser, name, error, error_size);
+      break;
+    }
+    yaml_event_type_t type = event.type;
+    if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) depth++;
+    if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) depth--;
+    if (depth > CRAFTER_CONFIG_MAX_DEPTH) {
+      snprintf(error, error_size,
+               "%s:%zu:%zu: nested more than %d deep; a configuration is at most a few "
+               "levels deep (crafter-config(5))",
+               name, event.start_mark.line + 1, event.start_mark.column + 1,
+               CRAFTER_CONFIG_MAX_DEPTH);
+      status = -1;
+    }
+    yaml_event_delete(&event);
+    if (status < 0 || type == YAML_STREAM_END_EVENT) break;
+  }
+  yaml_parser_delete(&parser);
+  return status;
+}
+
 static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *config,
                        char *error, size_t error_size) {
   yaml_document_t document;
@@ -1084,6 +1120,12 @@ static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *
 
 int crafter_config_load_string(const char *text, size_t length, const char *name,
                                crafter_config *config, char *error, size_t error_size) {
+  if (length > CRAFTER_CONFIG_MAX_BYTES) {
+    snprintf(error, error_size, "%s: larger than %d bytes; a configuration is a few kilobytes",
+             name, CRAFTER_CONFIG_MAX_BYTES);
+    return -1;
+  }
+  if (check_depth(text, length, name, error, error_size) < 0) return -1;
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) {
     snprintf(error, error_size, "out of memory");
@@ -1102,16 +1144,24 @@ int crafter_config_load(const char *path, crafter_config *config, char *error,
     snprintf(error, error_size, "%s: %s", path, strerror(errno));
     return -1;
   }
-  yaml_parser_t parser;
-  if (!yaml_parser_initialize(&parser)) {
+  /* One byte more than allowed tells a file that is too large. */
+  char *text = malloc((size_t)CRAFTER_CONFIG_MAX_BYTES + 1);
+  if (!text) {
     fclose(file);
     snprintf(error, error_size, "out of memory");
     return -1;
   }
-  yaml_parser_set_input_file(&parser, file);
-  int status = load_parser(&parser, path, config, error, error_size);
-  yaml_parser_delete(&parser);
+  size_t length = fread(text, 1, (size_t)CRAFTER_CONFIG_MAX_BYTES + 1, file);
+  int failed = ferror(file);
   fclose(file);
+  int status;
+  if (failed) {
+    snprintf(error, error_size, "%s: cannot be read", path);
+    status = -1;
+  } else {
+    status = crafter_config_load_string(text, length, path, config, error, error_size);
+  }
+  free(text);
   return status;
 }
 

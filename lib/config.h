@@ -144,6 +144,11 @@ extern const crafter_config crafter_config_builtin;
 /* Fills Crafter's values. */
 void crafter_config_default(crafter_config *config);
 
+/* The most a configuration may hold: bytes, and levels of nested mappings
+ * and sequences.  Crafter's own is 5 kB and 4 levels deep. */
+#define CRAFTER_CONFIG_MAX_BYTES (1 << 20)
+#define CRAFTER_CONFIG_MAX_DEPTH 32
+
 /* Lays the YAML file at `path` over *config (call crafter_config_default
  * first for Crafter's values underneath).  Returns 0, or -1 with
  * "PATH:LINE:COLUMN: what was wrong and what was expected" in `error`;
@@ -151,7 +156,9 @@ void crafter_config_default(crafter_config *config);
 int crafter_config_load(const char *path, crafter_config *config, char *error,
                         size_t error_size);
 
-/* The same for YAML text in memory; `name` stands for the path in errors. */
+/* The same for YAML text in memory; `name` stands for the path in errors.
+ * A text larger than CRAFTER_CONFIG_MAX_BYTES or nested deeper than
+ * CRAFTER_CONFIG_MAX_DEPTH is refused with a sentence that says so. */
 int crafter_config_load_string(const char *text, size_t length, const char *name,
                                crafter_config *config, char *error, size_t error_size);
 

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
 compare=$top/tests/golden-compare
-plan 12
+plan 16
 
 if ls "$GOLDEN_DIR"/*.jsonl.gz >/dev/null 2>&1; then
   "$compare" --config "$top/data/crafter.yaml" "$GOLDEN_DIR"/*.jsonl.gz >"$scratch/golden"
@@ -52,6 +52,26 @@ printf 'worldgen:\n  tree: {probablity: 0}\n' >"$scratch/typo.yaml"
 "$gen" --config "$scratch/typo.yaml" >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "typo.yaml:2:10: unknown key 'probablity' in worldgen.tree (expected one of: noise, size, probability)" "$scratch/err"
 ok $? "an unknown key is an error naming the line, column and the keys expected"
+
+# nested N: a mapping holding N-1 nested flow sequences, N levels deep.
+nested() { awk -v n="$1" 'BEGIN { s = "a: "; for (i = 1; i < n; i++) s = s "["; for (i = 1; i < n; i++) s = s "]"; print s }'; }
+nested 100000 >"$scratch/deep.yaml"
+"$gen" --config "$scratch/deep.yaml" >/dev/null 2>"$scratch/err"
+# The 33rd level is the 32nd '[', at column 3 + 32.
+[ $? -eq 1 ] && grep -q "deep.yaml:1:35: nested more than 32 deep" "$scratch/err"
+ok $? "a file nested 100000 deep is refused at the 33rd level: $(cat "$scratch/err")"
+nested 32 >"$scratch/deep32.yaml"
+"$gen" --config "$scratch/deep32.yaml" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && ! grep -q "nested" "$scratch/err" && grep -q "unknown key 'a'" "$scratch/err"
+ok $? "32 levels are read (and the key refused as unknown): $(cat "$scratch/err")"
+# Comment lines of 1024 bytes: 1024 of them make 1 MiB, the most allowed.
+awk 'BEGIN { s = "#"; for (i = 1; i < 1023; i++) s = s "x"; for (i = 0; i < 1024; i++) print s }' >"$scratch/mib.yaml"
+"$gen" --config "$scratch/mib.yaml" >/dev/null
+ok $? "a configuration of 1 MiB (comments only) is read"
+printf '#\n' >>"$scratch/mib.yaml"
+"$gen" --config "$scratch/mib.yaml" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "mib.yaml: larger than 1048576 bytes" "$scratch/err"
+ok $? "a configuration over 1 MiB is refused, saying so: $(cat "$scratch/err")"
 
 printf 'balance:\n  cow:\n    material: cheese\n' >"$scratch/cheese.yaml"
 "$gen" --config "$scratch/cheese.yaml" >/dev/null 2>"$scratch/err"
