@@ -20,10 +20,10 @@ int64_t crafter_option_int64(const char *program, const char *what, const char *
                              int64_t minimum, int64_t maximum) {
   int64_t value;
   if (crafter_parse_int64(text, minimum, maximum, &value) == 0) return value;
-  fprintf(stderr, "%s: invalid %s '%s' (expected an integer from %lld to %lld)\n", program, what,
-          text, (long long)minimum, (long long)maximum);
-  fprintf(stderr, "Try '%s --help' for more information.\n", program);
-  exit(2);
+  char format[200];
+  snprintf(format, sizeof(format), "invalid %s '%%s' (expected an integer from %lld to %lld)",
+           what, (long long)minimum, (long long)maximum);
+  crafter_usage_error(program, format, text);
 }
 
 int crafter_parse_pair(const char *text, int minimum, int maximum, int out[2]) {

@@ -10,8 +10,9 @@ plan 37
 # Every "-x, --name" pair that each program's --help and man page list.
 for p in $programs; do
   "$bin/crafter-$p" --help >"$scratch/help-$p" || echo "# crafter-$p --help failed"
-  grep -oE '(^|[[:space:]])-[A-Za-z], --[a-z][a-z-]*' "$scratch/help-$p" |
-    sed 's/^[[:space:]]*//' | sort -u | sed "s/^/$p /" >>"$scratch/help-pairs"
+  # An option starts its line, or follows a command's name ("verify:  -t, ...").
+  grep -oE '^([a-z]+:)?[[:space:]]+-[A-Za-z], --[a-z][a-z-]*' "$scratch/help-$p" |
+    sed 's/^[a-z]*:*[[:space:]]*//' | sort -u | sed "s/^/$p /" >>"$scratch/help-pairs"
   sed -n 's/^\.BR \\-\([A-Za-z]\) ", " \\-\\-\([a-z\\-]*\).*/-\1, --\2/p' \
     "$top/man/man1/crafter-$p.1" | sed 's/\\//g' | sort -u | sed "s/^/$p /" >>"$scratch/man-pairs"
 done
