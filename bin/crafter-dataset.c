@@ -56,7 +56,7 @@ static void usage(FILE *out) {
           "export:  -f, --format=KIND    stats or npz\n"
           "         -o, --output=PATH    a file for stats, a directory for npz\n"
           "         -t, --textures=DIR   draw images when the file stores no pixels\n"
-          "frames:  -E, --episode=I      the episode's index in the file, from 0 (default 0)\n"
+          "frames:  -E, --episode=I      the episode's index in the file from 0 (default 0)\n"
           "         -S, --steps=LIST     all (default) or a list such as 0,10,20-30\n"
           "         -o, --output=DIR     where to write (default .)\n"
           "         -t, --textures=DIR   draw with these when the file stores no pixels\n"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The manual pages render without a warning, fit an 80-column terminal, and
-# document every long option that a program's --help lists.
+# document every long option that a program's --help lists; --help fits
+# 80 columns too.
 . "$(dirname "$0")/tap.sh"
 pages=$(ls "$top"/man/man1/*.1 "$top"/man/man5/*.5)
 programs="crafter-step crafter-play crafter-score crafter-bench crafter-gen crafter-dataset"
-plan $(($(echo "$pages" | wc -l) * 2 + 6))
+plan $(($(echo "$pages" | wc -l) * 2 + 12))
 
 for page in $pages; do
   name=${page##*/}
@@ -38,5 +39,9 @@ for program in $programs; do
   [ -z "$missing" ]
   ok $? "$program(1) documents every long option of --help"
   [ -n "$missing" ] && echo "missing:$missing" | diag
+  wide=$("$top/bin/$program" --help | awk 'length($0) > 80')
+  [ -z "$wide" ]
+  ok $? "$program --help fits 80 columns"
+  [ -n "$wide" ] && echo "$wide" | diag
 done
 finish
