@@ -92,13 +92,14 @@ tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_DRIVERS)
 	sh tests/run-all
 
-# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
-# built in a separate tree so the normal build is left alone.
+# The whole suite under AddressSanitizer (leak checking on, whatever
+# ASAN_OPTIONS says outside) and UndefinedBehaviorSanitizer, built in a
+# separate tree so the normal build is left alone.
 check-asan:
 	rm -rf build-asan && mkdir -p build-asan
 	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude='*.o' --exclude='*.a' . | (cd build-asan && tar xf -)
 	$(MAKE) -C build-asan clean-objects
-	$(MAKE) -C build-asan check OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
+	ASAN_OPTIONS=detect_leaks=1 $(MAKE) -C build-asan check OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
 		EXTRA_LIBS='-fsanitize=address,undefined' \
 		GOLDEN_DIR='$(abspath $(GOLDEN_DIR))'
