@@ -854,7 +854,9 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
   out->failed = 0;
   put_string(out, "");
   lines help = {0}, message = {0}, map = {0}, panel = {0};
-  int width = columns ? columns : 200;
+  /* Without a terminal (columns 0) the message and keys wrap as on the
+   * common 80-column one. */
+  int width = columns ? columns : 80;
   if (status->help) add_split(&help, status->help, "  ", width, "   ");
   if (status->message) add_split(&message, status->message, " ", width, " ");
   while (message.count > MESSAGE_LINES) crafter_play_text_free(&message.line[--message.count]);

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/tap.sh"
 play=$top/bin/crafter-play
 dataset=$top/bin/crafter-dataset
-plan 49
+plan 50
 
 "$play" --help >"$scratch/help" 2>&1
 [ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
@@ -71,6 +71,8 @@ ok $? "--no-wait into a pipe: no escape sequences, the glyph view"
 COLORTERM=truecolor "$play" --seed 1 --keys 'a' 2>&1 | cat >"$scratch/frame"
 ! grep -q "$(printf '\033')" "$scratch/frame" && grep -q 'facing  left' "$scratch/frame"
 ok $? "--keys into a pipe: no escape sequences either"
+awk 'length($0) > 80 { wide = 1 } END { exit wide }' "$scratch/frame" && grep -q 'quit: q' "$scratch/frame"
+ok $? "--keys into a pipe: the keys help wraps at 80 columns"
 
 # A recording of crafter-step replays to the same end.
 yes 'move_left
