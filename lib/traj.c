@@ -679,6 +679,9 @@ struct crafter_traj_reader {
   size_t count, capacity;
   uint32_t *prefix_crc;   /* [i]: CRC-32 of bytes [0, i * CRC_BLOCK); while opening */
   size_t prefix_count;
+  /* Why opening could not check the file (out of memory, a read error):
+   * such a failure is the reader's, not damage of the file. */
+  char failure[160];
 };
 
 /* Reads exactly size bytes at offset; -1 past the end or on an error. */
@@ -692,6 +695,7 @@ static int read_at(const crafter_traj_reader *reader, uint64_t offset, void *buf
   while (size > 0) {
     ssize_t got = pread(reader->fd, at, size, (off_t)offset);
     if (got < 0 && errno == EINTR) continue;
+    if (got == 0) errno = 0; /* the end came early: no error to name */
     if (got <= 0) return -1;
     at += got;
     size -= (size_t)got;
@@ -712,7 +716,12 @@ static int crc_continue(crafter_traj_reader *reader, uint32_t crc, uint64_t offs
   uint8_t piece[CRC_BLOCK * 16];
   while (size > 0) {
     size_t piece_size = size < sizeof(piece) ? (size_t)size : sizeof(piece);
-    if (read_at(reader, offset, piece, piece_size) < 0) return -1;
+    if (read_at(reader, offset, piece, piece_size) < 0) {
+      /* Within the size found on opening: the file shrank, or the read failed. */
+      snprintf(reader->failure, sizeof(reader->failure), "cannot read at byte %llu: %s",
+               (unsigned long long)offset, errno ? strerror(errno) : "the file got shorter");
+      return -1;
+    }
     crc = crc_update(crc, piece, piece_size);
     offset += piece_size;
     size -= piece_size;
@@ -728,7 +737,10 @@ static int prefix_crc_at(crafter_traj_reader *reader, uint64_t offset, uint32_t 
   if (block >= reader->prefix_count) {
     if (!reader->prefix_crc) {
       reader->prefix_crc = malloc(((size_t)(reader->size / CRC_BLOCK) + 1) * sizeof(uint32_t));
-      if (!reader->prefix_crc) return -1;
+      if (!reader->prefix_crc) {
+        snprintf(reader->failure, sizeof(reader->failure), "out of memory");
+        return -1;
+      }
       reader->prefix_crc[0] = (uint32_t)crc32(0L, Z_NULL, 0);
       reader->prefix_count = 1;
     }
@@ -1026,6 +1038,11 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
   free(reader->prefix_crc);
   reader->prefix_crc = NULL;
   reader->prefix_count = 0;
+  if (reader->failure[0]) {
+    crafter_fail(error, error_size, "%s: %s", name, reader->failure);
+    crafter_traj_close(reader);
+    return NULL;
+  }
   if (failed || drop_duplicates(reader) < 0) {
     crafter_fail(error, error_size, "%s: out of memory", name);
     crafter_traj_close(reader);

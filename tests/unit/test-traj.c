@@ -21,10 +21,13 @@
 
 /* The largest single allocation asked for since the last reset. */
 static size_t largest_allocation;
+/* Allocations of exactly this size fail (0: none). */
+static size_t failing_size;
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t count, size_t size);
 void *__real_realloc(void *pointer, size_t size);
 void *__wrap_malloc(size_t size) {
+  if (failing_size && size == failing_size) return NULL;
   if (size > largest_allocation) largest_allocation = size;
   return __real_malloc(size);
 }
@@ -207,6 +210,15 @@ int main(void) {
   int opened;
   ok(readable(bytes, size, want, &opened, NULL, NULL) == EPISODES && opened,
      "the same from memory");
+
+  /* A reader that cannot check the file fails; it does not call the file
+   * damaged.  The checksum table takes 4 bytes per 512 of the file. */
+  failing_size = (size / 512 + 1) * sizeof(uint32_t);
+  reader = crafter_traj_open(path, error, sizeof(error));
+  failing_size = 0;
+  ok(!reader && strstr(error, "out of memory"),
+     "out of memory while checking is an error, not damage: %s", reader ? "opened" : error);
+  crafter_traj_close(reader);
 
   /* Chunk boundaries, from the index. */
   uint64_t ends[EPISODES + 1];
