@@ -1,4 +1,4 @@
-/* realpath() is X/Open. */
+/* realpath() and readlink() are X/Open. */
 #define _XOPEN_SOURCE 700
 
 #include "outfile.h"
@@ -12,41 +12,95 @@
 
 #include "cli.h"
 
+enum { MAX_LINK_HOPS = 40 };
+
 static void release(crafter_outfile *out) {
   free(out->path);
   free(out->temporary);
   memset(out, 0, sizeof(*out));
 }
 
-/* The path a write should replace: a link's final target where it has
- * one, else the path itself (a dangling link is written through). */
+/* The descriptor a path names without opening anything new: /dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N; -1 for any other path.  Such a
+ * path is written through a copy of the descriptor, so an append (>>) or a
+ * redirection shared with other commands keeps what it holds. */
+static int descriptor_named(const char *path) {
+  if (strcmp(path, "/dev/stdout") == 0) return STDOUT_FILENO;
+  if (strcmp(path, "/dev/stderr") == 0) return STDERR_FILENO;
+  const char *number = NULL;
+  if (strncmp(path, "/dev/fd/", 8) == 0) number = path + 8;
+  if (strncmp(path, "/proc/self/fd/", 14) == 0) number = path + 14;
+  if (!number || *number < '0' || *number > '9') return -1;
+  char *end;
+  long descriptor = strtol(number, &end, 10);
+  return *end == '\0' && descriptor <= INT_MAX ? (int)descriptor : -1;
+}
+
+/* Follows the chain of symbolic links from path to the name a write
+ * should replace: the last link's target, whether or not it exists yet.
+ * NULL when out of memory; the path itself when it is no link, for a
+ * chain that leads into /dev or /proc (written in place there), and for
+ * one too long to follow (the open then fails with ELOOP). */
 static char *target_of(const char *path) {
-  struct stat link_status;
-  if (lstat(path, &link_status) == 0 && S_ISLNK(link_status.st_mode)) {
-    char *resolved = realpath(path, NULL);
-    if (resolved) return resolved;
+  char *current = strdup(path);
+  for (int hop = 0; current && hop < MAX_LINK_HOPS; hop++) {
+    struct stat status;
+    if (lstat(current, &status) != 0 || !S_ISLNK(status.st_mode)) return current;
+    char link[PATH_MAX];
+    ssize_t length = readlink(current, link, sizeof(link) - 1);
+    if (length < 0) return current;
+    link[length] = '\0';
+    if (strncmp(link, "/dev/", 5) == 0 || strncmp(link, "/proc/", 6) == 0) break;
+    char *next;
+    const char *slash = strrchr(current, '/');
+    if (link[0] == '/' || !slash) {
+      next = strdup(link);
+    } else { /* relative to the link's own folder */
+      size_t folder = (size_t)(slash - current) + 1;
+      next = malloc(folder + (size_t)length + 1);
+      if (next) {
+        memcpy(next, current, folder);
+        memcpy(next + folder, link, (size_t)length + 1);
+      }
+    }
+    free(current);
+    current = next;
   }
+  free(current);
   return strdup(path);
+}
+
+static int open_in_place(crafter_outfile *out, const char *path, int descriptor, char *error,
+                         size_t error_size) {
+  int copy = descriptor >= 0 ? dup(descriptor) : -1;
+  out->file = descriptor >= 0 ? (copy >= 0 ? fdopen(copy, "wb") : NULL) : fopen(out->path, "wb");
+  if (!out->file) {
+    int saved = errno;
+    if (copy >= 0) close(copy);
+    release(out);
+    return crafter_fail(error, error_size, "%s: %s", path, strerror(saved));
+  }
+  return 0;
 }
 
 int crafter_outfile_open(crafter_outfile *out, const char *path, char *error, size_t error_size) {
   memset(out, 0, sizeof(*out));
-  out->path = target_of(path);
+  int descriptor = descriptor_named(path);
+  out->path = descriptor >= 0 ? strdup(path) : target_of(path);
   if (!out->path) return crafter_fail(error, error_size, "%s: out of memory", path);
+  if (descriptor >= 0) return open_in_place(out, path, descriptor, error, error_size);
   struct stat status;
   int exists = stat(out->path, &status) == 0;
   if (exists && S_ISDIR(status.st_mode)) {
     release(out);
     return crafter_fail(error, error_size, "%s: %s", path, strerror(EISDIR));
   }
-  if (exists && !S_ISREG(status.st_mode)) {
-    out->file = fopen(out->path, "wb");
-    if (!out->file) {
-      int saved = errno;
-      release(out);
-      return crafter_fail(error, error_size, "%s: %s", path, strerror(saved));
-    }
-    return 0;
+  if (exists && !S_ISREG(status.st_mode)) return open_in_place(out, path, -1, error, error_size);
+  /* A file the user may not write stays as it is, as an open would. */
+  if (exists && access(out->path, W_OK) != 0) {
+    int saved = errno;
+    release(out);
+    return crafter_fail(error, error_size, "%s: %s", path, strerror(saved));
   }
   size_t length = strlen(out->path);
   out->temporary = malloc(length + sizeof(".tmp.XXXXXX"));
@@ -56,9 +110,16 @@ int crafter_outfile_open(crafter_outfile *out, const char *path, char *error, si
   }
   memcpy(out->temporary, out->path, length);
   memcpy(out->temporary + length, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
-  int descriptor = mkstemp(out->temporary);
-  if (descriptor < 0) {
+  int file_descriptor = mkstemp(out->temporary);
+  if (file_descriptor < 0) {
     int saved = errno;
+    /* A writable file in a folder that takes no new names: written in
+     * place, as the only way to write it at all. */
+    if (exists && saved == EACCES) {
+      free(out->temporary);
+      out->temporary = NULL;
+      return open_in_place(out, path, -1, error, error_size);
+    }
     release(out);
     return crafter_fail(error, error_size, "%s: %s", path, strerror(saved));
   }
@@ -72,11 +133,11 @@ int crafter_outfile_open(crafter_outfile *out, const char *path, char *error, si
     umask(mask);
     mode = 0666 & ~mask;
   }
-  (void)fchmod(descriptor, mode);
-  out->file = fdopen(descriptor, "wb");
+  (void)fchmod(file_descriptor, mode);
+  out->file = fdopen(file_descriptor, "wb");
   if (!out->file) {
     int saved = errno;
-    close(descriptor);
+    close(file_descriptor);
     unlink(out->temporary);
     release(out);
     return crafter_fail(error, error_size, "%s: %s", path, strerror(saved));

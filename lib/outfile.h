@@ -4,11 +4,16 @@
  * A path that names a regular file, or nothing yet, is written to a
  * temporary file in the same folder and renamed over the path only once it
  * is complete: an interrupted or failed write leaves the old file (or no
- * file) and at most a temporary `PATH.tmp.XXXXXX` beside it.  A symbolic
- * link is followed: its target is what gets replaced, and the link stays a
- * link.  A path that names anything else (a FIFO, a device such as
- * /dev/stdout or /dev/full, a terminal) is written in place, since renaming
- * over it would replace the node. */
+ * file) and at most a temporary `PATH.tmp.XXXXXX` beside it.  (The data is
+ * not forced to disk: a crash of the whole machine is not covered.)
+ * Symbolic links are followed: the last target is what gets written, made
+ * if it does not exist, and the links stay links.  /dev/stdout,
+ * /dev/stderr, /dev/fd/N and /proc/self/fd/N are written through a copy
+ * of that descriptor, so `>>` and a redirection shared with other commands
+ * keep what they hold.  A path that names anything else (a FIFO, a device
+ * such as /dev/full, a terminal) is written in place, since renaming over
+ * it would replace the node; so is a file whose folder takes no new names.
+ * A file the user may not write is refused, as opening it would be. */
 #ifndef CRAFTER_OUTFILE_H
 #define CRAFTER_OUTFILE_H
 

@@ -5,7 +5,7 @@
 # old file whole.
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
-plan 7
+plan 11
 
 cd "$scratch" || exit 1
 echo old >target.png
@@ -32,6 +32,20 @@ else
   skip "no writable /dev/full"
 fi
 
+echo FIRST >appended
+"$gen" --seed 1 --png /dev/stdout >>appended
+[ "$(head -n 1 appended)" = FIRST ] && tail -c +7 appended | cmp -s - target.png
+ok $? "/dev/stdout appended to (>>) keeps what the file held"
+{ echo before; "$gen" --seed 1 --png /dev/stdout; echo after; } >grouped
+[ "$(head -n 1 grouped)" = before ] && [ "$(tail -c 6 grouped)" = after ] &&
+  [ "$(wc -c <grouped)" -eq $(($(wc -c <target.png) + 13)) ]
+ok $? "/dev/stdout shared by a group of commands: their output around the PNG"
+
+ln -s made/new.png dangling.png
+mkdir made
+"$gen" --seed 1 --png dangling.png && [ -L dangling.png ] && cmp -s made/new.png target.png
+ok $? "a dangling link stays a link and its target is made"
+
 cp target.png saved.png
 chmod 640 target.png
 "$gen" --seed 2 --png target.png && ! cmp -s target.png saved.png &&
@@ -40,6 +54,15 @@ ok $? "a regular file is replaced whole and keeps its mode"
 
 [ -z "$(find . -name '*.tmp.*')" ]
 ok $? "no temporary file is left behind"
+
+if [ "$(id -u)" -ne 0 ]; then
+  cp saved.png locked.png && chmod 444 locked.png
+  ! "$gen" --seed 2 --png locked.png 2>err && cmp -s locked.png saved.png &&
+    grep -q 'locked.png: Permission denied' err
+  ok $? "a file the user may not write is refused, not replaced"
+else
+  skip "root may write any file"
+fi
 
 mkdir readonly && cp saved.png readonly/kept.png && chmod 555 readonly
 if [ "$(id -u)" -ne 0 ]; then
