@@ -310,8 +310,9 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   else
     fprintf(out, "damage        none\n");
   if (status->duplicates)
-    fprintf(out, "duplicates    %ld chunks from byte %llu repeat an episode (counted once)\n",
-            status->duplicates, (unsigned long long)status->duplicate_offset);
+    fprintf(out, "duplicates    %ld chunk%s from byte %llu repeat%s an episode (counted once)\n",
+            status->duplicates, status->duplicates == 1 ? "" : "s",
+            (unsigned long long)status->duplicate_offset, status->duplicates == 1 ? "s" : "");
   crafter_traj_close(reader);
   return 0;
 }

@@ -106,8 +106,10 @@ static int add_run(crafter_score_set *set, const crafter_score_run *run, char *p
       snprintf(shown, sizeof(shown), " from %s",
                crafter_escape(file, sizeof(file), other->file, strlen(other->file)));
     }
-    /* Two recordings of one agent and seed: most likely shards of one. */
-    int same_agent = run->agent && other->agent && strcmp(run->agent, other->agent) == 0;
+    /* Two recordings of one agent and seed: most likely shards of one
+     * (unless the seed is the user's). */
+    int same_agent = run->agent && other->agent && strcmp(run->agent, other->agent) == 0 &&
+                     run->seed_recorded && other->seed_recorded;
     return crafter_fail(problem, problem_size, "method '%s' seed '%s' is already read%s%s",
                         run->method, run->seed, shown,
                         same_agent ? " (shards of one recording? crafter-dataset merge joins them)"
@@ -339,21 +341,24 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
       crafter_traj_open_memory((const uint8_t *)text, length, problem, sizeof(problem));
   if (!reader) return crafter_fail(error, error_size, "%s", problem);
   const crafter_traj_status *damage = crafter_traj_status_of(reader);
+  size_t noted = 0;
   if (damage->damaged)
-    snprintf(set->note, sizeof(set->note),
-             "damaged from byte %llu: %s; only its %zu intact episodes are scored",
-             (unsigned long long)damage->damage_offset, damage->damage,
-             crafter_traj_episode_count(reader));
-  else if (damage->duplicates)
-    snprintf(set->note, sizeof(set->note),
-             "%ld chunks repeat an episode already in the file; each episode is scored once",
-             damage->duplicates);
+    noted = (size_t)snprintf(set->note, sizeof(set->note),
+                             "damaged from byte %llu: %s; only its %zu intact episodes are scored",
+                             (unsigned long long)damage->damage_offset, damage->damage,
+                             crafter_traj_episode_count(reader));
+  if (damage->duplicates && noted < sizeof(set->note))
+    snprintf(set->note + noted, sizeof(set->note) - noted,
+             "%s%ld chunk%s repeat%s an episode already in the file; each episode is scored once",
+             noted ? "; " : "", damage->duplicates, damage->duplicates == 1 ? "" : "s",
+             damage->duplicates == 1 ? "s" : "");
   const crafter_traj_header *header = crafter_traj_header_of(reader);
   crafter_score_run run = {0};
   run.origin = method ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_AGENT;
   run.agent = copy_text(header->agent[0] ? header->agent : "unknown");
   run.has_params = 1;
   run.params = header->params;
+  run.seed_recorded = seed == NULL;
   char recorded_seed[32];
   snprintf(recorded_seed, sizeof(recorded_seed), "%lld", (long long)header->params.seed);
   if (!method) method = run.agent ? run.agent : "unknown";

@@ -59,6 +59,7 @@ typedef struct crafter_score_run {
   char *file;    /* the file it was read from; NULL when read from text */
   int origin;    /* enum crafter_score_origin */
   char *agent;   /* the agent a trajectory file records, else NULL */
+  int seed_recorded; /* 1 when the seed is the one a trajectory file records */
   int has_params;        /* 1 when the file records the env's parameters */
   crafter_params params; /* then those (a trajectory file's header) */
   long episodes; /* episodes that ended within the budget */

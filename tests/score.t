@@ -7,7 +7,7 @@
 score=$top/bin/crafter-score
 data=$top/tests/data/score
 SCORES_DIR=${SCORES_DIR:-$(dirname "$GOLDEN_DIR")/scores}
-plan 35
+plan 37
 
 # field CSV METHOD COLUMN: one value of crafter-score's CSV output.
 field() {
@@ -161,6 +161,14 @@ ok $? "trajectories of two agents in one directory are two methods, one seed eac
   grep -q "^  $scratch/scripted.traj -> w (--method), seed 2$" "$scratch/table" &&
   grep -q "^crafter-score: warning: method 'w' groups different agents: .*random.traj records 'random', .*scripted.traj 'scripted'$" "$scratch/err"
 ok $? "--method still overrides, and mixing agents is warned of: $(cat "$scratch/err")"
+"$top/bin/crafter-dataset" record --agent random -n 2 --seed 1 --steps 50 -o "$scratch/again.traj" 2>/dev/null
+"$score" "$scratch/random.traj" "$scratch/again.traj" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "seed '1' is already read from .*random.traj (shards of one recording?" "$scratch/err"
+ok $? "one agent and seed recorded twice: an error that suggests merging shards"
+"$top/bin/crafter-dataset" record --agent random -n 2 --seed 5 --steps 50 -o "$scratch/other.traj" 2>/dev/null
+"$score" --seed x "$scratch/random.traj" "$scratch/other.traj" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "seed 'x' is already read" "$scratch/err" && ! grep -q shards "$scratch/err"
+ok $? "a clash of the user's --seed suggests no merge: $(cat "$scratch/err")"
 
 "$score" --method mine --seed 7 - <"$data/walker/stats.jsonl" >"$scratch/table"
 head -1 "$scratch/table" | grep -q "^method  *mine$"

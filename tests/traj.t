@@ -6,7 +6,7 @@
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
-plan 23
+plan 24
 
 "$step" --help | grep -q -- "--record=FILE"
 ok $? "crafter-step --help lists --record"
@@ -141,6 +141,14 @@ ok $? "crafter-score counts it once"
 "$dataset" verify "$scratch/twice.traj" >/dev/null
 [ $? -eq 1 ]
 ok $? "verify fails on a repeated chunk"
-"$dataset" info "$scratch/twice.traj" | grep -q "^duplicates  *1 chunks from byte"
+"$dataset" info "$scratch/twice.traj" | grep -q "^duplicates  *1 chunk from byte [0-9]* repeats an episode"
 ok $? "info reports it"
+
+# Damaged and repeated at once: crafter-score notes both.
+perl -e 'open my $c, "<", shift; my @c = map { [split] } <$c>; my $d = do { local $/; <STDIN> };
+  my (undef, $o2, $b2) = @{$c[1]}; substr($d, $o2 + $b2 - 8, 1) ^= "\xff"; print $d' \
+  "$scratch/chunks" <"$scratch/twice.traj" >"$scratch/both.traj"
+"$score" "$scratch/both.traj" 2>"$scratch/notes" >/dev/null
+grep -q "note: .*damaged from byte.*; 1 chunk repeats an episode" "$scratch/notes"
+ok $? "crafter-score notes damage and a repeated chunk together: $(cat "$scratch/notes")"
 finish
