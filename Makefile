@@ -31,7 +31,7 @@ UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video
-TEST_TOOLS = tests/golden-compare
+TEST_TOOLS = tests/golden-compare tests/agent-actions
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.
 FUZZ_TARGETS = traj config world score
@@ -41,7 +41,8 @@ FUZZ_SECONDS ?= 30
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan fuzz fuzz-targets golden install uninstall clean distclean
+.PHONY: all check check-asan check-reference reference-env fuzz fuzz-targets golden install uninstall \
+	clean distclean
 
 all: $(PROGRAMS)
 
@@ -89,6 +90,9 @@ tests/unit/test-traj: LDFLAGS += -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=
 tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
+tests/agent-actions: tests/agent-actions.c lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
 check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_DRIVERS)
 	sh tests/run-all
 
@@ -97,7 +101,7 @@ check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_DRIVERS)
 # separate tree so the normal build is left alone.
 check-asan:
 	rm -rf build-asan && mkdir -p build-asan
-	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude='*.o' --exclude='*.a' . | (cd build-asan && tar xf -)
+	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude=./build-reference --exclude='*.o' --exclude='*.a' . | (cd build-asan && tar xf -)
 	$(MAKE) -C build-asan clean-objects
 	ASAN_OPTIONS=detect_leaks=1 $(MAKE) -C build-asan check OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
@@ -110,7 +114,7 @@ check-asan:
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz: clang is needed (Debian packages clang and libclang-rt-14-dev)" >&2; exit 1; }
 	rm -rf build-fuzz && mkdir -p build-fuzz/tree
-	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude='*.o' --exclude='*.a' . | (cd build-fuzz/tree && tar xf -)
+	tar cf - --exclude=./build-asan --exclude=./build-fuzz --exclude=./build-reference --exclude='*.o' --exclude='*.a' . | (cd build-fuzz/tree && tar xf -)
 	$(MAKE) -C build-fuzz/tree clean-objects
 	$(MAKE) -C build-fuzz/tree fuzz-targets CC=clang OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		EXTRA_CFLAGS='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' \
@@ -127,6 +131,29 @@ fuzz:
 	done
 
 fuzz-targets: $(FUZZ_TARGETS:%=tests/fuzz/libfuzzer-%)
+
+# The reference, crafter 1.8.3 from PyPI with its pinned dependencies, in a
+# virtual environment of its own (tests/reference/requirements.txt).
+PYTHON ?= python3
+REFERENCE_ENV ?= build-reference/venv
+# make check-reference: episodes (N) or seconds (Ns) of differential
+# fuzzing against the reference; a difference stops it and leaves a
+# reproducer in build-reference/.
+REFERENCE_BUDGET ?= 200
+REFERENCE_FLAGS ?=
+
+reference-env: $(REFERENCE_ENV)/.installed
+
+$(REFERENCE_ENV)/.installed: tests/reference/requirements.txt
+	@command -v $(PYTHON) >/dev/null || { echo "make reference-env: $(PYTHON) is needed" >&2; exit 1; }
+	rm -rf $(REFERENCE_ENV)
+	$(PYTHON) -m venv $(REFERENCE_ENV)
+	$(REFERENCE_ENV)/bin/pip install --quiet --disable-pip-version-check -r tests/reference/requirements.txt
+	touch $@
+
+check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
+	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \
+		--out build-reference $(REFERENCE_FLAGS)
 
 golden: tests/golden-compare
 	tests/golden-compare $(GOLDEN_DIR)/*.jsonl.gz
@@ -159,5 +186,7 @@ clean-objects:
 clean: clean-objects
 	rm -rf build-asan build-fuzz
 
+# Also the reference's virtual environment, which takes a download to remake.
 distclean: clean
 	rm -f config.mk
+	rm -rf build-reference

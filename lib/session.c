@@ -533,6 +533,8 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
       break;
     }
     char *cursor = line;
+    while (*cursor == ' ' || *cursor == '\t' || *cursor == '\r') cursor++;
+    if (*cursor == '#') continue; /* a comment */
     int parsed = 0;
     char *word;
     while (parsed <= count && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {

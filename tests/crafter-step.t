@@ -3,7 +3,7 @@
 # a reference trace replayed through the pipe.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 30
+plan 32
 
 "$step" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -67,6 +67,13 @@ ok $? "a line over the limit says the limit: $(cat "$scratch/err")"
 printf 'noop\nmove_left\n\n5\n' | "$step" >"$scratch/out"
 [ $? -eq 0 ] && [ "$(wc -l <"$scratch/out")" -eq 3 ] && grep -q '"reward"' "$scratch/out"
 ok $? "names, numbers and blank lines; one short record per step"
+
+printf '# a comment\n1\n  # indented, with 9 actions: 1 2 3\n2\n' | "$step" --info state >"$scratch/out"
+[ $? -eq 0 ] && [ "$(grep -c '"t": ' "$scratch/out")" -eq 2 ] && grep -q '"t": 2' "$scratch/out"
+ok $? "lines starting with # are comments: two actions, two steps"
+printf '1 # no comment after an action\n' | "$step" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "got more" "$scratch/err"
+ok $? "a # after an action is not a comment: $(cat "$scratch/err")"
 
 yes 0 | head -n 20 | "$step" --length 5 --episodes 2 --info full >"$scratch/out"
 [ "$(grep -c '"kind": "reset"' "$scratch/out")" -eq 2 ] &&
