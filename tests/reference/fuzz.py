@@ -121,6 +121,10 @@ def mutations():
   table['balance.interval'] = lambda r: {'balance': {'interval': r.randint(1, 40)}}
   table['balance.chunk'] = lambda r: {
       'balance': {'chunk': [r.randint(3, 24), r.randint(3, 24)]}}
+  def target(r):
+    base = number(r, 0, 6)
+    return {'base': base, 'daylight': number(r, -base, 4)}
+
   fields = {
       'material': lambda r: r.choice(['grass', 'sand', 'path', 'water', 'tree']),
       'spawn_distance': lambda r: r.randint(0, 12),
@@ -130,8 +134,10 @@ def mutations():
       # With no cell of its material a chunk cannot spawn: the reference
       # fails (randint(0, 0)) when it is asked to.
       'min_space': lambda r: r.randint(1, 80),
-      'min': lambda r: {'base': number(r, 0, 6), 'daylight': number(r, -4, 4)},
-      'max': lambda r: {'base': number(r, 0, 6), 'daylight': number(r, -4, 4)},
+      # Targets stay at 0 or more: below, a chunk with none of the
+      # creature is asked to despawn one, and the reference fails.
+      'min': target,
+      'max': target,
   }
   for creature in patches.CREATURES:
     for field, draw in fields.items():
