@@ -301,6 +301,10 @@ def worker(job):
 
 # ---- the engine ----
 
+class Refused(Exception):
+  """The engine refused a configuration: all values drawn are valid ones."""
+
+
 def compare(trace, assets, config_path):
   """None when the engine replays the trace exactly, else (step or 0 for
   the reset, the messages of golden-compare)."""
@@ -310,6 +314,8 @@ def compare(trace, assets, config_path):
   result = subprocess.run(command + [trace], capture_output=True, text=True)
   if result.returncode == 0:
     return None
+  if result.returncode == 2:
+    raise Refused(result.stderr.strip())
   lines = [line for line in result.stdout.splitlines() if line.startswith('#')]
   lines += result.stderr.splitlines()
   step = 0
@@ -357,9 +363,9 @@ def shrink(case, actions, assets, workdir, seconds):
       path = config_path
     try:
       play_reference(candidate, moves, trace)
+      return compare(trace, assets, path)
     except Exception:
       return None
-    return compare(trace, assets, path)
 
   difference = differs(case, actions)
   if difference is None:
@@ -448,6 +454,61 @@ def summary_line(stats):
           f"{len(stats['keys'])} configuration keys varied)")
 
 
+def run_cases(context, args, pending, more, submit, assets, stats, started):
+  """Plays cases until the budget is spent or one differs: returns None or
+  (case, actions, difference)."""
+  with context.Pool(args.jobs) as pool:
+    while pending or more():
+      while more() and len(pending) < 2 * args.jobs:
+        submit(pool)
+      done = [i for i, p in pending.items() if p[4].ready()]
+      if not done:
+        time.sleep(0.02)
+        continue
+      for i in sorted(done):
+        case, actions, path, config_path, result = pending.pop(i)
+        _, steps, error, _ = result.get()
+        if error:
+          # Parameters the reference cannot play are not a difference.
+          stats['reference_errors'] += 1
+          print(f'case {i}: the reference failed ({error}); not compared', file=sys.stderr)
+        else:
+          try:
+            difference = compare(path, assets, config_path)
+          except Refused as refusal:
+            stats['engine_refused'] += 1
+            print(f'case {i}: the engine refused its configuration: {refusal}', file=sys.stderr)
+            continue
+          if difference:
+            pool.terminate()
+            return case, actions, difference
+          count(stats, case, steps, started)
+        for name in (path, config_path):
+          if name and os.path.exists(name):
+            os.remove(name)
+  return None
+
+
+def count(stats, case, steps, started):
+  stats['episodes'] += 1
+  stats['steps'] += steps
+  stats['with_config'] += bool(case['config'])
+  stats['keys'].update(case['keys'])
+  stats['policies'][case['policy']] = stats['policies'].get(case['policy'], 0) + 1
+  stats['parameter_sets'].add(json.dumps(
+      [case['area'], case['view'], case['size'], case['length'], case['config']],
+      sort_keys=True))
+  if stats['episodes'] % 25 == 0:
+    print(f'  {summary_line(stats)}, {time.time() - started:.0f} s', flush=True)
+
+
+def remove_tree(folder):
+  if os.path.isdir(folder):
+    for name in os.listdir(folder):
+      os.remove(os.path.join(folder, name))
+    os.rmdir(folder)
+
+
 def main(argv=None):
   parser = argparse.ArgumentParser(
       description='Differential fuzzing of the engine against the reference Crafter.')
@@ -475,7 +536,7 @@ def main(argv=None):
   print(f'check-reference: fuzz seed {seed} (--seed {seed} repeats this run), '
         f'budget {amount:g} {kind}, {args.jobs} jobs', flush=True)
   stats = {'episodes': 0, 'steps': 0, 'parameter_sets': set(), 'with_config': 0,
-           'keys': set(), 'reference_errors': 0, 'policies': {}}
+           'keys': set(), 'reference_errors': 0, 'engine_refused': 0, 'policies': {}}
   started = time.time()
   pending, index, failure = {}, 0, None
 
@@ -495,7 +556,8 @@ def main(argv=None):
     try:
       actions = policy_actions(case, config_path)
     except subprocess.CalledProcessError as error:
-      print(f'case {case["index"]}: the scripted agent failed: {error.stderr.strip()}',
+      stats['engine_refused'] += 1
+      print(f'case {case["index"]}: the engine refused it: {error.stderr.strip()}',
             file=sys.stderr)
       return
     path = os.path.join(workdir, f'case-{case["index"]}.jsonl.gz')
@@ -503,41 +565,13 @@ def main(argv=None):
                               pool.apply_async(worker, ((case, actions, path),)))
 
   context = multiprocessing.get_context('fork')
-  with context.Pool(args.jobs) as pool:
-    while (pending or more()) and not failure:
-      while more() and len(pending) < 2 * args.jobs:
-        submit(pool)
-      done = [i for i, p in pending.items() if p[4].ready()]
-      if not done:
-        time.sleep(0.02)
-        continue
-      for i in sorted(done):
-        case, actions, path, config_path, result = pending.pop(i)
-        _, steps, error, _ = result.get()
-        if error:
-          # Bad parameters the reference cannot play are not a difference.
-          stats['reference_errors'] += 1
-          print(f'case {i}: the reference failed ({error}); not compared', file=sys.stderr)
-          continue
-        difference = compare(path, assets, config_path)
-        if difference:
-          failure = (case, actions, difference)
-          break
-        stats['episodes'] += 1
-        stats['steps'] += steps
-        stats['with_config'] += bool(case['config'])
-        stats['keys'].update(case['keys'])
-        stats['policies'][case['policy']] = stats['policies'].get(case['policy'], 0) + 1
-        stats['parameter_sets'].add(json.dumps(
-            [case['area'], case['view'], case['size'], case['length'], case['config']],
-            sort_keys=True))
-        os.remove(path)
-        if config_path:
-          os.remove(config_path)
-        if stats['episodes'] % 25 == 0:
-          print(f'  {summary_line(stats)}, {time.time() - started:.0f} s', flush=True)
-    if failure:
-      pool.terminate()
+  try:
+    failure = run_cases(context, args, pending, more, submit, assets, stats, started)
+  except KeyboardInterrupt:
+    remove_tree(workdir)
+    print(f'check-reference: interrupted; no difference in {summary_line(stats)}',
+          file=sys.stderr)
+    return 130
   elapsed = time.time() - started
   if failure:
     case, actions, difference = failure
@@ -554,19 +588,22 @@ def main(argv=None):
     print(f'reproducer: {os.path.join(args.out, "reproducer.actions")} '
           f'({len(actions)} actions); run {os.path.join(args.out, "reproducer.sh")}')
     return 1
-  for name in os.listdir(workdir):
-    os.remove(os.path.join(workdir, name))
-  os.rmdir(workdir)
+  remove_tree(workdir)
   report = {key: (sorted(value) if isinstance(value, set) else value)
             for key, value in stats.items() if key != 'parameter_sets'}
   report.update(seed=seed, seconds=round(elapsed, 1),
                 parameter_sets=len(stats['parameter_sets']))
   with open(os.path.join(args.out, 'summary.json'), 'w') as stream:
     json.dump(report, stream, indent=1)
+  if stats['engine_refused']:
+    print(f'check-reference: the engine refused {stats["engine_refused"]} valid '
+          'configurations (see above)')
+    return 1
   print(f'check-reference: no difference in {summary_line(stats)}, '
         f'{elapsed:.0f} s; policies {stats["policies"]}'
         + (f'; {stats["reference_errors"]} cases the reference could not play'
-           if stats['reference_errors'] else ''))
+           if stats['reference_errors'] else '')
+)
   return 0
 
 
