@@ -21,6 +21,7 @@ import argparse
 import base64
 import gzip
 import json
+import os
 import sys
 import zlib
 
@@ -210,9 +211,16 @@ def main(argv=None):
     env = make_env(args.seed, args.area, args.view, args.size, args.length)
     if args.config:
       patches.apply_to_env(env, patches.load(args.config))
+    # Complete or absent: written aside, then renamed into place.
+    partial = args.output + '.partial'
     opener = gzip.open if args.output.endswith('.gz') else open
-    with opener(args.output, 'wt') as out:
-      steps = record(out, env, args.episode, actions, policy, args.obs_every)
+    try:
+      with opener(partial, 'wt') as out:
+        steps = record(out, env, args.episode, actions, policy, args.obs_every)
+      os.replace(partial, args.output)
+    finally:
+      if os.path.exists(partial):
+        os.remove(partial)
   finally:
     if undo:
       undo()
