@@ -148,10 +148,13 @@ def mutations():
       r, ['grass', 'path', 'sand', 'water', 'lava', 'tree'])}
 
   def item(r):
+    # crafter-config(5): an initial count is at most the max (the
+    # defaults: 9 of each vital, 0 of the rest, at most 9 of anything).
     name = r.choice(ITEMS)
-    most = r.randint(1, 12)
+    vital = ITEMS.index(name) < 4
     least = 1 if name == 'health' else 0
-    rule = r.choice([{'max': most}, {'initial': r.randint(least, most)},
+    most = r.randint(9 if vital else 1, 12)
+    rule = r.choice([{'max': most}, {'initial': r.randint(least, 9)},
                      {'max': most, 'initial': r.randint(least, most)}])
     return {'items': {name: rule}}
   table['items'] = item
