@@ -733,6 +733,29 @@ int crafter_symbolic_block(int material) {
   return material >= 0 && material < CRAFTER_MATERIAL_COUNT ? blocks[material] : BLOCK_INVALID;
 }
 
+/* The value nearest to `value` among IEEE binary16 numbers (ties to even),
+ * as a float: Craftax-Classic keeps inventory and vitals as float16 and
+ * divides them by 10 in float16.  The scaled rintf is exact: its argument
+ * has at most 11 significant bits left of the point. */
+float crafter_round_to_half(float value) {
+  float magnitude = fabsf(value);
+  if (!(magnitude < 65520.0f)) /* rounds to infinity; NaN stays NaN */
+    return magnitude != magnitude ? value : copysignf(INFINITY, value);
+  int exponent;
+  frexpf(magnitude, &exponent); /* magnitude = m * 2^exponent, 0.5 <= m < 1 */
+  if (exponent < -13) exponent = -13; /* subnormal halves: steps of 2^-24 */
+  return ldexpf(rintf(ldexpf(value, 11 - exponent)), exponent - 11);
+}
+
+/* count / 10 as Craftax-Classic computes it.  Its float16 division by the
+ * constant 10 is compiled (XLA, jitted or not) into a product with the
+ * half nearest 0.1, 0.0999755859375, rounded to half: 3 gives
+ * 0.2998046875 where the quotient rounded would be 0.300048828125.  The
+ * product of two halves is exact in a float, so one rounding follows. */
+static float tenth_in_half(int count) {
+  return crafter_round_to_half(crafter_round_to_half((float)count) * crafter_round_to_half(0.1f));
+}
+
 #define SYMBOLIC_ROWS 7
 #define SYMBOLIC_COLUMNS 9
 #define SYMBOLIC_CHANNELS (BLOCK_COUNT + 4)
@@ -771,9 +794,9 @@ void crafter_render_symbolic(const crafter_env *env, float *out) {
       CRAFTER_ITEM_DIAMOND,  CRAFTER_SAPLING,       CRAFTER_WOOD_PICKAXE, CRAFTER_STONE_PICKAXE,
       CRAFTER_IRON_PICKAXE,  CRAFTER_WOOD_SWORD,    CRAFTER_STONE_SWORD,  CRAFTER_IRON_SWORD,
   };
-  for (int i = 0; i < 12; i++) *rest++ = (float)player->inventory[inventory_order[i]] / 10.0f;
+  for (int i = 0; i < 12; i++) *rest++ = tenth_in_half(player->inventory[inventory_order[i]]);
   for (int i = CRAFTER_HEALTH; i <= CRAFTER_ENERGY; i++)
-    *rest++ = (float)player->inventory[i] / 10.0f;
+    *rest++ = tenth_in_half(player->inventory[i]);
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
   rest[facing] = 1;
   rest += 4;

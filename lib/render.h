@@ -62,8 +62,10 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  *              block types, then zombie, cow, skeleton, arrow;
  *   [1323, 1335) wood stone coal iron diamond sapling wood_pickaxe
  *              stone_pickaxe iron_pickaxe wood_sword stone_sword iron_sword,
- *              each count / 10;
- *   [1335, 1339) health food drink energy, / 10;
+ *              each count / 10 in float16 as Craftax computes it: the
+ *              count times the half nearest 0.1 (0.0999755859375),
+ *              rounded to half (3 gives 0.2998046875);
+ *   [1335, 1339) health food drink energy, / 10 in float16 alike;
  *   [1339, 1343) facing one-hot: left right up down;
  *   1343 daylight, 1344 sleeping (0 or 1).
  * Block types (Craftax's order): 0 invalid, 1 out of bounds, 2 grass,
@@ -73,6 +75,10 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  * player is not drawn (its cell is the window's centre). */
 #define CRAFTER_SYMBOLIC_SIZE 1345
 void crafter_render_symbolic(const crafter_env *env, float *out);
+
+/* The IEEE binary16 value nearest to value (ties to even), as a float;
+ * beyond the largest half, infinity. */
+float crafter_round_to_half(float value);
 
 /* Block type of a Crafter material in the symbolic observation. */
 int crafter_symbolic_block(int material);

@@ -1,5 +1,6 @@
 /* Symbolic, text and semantic observations, checked against what their
  * documented layouts imply for a known scene. */
+#include <math.h>
 #include <string.h>
 
 #include "env.h"
@@ -8,7 +9,40 @@
 
 #define CHANNELS 21
 
+/* A half's value from its bits, as IEEE 754 defines binary16. */
+static double half_value(unsigned bits) {
+  int sign = bits >> 15, exponent = (bits >> 10) & 31, fraction = bits & 1023;
+  double magnitude = exponent == 0 ? ldexp(fraction, -24)
+                     : exponent == 31 ? (fraction ? NAN : INFINITY)
+                                      : ldexp(1024 + fraction, exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+/* Every half is kept; between two neighbours a float goes to the nearer,
+ * a midpoint to the one with an even last bit; past the largest half
+ * by half a step, to infinity. */
+static void check_round_to_half(void) {
+  int kept = 1, between = 1;
+  for (unsigned bits = 0; bits < 0x7c00; bits++) {
+    float low = (float)half_value(bits), high = (float)half_value(bits + 1);
+    kept &= crafter_round_to_half(low) == low && crafter_round_to_half(-low) == -low;
+    if (bits + 1 == 0x7c00) high = (float)ldexp(2.0, 15); /* the step past 65504 */
+    float middle = (float)(((double)low + (double)high) / 2);
+    float even = bits & 1 ? high : low;
+    if (bits + 1 == 0x7c00) even = INFINITY;
+    between &= crafter_round_to_half(middle) == even &&
+               crafter_round_to_half(nextafterf(middle, 0)) == low &&
+               crafter_round_to_half(nextafterf(middle, INFINITY)) == (bits + 1 == 0x7c00 ? INFINITY : high);
+  }
+  ok(kept, "every finite half rounds to itself");
+  ok(between, "floats between halves go to the nearer, midpoints to the even one");
+  ok(crafter_round_to_half(1e6f) == INFINITY && crafter_round_to_half(-1e6f) == -INFINITY,
+     "beyond the largest half: infinity");
+  ok(crafter_round_to_half(0.1f) == 0.0999755859375f, "0.1 as a half is 0.0999755859375");
+}
+
 int main(void) {
+  check_round_to_half();
   crafter_env env;
   crafter_params params;
   char error[200];
@@ -46,7 +80,11 @@ int main(void) {
   ok(symbolic[(3 * 9 + 3) * CHANNELS + 3] == 1.0f, "water one to the left is block 3");
   ok(symbolic[(3 * 9 + 4) * CHANNELS + 2] == 1.0f, "the player's cell shows its grass");
   ok(symbolic[(4 * 9 + 4) * CHANNELS + 17 + 1] == 1.0f, "the cow below is in the cow channel");
-  ok(symbolic[1323] == 0.3f && symbolic[1335] == 0.9f, "wood 3 -> 0.3, health 9 -> 0.9");
+  /* Craftax multiplies by the half nearest 0.1, 1638/16384 (0.1 * 16384
+   * = 1638.4), and rounds to half: 3 * 1638/16384 = 1228.5/4096, a tie,
+   * goes to 1228/4096; 9 * 1638/16384 = 1842.75/2048 to 1843/2048. */
+  ok(symbolic[1323] == 1228.0f / 4096 && symbolic[1335] == 1843.0f / 2048,
+     "wood 3 -> 0.2998046875, health 9 -> 0.89990234375 (float16)");
   ok(symbolic[1339 + 2] == 1.0f && symbolic[1339] == 0.0f, "facing up is one-hot index 2");
   ok(symbolic[1343] == (float)env.game.daylight && symbolic[1344] == 0.0f,
      "daylight and sleeping close the vector");
