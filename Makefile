@@ -41,7 +41,7 @@ FUZZ_SECONDS ?= 30
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan check-reference reference-env fuzz fuzz-targets golden install uninstall \
+.PHONY: all check check-asan check-reference reference-env craftax-env fuzz fuzz-targets golden install uninstall \
 	clean distclean
 
 all: $(PROGRAMS)
@@ -106,7 +106,8 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1 $(MAKE) -C build-asan check OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
 		EXTRA_LIBS='-fsanitize=address,undefined' \
-		GOLDEN_DIR='$(abspath $(GOLDEN_DIR))'
+		GOLDEN_DIR='$(abspath $(GOLDEN_DIR))' REFERENCE_ENV='$(abspath $(REFERENCE_ENV))' \
+		CRAFTAX_ENV='$(abspath $(CRAFTAX_ENV))'
 
 # Each reader under libFuzzer for FUZZ_SECONDS, built with clang, address
 # and undefined-behaviour sanitizers, in a separate tree.  New inputs go to
@@ -149,6 +150,20 @@ $(REFERENCE_ENV)/.installed: tests/reference/requirements.txt
 	rm -rf $(REFERENCE_ENV)
 	$(PYTHON) -m venv $(REFERENCE_ENV)
 	$(REFERENCE_ENV)/bin/pip install --quiet --disable-pip-version-check -r tests/reference/requirements.txt
+	touch $@
+
+# Craftax-Classic 1.6.1 and JAX, for the symbolic observation's test
+# (tests/symbolic.t, tests/reference/symbolic.py).
+CRAFTAX_ENV ?= build-reference/craftax-venv
+
+craftax-env: $(CRAFTAX_ENV)/.installed
+
+$(CRAFTAX_ENV)/.installed: tests/reference/requirements-craftax.txt
+	@command -v $(PYTHON) >/dev/null || { echo "make craftax-env: $(PYTHON) is needed" >&2; exit 1; }
+	rm -rf $(CRAFTAX_ENV)
+	$(PYTHON) -m venv $(CRAFTAX_ENV)
+	$(CRAFTAX_ENV)/bin/pip install --quiet --disable-pip-version-check --no-deps \
+		-r tests/reference/requirements-craftax.txt
 	touch $@
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
