@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 GOLDEN_DIR=${GOLDEN_DIR:-$top/../shared/golden}
 ASSETS=${ASSETS:-$(dirname "$GOLDEN_DIR")/crafter-assets}
 if ! ls "$GOLDEN_DIR"/*.jsonl.gz >/dev/null 2>&1 || [ ! -f "$ASSETS/grass.png" ]; then
-  report skipped "reference episodes or Crafter's textures not found beside the project: pixels were NOT compared with the reference"
+  report skipped "the reference episodes of ../shared or Crafter's textures are not beside the project: their pixels were NOT compared"
   echo "1..0 # SKIP no reference traces or Crafter textures beside the project"
   exit 0
 fi
