@@ -29,23 +29,16 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
 OUT = os.path.join(TOP, 'tests', 'data', 'reference')
+sys.path.insert(0, HERE)
 
-ACHIEVEMENTS = [
-    'collect_coal', 'collect_diamond', 'collect_drink', 'collect_iron',
-    'collect_sapling', 'collect_stone', 'collect_wood', 'defeat_skeleton',
-    'defeat_zombie', 'eat_cow', 'eat_plant', 'make_iron_pickaxe',
-    'make_iron_sword', 'make_stone_pickaxe', 'make_stone_sword',
-    'make_wood_pickaxe', 'make_wood_sword', 'place_furnace', 'place_plant',
-    'place_stone', 'place_table', 'wake_up']
-INVENTORY = ['health', 'food', 'drink', 'energy', 'sapling', 'wood', 'stone',
-             'coal', 'iron', 'diamond', 'wood_pickaxe', 'stone_pickaxe',
-             'iron_pickaxe', 'wood_sword', 'stone_sword', 'iron_sword']
-LAVA, ZOMBIE, ARROW = 7, 2, 4
+from names import ACHIEVEMENTS, ARROW, INVENTORY, MATERIALS, ZOMBIE  # noqa: E402
+
+LAVA = MATERIALS.index('lava')
+
 DEATHS = ['zombie', 'arrow', 'lava', 'hunger, thirst or fatigue']
 
 # The episodes, chosen with --survey; each named as the reference traces
@@ -196,7 +189,6 @@ def check(folder):
 # ---- playing ----
 
 def actions_of(entry, config_path=None):
-  sys.path.insert(0, HERE)
   import fuzz
   case = dict(entry, config=None)
   return fuzz.policy_actions(case, config_path)

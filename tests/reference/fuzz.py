@@ -47,13 +47,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
 sys.path.insert(0, HERE)
 
+import names  # noqa: E402
 import patches  # noqa: E402
 
-MATERIALS = ['water', 'grass', 'stone', 'path', 'sand', 'tree', 'lava', 'coal',
-             'iron', 'diamond', 'table', 'furnace']
-ITEMS = ['health', 'food', 'drink', 'energy', 'sapling', 'wood', 'stone', 'coal',
-         'iron', 'diamond', 'wood_pickaxe', 'stone_pickaxe', 'iron_pickaxe',
-         'wood_sword', 'stone_sword', 'iron_sword']
+MATERIALS = names.MATERIALS[1:]
+ITEMS = names.INVENTORY
 # What `collect` may give: each counts collect_<item>, which must exist.
 COLLECTABLE = ['coal', 'diamond', 'drink', 'iron', 'sapling', 'stone', 'wood']
 RESOURCES = ['sapling', 'wood', 'stone', 'coal', 'iron', 'diamond',

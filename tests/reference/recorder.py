@@ -31,18 +31,8 @@ import crafter
 from crafter import objects
 
 import patches
+from names import ACHIEVEMENTS, INVENTORY
 
-INVENTORY = [
-    'health', 'food', 'drink', 'energy', 'sapling', 'wood', 'stone', 'coal',
-    'iron', 'diamond', 'wood_pickaxe', 'stone_pickaxe', 'iron_pickaxe',
-    'wood_sword', 'stone_sword', 'iron_sword']
-ACHIEVEMENTS = [
-    'collect_coal', 'collect_diamond', 'collect_drink', 'collect_iron',
-    'collect_sapling', 'collect_stone', 'collect_wood', 'defeat_skeleton',
-    'defeat_zombie', 'eat_cow', 'eat_plant', 'make_iron_pickaxe',
-    'make_iron_sword', 'make_stone_pickaxe', 'make_stone_sword',
-    'make_wood_pickaxe', 'make_wood_sword', 'place_furnace', 'place_plant',
-    'place_stone', 'place_table', 'wake_up']
 KINDS = [
     (objects.Player, 0), (objects.Cow, 1), (objects.Zombie, 2),
     (objects.Skeleton, 3), (objects.Arrow, 4), (objects.Plant, 5)]

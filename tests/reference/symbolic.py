@@ -36,16 +36,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
 
 import numpy as np  # noqa: E402
+sys.path.insert(0, HERE)
+from names import ARROW, COW, INVENTORY, MATERIALS, PLANT, SKELETON, ZOMBIE  # noqa: E402
 import jax  # noqa: E402
 from craftax.craftax_classic import constants, renderer  # noqa: E402
 
-# Crafter's material ids (the reference traces' FORMAT) and item order.
-MATERIALS = ['none', 'water', 'grass', 'stone', 'path', 'sand', 'tree', 'lava',
-             'coal', 'iron', 'diamond', 'table', 'furnace']
-INVENTORY = ['health', 'food', 'drink', 'energy', 'sapling', 'wood', 'stone',
-             'coal', 'iron', 'diamond', 'wood_pickaxe', 'stone_pickaxe',
-             'iron_pickaxe', 'wood_sword', 'stone_sword', 'iron_sword']
-PLANT, ZOMBIE, COW, SKELETON, ARROW = 5, 2, 1, 3, 4
 MOBS = {'zombies': ZOMBIE, 'cows': COW, 'skeletons': SKELETON, 'arrows': ARROW}
 # Room for every creature of a kind; the unused slots are masked and far
 # outside any window, as a dead mob of Craftax never is in view.
