@@ -63,7 +63,15 @@ static void usage(FILE *out) {
           "                          reference traces\n"
           "  -b, --binary            the binary protocol of crafter-protocol(5): a\n"
           "                          header, then fixed-size frames answered by one\n"
-          "                          action byte per env\n"
+          "                          action byte per env (255 resets that env)\n"
+          "      --manual-reset      binary: an ended episode waits for the reset\n"
+          "                          action (the env plays on meanwhile, as\n"
+          "                          crafter.Env does) instead of restarting at once\n"
+          "      --semantic          binary: frames carry the semantic map too\n"
+          "      --shm-fd=FD         binary: write frames to a ring in the shared\n"
+          "                          memory open as descriptor FD (sized here); the\n"
+          "                          pipe carries only 8 bytes a frame\n"
+          "      --shm-slots=K       frames in that ring, 1..64 (default 2)\n"
           "      --record=FILE       also write every episode to the trajectory file\n"
           "                          FILE (crafter-trajectory(5)), with the observations\n"
           "                          of --obs unless they are text\n"
@@ -85,7 +93,12 @@ int main(int argc, char **argv) {
   options.first_episode = 1;
   options.episodes = -1; /* not given */
   options.envs = 1;
-  enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD, OPT_RECORD };
+  options.shm_fd = -1;
+  options.shm_slots = 2;
+  enum {
+    OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD, OPT_RECORD, OPT_MANUAL_RESET,
+    OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
+  };
   /* Environment options given on the command line, laid over the config
    * once it is read. */
   unsigned given = 0; /* enum crafter_given */
@@ -108,6 +121,10 @@ int main(int argc, char **argv) {
       {"info", required_argument, NULL, 'i'},
       {"binary", no_argument, NULL, 'b'},
       {"record", required_argument, NULL, OPT_RECORD},
+      {"manual-reset", no_argument, NULL, OPT_MANUAL_RESET},
+      {"semantic", no_argument, NULL, OPT_SEMANTIC},
+      {"shm-fd", required_argument, NULL, OPT_SHM_FD},
+      {"shm-slots", required_argument, NULL, OPT_SHM_SLOTS},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0},
@@ -179,6 +196,22 @@ int main(int argc, char **argv) {
           usage_error("invalid info kind '%s' (expected short, full or state)", optarg);
         break;
       case 'b': options.binary = 1; break;
+      case OPT_MANUAL_RESET: options.manual_reset = 1; break;
+      case OPT_SEMANTIC: options.semantic_info = 1; break;
+      case OPT_SHM_FD: {
+        int64_t fd;
+        if (crafter_parse_int64(optarg, 0, 1 << 20, &fd) < 0)
+          usage_error("invalid descriptor '%s' (expected 0..1048576)", optarg);
+        options.shm_fd = (int)fd;
+        break;
+      }
+      case OPT_SHM_SLOTS: {
+        int64_t slots;
+        if (crafter_parse_int64(optarg, 1, 64, &slots) < 0)
+          usage_error("invalid number of slots '%s' (expected 1..64)", optarg);
+        options.shm_slots = (int)slots;
+        break;
+      }
       case OPT_RECORD:
         if (!*optarg) usage_error("%s", "the file to record to is empty");
         options.record = optarg;
@@ -195,6 +228,8 @@ int main(int argc, char **argv) {
   if (options.binary && options.info != CRAFTER_INFO_SHORT)
     usage_error("--info %s is for JSON lines, not the binary protocol",
                 crafter_info_kind_name(options.info));
+  if (!options.binary && (options.manual_reset || options.semantic_info || options.shm_fd >= 0))
+    usage_error("%s", "--manual-reset, --semantic and --shm-fd are for the binary protocol");
   if (options.textures && options.obs_kind != CRAFTER_OBS_PIXELS)
     usage_error("%s", "--textures needs --obs pixels");
 

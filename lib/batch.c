@@ -20,7 +20,8 @@ struct crafter_batch {
   crafter_batch_options options;
   crafter_env *envs;
   crafter_renderer **renderers;
-  uint8_t *obs;         /* per env */
+  uint8_t *obs;         /* per env: own_obs, or the caller's (crafter_batch_redirect) */
+  uint8_t *own_obs;
   size_t obs_bytes;
   worker *workers;      /* helpers 1..threads-1; the caller is the first */
   int started;          /* helper threads running */
@@ -63,8 +64,12 @@ static void step_envs(crafter_batch *batch) {
     int i = batch->next_env++;
     batch->active++;
     pthread_mutex_unlock(&batch->lock);
-    crafter_env_step(&batch->envs[i], batch->actions[i], &batch->results[i]);
-    if (!batch->results[i].done) observe(batch, i);
+    if (batch->actions[i] == CRAFTER_BATCH_RESET) {
+      batch->results[i] = (crafter_step_result){0.0, 0, 1.0, 0};
+    } else {
+      crafter_env_step(&batch->envs[i], batch->actions[i], &batch->results[i]);
+      if (!batch->results[i].done || batch->options.manual_reset) observe(batch, i);
+    }
     pthread_mutex_lock(&batch->lock);
     batch->active--;
   }
@@ -173,7 +178,7 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
   int count = options->envs;
   batch->envs = calloc((size_t)count, sizeof(crafter_env));
   batch->obs_bytes = obs_bytes_for(options);
-  batch->obs = calloc((size_t)count, batch->obs_bytes ? batch->obs_bytes : 1);
+  batch->obs = batch->own_obs = calloc((size_t)count, batch->obs_bytes ? batch->obs_bytes : 1);
   if (!batch->envs || !batch->obs) goto out_of_memory;
   if (options->obs_kind == CRAFTER_OBS_PIXELS) {
     batch->renderers = calloc((size_t)count, sizeof(crafter_renderer *));
@@ -254,8 +259,10 @@ void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
   while (batch->active > 0) pthread_cond_wait(&batch->work_done, &batch->lock);
   pthread_mutex_unlock(&batch->lock);
   for (int i = 0; i < batch->options.envs; i++) {
-    if (reset) reset[i] = (uint8_t)results[i].done;
-    if (!results[i].done) continue;
+    int starts = actions[i] == CRAFTER_BATCH_RESET ||
+                 (results[i].done && !batch->options.manual_reset);
+    if (reset) reset[i] = (uint8_t)starts;
+    if (!starts) continue;
     reset_env(batch, i);
     observe(batch, i);
   }
@@ -288,9 +295,16 @@ void crafter_batch_free(crafter_batch *batch) {
   free(batch->queue);
   free(batch->renderers);
   free(batch->envs);
-  free(batch->obs);
+  free(batch->own_obs);
   free(batch->workers);
   free(batch);
+}
+
+void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer) {
+  batch->obs = buffer;
+  for (int i = 0; batch->renderers && i < batch->options.envs; i++)
+    crafter_renderer_attach(batch->renderers[i], &batch->envs[i],
+                            buffer + batch->obs_bytes * (size_t)i);
 }
 
 const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i) {

@@ -22,19 +22,33 @@ typedef struct crafter_batch_options {
   int obs_kind;                      /* enum crafter_obs_kind, not text */
   const crafter_textures *textures;  /* for pixels */
   const crafter_config *config;      /* the rules every env plays by; NULL: Crafter's */
+  int manual_reset;                  /* 1: an env whose episode ended is not reset until
+                                        it is given CRAFTER_BATCH_RESET (meanwhile it plays
+                                        on, as Crafter's Env does); 0: at once */
 } crafter_batch_options;
+
+/* The action that starts an env's next episode now instead of stepping. */
+#define CRAFTER_BATCH_RESET 255
 
 /* Makes the envs and threads and resets every env.  NULL with a reason. */
 crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *error,
                                  size_t error_size);
 void crafter_batch_free(crafter_batch *batch);
 
-/* Steps every env with its action (actions[i] in 0..16) and resets those
- * whose episode ended: results[i] is the step's outcome and the
- * observation is that of the new episode.  reset[i] (if not NULL) is set
- * to 1 for the envs that reset. */
+/* Steps every env with its action (actions[i] in 0..16) and, unless
+ * manual_reset, resets those whose episode ended: results[i] is the step's
+ * outcome and the observation is that of the new episode.  An env given
+ * CRAFTER_BATCH_RESET is reset instead of stepped (its result: reward 0,
+ * not done, discount 1).  reset[i] (if not NULL) is set to 1 for the envs
+ * that reset. */
 void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
                         crafter_step_result *results, uint8_t *reset);
+
+/* Makes the observations land in `buffer` (envs * obs_bytes bytes, which
+ * the caller keeps alive) from the next step or reset on, instead of the
+ * batch's own memory: a protocol frame can be filled without a copy.
+ * The buffer may change between steps; every step observes every env. */
+void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer);
 
 /* The observation of env i (obs_bytes long), and its env. */
 const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i);

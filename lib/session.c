@@ -1,8 +1,11 @@
 #include "session.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -11,6 +14,10 @@
 #include "render.h"
 #include "textures.h"
 #include "traj.h"
+
+#if defined(__linux__)
+#define CRAFTER_F_SETPIPE_SZ 1031 /* F_SETPIPE_SZ, which needs _GNU_SOURCE */
+#endif
 
 /* Reads the input stream and flushes the output before it blocks, so an
  * agent waiting for a record never deadlocks while piped input is still
@@ -91,8 +98,13 @@ typedef struct session {
   size_t pixel_bytes;
   uint8_t *obs;      /* per env, the observation of the chosen kind */
   size_t obs_bytes;  /* fixed size of one (text: capacity) */
-  uint8_t *frame;    /* binary frame of all envs */
+  uint8_t *frame;    /* binary frame of all envs: the buffer, or the slot of the
+                        shared-memory ring being filled */
   size_t frame_bytes;
+  size_t section[CRAFTER_PROTOCOL_SECTIONS]; /* offsets in a frame */
+  uint8_t *ring;     /* --shm-fd: the mapping of the ring of frames */
+  size_t ring_bytes;
+  uint8_t *ended;    /* per env: its episode ended and it was not reset yet */
   int64_t finished;
   FILE *out;
   crafter_traj_writer *writer;        /* --record */
@@ -144,7 +156,11 @@ static void free_session(session *s) {
   free(s->renderers);
   free(s->pixels);
   free(s->obs);
-  free(s->frame);
+  if (s->ring)
+    munmap(s->ring, s->ring_bytes);
+  else
+    free(s->frame);
+  free(s->ended);
 }
 
 /* Threads help only where the work comes in batches: the binary protocol
@@ -166,24 +182,88 @@ static int load_textures(session *s, char *error, size_t error_size) {
   return 0;
 }
 
+/* The frame's sections, each a struct of arrays over the envs starting on a
+ * multiple of 64 bytes (crafter-protocol(5)). */
+static size_t section_bytes_per_env(const session *s, int section) {
+  const crafter_params *params = &s->options->params;
+  switch (section) {
+    case CRAFTER_SECTION_REWARD: return 8; /* a double: Crafter's reward exactly */
+    case CRAFTER_SECTION_DONE:
+    case CRAFTER_SECTION_RESET: return 1;
+    case CRAFTER_SECTION_INVENTORY: return 4 * CRAFTER_ITEM_COUNT;
+    case CRAFTER_SECTION_ACHIEVEMENTS: return 4 * CRAFTER_ACHIEVEMENT_COUNT;
+    case CRAFTER_SECTION_POSITION: return 4 * 4; /* x, y, facing x, facing y */
+    case CRAFTER_SECTION_SEMANTIC:
+      return s->options->semantic_info ? (size_t)params->area[0] * (size_t)params->area[1] : 0;
+    case CRAFTER_SECTION_OBS: return s->obs_bytes;
+    default: return 4;
+  }
+}
+
+static size_t align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+/* Lays out the frame, and gives it a buffer: memory of its own, or a
+ * ring of frames in the shared memory of --shm-fd, sized here. */
+static int setup_frames(session *s, char *error, size_t error_size) {
+  const crafter_session_options *options = s->options;
+  size_t at = 0;
+  for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++) {
+    s->section[k] = at;
+    at = align64(at + section_bytes_per_env(s, k) * (size_t)options->envs);
+  }
+  s->frame_bytes = at;
+  if (s->frame_bytes > UINT32_MAX) {
+    snprintf(error, error_size, "a frame of %zu bytes is too large for the binary protocol",
+             s->frame_bytes);
+    return -1;
+  }
+  if (options->shm_fd < 0) {
+    s->frame = calloc(1, s->frame_bytes);
+    if (!s->frame) {
+      snprintf(error, error_size, "out of memory");
+      return -1;
+    }
+    return 0;
+  }
+  s->ring_bytes = s->frame_bytes * (size_t)options->shm_slots;
+  if (ftruncate(options->shm_fd, (off_t)s->ring_bytes) < 0) {
+    snprintf(error, error_size, "--shm-fd %d: cannot size the shared memory: %s", options->shm_fd,
+             strerror(errno));
+    return -1;
+  }
+  void *ring = mmap(NULL, s->ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, options->shm_fd, 0);
+  if (ring == MAP_FAILED) {
+    snprintf(error, error_size, "--shm-fd %d: cannot map the shared memory: %s", options->shm_fd,
+             strerror(errno));
+    return -1;
+  }
+  s->ring = ring;
+  s->frame = s->ring;
+  return 0;
+}
+
+/* The batch draws the observations of the next frame straight into it. */
+static void aim_batch(session *s) {
+  if (s->batch && s->obs_bytes) crafter_batch_redirect(s->batch, s->frame + s->section[CRAFTER_SECTION_OBS]);
+}
+
 static int setup_batch(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
   if (options->obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0) return -1;
   crafter_batch_options batch = {options->params, options->first_episode, options->envs,
                                  options->threads, options->obs_kind,
-                                 s->have_textures ? &s->textures : NULL, options->config};
+                                 s->have_textures ? &s->textures : NULL, options->config,
+                                 options->manual_reset};
   s->batch = crafter_batch_new(&batch, error, error_size);
   s->batch_results = calloc((size_t)options->envs, sizeof(crafter_step_result));
   s->batch_resets = calloc((size_t)options->envs, 1);
   if (!s->batch) return -1;
   s->obs_bytes = crafter_batch_observation_bytes(s->batch);
-  s->frame_bytes = (CRAFTER_PROTOCOL_FRAME_HEADER_BYTES + s->obs_bytes + 7) / 8 * 8;
-  s->frame = calloc((size_t)options->envs, s->frame_bytes);
-  if (!s->batch_results || !s->batch_resets || !s->frame) {
+  if (!s->batch_results || !s->batch_resets) {
     snprintf(error, error_size, "out of memory");
     return -1;
   }
-  return 0;
+  return setup_frames(s, error, error_size);
 }
 
 static int setup(session *s, char *error, size_t error_size) {
@@ -235,11 +315,9 @@ static int setup(session *s, char *error, size_t error_size) {
     s->writer = crafter_traj_writer_create(options->record, &header, error, error_size);
     if (!s->writer) return -1;
   }
-  if (options->binary) {
-    s->frame_bytes = (CRAFTER_PROTOCOL_FRAME_HEADER_BYTES + s->obs_bytes + 7) / 8 * 8;
-    s->frame = calloc((size_t)count, s->frame_bytes);
-    if (!s->frame) goto out_of_memory;
-  }
+  s->ended = calloc((size_t)count, 1);
+  if (!s->ended) goto out_of_memory;
+  if (options->binary) return setup_frames(s, error, error_size);
   return 0;
 out_of_memory:
   snprintf(error, error_size, "out of memory");
@@ -351,24 +429,49 @@ static void put_f32(uint8_t *at, float value) {
   put_u32(at, bits);
 }
 
+static void put_f64(uint8_t *at, double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  put_u32(at, (uint32_t)bits);
+  put_u32(at + 4, (uint32_t)(bits >> 32));
+}
+
 static void fill_frame(session *s, int i, const crafter_step_result *result, int reset) {
-  uint8_t *frame = s->frame + s->frame_bytes * (size_t)i;
+  uint8_t *frame = s->frame;
   crafter_env *env = s->batch ? crafter_batch_env(s->batch, i) : &s->envs[i];
-  memset(frame, 0, s->frame_bytes);
-  put_f32(frame, result ? (float)result->reward : 0.0f);
-  frame[4] = result && result->done;
-  frame[5] = (uint8_t)reset;
-  put_f32(frame + 8, result ? (float)result->discount : 1.0f);
-  put_u32(frame + 12, result ? result->unlocked : 0);
-  put_u32(frame + 16, (uint32_t)env->episode);
-  put_u32(frame + 20, (uint32_t)env->game.step);
-  if (s->obs_bytes && s->batch) {
-    memcpy(frame + CRAFTER_PROTOCOL_FRAME_HEADER_BYTES, crafter_batch_observation(s->batch, i),
-           s->obs_bytes);
+  const crafter_player *player = &env->game.player;
+  const crafter_object *body = &env->game.world.objects[0];
+  size_t *at = s->section;
+  put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, result ? result->reward : 0.0);
+  put_f32(frame + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,
+          result ? (float)result->discount : 1.0f);
+  frame[at[CRAFTER_SECTION_DONE] + (size_t)i] = result && result->done;
+  frame[at[CRAFTER_SECTION_RESET] + (size_t)i] = (uint8_t)reset;
+  put_u32(frame + at[CRAFTER_SECTION_UNLOCKED] + 4 * (size_t)i, result ? result->unlocked : 0);
+  put_u32(frame + at[CRAFTER_SECTION_EPISODE] + 4 * (size_t)i, (uint32_t)env->episode);
+  put_u32(frame + at[CRAFTER_SECTION_STEP] + 4 * (size_t)i, (uint32_t)env->game.step);
+  uint8_t *inventory = frame + at[CRAFTER_SECTION_INVENTORY] + 4 * CRAFTER_ITEM_COUNT * (size_t)i;
+  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
+    put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
+  uint8_t *achievements =
+      frame + at[CRAFTER_SECTION_ACHIEVEMENTS] + 4 * CRAFTER_ACHIEVEMENT_COUNT * (size_t)i;
+  for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+    put_u32(achievements + 4 * k, (uint32_t)player->achievements[k]);
+  uint8_t *position = frame + at[CRAFTER_SECTION_POSITION] + 16 * (size_t)i;
+  put_u32(position, (uint32_t)body->x);
+  put_u32(position + 4, (uint32_t)body->y);
+  put_u32(position + 8, (uint32_t)player->facing_x);
+  put_u32(position + 12, (uint32_t)player->facing_y);
+  if (s->options->semantic_info) {
+    size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
+    crafter_env_semantic(env, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
+  }
+  uint8_t *obs = frame + at[CRAFTER_SECTION_OBS] + s->obs_bytes * (size_t)i;
+  if (s->batch) {
+    /* observed in place: the batch draws into the frame */
   } else if (s->obs_bytes) {
     observe(s, i);
-    memcpy(frame + CRAFTER_PROTOCOL_FRAME_HEADER_BYTES, s->obs + s->obs_bytes * (size_t)i,
-           s->obs_bytes);
+    memcpy(obs, s->obs + s->obs_bytes * (size_t)i, s->obs_bytes);
   }
 }
 
@@ -397,6 +500,9 @@ static void write_header(session *s) {
       break;
     default: break;
   }
+  uint32_t flags = (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
+                   (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
+                   (s->ring ? CRAFTER_PROTOCOL_SHM : 0);
   put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
   put_u32(header + 12, CRAFTER_PROTOCOL_HEADER_BYTES);
   put_u32(header + 16, (uint32_t)options->envs);
@@ -407,7 +513,58 @@ static void write_header(session *s) {
   put_u32(header + 44, (uint32_t)s->frame_bytes);
   put_u32(header + 48, CRAFTER_ACTION_COUNT);
   put_u32(header + 52, CRAFTER_ACHIEVEMENT_COUNT);
+  put_u32(header + 56, CRAFTER_ITEM_COUNT);
+  put_u32(header + 60, (uint32_t)options->params.area[0]);
+  put_u32(header + 64, (uint32_t)options->params.area[1]);
+  put_u32(header + 68, flags);
+  put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
+  for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++)
+    put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
   fwrite(header, 1, sizeof(header), s->out);
+}
+
+/* Writes all of data to fd, whatever the size of a pipe's writes. */
+static int write_all(int fd, const uint8_t *data, size_t size) {
+  while (size > 0) {
+    ssize_t wrote = write(fd, data, size);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return -1;
+    data += wrote;
+    size -= (size_t)wrote;
+  }
+  return 0;
+}
+
+/* Sends the frame just filled: the whole frame in one write on the pipe,
+ * or, with shared memory, the number of its slot and of the frame, and
+ * moves on to the next slot of the ring. */
+static int send_frame(session *s, uint32_t sequence) {
+  if (fflush(s->out) != 0) return -1;
+  int fd = fileno(s->out);
+  if (!s->ring) return write_all(fd, s->frame, s->frame_bytes);
+  uint32_t slot = (uint32_t)((size_t)(s->frame - s->ring) / s->frame_bytes);
+  uint8_t message[8];
+  put_u32(message, slot);
+  put_u32(message + 4, sequence);
+  if (write_all(fd, message, sizeof(message)) < 0) return -1;
+  slot = (slot + 1) % (uint32_t)s->options->shm_slots;
+  s->frame = s->ring + s->frame_bytes * slot;
+  return 0;
+}
+
+/* A pipe that holds a whole frame lets a frame go in one write and one
+ * wake-up of the reader; Linux pipes hold 64 KiB unless asked for more,
+ * and give at most /proc/sys/fs/pipe-max-size (1 MiB by default) to a
+ * process without CAP_SYS_RESOURCE: the largest that is granted. */
+static void widen_pipe(session *s) {
+#if defined(__linux__)
+  size_t want = s->ring ? 0 : s->frame_bytes;
+  if (want > (size_t)1 << 30) want = (size_t)1 << 30;
+  for (; want > 64 * 1024; want /= 2)
+    if (fcntl(fileno(s->out), CRAFTER_F_SETPIPE_SZ, (int)want) >= 0) break;
+#else
+  (void)s;
+#endif
 }
 
 /* Steps env i; on the end of an episode counts it and starts the next.
@@ -417,7 +574,8 @@ static int step_env(session *s, int i, int action, crafter_step_result *result, 
   crafter_env_step(env, action, result);
   record_step(s, i, action, result);
   *reset = 0;
-  if (!result->done) return 0;
+  if (!result->done || s->ended[i]) return 0;
+  s->ended[i] = 1;
   s->finished++;
   if (s->options->episodes && s->finished >= s->options->episodes) return 1;
   return 0;
@@ -431,15 +589,33 @@ static int reset_env(session *s, int i, char *error, size_t error_size) {
     snprintf(error, error_size, "out of memory");
     return -1;
   }
+  s->ended[i] = 0;
   record_reset(s, i);
   return 0;
+}
+
+/* An episode given up by a reset action: stored as cut when recording. */
+static void cut_episode(session *s, int i) {
+  if (!s->writer || s->record_failed || s->ended[i] ||
+      crafter_traj_recorder_steps(s->recorders[i]) == 0)
+    return;
+  char problem[300];
+  if (crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
+    record_failure(s, problem);
 }
 
 static int run_binary(session *s, reader *in, char *error, size_t error_size) {
   int count = s->options->envs;
   write_header(s);
+  widen_pipe(s);
+  if (s->batch && s->obs_bytes) /* the first observations, drawn before there was a frame */
+    memcpy(s->frame + s->section[CRAFTER_SECTION_OBS], crafter_batch_observation(s->batch, 0),
+           s->obs_bytes * (size_t)count);
   for (int i = 0; i < count; i++) fill_frame(s, i, NULL, 1);
-  fwrite(s->frame, s->frame_bytes, (size_t)count, s->out);
+  if (send_frame(s, 0) < 0) {
+    snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return 1;
+  }
   for (long step = 1;; step++) {
     long available = fill(in, (size_t)count);
     if (available < 0) {
@@ -455,23 +631,31 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
     }
     const uint8_t *actions = in->buffer + in->start;
     for (int i = 0; i < count; i++)
-      if (actions[i] >= CRAFTER_ACTION_COUNT) {
-        snprintf(error, error_size, "step %ld, env %d: action %d out of range (0..%d)", step, i,
-                 actions[i], CRAFTER_ACTION_COUNT - 1);
+      if (actions[i] >= CRAFTER_ACTION_COUNT && actions[i] != CRAFTER_BATCH_RESET) {
+        snprintf(error, error_size,
+                 "step %ld, env %d: action %d out of range (0..%d, or %d to reset)", step, i,
+                 actions[i], CRAFTER_ACTION_COUNT - 1, CRAFTER_BATCH_RESET);
         return 1;
       }
     int stop = 0;
     if (s->batch) {
+      aim_batch(s);
       crafter_batch_step(s->batch, actions, s->batch_results, s->batch_resets);
       for (int i = 0; i < count; i++) fill_frame(s, i, &s->batch_results[i], s->batch_resets[i]);
     } else {
       for (int i = 0; i < count; i++) {
-        crafter_step_result result;
-        int reset;
-        stop |= step_env(s, i, actions[i], &result, &reset);
-        if (result.done && !stop) {
+        crafter_step_result result = {0.0, 0, 1.0, 0};
+        int reset = 0;
+        if (actions[i] == CRAFTER_BATCH_RESET) {
+          cut_episode(s, i);
           if (reset_env(s, i, error, error_size) < 0) return 1;
           reset = 1;
+        } else {
+          stop |= step_env(s, i, actions[i], &result, &reset);
+          if (result.done && !stop && !s->options->manual_reset) {
+            if (reset_env(s, i, error, error_size) < 0) return 1;
+            reset = 1;
+          }
         }
         fill_frame(s, i, &result, reset);
       }
@@ -481,7 +665,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
       snprintf(error, error_size, "%s", s->record_error);
       return 1;
     }
-    if (fwrite(s->frame, s->frame_bytes, (size_t)count, s->out) != (size_t)count) {
+    if (send_frame(s, (uint32_t)step) < 0) {
       snprintf(error, error_size, "writing standard output: %s", strerror(errno));
       return 1;
     }

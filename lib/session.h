@@ -25,6 +25,14 @@ typedef struct crafter_session_options {
   const char *textures;      /* folder of PNG files, NULL for the built-in set */
   const crafter_config *config;   /* the game's rules and numbers, NULL for Crafter's */
   const crafter_world_map *world; /* start every episode on this world, or NULL */
+  int manual_reset;          /* binary protocol: an env whose episode ended waits for the
+                                reset action (it plays on meanwhile) instead of starting
+                                the next episode in the same step */
+  int semantic_info;         /* binary protocol: frames carry the semantic map too */
+  int shm_fd;                /* binary protocol: frames go to a ring of shm_slots frames
+                                in this shared memory (sized and mapped here), the pipe
+                                carries slot numbers; -1 for frames on the pipe */
+  int shm_slots;
   const char *record;        /* trajectory file to write (crafter-trajectory(5)), or NULL:
                                 every episode, with the observations of obs_kind unless
                                 they are text; an episode the input cut short is stored
@@ -36,9 +44,20 @@ typedef struct crafter_session_options {
 size_t crafter_session_line_limit(int envs);
 
 #define CRAFTER_PROTOCOL_MAGIC "CRAFTSTP"
-#define CRAFTER_PROTOCOL_VERSION 1
-#define CRAFTER_PROTOCOL_HEADER_BYTES 64
-#define CRAFTER_PROTOCOL_FRAME_HEADER_BYTES 24
+#define CRAFTER_PROTOCOL_VERSION 2
+#define CRAFTER_PROTOCOL_HEADER_BYTES 128
+/* Header flags. */
+#define CRAFTER_PROTOCOL_AUTORESET 1u /* an ended episode is followed at once by the next */
+#define CRAFTER_PROTOCOL_SEMANTIC 2u  /* frames carry the semantic map */
+#define CRAFTER_PROTOCOL_SHM 4u       /* frames are in shared memory */
+
+/* The sections of a frame, in order; the header gives each one's offset. */
+enum crafter_protocol_section {
+  CRAFTER_SECTION_REWARD, CRAFTER_SECTION_DISCOUNT, CRAFTER_SECTION_DONE, CRAFTER_SECTION_RESET,
+  CRAFTER_SECTION_UNLOCKED, CRAFTER_SECTION_EPISODE, CRAFTER_SECTION_STEP,
+  CRAFTER_SECTION_INVENTORY, CRAFTER_SECTION_ACHIEVEMENTS, CRAFTER_SECTION_POSITION,
+  CRAFTER_SECTION_SEMANTIC, CRAFTER_SECTION_OBS, CRAFTER_PROTOCOL_SECTIONS
+};
 
 /* Runs until the input ends or the episodes are done.  Returns 0 on a
  * normal end, 1 on bad input or a write error, 2 for options that cannot
