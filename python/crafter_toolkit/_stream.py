@@ -1,0 +1,260 @@
+"""The binary protocol of crafter-step (crafter-protocol(5)), version 2.
+
+A `Stream` runs one crafter-step and reads its frames into buffers laid
+out once: every field of a frame is a numpy array viewing the buffer, so
+reading a frame does no work per environment.  Frames come over the pipe
+(`transport="pipe"`) or land in a ring of shared memory that only this
+process and crafter-step can reach (`transport="shm"`: an anonymous
+memory file handed to crafter-step as a descriptor; it has no name, so a
+crash of either side leaves nothing behind).
+"""
+
+import mmap
+import os
+import shutil
+import struct
+import subprocess
+
+import numpy as np
+
+MAGIC = b"CRAFTSTP"
+VERSION = 2
+HEADER = struct.Struct("<8s" + "I" * 29 + "4x")
+RESET = 255
+ACTIONS = 17
+FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM = 1, 2, 4
+# Sections of a frame, in the header's order: (name, dtype, values a env).
+SECTIONS = (("reward", "<f8", 1), ("discount", "<f4", 1), ("done", "u1", 1),
+            ("reset", "u1", 1), ("unlocked", "<u4", 1), ("episode", "<u4", 1),
+            ("step", "<u4", 1), ("inventory", "<i4", 16), ("achievements", "<i4", 22),
+            ("position", "<i4", 4), ("semantic", "u1", None), ("obs", None, None))
+OBS_KINDS = ("none", "pixels", "semantic", "symbolic")
+
+
+class CrafterStepError(RuntimeError):
+    """crafter-step refused the options, stopped, or sent what this client
+    does not understand; the message carries what crafter-step said."""
+
+
+def find_crafter_step():
+    """crafter-step from CRAFTER_STEP, else the source tree this package
+    sits in (or, installed, was built from), else PATH."""
+    named = os.environ.get("CRAFTER_STEP")
+    if named:
+        return named
+    here = os.path.dirname(os.path.abspath(__file__))
+    trees = [os.path.join(here, "..", "..")]
+    try:
+        from ._source_tree import SOURCE_TREE
+        trees.append(SOURCE_TREE)
+    except ImportError:
+        pass
+    for tree in trees:
+        built = os.path.normpath(os.path.join(tree, "bin", "crafter-step"))
+        if os.access(built, os.X_OK):
+            return built
+    found = shutil.which("crafter-step")
+    if found:
+        return found
+    raise CrafterStepError(
+        "crafter-step not found: set CRAFTER_STEP, put it on PATH, or build the source tree")
+
+
+def pair(name, value):
+    if value is None:
+        return None
+    if np.ndim(value) == 0:
+        value = (value, value)
+    values = tuple(int(v) for v in value)
+    if len(values) != 2 or min(values) < 1:
+        raise ValueError(f"{name} must be two positive integers, not {value!r}")
+    return values
+
+
+class Stream:
+    """One crafter-step speaking the binary protocol."""
+
+    def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
+                 size=None, length=10000, textures=None, threads=1, transport="pipe",
+                 manual_reset=False, semantic=False, record=None, shm_slots=2,
+                 program=None, buffers=2):
+        if obs not in OBS_KINDS:
+            raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
+        if transport not in ("pipe", "shm"):
+            raise ValueError(f"transport must be 'pipe' or 'shm', not {transport!r}")
+        if int(envs) < 1:
+            raise ValueError(f"envs must be at least 1, not {envs!r}")
+        self.num_envs = int(envs)
+        args = [program or find_crafter_step(), "--binary", "--envs", str(self.num_envs),
+                "--obs", obs, "--seed", str(int(seed)), "--first-episode", str(int(first_episode)),
+                "--length", str(int(length or 0))]
+        for name, value in (("area", area), ("view", view), ("size", size)):
+            value = pair(name, value)
+            if value is not None:
+                args += ["--" + name, "%d,%d" % value]
+        if textures is not None:
+            args += ["--textures", os.fspath(textures)]
+        if threads != 1:
+            args += ["--threads", str(int(threads))]
+        if manual_reset:
+            args.append("--manual-reset")
+        if semantic:
+            args.append("--semantic")
+        if record is not None:
+            args += ["--record", os.fspath(record)]
+        self.process = None
+        self.memory = None
+        memory_fd = None
+        pass_fds = ()
+        if transport == "shm":
+            memory_fd = os.memfd_create("crafter-step-frames", os.MFD_CLOEXEC)
+            args += ["--shm-fd", str(memory_fd), "--shm-slots", str(int(shm_slots))]
+            pass_fds = (memory_fd,)
+        self.args = args
+        try:
+            self.process = subprocess.Popen(
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, pass_fds=pass_fds)
+            self._out = self.process.stdout
+            self._read_header(memory_fd, buffers)
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            if memory_fd is not None:
+                os.close(memory_fd)
+        self._next = 0
+        self._sequence = 0
+        self._read_frame()
+
+    # -- reading -------------------------------------------------------
+
+    def _failure(self, what):
+        self.process.stdin.close() if self.process.stdin else None
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        message = self.process.stderr.read().decode(errors="replace").strip()
+        status = self.process.returncode
+        said = f": {message}" if message else ""
+        return CrafterStepError(f"crafter-step {what} (exit status {status}){said}")
+
+    def _read_into(self, view):
+        got, total = 0, len(view)
+        while got < total:
+            count = self._out.readinto(view[got:])
+            if not count:
+                raise self._failure(f"stopped after {got} of {total} bytes")
+            got += count
+
+    def _read_header(self, memory_fd, buffers):
+        raw = bytearray(HEADER.size)
+        self._read_into(memoryview(raw))
+        fields = HEADER.unpack(raw)
+        (magic, version, header_bytes, envs, kind, dtype, s0, s1, s2, obs_bytes, frame_bytes,
+         actions, achievements, items, area_w, area_h, flags, slots) = fields[:18]
+        offsets = fields[18:30]
+        if magic != MAGIC or version != VERSION or header_bytes != HEADER.size:
+            raise CrafterStepError(
+                f"not a crafter-step binary stream of version {VERSION} "
+                f"(magic {magic!r}, version {version})")
+        if envs != self.num_envs or actions != ACTIONS or achievements != 22 or items != 16:
+            raise CrafterStepError(f"unexpected header {fields!r}")
+        self.obs_kind = OBS_KINDS[kind] if kind < len(OBS_KINDS) else None
+        self.obs_shape = {1: (s0, s1, 3), 2: (s0, s1), 3: (s0,)}.get(kind, (0,))
+        self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
+        self.area = (area_w, area_h)
+        self.flags = flags
+        self.frame_bytes = frame_bytes
+        self.offsets = offsets
+        if flags & FLAG_SHM:
+            if memory_fd is None or slots < 1:
+                raise CrafterStepError("crafter-step wrote to shared memory it was not given")
+            self.memory = mmap.mmap(memory_fd, frame_bytes * slots, mmap.MAP_SHARED,
+                                    mmap.PROT_READ)
+            self._frames = [self._views(memoryview(self.memory)[k * frame_bytes:
+                                                              (k + 1) * frame_bytes])
+                            for k in range(slots)]
+            self._message = bytearray(8)
+        else:
+            self._buffers = [bytearray(frame_bytes) for _ in range(max(1, buffers))]
+            self._frames = [self._views(memoryview(b)) for b in self._buffers]
+
+    def _views(self, buffer):
+        n, views = self.num_envs, {"buffer": buffer}
+        for (name, dtype, width), offset in zip(SECTIONS, self.offsets):
+            if name == "semantic":
+                if not self.flags & FLAG_SEMANTIC:
+                    continue
+                width, shape = self.area[0] * self.area[1], (n,) + self.area
+            elif name == "obs":
+                dtype, shape = self.obs_dtype, (n,) + self.obs_shape
+                width = int(np.prod(self.obs_shape))
+            else:
+                shape = (n, width) if width > 1 else (n,)
+            array = np.frombuffer(buffer, dtype=dtype, count=n * width, offset=offset)
+            views[name] = array.reshape(shape)
+        return views
+
+    def _read_frame(self):
+        if self.memory is not None:
+            self._read_into(memoryview(self._message))
+            slot, sequence = struct.unpack("<II", self._message)
+            if slot >= len(self._frames) or sequence != self._sequence:
+                raise CrafterStepError(
+                    f"frame {sequence} in slot {slot}, expected frame {self._sequence}")
+            self.frame = self._frames[slot]
+        else:
+            self.frame = self._frames[self._next]
+            self._read_into(self.frame["buffer"])
+            self._next = (self._next + 1) % len(self._frames)
+        self._sequence += 1
+        return self.frame
+
+    # -- stepping ------------------------------------------------------
+
+    def step(self, actions):
+        """Sends one action byte per env (0..16, or RESET) and returns the
+        next frame: a dict of numpy arrays that view the frame's buffer,
+        valid until the buffer comes round again."""
+        data = np.ascontiguousarray(actions, dtype=np.uint8)
+        if self.process is None:
+            raise CrafterStepError("the crafter-step of this environment was closed")
+        try:
+            self.process.stdin.write(data.tobytes())
+        except (BrokenPipeError, ValueError, OSError):
+            raise self._failure("stopped reading actions") from None
+        return self._read_frame()
+
+    def close(self):
+        process, self.process = self.process, None
+        if process is not None:
+            for stream in (process.stdin, process.stdout):
+                try:
+                    if stream:
+                        stream.close()
+                except OSError:
+                    pass
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stderr:
+                process.stderr.close()
+        self._frames = []
+        self.frame = None
+        if self.memory is not None:
+            try:
+                self.memory.close()
+            except BufferError:  # arrays handed out still view it: the GC frees it
+                pass
+            self.memory = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

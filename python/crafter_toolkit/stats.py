@@ -1,0 +1,43 @@
+"""Crafter's stats.jsonl: one line per ended episode, as crafter.Recorder
+writes it ({"length", "reward", "achievement_NAME": count, ...}), so that
+crafter-score reads runs made from Python."""
+
+import json
+import os
+
+from .names import ACHIEVEMENTS
+
+
+class StatsWriter:
+    """Appends episode lines to PATH (a file, or a folder that gets
+    stats.jsonl); each line is flushed as its episode ends."""
+
+    def __init__(self, path, envs=1):
+        path = os.fspath(path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "stats.jsonl")
+        self.path = path
+        self._file = open(path, "a")
+        self.length = [0] * envs
+        self.reward = [0.0] * envs
+
+    def step(self, env, reward):
+        self.length[env] += 1
+        self.reward[env] += float(reward)
+
+    def episode_ended(self, env, achievements):
+        stats = {"length": self.length[env], "reward": round(self.reward[env], 1)}
+        for name, count in zip(ACHIEVEMENTS, achievements):
+            stats[f"achievement_{name}"] = int(count)
+        self._file.write(json.dumps(stats) + "\n")
+        self._file.flush()
+        self.start(env)
+
+    def start(self, env):
+        self.length[env] = 0
+        self.reward[env] = 0.0
+
+    def close(self):
+        if self._file:
+            self._file.close()
+            self._file = None

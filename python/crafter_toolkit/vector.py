@@ -1,0 +1,150 @@
+"""Many environments in one crafter-step, as a Gymnasium vector env."""
+
+import numpy as np
+
+from . import _stream
+from .names import ACTIONS
+from .stats import StatsWriter
+
+try:
+    import gymnasium
+    from gymnasium.vector import AutoresetMode
+    _Base = gymnasium.vector.VectorEnv
+except ImportError:  # gymnasium is optional
+    gymnasium = AutoresetMode = None
+    _Base = object
+
+
+def spaces_for(obs, size, area):
+    """(single observation space, single action space), or Nones without
+    gymnasium."""
+    if gymnasium is None:
+        return None, None
+    from gymnasium import spaces
+    if obs == "pixels":
+        space = spaces.Box(0, 255, (size[1], size[0], 3), np.uint8)
+    elif obs == "semantic":
+        space = spaces.Box(0, 18, tuple(area), np.uint8)
+    elif obs == "symbolic":
+        space = spaces.Box(0.0, np.inf, (1345,), np.float32)
+    else:
+        space = spaces.Box(0, 0, (0,), np.uint8)
+    return space, spaces.Discrete(len(ACTIONS))
+
+
+class VectorEnv(_Base):
+    """num_envs Crafter environments; env i has the seed seed + i.
+
+    An episode that ends is reset on the next step (Gymnasium's next-step
+    autoreset): the step that ends it returns its final observation and
+    info; the next returns the first observation of the next episode,
+    reward 0, whatever action was given.  infos holds arrays over the envs:
+    inventory (N, 16), achievements (N, 22), episode, step, discount,
+    player_pos (N, 2), unlocked (bits of the achievements unlocked by the
+    step).
+
+    transport  "pipe", or "shm" for frames in shared memory
+    copy       False returns arrays that view crafter-step's frame buffers:
+               no copy, valid until the buffer comes round again (after
+               shm_slots steps with shm, two steps with the pipe)
+    threads    crafter-step's threads (not with record)
+    record     a trajectory file keeping every episode; stats a stats.jsonl
+    """
+
+    def __init__(self, num_envs, obs="pixels", threads=1, transport="pipe", seed=0,
+                 area=(64, 64), view=(9, 9), size=(64, 64), length=10000, textures=None,
+                 reward=True, copy=True, record=None, stats=None, shm_slots=2):
+        self.num_envs = int(num_envs)
+        self._options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
+                             length=length, textures=textures, threads=threads,
+                             transport=transport, manual_reset=True, record=record,
+                             shm_slots=shm_slots)
+        self._seed = int(seed)
+        self._copy = copy
+        self._reward = reward
+        self._obs_kind = obs
+        self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP if AutoresetMode else
+                         "next_step", "render_modes": []}
+        size, area = _stream.pair("size", size), _stream.pair("area", area)
+        self.single_observation_space, self.single_action_space = spaces_for(obs, size, area)
+        if gymnasium is not None:
+            from gymnasium.vector.utils import batch_space
+            self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+            self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._stats = StatsWriter(stats, self.num_envs) if stats is not None else None
+        self._stream = _stream.Stream(seed=self._seed, **self._options)
+        self._fresh = True
+        self._ended = np.zeros(self.num_envs, dtype=bool)
+
+    def _result(self, frame):
+        obs = frame["obs"]
+        infos = {
+            "inventory": frame["inventory"], "achievements": frame["achievements"],
+            "episode": frame["episode"], "step": frame["step"], "discount": frame["discount"],
+            "player_pos": frame["position"][:, :2], "unlocked": frame["unlocked"],
+        }
+        if self._copy:
+            obs = obs.copy()
+            infos = {key: value.copy() for key, value in infos.items()}
+        return obs, infos
+
+    def reset(self, *, seed=None, options=None):
+        """New episodes in every env; with seed, the envs start over from
+        that seed (env i: seed + i, episode 1)."""
+        if seed is not None:
+            self._stream.close()
+            self._seed = int(seed)
+            self._stream = _stream.Stream(seed=self._seed, **self._options)
+            frame = self._stream.frame
+        elif self._fresh:
+            frame = self._stream.frame
+        else:
+            frame = self._stream.step(np.full(self.num_envs, _stream.RESET, np.uint8))
+        self._fresh = False
+        self._ended[:] = False
+        if self._stats:
+            for i in range(self.num_envs):
+                self._stats.start(i)
+        return self._result(frame)
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"step() takes one action per env: shape ({self.num_envs},), "
+                             f"not {actions.shape}")
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions are integers 0..16, not {actions.dtype}")
+        if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
+            raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
+        if self._fresh:
+            raise RuntimeError("call reset() before step()")
+        sent = actions.astype(np.uint8)
+        sent[self._ended] = _stream.RESET
+        frame = self._stream.step(sent)
+        done = frame["done"].astype(bool)
+        dead = frame["discount"] == 0
+        terminated, truncated = done & dead, done & ~dead
+        rewards = frame["reward"].astype(np.float32)
+        if self._stats:
+            for i in np.flatnonzero(~self._ended):
+                self._stats.step(i, frame["reward"][i])
+                if done[i]:
+                    self._stats.episode_ended(i, frame["achievements"][i])
+            for i in np.flatnonzero(self._ended):
+                self._stats.start(i)
+        self._ended = done
+        if not self._reward:
+            rewards[:] = 0
+        obs, infos = self._result(frame)
+        return obs, rewards, terminated, truncated, infos
+
+    def close(self, **kwargs):
+        self._stream.close()
+        if self._stats:
+            self._stats.close()
+
+    def __del__(self):
+        try:
+            self._stream.close()
+        except Exception:
+            pass
