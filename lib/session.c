@@ -1,3 +1,7 @@
+/* vmsplice(2) and FIONREAD are Linux's. */
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "session.h"
 
 #include <errno.h>
@@ -5,7 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -105,6 +111,8 @@ typedef struct session {
   uint8_t *ring;     /* --shm-fd: the mapping of the ring of frames */
   size_t ring_bytes;
   uint8_t *ended;    /* per env: its episode ended and it was not reset yet */
+  int lend_pages;    /* frames go to the pipe by vmsplice (until it fails) */
+  int frame_lent;    /* the pipe may hold the frame buffer's pages */
   int64_t finished;
   FILE *out;
   crafter_traj_writer *writer;        /* --record */
@@ -158,8 +166,8 @@ static void free_session(session *s) {
   free(s->obs);
   if (s->ring)
     munmap(s->ring, s->ring_bytes);
-  else
-    free(s->frame);
+  else if (s->frame)
+    munmap(s->frame, s->frame_bytes);
   free(s->ended);
 }
 
@@ -202,6 +210,15 @@ static size_t section_bytes_per_env(const session *s, int section) {
 
 static size_t align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
+/* A frame buffer of whole pages of its own: vmsplice(2) lends its pages
+ * to a pipe, and a buffer the pipe may still hold is let go by munmap,
+ * never written again. */
+static uint8_t *new_frame_buffer(session *s) {
+  void *buffer = mmap(NULL, s->frame_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+  return buffer == MAP_FAILED ? NULL : buffer;
+}
+
 /* Lays out the frame, and gives it a buffer: memory of its own, or a
  * ring of frames in the shared memory of --shm-fd, sized here. */
 static int setup_frames(session *s, char *error, size_t error_size) {
@@ -218,7 +235,7 @@ static int setup_frames(session *s, char *error, size_t error_size) {
     return -1;
   }
   if (options->shm_fd < 0) {
-    s->frame = calloc(1, s->frame_bytes);
+    s->frame = new_frame_buffer(s);
     if (!s->frame) {
       snprintf(error, error_size, "out of memory");
       return -1;
@@ -535,13 +552,59 @@ static int write_all(int fd, const uint8_t *data, size_t size) {
   return 0;
 }
 
+/* Into a pipe, the frame's pages are lent rather than copied
+ * (vmsplice); the pipe holds them until the client has read them.  A
+ * client that answers a frame has read it, so the buffer is normally free
+ * again at the next step; when the pipe still holds bytes (input given
+ * ahead, a reader behind) the buffer is let go for a fresh one.  Where
+ * stdout is not a pipe, plain writes from then on. */
+static int lend_frame(session *s, int fd) {
+#if defined(__linux__)
+  const uint8_t *data = s->frame;
+  size_t size = s->frame_bytes;
+  while (size > 0) {
+    struct iovec piece = {(void *)data, size};
+    ssize_t lent = vmsplice(fd, &piece, 1, 0);
+    if (lent < 0 && errno == EINTR) continue;
+    if (lent < 0 && size == s->frame_bytes && (errno == EBADF || errno == EINVAL)) {
+      s->lend_pages = 0;
+      return write_all(fd, s->frame, s->frame_bytes);
+    }
+    if (lent <= 0) return -1;
+    data += lent;
+    size -= (size_t)lent;
+  }
+  s->frame_lent = 1;
+  return 0;
+#else
+  s->lend_pages = 0;
+  return write_all(fd, s->frame, s->frame_bytes);
+#endif
+}
+
+/* Before the frame buffer is written again: the pipe must hold none of
+ * its pages. */
+static int reclaim_frame(session *s) {
+  if (!s->frame_lent) return 0;
+  s->frame_lent = 0;
+#if defined(__linux__)
+  int waiting = 0;
+  if (ioctl(fileno(s->out), FIONREAD, &waiting) == 0 && waiting == 0) return 0;
+#endif
+  uint8_t *fresh = new_frame_buffer(s);
+  if (!fresh) return -1;
+  munmap(s->frame, s->frame_bytes);
+  s->frame = fresh;
+  return 0;
+}
+
 /* Sends the frame just filled: the whole frame in one write on the pipe,
  * or, with shared memory, the number of its slot and of the frame, and
  * moves on to the next slot of the ring. */
 static int send_frame(session *s, uint32_t sequence) {
   if (fflush(s->out) != 0) return -1;
   int fd = fileno(s->out);
-  if (!s->ring) return write_all(fd, s->frame, s->frame_bytes);
+  if (!s->ring) return s->lend_pages ? lend_frame(s, fd) : write_all(fd, s->frame, s->frame_bytes);
   uint32_t slot = (uint32_t)((size_t)(s->frame - s->ring) / s->frame_bytes);
   uint8_t message[8];
   put_u32(message, slot);
@@ -608,6 +671,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
   int count = s->options->envs;
   write_header(s);
   widen_pipe(s);
+  s->lend_pages = !s->ring;
   if (s->batch && s->obs_bytes) /* the first observations, drawn before there was a frame */
     memcpy(s->frame + s->section[CRAFTER_SECTION_OBS], crafter_batch_observation(s->batch, 0),
            s->obs_bytes * (size_t)count);
@@ -637,6 +701,10 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
                  actions[i], CRAFTER_ACTION_COUNT - 1, CRAFTER_BATCH_RESET);
         return 1;
       }
+    if (reclaim_frame(s) < 0) {
+      snprintf(error, error_size, "out of memory");
+      return 1;
+    }
     int stop = 0;
     if (s->batch) {
       aim_batch(s);

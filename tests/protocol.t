@@ -3,7 +3,7 @@
 # error giving one line and a non-zero status.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 17
+plan 18
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 
@@ -67,6 +67,15 @@ awk 'BEGIN { srand(3); for (i = 0; i < 4000; i++) printf "%c", int(rand() * 17) 
 "$step" --binary --envs 8 --threads 2 --obs symbolic <"$scratch/actions" >"$scratch/two"
 cmp -s "$scratch/one" "$scratch/two" && [ "$(bytes "$scratch/one")" -gt 1000000 ]
 ok $? "two threads write the same frames as one"
+
+# Into a pipe frames are lent, not copied: a reader that lags behind input
+# given ahead must still see every frame as it was.
+head -c 3999 "$scratch/actions" >"$scratch/actions3"
+"$step" --binary --envs 3 --obs pixels <"$scratch/actions3" >"$scratch/file"
+"$step" --binary --envs 3 --obs pixels <"$scratch/actions3" | (sleep 1; cat) >"$scratch/piped"
+"$step" --binary --envs 3 --threads 2 --obs pixels <"$scratch/actions3" | (sleep 1; cat) >"$scratch/piped2"
+cmp -s "$scratch/file" "$scratch/piped" && cmp -s "$scratch/file" "$scratch/piped2"
+ok $? "frames through a pipe whose reader lags equal those written to a file"
 
 "$step" --binary --frobnicate </dev/null >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ]

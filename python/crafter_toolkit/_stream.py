@@ -216,14 +216,16 @@ class Stream:
     # -- stepping ------------------------------------------------------
 
     def step(self, actions):
-        """Sends one action byte per env (0..16, or RESET) and returns the
+        """Sends one action byte per env (0..16, or RESET; an array or
+        bytes) and returns the
         next frame: a dict of numpy arrays that view the frame's buffer,
         valid until the buffer comes round again."""
-        data = np.ascontiguousarray(actions, dtype=np.uint8)
+        if not isinstance(actions, bytes):
+            actions = np.ascontiguousarray(actions, dtype=np.uint8).tobytes()
         if self.process is None:
             raise CrafterStepError("the crafter-step of this environment was closed")
         try:
-            self.process.stdin.write(data.tobytes())
+            self.process.stdin.write(actions)
         except (BrokenPipeError, ValueError, OSError):
             raise self._failure("stopped reading actions") from None
         return self._read_frame()

@@ -4,7 +4,9 @@
         --transport shm --seconds 5 --format json
 
 Random actions (drawn before timing), arrays viewing crafter-step's frames
-(no copies), and every frame read.  Prints one JSON object (or a line of
+(no copies), and every frame read.  --api env measures one
+crafter_toolkit.Env instead, the drop-in for crafter.Env (a copied
+observation and the info dicts every step).  Prints one JSON object (or a line of
 text) with sps, the environment steps per second.
 """
 
@@ -42,6 +44,34 @@ def measure(envs, threads, obs, transport, seconds, seed=0):
             "obs": obs, "transport": transport, "steps": steps, "seconds": round(elapsed, 3)}
 
 
+def measure_env(obs, transport, seconds, seed=0):
+    """One crafter_toolkit.Env, the drop-in for crafter.Env, with its info
+    dicts built every step."""
+    from .env import Env
+    env = Env(seed=seed, obs=obs, transport=transport)
+    try:
+        env.reset()
+        actions = np.random.RandomState(seed).randint(0, 17, 4096).tolist()
+        steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for action in actions[:256]:
+                if env.step(action)[2]:
+                    env.reset()
+            steps += 256
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            actions = actions[256:] + actions[:256]
+        elapsed = now - start
+    finally:
+        env.close()
+    return {"sps": round(steps / elapsed, 1), "envs": 1, "threads": 1, "obs": obs,
+            "transport": transport, "api": "env", "steps": steps,
+            "seconds": round(elapsed, 3)}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m crafter_toolkit.bench",
                                      description="Steps per second through the Python client.")
@@ -52,14 +82,21 @@ def main(argv=None):
     parser.add_argument("--transport", default="pipe", choices=["pipe", "shm"])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--format", default="text", choices=["text", "json"])
+    parser.add_argument("--api", default="vector", choices=["vector", "env"],
+                        help="VectorEnv (default), or one crafter_toolkit.Env, the drop-in "
+                        "for crafter.Env (--envs and --threads do not apply)")
     args = parser.parse_args(argv)
     if args.envs < 1 or args.threads < 1 or args.seconds <= 0:
         parser.error("--envs and --threads must be at least 1, --seconds above 0")
-    result = measure(args.envs, args.threads, args.obs, args.transport, args.seconds)
+    if args.api == "env":
+        result = measure_env(args.obs, args.transport, args.seconds)
+    else:
+        result = measure(args.envs, args.threads, args.obs, args.transport, args.seconds)
+        result["api"] = "vector"
     if args.format == "json":
         print(json.dumps(result))
     else:
-        print("%(envs)d envs, %(threads)d threads, %(obs)s over %(transport)s: "
+        print("%(api)s, %(envs)d envs, %(threads)d threads, %(obs)s over %(transport)s: "
               "%(sps).0f steps/s" % result)
     return 0
 

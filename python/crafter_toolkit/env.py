@@ -84,12 +84,12 @@ class Env:
             raise ValueError(f"an action is an integer 0..16, not {action!r}") from None
         if not 0 <= action < len(ACTIONS):
             raise ValueError(f"an action is an integer 0..16, not {action}")
-        frame = self._stream.step([action])
+        frame = self._stream.step(bytes((action,)))
         reward = float(frame["reward"][0])
         done = bool(frame["done"][0])
         info = {
-            "inventory": dict(zip(ITEMS, (int(v) for v in frame["inventory"][0]))),
-            "achievements": dict(zip(ACHIEVEMENTS, (int(v) for v in frame["achievements"][0]))),
+            "inventory": dict(zip(ITEMS, frame["inventory"][0].tolist())),
+            "achievements": dict(zip(ACHIEVEMENTS, frame["achievements"][0].tolist())),
             "discount": float(frame["discount"][0]),
             "semantic": frame["semantic"][0].copy(),
             "player_pos": frame["position"][0, :2].astype(np.int64),
