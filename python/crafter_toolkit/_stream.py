@@ -6,7 +6,10 @@ reading a frame does no work per environment.  Frames come over the pipe
 (`transport="pipe"`) or land in a ring of shared memory that only this
 process and crafter-step can reach (`transport="shm"`: an anonymous
 memory file handed to crafter-step as a descriptor; it has no name, so a
-crash of either side leaves nothing behind).
+crash of either side leaves nothing behind).  `transport="auto"` (the
+default) is shared memory where the system has memfd_create, else the
+pipe: shared memory saves the reader a copy of every frame, which counts
+most once a frame outgrows a pipe (1 MiB on Linux without privileges).
 """
 
 import mmap
@@ -75,13 +78,16 @@ class Stream:
     """One crafter-step speaking the binary protocol."""
 
     def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
-                 size=None, length=10000, textures=None, threads=1, transport="pipe",
+                 size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
                  program=None, buffers=2):
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
+        if transport == "auto":
+            transport = "shm" if hasattr(os, "memfd_create") else "pipe"
         if transport not in ("pipe", "shm"):
-            raise ValueError(f"transport must be 'pipe' or 'shm', not {transport!r}")
+            raise ValueError(f"transport must be 'auto', 'pipe' or 'shm', not {transport!r}")
+        self.transport = transport
         if int(envs) < 1:
             raise ValueError(f"envs must be at least 1, not {envs!r}")
         self.num_envs = int(envs)

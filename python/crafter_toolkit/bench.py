@@ -25,6 +25,7 @@ def measure(envs, threads, obs, transport, seconds, seed=0):
                        copy=False)
     try:
         vector.reset()
+        used = vector._stream.transport
         actions = np.random.RandomState(seed).randint(0, 17, (1024, envs))
         steps = 0
         start = time.perf_counter()
@@ -41,7 +42,7 @@ def measure(envs, threads, obs, transport, seconds, seed=0):
     finally:
         vector.close()
     return {"sps": round(steps * envs / elapsed, 1), "envs": envs, "threads": threads,
-            "obs": obs, "transport": transport, "steps": steps, "seconds": round(elapsed, 3)}
+            "obs": obs, "transport": used, "steps": steps, "seconds": round(elapsed, 3)}
 
 
 def measure_env(obs, transport, seconds, seed=0):
@@ -51,6 +52,7 @@ def measure_env(obs, transport, seconds, seed=0):
     env = Env(seed=seed, obs=obs, transport=transport)
     try:
         env.reset()
+        transport = env._stream.transport
         actions = np.random.RandomState(seed).randint(0, 17, 4096).tolist()
         steps = 0
         start = time.perf_counter()
@@ -79,7 +81,7 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--obs", default="pixels",
                         choices=["none", "pixels", "semantic", "symbolic"])
-    parser.add_argument("--transport", default="pipe", choices=["pipe", "shm"])
+    parser.add_argument("--transport", default="auto", choices=["auto", "pipe", "shm"])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--format", default="text", choices=["text", "json"])
     parser.add_argument("--api", default="vector", choices=["vector", "env"],

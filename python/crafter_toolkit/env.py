@@ -28,7 +28,7 @@ class Env:
 
     def __init__(self, area=(64, 64), view=(9, 9), size=(64, 64), reward=True, length=10000,
                  seed=None, textures=None, obs="pixels", record=None, stats=None,
-                 transport="pipe"):
+                 transport="auto"):
         view = _stream.pair("view", view)
         size = _stream.pair("size", size)
         area = _stream.pair("area", area)

@@ -16,7 +16,7 @@ class CrafterEnv(gymnasium.Env):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     def __init__(self, obs="pixels", area=(64, 64), view=(9, 9), size=(64, 64), length=10000,
-                 seed=0, textures=None, reward=True, render_mode=None, transport="pipe"):
+                 seed=0, textures=None, reward=True, render_mode=None, transport="auto"):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
         if render_mode == "rgb_array" and obs != "pixels":

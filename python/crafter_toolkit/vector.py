@@ -43,7 +43,8 @@ class VectorEnv(_Base):
     player_pos (N, 2), unlocked (bits of the achievements unlocked by the
     step).
 
-    transport  "pipe", or "shm" for frames in shared memory
+    transport  "shm" for frames in shared memory, "pipe" for frames on the
+               pipe, "auto" (default) for shm where the system has it
     copy       False returns arrays that view crafter-step's frame buffers:
                no copy, valid until the buffer comes round again (after
                shm_slots steps with shm, two steps with the pipe)
@@ -51,7 +52,7 @@ class VectorEnv(_Base):
     record     a trajectory file keeping every episode; stats a stats.jsonl
     """
 
-    def __init__(self, num_envs, obs="pixels", threads=1, transport="pipe", seed=0,
+    def __init__(self, num_envs, obs="pixels", threads=1, transport="auto", seed=0,
                  area=(64, 64), view=(9, 9), size=(64, 64), length=10000, textures=None,
                  reward=True, copy=True, record=None, stats=None, shm_slots=2):
         self.num_envs = int(num_envs)
