@@ -14,17 +14,19 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"'
 LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = rng npmath noise outfile world worldgen rules config env render textures builtin_textures session video \
+LIB_MODULES = ids params kernels rng npmath noise outfile world worldgen rules config env render textures builtin_textures session video \
 	batch bench worldfile gen \
 	proto json cli score traj dataset agents play
-# The vector kernels (world generation, shading), once per instruction set (fastgen.h).
-FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o \
-	$(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o lib/shade-v3.o lib/shade-v4.o)
+# The vector kernels (world generation, random draws, shading), once per
+# instruction set (kernels.h).
+FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o lib/rng_kernels-base.o \
+	$(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o lib/shade-v3.o lib/shade-v4.o \
+	lib/rng_kernels-v3.o lib/rng_kernels-v4.o)
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
-PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h render.h rng.h rules.h \
+PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h ids.h params.h render.h rng.h rules.h \
 	score.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
@@ -57,11 +59,12 @@ lib/fastgen-v3.o: lib/fastgen.c $(LIB_HEADERS)
 lib/fastgen-v4.o: lib/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 # Exact, as every other module: no contraction.
-lib/shade-base.o: lib/shade.c $(LIB_HEADERS)
+EXACT_KERNELS = rng_kernels shade
+$(EXACT_KERNELS:%=lib/%-base.o): lib/%-base.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -Wno-psabi -DFASTGEN_SUFFIX=base -c -o $@ $<
-lib/shade-v3.o: lib/shade.c $(LIB_HEADERS)
+$(EXACT_KERNELS:%=lib/%-v3.o): lib/%-v3.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -Wno-psabi -march=x86-64-v3 -DFASTGEN_SUFFIX=v3 -c -o $@ $<
-lib/shade-v4.o: lib/shade.c $(LIB_HEADERS)
+$(EXACT_KERNELS:%=lib/%-v4.o): lib/%-v4.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 
 lib/builtin_textures.c: data/embed-textures.sh $(wildcard data/textures/*.png)

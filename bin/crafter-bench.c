@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "json.h"
+#include "kernels.h"
 #include "proto.h"
 #include "textures.h"
 
@@ -80,11 +81,12 @@ static void print_json(FILE *out, const crafter_bench_options *options,
   fprintf(out,
           "{\"sps\": %.1f, \"resets_per_s\": %.1f, \"reset_us\": %.2f, \"envs\": %d, "
           "\"threads\": %d, \"obs\": \"%s\", \"steps\": %ld, \"seconds\": %.4f, "
-          "\"resets\": %ld, \"repeats\": %d, \"bytes_per_env\": %zu, \"cpu\": \"%s\"}",
+          "\"resets\": %ld, \"repeats\": %d, \"bytes_per_env\": %zu, \"cpu\": \"%s\", "
+          "\"kernels\": \"%s\"}",
           result->steps_per_second, result->resets_per_second, result->reset_microseconds,
           result->envs, result->threads, crafter_obs_kind_name(options->batch.obs_kind),
           result->steps, result->seconds, result->resets, options->repeats,
-          result->bytes_per_env, cpu);
+          result->bytes_per_env, cpu, crafter_kernels_name());
 }
 
 static void print_text(const crafter_bench_options *options, const crafter_bench_result *result) {
@@ -356,7 +358,7 @@ int main(int argc, char **argv) {
       print_json(stdout, &run, &result, cpu);
       if (!sweep) printf("\n");
     } else {
-      if (p == 0) printf("cpu: %s\n", cpu);
+      if (p == 0) printf("cpu: %s, kernels: %s\n", cpu, crafter_kernels_name());
       if (p == 0 || !sweep)
         print_text(&run, &result);
       else

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "env.h"
 #include "npmath.h"
 
 #define BIT(m) (1u << (m))
@@ -150,7 +149,7 @@ static int check_amounts(const crafter_item_amount *list, int count, const char 
 
 int crafter_config_check(const crafter_config *config, char *error, size_t error_size) {
   if (crafter_params_check(&config->params, error, error_size) < 0) return -1;
-  const uint16_t all = (uint16_t)((1u << CRAFTER_MATERIAL_COUNT) - 1);
+  const crafter_material_set all = (crafter_material_set)((1ull << CRAFTER_MATERIAL_COUNT) - 1);
   if (config->day_length < 0) {
     snprintf(error, error_size, "the day length must be 0 or more");
     return -1;
@@ -503,15 +502,15 @@ static int read_material(reader *r, const yaml_node_t *node, const char *what, i
 }
 
 static int read_material_set(reader *r, const yaml_node_t *node, const char *what,
-                             uint16_t *out) {
+                             crafter_material_set *out) {
   if (node->type != YAML_SEQUENCE_NODE)
     return fail(r, node, "%s: expected a list of materials, like [grass, sand]", what);
-  uint16_t set = 0;
+  crafter_material_set set = 0;
   for (yaml_node_item_t *item = node->data.sequence.items.start;
        item < node->data.sequence.items.top; item++) {
     int material;
     if (read_material(r, node_at(r, *item), what, &material) < 0) return -1;
-    set |= (uint16_t)BIT(material);
+    set |= (crafter_material_set)BIT(material);
   }
   *out = set;
   return 0;

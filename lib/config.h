@@ -13,16 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rules.h"
+#include "ids.h"
+#include "params.h"
 
-typedef struct crafter_params {
-  int area[2];   /* world width, height */
-  int view[2];   /* view grid width, height (local view plus inventory rows) */
-  int size[2];   /* observation width, height in pixels */
-  int reward;    /* 0: step() reports a reward of 0 */
-  long length;   /* time limit in steps; 0 for none */
-  int64_t seed;  /* the Env seed */
-} crafter_params;
+/* A set of materials, bit m for material m. */
+typedef uint32_t crafter_material_set;
+_Static_assert(CRAFTER_MATERIAL_COUNT <= 32, "a material set holds 32 materials");
 
 /* An amount of one item: what a rule needs, uses or gives. */
 typedef struct crafter_item_amount {
@@ -50,7 +46,7 @@ typedef struct crafter_place_rule {
   uint8_t present;
   uint8_t use_count;
   crafter_item_amount uses[CRAFTER_ITEM_COUNT];
-  uint16_t where;   /* bit set of materials the target may be */
+  crafter_material_set where;   /* materials the target may be */
 } crafter_place_rule;
 
 /* make_wood_pickaxe ... make_iron_sword. */
@@ -58,7 +54,7 @@ typedef struct crafter_make_rule {
   uint8_t present;
   uint8_t use_count;
   crafter_item_amount uses[CRAFTER_ITEM_COUNT];
-  uint16_t nearby;  /* bit set of materials that must be within one cell */
+  crafter_material_set nearby;  /* materials that must be within one cell */
   int32_t gives;    /* how many of the made item */
 } crafter_make_rule;
 
@@ -114,7 +110,7 @@ typedef struct crafter_config {
   int balance_interval;                  /* balance: every this many steps; 0: never */
   int chunk[2];                          /* balance: chunk width, height */
   crafter_balance_rule balance[CRAFTER_BALANCE_COUNT];
-  uint16_t walkable;                     /* bit set of materials creatures walk on */
+  crafter_material_set walkable;         /* materials creatures walk on */
   crafter_item_rule items[CRAFTER_ITEM_COUNT];
   crafter_collect_rule collect[CRAFTER_MATERIAL_COUNT];
   crafter_place_rule place[4];           /* by action - CRAFTER_PLACE_STONE */

@@ -9,15 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h" /* crafter_params, crafter_config */
+#include "config.h"
+#include "params.h"
 #include "rules.h"
-
-/* Crafter's defaults: area 64x64, view 9x9, size 64x64, reward on,
- * length 10000, seed 0. */
-void crafter_params_default(crafter_params *params);
-
-/* Checks parameters; on failure writes a sentence to `error` and returns -1. */
-int crafter_params_check(const crafter_params *params, char *error, size_t error_size);
 
 typedef struct crafter_step_result {
   double reward;

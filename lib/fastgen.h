@@ -1,13 +1,9 @@
-/* fastgen: the vector kernels of the fast world generator, and the
- * renderer's shading.
- *
- * fastgen.c and shade.c are compiled once for each instruction set the
- * build knows (x86-64-v4 and x86-64-v3 on x86-64, and plain C everywhere),
- * each copy with its own suffix; crafter_fastgen_level() says which copy
- * this processor runs.  Nothing in fastgen.c is exact: what it computes is
+/* fastgen: the vector kernels of the fast world generator: the noise
+ * fields of a whole world at once, the comparisons they settle, and the
+ * materials those fix.  Compiled once per instruction set (kernels.h);
+ * worldgen.c picks the copy.  Nothing here is exact: what it computes is
  * used only where it is provably far enough from a threshold (see
- * worldgen.c).  shade.c is exact: the reference's operations, eight pixels
- * at a time. */
+ * worldgen.c). */
 #ifndef CRAFTER_FASTGEN_H
 #define CRAFTER_FASTGEN_H
 
@@ -15,19 +11,8 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "kernels.h"
 #include "noise.h"
-
-/* In the files compiled once per level, VARIANT(name) names this copy's
- * function: name_v4, name_v3 or name_base. */
-#ifndef FASTGEN_SUFFIX
-#define FASTGEN_SUFFIX base
-#endif
-#define VARIANT_JOIN(name, suffix) name##_##suffix
-#define VARIANT_EXPAND(name, suffix) VARIANT_JOIN(name, suffix)
-#define VARIANT(name) VARIANT_EXPAND(name, FASTGEN_SUFFIX)
-
-/* The gradients of OpenSimplex 3D, 24 of them, x y z (noise.c). */
-extern const double crafter_gradients3[72];
 
 /* The comparisons a cell's material depends on, in the reference's order. */
 enum {
@@ -108,32 +93,17 @@ void crafter_fastgen_forget(crafter_fastgen *gen);
 /* Frees one geometry and all it made (worldgen.c); NULL is ignored. */
 void crafter_field_geometry_free(crafter_field_geometry *g);
 
-/* Which copy of the kernels runs: 4 (x86-64-v4), 3 (x86-64-v3) or 0. */
-int crafter_fastgen_level(void);
-/* Picks a copy, for tests: the best this processor runs if level is -1 or
- * beyond it.  Not thread-safe; returns the level now in use. */
-int crafter_fastgen_set_level(int level);
-
 /* One copy of the kernels. */
 typedef struct crafter_fastgen_kernels {
   int (*field_add)(const crafter_noise *noise, double z, double ax, double ay, double weight,
                    int width, int blocks, const uint8_t *wanted, double *acc, int stride);
   int (*facts)(crafter_fastgen *gen, const crafter_noise *noise,
                const crafter_worldgen_config *config, int player_x, int player_y);
-  void (*twist)(uint32_t *state); /* MT19937's twist of its 624 words */
-  /* Sixteen uniform draws from 32 untempered words, exactly (rng.h). */
-  void (*peek16)(const uint32_t *words, double *out);
   /* For each of `cells` cells (a multiple of 8), the material its facts
    * fix without a draw, or CRAFTER_FASTGEN_TREE_DRAW or
    * CRAFTER_FASTGEN_DECIDE; and 1 in `tunnels` for a tunnel. */
   void (*settle)(const crafter_facts *facts, size_t cells, uint8_t *materials,
                  uint8_t *tunnels);
-  /* Lights `count` pixels of a column of the local view (shade.c), exact:
-   * colour is `count` RGB triples; vignette and noise, the night's, or
-   * both NULL by day; pixel i goes to out + i * out_stride. */
-  void (*shade)(const uint8_t *colour, int count, double daylight, int sleeping, double amount,
-                const double *vignette, const double *noise, uint8_t *out,
-                ptrdiff_t out_stride);
 } crafter_fastgen_kernels;
 
 /* What settle() leaves to the caller: a tree if the cell's one draw
@@ -148,8 +118,40 @@ typedef struct crafter_fastgen_kernels {
 #define CRAFTER_FASTGEN_ROCK_DIAMOND 4
 #define CRAFTER_FASTGEN_ROCK_LAVA 8
 
-/* The copy of the current level. */
+/* The copy of the current level (worldgen.c). */
 const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void);
+
+/* The fast, inexact companion of crafter_noise3 for a whole area at once
+ * (the copy of the current level, through worldgen.c).
+ *
+ * The area is `width` rows of `blocks` blocks of 8 cells; wanted[x *
+ * blocks + b] nonzero asks for the cells 8b..8b+7 of row x.  For every
+ * cell (x, y) of every wanted block this adds weight * noise3(x * ax,
+ * y * ay, z) to acc[x * stride + y], stride >= 8 * blocks.  Other cells
+ * near wanted ones may change too.  Instead of finding the lattice
+ * vertices around each point the reference's way, it either visits each
+ * lattice vertex that reaches a wanted block once and spreads its
+ * contribution over the blocks in its reach (when every block is wanted),
+ * or sums, block by block, the vertices that reach each wanted block.
+ *
+ * The result is within CRAFTER_NOISE_FIELD_ERROR * |weight| of the
+ * reference's value, for two reasons.  The sum runs in another order, which
+ * changes only rounding (about 1e-15).  And the reference sums at most eight
+ * vertices per point, chosen by region, which now and then leaves out one
+ * vertex that is in reach: always one whose attenuation 2 - d^2 is below
+ * 1/6, so its term is at most (1/6)^4 * sqrt(2) * |gradient| / 103 =
+ * 1.31e-4.  Here every vertex in reach counts.  (The unit tests measure
+ * both claims over millions of points.)
+ *
+ * acc is best aligned to 64 bytes.  Returns 0, or -1 before writing
+ * anything when memory runs out or the area holds too many lattice
+ * vertices for this to be fast (scales finer than a few vertices per
+ * cell). */
+#define CRAFTER_NOISE_FIELD_ERROR 1.5e-4
+
+int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
+                            double weight, int width, int blocks, const uint8_t *wanted,
+                            double *acc, int stride);
 
 /* Fills in gen->facts for the world of `noise` with the player at
  * (player_x, player_y): every comparison whose answer is certain.
@@ -168,13 +170,8 @@ static inline int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_nois
   int crafter_fastgen_facts_##suffix(crafter_fastgen *gen, const crafter_noise *noise,       \
                                      const crafter_worldgen_config *config, int player_x,    \
                                      int player_y);                                          \
-  void crafter_mt_twist_##suffix(uint32_t *state);                                            \
-  void crafter_rng_peek16_##suffix(const uint32_t *words, double *out);                       \
   void crafter_fastgen_settle_##suffix(const crafter_facts *facts, size_t cells,              \
-                                       uint8_t *materials, uint8_t *tunnels);                  \
-  void crafter_shade_run_##suffix(const uint8_t *colour, int count, double daylight,          \
-                                  int sleeping, double amount, const double *vignette,        \
-                                  const double *noise, uint8_t *out, ptrdiff_t out_stride);
+                                       uint8_t *materials, uint8_t *tunnels);
 CRAFTER_FASTGEN_DECLARE(base)
 CRAFTER_FASTGEN_DECLARE(v3)
 CRAFTER_FASTGEN_DECLARE(v4)

@@ -1,6 +1,5 @@
 #include "noise.h"
 
-#include "fastgen.h"
 
 #include <math.h>
 
@@ -513,57 +512,4 @@ static inline __attribute__((always_inline)) double evaluate(const crafter_noise
 double crafter_noise3(const crafter_noise *noise, double x, double y, double z) {
   lattice at = locate(x, y, z);
   return evaluate(noise, &at, classify(&at));
-}
-
-/* ---- The kernels built for this processor (fastgen.h) ---- */
-
-static int fastgen_level = -1;
-
-int crafter_fastgen_set_level(int level) {
-  int best = 0;
-#if defined(CRAFTER_FASTGEN_X86)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-      __builtin_cpu_supports("bmi2"))
-    best = 3;
-  if (best == 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-    best = 4;
-#endif
-  int chosen = level < 0 || level > best ? best : level < 3 ? 0 : level;
-  __atomic_store_n(&fastgen_level, chosen, __ATOMIC_RELAXED);
-  return chosen;
-}
-
-int crafter_fastgen_level(void) {
-  int level = __atomic_load_n(&fastgen_level, __ATOMIC_RELAXED);
-  return level >= 0 ? level : crafter_fastgen_set_level(-1);
-}
-
-#define KERNELS(suffix)                                                                   \
-  {                                                                                       \
-    crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, crafter_mt_twist_##suffix, \
-        crafter_rng_peek16_##suffix, crafter_fastgen_settle_##suffix,                    \
-        crafter_shade_run_##suffix                                                        \
-  }
-static const crafter_fastgen_kernels base_kernels = KERNELS(base);
-#if defined(CRAFTER_FASTGEN_X86)
-static const crafter_fastgen_kernels v3_kernels = KERNELS(v3), v4_kernels = KERNELS(v4);
-#endif
-
-const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_fastgen_level()) {
-    case 4: return &v4_kernels;
-    case 3: return &v3_kernels;
-  }
-#endif
-  return &base_kernels;
-}
-
-int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
-                            double weight, int width, int blocks, const uint8_t *wanted,
-                            double *acc, int stride) {
-  return crafter_fastgen_kernels_now()->field_add(noise, z, ax, ay, weight, width, blocks,
-                                                  wanted, acc, stride);
 }

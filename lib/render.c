@@ -1,6 +1,7 @@
 #include "render.h"
 
-#include "fastgen.h"
+#include "kernels.h"
+#include "shade.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -380,7 +381,7 @@ static int object_texture(const crafter_env *env, const crafter_object *object) 
 }
 
 /* Texture of each inventory slot: the item's own picture. */
-static const int item_textures[CRAFTER_ITEM_COUNT] = {
+static const int item_textures[] = {
     CRAFTER_TEX_HEALTH,        CRAFTER_TEX_FOOD,          CRAFTER_TEX_DRINK,
     CRAFTER_TEX_ENERGY,        CRAFTER_TEX_SAPLING,       CRAFTER_TEX_WOOD,
     CRAFTER_TEX_STONE,         CRAFTER_TEX_COAL,          CRAFTER_TEX_IRON,
@@ -388,6 +389,8 @@ static const int item_textures[CRAFTER_ITEM_COUNT] = {
     CRAFTER_TEX_IRON_PICKAXE,  CRAFTER_TEX_WOOD_SWORD,    CRAFTER_TEX_STONE_SWORD,
     CRAFTER_TEX_IRON_SWORD,
 };
+_Static_assert(sizeof item_textures / sizeof item_textures[0] == CRAFTER_ITEM_COUNT,
+               "an item without a texture");
 
 static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) {
   const crafter_world *world = &env->game.world;
@@ -554,12 +557,25 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  * showing only its material looks the same wherever it is: each material
  * in view is lit once, a cell with a creature on it is composed and lit on
  * its own, and the rest are copies. */
+/* The copy of the shading kernel (shade.h) for the current level. */
+typedef void (*shade_fn)(const uint8_t *, int, double, int, double, const double *,
+                         const double *, uint8_t *, ptrdiff_t);
+
+static shade_fn shade_now(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return crafter_shade_run_v4;
+    case 3: return crafter_shade_run_v3;
+  }
+#endif
+  return crafter_shade_run_base;
+}
+
 /* Lights a composed cell (x-major) into rows (y-major) ready to copy,
  * column by column through the vector kernel. */
 static void light_cell(const uint8_t *colours, int width, int height, double daylight,
                        int sleeping, uint8_t *rows) {
-  void (*shade_run)(const uint8_t *, int, double, int, double, const double *, const double *,
-                    uint8_t *, ptrdiff_t) = crafter_fastgen_kernels_now()->shade;
+  shade_fn shade_run = shade_now();
   for (int x = 0; x < width; x++)
     shade_run(colours + (size_t)x * (size_t)height * 3, height, daylight, sleeping, 0, NULL, NULL,
               rows + (size_t)x * 3, (ptrdiff_t)width * 3);
@@ -670,12 +686,12 @@ static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *
                            (long)renderer->a->local[0] * height);
   double daylight = env->game.daylight, amount = 2 * (0.5 - daylight);
   int sleeping = env->game.player.sleeping;
-  const crafter_fastgen_kernels *kernels = crafter_fastgen_kernels_now();
+  shade_fn shade_run = shade_now();
   for (int x = 0; x < renderer->a->local[0]; x++) {
     size_t column = (size_t)x * (size_t)height;
     uint8_t *out = pixels + ((size_t)renderer->a->border[1] * (size_t)width +
                              (size_t)(renderer->a->border[0] + x)) * 3;
-    kernels->shade(renderer->canvas + column * 3, height, daylight, sleeping, amount,
+    shade_run(renderer->canvas + column * 3, height, daylight, sleeping, amount,
                    renderer->a->vignette + column, renderer->noise + column, out,
                    (ptrdiff_t)width * 3);
   }
@@ -699,6 +715,10 @@ static void draw_inventory_kept(crafter_renderer *renderer, const crafter_env *e
 }
 
 void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  if (crafter_kernels_plain()) {
+    crafter_render_pixels_reference(renderer, env, pixels);
+    return;
+  }
   clear_outside_local_view(renderer, pixels);
   if (env->game.daylight < 0.5)
     render_night(renderer, env, pixels);
@@ -726,10 +746,12 @@ enum {
 };
 
 int crafter_symbolic_block(int material) {
-  static const int blocks[CRAFTER_MATERIAL_COUNT] = {
+  static const int blocks[] = {
       BLOCK_INVALID, BLOCK_WATER, BLOCK_GRASS, BLOCK_STONE, BLOCK_PATH,  BLOCK_SAND,   BLOCK_TREE,
       BLOCK_LAVA,    BLOCK_COAL,  BLOCK_IRON,  BLOCK_DIAMOND, BLOCK_TABLE, BLOCK_FURNACE,
   };
+  _Static_assert(sizeof blocks / sizeof blocks[0] == CRAFTER_MATERIAL_COUNT,
+                 "a material without a symbolic block");
   return material >= 0 && material < CRAFTER_MATERIAL_COUNT ? blocks[material] : BLOCK_INVALID;
 }
 
@@ -756,9 +778,11 @@ static float tenth_in_half(int count) {
   return crafter_round_to_half(crafter_round_to_half((float)count) * crafter_round_to_half(0.1f));
 }
 
-#define SYMBOLIC_ROWS 7
-#define SYMBOLIC_COLUMNS 9
+#define SYMBOLIC_ROWS CRAFTER_SYMBOLIC_ROWS
+#define SYMBOLIC_COLUMNS CRAFTER_SYMBOLIC_COLUMNS
 #define SYMBOLIC_CHANNELS (BLOCK_COUNT + 4)
+_Static_assert(BLOCK_COUNT == CRAFTER_SYMBOLIC_BLOCKS, "Craftax-Classic has 17 block types");
+_Static_assert(CRAFTER_SYMBOLIC_SIZE == 1345, "Craftax-Classic's vector has 1345 values");
 
 void crafter_render_symbolic(const crafter_env *env, float *out) {
   const crafter_world *world = &env->game.world;
@@ -789,12 +813,13 @@ void crafter_render_symbolic(const crafter_env *env, float *out) {
       cell[block] = 1;
     }
   float *rest = out + SYMBOLIC_ROWS * SYMBOLIC_COLUMNS * SYMBOLIC_CHANNELS;
-  static const int inventory_order[12] = {
+  static const int inventory_order[] = {
       CRAFTER_WOOD,          CRAFTER_ITEM_STONE,    CRAFTER_ITEM_COAL,    CRAFTER_ITEM_IRON,
       CRAFTER_ITEM_DIAMOND,  CRAFTER_SAPLING,       CRAFTER_WOOD_PICKAXE, CRAFTER_STONE_PICKAXE,
       CRAFTER_IRON_PICKAXE,  CRAFTER_WOOD_SWORD,    CRAFTER_STONE_SWORD,  CRAFTER_IRON_SWORD,
   };
-  for (int i = 0; i < 12; i++) *rest++ = tenth_in_half(player->inventory[inventory_order[i]]);
+  for (size_t i = 0; i < sizeof inventory_order / sizeof inventory_order[0]; i++)
+    *rest++ = tenth_in_half(player->inventory[inventory_order[i]]);
   for (int i = CRAFTER_HEALTH; i <= CRAFTER_ENERGY; i++)
     *rest++ = tenth_in_half(player->inventory[i]);
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
@@ -830,10 +855,14 @@ static void put(text_buffer *text, const char *format, ...) {
   text->used += (size_t)length;
 }
 
-static const char material_letters[CRAFTER_MATERIAL_COUNT] = {
+static const char material_letters[] = {
     '?', '~', '.', '#', '_', ':', 'T', '%', 'c', 'i', 'd', 't', 'f',
 };
-static const char object_letters[CRAFTER_OBJECT_KIND_COUNT] = {'@', 'C', 'Z', 'S', '*', 'p'};
+_Static_assert(sizeof material_letters / sizeof material_letters[0] == CRAFTER_MATERIAL_COUNT,
+               "a material without a letter");
+static const char object_letters[] = {'@', 'C', 'Z', 'S', '*', 'p'};
+_Static_assert(sizeof object_letters / sizeof object_letters[0] == CRAFTER_OBJECT_KIND_COUNT,
+               "an object kind without a letter");
 
 static void describe_offset(text_buffer *text, int dx, int dy) {
   if (dx == 0 && dy == 0) {

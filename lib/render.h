@@ -73,7 +73,12 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  * 11 table, 12 furnace, 13 sand, 14 lava, 15 plant, 16 ripe plant.  A
  * Crafter plant, an object, is shown as block 15 or 16 in its cell; the
  * player is not drawn (its cell is the window's centre). */
-#define CRAFTER_SYMBOLIC_SIZE 1345
+#define CRAFTER_SYMBOLIC_ROWS 7
+#define CRAFTER_SYMBOLIC_COLUMNS 9
+#define CRAFTER_SYMBOLIC_BLOCKS 17
+#define CRAFTER_SYMBOLIC_SIZE                                                       \
+  (CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS * (CRAFTER_SYMBOLIC_BLOCKS + 4) + \
+   12 + 4 + 4 + 2) /* 1345 */
 void crafter_render_symbolic(const crafter_env *env, float *out);
 
 /* The IEEE binary16 value nearest to value (ties to even), as a float;

@@ -2,7 +2,32 @@
 
 #include <string.h>
 
-#include "fastgen.h"
+#include "kernels.h"
+#include "rng_kernels.h"
+
+/* The copies of the kernels (rng_kernels.h), by level (kernels.h). */
+typedef void (*twist_fn)(uint32_t *state);
+typedef void (*peek16_fn)(const uint32_t *words, double *out);
+
+static twist_fn twist_now(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return crafter_mt_twist_v4;
+    case 3: return crafter_mt_twist_v3;
+  }
+#endif
+  return crafter_mt_twist_base;
+}
+
+static peek16_fn peek16_now(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return crafter_rng_peek16_v4;
+    case 3: return crafter_rng_peek16_v3;
+  }
+#endif
+  return crafter_rng_peek16_base;
+}
 
 void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
   rng->state[0] = seed;
@@ -13,10 +38,23 @@ void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
   rng->position = CRAFTER_MT_N;
 }
 
+/* MT19937's twist, a word at a time as the algorithm is written: the
+ * plain path, which every copy of the kernel must equal. */
+static void twist_plain(uint32_t *mt) {
+  for (int i = 0; i < CRAFTER_MT_N; i++) {
+    uint32_t y = (mt[i] & 0x80000000U) | (mt[(i + 1) % CRAFTER_MT_N] & 0x7fffffffU);
+    mt[i] = mt[(i + 397) % CRAFTER_MT_N] ^ (y >> 1) ^ (-(y & 1U) & 0x9908b0dfU);
+  }
+}
+
 /* One twist of the whole state, by the kernels of this processor
- * (fastgen.c: sixteen words at a time where it has the registers). */
+ * (rng_kernels.c: sixteen words at a time where it has the registers),
+ * or the plain way (CRAFTER_KERNELS=plain). */
 static void regenerate(crafter_rng *rng) {
-  crafter_fastgen_kernels_now()->twist(rng->state);
+  if (crafter_kernels_plain())
+    twist_plain(rng->state);
+  else
+    twist_now()(rng->state);
   rng->position = 0;
 }
 
@@ -30,9 +68,16 @@ static inline double next_double(crafter_rng *rng) { return crafter_rng_uniform_
 
 uint32_t crafter_rng_next_u32(crafter_rng *rng) { return next_word(rng); }
 
-/* 16 draws from 32 words, by the vector kernel of this processor. */
+/* 16 draws from 32 words, by the vector kernel of this processor, or one
+ * after another (CRAFTER_KERNELS=plain). */
 static void peek16(const uint32_t *words, double *out) {
-  crafter_fastgen_kernels_now()->peek16(words, out);
+  if (!crafter_kernels_plain()) {
+    peek16_now()(words, out);
+    return;
+  }
+  for (int i = 0; i < 16; i++)
+    out[i] = crafter_rng_double_of(crafter_rng_temper(words[2 * i]),
+                                   crafter_rng_temper(words[2 * i + 1]));
 }
 
 int crafter_rng_peek_uniform(const crafter_rng *rng, double *out, int max) {

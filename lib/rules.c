@@ -7,52 +7,16 @@
 
 #include "config.h"
 
-const char *const crafter_action_names[CRAFTER_ACTION_COUNT] = {
-    "noop",          "move_left",         "move_right",         "move_up",
-    "move_down",     "do",                "sleep",              "place_stone",
-    "place_table",   "place_furnace",     "place_plant",        "make_wood_pickaxe",
-    "make_stone_pickaxe", "make_iron_pickaxe", "make_wood_sword", "make_stone_sword",
-    "make_iron_sword",
-};
-
-const char *const crafter_item_names[CRAFTER_ITEM_COUNT] = {
-    "health", "food", "drink", "energy", "sapling", "wood", "stone", "coal",
-    "iron", "diamond", "wood_pickaxe", "stone_pickaxe", "iron_pickaxe",
-    "wood_sword", "stone_sword", "iron_sword",
-};
-
-const char *const crafter_achievement_names[CRAFTER_ACHIEVEMENT_COUNT] = {
-    "collect_coal",       "collect_diamond",   "collect_drink",     "collect_iron",
-    "collect_sapling",    "collect_stone",     "collect_wood",      "defeat_skeleton",
-    "defeat_zombie",      "eat_cow",           "eat_plant",         "make_iron_pickaxe",
-    "make_iron_sword",    "make_stone_pickaxe", "make_stone_sword", "make_wood_pickaxe",
-    "make_wood_sword",    "place_furnace",     "place_plant",       "place_stone",
-    "place_table",        "wake_up",
-};
-
-const char *const crafter_material_names[CRAFTER_MATERIAL_COUNT] = {
-    "none", "water", "grass", "stone", "path", "sand", "tree",
-    "lava", "coal",  "iron",  "diamond", "table", "furnace",
-};
-
-const char *const crafter_object_kind_names[CRAFTER_OBJECT_KIND_COUNT] = {
-    "player", "cow", "zombie", "skeleton", "arrow", "plant",
-};
-
-int crafter_action_from_name(const char *name) {
-  for (int i = 0; i < CRAFTER_ACTION_COUNT; i++)
-    if (strcmp(name, crafter_action_names[i]) == 0) return i;
-  return -1;
-}
-
 /* What the rules of config.h name by position: the achievement counted
  * for receiving an item by collecting, and the place and make actions'
  * results. */
-static const int8_t collect_achievement[CRAFTER_ITEM_COUNT] = {
+static const int8_t collect_achievement[] = {
     -1, -1, CRAFTER_COLLECT_DRINK, -1, CRAFTER_COLLECT_SAPLING, CRAFTER_COLLECT_WOOD,
     CRAFTER_COLLECT_STONE, CRAFTER_COLLECT_COAL, CRAFTER_COLLECT_IRON, CRAFTER_COLLECT_DIAMOND,
     -1, -1, -1, -1, -1, -1,
 };
+_Static_assert(sizeof collect_achievement / sizeof collect_achievement[0] == CRAFTER_ITEM_COUNT,
+               "an item without its collect achievement");
 static const int8_t place_material[4] = {CRAFTER_STONE, CRAFTER_TABLE, CRAFTER_FURNACE, -1};
 static const int8_t place_achievement[4] = {CRAFTER_PLACE_STONE_ACH, CRAFTER_PLACE_TABLE_ACH,
                                             CRAFTER_PLACE_FURNACE_ACH, CRAFTER_PLACE_PLANT_ACH};

@@ -1,4 +1,4 @@
-/* shade: the light of a run of pixels, eight at a time (fastgen.h).
+/* shade: the light of a run of pixels, eight at a time (shade.h).
  *
  * Like fastgen.c this file is compiled once per instruction set, with
  * FASTGEN_SUFFIX naming the copy.  Unlike fastgen.c it is exact: it does
@@ -13,7 +13,8 @@
 #include <immintrin.h>
 #endif
 
-#include "fastgen.h"
+#include "kernels.h"
+#include "shade.h"
 
 /* Eight lanes, passed only between static functions (-Wno-psabi). */
 typedef double v8d __attribute__((vector_size(64)));

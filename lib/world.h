@@ -11,32 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum crafter_material {
-  CRAFTER_NONE = 0,
-  CRAFTER_WATER,
-  CRAFTER_GRASS,
-  CRAFTER_STONE,
-  CRAFTER_PATH,
-  CRAFTER_SAND,
-  CRAFTER_TREE,
-  CRAFTER_LAVA,
-  CRAFTER_COAL,
-  CRAFTER_IRON,
-  CRAFTER_DIAMOND,
-  CRAFTER_TABLE,
-  CRAFTER_FURNACE,
-  CRAFTER_MATERIAL_COUNT
-};
-
-enum crafter_object_kind {
-  CRAFTER_PLAYER = 0,
-  CRAFTER_COW,
-  CRAFTER_ZOMBIE,
-  CRAFTER_SKELETON,
-  CRAFTER_ARROW,
-  CRAFTER_PLANT,
-  CRAFTER_OBJECT_KIND_COUNT
-};
+#include "ids.h"
 
 typedef struct crafter_object {
   uint8_t kind;    /* enum crafter_object_kind */

@@ -11,9 +11,11 @@
 #define MAGIC "crafter-world"
 
 /* Indexed by material id; none has no character. */
-static const char material_chars[CRAFTER_MATERIAL_COUNT] = {
+static const char material_chars[] = {
     0, '~', '.', '#', '_', ':', 'T', '%', 'c', 'i', 'd', 't', 'f',
 };
+_Static_assert(sizeof material_chars / sizeof material_chars[0] == CRAFTER_MATERIAL_COUNT,
+               "a material without a world-file character");
 
 char crafter_material_char(int material) {
   return material > 0 && material < CRAFTER_MATERIAL_COUNT ? material_chars[material] : 0;

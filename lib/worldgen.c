@@ -9,6 +9,33 @@
 #include "fastgen.h"
 #include "noise.h"
 
+/* ---- The copies of the fast generator's kernels (fastgen.h) ---- */
+
+#define FASTGEN_KERNELS(suffix) \
+  {crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, crafter_fastgen_settle_##suffix}
+static const crafter_fastgen_kernels base_kernels = FASTGEN_KERNELS(base);
+#if defined(CRAFTER_FASTGEN_X86)
+static const crafter_fastgen_kernels v3_kernels = FASTGEN_KERNELS(v3),
+                                     v4_kernels = FASTGEN_KERNELS(v4);
+#endif
+
+const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return &v4_kernels;
+    case 3: return &v3_kernels;
+  }
+#endif
+  return &base_kernels;
+}
+
+int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
+                            double weight, int width, int blocks, const uint8_t *wanted,
+                            double *acc, int stride) {
+  return crafter_fastgen_kernels_now()->field_add(noise, z, ax, ay, weight, width, blocks,
+                                                  wanted, acc, stride);
+}
+
 /* Crafter's _simplex(x, y, z, size): one octave, coordinates divided by
  * the size; a single weight of 1 leaves the value unchanged. */
 static double octave(const crafter_noise *noise, double x, double y, double z, double size) {
@@ -389,6 +416,7 @@ int crafter_generate_world(crafter_game *game) {
       [CRAFTER_FACT_IRON] = iron_at, [CRAFTER_FACT_LAVA] = lava_at,
       [CRAFTER_FACT_SAND] = sand_at, [CRAFTER_FACT_TREE] = tree_at,
   };
+  if (crafter_kernels_plain()) return crafter_generate_world_plain(game);
   crafter_world *world = &game->world;
   const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
   const crafter_worldgen_config *wg = &config->worldgen;

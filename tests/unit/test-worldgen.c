@@ -84,17 +84,20 @@ static void check(const char *what, int width, int height, const crafter_config 
   uint32_t seed = 0;
   int differ = compare_worlds(width, height, config, seed0, count, &first, &seed);
   ok(differ == 0, "%s: %d worlds of %dx%d alike (level %d)%s%s", what, count, width, height,
-     crafter_fastgen_level(), differ ? ", first difference: " : "", differ ? first : "");
+     crafter_kernels_level(), differ ? ", first difference: " : "", differ ? first : "");
   if (differ > 0) printf("#   %d differ; the first at world seed %u\n", differ, seed);
 }
 
 int main(void) {
   const int levels[] = {4, 3, 0};
-  int best = crafter_fastgen_set_level(-1);
+  int best = crafter_kernels_set_level(-1);
   crafter_config config;
   for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
-    if (levels[l] > best) continue;
-    ok(crafter_fastgen_set_level(levels[l]) == levels[l], "kernels of level %d chosen",
+    if (levels[l] > best) {
+      skip("kernels of level %d: this processor or build does not run them", levels[l]);
+      continue;
+    }
+    ok(crafter_kernels_set_level(levels[l]) == levels[l], "kernels of level %d chosen",
        levels[l]);
     check("Crafter's configuration", 64, 64, NULL, 1, 120);
     check("odd area", 48, 80, NULL, 7, 20);
@@ -137,6 +140,6 @@ int main(void) {
     config.worldgen.coal_size = 0.01;
     check("fields too fine for the fast path", 32, 32, &config, 41, 3);
   }
-  crafter_fastgen_set_level(-1);
+  crafter_kernels_set_level(-1);
   return tap_done();
 }

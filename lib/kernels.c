@@ -1,0 +1,62 @@
+#include "kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int chosen_level = -1;
+static int plain_paths = -1;
+
+int crafter_kernels_best(void) {
+  int best = 0;
+#if defined(CRAFTER_FASTGEN_X86)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("bmi2"))
+    best = 3;
+  if (best == 3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+    best = 4;
+#endif
+  return best;
+}
+
+int crafter_kernels_plain(void) {
+  int plain = __atomic_load_n(&plain_paths, __ATOMIC_RELAXED);
+  if (plain < 0) {
+    const char *asked = getenv("CRAFTER_KERNELS");
+    plain = asked && strcmp(asked, "plain") == 0;
+    __atomic_store_n(&plain_paths, plain, __ATOMIC_RELAXED);
+  }
+  return plain;
+}
+
+void crafter_kernels_set_plain(int plain) {
+  __atomic_store_n(&plain_paths, plain < 0 ? -1 : plain != 0, __ATOMIC_RELAXED);
+  crafter_kernels_set_level(-1);
+}
+
+int crafter_kernels_set_level(int level) {
+  int best = crafter_kernels_best();
+  const char *asked = getenv("CRAFTER_KERNELS");
+  if (crafter_kernels_plain())
+    best = 0;
+  else if (asked && (strcmp(asked, "3") == 0 || strcmp(asked, "0") == 0) && atoi(asked) < best)
+    best = atoi(asked);
+  int chosen = level < 0 || level > best ? best : level < 3 ? 0 : level;
+  __atomic_store_n(&chosen_level, chosen, __ATOMIC_RELAXED);
+  return chosen;
+}
+
+int crafter_kernels_level(void) {
+  int level = __atomic_load_n(&chosen_level, __ATOMIC_RELAXED);
+  return level >= 0 ? level : crafter_kernels_set_level(-1);
+}
+
+const char *crafter_kernels_name(void) {
+  if (crafter_kernels_plain()) return "plain paths";
+  switch (crafter_kernels_level()) {
+    case 4: return "x86-64-v4";
+    case 3: return "x86-64-v3";
+    default: return "plain C";
+  }
+}
