@@ -1,4 +1,3 @@
-#include "cli.h"
 #include "dataset.h"
 
 #include <errno.h>
@@ -8,9 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "agents.h"
+#include "cli.h"
+#include "npz.h"
 #include "proto.h"
 #include "render.h"
 #include "score.h"
@@ -656,159 +656,6 @@ int crafter_dataset_export_stats(const char *path, FILE *out, FILE *notes, char 
 
 /* ---- export: .npz ---- */
 
-typedef struct buffer {
-  uint8_t *data;
-  size_t size, capacity;
-  int failed;
-} buffer;
-
-static void buffer_put(buffer *b, const void *data, size_t size) {
-  if (b->failed) return;
-  if (b->capacity - b->size < size) {
-    size_t capacity = b->capacity ? b->capacity : 4096;
-    while (capacity - b->size < size) capacity *= 2;
-    uint8_t *grown = realloc(b->data, capacity);
-    if (!grown) {
-      b->failed = 1;
-      return;
-    }
-    b->data = grown;
-    b->capacity = capacity;
-  }
-  memcpy(b->data + b->size, data, size);
-  b->size += size;
-}
-
-/* An .npy header as numpy 1.24 writes it (format 1.0): the dict with
- * sorted keys, room to grow the first axis, padding to 64 bytes. */
-static void npy_header(buffer *b, const char *descr, const size_t *shape, int dims) {
-  char shape_text[160] = "";
-  size_t used = 0;
-  for (int i = 0; i < dims; i++)
-    used += (size_t)snprintf(shape_text + used, sizeof(shape_text) - used, "%s%zu",
-                             i ? ", " : "", shape[i]);
-  if (dims == 1) snprintf(shape_text + used, sizeof(shape_text) - used, ",");
-  char dict[512];
-  int length = snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
-                        descr, shape_text);
-  char first[32];
-  int first_digits = snprintf(first, sizeof(first), "%zu", shape[0]);
-  int growth = 21 - first_digits;
-  for (int i = 0; i < growth && length < (int)sizeof(dict) - 1; i++) dict[length++] = ' ';
-  int header_length = length + 1;
-  int padding = 64 - (10 + header_length) % 64;
-  uint8_t prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
-  int total = header_length + padding;
-  prefix[8] = (uint8_t)(total & 0xff);
-  prefix[9] = (uint8_t)(total >> 8);
-  buffer_put(b, prefix, sizeof(prefix));
-  buffer_put(b, dict, (size_t)length);
-  for (int i = 0; i < padding; i++) buffer_put(b, " ", 1);
-  buffer_put(b, "\n", 1);
-}
-
-typedef struct zip_writer {
-  FILE *file;
-  uint64_t offset;
-  buffer directory;
-  int entries;
-  int failed;
-} zip_writer;
-
-static void put16(uint8_t *at, unsigned value) {
-  at[0] = (uint8_t)value;
-  at[1] = (uint8_t)(value >> 8);
-}
-static void put32(uint8_t *at, uint32_t value) {
-  for (int i = 0; i < 4; i++) at[i] = (uint8_t)(value >> (8 * i));
-}
-
-/* Adds one deflated entry; times are 1980-01-01 00:00 so files repeat. */
-static int zip_add(zip_writer *zip, const char *name, const uint8_t *data, size_t size) {
-  if (size > 0xfffffffful) return -1;
-  uLong bound = compressBound((uLong)size) + 64;
-  uint8_t *packed = malloc(bound);
-  if (!packed) return -1;
-  z_stream stream;
-  memset(&stream, 0, sizeof(stream));
-  if (deflateInit2(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    free(packed);
-    return -1;
-  }
-  stream.next_in = (Bytef *)(uintptr_t)data;
-  stream.avail_in = (uInt)size;
-  stream.next_out = packed;
-  stream.avail_out = (uInt)bound;
-  int status = deflate(&stream, Z_FINISH);
-  size_t packed_size = bound - stream.avail_out;
-  deflateEnd(&stream);
-  if (status != Z_STREAM_END) {
-    free(packed);
-    return -1;
-  }
-  uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)size);
-  size_t name_length = strlen(name);
-  uint8_t local[30] = {0};
-  put32(local, 0x04034b50);
-  put16(local + 4, 20);
-  put16(local + 8, 8);
-  put16(local + 10, 0);
-  put16(local + 12, 0x21);
-  put32(local + 14, crc);
-  put32(local + 18, (uint32_t)packed_size);
-  put32(local + 22, (uint32_t)size);
-  put16(local + 26, (unsigned)name_length);
-  uint8_t central[46] = {0};
-  put32(central, 0x02014b50);
-  put16(central + 4, 20);
-  put16(central + 6, 20);
-  put16(central + 10, 8);
-  put16(central + 12, 0);
-  put16(central + 14, 0x21);
-  put32(central + 16, crc);
-  put32(central + 20, (uint32_t)packed_size);
-  put32(central + 24, (uint32_t)size);
-  put16(central + 28, (unsigned)name_length);
-  put32(central + 42, (uint32_t)zip->offset);
-  buffer_put(&zip->directory, central, sizeof(central));
-  buffer_put(&zip->directory, name, name_length);
-  int failed = fwrite(local, 1, sizeof(local), zip->file) != sizeof(local) ||
-               fwrite(name, 1, name_length, zip->file) != name_length ||
-               fwrite(packed, 1, packed_size, zip->file) != packed_size;
-  free(packed);
-  zip->offset += sizeof(local) + name_length + packed_size;
-  zip->entries++;
-  if (zip->offset > 0xffffffffull) failed = 1;
-  return failed ? -1 : 0;
-}
-
-static int zip_finish(zip_writer *zip) {
-  if (zip->directory.failed) return -1;
-  uint8_t end[22] = {0};
-  put32(end, 0x06054b50);
-  put16(end + 8, (unsigned)zip->entries);
-  put16(end + 10, (unsigned)zip->entries);
-  put32(end + 12, (uint32_t)zip->directory.size);
-  put32(end + 16, (uint32_t)zip->offset);
-  if (fwrite(zip->directory.data, 1, zip->directory.size, zip->file) != zip->directory.size ||
-      fwrite(end, 1, sizeof(end), zip->file) != sizeof(end))
-    return -1;
-  return 0;
-}
-
-/* One array as an .npy entry of the zip. */
-static int npz_add(zip_writer *zip, const char *key, const char *descr, const size_t *shape,
-                   int dims, const void *data, size_t bytes) {
-  buffer b = {0};
-  npy_header(&b, descr, shape, dims);
-  buffer_put(&b, data, bytes);
-  char name[96];
-  snprintf(name, sizeof(name), "%s.npy", key);
-  int status = b.failed ? -1 : zip_add(zip, name, b.data, b.size);
-  free(b.data);
-  return status;
-}
-
 static void put_i64_le(uint8_t *at, int64_t value) {
   for (int i = 0; i < 8; i++) at[i] = (uint8_t)((uint64_t)value >> (8 * i));
 }
@@ -878,7 +725,7 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
     snprintf(path, sizeof(path), "%s/s%lld-e%lld-ach%d-len%u.npz", directory, (long long)e->seed,
              (long long)e->episode, unlocked, e->steps);
-    zip_writer zip = {0};
+    crafter_npz_writer zip = {0};
     zip.file = fopen(path, "wb");
     if (!zip.file) status = crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
     uint8_t *column = status == 0 ? malloc(rows * 16) : NULL;
@@ -887,19 +734,19 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
       size_t image_shape[4] = {rows, height, width, 3};
       size_t semantic_shape[3] = {rows, (size_t)h->params.area[0], (size_t)h->params.area[1]};
       size_t one[1] = {rows}, pos_shape[2] = {rows, 2};
-      int bad = npz_add(&zip, "image", "|u1", image_shape, 4, images, rows * image_bytes);
+      int bad = crafter_npz_add(&zip, "image", "|u1", image_shape, 4, images, rows * image_bytes);
       /* action, reward */
       for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8, 8);
-      bad |= npz_add(&zip, "action", "<i8", one, 1, column, rows * 8);
+      bad |= crafter_npz_add(&zip, "action", "<i8", one, 1, column, rows * 8);
       for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 8, 8);
-      bad |= npz_add(&zip, "reward", "<f8", one, 1, column, rows * 8);
+      bad |= crafter_npz_add(&zip, "reward", "<f8", one, 1, column, rows * 8);
       for (size_t t = 0; t < rows; t++) column[t] = scalars[t * columns * 8 + 16];
-      bad |= npz_add(&zip, "done", "|b1", one, 1, column, rows);
+      bad |= crafter_npz_add(&zip, "done", "|b1", one, 1, column, rows);
       for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 24, 8);
-      bad |= npz_add(&zip, "discount", "<f8", one, 1, column, rows * 8);
-      bad |= npz_add(&zip, "semantic", "|u1", semantic_shape, 3, semantic, rows * area);
+      bad |= crafter_npz_add(&zip, "discount", "<f8", one, 1, column, rows * 8);
+      bad |= crafter_npz_add(&zip, "semantic", "|u1", semantic_shape, 3, semantic, rows * area);
       for (size_t t = 0; t < rows; t++) memcpy(column + 16 * t, scalars + t * columns * 8 + 32, 16);
-      bad |= npz_add(&zip, "player_pos", "<i8", pos_shape, 2, column, rows * 16);
+      bad |= crafter_npz_add(&zip, "player_pos", "<i8", pos_shape, 2, column, rows * 16);
       for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT && !bad; k++) {
         char key[64];
         if (k < CRAFTER_ACHIEVEMENT_COUNT)
@@ -909,12 +756,12 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
                    crafter_item_names[k - CRAFTER_ACHIEVEMENT_COUNT]);
         for (size_t t = 0; t < rows; t++)
           memcpy(column + 8 * t, scalars + t * columns * 8 + 48 + 8 * (size_t)k, 8);
-        bad |= npz_add(&zip, key, "<i8", one, 1, column, rows * 8);
+        bad |= crafter_npz_add(&zip, key, "<i8", one, 1, column, rows * 8);
       }
-      if (bad || zip_finish(&zip) < 0) status = crafter_fail(error, error_size, "writing %s failed", path);
+      if (bad || crafter_npz_finish(&zip) < 0) status = crafter_fail(error, error_size, "writing %s failed", path);
     }
     free(column);
-    free(zip.directory.data);
+    crafter_npz_free(&zip);
     if (zip.file && fclose(zip.file) != 0 && status == 0)
       status = crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
     if (status == 0 && out) fprintf(out, "%s\n", path);

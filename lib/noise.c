@@ -196,9 +196,8 @@ static inline __attribute__((always_inline)) variant classify(const lattice *at)
   return v;
 }
 
-/* The sum of the contributions for a located and classified point.  Called
- * with a constant variant (inlined into a loop over points of one variant)
- * the compiler drops every branch on the variant. */
+/* The sum of the contributions for a located and classified point, the
+ * reference's branches on the point's region in the reference's order. */
 static inline __attribute__((always_inline)) double evaluate(const crafter_noise *noise,
                                                              const lattice *at, variant v) {
   int64_t xsb = at->xsb, ysb = at->ysb, zsb = at->zsb;

@@ -77,16 +77,38 @@ void crafter_world_map_free(crafter_world_map *map) {
 
 /* ---- reading ---- */
 
+typedef struct ground_line {
+  long line;
+  int x, y, material;
+} ground_line;
+
+/* A parse: where to say what went wrong, and what it holds, which a
+ * failure lets go (fail() frees it and empties the map). */
 typedef struct parse_state {
   const char *name;
   char *error;
   size_t error_size;
+  crafter_world_map *map;
+  ground_line **grounds;
+  int32_t **object_at;
+  crafter_object **found;
 } parse_state;
+
+static void release(parse_state *state) {
+  free(*state->grounds);
+  *state->grounds = NULL;
+  free(*state->object_at);
+  *state->object_at = NULL;
+  free(*state->found);
+  *state->found = NULL;
+  crafter_world_map_free(state->map);
+}
 
 static int fail(parse_state *state, long line, long column, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 
 static int fail(parse_state *state, long line, long column, const char *format, ...) {
+  release(state);
   int used;
   if (line > 0 && column > 0)
     used = snprintf(state->error, state->error_size, "%s:%ld:%ld: ", state->name, line, column);
@@ -127,11 +149,6 @@ static int blank(const char *line, size_t length) {
     if (line[i] != ' ' && line[i] != '\t') return 0;
   return 1;
 }
-
-typedef struct ground_line {
-  long line;
-  int x, y, material;
-} ground_line;
 
 /* Parses "KEY ARG..." header lines into words (at most `most`). */
 static int split_words(const char *line, size_t length, char words[][64], int most) {
@@ -199,7 +216,10 @@ static int fail_non_ascii(parse_state *state, long line_number, const char *line
 int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t length,
                             const char *name, char *error, size_t error_size) {
   memset(map, 0, sizeof(*map));
-  parse_state state = {name, error, error_size};
+  ground_line *grounds = NULL;
+  int32_t *object_at = NULL;
+  crafter_object *found = NULL;
+  parse_state state = {name, error, error_size, map, &grounds, &object_at, &found};
   line_cursor cursor = {text, length, 0, 0};
   const char *line;
   size_t size;
@@ -218,7 +238,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
                 CRAFTER_WORLDFILE_VERSION);
   int declared_width = 0, declared_height = 0;
   long size_line = 0;
-  ground_line *grounds = NULL;
   int ground_count = 0, ground_capacity = 0;
   int in_map = 0;
   while (!in_map && next_line(&cursor, &line, &size)) {
@@ -230,7 +249,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
       if (count != 3 || parse_coordinate(words[1], &declared_width) < 0 ||
           parse_coordinate(words[2], &declared_height) < 0 || declared_width < 1 ||
           declared_height < 1) {
-        free(grounds);
         return fail(&state, cursor.number, 1,
                     "expected 'size WIDTH HEIGHT' with sides from 1 to %d",
                     CRAFTER_WORLDFILE_MAX_SIDE);
@@ -241,14 +259,12 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
       ground.line = cursor.number;
       if (count != 4 || parse_coordinate(words[1], &ground.x) < 0 ||
           parse_coordinate(words[2], &ground.y) < 0) {
-        free(grounds);
         return fail(&state, cursor.number, 1, "expected 'ground X Y MATERIAL'");
       }
       ground.material = -1;
       for (int m = 1; m < CRAFTER_MATERIAL_COUNT; m++)
         if (strcmp(words[3], crafter_material_names[m]) == 0) ground.material = m;
       if (ground.material < 0) {
-        free(grounds);
         return fail(&state, cursor.number, 1,
                     "unknown material '%s' (expected water, grass, stone, path, sand, tree, "
                     "lava, coal, iron, diamond, table or furnace)",
@@ -258,14 +274,12 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
         ground_capacity = ground_capacity ? ground_capacity * 2 : 16;
         ground_line *grown = realloc(grounds, sizeof(*grounds) * (size_t)ground_capacity);
         if (!grown) {
-          free(grounds);
           return fail(&state, 0, 0, "out of memory");
         }
         grounds = grown;
       }
       grounds[ground_count++] = ground;
     } else {
-      free(grounds);
       return fail(&state, cursor.number, 1,
                   "unknown header line '%.40s' (expected 'size W H', 'ground X Y MATERIAL', "
                   "'map' or a # comment)",
@@ -273,7 +287,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
     }
   }
   if (!in_map) {
-    free(grounds);
     return fail(&state, 0, 0, "no map: expected a line 'map' followed by the rows");
   }
 
@@ -290,41 +303,32 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
   }
   while (rows.number < last_nonblank && next_line(&rows, &line, &size)) {
     long odd = first_non_ascii(line, size);
-    if (odd >= 0) {
-      free(grounds);
-      return fail_non_ascii(&state, rows.number, line, size, (size_t)odd);
-    }
+    if (odd >= 0) return fail_non_ascii(&state, rows.number, line, size, (size_t)odd);
     if (size > CRAFTER_WORLDFILE_MAX_SIDE) {
-      free(grounds);
       return fail(&state, rows.number, CRAFTER_WORLDFILE_MAX_SIDE + 1,
                   "the row is %zu cells wide; at most %d are allowed", size,
                   CRAFTER_WORLDFILE_MAX_SIDE);
     }
     if (width < 0) width = (int)size;
     if ((int)size != width) {
-      free(grounds);
       return fail(&state, rows.number, 1,
                   "this row is %zu cells wide but the first row (line %ld) is %d; every row "
                   "must have the same length",
                   size, first_row_line, width);
     }
     if (width == 0) {
-      free(grounds);
       return fail(&state, rows.number, 1, "empty row; expected one character per cell");
     }
     height++;
     if (height > CRAFTER_WORLDFILE_MAX_SIDE) {
-      free(grounds);
       return fail(&state, rows.number, 1, "the map is more than %d rows high",
                   CRAFTER_WORLDFILE_MAX_SIDE);
     }
   }
   if (height == 0) {
-    free(grounds);
     return fail(&state, cursor.number, 0, "the map has no rows");
   }
   if (size_line && (declared_width != width || declared_height != height)) {
-    free(grounds);
     return fail(&state, size_line, 1,
                 "the header says size %d %d but the map is %d wide and %d high",
                 declared_width, declared_height, width, height);
@@ -334,18 +338,14 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
   map->height = height;
   map->materials = malloc((size_t)width * (size_t)height);
   /* Objects by cell, to order them by x then y and to find ground lines. */
-  int32_t *object_at = malloc(sizeof(int32_t) * (size_t)width * (size_t)height);
+  object_at = malloc(sizeof(int32_t) * (size_t)width * (size_t)height);
   if (!map->materials || !object_at) {
-    free(object_at);
-    free(grounds);
-    crafter_world_map_free(map);
     return fail(&state, 0, 0, "out of memory");
   }
   for (size_t i = 0; i < (size_t)width * (size_t)height; i++) object_at[i] = -1;
   long player_line = 0, player_column = 0;
   rows = cursor;
   rows.position = map_start;
-  crafter_object *found = NULL;
   int found_count = 0, found_capacity = 0;
   for (int y = 0; y < height; y++) {
     next_line(&rows, &line, &size);
@@ -359,10 +359,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
         continue;
       }
       if (object_of_char(c, &object) < 0) {
-        free(object_at);
-        free(grounds);
-        free(found);
-        crafter_world_map_free(map);
         if (c > ' ' && c < 127)
           return fail(&state, rows.number, x + 1,
                       "unknown character '%c' (expected a material . ~ # _ : T %% c i d t f "
@@ -375,10 +371,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
       }
       if (object.kind == CRAFTER_PLAYER) {
         if (player_line) {
-          free(object_at);
-          free(grounds);
-          free(found);
-          crafter_world_map_free(map);
           return fail(&state, rows.number, x + 1,
                       "a second player '@' (the first is at line %ld, column %ld); a world "
                       "has one player",
@@ -401,10 +393,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
         found_capacity = found_capacity ? found_capacity * 2 : 64;
         crafter_object *grown = realloc(found, sizeof(crafter_object) * (size_t)found_capacity);
         if (!grown) {
-          free(object_at);
-          free(grounds);
-          free(found);
-          crafter_world_map_free(map);
           return fail(&state, 0, 0, "out of memory");
         }
         found = grown;
@@ -415,10 +403,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
     }
   }
   if (!player_line) {
-    free(object_at);
-    free(grounds);
-    free(found);
-    crafter_world_map_free(map);
     return fail(&state, 0, 0, "no player: the map needs one '@'");
   }
   for (int i = 0; i < ground_count; i++) {
@@ -426,10 +410,6 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
     if (ground->x >= width || ground->y >= height ||
         object_at[(size_t)ground->x * (size_t)height + (size_t)ground->y] < 0) {
       ground_line bad = *ground;
-      free(object_at);
-      free(grounds);
-      free(found);
-      crafter_world_map_free(map);
       return fail(&state, bad.line, 1,
                   "ground %d %d: no object stands there (a ground line sets the material "
                   "under an object of the map)",
@@ -439,13 +419,11 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
         (uint8_t)ground->material;
   }
   free(grounds);
+  grounds = NULL;
   /* The player first, then the others by x, then y: the order world
    * generation adds creatures in. */
   map->objects = malloc(sizeof(crafter_object) * (size_t)found_count);
   if (!map->objects) {
-    free(object_at);
-    free(found);
-    crafter_world_map_free(map);
     return fail(&state, 0, 0, "out of memory");
   }
   int placed = 0;

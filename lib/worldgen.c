@@ -232,7 +232,7 @@ static inline uint8_t rock(draws *d, const crafter_worldgen_config *config, unsi
  * as the plain path draws; -1, before any draw, if one is not known, with
  * the first such comparison in *missing.  Inlined, so that the draws'
  * counters stay in registers. */
-static inline __attribute__((always_inline)) int decide(draws *game,
+static inline __attribute__((always_inline)) int decide(draws *drawn,
                                                        const crafter_worldgen_config *config,
                                                        crafter_facts f, uint8_t *tunnel,
                                                        int *missing) {
@@ -274,7 +274,7 @@ static inline __attribute__((always_inline)) int decide(draws *game,
     if (!known(f, COAL)) UNKNOWN(COAL);
     if (!known(f, IRON)) UNKNOWN(IRON);
     if (is_true(f, LAVA_DEPTH) && !known(f, LAVA)) UNKNOWN(LAVA);
-    return rock(game, config,
+    return rock(drawn, config,
                 (is_true(f, COAL) ? CRAFTER_FASTGEN_ROCK_COAL : 0u) |
                     (is_true(f, IRON) ? CRAFTER_FASTGEN_ROCK_IRON : 0u) |
                     (is_true(f, DIAMOND_DEPTH) ? CRAFTER_FASTGEN_ROCK_DIAMOND : 0u) |
@@ -289,7 +289,7 @@ static inline __attribute__((always_inline)) int decide(draws *game,
   if (!known(f, WATER)) UNKNOWN(WATER);
   if (is_true(f, WATER)) return CRAFTER_WATER;
   if (!known(f, TREE)) UNKNOWN(TREE);
-  if (is_true(f, TREE) && draw(game) > config->tree_draw) return CRAFTER_TREE;
+  if (is_true(f, TREE) && draw(drawn) > config->tree_draw) return CRAFTER_TREE;
   return CRAFTER_GRASS;
 #undef UNKNOWN
 }
