@@ -16,7 +16,7 @@ VERSION = 0.1.0
 
 LIB_MODULES = ids params kernels rng npmath noise outfile world worldgen rules config env render textures builtin_textures session video \
 	batch bench worldfile gen \
-	proto json cli score traj npz dataset agents play
+	proto json cli envopts score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per
 # instruction set (kernels.h).
 FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o lib/rng_kernels-base.o \

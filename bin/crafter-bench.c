@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "envopts.h"
 #include "json.h"
 #include "kernels.h"
 #include "proto.h"
@@ -182,7 +183,7 @@ int main(int argc, char **argv) {
   options.repeats = 5;
   const char *textures_dir = NULL, *format = "text", *sweep = NULL, *plot_path = NULL,
              *compare = NULL;
-  enum { OPT_SECONDS = 256, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_SWEEP,
+  enum { OPT_SECONDS = 256, OPT_SWEEP,
          OPT_COMPARE };
   const char *config_path = NULL;
   /* Env parameters given on the command line, which rule over --config. */
@@ -192,8 +193,8 @@ int main(int argc, char **argv) {
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'S'},
       {"seconds", required_argument, NULL, OPT_SECONDS},
       {"repeats", required_argument, NULL, 'R'},  {"seed", required_argument, NULL, 's'},
-      {"area", required_argument, NULL, OPT_AREA}, {"view", required_argument, NULL, OPT_VIEW},
-      {"size", required_argument, NULL, OPT_SIZE}, {"length", required_argument, NULL, OPT_LENGTH},
+      CRAFTER_OPTION_AREA_ENTRY, CRAFTER_OPTION_VIEW_ENTRY,
+      CRAFTER_OPTION_SIZE_ENTRY, CRAFTER_OPTION_LENGTH_ENTRY,
       {"textures", required_argument, NULL, 't'}, {"format", required_argument, NULL, 'f'},
       {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, 'p'},
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
@@ -243,26 +244,6 @@ int main(int argc, char **argv) {
         options.action_seed = (uint64_t)options.batch.params.seed;
         given |= CRAFTER_GIVEN_SEED;
         break;
-      case OPT_AREA:
-        if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.area) < 0)
-          usage_error("invalid area '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_AREA;
-        break;
-      case OPT_VIEW:
-        if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.view) < 0)
-          usage_error("invalid view '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_VIEW;
-        break;
-      case OPT_SIZE:
-        if (crafter_parse_pair(optarg, 1, 4096, options.batch.params.size) < 0)
-          usage_error("invalid size '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_SIZE;
-        break;
-      case OPT_LENGTH:
-        number = crafter_option_int64(PROGRAM, "length", optarg, 0, CRAFTER_LENGTH_MAX);
-        options.batch.params.length = (long)number;
-        given |= CRAFTER_GIVEN_LENGTH;
-        break;
       case 't': textures_dir = optarg; break;
       case 'f':
         if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
@@ -281,7 +262,12 @@ int main(int argc, char **argv) {
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
         return crafter_close_stdout(PROGRAM, 0);
-      default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
+      default:
+        if (option != 's' &&
+            crafter_env_option(PROGRAM, option, optarg, &options.batch.params, &given))
+          break;
+        fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+        return 2;
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);

@@ -8,6 +8,7 @@
 
 #include "agents.h"
 #include "cli.h"
+#include "envopts.h"
 #include "dataset.h"
 #include "outfile.h"
 #include "proto.h"
@@ -82,22 +83,22 @@ static void usage_error(const char *format, const char *argument) {
 }
 
 enum {
-  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_AREA, OPT_VIEW, OPT_SIZE, OPT_NO_REWARD, OPT_FPS
+  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_FPS
 };
 
 static const struct option long_options[] = {
     {"agent", required_argument, NULL, 'a'},
     {"episodes", required_argument, NULL, 'n'},
     {"steps", required_argument, NULL, OPT_STEPS},
-    {"seed", required_argument, NULL, 's'},
+    CRAFTER_OPTION_SEED_ENTRY,
     {"first-episode", required_argument, NULL, 'e'},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"obs", required_argument, NULL, OPT_OBS},
     {"textures", required_argument, NULL, 't'},
-    {"area", required_argument, NULL, OPT_AREA},
-    {"view", required_argument, NULL, OPT_VIEW},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"no-reward", no_argument, NULL, OPT_NO_REWARD},
+    CRAFTER_OPTION_AREA_ENTRY,
+    CRAFTER_OPTION_VIEW_ENTRY,
+    CRAFTER_OPTION_SIZE_ENTRY,
+    CRAFTER_OPTION_NO_REWARD_ENTRY,
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
     {"resimulate", no_argument, NULL, 'r'},
@@ -169,7 +170,8 @@ int main(int argc, char **argv) {
   int quiet = 0, resimulate = 0;
   const char *output = NULL, *textures = NULL, *format = NULL, *steps = "all";
   long episode = 0;
-  int size_given = 0, fps = 10;
+  unsigned given = 0; /* enum crafter_given */
+  int fps = 10;
   int64_t number;
   int option, index;
   optind = 1;
@@ -214,10 +216,6 @@ int main(int argc, char **argv) {
         number = crafter_option_int64(PROGRAM, "step limit", optarg, 1, CRAFTER_LENGTH_MAX);
         record.params.length = (long)number;
         break;
-      case 's':
-        record.params.seed = crafter_option_int64(PROGRAM, "seed", optarg,
-            CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
-        break;
       case 'e':
         record.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
             1, CRAFTER_EPISODE_MAX);
@@ -242,25 +240,11 @@ int main(int argc, char **argv) {
                       optarg);
         break;
       case 't': textures = optarg; break;
-      case OPT_AREA:
-        if (crafter_parse_pair(optarg, 1, 4096, record.params.area) < 0)
-          usage_error("invalid area '%s' (expected W,H)", optarg);
-        break;
-      case OPT_VIEW:
-        if (crafter_parse_pair(optarg, 1, 4096, record.params.view) < 0)
-          usage_error("invalid view '%s' (expected W,H)", optarg);
-        break;
-      case OPT_SIZE:
-        if (crafter_parse_pair(optarg, 1, 4096, record.params.size) < 0)
-          usage_error("invalid size '%s' (expected W,H)", optarg);
-        size_given = 1;
-        break;
       case OPT_FPS:
         if (crafter_parse_int64(optarg, 1, 100, &number) < 0)
           usage_error("invalid frame rate '%s' (expected 1 to 100 frames a second)", optarg);
         fps = (int)number;
         break;
-      case OPT_NO_REWARD: record.params.reward = 0; break;
       case 'o': output = optarg; break;
       case 'q': quiet = 1; break;
       case 'r': resimulate = 1; break;
@@ -279,7 +263,9 @@ int main(int argc, char **argv) {
         episode = (long)number;
         break;
       case 'S': steps = optarg; break;
-      default: return 2;
+      default:
+        if (crafter_env_option(PROGRAM, option, optarg, &record.params, &given)) break;
+        return 2;
     }
   }
   char **files = args + optind;
@@ -370,7 +356,7 @@ int main(int argc, char **argv) {
   crafter_frames_options frames = {.episode = episode, .steps = steps, .textures = textures,
                                    .fps = fps, .format = format,
                                    .ffmpeg = getenv("CRAFTER_FFMPEG")};
-  if (size_given) frames.size[0] = record.params.size[0], frames.size[1] = record.params.size[1];
+  if (given & CRAFTER_GIVEN_SIZE) frames.size[0] = record.params.size[0], frames.size[1] = record.params.size[1];
   if (strcmp(command, "video") == 0) {
     if (!output) usage_error("%s", "video needs an output file: -o FILE.gif or -o FILE.mp4");
     status = crafter_dataset_video(files[0], &frames, output, error, sizeof(error));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "envopts.h"
 #include "config.h"
 #include "env.h"
 #include "gen.h"
@@ -109,17 +110,18 @@ static int write_png(const crafter_world_map *map, const char *path, const char 
 int main(int argc, char **argv) {
   crafter_params params;
   crafter_params_default(&params);
-  int64_t seed = 0, episode = 1, first_seed = 1, last_seed = 1000, number;
-  int given_seed = 0, given_area = 0, given_episode = 0, given_seeds = 0, threads = 0;
-  int area[2] = {64, 64}, unit = 16;
+  int64_t episode = 1, first_seed = 1, last_seed = 1000, number;
+  unsigned given = 0; /* enum crafter_given: --seed and --area */
+  int given_episode = 0, given_seeds = 0, threads = 0;
+  int unit = 16;
   int ascii = 0, semantic = 0, stats = 0, json = 0, given_format = 0;
   const char *config_path = NULL, *world_path = NULL, *png_path = NULL, *save_path = NULL,
              *textures_dir = NULL;
-  enum { OPT_AREA = 256, OPT_SEMANTIC, OPT_STATS, OPT_SEEDS };
+  enum { OPT_SEMANTIC = 256, OPT_STATS, OPT_SEEDS };
   static const struct option long_options[] = {
-      {"seed", required_argument, NULL, 's'},
+      CRAFTER_OPTION_SEED_ENTRY,
       {"episode", required_argument, NULL, 'e'},
-      {"area", required_argument, NULL, OPT_AREA},
+      CRAFTER_OPTION_AREA_ENTRY,
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
       {"ascii", no_argument, NULL, 'a'},
@@ -140,18 +142,9 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(argc, argv, "s:c:w:u:t:T:f:hV", long_options, NULL)) !=
          -1) {
     switch (option) {
-      case 's':
-        seed = crafter_option_int64(PROGRAM, "seed", optarg, CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
-        given_seed = 1;
-        break;
       case 'e':
         episode = crafter_option_int64(PROGRAM, "episode", optarg, 1, CRAFTER_EPISODE_MAX);
         given_episode = 1;
-        break;
-      case OPT_AREA:
-        if (crafter_parse_pair(optarg, 1, 4096, area) < 0)
-          usage_error("invalid area '%s' (expected W,H from 1 to 4096)", optarg);
-        given_area = 1;
         break;
       case 'c': config_path = optarg; break;
       case 'w': world_path = optarg; break;
@@ -187,18 +180,22 @@ int main(int argc, char **argv) {
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
         return crafter_close_stdout(PROGRAM, 0);
-      default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
+      default:
+        if (crafter_env_option(PROGRAM, option, optarg, &params, &given)) break;
+        fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+        return 2;
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   int to_stdout = ascii + semantic + (save_path && strcmp(save_path, "-") == 0);
   if (to_stdout > 1)
     usage_error("%s", "--ascii, --semantic and --save - all write to standard output; pick one");
-  if (stats && (world_path || ascii || semantic || png_path || save_path || given_seed))
+  if (stats &&
+      (world_path || ascii || semantic || png_path || save_path || (given & CRAFTER_GIVEN_SEED)))
     usage_error("%s", "--stats counts over --seeds; it does not show one world");
   if (!stats && (given_seeds || given_format || threads))
     usage_error("%s", "--seeds, --threads and --format are for --stats");
-  if (world_path && (config_path || given_seed || given_episode || given_area))
+  if (world_path && (config_path || given_episode || given))
     usage_error("%s", "--world shows a world file; --seed, --episode, --area and --config are "
                       "for generated worlds");
   if ((textures_dir || unit != 16) && !png_path)
@@ -211,9 +208,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     return 1;
   }
-  params = config.params;
-  if (given_area) params.area[0] = area[0], params.area[1] = area[1];
-  if (given_seed) params.seed = seed;
+  crafter_params_take_unset(&params, &config.params, given);
   if (crafter_params_check(&params, error, sizeof(error)) < 0) usage_error("%s", error);
 
   if (stats) {

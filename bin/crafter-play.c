@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "envopts.h"
 #include "config.h"
 #include "env.h"
 #include "play.h"
@@ -535,22 +536,22 @@ int main(int argc, char **argv) {
   crafter_params params;
   crafter_params_default(&params);
   int64_t first_episode = 1, episode_index = 0, number;
-  enum { OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_RECORD, OPT_NO_WAIT, OPT_COLORS,
+  enum { OPT_RECORD = 256, OPT_NO_WAIT, OPT_COLORS,
          OPT_CELL, OPT_SPEED, OPT_FPS };
   /* enum crafter_given, and the episode, which configs do not set */
   enum { GIVEN_EPISODE = 64 };
-  int given = 0, glyphs = 0, colors = -1, cell_rows = 0, speed = 10, no_wait = 0,
-      given_index = 0, fps = 0;
+  unsigned given = 0;
+  int glyphs = 0, colors = -1, cell_rows = 0, speed = 10, no_wait = 0, given_index = 0, fps = 0;
   const char *config_path = NULL, *world_path = NULL, *record_path = NULL, *replay_path = NULL,
              *textures_dir = NULL, *keys = NULL;
   static const struct option long_options[] = {
-      {"seed", required_argument, NULL, 's'},
+      CRAFTER_OPTION_SEED_ENTRY,
       {"first-episode", required_argument, NULL, 'e'},
       {"episode", required_argument, NULL, 'e'},
-      {"area", required_argument, NULL, OPT_AREA},
-      {"view", required_argument, NULL, OPT_VIEW},
-      {"size", required_argument, NULL, OPT_SIZE},
-      {"length", required_argument, NULL, OPT_LENGTH},
+      CRAFTER_OPTION_AREA_ENTRY,
+      CRAFTER_OPTION_VIEW_ENTRY,
+      CRAFTER_OPTION_SIZE_ENTRY,
+      CRAFTER_OPTION_LENGTH_ENTRY,
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
       {"record", required_argument, NULL, OPT_RECORD},
@@ -571,35 +572,10 @@ int main(int argc, char **argv) {
   int option;
   while ((option = getopt_long(argc, argv, "s:e:c:w:r:gt:k:hV", long_options, NULL)) != -1) {
     switch (option) {
-      case 's':
-        params.seed = crafter_option_int64(PROGRAM, "seed", optarg,
-            CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
-        given |= CRAFTER_GIVEN_SEED;
-        break;
       case 'e':
         first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
             1, CRAFTER_EPISODE_MAX);
         given |= GIVEN_EPISODE;
-        break;
-      case OPT_AREA:
-        if (crafter_parse_pair(optarg, 1, 4096, params.area) < 0)
-          usage_error("invalid area '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_AREA;
-        break;
-      case OPT_VIEW:
-        if (crafter_parse_pair(optarg, 1, 4096, params.view) < 0)
-          usage_error("invalid view '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_VIEW;
-        break;
-      case OPT_SIZE:
-        if (crafter_parse_pair(optarg, 1, 4096, params.size) < 0)
-          usage_error("invalid size '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_SIZE;
-        break;
-      case OPT_LENGTH:
-        number = crafter_option_int64(PROGRAM, "length", optarg, 0, CRAFTER_LENGTH_MAX);
-        params.length = (long)number;
-        given |= CRAFTER_GIVEN_LENGTH;
         break;
       case 'c': config_path = optarg; break;
       case 'w': world_path = optarg; break;
@@ -647,7 +623,10 @@ int main(int argc, char **argv) {
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
         return crafter_close_stdout(PROGRAM, 0);
-      default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
+      default:
+        if (crafter_env_option(PROGRAM, option, optarg, &params, &given)) break;
+        fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+        return 2;
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "envopts.h"
 #include "config.h"
 #include "proto.h"
 #include "session.h"
@@ -96,22 +97,21 @@ int main(int argc, char **argv) {
   options.shm_fd = -1;
   options.shm_slots = 2;
   enum {
-    OPT_AREA = 256, OPT_VIEW, OPT_SIZE, OPT_LENGTH, OPT_NO_REWARD, OPT_RECORD, OPT_MANUAL_RESET,
-    OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
+    OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
   };
   /* Environment options given on the command line, laid over the config
    * once it is read. */
   unsigned given = 0; /* enum crafter_given */
   const char *config_path = NULL, *world_path = NULL;
   static const struct option long_options[] = {
-      {"seed", required_argument, NULL, 's'},
+      CRAFTER_OPTION_SEED_ENTRY,
       {"first-episode", required_argument, NULL, 'e'},
       {"episodes", required_argument, NULL, 'n'},
-      {"area", required_argument, NULL, OPT_AREA},
-      {"view", required_argument, NULL, OPT_VIEW},
-      {"size", required_argument, NULL, OPT_SIZE},
-      {"length", required_argument, NULL, OPT_LENGTH},
-      {"no-reward", no_argument, NULL, OPT_NO_REWARD},
+      CRAFTER_OPTION_AREA_ENTRY,
+      CRAFTER_OPTION_VIEW_ENTRY,
+      CRAFTER_OPTION_SIZE_ENTRY,
+      CRAFTER_OPTION_LENGTH_ENTRY,
+      CRAFTER_OPTION_NO_REWARD_ENTRY,
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
       {"envs", required_argument, NULL, 'N'},
@@ -133,11 +133,6 @@ int main(int argc, char **argv) {
   int64_t number;
   while ((option = getopt_long(argc, argv, "s:e:n:N:T:O:t:i:c:w:bhV", long_options, NULL)) != -1) {
     switch (option) {
-      case 's':
-        options.params.seed = crafter_option_int64(PROGRAM, "seed", optarg,
-            CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
-        given |= CRAFTER_GIVEN_SEED;
-        break;
       case 'e':
         options.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
             1, CRAFTER_EPISODE_MAX);
@@ -145,30 +140,6 @@ int main(int argc, char **argv) {
       case 'n':
         if (crafter_parse_int64(optarg, 0, INT64_MAX, &options.episodes) < 0)
           usage_error("invalid episode count '%s' (expected 0 or more)", optarg);
-        break;
-      case OPT_AREA:
-        if (crafter_parse_pair(optarg, 1, 4096, options.params.area) < 0)
-          usage_error("invalid area '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_AREA;
-        break;
-      case OPT_VIEW:
-        if (crafter_parse_pair(optarg, 1, 4096, options.params.view) < 0)
-          usage_error("invalid view '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_VIEW;
-        break;
-      case OPT_SIZE:
-        if (crafter_parse_pair(optarg, 1, 4096, options.params.size) < 0)
-          usage_error("invalid size '%s' (expected W,H)", optarg);
-        given |= CRAFTER_GIVEN_SIZE;
-        break;
-      case OPT_LENGTH:
-        number = crafter_option_int64(PROGRAM, "length", optarg, 0, CRAFTER_LENGTH_MAX);
-        given |= CRAFTER_GIVEN_LENGTH;
-        options.params.length = (long)number;
-        break;
-      case OPT_NO_REWARD:
-        options.params.reward = 0;
-        given |= CRAFTER_GIVEN_REWARD;
         break;
       case 'c': config_path = optarg; break;
       case 'w': world_path = optarg; break;
@@ -220,7 +191,10 @@ int main(int argc, char **argv) {
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
         return crafter_close_stdout(PROGRAM, 0);
-      default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
+      default:
+        if (crafter_env_option(PROGRAM, option, optarg, &options.params, &given)) break;
+        fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+        return 2;
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);

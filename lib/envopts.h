@@ -1,0 +1,34 @@
+/* envopts: the options of crafter.Env's arguments, which the programs
+ * share: one code for each, and one parser, so that every program reads
+ * --seed, --area, --view, --size, --length and --no-reward alike and
+ * refuses a bad value with the same message. */
+#ifndef CRAFTER_ENVOPTS_H
+#define CRAFTER_ENVOPTS_H
+
+#include "params.h"
+
+/* getopt_long codes, beyond any character.  (-s is --seed.) */
+enum crafter_env_option_code {
+  CRAFTER_OPTION_AREA = 0x1000,
+  CRAFTER_OPTION_VIEW,
+  CRAFTER_OPTION_SIZE,
+  CRAFTER_OPTION_LENGTH,
+  CRAFTER_OPTION_NO_REWARD
+};
+
+/* The entries of struct option for them. */
+#define CRAFTER_OPTION_SEED_ENTRY {"seed", required_argument, NULL, 's'}
+#define CRAFTER_OPTION_AREA_ENTRY {"area", required_argument, NULL, CRAFTER_OPTION_AREA}
+#define CRAFTER_OPTION_VIEW_ENTRY {"view", required_argument, NULL, CRAFTER_OPTION_VIEW}
+#define CRAFTER_OPTION_SIZE_ENTRY {"size", required_argument, NULL, CRAFTER_OPTION_SIZE}
+#define CRAFTER_OPTION_LENGTH_ENTRY {"length", required_argument, NULL, CRAFTER_OPTION_LENGTH}
+#define CRAFTER_OPTION_NO_REWARD_ENTRY {"no-reward", no_argument, NULL, CRAFTER_OPTION_NO_REWARD}
+
+/* If `option` (a getopt_long result) is one of these or 's', stores its
+ * argument in params, marks it in *given (enum crafter_given of config.h;
+ * given may be NULL) and returns 1; else returns 0.  A bad value prints
+ * `program: invalid ...` and a hint to --help, and exits with status 2. */
+int crafter_env_option(const char *program, int option, const char *argument,
+                       crafter_params *params, unsigned *given);
+
+#endif
