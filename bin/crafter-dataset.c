@@ -110,115 +110,234 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Which options each command takes. */
-static const char *const command_options[][2] = {
-    {"record", "a n steps s e shard obs t area view size no-reward o q"},
-    {"info", ""},
-    {"list", ""},
-    {"verify", "r t"},
-    {"merge", "o"},
-    {"export", "f o t"},
-    {"frames", "E S steps o t size"},
-    {"video", "E S steps o t size fps f"},
+/* What the options said, for the command that runs. */
+typedef struct arguments {
+  const char *command;
+  crafter_record_options record;
+  int quiet, resimulate, fps;
+  const char *output, *textures, *format, *steps;
+  long episode;
+  unsigned given; /* enum crafter_given */
+  char **files;
+  int file_count;
+  char error[1024];
+} arguments;
+
+/* One command: its name, the options it takes (short letters or long
+ * names), and the function that runs it; as git's commands, one each. */
+typedef struct command {
+  const char *name;
+  const char *options;
+  int (*run)(arguments *a);
+} command;
+
+static int report(arguments *a, int status) {
+  if (status && a->error[0]) fprintf(stderr, PROGRAM ": %s\n", a->error);
+  return crafter_close_stdout(PROGRAM, status);
+}
+
+static void need_files(const arguments *a, int most) {
+  if (a->file_count < 1) usage_error("%s needs a trajectory file", a->command);
+  if (most == 1 && a->file_count > 1) {
+    char message[160];
+    snprintf(message, sizeof(message), "%s takes one file", a->command);
+    usage_error("%s", message);
+  }
+}
+
+static int run_record(arguments *a) {
+  crafter_record_options *record = &a->record;
+  if (a->file_count > 0)
+    usage_error("unexpected argument '%s' (the output is given with -o)", a->files[0]);
+  if (!a->output) usage_error("%s", "record needs an output file: -o FILE");
+  if (a->textures && record->obs_kind != CRAFTER_OBS_PIXELS)
+    usage_error("%s", "--textures needs --obs pixels");
+  if (record->shard_index > record->episodes)
+    fprintf(stderr, PROGRAM ": note: shard %d of %d holds no episode of %lld\n",
+            record->shard_index, record->shard_count, (long long)record->episodes);
+  record->textures = a->textures;
+  record->output = a->output;
+  record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
+  return report(a, crafter_dataset_record(record, a->error, sizeof(a->error)));
+}
+
+static int run_info(arguments *a) {
+  need_files(a, 0);
+  int status = 0;
+  for (int i = 0; i < a->file_count; i++) {
+    if (i) putchar('\n');
+    if (crafter_dataset_info(a->files[i], stdout, a->error, sizeof(a->error)) != 0) {
+      fprintf(stderr, PROGRAM ": %s\n", a->error);
+      status = 1;
+    }
+  }
+  return crafter_close_stdout(PROGRAM, status);
+}
+
+static int run_list(arguments *a) {
+  need_files(a, 0);
+  if (a->file_count > 1) usage_error("list takes one file, not '%s' too", a->files[1]);
+  return report(a, crafter_dataset_list(a->files[0], stdout, stderr, a->error, sizeof(a->error)));
+}
+
+static int run_verify(arguments *a) {
+  need_files(a, 0);
+  int status = 0;
+  for (int i = 0; i < a->file_count; i++) {
+    a->error[0] = '\0';
+    int result = crafter_dataset_verify(a->files[i], a->resimulate, a->textures, stdout, a->error,
+                                        sizeof(a->error));
+    if (result && a->error[0]) fprintf(stderr, PROGRAM ": %s\n", a->error);
+    if (result) status = 1;
+  }
+  return crafter_close_stdout(PROGRAM, status);
+}
+
+static int run_merge(arguments *a) {
+  need_files(a, 0);
+  if (!a->output) usage_error("%s", "merge needs an output file: -o FILE");
+  return report(a, crafter_dataset_merge((const char *const *)a->files, a->file_count, a->output,
+                                         stderr, a->error, sizeof(a->error)));
+}
+
+/* stats.jsonl to standard output or, whole or not at all, to -o FILE. */
+static int export_stats(arguments *a) {
+  FILE *out = stdout;
+  crafter_outfile whole = {0};
+  if (a->output && strcmp(a->output, "-") != 0) {
+    if (crafter_outfile_open(&whole, a->output, a->error, sizeof(a->error)) < 0) return 1;
+    out = whole.file;
+  }
+  int status = crafter_dataset_export_stats(a->files[0], out, stderr, a->error, sizeof(a->error));
+  if (out != stdout) {
+    if (status)
+      crafter_outfile_abort(&whole);
+    else if (crafter_outfile_commit(&whole, a->error, sizeof(a->error)) < 0)
+      status = 1;
+  }
+  return status;
+}
+
+static int run_export(arguments *a) {
+  need_files(a, 1);
+  if (!a->format) usage_error("%s", "export needs --format stats or --format npz");
+  if (strcmp(a->format, "stats") == 0) return report(a, export_stats(a));
+  if (!a->output) usage_error("%s", "--format npz needs a directory: -o DIR");
+  return report(a, crafter_dataset_export_npz(a->files[0], a->output, a->textures, stdout, stderr,
+                                              a->error, sizeof(a->error)));
+}
+
+static crafter_frames_options frames_options(const arguments *a) {
+  crafter_frames_options frames = {.episode = a->episode, .steps = a->steps,
+                                   .textures = a->textures, .fps = a->fps, .format = a->format,
+                                   .ffmpeg = getenv("CRAFTER_FFMPEG")};
+  if (a->given & CRAFTER_GIVEN_SIZE) {
+    frames.size[0] = a->record.params.size[0];
+    frames.size[1] = a->record.params.size[1];
+  }
+  return frames;
+}
+
+static int run_frames(arguments *a) {
+  need_files(a, 1);
+  crafter_frames_options frames = frames_options(a);
+  return report(a, crafter_dataset_frames(a->files[0], &frames, a->output ? a->output : ".",
+                                          stdout, a->error, sizeof(a->error)));
+}
+
+static int run_video(arguments *a) {
+  need_files(a, 1);
+  if (!a->output) usage_error("%s", "video needs an output file: -o FILE.gif or -o FILE.mp4");
+  crafter_frames_options frames = frames_options(a);
+  return report(a, crafter_dataset_video(a->files[0], &frames, a->output, a->error,
+                                         sizeof(a->error)));
+}
+
+static const command commands[] = {
+    {"record", "a n steps s e shard obs t area view size no-reward o q", run_record},
+    {"info", "", run_info},
+    {"list", "", run_list},
+    {"verify", "r t", run_verify},
+    {"merge", "o", run_merge},
+    {"export", "f o t", run_export},
+    {"frames", "E S steps o t size", run_frames},
+    {"video", "E S steps o t size fps f", run_video},
 };
 
-static int option_allowed(const char *command, const struct option *option, int short_name) {
+static int option_allowed(const command *c, const struct option *option, int short_name) {
   char name[32];
   if (option)
     snprintf(name, sizeof(name), "%s", option->name);
   else
     snprintf(name, sizeof(name), "%c", short_name);
-  for (size_t i = 0; i < sizeof(command_options) / sizeof(command_options[0]); i++) {
-    if (strcmp(command_options[i][0], command) != 0) continue;
-    char list[128];
-    snprintf(list, sizeof(list), " %s ", command_options[i][1]);
-    char word[40];
-    snprintf(word, sizeof(word), " %s ", name);
-    if (strstr(list, word)) return 1;
-    /* a long option is allowed when its short letter is */
-    if (option && option->val < 256) {
-      snprintf(word, sizeof(word), " %c ", option->val);
-      return strstr(list, word) != NULL;
-    }
-    return 0;
+  char list[128];
+  snprintf(list, sizeof(list), " %s ", c->options);
+  char word[40];
+  snprintf(word, sizeof(word), " %s ", name);
+  if (strstr(list, word)) return 1;
+  /* a long option is allowed when its short letter is */
+  if (option && option->val < 256) {
+    snprintf(word, sizeof(word), " %c ", option->val);
+    return strstr(list, word) != NULL;
   }
   return 0;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 2) usage_error("%s", "no command given (record, info, list, verify, merge, export, frames or video)");
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    usage(stdout);
-    return crafter_close_stdout(PROGRAM, 0);
-  }
-  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-    printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-    return crafter_close_stdout(PROGRAM, 0);
-  }
-  const char *command = argv[1];
-  int known = 0;
-  for (size_t i = 0; i < sizeof(command_options) / sizeof(command_options[0]); i++)
-    known |= strcmp(command_options[i][0], command) == 0;
-  if (!known) usage_error("unknown command '%s' (expected record, info, list, verify, merge, export, frames or video)", command);
-
-  crafter_record_options record;
-  memset(&record, 0, sizeof(record));
-  crafter_params_default(&record.params);
-  record.first_episode = 1;
-  record.episodes = 100;
-  record.shard_index = record.shard_count = 1;
-  int quiet = 0, resimulate = 0;
-  const char *output = NULL, *textures = NULL, *format = NULL, *steps = "all";
-  long episode = 0;
-  unsigned given = 0; /* enum crafter_given */
-  int fps = 10;
+/* Reads the options of command c into a; exits on a bad one. */
+static void parse(const command *c, int count, char **args, arguments *a) {
+  crafter_params_default(&a->record.params);
+  a->record.first_episode = 1;
+  a->record.episodes = 100;
+  a->record.shard_index = a->record.shard_count = 1;
+  a->steps = "all";
+  a->fps = 10;
   int64_t number;
   int option, index;
   optind = 1;
-  char **args = argv + 1;
-  int count = argc - 1;
   while ((option = getopt_long(count, args, "a:n:s:e:t:o:qf:E:S:hV", long_options, &index)) != -1) {
     if (option == 'h') {
       usage(stdout);
-      return crafter_close_stdout(PROGRAM, 0);
+      exit(crafter_close_stdout(PROGRAM, 0));
     }
     if (option == 'V') {
       printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-      return crafter_close_stdout(PROGRAM, 0);
+      exit(crafter_close_stdout(PROGRAM, 0));
     }
     if (option == '?') {
       fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
-      return 2;
+      exit(2);
     }
     const struct option *found = NULL;
     for (const struct option *o = long_options; o->name; o++)
       if (o->val == option) found = o;
-    if (!option_allowed(command, found, option)) {
+    if (!option_allowed(c, found, option)) {
       char message[160];
-      snprintf(message, sizeof(message), "%s does not take the option --%s", command,
+      snprintf(message, sizeof(message), "%s does not take the option --%s", c->name,
                found ? found->name : "steps");
       usage_error("%s", message);
     }
+    int for_frames = strcmp(c->name, "frames") == 0 || strcmp(c->name, "video") == 0;
     switch (option) {
       case 'a':
-        record.agent = crafter_agent_from_name(optarg);
-        if (record.agent < 0) usage_error("invalid agent '%s' (expected random or scripted)", optarg);
+        a->record.agent = crafter_agent_from_name(optarg);
+        if (a->record.agent < 0)
+          usage_error("invalid agent '%s' (expected random or scripted)", optarg);
         break;
       case 'n':
-        if (crafter_parse_int64(optarg, 1, INT32_MAX, &record.episodes) < 0)
+        if (crafter_parse_int64(optarg, 1, INT32_MAX, &a->record.episodes) < 0)
           usage_error("invalid episode count '%s' (expected a positive integer)", optarg);
         break;
       case OPT_STEPS:
-        if (strcmp(command, "frames") == 0 || strcmp(command, "video") == 0) {
-          steps = optarg;
+        if (for_frames) {
+          a->steps = optarg;
           break;
         }
         number = crafter_option_int64(PROGRAM, "step limit", optarg, 1, CRAFTER_LENGTH_MAX);
-        record.params.length = (long)number;
+        a->record.params.length = (long)number;
         break;
       case 'e':
-        record.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
-            1, CRAFTER_EPISODE_MAX);
+        a->record.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg, 1,
+                                                       CRAFTER_EPISODE_MAX);
         break;
       case OPT_SHARD: {
         int shard[2];
@@ -229,141 +348,67 @@ int main(int argc, char **argv) {
         if (separator) *separator = ',';
         if (!slash || crafter_parse_pair(text, 1, 1000000, shard) < 0 || shard[0] > shard[1])
           usage_error("invalid shard '%s' (expected K/N with 1 <= K <= N)", optarg);
-        record.shard_index = shard[0];
-        record.shard_count = shard[1];
+        a->record.shard_index = shard[0];
+        a->record.shard_count = shard[1];
         break;
       }
       case OPT_OBS:
-        record.obs_kind = crafter_obs_kind_from_name(optarg);
-        if (record.obs_kind < 0 || record.obs_kind == CRAFTER_OBS_TEXT)
+        a->record.obs_kind = crafter_obs_kind_from_name(optarg);
+        if (a->record.obs_kind < 0 || a->record.obs_kind == CRAFTER_OBS_TEXT)
           usage_error("invalid observation kind '%s' (expected none, pixels, semantic or symbolic)",
                       optarg);
         break;
-      case 't': textures = optarg; break;
+      case 't': a->textures = optarg; break;
       case OPT_FPS:
         if (crafter_parse_int64(optarg, 1, 100, &number) < 0)
           usage_error("invalid frame rate '%s' (expected 1 to 100 frames a second)", optarg);
-        fps = (int)number;
+        a->fps = (int)number;
         break;
-      case 'o': output = optarg; break;
-      case 'q': quiet = 1; break;
-      case 'r': resimulate = 1; break;
+      case 'o': a->output = optarg; break;
+      case 'q': a->quiet = 1; break;
+      case 'r': a->resimulate = 1; break;
       case 'f':
-        if (strcmp(command, "video") == 0) {
-          format = optarg;
-          break;
-        }
-        if (strcmp(optarg, "stats") != 0 && strcmp(optarg, "npz") != 0)
+        if (strcmp(c->name, "video") != 0 && strcmp(optarg, "stats") != 0 &&
+            strcmp(optarg, "npz") != 0)
           usage_error("invalid format '%s' (expected stats or npz)", optarg);
-        format = optarg;
+        a->format = optarg;
         break;
       case 'E':
         if (crafter_parse_int64(optarg, 0, INT32_MAX, &number) < 0)
           usage_error("invalid episode '%s' (expected an index from 0)", optarg);
-        episode = (long)number;
+        a->episode = (long)number;
         break;
-      case 'S': steps = optarg; break;
+      case 'S': a->steps = optarg; break;
       default:
-        if (crafter_env_option(PROGRAM, option, optarg, &record.params, &given)) break;
-        return 2;
+        if (crafter_env_option(PROGRAM, option, optarg, &a->record.params, &a->given)) break;
+        exit(2);
     }
   }
-  char **files = args + optind;
-  int file_count = count - optind;
-  char error[1024] = "";
-  int status = 0;
+  a->files = args + optind;
+  a->file_count = count - optind;
+}
 
-  if (strcmp(command, "record") == 0) {
-    if (file_count > 0) usage_error("unexpected argument '%s' (the output is given with -o)", files[0]);
-    if (!output) usage_error("%s", "record needs an output file: -o FILE");
-    if (textures && record.obs_kind != CRAFTER_OBS_PIXELS)
-      usage_error("%s", "--textures needs --obs pixels");
-    if (record.shard_index > record.episodes)
-      fprintf(stderr, PROGRAM ": note: shard %d of %d holds no episode of %lld\n",
-              record.shard_index, record.shard_count, (long long)record.episodes);
-    record.textures = textures;
-    record.output = output;
-    record.progress = !quiet && isatty(STDERR_FILENO) ? stderr : NULL;
-    status = crafter_dataset_record(&record, error, sizeof(error));
-    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return crafter_close_stdout(PROGRAM, status);
+int main(int argc, char **argv) {
+  if (argc < 2)
+    usage_error("%s", "no command given (record, info, list, verify, merge, export, frames or "
+                      "video)");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(stdout);
+    return crafter_close_stdout(PROGRAM, 0);
   }
-  if (file_count < 1) usage_error("%s needs a trajectory file", command);
-  if (strcmp(command, "info") == 0) {
-    for (int i = 0; i < file_count; i++) {
-      if (i) putchar('\n');
-      if (crafter_dataset_info(files[i], stdout, error, sizeof(error)) != 0) {
-        fprintf(stderr, PROGRAM ": %s\n", error);
-        status = 1;
-      }
-    }
-    return crafter_close_stdout(PROGRAM, status);
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
+    return crafter_close_stdout(PROGRAM, 0);
   }
-  if (strcmp(command, "list") == 0) {
-    if (file_count > 1) usage_error("list takes one file, not '%s' too", files[1]);
-    status = crafter_dataset_list(files[0], stdout, stderr, error, sizeof(error));
-    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return crafter_close_stdout(PROGRAM, status);
-  }
-  if (strcmp(command, "verify") == 0) {
-    for (int i = 0; i < file_count; i++) {
-      error[0] = '\0';
-      int result = crafter_dataset_verify(files[i], resimulate, textures, stdout, error, sizeof(error));
-      if (result && error[0]) fprintf(stderr, PROGRAM ": %s\n", error);
-      if (result) status = 1;
-    }
-    return crafter_close_stdout(PROGRAM, status);
-  }
-  if (strcmp(command, "merge") == 0) {
-    if (!output) usage_error("%s", "merge needs an output file: -o FILE");
-    status = crafter_dataset_merge((const char *const *)files, file_count, output, stderr, error,
-                                   sizeof(error));
-    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return crafter_close_stdout(PROGRAM, status);
-  }
-  if (file_count > 1) {
-    char message[160];
-    snprintf(message, sizeof(message), "%s takes one file", command);
-    usage_error("%s", message);
-  }
-  if (strcmp(command, "export") == 0) {
-    if (!format) usage_error("%s", "export needs --format stats or --format npz");
-    if (strcmp(format, "stats") == 0) {
-      FILE *out = stdout;
-      crafter_outfile whole = {0};
-      if (output && strcmp(output, "-") != 0) {
-        if (crafter_outfile_open(&whole, output, error, sizeof(error)) < 0) {
-          fprintf(stderr, PROGRAM ": %s\n", error);
-          return 1;
-        }
-        out = whole.file;
-      }
-      status = crafter_dataset_export_stats(files[0], out, stderr, error, sizeof(error));
-      if (out != stdout) {
-        if (status)
-          crafter_outfile_abort(&whole);
-        else if (crafter_outfile_commit(&whole, error, sizeof(error)) < 0)
-          status = 1;
-      }
-    } else {
-      if (!output) usage_error("%s", "--format npz needs a directory: -o DIR");
-      status = crafter_dataset_export_npz(files[0], output, textures, stdout, stderr, error,
-                                          sizeof(error));
-    }
-    if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-    return crafter_close_stdout(PROGRAM, status);
-  }
-  crafter_frames_options frames = {.episode = episode, .steps = steps, .textures = textures,
-                                   .fps = fps, .format = format,
-                                   .ffmpeg = getenv("CRAFTER_FFMPEG")};
-  if (given & CRAFTER_GIVEN_SIZE) frames.size[0] = record.params.size[0], frames.size[1] = record.params.size[1];
-  if (strcmp(command, "video") == 0) {
-    if (!output) usage_error("%s", "video needs an output file: -o FILE.gif or -o FILE.mp4");
-    status = crafter_dataset_video(files[0], &frames, output, error, sizeof(error));
-  } else {
-    status = crafter_dataset_frames(files[0], &frames, output ? output : ".", stdout, error,
-                                    sizeof(error));
-  }
-  if (status) fprintf(stderr, PROGRAM ": %s\n", error);
-  return crafter_close_stdout(PROGRAM, status);
+  const command *c = NULL;
+  for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    if (strcmp(commands[i].name, argv[1]) == 0) c = &commands[i];
+  if (!c)
+    usage_error("unknown command '%s' (expected record, info, list, verify, merge, export, "
+                "frames or video)",
+                argv[1]);
+  static arguments a;
+  a.command = c->name;
+  parse(c, argc - 1, argv + 1, &a);
+  return c->run(&a);
 }
