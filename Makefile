@@ -32,7 +32,7 @@ PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen 
 UNIT_TESTS = tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
-	tests/unit/test-video
+	tests/unit/test-video tests/unit/test-worldgen-shrunk
 TEST_TOOLS = tests/golden-compare tests/agent-actions
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.
@@ -85,6 +85,16 @@ tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c tests/fuzz/fuzz.h lib
 
 tests/fuzz/libfuzzer-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+# test-worldgen-shrunk: the worldgen test against a portable fast generator
+# whose error bound is 100 times too small, which it must catch.
+tests/unit/fastgen-shrunk.o: lib/fastgen.c $(LIB_HEADERS)
+	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -DFASTGEN_SUFFIX=base \
+		-DCRAFTER_NOISE_FIELD_ERROR=1.5e-6 -c -o $@ $<
+tests/unit/test-worldgen-shrunk: tests/unit/test-worldgen.c tests/unit/tap.h \
+		tests/unit/fastgen-shrunk.o lib/libcrafter.a
+	$(CC) $(CFLAGS_ALL) -DSHRUNK_BOUND -Itests/unit -o $@ $< tests/unit/fastgen-shrunk.o \
+		lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
 # test-traj watches the library's allocations (how much a crafted file
 # makes it ask for).
@@ -199,6 +209,7 @@ uninstall:
 
 clean-objects:
 	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) \
+		tests/unit/fastgen-shrunk.o \
 		$(FUZZ_DRIVERS) $(FUZZ_TARGETS:%=tests/fuzz/libfuzzer-%)
 
 clean: clean-objects
