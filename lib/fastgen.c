@@ -14,6 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "terrain.h"
+
+/* The terrain fields' numbers (terrain.h). */
+#define TERRAIN crafter_terrain_fields
+
 #define SQUISH3 (1.0 / 3)
 #define NORM3 103.0
 
@@ -534,16 +539,25 @@ typedef struct margins {
   double start, water, mountain;
 } margins;
 
+/* How far off a sum of octaves may be: the field error of each, times
+ * its weight. */
+static double octaves_error(const crafter_octave *octave, double divisor) {
+  return CRAFTER_NOISE_FIELD_ERROR * (fabs(octave[0].weight) + fabs(octave[1].weight)) /
+         fabs(divisor);
+}
+
 /* The margins when sigmoid(start) may be off by `start` and the water and
- * mountain fields by the fields' error: the sigmoid weighs twice in water
- * and four times in mountain, water 0.3 times in mountain, and 1e-9
- * covers the rounding of the arithmetic here. */
+ * mountain fields by the fields' error, all from the terrain's numbers
+ * (terrain.h): the sigmoid weighs water_start times in water and
+ * mountain_start times in mountain, water mountain_water times in
+ * mountain, and 1e-9 covers the rounding of the arithmetic here. */
 static margins margins_for(double start) {
-  const double e = CRAFTER_NOISE_FIELD_ERROR;
   margins m;
   m.start = start + 1e-9;
-  m.water = 1.15 * e + 2 * m.start + 1e-9;
-  m.mountain = e + 4 * m.start + 0.3 * m.water + 1e-9;
+  m.water = octaves_error(TERRAIN.water, 1) + fabs(TERRAIN.water_start) * m.start + 1e-9;
+  m.mountain = octaves_error(TERRAIN.mountain, TERRAIN.mountain_divisor) +
+               fabs(TERRAIN.mountain_start) * m.start + fabs(TERRAIN.mountain_water) * m.water +
+               1e-9;
   return m;
 }
 
@@ -554,8 +568,8 @@ static inline v8l base_facts(const crafter_worldgen_config *c, v8d start, v8d wa
                              v8d mountain, margins m, int valid) {
   double start_margin = m.start, water_margin = m.water, mountain_margin = m.mountain;
   const v8l lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-  water = water + 0.1 - 2 * start;
-  mountain = mountain - (4 * start + 0.3 * water);
+  water = water + TERRAIN.water_offset - TERRAIN.water_start * start;
+  mountain = mountain - (TERRAIN.mountain_start * start + TERRAIN.mountain_water * water);
   v8l facts = compare8(start, c->start_threshold, start_margin, CRAFTER_FACT_SPAWN) |
               compare8(mountain, c->mountain, mountain_margin, CRAFTER_FACT_MOUNTAIN) |
               compare8(mountain, c->cave_mountain, mountain_margin, CRAFTER_FACT_CAVE_DEPTH) |
@@ -580,10 +594,12 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
    * everywhere else zero noise is wrong by less than e^-14.  (Unless the
    * threshold is so low that e^-14 matters.) */
   const double far_error = 8.3154e-7; /* > e^-14 */
-  const double e = CRAFTER_NOISE_FIELD_ERROR;
-  double start_margin = 2 * e / 4 + 1e-9;
+  /* The start field's error, through the sigmoid, whose slope is at most
+   * 1/4; and how far its noise can move the start. */
+  double start_margin = fabs(TERRAIN.start.weight) * CRAFTER_NOISE_FIELD_ERROR / 4 + 1e-9;
+  double start_swing = fabs(TERRAIN.start.weight) * CRAFTER_NOISE_BOUND;
   int square = 0;
-  double reach = c->start_radius + 2 * CRAFTER_NOISE_BOUND + 14;
+  double reach = c->start_radius + start_swing + 14;
   size_t block_count = (size_t)width * (size_t)blocks;
   int near_x0 = 0, near_x1 = width - 1, near_y0 = 0, near_y1 = height - 1;
   if (c->start_threshold - start_margin - far_error > far_error && reach < width &&
@@ -595,11 +611,13 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
   }
   /* The fields every cell may need, each octave with its weight. */
   memset(s->wanted, 1, block_count);
-  if (field_add(s, noise, 3, 1 / 15.0, 1 / 15.0, 1, s->water) < 0 ||
-      field_add(s, noise, 3, 1 / 5.0, 1 / 5.0, 0.15, s->water) < 0 ||
-      field_add(s, noise, 0, 1 / 15.0, 1 / 15.0, 1 / 1.3, s->mountain) < 0 ||
-      field_add(s, noise, 0, 1 / 5.0, 1 / 5.0, 0.3 / 1.3, s->mountain) < 0)
-    return -1;
+  for (int o = 0; o < 2; o++) {
+    const crafter_octave *w = &TERRAIN.water[o], *m = &TERRAIN.mountain[o];
+    if (field_add(s, noise, w->z, 1 / w->size, 1 / w->size, w->weight, s->water) < 0 ||
+        field_add(s, noise, m->z, 1 / m->size, 1 / m->size, m->weight / TERRAIN.mountain_divisor,
+                  s->mountain) < 0)
+      return -1;
+  }
   if (s->distance_x != player_x || s->distance_y != player_y ||
       s->bounds_radius != c->start_radius) {
     for (int x = 0; x < width; x++)
@@ -611,8 +629,8 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
         }
         v8d distance;
         memcpy(&distance, s->distance + at, sizeof distance);
-        v8d low = sigmoid8(c->start_radius - distance - 2 * CRAFTER_NOISE_BOUND);
-        v8d high = sigmoid8(c->start_radius - distance + 2 * CRAFTER_NOISE_BOUND);
+        v8d low = sigmoid8(c->start_radius - distance - start_swing);
+        v8d high = sigmoid8(c->start_radius - distance + start_swing);
         memcpy(s->start_low + at, &low, sizeof low);
         memcpy(s->start_high + at, &high, sizeof high);
       }
@@ -667,7 +685,8 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
     }
   /* The start field where the facts need it, and their facts again. */
   if (start_wanted > 0) {
-    int listed = field_add(s, noise, 8, 1 / 3.0, 1 / 3.0, 1, s->start);
+    const crafter_octave *field = &TERRAIN.start;
+    int listed = field_add(s, noise, field->z, 1 / field->size, 1 / field->size, 1, s->start);
     if (listed < 0) return -1;
     for (int n = 0; n < listed; n++) {
       int x = s->slots[n] / blocks, y = 8 * (s->slots[n] % blocks);
@@ -677,7 +696,7 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
       memcpy(&water, s->water + at, sizeof water);
       memcpy(&mountain, s->mountain + at, sizeof mountain);
       memcpy(&distance, s->distance + at, sizeof distance);
-      v8d start = sigmoid8(c->start_radius - distance + 2 * noise_start);
+      v8d start = sigmoid8(c->start_radius - distance + TERRAIN.start.weight * noise_start);
       v8l facts = base_facts(c, start, water, mountain, with_field, height - y);
       v8i narrow = __builtin_convertvector(facts, v8i);
       memcpy(s->facts + at, &narrow, sizeof narrow);
@@ -707,22 +726,25 @@ int VARIANT(crafter_fastgen_facts)(crafter_fastgen *s, const crafter_noise *nois
   tree.mask[1] |= IS(SAND_BELOW), tree.value[1] |= IS(SAND_BELOW);
   tree.mask[2] |= IS(SAND_ABOVE) | IS(SAND_BELOW) | IS(SAND);
   tree.value[2] |= IS(SAND_ABOVE) | K(SAND_BELOW) | K(SAND);
-  if (field_facts(s, noise, &cave, CRAFTER_FACT_CAVE, 6, 1 / c->cave_size, 1 / c->cave_size,
-                  c->cave_noise) < 0 ||
-      field_facts(s, noise, &tunnel_x, CRAFTER_FACT_TUNNEL_X, 7, 2 / 3.0, 1 / 15.0,
+  /* Tunnels: noise3(stretch * x / size, y / (squeeze * size), z). */
+  const double along = TERRAIN.tunnel_stretch / TERRAIN.tunnel_size,
+               across = 1 / (TERRAIN.tunnel_squeeze * TERRAIN.tunnel_size);
+  if (field_facts(s, noise, &cave, CRAFTER_FACT_CAVE, TERRAIN.cave_z, 1 / c->cave_size,
+                  1 / c->cave_size, c->cave_noise) < 0 ||
+      field_facts(s, noise, &tunnel_x, CRAFTER_FACT_TUNNEL_X, TERRAIN.tunnel_z, along, across,
                   c->tunnel_noise) < 0 ||
-      field_facts(s, noise, &tunnel_y, CRAFTER_FACT_TUNNEL_Y, 7, 1 / 15.0, 2 / 3.0,
+      field_facts(s, noise, &tunnel_y, CRAFTER_FACT_TUNNEL_Y, TERRAIN.tunnel_z, across, along,
                   c->tunnel_noise) < 0 ||
-      field_facts(s, noise, &ores, CRAFTER_FACT_COAL, 1, 1 / c->coal_size, 1 / c->coal_size,
-                  c->coal_noise) < 0 ||
-      field_facts(s, noise, &ores, CRAFTER_FACT_IRON, 2, 1 / c->iron_size, 1 / c->iron_size,
-                  c->iron_noise) < 0 ||
-      field_facts(s, noise, &lava, CRAFTER_FACT_LAVA, 6, 1 / c->lava_size, 1 / c->lava_size,
-                  c->lava_noise) < 0 ||
-      field_facts(s, noise, &sand, CRAFTER_FACT_SAND, 4, 1 / c->sand_size, 1 / c->sand_size,
-                  c->sand_noise) < 0 ||
-      field_facts(s, noise, &tree, CRAFTER_FACT_TREE, 5, 1 / c->tree_size, 1 / c->tree_size,
-                  c->tree_noise) < 0)
+      field_facts(s, noise, &ores, CRAFTER_FACT_COAL, TERRAIN.coal_z, 1 / c->coal_size,
+                  1 / c->coal_size, c->coal_noise) < 0 ||
+      field_facts(s, noise, &ores, CRAFTER_FACT_IRON, TERRAIN.iron_z, 1 / c->iron_size,
+                  1 / c->iron_size, c->iron_noise) < 0 ||
+      field_facts(s, noise, &lava, CRAFTER_FACT_LAVA, TERRAIN.lava_z, 1 / c->lava_size,
+                  1 / c->lava_size, c->lava_noise) < 0 ||
+      field_facts(s, noise, &sand, CRAFTER_FACT_SAND, TERRAIN.sand_z, 1 / c->sand_size,
+                  1 / c->sand_size, c->sand_noise) < 0 ||
+      field_facts(s, noise, &tree, CRAFTER_FACT_TREE, TERRAIN.tree_z, 1 / c->tree_size,
+                  1 / c->tree_size, c->tree_noise) < 0)
     return -1;
   return 0;
 }

@@ -8,11 +8,16 @@
 #include "config.h"
 #include "fastgen.h"
 #include "noise.h"
+#include "terrain.h"
+
+/* The terrain fields' numbers (terrain.h). */
+#define T crafter_terrain_fields
 
 /* ---- The copies of the fast generator's kernels (fastgen.h) ---- */
 
-#define FASTGEN_KERNELS(suffix) \
-  {crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, crafter_fastgen_settle_##suffix}
+#define FASTGEN_KERNELS(suffix)                                         \
+  {crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, \
+   crafter_fastgen_settle_##suffix}
 static const crafter_fastgen_kernels base_kernels = FASTGEN_KERNELS(base);
 #if defined(CRAFTER_FASTGEN_X86)
 static const crafter_fastgen_kernels v3_kernels = FASTGEN_KERNELS(v3),
@@ -47,30 +52,32 @@ static inline double uniform(crafter_game *game) { return crafter_rng_uniform_in
 /* The noise tests that depend on one field each, exactly as the reference
  * makes them (the fast path refines its facts with them too). */
 static int cave_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
-  return octave(noise, x, y, 6, c->cave_size) > c->cave_noise;
+  return octave(noise, x, y, T.cave_z, c->cave_size) > c->cave_noise;
 }
 static int tunnel_x_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x,
                        int y) {
-  return octave(noise, 2 * x, y / 5.0, 7, 3) > c->tunnel_noise;
+  return octave(noise, T.tunnel_stretch * x, y / T.tunnel_squeeze, T.tunnel_z, T.tunnel_size) >
+         c->tunnel_noise;
 }
 static int tunnel_y_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x,
                        int y) {
-  return octave(noise, x / 5.0, 2 * y, 7, 3) > c->tunnel_noise;
+  return octave(noise, x / T.tunnel_squeeze, T.tunnel_stretch * y, T.tunnel_z, T.tunnel_size) >
+         c->tunnel_noise;
 }
 static int coal_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
-  return octave(noise, x, y, 1, c->coal_size) > c->coal_noise;
+  return octave(noise, x, y, T.coal_z, c->coal_size) > c->coal_noise;
 }
 static int iron_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
-  return octave(noise, x, y, 2, c->iron_size) > c->iron_noise;
+  return octave(noise, x, y, T.iron_z, c->iron_size) > c->iron_noise;
 }
 static int lava_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
-  return octave(noise, x, y, 6, c->lava_size) > c->lava_noise;
+  return octave(noise, x, y, T.lava_z, c->lava_size) > c->lava_noise;
 }
 static int sand_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
-  return octave(noise, x, y, 4, c->sand_size) > c->sand_noise;
+  return octave(noise, x, y, T.sand_z, c->sand_size) > c->sand_noise;
 }
 static int tree_at(const crafter_noise *noise, const crafter_worldgen_config *c, int x, int y) {
-  return octave(noise, x, y, 5, c->tree_size) > c->tree_noise;
+  return octave(noise, x, y, T.tree_z, c->tree_size) > c->tree_noise;
 }
 
 /* The numbers are the config's; with Crafter's (config.c) every
@@ -80,15 +87,20 @@ static int choose_material(crafter_game *game, const crafter_worldgen_config *co
                            uint8_t *tunnel) {
   double dx = x - player_x, dy = y - player_y;
   double start = config->start_radius - sqrt(dx * dx + dy * dy);
-  start += 2 * octave(noise, x, y, 8, 3);
+  start += T.start.weight * octave(noise, x, y, T.start.z, T.start.size);
   start = 1 / (1 + exp(-start));
   /* Near the spawn the answer is grass whatever the other fields say, and
    * no draw depends on them: skip their noise. */
   if (start > config->start_threshold) return CRAFTER_GRASS;
-  double water = octave(noise, x, y, 3, 15) + 0.15 * octave(noise, x, y, 3, 5) + 0.1;
-  water -= 2 * start;
-  double mountain = (octave(noise, x, y, 0, 15) + 0.3 * octave(noise, x, y, 0, 5)) / (1 + 0.3);
-  mountain -= 4 * start + 0.3 * water;
+  double water = T.water[0].weight * octave(noise, x, y, T.water[0].z, T.water[0].size) +
+                 T.water[1].weight * octave(noise, x, y, T.water[1].z, T.water[1].size) +
+                 T.water_offset;
+  water -= T.water_start * start;
+  double mountain =
+      (T.mountain[0].weight * octave(noise, x, y, T.mountain[0].z, T.mountain[0].size) +
+       T.mountain[1].weight * octave(noise, x, y, T.mountain[1].z, T.mountain[1].size)) /
+      T.mountain_divisor;
+  mountain -= T.mountain_start * start + T.mountain_water * water;
 
   if (mountain > config->mountain) {
     /* The reference tests the noise first; both tests are pure, so the
