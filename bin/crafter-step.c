@@ -87,22 +87,27 @@ static void usage_error(const char *format, const char *argument) {
   crafter_usage_error(PROGRAM, format, argument);
 }
 
-int main(int argc, char **argv) {
+/* What the command line says. */
+typedef struct arguments {
   crafter_session_options options;
-  memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.first_episode = 1;
-  options.episodes = -1; /* not given */
-  options.envs = 1;
-  options.shm_fd = -1;
-  options.shm_slots = 2;
+  /* Environment options given on the command line, laid over the config
+   * once it is read. */
+  unsigned given; /* enum crafter_given */
+  const char *config_path, *world_path;
+} arguments;
+
+/* Reads the options into a; exits on --help, --version or a bad option. */
+static void parse_options(int argc, char **argv, arguments *a) {
+  crafter_session_options *options = &a->options;
+  crafter_params_default(&options->params);
+  options->first_episode = 1;
+  options->episodes = -1; /* not given */
+  options->envs = 1;
+  options->shm_fd = -1;
+  options->shm_slots = 2;
   enum {
     OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
   };
-  /* Environment options given on the command line, laid over the config
-   * once it is read. */
-  unsigned given = 0; /* enum crafter_given */
-  const char *config_path = NULL, *world_path = NULL;
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
       {"first-episode", required_argument, NULL, 'e'},
@@ -134,111 +139,122 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(argc, argv, "s:e:n:N:T:O:t:i:c:w:bhV", long_options, NULL)) != -1) {
     switch (option) {
       case 'e':
-        options.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
+        options->first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
             1, CRAFTER_EPISODE_MAX);
         break;
       case 'n':
-        if (crafter_parse_int64(optarg, 0, INT64_MAX, &options.episodes) < 0)
+        if (crafter_parse_int64(optarg, 0, INT64_MAX, &options->episodes) < 0)
           usage_error("invalid episode count '%s' (expected 0 or more)", optarg);
         break;
-      case 'c': config_path = optarg; break;
-      case 'w': world_path = optarg; break;
+      case 'c': a->config_path = optarg; break;
+      case 'w': a->world_path = optarg; break;
       case 'N':
         if (crafter_parse_int64(optarg, 1, 65536, &number) < 0)
           usage_error("invalid number of envs '%s' (expected 1..65536)", optarg);
-        options.envs = (int)number;
+        options->envs = (int)number;
         break;
       case 'T':
         if (crafter_parse_int64(optarg, 1, 1024, &number) < 0)
           usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
-        options.threads = (int)number;
+        options->threads = (int)number;
         break;
       case 'O':
-        options.obs_kind = crafter_obs_kind_from_name(optarg);
-        if (options.obs_kind < 0)
+        options->obs_kind = crafter_obs_kind_from_name(optarg);
+        if (options->obs_kind < 0)
           usage_error("invalid observation kind '%s' (expected none, pixels, semantic, "
                       "symbolic or text)",
                       optarg);
         break;
-      case 't': options.textures = optarg; break;
+      case 't': options->textures = optarg; break;
       case 'i':
-        options.info = crafter_info_kind_from_name(optarg);
-        if (options.info < 0)
+        options->info = crafter_info_kind_from_name(optarg);
+        if (options->info < 0)
           usage_error("invalid info kind '%s' (expected short, full or state)", optarg);
         break;
-      case 'b': options.binary = 1; break;
-      case OPT_MANUAL_RESET: options.manual_reset = 1; break;
-      case OPT_SEMANTIC: options.semantic_info = 1; break;
+      case 'b': options->binary = 1; break;
+      case OPT_MANUAL_RESET: options->manual_reset = 1; break;
+      case OPT_SEMANTIC: options->semantic_info = 1; break;
       case OPT_SHM_FD: {
         int64_t fd;
         if (crafter_parse_int64(optarg, 0, 1 << 20, &fd) < 0)
           usage_error("invalid descriptor '%s' (expected 0..1048576)", optarg);
-        options.shm_fd = (int)fd;
+        options->shm_fd = (int)fd;
         break;
       }
       case OPT_SHM_SLOTS: {
         int64_t slots;
         if (crafter_parse_int64(optarg, 1, 64, &slots) < 0)
           usage_error("invalid number of slots '%s' (expected 1..64)", optarg);
-        options.shm_slots = (int)slots;
+        options->shm_slots = (int)slots;
         break;
       }
       case OPT_RECORD:
         if (!*optarg) usage_error("%s", "the file to record to is empty");
-        options.record = optarg;
+        options->record = optarg;
         break;
-      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-        return crafter_close_stdout(PROGRAM, 0);
+        exit(crafter_close_stdout(PROGRAM, 0));
       default:
-        if (crafter_env_option(PROGRAM, option, optarg, &options.params, &given)) break;
+        if (crafter_env_option(PROGRAM, option, optarg, &options->params, &a->given)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
-        return 2;
+        exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
-  if (options.episodes < 0) options.episodes = options.envs == 1 && !options.binary ? 1 : 0;
-  if (options.binary && options.info != CRAFTER_INFO_SHORT)
+  if (options->episodes < 0) options->episodes = options->envs == 1 && !options->binary ? 1 : 0;
+  if (options->binary && options->info != CRAFTER_INFO_SHORT)
     usage_error("--info %s is for JSON lines, not the binary protocol",
-                crafter_info_kind_name(options.info));
-  if (!options.binary && (options.manual_reset || options.semantic_info || options.shm_fd >= 0))
+                crafter_info_kind_name(options->info));
+  if (!options->binary && (options->manual_reset || options->semantic_info || options->shm_fd >= 0))
     usage_error("%s", "--manual-reset, --semantic and --shm-fd are for the binary protocol");
-  if (options.textures && options.obs_kind != CRAFTER_OBS_PIXELS)
+  if (options->textures && options->obs_kind != CRAFTER_OBS_PIXELS)
     usage_error("%s", "--textures needs --obs pixels");
+}
 
+/* Loads the configuration and the world file, and runs the session. */
+static int run(arguments *a) {
+  crafter_session_options *options = &a->options;
   char error[512];
   static crafter_config config;
   crafter_config_default(&config);
-  if (config_path) {
-    if (crafter_config_load(config_path, &config, error, sizeof(error)) < 0) {
+  if (a->config_path) {
+    if (crafter_config_load(a->config_path, &config, error, sizeof(error)) < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
     /* The file's env section, under the options given here. */
-    crafter_params_take_unset(&options.params, &config.params, given);
-    options.config = &config;
+    crafter_params_take_unset(&options->params, &config.params, a->given);
+    options->config = &config;
   }
   crafter_world_map map;
   memset(&map, 0, sizeof(map));
-  if (world_path) {
-    if (crafter_world_map_load(&map, world_path, error, sizeof(error)) < 0) {
+  if (a->world_path) {
+    if (crafter_world_map_load(&map, a->world_path, error, sizeof(error)) < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    if ((given & CRAFTER_GIVEN_AREA) &&
-        (options.params.area[0] != map.width || options.params.area[1] != map.height)) {
+    if ((a->given & CRAFTER_GIVEN_AREA) &&
+        (options->params.area[0] != map.width || options->params.area[1] != map.height)) {
       fprintf(stderr, PROGRAM ": --area %d,%d does not match the %dx%d world of %s\n",
-              options.params.area[0], options.params.area[1], map.width, map.height, world_path);
+              options->params.area[0], options->params.area[1], map.width, map.height,
+              a->world_path);
       crafter_world_map_free(&map);
       return 2;
     }
-    options.params.area[0] = map.width;
-    options.params.area[1] = map.height;
-    options.world = &map;
+    options->params.area[0] = map.width;
+    options->params.area[1] = map.height;
+    options->world = &map;
   }
-  int status = crafter_session_run(&options, STDIN_FILENO, stdout, error, sizeof(error));
+  int status = crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
   crafter_world_map_free(&map);
   return crafter_close_stdout(PROGRAM, status);
+}
+
+int main(int argc, char **argv) {
+  static arguments a;
+  parse_options(argc, argv, &a);
+  return run(&a);
 }
