@@ -1,4 +1,4 @@
-/* vmsplice(2) and FIONREAD are Linux's. */
+/* vmsplice(2), F_SETPIPE_SZ and FIONREAD are Linux's. */
 #if defined(__linux__)
 #define _GNU_SOURCE
 #endif
@@ -20,10 +20,6 @@
 #include "render.h"
 #include "textures.h"
 #include "traj.h"
-
-#if defined(__linux__)
-#define CRAFTER_F_SETPIPE_SZ 1031 /* F_SETPIPE_SZ, which needs _GNU_SOURCE */
-#endif
 
 /* Reads the input stream and flushes the output before it blocks, so an
  * agent waiting for a record never deadlocks while piped input is still
@@ -261,7 +257,8 @@ static int setup_frames(session *s, char *error, size_t error_size) {
 
 /* The batch draws the observations of the next frame straight into it. */
 static void aim_batch(session *s) {
-  if (s->batch && s->obs_bytes) crafter_batch_redirect(s->batch, s->frame + s->section[CRAFTER_SECTION_OBS]);
+  if (s->batch && s->obs_bytes)
+    crafter_batch_redirect(s->batch, s->frame + s->section[CRAFTER_SECTION_OBS]);
 }
 
 static int setup_batch(session *s, char *error, size_t error_size) {
@@ -624,7 +621,7 @@ static void widen_pipe(session *s) {
   size_t want = s->ring ? 0 : s->frame_bytes;
   if (want > (size_t)1 << 30) want = (size_t)1 << 30;
   for (; want > 64 * 1024; want /= 2)
-    if (fcntl(fileno(s->out), CRAFTER_F_SETPIPE_SZ, (int)want) >= 0) break;
+    if (fcntl(fileno(s->out), F_SETPIPE_SZ, (int)want) >= 0) break;
 #else
   (void)s;
 #endif

@@ -14,10 +14,7 @@ status=$?
 [ $status -ne 0 ] && grep -v '^ok' "$scratch/out" | diag
 ok $status "the plain paths replay the reference episodes of tests/data/reference"
 
-assets=""
-for folder in "$top/../shared/crafter-assets" "$REFERENCE_ENV"/lib/python3*/site-packages/crafter/assets; do
-  [ -f "$folder/grass.png" ] && { assets=$folder; break; }
-done
+assets=$(crafter_assets)
 if [ -n "$assets" ]; then
   CRAFTER_KERNELS=plain "$top/tests/golden-compare" --textures "$assets" "$data"/*.jsonl.gz \
     >"$scratch/out" 2>&1

@@ -20,10 +20,7 @@ status=$?
 ok $(( status || $? )) "$count reference episodes of tests/data/reference replay field by field"
 [ $status -eq 0 ] && report compared "$count reference episodes from tests/data/reference replayed field by field"
 
-assets=""
-for folder in "$top/../shared/crafter-assets" "$REFERENCE_ENV"/lib/python3*/site-packages/crafter/assets; do
-  [ -f "$folder/grass.png" ] && { assets=$folder; break; }
-done
+assets=$(crafter_assets)
 if [ -n "$assets" ]; then
   "$top/tests/golden-compare" --textures "$assets" "$data"/*.jsonl.gz >"$scratch/pixels" 2>&1
   status=$?

@@ -23,3 +23,11 @@ skip() {
 }
 diag() { sed 's/^/# /'; }
 finish() { [ "$failures" -eq 0 ]; exit $?; }
+# Crafter's own textures: beside the project, or in the reference's
+# virtual environment (REFERENCE_ENV); prints the folder, or nothing.
+crafter_assets() {
+  for folder in "$top/../shared/crafter-assets" \
+    "${REFERENCE_ENV:-$top/build-reference/venv}"/lib/python3*/site-packages/crafter/assets; do
+    [ -f "$folder/grass.png" ] && { echo "$folder"; return; }
+  done
+}

@@ -136,7 +136,8 @@ class Stream:
     # -- reading -------------------------------------------------------
 
     def _failure(self, what):
-        self.process.stdin.close() if self.process.stdin else None
+        if self.process.stdin:
+            self.process.stdin.close()
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
