@@ -213,7 +213,7 @@ static int reaches(const view *v, const goal *g, int x, int y, int *face) {
     else if (g->kind == TARGET_OBJECT)
       hit = object && object->kind == g->what;
     else if (g->kind == TARGET_RIPE_PLANT)
-      hit = object && object->kind == CRAFTER_PLANT && object->counter > 300;
+      hit = object && object->kind == CRAFTER_PLANT && crafter_plant_ripe(&v->env->game, object);
     if (hit) {
       *face = d;
       return 1;

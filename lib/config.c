@@ -115,7 +115,33 @@ const crafter_config crafter_config_builtin = {
                .combine = CRAFTER_COMBINE_MAX,
                .achievements = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+    /* objects.py */
+    .player = {.hunger = {.rate = 1, .sleeping = 0.5, .limit = 25, .amount = 1},
+               .thirst = {.rate = 1, .sleeping = 0.5, .limit = 20, .amount = 1},
+               .fatigue = {.rate = 1, .sleeping = 1, .tired = 30, .rested = -10, .amount = 1},
+               .recover = {.rate = 1, .sleeping = 2, .decay = 1, .decay_sleeping = 0.5,
+                           .heal = 25, .hurt = -15, .amount = 1},
+               .damage_none = 1, .damage_wood_sword = 2, .damage_stone_sword = 3,
+               .damage_iron_sword = 5},
+    .cow = {.health = 3, .move = 0.5, .food = 6},
+    .zombie = {.health = 5, .chase_distance = 8, .chase_probability = 0.9, .long_axis = 0.8,
+               .attack_distance = 1, .damage = 2, .damage_sleeping = 7, .cooldown = 5},
+    .skeleton = {.health = 3, .flee_distance = 3, .flee_long_axis = 0.6, .shoot_distance = 5,
+                 .shoot_probability = 0.5, .reload = 4, .chase_distance = 8,
+                 .chase_probability = 0.3, .chase_long_axis = 0.6, .wander = 0.2},
+    .arrow = {.damage = 2},
+    .plant = {.health = 1, .ripe = 300, .food = 4, .damage = 1},
 };
+
+int crafter_config_health(const crafter_config *config, int kind) {
+  switch (kind) {
+    case CRAFTER_COW: return config->cow.health;
+    case CRAFTER_ZOMBIE: return config->zombie.health;
+    case CRAFTER_SKELETON: return config->skeleton.health;
+    case CRAFTER_PLANT: return config->plant.health;
+    default: return 0;
+  }
+}
 
 void crafter_config_default(crafter_config *config) {
   memcpy(config, &crafter_config_builtin, sizeof(*config));
@@ -147,7 +173,10 @@ static int check_amounts(const crafter_item_amount *list, int count, const char 
   return 0;
 }
 
+static int check_objects(const crafter_config *config, char *error, size_t error_size);
+
 int crafter_config_check(const crafter_config *config, char *error, size_t error_size) {
+  if (check_objects(config, error, error_size) < 0) return -1;
   if (crafter_params_check(&config->params, error, error_size) < 0) return -1;
   const crafter_material_set all = (crafter_material_set)((1ull << CRAFTER_MATERIAL_COUNT) - 1);
   if (config->day_length < 0) {
@@ -965,11 +994,156 @@ static int reward_pair(reader *r, int key, const yaml_node_t *key_node, yaml_nod
                    CRAFTER_ACHIEVEMENT_COUNT, achievement_pair, NULL);
 }
 
+/* ---- player:, cow:, zombie:, skeleton:, arrow:, plant: (objects.py) ---- */
+
+enum object_value { REAL, COUNT, CHANCE };
+
+typedef struct object_field {
+  const char *path; /* section.key or section.group.key */
+  size_t offset;
+  int kind;
+} object_field;
+
+#define OBJECT(path, member, kind) {path, offsetof(crafter_config, member), kind}
+static const object_field object_fields[] = {
+    OBJECT("player.hunger.rate", player.hunger.rate, REAL),
+    OBJECT("player.hunger.sleeping", player.hunger.sleeping, REAL),
+    OBJECT("player.hunger.limit", player.hunger.limit, REAL),
+    OBJECT("player.hunger.amount", player.hunger.amount, COUNT),
+    OBJECT("player.thirst.rate", player.thirst.rate, REAL),
+    OBJECT("player.thirst.sleeping", player.thirst.sleeping, REAL),
+    OBJECT("player.thirst.limit", player.thirst.limit, REAL),
+    OBJECT("player.thirst.amount", player.thirst.amount, COUNT),
+    OBJECT("player.fatigue.rate", player.fatigue.rate, REAL),
+    OBJECT("player.fatigue.sleeping", player.fatigue.sleeping, REAL),
+    OBJECT("player.fatigue.tired", player.fatigue.tired, REAL),
+    OBJECT("player.fatigue.rested", player.fatigue.rested, REAL),
+    OBJECT("player.fatigue.amount", player.fatigue.amount, COUNT),
+    OBJECT("player.recover.rate", player.recover.rate, REAL),
+    OBJECT("player.recover.sleeping", player.recover.sleeping, REAL),
+    OBJECT("player.recover.decay", player.recover.decay, REAL),
+    OBJECT("player.recover.decay_sleeping", player.recover.decay_sleeping, REAL),
+    OBJECT("player.recover.heal", player.recover.heal, REAL),
+    OBJECT("player.recover.hurt", player.recover.hurt, REAL),
+    OBJECT("player.recover.amount", player.recover.amount, COUNT),
+    OBJECT("player.damage.none", player.damage_none, COUNT),
+    OBJECT("player.damage.wood_sword", player.damage_wood_sword, COUNT),
+    OBJECT("player.damage.stone_sword", player.damage_stone_sword, COUNT),
+    OBJECT("player.damage.iron_sword", player.damage_iron_sword, COUNT),
+    OBJECT("cow.health", cow.health, COUNT),
+    OBJECT("cow.move", cow.move, CHANCE),
+    OBJECT("cow.food", cow.food, COUNT),
+    OBJECT("zombie.health", zombie.health, COUNT),
+    OBJECT("zombie.chase.distance", zombie.chase_distance, COUNT),
+    OBJECT("zombie.chase.probability", zombie.chase_probability, CHANCE),
+    OBJECT("zombie.chase.long_axis", zombie.long_axis, CHANCE),
+    OBJECT("zombie.attack.distance", zombie.attack_distance, COUNT),
+    OBJECT("zombie.attack.damage", zombie.damage, COUNT),
+    OBJECT("zombie.attack.sleeping", zombie.damage_sleeping, COUNT),
+    OBJECT("zombie.attack.cooldown", zombie.cooldown, COUNT),
+    OBJECT("skeleton.health", skeleton.health, COUNT),
+    OBJECT("skeleton.flee.distance", skeleton.flee_distance, COUNT),
+    OBJECT("skeleton.flee.long_axis", skeleton.flee_long_axis, CHANCE),
+    OBJECT("skeleton.shoot.distance", skeleton.shoot_distance, COUNT),
+    OBJECT("skeleton.shoot.probability", skeleton.shoot_probability, CHANCE),
+    OBJECT("skeleton.shoot.reload", skeleton.reload, COUNT),
+    OBJECT("skeleton.chase.distance", skeleton.chase_distance, COUNT),
+    OBJECT("skeleton.chase.probability", skeleton.chase_probability, CHANCE),
+    OBJECT("skeleton.chase.long_axis", skeleton.chase_long_axis, CHANCE),
+    OBJECT("skeleton.wander", skeleton.wander, CHANCE),
+    OBJECT("arrow.damage", arrow.damage, COUNT),
+    OBJECT("plant.health", plant.health, COUNT),
+    OBJECT("plant.ripe", plant.ripe, COUNT),
+    OBJECT("plant.food", plant.food, COUNT),
+    OBJECT("plant.damage", plant.damage, COUNT),
+};
+#define OBJECT_FIELDS ((int)(sizeof(object_fields) / sizeof(object_fields[0])))
+#define OBJECT_LIMIT 1000000
+
+static int check_objects(const crafter_config *config, char *error, size_t error_size) {
+  for (int i = 0; i < OBJECT_FIELDS; i++) {
+    const object_field *field = &object_fields[i];
+    const char *at = (const char *)config + field->offset;
+    int good;
+    if (field->kind == COUNT) {
+      int32_t value = *(const int32_t *)(const void *)at;
+      good = value >= 0 && value <= OBJECT_LIMIT;
+    } else {
+      double value = *(const double *)(const void *)at;
+      good = field->kind == CHANCE ? value >= 0 && value <= 1
+                                   : value >= -OBJECT_LIMIT && value <= OBJECT_LIMIT;
+    }
+    if (!good) {
+      snprintf(error, error_size, "%s is out of range (%s)", field->path,
+               field->kind == COUNT    ? "an integer from 0 to 1000000"
+               : field->kind == CHANCE ? "a probability from 0 to 1"
+                                       : "a number from -1000000 to 1000000");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The keys one level below `prefix` in the table, in table order. */
+typedef struct object_keys {
+  const char *prefix;
+  char names[16][24];
+  const char *list[16];
+  int count;
+} object_keys;
+
+static int object_section(reader *r, const yaml_node_t *node, const char *prefix);
+
+static int object_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t *value,
+                       void *context) {
+  (void)key_node;
+  const object_keys *keys = context;
+  char path[80];
+  snprintf(path, sizeof(path), "%s.%s", keys->prefix, keys->list[key]);
+  for (int i = 0; i < OBJECT_FIELDS; i++) {
+    const object_field *field = &object_fields[i];
+    if (strcmp(field->path, path) != 0) continue;
+    char *out = (char *)r->config + field->offset;
+    if (field->kind == COUNT) {
+      long long number;
+      if (read_integer(r, value, path, 0, OBJECT_LIMIT, &number) < 0) return -1;
+      *(int32_t *)(void *)out = (int32_t)number;
+      return 0;
+    }
+    double minimum = field->kind == CHANCE ? 0 : -OBJECT_LIMIT;
+    double maximum = field->kind == CHANCE ? 1 : OBJECT_LIMIT;
+    return read_double(r, value, path, minimum, maximum, (double *)(void *)out);
+  }
+  return object_section(r, value, path);
+}
+
+static int object_section(reader *r, const yaml_node_t *node, const char *prefix) {
+  object_keys keys = {.prefix = prefix, .count = 0};
+  size_t length = strlen(prefix);
+  for (int i = 0; i < OBJECT_FIELDS; i++) {
+    const char *path = object_fields[i].path;
+    if (strncmp(path, prefix, length) != 0 || path[length] != '.') continue;
+    const char *name = path + length + 1;
+    size_t size = strcspn(name, ".");
+    int known = 0;
+    for (int k = 0; k < keys.count; k++)
+      known |= strlen(keys.names[k]) == size && strncmp(keys.names[k], name, size) == 0;
+    if (known || keys.count == 16 || size >= sizeof(keys.names[0])) continue;
+    memcpy(keys.names[keys.count], name, size);
+    keys.names[keys.count][size] = '\0';
+    keys.list[keys.count] = keys.names[keys.count];
+    keys.count++;
+  }
+  return each_pair(r, node, prefix, keys.list, keys.count, object_pair, &keys);
+}
+
 /* ---- the top level ---- */
 
-static const char *const top_keys[] = {"version", "env",  "daylight", "worldgen", "balance",
-                                       "walkable", "items", "collect", "place", "make",
-                                       "reward", "actions", "materials", "achievements"};
+static const char *const top_keys[] = {
+    "version", "env",     "daylight",  "worldgen", "balance", "walkable", "items",
+    "collect", "place",   "make",      "reward",   "actions", "materials", "achievements",
+    "player",  "cow",     "zombie",    "skeleton", "arrow",   "plant"};
+#define TOP_KEYS ((int)(sizeof(top_keys) / sizeof(top_keys[0])))
 
 /* data.yaml's fixed lists may be present when they are Crafter's own. */
 static int fixed_list(reader *r, const yaml_node_t *node, const char *what,
@@ -1029,9 +1203,10 @@ static int top_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t
     case 12:
       return fixed_list(r, value, "materials", crafter_material_names + 1,
                         CRAFTER_MATERIAL_COUNT - 1);
-    default:
+    case 13:
       return fixed_list(r, value, "achievements", crafter_achievement_names,
                         CRAFTER_ACHIEVEMENT_COUNT);
+    default: return object_section(r, value, top_keys[key]);
   }
 }
 
@@ -1095,8 +1270,7 @@ static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *
   int status = 0;
   yaml_node_t *root = yaml_document_get_root_node(&document);
   if (root && !is_null(root))
-    status = each_pair(&r, root, "the top level", top_keys,
-                       (int)(sizeof(top_keys) / sizeof(top_keys[0])), top_pair, NULL);
+    status = each_pair(&r, root, "the top level", top_keys, TOP_KEYS, top_pair, NULL);
   if (status == 0 && root) {
     yaml_document_t next;
     if (yaml_parser_load(parser, &next)) {

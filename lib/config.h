@@ -103,6 +103,88 @@ typedef struct crafter_reward_config {
   double achievements[CRAFTER_ACHIEVEMENT_COUNT]; /* reward of a first unlock */
 } crafter_reward_config;
 
+/* The numbers of Crafter's objects.py, by the object they belong to.
+ * Counts, distances, healths and damages are integers; rates and
+ * probabilities are doubles compared as the reference compares them. */
+
+/* A hidden counter of the player (hunger, thirst): each step it grows by
+ * `rate` (awake) or `sleeping` (asleep); above `limit` it restarts at 0
+ * and the player loses `amount` of food (drink). */
+typedef struct crafter_counter_rule {
+  double rate, sleeping, limit;
+  int32_t amount;
+} crafter_counter_rule;
+
+/* Fatigue grows by `rate` awake; asleep it becomes min(fatigue - sleeping,
+ * 0).  Above `tired` it restarts and energy drops by `amount`; below
+ * `rested` it restarts and energy rises by `amount`. */
+typedef struct crafter_fatigue_rule {
+  double rate, sleeping, tired, rested;
+  int32_t amount;
+} crafter_fatigue_rule;
+
+/* With food, drink and energy (or sleep) the recovery counter grows by
+ * `rate` (`sleeping` asleep), without it falls by `decay`
+ * (`decay_sleeping`); above `heal` health rises by `amount`, below `hurt`
+ * it drops by `amount`, and the counter restarts. */
+typedef struct crafter_recover_rule {
+  double rate, sleeping, decay, decay_sleeping, heal, hurt;
+  int32_t amount;
+} crafter_recover_rule;
+
+typedef struct crafter_player_rules {
+  crafter_counter_rule hunger, thirst;
+  crafter_fatigue_rule fatigue;
+  crafter_recover_rule recover;
+  /* Damage of a hit: the largest of `none` and the damage of each sword
+   * the player holds. */
+  int32_t damage_none, damage_wood_sword, damage_stone_sword, damage_iron_sword;
+} crafter_player_rules;
+
+typedef struct crafter_cow_rules {
+  int32_t health;
+  double move;    /* moves in a random direction when a draw is below this */
+  int32_t food;   /* food the player gets for eating one */
+} crafter_cow_rules;
+
+/* Within chase_distance (Manhattan) of the player a zombie moves toward
+ * it when a draw is below chase_probability, along the longer axis when a
+ * second draw is below long_axis; else in a random direction.  Within
+ * attack_distance it attacks when its cooldown is 0 (damage, or
+ * damage_sleeping when the player sleeps) and the cooldown restarts at
+ * `cooldown`; else the cooldown counts down. */
+typedef struct crafter_zombie_rules {
+  int32_t health, chase_distance;
+  double chase_probability, long_axis;
+  int32_t attack_distance, damage, damage_sleeping, cooldown;
+} crafter_zombie_rules;
+
+/* A skeleton within flee_distance steps away from the player (longer axis
+ * when a draw is below flee_long_axis); if it could not, within
+ * shoot_distance it shoots when a draw is below shoot_probability and it
+ * is loaded (an arrow reloads for `reload` steps); else within
+ * chase_distance it steps toward the player when a draw is below
+ * chase_probability; else it wanders when a draw is below `wander`. */
+typedef struct crafter_skeleton_rules {
+  int32_t health, flee_distance;
+  double flee_long_axis;
+  int32_t shoot_distance;
+  double shoot_probability;
+  int32_t reload, chase_distance;
+  double chase_probability, chase_long_axis, wander;
+} crafter_skeleton_rules;
+
+typedef struct crafter_arrow_rules {
+  int32_t damage;  /* to whatever it hits */
+} crafter_arrow_rules;
+
+/* A sapling grows one step at a time and is ripe when its growth is
+ * above `ripe`; eaten ripe it gives `food` and starts again.  Each step a
+ * cow, zombie or skeleton stands next to it, it loses `damage` health. */
+typedef struct crafter_plant_rules {
+  int32_t health, ripe, food, damage;
+} crafter_plant_rules;
+
 typedef struct crafter_config {
   crafter_params params;                 /* env: */
   long day_length;                       /* daylight: steps per day; 0: always day */
@@ -116,7 +198,17 @@ typedef struct crafter_config {
   crafter_place_rule place[4];           /* by action - CRAFTER_PLACE_STONE */
   crafter_make_rule make[6];             /* by action - CRAFTER_MAKE_WOOD_PICKAXE */
   crafter_reward_config reward;
+  crafter_player_rules player;           /* player: */
+  crafter_cow_rules cow;                 /* cow: */
+  crafter_zombie_rules zombie;           /* zombie: */
+  crafter_skeleton_rules skeleton;       /* skeleton: */
+  crafter_arrow_rules arrow;             /* arrow: */
+  crafter_plant_rules plant;             /* plant: */
 } crafter_config;
+
+/* The health a creature of `kind` (enum crafter_object_kind) starts with:
+ * the config's cow, zombie, skeleton or plant health, 0 for the rest. */
+int crafter_config_health(const crafter_config *config, int kind);
 
 /* Env parameters a program's command line gave, which a config file's env
  * section must not override. */

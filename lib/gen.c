@@ -68,7 +68,10 @@ static int object_texture(const crafter_object *object) {
     case CRAFTER_COW: return CRAFTER_TEX_COW;
     case CRAFTER_ZOMBIE: return CRAFTER_TEX_ZOMBIE;
     case CRAFTER_SKELETON: return CRAFTER_TEX_SKELETON;
-    case CRAFTER_PLANT: return object->counter > 300 ? CRAFTER_TEX_PLANT_RIPE : CRAFTER_TEX_PLANT;
+    case CRAFTER_PLANT:
+      /* A map holds no config: Crafter's ripeness. */
+      return object->counter > crafter_config_builtin.plant.ripe ? CRAFTER_TEX_PLANT_RIPE
+                                                                 : CRAFTER_TEX_PLANT;
     case CRAFTER_ARROW:
       if (object->facing_x < 0) return CRAFTER_TEX_ARROW_LEFT;
       if (object->facing_x > 0) return CRAFTER_TEX_ARROW_RIGHT;

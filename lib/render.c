@@ -375,7 +375,8 @@ static int object_texture(const crafter_env *env, const crafter_object *object) 
       if (object->facing_x < 0) return CRAFTER_TEX_ARROW_LEFT;
       if (object->facing_x > 0) return CRAFTER_TEX_ARROW_RIGHT;
       return object->facing_y < 0 ? CRAFTER_TEX_ARROW_UP : CRAFTER_TEX_ARROW_DOWN;
-    case CRAFTER_PLANT: return object->counter > 300 ? CRAFTER_TEX_PLANT_RIPE : CRAFTER_TEX_PLANT;
+    case CRAFTER_PLANT:
+      return crafter_plant_ripe(&env->game, object) ? CRAFTER_TEX_PLANT_RIPE : CRAFTER_TEX_PLANT;
     default: return CRAFTER_TEX_UNKNOWN;
   }
 }
@@ -806,7 +807,9 @@ void crafter_render_symbolic(const crafter_env *env, float *out) {
           case CRAFTER_COW: cell[BLOCK_COUNT + 1] = 1; break;
           case CRAFTER_SKELETON: cell[BLOCK_COUNT + 2] = 1; break;
           case CRAFTER_ARROW: cell[BLOCK_COUNT + 3] = 1; break;
-          case CRAFTER_PLANT: block = object->counter > 300 ? BLOCK_RIPE_PLANT : BLOCK_PLANT; break;
+          case CRAFTER_PLANT:
+            block = crafter_plant_ripe(&env->game, object) ? BLOCK_RIPE_PLANT : BLOCK_PLANT;
+            break;
           default: break;
         }
       }

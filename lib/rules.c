@@ -47,6 +47,10 @@ static const int directions[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
 
 double crafter_daylight(long step) { return crafter_daylight_cycle(step, 300); }
 
+int crafter_plant_ripe(const crafter_game *game, const crafter_object *plant) {
+  return plant->counter > config_of(game)->plant.ripe;
+}
+
 static crafter_object *object(crafter_game *game, int slot) {
   return &game->world.objects[slot];
 }
@@ -108,13 +112,7 @@ int crafter_game_add_creature(crafter_game *game, int kind, int x, int y) {
   creature.kind = (uint8_t)kind;
   creature.x = x;
   creature.y = y;
-  switch (kind) {
-    case CRAFTER_COW: creature.health = 3; break;
-    case CRAFTER_ZOMBIE: creature.health = 5; break;
-    case CRAFTER_SKELETON: creature.health = 3; break;
-    case CRAFTER_PLANT: creature.health = 1; break;
-    default: creature.health = 0; break;
-  }
+  creature.health = crafter_config_health(config_of(game), kind);
   return crafter_world_add(&game->world, &creature);
 }
 
@@ -139,15 +137,21 @@ int crafter_game_place_player(crafter_game *game, int x, int y) {
 static void player_do_object(crafter_game *game, int slot) {
   crafter_player *player = &game->player;
   crafter_object *target = object(game, slot);
-  int strength = 1;
-  if (player->inventory[CRAFTER_WOOD_SWORD] && strength < 2) strength = 2;
-  if (player->inventory[CRAFTER_STONE_SWORD] && strength < 3) strength = 3;
-  if (player->inventory[CRAFTER_IRON_SWORD] && strength < 5) strength = 5;
+  const crafter_config *config = config_of(game);
+  const crafter_player_rules *rules = &config->player;
+  /* max(none, wood_sword and its damage, ...), as the reference writes it. */
+  int strength = rules->damage_none;
+  if (player->inventory[CRAFTER_WOOD_SWORD] && strength < rules->damage_wood_sword)
+    strength = rules->damage_wood_sword;
+  if (player->inventory[CRAFTER_STONE_SWORD] && strength < rules->damage_stone_sword)
+    strength = rules->damage_stone_sword;
+  if (player->inventory[CRAFTER_IRON_SWORD] && strength < rules->damage_iron_sword)
+    strength = rules->damage_iron_sword;
   switch (target->kind) {
     case CRAFTER_PLANT:
-      if (target->counter > 300) {
+      if (crafter_plant_ripe(game, target)) {
         target->counter = 0;
-        player->inventory[CRAFTER_FOOD] += 4;
+        player->inventory[CRAFTER_FOOD] += config->plant.food;
         player->achievements[CRAFTER_EAT_PLANT]++;
       }
       break;
@@ -162,7 +166,7 @@ static void player_do_object(crafter_game *game, int slot) {
     case CRAFTER_COW:
       damage(game, slot, strength);
       if (target->health <= 0) {
-        player->inventory[CRAFTER_FOOD] += 6;
+        player->inventory[CRAFTER_FOOD] += config->cow.food;
         player->achievements[CRAFTER_EAT_COW]++;
         player->hunger = 0;
       }
@@ -350,7 +354,7 @@ static int outlook_do(const crafter_game *game, int x, int y, sentence *out) {
   if (slot >= 0) {
     const crafter_object *target = &game->world.objects[slot];
     if (target->kind == CRAFTER_PLANT) {
-      if (target->counter > 300) return CRAFTER_ACTION_POSSIBLE;
+      if (crafter_plant_ripe(game, target)) return CRAFTER_ACTION_POSSIBLE;
       say(out, "Cannot eat the plant: it is not ripe yet.");
       return CRAFTER_ACTION_IMPOSSIBLE;
     }
@@ -500,45 +504,53 @@ static void player_move(crafter_game *game, int action) {
     player->inventory[CRAFTER_HEALTH] = 0;
 }
 
-static void player_life_stats(crafter_player *player) {
-  player->hunger += player->sleeping ? 0.5 : 1;
-  if (player->hunger > 25) {
-    player->hunger = 0;
-    player->inventory[CRAFTER_FOOD] -= 1;
-  }
-  player->thirst += player->sleeping ? 0.5 : 1;
-  if (player->thirst > 20) {
-    player->thirst = 0;
-    player->inventory[CRAFTER_DRINK] -= 1;
-  }
-  if (player->sleeping)
-    player->fatigue = player->fatigue - 1 < 0 ? player->fatigue - 1 : 0;
-  else
-    player->fatigue += 1;
-  if (player->fatigue < -10) {
-    player->fatigue = 0;
-    player->inventory[CRAFTER_ENERGY] += 1;
-  }
-  if (player->fatigue > 30) {
-    player->fatigue = 0;
-    player->inventory[CRAFTER_ENERGY] -= 1;
+/* Hunger and thirst: grow, and past the limit cost an item. */
+static void player_counter(const crafter_counter_rule *rule, int sleeping, double *counter,
+                           int32_t *item) {
+  *counter += sleeping ? rule->sleeping : rule->rate;
+  if (*counter > rule->limit) {
+    *counter = 0;
+    *item -= rule->amount;
   }
 }
 
-static void player_health(crafter_player *player) {
+static void player_life_stats(const crafter_player_rules *rules, crafter_player *player) {
+  player_counter(&rules->hunger, player->sleeping, &player->hunger,
+                 &player->inventory[CRAFTER_FOOD]);
+  player_counter(&rules->thirst, player->sleeping, &player->thirst,
+                 &player->inventory[CRAFTER_DRINK]);
+  const crafter_fatigue_rule *fatigue = &rules->fatigue;
+  if (player->sleeping) {
+    double rested = player->fatigue - fatigue->sleeping;
+    player->fatigue = rested < 0 ? rested : 0;
+  } else {
+    player->fatigue += fatigue->rate;
+  }
+  if (player->fatigue < fatigue->rested) {
+    player->fatigue = 0;
+    player->inventory[CRAFTER_ENERGY] += fatigue->amount;
+  }
+  if (player->fatigue > fatigue->tired) {
+    player->fatigue = 0;
+    player->inventory[CRAFTER_ENERGY] -= fatigue->amount;
+  }
+}
+
+static void player_health(const crafter_recover_rule *rule, crafter_player *player) {
   int necessities = player->inventory[CRAFTER_FOOD] > 0 && player->inventory[CRAFTER_DRINK] > 0 &&
                     (player->inventory[CRAFTER_ENERGY] > 0 || player->sleeping);
   if (necessities)
-    player->recover += player->sleeping ? 2 : 1;
+    player->recover += player->sleeping ? rule->sleeping : rule->rate;
   else
-    player->recover -= player->sleeping ? 0.5 : 1;
-  if (player->recover > 25) {
+    player->recover -= player->sleeping ? rule->decay_sleeping : rule->decay;
+  int32_t *health = &player->inventory[CRAFTER_HEALTH];
+  if (player->recover > rule->heal) {
     player->recover = 0;
-    player->inventory[CRAFTER_HEALTH] = clamp_health(player->inventory[CRAFTER_HEALTH] + 1);
+    *health = clamp_health(*health + rule->amount);
   }
-  if (player->recover < -15) {
+  if (player->recover < rule->hurt) {
     player->recover = 0;
-    player->inventory[CRAFTER_HEALTH] = clamp_health(player->inventory[CRAFTER_HEALTH] - 1);
+    *health = clamp_health(*health - rule->amount);
   }
 }
 
@@ -579,8 +591,8 @@ static void update_player(crafter_game *game) {
     case CRAFTER_PLACE_PLANT: player_place(game, action, target_x, target_y, material); break;
     default: player_make(game, action); break;
   }
-  player_life_stats(player);
-  player_health(player);
+  player_life_stats(&config_of(game)->player, player);
+  player_health(&config_of(game)->player.recover, player);
   for (int item = 0; item < CRAFTER_ITEM_COUNT; item++) {
     int32_t *count = &player->inventory[item];
     if (*count > items[item].max) *count = items[item].max;
@@ -595,7 +607,7 @@ static void update_player(crafter_game *game) {
 
 static void update_cow(crafter_game *game, int slot) {
   if (object(game, slot)->health <= 0) crafter_world_remove(&game->world, slot);
-  if (crafter_rng_uniform(&game->rng) < 0.5) {
+  if (crafter_rng_uniform(&game->rng) < config_of(game)->cow.move) {
     int dx, dy;
     random_direction(game, &dx, &dy);
     move_object(game, slot, dx, dy, walkable(game));
@@ -604,37 +616,41 @@ static void update_cow(crafter_game *game, int slot) {
 
 static void update_zombie(crafter_game *game, int slot) {
   crafter_object *zombie = object(game, slot);
+  const crafter_zombie_rules *rules = &config_of(game)->zombie;
   if (zombie->health <= 0) crafter_world_remove(&game->world, slot);
   int dx, dy;
-  if (distance_to_player(game, zombie->x, zombie->y) <= 8 &&
-      crafter_rng_uniform(&game->rng) < 0.9) {
-    int long_axis = crafter_rng_uniform(&game->rng) < 0.8;
+  if (distance_to_player(game, zombie->x, zombie->y) <= rules->chase_distance &&
+      crafter_rng_uniform(&game->rng) < rules->chase_probability) {
+    int long_axis = crafter_rng_uniform(&game->rng) < rules->long_axis;
     toward_player(game, zombie, long_axis, &dx, &dy);
   } else {
     random_direction(game, &dx, &dy);
   }
   move_object(game, slot, dx, dy, walkable(game));
-  if (distance_to_player(game, zombie->x, zombie->y) <= 1) {
+  if (distance_to_player(game, zombie->x, zombie->y) <= rules->attack_distance) {
     if (zombie->counter) {
       zombie->counter -= 1;
     } else {
-      damage(game, 0, game->player.sleeping ? 7 : 2);
-      zombie->counter = 5;
+      damage(game, 0, game->player.sleeping ? rules->damage_sleeping : rules->damage);
+      zombie->counter = rules->cooldown;
     }
   }
 }
 
 static void update_skeleton(crafter_game *game, int slot) {
   crafter_object *skeleton = object(game, slot);
+  const crafter_skeleton_rules *rules = &config_of(game)->skeleton;
   if (skeleton->health <= 0) crafter_world_remove(&game->world, slot);
   if (skeleton->counter > 0) skeleton->counter -= 1;
   int distance = distance_to_player(game, skeleton->x, skeleton->y);
   int dx, dy;
-  if (distance <= 3) {
-    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < 0.6, &dx, &dy);
+  if (distance <= rules->flee_distance) {
+    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < rules->flee_long_axis, &dx,
+                  &dy);
     if (move_object(game, slot, -dx, -dy, walkable(game))) return;
   }
-  if (distance <= 5 && crafter_rng_uniform(&game->rng) < 0.5) {
+  if (distance <= rules->shoot_distance &&
+      crafter_rng_uniform(&game->rng) < rules->shoot_probability) {
     toward_player(game, skeleton, 1, &dx, &dy);
     if (skeleton->counter > 0 || (dx == 0 && dy == 0)) return;
     int x = skeleton->x + dx, y = skeleton->y + dy;
@@ -646,12 +662,14 @@ static void update_skeleton(crafter_game *game, int slot) {
       arrow.facing_x = (int8_t)dx;
       arrow.facing_y = (int8_t)dy;
       /* The table may move when it grows. */
-      if (crafter_world_add(&game->world, &arrow) >= 0) object(game, slot)->counter = 4;
+      if (crafter_world_add(&game->world, &arrow) >= 0) object(game, slot)->counter = rules->reload;
     }
-  } else if (distance <= 8 && crafter_rng_uniform(&game->rng) < 0.3) {
-    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < 0.6, &dx, &dy);
+  } else if (distance <= rules->chase_distance &&
+             crafter_rng_uniform(&game->rng) < rules->chase_probability) {
+    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < rules->chase_long_axis, &dx,
+                  &dy);
     move_object(game, slot, dx, dy, walkable(game));
-  } else if (crafter_rng_uniform(&game->rng) < 0.2) {
+  } else if (crafter_rng_uniform(&game->rng) < rules->wander) {
     random_direction(game, &dx, &dy);
     move_object(game, slot, dx, dy, walkable(game));
   }
@@ -663,7 +681,7 @@ static void update_arrow(crafter_game *game, int slot) {
   int target_slot = crafter_world_object_slot(&game->world, x, y);
   int material = crafter_world_material(&game->world, x, y);
   if (target_slot >= 0) {
-    damage(game, target_slot, 2);
+    damage(game, target_slot, config_of(game)->arrow.damage);
     crafter_world_remove(&game->world, slot);
   } else if (!crafter_world_inside(&game->world, x, y) || !(arrow_walkable(game) & BIT(material))) {
     crafter_world_remove(&game->world, slot);
@@ -685,7 +703,7 @@ static void update_plant(crafter_game *game, int slot) {
     int kind = object(game, neighbour)->kind;
     if (kind == CRAFTER_ZOMBIE || kind == CRAFTER_SKELETON || kind == CRAFTER_COW) threatened = 1;
   }
-  if (threatened) plant->health = clamp_health(plant->health - 1);
+  if (threatened) plant->health = clamp_health(plant->health - config_of(game)->plant.damage);
   if (plant->health <= 0) crafter_world_remove(&game->world, slot);
 }
 

@@ -21,7 +21,8 @@ typedef struct crafter_player {
   int facing_x, facing_y;
   int sleeping;
   int32_t last_health; /* health at the end of the previous update */
-  /* Hidden counters; always multiples of 0.5, so exact in a double. */
+  /* Hidden counters, doubles as the reference's Python floats (with
+   * Crafter's rates, multiples of 0.5). */
   double hunger, thirst, fatigue, recover;
 } crafter_player;
 
@@ -43,6 +44,10 @@ typedef struct crafter_game {
 
 /* Crafter's daylight after `step` steps (a day of 300 steps). */
 double crafter_daylight(long step);
+
+/* Whether a plant is ripe: grown beyond its config's plant.ripe steps
+ * (Crafter: 300). */
+int crafter_plant_ripe(const crafter_game *game, const crafter_object *plant);
 
 /* Puts the player at (x, y) as a fresh Player with full vitals. */
 int crafter_game_place_player(crafter_game *game, int x, int y);

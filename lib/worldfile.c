@@ -382,13 +382,8 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
       map->materials[cell] = (uint8_t)crafter_object_default_ground(object.kind);
       object.x = x;
       object.y = y;
-      switch (object.kind) {
-        case CRAFTER_COW: object.health = 3; break;
-        case CRAFTER_ZOMBIE: object.health = 5; break;
-        case CRAFTER_SKELETON: object.health = 3; break;
-        case CRAFTER_PLANT: object.health = 1; break;
-        default: object.health = 0; break;
-      }
+      /* Crafter's healths; a game built from the map takes its config's. */
+      object.health = crafter_config_health(&crafter_config_builtin, object.kind);
       if (found_count == found_capacity) {
         found_capacity = found_capacity ? found_capacity * 2 : 64;
         crafter_object *grown = realloc(found, sizeof(crafter_object) * (size_t)found_capacity);

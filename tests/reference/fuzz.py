@@ -37,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -182,6 +183,60 @@ def mutations():
     return {'make': {name: rule}}
   table['make'] = make
   table['reward.health'] = lambda r: {'reward': {'health': number(r, 0.01, 2)}}
+
+  # objects.py: ranges that keep episodes playable.
+  def nested(path, draw):
+    def fragment(r):
+      value = draw(r)
+      for part in reversed(path.split('.')):
+        value = {part: value}
+      return value
+    table[path] = fragment
+
+  rate = lambda r: number(r, 0, 3)
+  for counter, limit in (('hunger', 40), ('thirst', 40)):
+    nested(f'player.{counter}.rate', rate)
+    nested(f'player.{counter}.sleeping', rate)
+    nested(f'player.{counter}.limit', lambda r, l=limit: number(r, 0, l))
+    nested(f'player.{counter}.amount', lambda r: r.randint(0, 3))
+  nested('player.fatigue.rate', rate)
+  nested('player.fatigue.sleeping', rate)
+  nested('player.fatigue.tired', lambda r: number(r, 0, 50))
+  nested('player.fatigue.rested', lambda r: number(r, -20, 0))
+  nested('player.fatigue.amount', lambda r: r.randint(0, 3))
+  for key in ('rate', 'sleeping', 'decay', 'decay_sleeping'):
+    nested(f'player.recover.{key}', rate)
+  nested('player.recover.heal', lambda r: number(r, 0, 40))
+  nested('player.recover.hurt', lambda r: number(r, -30, 0))
+  nested('player.recover.amount', lambda r: r.randint(0, 3))
+  for key in ('none', 'wood_sword', 'stone_sword', 'iron_sword'):
+    nested(f'player.damage.{key}', lambda r: r.randint(0, 8))
+  nested('cow.health', lambda r: r.randint(1, 8))
+  nested('cow.move', probability)
+  nested('cow.food', lambda r: r.randint(0, 9))
+  nested('zombie.health', lambda r: r.randint(1, 10))
+  nested('zombie.chase.distance', lambda r: r.randint(0, 12))
+  nested('zombie.chase.probability', probability)
+  nested('zombie.chase.long_axis', probability)
+  nested('zombie.attack.distance', lambda r: r.randint(0, 3))
+  nested('zombie.attack.damage', lambda r: r.randint(0, 9))
+  nested('zombie.attack.sleeping', lambda r: r.randint(0, 9))
+  nested('zombie.attack.cooldown', lambda r: r.randint(0, 10))
+  nested('skeleton.health', lambda r: r.randint(1, 8))
+  nested('skeleton.flee.distance', lambda r: r.randint(0, 6))
+  nested('skeleton.flee.long_axis', probability)
+  nested('skeleton.shoot.distance', lambda r: r.randint(0, 9))
+  nested('skeleton.shoot.probability', probability)
+  nested('skeleton.shoot.reload', lambda r: r.randint(0, 10))
+  nested('skeleton.chase.distance', lambda r: r.randint(0, 12))
+  nested('skeleton.chase.probability', probability)
+  nested('skeleton.chase.long_axis', probability)
+  nested('skeleton.wander', probability)
+  nested('arrow.damage', lambda r: r.randint(0, 5))
+  nested('plant.health', lambda r: r.randint(1, 5))
+  nested('plant.ripe', lambda r: r.randint(0, 400))
+  nested('plant.food', lambda r: r.randint(0, 9))
+  nested('plant.damage', lambda r: r.randint(0, 3))
   return table
 
 
@@ -196,8 +251,11 @@ def merge(into, fragment):
       into[key] = value
 
 
-def draw_config(rng):
-  config, keys = {}, rng.sample(sorted(MUTATIONS), rng.randint(1, 4))
+def draw_config(rng, only=None):
+  """Up to four keys changed; `only`, a regular expression, limits the
+  keys drawn to those it matches."""
+  pool = sorted(k for k in MUTATIONS if only is None or re.search(only, k))
+  config, keys = {}, rng.sample(pool, rng.randint(1, min(4, len(pool))))
   for key in keys:
     merge(config, MUTATIONS[key](rng))
   return config, keys
@@ -218,7 +276,7 @@ def view_for(rng):
   return [width, rows + rng.randint(1, 9)]
 
 
-def draw_case(rng, index, with_configs):
+def draw_case(rng, index, with_configs, only=None):
   kind = rng.random()
   if kind < 0.15:
     area, view, size = [64, 64], [9, 9], [64, 64]
@@ -244,7 +302,8 @@ def draw_case(rng, index, with_configs):
     length = rng.choice([rng.randint(100, 1500), 2000])
   else:
     length = rng.choice([rng.randint(50, 1500), 3000])
-  config, keys = draw_config(rng) if with_configs and rng.random() < 0.5 else (None, [])
+  configured = with_configs and (only is not None or rng.random() < 0.5)
+  config, keys = draw_config(rng, only) if configured else (None, [])
   return {
       'index': index, 'seed': rng.randint(-2 ** 31, 2 ** 40),
       'episode': rng.choice([1, 1, 2, rng.randint(1, 1000)]),
@@ -520,10 +579,21 @@ def main(argv=None):
   parser.add_argument('--out', default=os.path.join(TOP, 'build-reference'))
   parser.add_argument('--no-configs', action='store_true',
                       help='only Crafter\'s own rules')
+  parser.add_argument('--keys', metavar='REGEX',
+                      help='give every episode a configuration, changing only '
+                      'keys that match (e.g. ^zombie)')
   parser.add_argument('--shrink-seconds', type=float, default=120)
   parser.add_argument('--assets', help='textures to compare pixels with '
                       '(default: the reference\'s own)')
   args = parser.parse_args(argv)
+  if args.keys is not None:
+    try:
+      if not any(re.search(args.keys, k) for k in MUTATIONS):
+        parser.error(f'--keys {args.keys!r} matches no key; the keys: {", ".join(sorted(MUTATIONS))}')
+    except re.error as error:
+      parser.error(f'--keys {args.keys!r}: {error}')
+    if args.no_configs:
+      parser.error('--keys and --no-configs contradict each other')
   import crafter
   assets = args.assets or str(crafter.constants.root / 'assets')
   seed = args.seed if args.seed is not None else int(time.time() * 1000) % 2 ** 31
@@ -548,7 +618,7 @@ def main(argv=None):
 
   def submit(pool):
     nonlocal index
-    case = draw_case(rng, index, not args.no_configs)
+    case = draw_case(rng, index, not args.no_configs, args.keys)
     index += 1
     config_path = None
     if case['config']:

@@ -1,15 +1,17 @@
 """The reference Crafter with a crafter-config(5) file laid over it.
 
 A key of crafter-config(5) is verified against the reference when this
-module can make the reference play by the same value.  Three kinds:
+module can make the reference play by the same value.  Four kinds:
 
 - data.yaml's values (walkable, items, collect, place, make): the
   reference reads them from its `crafter.constants` module while it
   plays, so they are replaced there;
 - numbers written in the reference's code (the day's length, the terrain,
-  the balancing interval, the reward per health point): the function is
-  compiled again from its own source with that one literal changed (a
-  literal is named by its value and its occurrence in the function);
+  the balancing interval, the reward per health point, the numbers of
+  objects.py): the function is compiled again from its own source with
+  that one literal changed (a literal is named by its value and its
+  occurrence in the function);
+- the healths creatures start with: their constructors are wrapped;
 - the balancing of creatures: the arguments the reference passes to
   `Env._balance_object` are replaced, and with `min`, `max` or
   `min_space` the target range is the one crafter-config(5) documents.
@@ -46,7 +48,12 @@ def complement(value):
   return float(decimal.Decimal(1) - decimal.Decimal(repr(float(value))))
 
 
-ENV, WORLDGEN = 'crafter.env', 'crafter.worldgen'
+ENV, WORLDGEN, OBJECTS = 'crafter.env', 'crafter.worldgen', 'crafter.objects'
+LIFE = (OBJECTS, 'Player._update_life_stats')
+HEALTH = (OBJECTS, 'Player._degen_or_regen_health')
+DO = (OBJECTS, 'Player._do_object')
+ZOMBIE = (OBJECTS, 'Zombie.update')
+SKELETON = (OBJECTS, 'Skeleton.update')
 SET_MATERIAL = (WORLDGEN, '_set_material')
 SET_OBJECT = (WORLDGEN, '_set_object')
 
@@ -88,7 +95,62 @@ LITERALS = {
     'worldgen.zombie.distance': [(*SET_OBJECT, 10, 1, same)],
     'worldgen.zombie.probability': [(*SET_OBJECT, 0.993, 1, complement)],
     'worldgen.skeleton.probability': [(*SET_OBJECT, 0.95, 1, complement)],
+    # objects.py
+    'player.hunger.rate': [(*LIFE, 1, 1, same)],
+    'player.hunger.sleeping': [(*LIFE, 0.5, 1, same)],
+    'player.hunger.limit': [(*LIFE, 25, 1, same)],
+    'player.hunger.amount': [(*LIFE, 1, 2, same)],
+    'player.thirst.rate': [(*LIFE, 1, 3, same)],
+    'player.thirst.sleeping': [(*LIFE, 0.5, 2, same)],
+    'player.thirst.limit': [(*LIFE, 20, 1, same)],
+    'player.thirst.amount': [(*LIFE, 1, 4, same)],
+    'player.fatigue.sleeping': [(*LIFE, 1, 5, same)],
+    'player.fatigue.rate': [(*LIFE, 1, 6, same)],
+    # Written -10: a minus sign before the literal 10.
+    'player.fatigue.rested': [(*LIFE, 10, 1, negated)],
+    'player.fatigue.tired': [(*LIFE, 30, 1, same)],
+    'player.fatigue.amount': [(*LIFE, 1, 7, same), (*LIFE, 1, 8, same)],
+    'player.recover.sleeping': [(*HEALTH, 2, 1, same)],
+    'player.recover.rate': [(*HEALTH, 1, 1, same)],
+    'player.recover.decay_sleeping': [(*HEALTH, 0.5, 1, same)],
+    'player.recover.decay': [(*HEALTH, 1, 2, same)],
+    'player.recover.heal': [(*HEALTH, 25, 1, same)],
+    'player.recover.hurt': [(*HEALTH, 15, 1, negated)],
+    'player.recover.amount': [(*HEALTH, 1, 3, same), (*HEALTH, 1, 4, same)],
+    'player.damage.none': [(*DO, 1, 1, same)],
+    'player.damage.wood_sword': [(*DO, 2, 1, same)],
+    'player.damage.stone_sword': [(*DO, 3, 1, same)],
+    'player.damage.iron_sword': [(*DO, 5, 1, same)],
+    'plant.food': [(*DO, 4, 1, same)],
+    'cow.food': [(*DO, 6, 1, same)],
+    'cow.move': [(OBJECTS, 'Cow.update', 0.5, 1, same)],
+    'zombie.chase.distance': [(*ZOMBIE, 8, 1, same)],
+    'zombie.chase.probability': [(*ZOMBIE, 0.9, 1, same)],
+    'zombie.chase.long_axis': [(*ZOMBIE, 0.8, 1, same)],
+    'zombie.attack.distance': [(*ZOMBIE, 1, 1, same)],
+    'zombie.attack.sleeping': [(*ZOMBIE, 7, 1, same)],
+    'zombie.attack.damage': [(*ZOMBIE, 2, 1, same)],
+    'zombie.attack.cooldown': [(*ZOMBIE, 5, 1, same)],
+    'skeleton.flee.distance': [(*SKELETON, 3, 1, same)],
+    'skeleton.flee.long_axis': [(*SKELETON, 0.6, 1, same)],
+    'skeleton.shoot.distance': [(*SKELETON, 5, 1, same)],
+    'skeleton.shoot.probability': [(*SKELETON, 0.5, 1, same)],
+    'skeleton.shoot.reload': [(OBJECTS, 'Skeleton._shoot', 4, 1, same)],
+    'skeleton.chase.distance': [(*SKELETON, 8, 1, same)],
+    'skeleton.chase.probability': [(*SKELETON, 0.3, 1, same)],
+    'skeleton.chase.long_axis': [(*SKELETON, 0.6, 2, same)],
+    'skeleton.wander': [(*SKELETON, 0.2, 1, same)],
+    'arrow.damage': [(OBJECTS, 'Arrow.update', 2, 1, same)],
+    # The third 1 of Plant.update: the first two are `grown += 1` and an
+    # index ([1], the object of a cell).
+    'plant.damage': [(OBJECTS, 'Plant.update', 1, 3, same)],
+    'plant.ripe': [(OBJECTS, 'Plant.ripe', 300, 1, same)],
 }
+
+# key: the class whose constructor sets that health (its __init__ calls
+# super(), so it is wrapped rather than compiled again).
+HEALTHS = {'cow.health': 'Cow', 'zombie.health': 'Zombie',
+           'skeleton.health': 'Skeleton', 'plant.health': 'Plant'}
 
 CREATURES = ('zombie', 'skeleton', 'cow')
 BALANCE_FIELDS = (
@@ -97,7 +159,7 @@ BALANCE_FIELDS = (
 DATA_SECTIONS = ('walkable', 'items', 'collect', 'place', 'make')
 
 VERIFIED = sorted(
-    list(LITERALS) + ['balance.chunk'] +
+    list(LITERALS) + list(HEALTHS) + ['balance.chunk'] +
     [f'balance.{c}.{f}' for c in CREATURES for f in BALANCE_FIELDS] +
     ['walkable', 'items.ITEM.max', 'items.ITEM.initial',
      'collect.MATERIAL.require', 'collect.MATERIAL.receive',
@@ -145,7 +207,7 @@ def check(config):
     if not isinstance(value, dict):
       raise Unverifiable(section)
     for path, _ in leaves(value, section + '.'):
-      if path not in LITERALS:
+      if path not in LITERALS and path not in HEALTHS:
         raise Unverifiable(path)
 
 
@@ -165,6 +227,9 @@ def _recompiled(owner, name, replacements):
   import inspect
   import textwrap
   function = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+  if isinstance(function, property):
+    # Its source carries the decorator: compiled again, it is a property.
+    function = function.fget
   tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
   constants = sorted(
       (node for node in ast.walk(tree)
@@ -231,6 +296,20 @@ def apply(config):
     old = owner.__dict__[name]
     setattr(owner, name, _recompiled(owner, name, replacements))
     undo.append(lambda o=owner, n=name, f=old: setattr(o, n, f))
+
+  # Healths, set by constructors.
+  for key, value in leaves({k: v for k, v in config.items()
+                            if k not in DATA_SECTIONS and k != 'version'}):
+    if key not in HEALTHS:
+      continue
+    cls = getattr(objects, HEALTHS[key])
+    old_init = cls.__dict__['__init__']
+
+    def init(self, *args, _init=old_init, _health=value, **kwargs):
+      _init(self, *args, **kwargs)
+      self.health = _health
+    cls.__init__ = init
+    undo.append(lambda c=cls, f=old_init: setattr(c, '__init__', f))
 
   # Balancing.
   rules = {c: r for c, r in config.get('balance', {}).items() if c in CREATURES}
