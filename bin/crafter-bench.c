@@ -172,22 +172,25 @@ static int plot(const char *path, const char *what, const double *x, const doubl
   return 0;
 }
 
-int main(int argc, char **argv) {
+/* What the command line asks for. */
+typedef struct arguments {
   crafter_bench_options options;
-  memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.batch.params);
-  options.batch.first_episode = 1;
-  options.batch.envs = 1;
-  options.batch.threads = 1;
-  options.steps = 1000000;
-  options.repeats = 5;
-  const char *textures_dir = NULL, *format = "text", *sweep = NULL, *plot_path = NULL,
-             *compare = NULL;
-  enum { OPT_SECONDS = 256, OPT_SWEEP,
-         OPT_COMPARE };
-  const char *config_path = NULL;
-  /* Env parameters given on the command line, which rule over --config. */
-  unsigned given = 0; /* enum crafter_given */
+  unsigned given; /* enum crafter_given: env parameters that rule over --config */
+  const char *textures_dir, *format, *sweep, *plot_path, *compare, *config_path;
+} arguments;
+
+/* Parses the command line into *a, or exits: 0 after --help or
+ * --version, 2 on a bad option. */
+static void parse_options(int argc, char **argv, arguments *a) {
+  memset(a, 0, sizeof(*a));
+  crafter_params_default(&a->options.batch.params);
+  a->options.batch.first_episode = 1;
+  a->options.batch.envs = 1;
+  a->options.batch.threads = 1;
+  a->options.steps = 1000000;
+  a->options.repeats = 5;
+  a->format = "text";
+  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE };
   static const struct option long_options[] = {
       {"obs", required_argument, NULL, 'O'},      {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'S'},
@@ -206,8 +209,8 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(argc, argv, "O:N:T:S:R:s:t:f:c:p:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 'O':
-        options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
-        if (options.batch.obs_kind < 0 || options.batch.obs_kind == CRAFTER_OBS_TEXT)
+        a->options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
+        if (a->options.batch.obs_kind < 0 || a->options.batch.obs_kind == CRAFTER_OBS_TEXT)
           usage_error("invalid observation kind '%s' (expected none, semantic, symbolic or "
                       "pixels)",
                       optarg);
@@ -215,119 +218,94 @@ int main(int argc, char **argv) {
       case 'N':
         if (crafter_parse_int64(optarg, 1, 100000, &number) < 0)
           usage_error("invalid number of envs '%s' (expected 1..100000)", optarg);
-        options.batch.envs = (int)number;
+        a->options.batch.envs = (int)number;
         break;
       case 'T':
         if (crafter_parse_int64(optarg, 1, 1024, &number) < 0)
           usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
-        options.batch.threads = (int)number;
+        a->options.batch.threads = (int)number;
         break;
       case 'S':
         if (crafter_parse_int64(optarg, 1, INT64_MAX / 2, &number) < 0)
           usage_error("invalid step count '%s'", optarg);
-        options.steps = (long)number;
+        a->options.steps = (long)number;
         break;
       case OPT_SECONDS: {
         char *end;
-        options.seconds = strtod(optarg, &end);
-        if (*end || !(options.seconds > 0 && options.seconds < 86400))
+        a->options.seconds = strtod(optarg, &end);
+        if (*end || !(a->options.seconds > 0 && a->options.seconds < 86400))
           usage_error("invalid duration '%s' (expected seconds, more than 0)", optarg);
         break;
       }
       case 'R':
         if (crafter_parse_int64(optarg, 1, 63, &number) < 0)
           usage_error("invalid repeat count '%s' (expected 1..63)", optarg);
-        options.repeats = (int)number;
+        a->options.repeats = (int)number;
         break;
       case 's':
-        options.batch.params.seed = crafter_option_int64(PROGRAM, "seed", optarg, 0, INT32_MAX);
-        options.action_seed = (uint64_t)options.batch.params.seed;
-        given |= CRAFTER_GIVEN_SEED;
+        a->options.batch.params.seed = crafter_option_int64(PROGRAM, "seed", optarg, 0, INT32_MAX);
+        a->options.action_seed = (uint64_t)a->options.batch.params.seed;
+        a->given |= CRAFTER_GIVEN_SEED;
         break;
-      case 't': textures_dir = optarg; break;
+      case 't': a->textures_dir = optarg; break;
       case 'f':
         if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
           usage_error("invalid format '%s' (expected text or json)", optarg);
-        format = optarg;
+        a->format = optarg;
         break;
       case OPT_SWEEP:
         if (strcmp(optarg, "threads") != 0 && strcmp(optarg, "envs") != 0)
           usage_error("invalid sweep '%s' (expected threads or envs)", optarg);
-        sweep = optarg;
+        a->sweep = optarg;
         break;
-      case 'p': plot_path = optarg; break;
-      case OPT_COMPARE: compare = optarg; break;
-      case 'c': config_path = optarg; break;
-      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'p': a->plot_path = optarg; break;
+      case OPT_COMPARE: a->compare = optarg; break;
+      case 'c': a->config_path = optarg; break;
+      case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-        return crafter_close_stdout(PROGRAM, 0);
+        exit(crafter_close_stdout(PROGRAM, 0));
       default:
         if (option != 's' &&
-            crafter_env_option(PROGRAM, option, optarg, &options.batch.params, &given))
+            crafter_env_option(PROGRAM, option, optarg, &a->options.batch.params, &a->given))
           break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
-        return 2;
+        exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
-  if (plot_path && !sweep) usage_error("%s", "--plot needs --sweep");
+  if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
+}
 
-  char error[512];
-  static crafter_config config;
-  if (config_path) {
-    crafter_config_default(&config);
-    if (crafter_config_load(config_path, &config, error, sizeof(error)) < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      return 1;
-    }
-    crafter_params_take_unset(&options.batch.params, &config.params, given);
-    options.action_seed = (uint64_t)options.batch.params.seed;
-    options.batch.config = &config;
-  }
-  if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0)
-    usage_error("%s", error);
-  crafter_textures textures;
-  int have_textures = 0;
-  if (options.batch.obs_kind == CRAFTER_OBS_PIXELS) {
-    int status = textures_dir ? crafter_textures_load_dir(&textures, textures_dir, error, sizeof(error))
-                              : crafter_textures_load_builtin(&textures, error, sizeof(error));
-    if (status < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      return 2;
-    }
-    have_textures = 1;
-    options.batch.textures = &textures;
-  }
-  double compare_old[3];
-  if (compare && compare_load(compare, compare_old) < 0) {
-    if (have_textures) crafter_textures_free(&textures);
-    return 1;
-  }
-  char cpu[256];
-  cpu_name(cpu, sizeof(cpu));
-  int json = strcmp(format, "json") == 0;
-
-  /* The values measured: one point, or a sweep over threads or envs. */
-  int points = 1;
-  int values[32];
+/* The values a sweep measures (threads 1..T, or envs 1, 2, 4, .. N), or
+ * the one point measured without --sweep; returns how many. */
+static int sweep_points(const arguments *a, int values[32]) {
   values[0] = 0;
-  if (sweep) {
-    int limit = strcmp(sweep, "threads") == 0 ? options.batch.threads : options.batch.envs;
-    points = 0;
-    if (strcmp(sweep, "threads") == 0) {
-      for (int t = 1; t <= limit && points < 32; t++) values[points++] = t;
-    } else {
-      for (int n = 1; n < limit && points < 31; n *= 2) values[points++] = n;
-      values[points++] = limit;
-    }
+  if (!a->sweep) return 1;
+  int points = 0;
+  if (strcmp(a->sweep, "threads") == 0) {
+    for (int t = 1; t <= a->options.batch.threads && points < 32; t++) values[points++] = t;
+  } else {
+    for (int n = 1; n < a->options.batch.envs && points < 31; n *= 2) values[points++] = n;
+    values[points++] = a->options.batch.envs;
   }
+  return points;
+}
+
+/* Measures every point and prints it; 0, or 1 after saying what failed. */
+static int measure(const arguments *a, const double *compare_old) {
+  char error[512], cpu[256];
+  cpu_name(cpu, sizeof(cpu));
+  int json = strcmp(a->format, "json") == 0;
+  const char *sweep = a->sweep;
+  int values[32];
+  int points = sweep_points(a, values);
   double xs[32], ys[32];
   crafter_bench_result first = {0};
   int status = 0;
   if (json && sweep) printf("{\"sweep\": \"%s\", \"results\": [", sweep);
   for (int p = 0; p < points; p++) {
-    crafter_bench_options run = options;
+    crafter_bench_options run = a->options;
     if (sweep && strcmp(sweep, "threads") == 0) run.batch.threads = values[p];
     if (sweep && strcmp(sweep, "envs") == 0) run.batch.envs = values[p];
     crafter_bench_result result;
@@ -356,8 +334,48 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
   if (json && sweep) printf("]}\n");
-  if (status == 0 && plot_path && plot(plot_path, sweep, xs, ys, points) < 0) status = 1;
-  if (status == 0 && compare) compare_print(compare_old, &first);
+  if (status == 0 && a->plot_path && plot(a->plot_path, sweep, xs, ys, points) < 0) status = 1;
+  if (status == 0 && a->compare) compare_print(compare_old, &first);
+  return status;
+}
+
+static int run(arguments *a) {
+  char error[512];
+  static crafter_config config;
+  crafter_bench_options *options = &a->options;
+  if (a->config_path) {
+    crafter_config_default(&config);
+    if (crafter_config_load(a->config_path, &config, error, sizeof(error)) < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 1;
+    }
+    crafter_params_take_unset(&options->batch.params, &config.params, a->given);
+    options->action_seed = (uint64_t)options->batch.params.seed;
+    options->batch.config = &config;
+  }
+  if (crafter_params_check(&options->batch.params, error, sizeof(error)) < 0)
+    usage_error("%s", error);
+  crafter_textures textures;
+  int have_textures = 0;
+  if (options->batch.obs_kind == CRAFTER_OBS_PIXELS) {
+    int status = a->textures_dir
+                     ? crafter_textures_load_dir(&textures, a->textures_dir, error, sizeof(error))
+                     : crafter_textures_load_builtin(&textures, error, sizeof(error));
+    if (status < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 2;
+    }
+    have_textures = 1;
+    options->batch.textures = &textures;
+  }
+  double compare_old[3];
+  int status = a->compare && compare_load(a->compare, compare_old) < 0 ? 1 : measure(a, compare_old);
   if (have_textures) crafter_textures_free(&textures);
   return crafter_close_stdout(PROGRAM, status);
+}
+
+int main(int argc, char **argv) {
+  static arguments a;
+  parse_options(argc, argv, &a);
+  return run(&a);
 }

@@ -107,16 +107,25 @@ static int write_png(const crafter_world_map *map, const char *path, const char 
   return 0;
 }
 
-int main(int argc, char **argv) {
+/* What the command line asks for. */
+typedef struct arguments {
   crafter_params params;
-  crafter_params_default(&params);
-  int64_t episode = 1, first_seed = 1, last_seed = 1000, number;
-  unsigned given = 0; /* enum crafter_given: --seed and --area */
-  int given_episode = 0, given_seeds = 0, threads = 0;
-  int unit = 16;
-  int ascii = 0, semantic = 0, stats = 0, json = 0, given_format = 0;
-  const char *config_path = NULL, *world_path = NULL, *png_path = NULL, *save_path = NULL,
-             *textures_dir = NULL;
+  unsigned given; /* enum crafter_given: --seed and --area */
+  int64_t episode, first_seed, last_seed;
+  int given_episode, given_seeds, given_format, threads, unit;
+  int ascii, semantic, stats, json;
+  const char *config_path, *world_path, *png_path, *save_path, *textures_dir;
+} arguments;
+
+/* Parses the command line into *a, or exits: 0 after --help or
+ * --version, 2 on a bad option. */
+static void parse_options(int argc, char **argv, arguments *a) {
+  crafter_params_default(&a->params);
+  a->episode = 1;
+  a->first_seed = 1;
+  a->last_seed = 1000;
+  a->unit = 16;
+  int64_t number;
   enum { OPT_SEMANTIC = 256, OPT_STATS, OPT_SEEDS };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
@@ -143,131 +152,151 @@ int main(int argc, char **argv) {
          -1) {
     switch (option) {
       case 'e':
-        episode = crafter_option_int64(PROGRAM, "episode", optarg, 1, CRAFTER_EPISODE_MAX);
-        given_episode = 1;
+        a->episode = crafter_option_int64(PROGRAM, "episode", optarg, 1, CRAFTER_EPISODE_MAX);
+        a->given_episode = 1;
         break;
-      case 'c': config_path = optarg; break;
-      case 'w': world_path = optarg; break;
-      case 'a': ascii = 1; break;
-      case OPT_SEMANTIC: semantic = 1; break;
-      case 'p': png_path = optarg; break;
+      case 'c': a->config_path = optarg; break;
+      case 'w': a->world_path = optarg; break;
+      case 'a': a->ascii = 1; break;
+      case OPT_SEMANTIC: a->semantic = 1; break;
+      case 'p': a->png_path = optarg; break;
       case 'u':
         if (crafter_parse_int64(optarg, 1, 256, &number) < 0)
           usage_error("invalid unit '%s' (expected 1..256 pixels)", optarg);
-        unit = (int)number;
+        a->unit = (int)number;
         break;
-      case 't': textures_dir = optarg; break;
-      case 'o': save_path = optarg; break;
-      case OPT_STATS: stats = 1; break;
+      case 't': a->textures_dir = optarg; break;
+      case 'o': a->save_path = optarg; break;
+      case OPT_STATS: a->stats = 1; break;
       case OPT_SEEDS:
-        if (parse_seeds(optarg, &first_seed, &last_seed) < 0)
+        if (parse_seeds(optarg, &a->first_seed, &a->last_seed) < 0)
           usage_error("invalid seeds '%s' (expected A-B or N, from 0 to 2147483647)", optarg);
-        given_seeds = 1;
+        a->given_seeds = 1;
         break;
       case 'T':
         if (crafter_parse_int64(optarg, 1, 1024, &number) < 0)
           usage_error("invalid number of threads '%s' (expected 1..1024)", optarg);
-        threads = (int)number;
+        a->threads = (int)number;
         break;
       case 'f':
         if (strcmp(optarg, "json") == 0)
-          json = 1;
+          a->json = 1;
         else if (strcmp(optarg, "text") != 0)
           usage_error("invalid format '%s' (expected text or json)", optarg);
-        given_format = 1;
+        a->given_format = 1;
         break;
-      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-        return crafter_close_stdout(PROGRAM, 0);
+        exit(crafter_close_stdout(PROGRAM, 0));
       default:
-        if (crafter_env_option(PROGRAM, option, optarg, &params, &given)) break;
+        if (crafter_env_option(PROGRAM, option, optarg, &a->params, &a->given)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
-        return 2;
+        exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
-  int to_stdout = ascii + semantic + (save_path && strcmp(save_path, "-") == 0);
+  int to_stdout = a->ascii + a->semantic + (a->save_path && strcmp(a->save_path, "-") == 0);
   if (to_stdout > 1)
     usage_error("%s", "--ascii, --semantic and --save - all write to standard output; pick one");
-  if (stats &&
-      (world_path || ascii || semantic || png_path || save_path || (given & CRAFTER_GIVEN_SEED)))
+  if (a->stats && (a->world_path || a->ascii || a->semantic || a->png_path || a->save_path ||
+                   (a->given & CRAFTER_GIVEN_SEED)))
     usage_error("%s", "--stats counts over --seeds; it does not show one world");
-  if (!stats && (given_seeds || given_format || threads))
+  if (!a->stats && (a->given_seeds || a->given_format || a->threads))
     usage_error("%s", "--seeds, --threads and --format are for --stats");
-  if (world_path && (config_path || given_episode || given))
+  if (a->world_path && (a->config_path || a->given_episode || a->given))
     usage_error("%s", "--world shows a world file; --seed, --episode, --area and --config are "
                       "for generated worlds");
-  if ((textures_dir || unit != 16) && !png_path)
+  if ((a->textures_dir || a->unit != 16) && !a->png_path)
     usage_error("%s", "--textures and --unit are for --png");
+}
 
+/* --stats: counts over the worlds of --seeds. */
+static int run_stats(const arguments *a, const crafter_config *config) {
   char error[1024];
-  crafter_config config;
-  crafter_config_default(&config);
-  if (config_path && crafter_config_load(config_path, &config, error, sizeof(error)) < 0) {
+  crafter_gen_stats_options options = {a->params,     config,     a->first_seed,
+                                       a->last_seed,  a->episode, a->threads};
+  if (!a->threads) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    options.threads = cores < 1 ? 1 : cores > 1024 ? 1024 : (int)cores;
+  }
+  crafter_gen_stats result;
+  if (crafter_gen_stats_run(&options, &result, error, sizeof(error)) < 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     return 1;
   }
-  crafter_params_take_unset(&params, &config.params, given);
-  if (crafter_params_check(&params, error, sizeof(error)) < 0) usage_error("%s", error);
+  if (a->json)
+    crafter_gen_stats_write_json(stdout, &options, &result);
+  else
+    crafter_gen_stats_write_text(stdout, &options, &result);
+  return crafter_close_stdout(PROGRAM, 0);
+}
 
-  if (stats) {
-    crafter_gen_stats_options options = {params, &config, first_seed, last_seed, episode, threads};
-    if (!threads) {
-      long cores = sysconf(_SC_NPROCESSORS_ONLN);
-      options.threads = cores < 1 ? 1 : cores > 1024 ? 1024 : (int)cores;
-    }
-    crafter_gen_stats result;
-    if (crafter_gen_stats_run(&options, &result, error, sizeof(error)) < 0) {
+/* The world to show: the file of --world, or the one generated; a
+ * comment for its world file.  0, or 1 after saying what went wrong. */
+static int load_or_generate(const arguments *a, const crafter_config *config,
+                            crafter_world_map *map, char *comment, size_t comment_size) {
+  char error[1024];
+  if (a->world_path) {
+    if (crafter_world_map_load(map, a->world_path, error, sizeof(error)) < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    if (json)
-      crafter_gen_stats_write_json(stdout, &options, &result);
-    else
-      crafter_gen_stats_write_text(stdout, &options, &result);
-    return crafter_close_stdout(PROGRAM, 0);
+    snprintf(comment, comment_size, "Crafter world, from %s, saved by " PROGRAM " "
+             CRAFTER_VERSION, a->world_path);
+    return 0;
   }
+  crafter_env env;
+  if (crafter_env_init_config(&env, &a->params, config, error, sizeof(error)) < 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    return 1;
+  }
+  crafter_env_set_next_episode(&env, a->episode);
+  if (crafter_env_reset(&env) < 0 || crafter_world_map_from_game(map, &env.game) < 0) {
+    fprintf(stderr, PROGRAM ": out of memory\n");
+    crafter_env_free(&env);
+    return 1;
+  }
+  snprintf(comment, comment_size,
+           "Crafter world of seed %lld, episode %lld (world seed %lld)%s%s, made by " PROGRAM
+           " " CRAFTER_VERSION,
+           (long long)a->params.seed, (long long)a->episode, (long long)env.world_seed,
+           a->config_path ? " with config " : "", a->config_path ? a->config_path : "");
+  crafter_env_free(&env);
+  return 0;
+}
+
+static int run(arguments *a) {
+  char error[1024];
+  static crafter_config config;
+  crafter_config_default(&config);
+  if (a->config_path && crafter_config_load(a->config_path, &config, error, sizeof(error)) < 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    return 1;
+  }
+  crafter_params_take_unset(&a->params, &config.params, a->given);
+  if (crafter_params_check(&a->params, error, sizeof(error)) < 0) usage_error("%s", error);
+  if (a->stats) return run_stats(a, &config);
 
   crafter_world_map map;
   char comment[256];
-  if (world_path) {
-    if (crafter_world_map_load(&map, world_path, error, sizeof(error)) < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      return 1;
-    }
-    snprintf(comment, sizeof(comment), "Crafter world, from %s, saved by " PROGRAM " "
-             CRAFTER_VERSION, world_path);
-  } else {
-    crafter_env env;
-    if (crafter_env_init_config(&env, &params, &config, error, sizeof(error)) < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      return 1;
-    }
-    crafter_env_set_next_episode(&env, episode);
-    if (crafter_env_reset(&env) < 0 || crafter_world_map_from_game(&map, &env.game) < 0) {
-      fprintf(stderr, PROGRAM ": out of memory\n");
-      crafter_env_free(&env);
-      return 1;
-    }
-    snprintf(comment, sizeof(comment),
-             "Crafter world of seed %lld, episode %lld (world seed %lld)%s%s, made by " PROGRAM
-             " " CRAFTER_VERSION,
-             (long long)params.seed, (long long)episode, (long long)env.world_seed,
-             config_path ? " with config " : "", config_path ? config_path : "");
-    crafter_env_free(&env);
-  }
-
+  if (load_or_generate(a, &config, &map, comment, sizeof(comment)) != 0) return 1;
   int status = 0;
-  if (png_path) status = write_png(&map, png_path, textures_dir, unit);
-  if (status == 0 && save_path &&
-      crafter_world_map_save(&map, save_path, comment, error, sizeof(error)) < 0) {
+  if (a->png_path) status = write_png(&map, a->png_path, a->textures_dir, a->unit);
+  if (status == 0 && a->save_path &&
+      crafter_world_map_save(&map, a->save_path, comment, error, sizeof(error)) < 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     status = 1;
   }
-  if (status == 0 && semantic) crafter_gen_write_semantic(stdout, &map);
-  if (status == 0 && (ascii || (!semantic && !png_path && !save_path)))
+  if (status == 0 && a->semantic) crafter_gen_write_semantic(stdout, &map);
+  if (status == 0 && (a->ascii || (!a->semantic && !a->png_path && !a->save_path)))
     crafter_gen_write_ascii(stdout, &map);
   crafter_world_map_free(&map);
   return crafter_close_stdout(PROGRAM, status);
+}
+
+int main(int argc, char **argv) {
+  static arguments a;
+  parse_options(argc, argv, &a);
+  return run(&a);
 }

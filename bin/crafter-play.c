@@ -532,18 +532,27 @@ static void run_interactive(app *a) {
   }
 }
 
-int main(int argc, char **argv) {
+/* enum crafter_given, and the episode, which configs do not set */
+enum { GIVEN_EPISODE = 64 };
+
+/* What the command line asks for. */
+typedef struct arguments {
   crafter_params params;
-  crafter_params_default(&params);
-  int64_t first_episode = 1, episode_index = 0, number;
-  enum { OPT_RECORD = 256, OPT_NO_WAIT, OPT_COLORS,
-         OPT_CELL, OPT_SPEED, OPT_FPS };
-  /* enum crafter_given, and the episode, which configs do not set */
-  enum { GIVEN_EPISODE = 64 };
-  unsigned given = 0;
-  int glyphs = 0, colors = -1, cell_rows = 0, speed = 10, no_wait = 0, given_index = 0, fps = 0;
-  const char *config_path = NULL, *world_path = NULL, *record_path = NULL, *replay_path = NULL,
-             *textures_dir = NULL, *keys = NULL;
+  unsigned given;
+  int64_t first_episode, episode_index;
+  int glyphs, colors, cell_rows, speed, no_wait, given_index, fps, interactive;
+  const char *config_path, *world_path, *record_path, *replay_path, *textures_dir, *keys;
+} arguments;
+
+/* Parses the command line into *a, or exits: 0 after --help or
+ * --version, 2 on a bad option. */
+static void parse_options(int argc, char **argv, arguments *a) {
+  crafter_params_default(&a->params);
+  a->first_episode = 1;
+  a->colors = -1;
+  a->speed = 10;
+  int64_t number;
+  enum { OPT_RECORD = 256, OPT_NO_WAIT, OPT_COLORS, OPT_CELL, OPT_SPEED, OPT_FPS };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
       {"first-episode", required_argument, NULL, 'e'},
@@ -573,206 +582,228 @@ int main(int argc, char **argv) {
   while ((option = getopt_long(argc, argv, "s:e:c:w:r:gt:k:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 'e':
-        first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
+        a->first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
             1, CRAFTER_EPISODE_MAX);
-        given |= GIVEN_EPISODE;
+        a->given |= GIVEN_EPISODE;
         break;
-      case 'c': config_path = optarg; break;
-      case 'w': world_path = optarg; break;
+      case 'c': a->config_path = optarg; break;
+      case 'w': a->world_path = optarg; break;
       case OPT_RECORD:
         if (!*optarg) usage_error("%s", "the file to record to is empty");
-        record_path = optarg;
+        a->record_path = optarg;
         break;
       case 'r':
         if (!*optarg) usage_error("%s", "the file to replay is empty");
-        replay_path = optarg;
+        a->replay_path = optarg;
         break;
       case 'i':
-        if (crafter_parse_int64(optarg, 0, INT32_MAX, &episode_index) < 0)
+        if (crafter_parse_int64(optarg, 0, INT32_MAX, &a->episode_index) < 0)
           usage_error("invalid episode index '%s' (expected 0 or more)", optarg);
-        given_index = 1;
+        a->given_index = 1;
         break;
-      case OPT_NO_WAIT: no_wait = 1; break;
-      case 'g': glyphs = 1; break;
+      case OPT_NO_WAIT: a->no_wait = 1; break;
+      case 'g': a->glyphs = 1; break;
       case OPT_COLORS:
         if (strcmp(optarg, "truecolor") == 0 || strcmp(optarg, "24bit") == 0)
-          colors = CRAFTER_PLAY_TRUECOLOR;
+          a->colors = CRAFTER_PLAY_TRUECOLOR;
         else if (strcmp(optarg, "256") == 0)
-          colors = CRAFTER_PLAY_COLOR_256;
+          a->colors = CRAFTER_PLAY_COLOR_256;
         else
           usage_error("invalid colors '%s' (expected truecolor or 256)", optarg);
         break;
       case OPT_CELL:
         if (crafter_parse_int64(optarg, 1, 16, &number) < 0)
           usage_error("invalid cell '%s' (expected 1..16 rows)", optarg);
-        cell_rows = (int)number;
+        a->cell_rows = (int)number;
         break;
-      case 't': textures_dir = optarg; break;
+      case 't': a->textures_dir = optarg; break;
       case OPT_SPEED:
         if (crafter_parse_int64(optarg, 1, 1000, &number) < 0)
           usage_error("invalid speed '%s' (expected 1..1000 steps per second)", optarg);
-        speed = (int)number;
+        a->speed = (int)number;
         break;
       case OPT_FPS:
         if (crafter_parse_int64(optarg, 1, 1000, &number) < 0)
           usage_error("invalid fps '%s' (expected 1..1000 steps per second)", optarg);
-        fps = (int)number;
+        a->fps = (int)number;
         break;
-      case 'k': keys = optarg; break;
-      case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
+      case 'k': a->keys = optarg; break;
+      case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
-        return crafter_close_stdout(PROGRAM, 0);
+        exit(crafter_close_stdout(PROGRAM, 0));
       default:
-        if (crafter_env_option(PROGRAM, option, optarg, &params, &given)) break;
+        if (crafter_env_option(PROGRAM, option, optarg, &a->params, &a->given)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
-        return 2;
+        exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
-  if (replay_path && (given || record_path))
+  if (a->replay_path && (a->given || a->record_path))
     usage_error("%s", "--replay takes the seed, episode, area, view, size and length from "
                       "the file; --record is for play");
-  if (!replay_path && (given_index || no_wait))
+  if (!a->replay_path && (a->given_index || a->no_wait))
     usage_error("%s", "--episode-index and --no-wait are for --replay");
-  if (no_wait && keys) usage_error("%s", "--no-wait and --keys do not go together");
-  if (fps && (replay_path || keys))
+  if (a->no_wait && a->keys) usage_error("%s", "--no-wait and --keys do not go together");
+  if (a->fps && (a->replay_path || a->keys))
     usage_error("%s", "--fps is for play in a terminal: a replay goes at --speed, and --keys "
                       "plays one step per key");
-  if (glyphs && (colors >= 0 || cell_rows || textures_dir))
+  if (a->glyphs && (a->colors >= 0 || a->cell_rows || a->textures_dir))
     usage_error("%s", "--colors, --cell and --textures are for colour, not --glyphs");
-  int interactive = !keys && !no_wait;
-  if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+  a->interactive = !a->keys && !a->no_wait;
+  if (a->interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
     usage_error("%s", isatty(STDIN_FILENO)
                           ? "standard output is not a terminal; play in a terminal, or use "
                             "--keys (or --replay with --no-wait) to print the last frame"
                           : "standard input is not a terminal; play in a terminal, or use "
                             "--keys (or --replay with --no-wait) to print the last frame");
+}
 
+/* The config of --config and the world of --world, with what they imply
+ * for the env's parameters: 0, 1 on a bad file, 2 on a mismatch with the
+ * options. */
+static int load_inputs(arguments *a, crafter_config *config, crafter_world_map *map) {
   char error[1024];
-  static crafter_config config;
-  crafter_config_default(&config);
-  if (config_path) {
-    if (crafter_config_load(config_path, &config, error, sizeof(error)) < 0) {
+  crafter_config_default(config);
+  memset(map, 0, sizeof(*map));
+  if (a->config_path) {
+    if (crafter_config_load(a->config_path, config, error, sizeof(error)) < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    crafter_params_take_unset(&params, &config.params, given);
+    crafter_params_take_unset(&a->params, &config->params, a->given);
   }
-  crafter_world_map map;
-  memset(&map, 0, sizeof(map));
-  if (world_path) {
-    if (crafter_world_map_load(&map, world_path, error, sizeof(error)) < 0) {
+  if (a->world_path) {
+    if (crafter_world_map_load(map, a->world_path, error, sizeof(error)) < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       return 1;
     }
-    if ((given & CRAFTER_GIVEN_AREA) && (params.area[0] != map.width || params.area[1] != map.height)) {
+    if ((a->given & CRAFTER_GIVEN_AREA) &&
+        (a->params.area[0] != map->width || a->params.area[1] != map->height)) {
       fprintf(stderr, PROGRAM ": --area %d,%d does not match the %dx%d world of %s\n",
-              params.area[0], params.area[1], map.width, map.height, world_path);
-      crafter_world_map_free(&map);
+              a->params.area[0], a->params.area[1], map->width, map->height, a->world_path);
       return 2;
     }
-    params.area[0] = map.width;
-    params.area[1] = map.height;
+    a->params.area[0] = map->width;
+    a->params.area[1] = map->height;
   }
-  if (!replay_path && crafter_params_check(&params, error, sizeof(error)) < 0) {
-    crafter_world_map_free(&map);
+  if (!a->replay_path && crafter_params_check(&a->params, error, sizeof(error)) < 0) {
+    crafter_world_map_free(map);
     usage_error("%s", error);
   }
+  return 0;
+}
 
-  app a;
-  memset(&a, 0, sizeof(a));
-  a.interactive = interactive;
-  a.speed = fps ? fps : speed;
-  a.real_time = fps > 0;
-  a.replaying = replay_path != NULL;
+/* The textures and the screen to draw on: 0, or 1 after saying why not. */
+static int open_screen(app *p, const arguments *a, crafter_textures *textures,
+                       int *have_textures) {
+  char error[1024];
+  /* Into a pipe or a file, letters unless an option asks for colour. */
+  int colour_asked = a->cell_rows || a->textures_dir;
+  int mode = a->glyphs        ? CRAFTER_PLAY_GLYPHS
+             : a->colors >= 0 ? a->colors
+                              : crafter_play_mode_for_terminal(
+                                    isatty(STDOUT_FILENO) || colour_asked, getenv("COLORTERM"),
+                                    getenv("TERM"));
+  if (mode != CRAFTER_PLAY_GLYPHS) {
+    int loaded = a->textures_dir ? crafter_textures_load_dir(textures, a->textures_dir, error,
+                                                             sizeof(error))
+                                 : crafter_textures_load_builtin(textures, error, sizeof(error));
+    if (loaded < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      return 1;
+    }
+    *have_textures = 1;
+  }
+  p->screen = crafter_play_screen_new(&app_env(p)->params, mode, *have_textures ? textures : NULL,
+                                      a->cell_rows, error, sizeof(error));
+  if (!p->screen) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    return 1;
+  }
+  return 0;
+}
+
+/* Plays: in the terminal, or without one the keys given (or the whole
+ * replay), then prints the last frame.  0, or 1 after saying what failed. */
+static int play(app *p, const arguments *a) {
+  if (!a->interactive) {
+    /* On a terminal the frame fits it. */
+    if (isatty(STDOUT_FILENO)) terminal_size(&p->columns, &p->rows);
+    if (a->no_wait) replay_seek(p, (long)p->replay.data.steps_count);
+    if (a->keys) {
+      int changed = 0;
+      press_bytes(p, (const uint8_t *)a->keys, strlen(a->keys), 1, &changed);
+    }
+    if (!p->failed) show(p);
+    if (fflush(stdout) != 0) {
+      snprintf(p->error, sizeof(p->error), "writing standard output: %s", strerror(errno));
+      p->failed = 1;
+    }
+  } else if (open_terminal() < 0) {
+    snprintf(p->error, sizeof(p->error), "cannot set up the terminal: %s", strerror(errno));
+    p->failed = 1;
+  } else {
+    run_interactive(p);
+    terminal_restore();
+  }
   int status = 0;
-  crafter_play_game_options game_options = {params, first_episode,
-                                            config_path ? &config : NULL,
-                                            world_path ? &map : NULL, record_path};
-  if (a.replaying) {
-    status = crafter_play_replay_open(&a.replay, replay_path, (size_t)episode_index,
-                                      config_path ? &config : NULL, world_path ? &map : NULL,
-                                      error, sizeof(error));
-    if (status != 0) {
+  if (p->failed) {
+    fprintf(stderr, PROGRAM ": %s\n", p->error);
+    status = 1;
+  }
+  if (p->replaying && p->replay.mismatch >= 0) {
+    fprintf(stderr, PROGRAM ": %s: %s\n", a->replay_path, p->replay.mismatch_reason);
+    status = 1;
+  }
+  return status;
+}
+
+static int run(arguments *a) {
+  char error[1024];
+  static crafter_config config;
+  static crafter_world_map map;
+  int status = load_inputs(a, &config, &map);
+  if (status != 0) {
+    crafter_world_map_free(&map);
+    return status;
+  }
+  static app p;
+  p.interactive = a->interactive;
+  p.speed = a->fps ? a->fps : a->speed;
+  p.real_time = a->fps > 0;
+  p.replaying = a->replay_path != NULL;
+  const crafter_config *given_config = a->config_path ? &config : NULL;
+  const crafter_world_map *given_map = a->world_path ? &map : NULL;
+  crafter_play_game_options game_options = {a->params, a->first_episode, given_config, given_map,
+                                            a->record_path};
+  if (p.replaying) {
+    if (crafter_play_replay_open(&p.replay, a->replay_path, (size_t)a->episode_index,
+                                 given_config, given_map, error, sizeof(error)) != 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
       crafter_world_map_free(&map);
       return 1;
     }
-    a.paused = keys != NULL;
-  } else if (crafter_play_game_init(&a.game, &game_options, error, sizeof(error)) < 0) {
+    p.paused = a->keys != NULL;
+  } else if (crafter_play_game_init(&p.game, &game_options, error, sizeof(error)) < 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     crafter_world_map_free(&map);
     return 1;
   }
-
-  /* Into a pipe or a file, letters unless an option asks for colour. */
-  int colour_asked = cell_rows || textures_dir;
-  int mode = glyphs        ? CRAFTER_PLAY_GLYPHS
-             : colors >= 0 ? colors
-                           : crafter_play_mode_for_terminal(isatty(STDOUT_FILENO) || colour_asked,
-                                                            getenv("COLORTERM"), getenv("TERM"));
   crafter_textures textures;
   int have_textures = 0;
-  if (mode != CRAFTER_PLAY_GLYPHS) {
-    int loaded = textures_dir ? crafter_textures_load_dir(&textures, textures_dir, error,
-                                                          sizeof(error))
-                              : crafter_textures_load_builtin(&textures, error, sizeof(error));
-    if (loaded < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      status = 1;
-      goto done;
-    }
-    have_textures = 1;
-  }
-  a.screen = crafter_play_screen_new(&app_env(&a)->params, mode, have_textures ? &textures : NULL,
-                                     cell_rows, error, sizeof(error));
-  if (!a.screen) {
-    fprintf(stderr, PROGRAM ": %s\n", error);
-    status = 1;
-    goto done;
-  }
+  status = open_screen(&p, a, &textures, &have_textures);
+  if (status == 0) status = play(&p, a);
 
-  if (!interactive) {
-    /* Without a terminal: the keys given, or the whole replay; then the
-     * last frame.  On a terminal the frame fits it. */
-    if (isatty(STDOUT_FILENO)) terminal_size(&a.columns, &a.rows);
-    if (no_wait) replay_seek(&a, (long)a.replay.data.steps_count);
-    if (keys) {
-      int changed = 0;
-      press_bytes(&a, (const uint8_t *)keys, strlen(keys), 1, &changed);
-    }
-    if (!a.failed) show(&a);
-    if (fflush(stdout) != 0) {
-      snprintf(a.error, sizeof(a.error), "writing standard output: %s", strerror(errno));
-      a.failed = 1;
-    }
-  } else if (open_terminal() < 0) {
-    snprintf(a.error, sizeof(a.error), "cannot set up the terminal: %s", strerror(errno));
-    a.failed = 1;
-  } else {
-    run_interactive(&a);
-    terminal_restore();
-  }
-  if (a.failed) {
-    fprintf(stderr, PROGRAM ": %s\n", a.error);
+  if (p.replaying) {
+    crafter_play_replay_free(&p.replay);
+  } else if (crafter_play_game_finish(&p.game, error, sizeof(error)) < 0) {
+    fprintf(stderr, PROGRAM ": %s: %s\n", a->record_path, error);
     status = 1;
   }
-  if (a.replaying && a.replay.mismatch >= 0) {
-    fprintf(stderr, PROGRAM ": %s: %s\n", replay_path, a.replay.mismatch_reason);
-    status = 1;
-  }
-
-done:
-  if (a.replaying) {
-    crafter_play_replay_free(&a.replay);
-  } else if (crafter_play_game_finish(&a.game, error, sizeof(error)) < 0) {
-    fprintf(stderr, PROGRAM ": %s: %s\n", record_path, error);
-    status = 1;
-  }
-  crafter_play_screen_free(a.screen);
+  crafter_play_screen_free(p.screen);
   if (have_textures) crafter_textures_free(&textures);
-  crafter_play_text_free(&a.frame);
+  crafter_play_text_free(&p.frame);
   crafter_world_map_free(&map);
   if (quit_signal) { /* finish as the signal would have, now that all is saved */
     int signal_number = quit_signal;
@@ -780,4 +811,10 @@ done:
     raise(signal_number);
   }
   return crafter_close_stdout(PROGRAM, status);
+}
+
+int main(int argc, char **argv) {
+  static arguments a;
+  parse_options(argc, argv, &a);
+  return run(&a);
 }
