@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "npmath.h"
+#include "yamlfile.h"
 
 #define BIT(m) (1u << (m))
 #define AMOUNT(i, a) {.item = (i), .amount = (a)}
@@ -1210,61 +1211,12 @@ static int top_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t
   }
 }
 
-/* libyaml's own account of a syntax error, with its marks. */
-static int syntax_error(const yaml_parser_t *parser, const char *name, char *error,
-                        size_t error_size) {
-  const char *problem = parser->problem ? parser->problem : "not valid YAML";
-  if (parser->context)
-    snprintf(error, error_size, "%s:%zu:%zu: %s (%s that starts on line %zu)", name,
-             parser->problem_mark.line + 1, parser->problem_mark.column + 1, problem,
-             parser->context, parser->context_mark.line + 1);
-  else
-    snprintf(error, error_size, "%s:%zu:%zu: %s", name, parser->problem_mark.line + 1,
-             parser->problem_mark.column + 1, problem);
-  return -1;
-}
-
-/* Refuses YAML nested deeper than any configuration is before building
- * its tree: libyaml takes time that grows faster than the depth, so a file
- * nested 100000 deep would take seconds only to be refused. */
-static int check_depth(const char *text, size_t length, const char *name, char *error,
-                       size_t error_size) {
-  yaml_parser_t parser;
-  if (!yaml_parser_initialize(&parser)) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
-  }
-  yaml_parser_set_input_string(&parser, (const unsigned char *)text, length);
-  int depth = 0, status = 0;
-  for (;;) {
-    yaml_event_t event;
-    if (!yaml_parser_parse(&parser, &event)) {
-      status = syntax_error(&parser, name, error, error_size);
-      break;
-    }
-    yaml_event_type_t type = event.type;
-    if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) depth++;
-    if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) depth--;
-    if (depth > CRAFTER_CONFIG_MAX_DEPTH) {
-      snprintf(error, error_size,
-               "%s:%zu:%zu: nested more than %d deep; a configuration is at most a few "
-               "levels deep (crafter-config(5))",
-               name, event.start_mark.line + 1, event.start_mark.column + 1,
-               CRAFTER_CONFIG_MAX_DEPTH);
-      status = -1;
-    }
-    yaml_event_delete(&event);
-    if (status < 0 || type == YAML_STREAM_END_EVENT) break;
-  }
-  yaml_parser_delete(&parser);
-  return status;
-}
-
 static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *config,
                        char *error, size_t error_size) {
   yaml_document_t document;
   reader r = {&document, name, error, error_size, NULL};
-  if (!yaml_parser_load(parser, &document)) return syntax_error(parser, name, error, error_size);
+  if (!yaml_parser_load(parser, &document))
+    return crafter_yaml_syntax_error(parser, name, error, error_size);
   crafter_config work = *config;
   r.config = &work;
   int status = 0;
@@ -1278,7 +1230,7 @@ static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *
         status = fail(&r, NULL, "holds more than one YAML document; expected one");
       yaml_document_delete(&next);
     } else {
-      status = syntax_error(parser, name, error, error_size);
+      status = crafter_yaml_syntax_error(parser, name, error, error_size);
     }
   }
   if (status == 0) {
@@ -1298,7 +1250,10 @@ int crafter_config_load_string(const char *text, size_t length, const char *name
              name, CRAFTER_CONFIG_MAX_BYTES);
     return -1;
   }
-  if (check_depth(text, length, name, error, error_size) < 0) return -1;
+  if (crafter_yaml_check_depth(text, length, name, CRAFTER_CONFIG_MAX_DEPTH,
+                               "a configuration is at most a few levels deep (crafter-config(5))",
+                               error, error_size) < 0)
+    return -1;
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) {
     snprintf(error, error_size, "out of memory");
@@ -1312,28 +1267,12 @@ int crafter_config_load_string(const char *text, size_t length, const char *name
 
 int crafter_config_load(const char *path, crafter_config *config, char *error,
                         size_t error_size) {
-  FILE *file = fopen(path, "rb");
-  if (!file) {
-    snprintf(error, error_size, "%s: %s", path, strerror(errno));
+  char *text;
+  size_t length;
+  if (crafter_yaml_read_file(path, CRAFTER_CONFIG_MAX_BYTES, "a configuration is a few kilobytes",
+                             &text, &length, error, error_size) < 0)
     return -1;
-  }
-  /* One byte more than allowed tells a file that is too large. */
-  char *text = malloc((size_t)CRAFTER_CONFIG_MAX_BYTES + 1);
-  if (!text) {
-    fclose(file);
-    snprintf(error, error_size, "out of memory");
-    return -1;
-  }
-  size_t length = fread(text, 1, (size_t)CRAFTER_CONFIG_MAX_BYTES + 1, file);
-  int failed = ferror(file);
-  fclose(file);
-  int status;
-  if (failed) {
-    snprintf(error, error_size, "%s: cannot be read", path);
-    status = -1;
-  } else {
-    status = crafter_config_load_string(text, length, path, config, error, error_size);
-  }
+  int status = crafter_config_load_string(text, length, path, config, error, error_size);
   free(text);
   return status;
 }
