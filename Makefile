@@ -36,7 +36,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 TEST_TOOLS = tests/golden-compare tests/agent-actions
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.
-FUZZ_TARGETS = traj config world score
+FUZZ_TARGETS = traj config world score tasks
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 30
 

@@ -15,7 +15,8 @@ static crafter_env env;
 static crafter_task_set set;
 static crafter_task_tracker tracker;
 
-/* A task file of one task: `body` gives the family and the check. */
+/* A task file of one task: `body` gives the family and the check.  The
+ * task stays valid to the end of the program. */
 static const crafter_task *task(const char *body) {
   char text[2048];
   snprintf(text, sizeof(text),
@@ -32,7 +33,12 @@ static const crafter_task *task(const char *body) {
     printf("# %s\n", error);
     return NULL;
   }
-  return &set.tasks[0];
+  /* Kept apart from the set, which the next call frees. */
+  static crafter_task kept[64];
+  static int used;
+  if (used == 64) return NULL;
+  kept[used] = set.tasks[0];
+  return &kept[used++];
 }
 
 /* Starts an episode on `map` (rows of crafter-world(5) characters) and
@@ -340,7 +346,14 @@ static void plants(void) {
      "line of plants: two saplings side by side");
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  /* Files that must load: the example of crafter-task(5), the seeds of
+   * the fuzz target. */
+  for (int i = 1; i < argc; i++) {
+    int status = crafter_tasks_load(argv[i], &set, error, sizeof(error));
+    ok(status == 0 && set.count > 0, "%s loads (%d tasks)", argv[i], set.count);
+    if (status) printf("#   %s\n", error);
+  }
   format();
   lines();
   squares();
