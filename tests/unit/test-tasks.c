@@ -353,6 +353,7 @@ int main(int argc, char **argv) {
     int status = crafter_tasks_load(argv[i], &set, error, sizeof(error));
     ok(status == 0 && set.count > 0, "%s loads (%d tasks)", argv[i], set.count);
     if (status) printf("#   %s\n", error);
+    crafter_task_set_free(&set);
   }
   format();
   lines();
