@@ -283,16 +283,9 @@ static int fail(reader *r, const yaml_node_t *node, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int fail(reader *r, const yaml_node_t *node, const char *format, ...) {
-  int used = 0;
-  if (node)
-    used = snprintf(r->error, r->error_size, "%s:%zu:%zu: ", r->name,
-                    node->start_mark.line + 1, node->start_mark.column + 1);
-  else
-    used = snprintf(r->error, r->error_size, "%s: ", r->name);
-  if (used < 0 || (size_t)used >= r->error_size) return -1;
   va_list arguments;
   va_start(arguments, format);
-  vsnprintf(r->error + used, r->error_size - (size_t)used, format, arguments);
+  crafter_yaml_vfail(r->error, r->error_size, r->name, node, format, arguments);
   va_end(arguments);
   return -1;
 }

@@ -36,13 +36,9 @@ static int fail(reader *r, const yaml_node_t *node, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int fail(reader *r, const yaml_node_t *node, const char *format, ...) {
-  int used = node ? snprintf(r->error, r->error_size, "%s:%zu:%zu: ", r->name,
-                             node->start_mark.line + 1, node->start_mark.column + 1)
-                  : snprintf(r->error, r->error_size, "%s: ", r->name);
-  if (used < 0 || (size_t)used >= r->error_size) return -1;
   va_list arguments;
   va_start(arguments, format);
-  vsnprintf(r->error + used, r->error_size - (size_t)used, format, arguments);
+  crafter_yaml_vfail(r->error, r->error_size, r->name, node, format, arguments);
   va_end(arguments);
   return -1;
 }
@@ -456,7 +452,6 @@ int crafter_task_begin(crafter_task_tracker *tracker, const crafter_task *task,
   tracker->width = world->width;
   tracker->height = world->height;
   memcpy(tracker->before, env->game.player.inventory, sizeof(tracker->before));
-  tracker->unlocked = env->unlocked;
   tracker->met = 0;
   tracker->met_step = 0;
   return 0;
@@ -647,6 +642,5 @@ int crafter_task_observe(crafter_task_tracker *t, const crafter_env *env, int ac
     }
   }
   memcpy(t->before, env->game.player.inventory, sizeof(t->before));
-  t->unlocked = env->unlocked;
   return met;
 }

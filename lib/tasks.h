@@ -115,7 +115,6 @@ typedef struct crafter_task_tracker {
   int width, height;
   uint8_t *placed;   /* width*height, x*height + y: 1 where the agent placed */
   int32_t before[CRAFTER_ITEM_COUNT];
-  uint32_t unlocked; /* achievements unlocked this episode */
   int met;           /* 1 from the step the goal is met */
   long met_step;
 } crafter_task_tracker;

@@ -40,6 +40,16 @@ int crafter_yaml_read_file(const char *path, size_t max_bytes, const char *what,
   return 0;
 }
 
+int crafter_yaml_vfail(char *error, size_t error_size, const char *name, const yaml_node_t *node,
+                       const char *format, va_list arguments) {
+  int used = node ? snprintf(error, error_size, "%s:%zu:%zu: ", name, node->start_mark.line + 1,
+                             node->start_mark.column + 1)
+                  : snprintf(error, error_size, "%s: ", name);
+  if (used < 0 || (size_t)used >= error_size) return -1;
+  vsnprintf(error + used, error_size - (size_t)used, format, arguments);
+  return -1;
+}
+
 int crafter_yaml_syntax_error(const yaml_parser_t *parser, const char *name, char *error,
                               size_t error_size) {
   const char *problem = parser->problem ? parser->problem : "not valid YAML";

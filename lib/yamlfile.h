@@ -5,6 +5,7 @@
 #ifndef CRAFTER_YAMLFILE_H
 #define CRAFTER_YAMLFILE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <yaml.h>
 
@@ -14,6 +15,11 @@
  * the file holds more than max_bytes. */
 int crafter_yaml_read_file(const char *path, size_t max_bytes, const char *what, char **text,
                            size_t *length, char *error, size_t error_size);
+
+/* Writes "NAME:LINE:COLUMN: " (the node's place; "NAME: " without a
+ * node) and the formatted message into `error`; returns -1. */
+int crafter_yaml_vfail(char *error, size_t error_size, const char *name, const yaml_node_t *node,
+                       const char *format, va_list arguments);
 
 /* libyaml's own account of a syntax error, with its marks; returns -1. */
 int crafter_yaml_syntax_error(const yaml_parser_t *parser, const char *name, char *error,
