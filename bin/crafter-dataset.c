@@ -48,6 +48,13 @@ static void usage(FILE *out) {
           "                          semantic or symbolic\n"
           "  -t, --textures=DIR      draw pixels with the PNG files in DIR\n"
           "      --area=W,H --view=W,H --size=W,H --no-reward   as in crafter-step(1)\n"
+          "      --tasks=FILE        give each episode a goal from the task file FILE\n"
+          "                          (crafter-task(5)), drawn from its seed and episode:\n"
+          "                          the scripted agent pursues it, an episode ends when\n"
+          "                          it is met\n"
+          "      --split=NAME        only goals of the split train, test-paraphrase or\n"
+          "                          test-new-objects\n"
+          "      --task=ID           only the task ID\n"
           "  -o, --output=FILE       the file to write (required)\n"
           "  -q, --quiet             no progress bar (drawn only when stderr is a terminal)\n"
           "\n"
@@ -99,6 +106,7 @@ static const struct option long_options[] = {
     CRAFTER_OPTION_VIEW_ENTRY,
     CRAFTER_OPTION_SIZE_ENTRY,
     CRAFTER_OPTION_NO_REWARD_ENTRY,
+    CRAFTER_OPTION_TASK_ENTRIES,
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
     {"resimulate", no_argument, NULL, 'r'},
@@ -118,6 +126,7 @@ typedef struct arguments {
   const char *output, *textures, *format, *steps;
   long episode;
   unsigned given; /* enum crafter_given */
+  crafter_task_options tasks;
   char **files;
   int file_count;
   char error[1024];
@@ -158,7 +167,21 @@ static int run_record(arguments *a) {
   record->textures = a->textures;
   record->output = a->output;
   record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
-  return report(a, crafter_dataset_record(record, a->error, sizeof(a->error)));
+  crafter_task_options_check(PROGRAM, &a->tasks);
+  crafter_task_set set;
+  crafter_task_pool pool;
+  if (a->tasks.path) {
+    int opened = crafter_tasks_open(a->tasks.path, a->tasks.split, a->tasks.id, &set, &pool,
+                                    a->error, sizeof(a->error));
+    if (opened < 0) return report(a, opened == -2 ? 2 : 1);
+    record->tasks = &pool;
+  }
+  int status = crafter_dataset_record(record, a->error, sizeof(a->error));
+  if (a->tasks.path) {
+    crafter_task_pool_free(&pool);
+    crafter_task_set_free(&set);
+  }
+  return report(a, status);
 }
 
 static int run_info(arguments *a) {
@@ -254,7 +277,7 @@ static int run_video(arguments *a) {
 }
 
 static const command commands[] = {
-    {"record", "a n steps s e shard obs t area view size no-reward o q", run_record},
+    {"record", "a n steps s e shard obs t area view size no-reward tasks split task o q", run_record},
     {"info", "", run_info},
     {"list", "", run_list},
     {"verify", "r t", run_verify},
@@ -291,6 +314,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
   a->record.shard_index = a->record.shard_count = 1;
   a->steps = "all";
   a->fps = 10;
+  crafter_task_options_init(&a->tasks);
   int64_t number;
   int option, index;
   optind = 1;
@@ -381,6 +405,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
       case 'S': a->steps = optarg; break;
       default:
         if (crafter_env_option(PROGRAM, option, optarg, &a->record.params, &a->given)) break;
+        if (crafter_task_option(PROGRAM, option, optarg, &a->tasks)) break;
         exit(2);
     }
   }

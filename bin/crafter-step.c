@@ -44,10 +44,19 @@ static void usage(FILE *out) {
           "  -w, --world=FILE        start every episode on the world in FILE\n"
           "                          (crafter-world(5), made or edited with crafter-gen);\n"
           "                          the area is the map's\n"
+          "      --tasks=FILE        give every episode a goal from the task file FILE\n"
+          "                          (crafter-task(5)), drawn from the env's seed and\n"
+          "                          the episode: records carry its id and instruction,\n"
+          "                          text observations start with it; the step that\n"
+          "                          meets it adds its reward and ends the episode\n"
+          "      --split=NAME        only goals of the split train, test-paraphrase or\n"
+          "                          test-new-objects\n"
+          "      --task=ID           only the task ID\n"
           "  -N, --envs=N            run N environments side by side (default 1)\n"
           "  -T, --threads=T         step them on T threads (default 1); with --binary,\n"
-          "                          when the run is not recorded, has no --world and\n"
-          "                          no --episodes count; results do not depend on T\n"
+          "                          when the run is not recorded, has no --world, no\n"
+          "                          --tasks and no --episodes count; results do not\n"
+          "                          depend on T\n"
           "\n"
           "Observations:\n"
           "  -O, --obs=KIND          none (default), pixels, semantic, symbolic or text\n"
@@ -94,6 +103,7 @@ typedef struct arguments {
    * once it is read. */
   unsigned given; /* enum crafter_given */
   const char *config_path, *world_path;
+  crafter_task_options tasks;
 } arguments;
 
 /* Reads the options into a; exits on --help, --version or a bad option. */
@@ -105,6 +115,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   options->envs = 1;
   options->shm_fd = -1;
   options->shm_slots = 2;
+  crafter_task_options_init(&a->tasks);
   enum {
     OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
   };
@@ -119,6 +130,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       CRAFTER_OPTION_NO_REWARD_ENTRY,
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
+      CRAFTER_OPTION_TASK_ENTRIES,
       {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},
       {"obs", required_argument, NULL, 'O'},
@@ -198,11 +210,13 @@ static void parse_options(int argc, char **argv, arguments *a) {
         exit(crafter_close_stdout(PROGRAM, 0));
       default:
         if (crafter_env_option(PROGRAM, option, optarg, &options->params, &a->given)) break;
+        if (crafter_task_option(PROGRAM, option, optarg, &a->tasks)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
         exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
+  crafter_task_options_check(PROGRAM, &a->tasks);
   if (options->episodes < 0) options->episodes = options->envs == 1 && !options->binary ? 1 : 0;
   if (options->binary && options->info != CRAFTER_INFO_SHORT)
     usage_error("--info %s is for JSON lines, not the binary protocol",
@@ -247,8 +261,24 @@ static int run(arguments *a) {
     options->params.area[1] = map.height;
     options->world = &map;
   }
+  crafter_task_set set;
+  crafter_task_pool pool;
+  if (a->tasks.path) {
+    int opened = crafter_tasks_open(a->tasks.path, a->tasks.split, a->tasks.id, &set, &pool,
+                                    error, sizeof(error));
+    if (opened < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      crafter_world_map_free(&map);
+      return opened == -2 ? 2 : 1;
+    }
+    options->tasks = &pool;
+  }
   int status = crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
+  if (a->tasks.path) {
+    crafter_task_pool_free(&pool);
+    crafter_task_set_free(&set);
+  }
   crafter_world_map_free(&map);
   return crafter_close_stdout(PROGRAM, status);
 }

@@ -17,6 +17,7 @@
 #include "render.h"
 #include "rules.h"
 #include "score.h"
+#include "tasks.h"
 #include "textures.h"
 #include "traj.h"
 #include "worldfile.h"

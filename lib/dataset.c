@@ -148,6 +148,10 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   crafter_traj_header_init(&header, &options->params, options->obs_kind,
                            crafter_agent_name(options->agent),
                            o.have_textures ? &o.textures : NULL);
+  const crafter_task_pool *pool = options->tasks;
+  header.tasks = pool ? pool->set : NULL;
+  crafter_task_tracker tracker;
+  memset(&tracker, 0, sizeof(tracker));
   crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
   crafter_traj_writer *writer = NULL;
   int status = 0;
@@ -171,11 +175,24 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
       break;
     }
     crafter_agent_reset(agent, &env);
+    const crafter_task *task = NULL;
+    if (pool) {
+      int candidate, text;
+      crafter_task_draw(pool, env.params.seed, env.episode, &candidate, &text);
+      task = &pool->set->tasks[pool->tasks[candidate]];
+      crafter_traj_recorder_set_task(recorder, pool->tasks[candidate], text);
+      if (crafter_task_begin(&tracker, task, &env) < 0) {
+        status = failn(1, error, error_size, "out of memory");
+        break;
+      }
+    }
     crafter_step_result result;
     do {
       int action = crafter_agent_act(agent, &env);
       crafter_env_step(&env, action, &result);
-      if (crafter_traj_recorder_step(recorder, &env, action, &result, observe(&o, &env)) < 0) {
+      int goal = task ? crafter_task_step(&tracker, &env, action, &result) : 0;
+      if (crafter_traj_recorder_step_goal(recorder, &env, action, &result, observe(&o, &env),
+                                          goal) < 0) {
         status = failn(1, error, error_size, "out of memory");
         break;
       }
@@ -196,6 +213,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                                           status ? sizeof(problem) : error_size) < 0)
     status = 1;
   crafter_traj_recorder_free(recorder);
+  crafter_task_tracker_free(&tracker);
   crafter_agent_free(agent);
   observer_free(&o);
   crafter_env_free(&env);
@@ -241,13 +259,16 @@ int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
                          size_t error_size) {
   crafter_traj_reader *reader = open_file(path, error, error_size);
   if (!reader) return 1;
-  fprintf(out, "index\tseed\tepisode\tworld_seed\tlength\treward\tend\tunlocked\n");
+  const crafter_task_set *tasks = crafter_traj_header_of(reader)->tasks;
+  fprintf(out, "index\tseed\tepisode\tworld_seed\tlength\treward\tend\tunlocked%s\n",
+          tasks ? "\ttask\ttext" : "");
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
     fprintf(out, "%zu\t%lld\t%lld\t%lld\t%u\t%.1f\t%s\t", i, (long long)e->seed,
             (long long)e->episode, (long long)e->world_seed, e->steps, e->reward,
             crafter_traj_end_name(e->end));
     unlocked_names(out, e->unlocked);
+    if (tasks) fprintf(out, "\t%s\t%d", tasks->tasks[e->task].id, e->text);
     fputc('\n', out);
   }
   if (notes) describe_damage(notes, path, reader);
@@ -261,7 +282,7 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   const crafter_traj_header *h = crafter_traj_header_of(reader);
   const crafter_traj_status *status = crafter_traj_status_of(reader);
   size_t count = crafter_traj_episode_count(reader);
-  long ended = 0, died = 0, cut = 0, successes[CRAFTER_ACHIEVEMENT_COUNT] = {0};
+  long ended = 0, died = 0, met = 0, cut = 0, successes[CRAFTER_ACHIEVEMENT_COUNT] = {0};
   double steps = 0, ended_steps = 0, reward = 0;
   for (size_t i = 0; i < count; i++) {
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
@@ -272,6 +293,7 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
     }
     ended++;
     died += e->end == CRAFTER_TRAJ_DIED;
+    met += e->end == CRAFTER_TRAJ_GOAL;
     ended_steps += e->steps;
     reward += e->reward;
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) successes[k] += (e->unlocked >> k) & 1;
@@ -288,8 +310,16 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
           h->params.size[0], h->params.size[1]);
   fprintf(out, "length        %ld\nreward        %s\n", h->params.length,
           h->params.reward ? "on" : "off");
-  fprintf(out, "episodes      %zu: %ld ended (%ld died, %ld at the time limit), %ld cut\n", count,
-          ended, died, ended - died, cut);
+  if (h->tasks) {
+    fprintf(out, "tasks         %d in the file's table\n", h->tasks->count);
+    fprintf(out,
+            "episodes      %zu: %ld ended (%ld met their goal, %ld died, %ld at the time limit), "
+            "%ld cut\n",
+            count, ended, met, died, ended - died - met, cut);
+  } else {
+    fprintf(out, "episodes      %zu: %ld ended (%ld died, %ld at the time limit), %ld cut\n", count,
+            ended, died, ended - died, cut);
+  }
   fprintf(out, "steps         %.0f\n", steps);
   if (ended) {
     double rates[CRAFTER_ACHIEVEMENT_COUNT];
@@ -322,12 +352,15 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
 typedef struct replay {
   crafter_env env;
   int env_ready;
+  const crafter_task_set *tasks; /* the file's task table, or NULL */
+  crafter_task_tracker tracker;
   observer o;
   int compare_obs;      /* the stored observations can be compared */
 } replay;
 
 static void replay_free(replay *r) {
   if (r->env_ready) crafter_env_free(&r->env);
+  crafter_task_tracker_free(&r->tracker);
   observer_free(&r->o);
   memset(r, 0, sizeof(*r));
 }
@@ -341,6 +374,7 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
   if (crafter_env_init(&r->env, &h->params, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "%s", problem);
   r->env_ready = 1;
+  r->tasks = h->tasks;
   if (observer_init(&r->o, &r->env, h->obs_kind, render, textures, problem, sizeof(problem)) < 0) {
     replay_free(r);
     return crafter_fail(error, error_size, "%s", problem);
@@ -376,11 +410,15 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
   if (replay_start(r, e, error, error_size) < 0) return -1;
   if (compare_obs(r, d, 0, error, error_size) < 0) return -1;
   crafter_env *env = &r->env;
+  const crafter_task *task = r->tasks && e->task >= 0 ? &r->tasks->tasks[e->task] : NULL;
+  if (task && crafter_task_begin(&r->tracker, task, env) < 0)
+    return crafter_fail(error, error_size, "out of memory");
   for (uint32_t t = 0; t < d->steps_count; t++) {
     const crafter_traj_step *s = &d->steps[t];
     int32_t health = env->game.player.inventory[CRAFTER_HEALTH];
     crafter_step_result result;
     crafter_env_step(env, s->action, &result);
+    int goal = task ? crafter_task_step(&r->tracker, env, s->action, &result) : 0;
     double reward = crafter_traj_info_reward(env, health, &result);
     char stored[40], replayed[40];
     if (reward != s->reward) {
@@ -397,6 +435,9 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
                    !s->died, result.discount == 0.0 ? "0" : "1");
     if (result.unlocked != s->unlocked)
       return crafter_fail(error, error_size, "step %u: unlocked achievements differ", t + 1);
+    if (goal != s->goal)
+      return crafter_fail(error, error_size, "step %u: the goal %s met, but the file says it %s",
+                          t + 1, goal ? "is" : "is not", s->goal ? "is" : "is not");
     if (compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
   }
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
@@ -554,6 +595,10 @@ static const char *header_difference(const crafter_traj_header *a, const crafter
   if (a->params.seed != b->params.seed) return "seed";
   if (strcmp(a->agent, b->agent) != 0) return "agent";
   if (a->textures_crc != b->textures_crc) return "textures";
+  if (!a->tasks != !b->tasks ||
+      (a->tasks && (a->tasks->source_bytes != b->tasks->source_bytes ||
+                    memcmp(a->tasks->source, b->tasks->source, a->tasks->source_bytes) != 0)))
+    return "task table";
   return NULL;
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "env.h"
+#include "tasks.h"
 
 typedef struct crafter_record_options {
   crafter_params params;  /* seed: the Env seed; length: steps per episode at most */
@@ -26,6 +27,7 @@ typedef struct crafter_record_options {
   int obs_kind;           /* none, pixels, semantic or symbolic */
   const char *textures;   /* PNG folder for pixels; NULL: the built-in textures */
   const char *output;
+  const crafter_task_pool *tasks; /* goals for the episodes (crafter_task_draw), or NULL */
   FILE *progress;         /* a progress bar is drawn here when not NULL */
 } crafter_record_options;
 

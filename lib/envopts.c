@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "tasks.h"
 
 static void pair(const char *program, const char *what, const char *argument, int out[2]) {
   if (crafter_parse_pair(argument, 1, 4096, out) < 0) {
@@ -47,4 +48,38 @@ int crafter_env_option(const char *program, int option, const char *argument,
   }
   if (given) *given |= mark;
   return 1;
+}
+
+void crafter_task_options_init(crafter_task_options *options) {
+  options->path = NULL;
+  options->split = -1;
+  options->id = NULL;
+}
+
+int crafter_task_option(const char *program, int option, const char *argument,
+                        crafter_task_options *options) {
+  switch (option) {
+    case CRAFTER_OPTION_TASKS:
+      if (!*argument) crafter_usage_error(program, "%s", "the task file is empty");
+      options->path = argument;
+      return 1;
+    case CRAFTER_OPTION_SPLIT:
+      options->split = crafter_task_split_from_name(argument);
+      if (options->split < 0)
+        crafter_usage_error(program,
+                            "invalid split '%s' (expected train, test-paraphrase or "
+                            "test-new-objects)",
+                            argument);
+      return 1;
+    case CRAFTER_OPTION_TASK:
+      if (!*argument) crafter_usage_error(program, "%s", "the task id is empty");
+      options->id = argument;
+      return 1;
+    default: return 0;
+  }
+}
+
+void crafter_task_options_check(const char *program, const crafter_task_options *options) {
+  if (!options->path && (options->split >= 0 || options->id))
+    crafter_usage_error(program, "%s", "--split and --task need --tasks FILE");
 }

@@ -13,7 +13,10 @@ enum crafter_env_option_code {
   CRAFTER_OPTION_VIEW,
   CRAFTER_OPTION_SIZE,
   CRAFTER_OPTION_LENGTH,
-  CRAFTER_OPTION_NO_REWARD
+  CRAFTER_OPTION_NO_REWARD,
+  CRAFTER_OPTION_TASKS,
+  CRAFTER_OPTION_SPLIT,
+  CRAFTER_OPTION_TASK
 };
 
 /* The entries of struct option for them. */
@@ -23,6 +26,31 @@ enum crafter_env_option_code {
 #define CRAFTER_OPTION_SIZE_ENTRY {"size", required_argument, NULL, CRAFTER_OPTION_SIZE}
 #define CRAFTER_OPTION_LENGTH_ENTRY {"length", required_argument, NULL, CRAFTER_OPTION_LENGTH}
 #define CRAFTER_OPTION_NO_REWARD_ENTRY {"no-reward", no_argument, NULL, CRAFTER_OPTION_NO_REWARD}
+
+/* Goals for the episodes (crafter-task(5)): --tasks FILE, --split NAME,
+ * --task ID. */
+#define CRAFTER_OPTION_TASK_ENTRIES                                        \
+  {"tasks", required_argument, NULL, CRAFTER_OPTION_TASKS},                \
+      {"split", required_argument, NULL, CRAFTER_OPTION_SPLIT},            \
+      {"task", required_argument, NULL, CRAFTER_OPTION_TASK}
+
+typedef struct crafter_task_options {
+  const char *path; /* NULL: no goals */
+  int split;        /* enum crafter_task_split, -1 for every split */
+  const char *id;   /* one task, or NULL */
+} crafter_task_options;
+
+/* Sets options to none: no file, every split, no single task. */
+void crafter_task_options_init(crafter_task_options *options);
+
+/* If `option` is one of the task options, stores it and returns 1; else
+ * returns 0.  A bad value exits with status 2 as crafter_env_option does. */
+int crafter_task_option(const char *program, int option, const char *argument,
+                        crafter_task_options *options);
+
+/* Checks that --split and --task come with --tasks (exits with status 2
+ * if not). */
+void crafter_task_options_check(const char *program, const crafter_task_options *options);
 
 /* If `option` (a getopt_long result) is one of these or 's', stores its
  * argument in params, marks it in *given (enum crafter_given of config.h;

@@ -145,6 +145,13 @@ static void write_extra(FILE *out, const crafter_record_extra *extra) {
   if (!extra) return;
   if (extra->pixels)
     fprintf(out, ", \"obs_crc\": %lu", checksum(extra->pixels, extra->pixel_bytes));
+  if (extra->task_id) {
+    fputs(", \"task\": ", out);
+    write_json_string(out, extra->task_id, strlen(extra->task_id));
+    fputs(", \"instruction\": ", out);
+    write_json_string(out, extra->instruction, strlen(extra->instruction));
+    if (extra->goal >= 0) fprintf(out, ", \"goal\": %s", extra->goal ? "true" : "false");
+  }
   if (!extra->include || extra->kind == CRAFTER_OBS_NONE || !extra->data) return;
   fputs(", \"obs\": ", out);
   switch (extra->kind) {

@@ -40,6 +40,9 @@ typedef struct crafter_record_extra {
   int include;
   const void *data;      /* the observation of that kind */
   size_t size;           /* its bytes (floats: 4 a value; text: its length) */
+  const char *task_id;   /* the episode's goal: "task" and "instruction" keys, */
+  const char *instruction; /* or NULL for none */
+  int goal;              /* a step record's "goal": 1 met at this step, 0 not, -1 no key */
 } crafter_record_extra;
 
 /* Writes data as base64 (RFC 4648, with padding). */

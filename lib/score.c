@@ -334,6 +334,39 @@ void crafter_score_set_free(crafter_score_set *set) {
 
 /* A trajectory file (crafter-trajectory(5)): the file is one run, its
  * episodes those that ended (not cut), in file order. */
+const char *crafter_score_goal_group_kind(int group) {
+  if (group < CRAFTER_TASK_FAMILY_COUNT) return "family";
+  if (group < CRAFTER_TASK_FAMILY_COUNT + CRAFTER_DIFFICULTY_COUNT) return "difficulty";
+  return "split";
+}
+
+const char *crafter_score_goal_group_name(int group) {
+  if (group < CRAFTER_TASK_FAMILY_COUNT) return crafter_task_family_names[group];
+  group -= CRAFTER_TASK_FAMILY_COUNT;
+  if (group < CRAFTER_DIFFICULTY_COUNT) return crafter_task_difficulty_names[group];
+  return crafter_task_split_names[group - CRAFTER_DIFFICULTY_COUNT];
+}
+
+static void add_goal(crafter_score_goals *goals, const crafter_task *task, int met) {
+  int groups[3] = {task->family, CRAFTER_TASK_FAMILY_COUNT + task->difficulty,
+                   CRAFTER_TASK_FAMILY_COUNT + CRAFTER_DIFFICULTY_COUNT + task->split};
+  goals->episodes++;
+  goals->met += met;
+  for (int i = 0; i < 3; i++) {
+    goals->group_episodes[groups[i]]++;
+    goals->group_met[groups[i]] += met;
+  }
+}
+
+static void add_goals(crafter_score_goals *to, const crafter_score_goals *from) {
+  to->episodes += from->episodes;
+  to->met += from->met;
+  for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
+    to->group_episodes[g] += from->group_episodes[g];
+    to->group_met[g] += from->group_met[g];
+  }
+}
+
 static int read_trajectory(crafter_score_set *set, const char *text, size_t length,
                            const char *method, const char *seed, char *error, size_t error_size) {
   char problem[300];
@@ -370,7 +403,11 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
     double counts[ACHIEVEMENTS];
     for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = episode->achievements[k];
     steps += episode->steps;
-    if (steps <= set->budget) add_episode(&run, episode->reward, episode->steps, counts);
+    if (steps > set->budget) continue;
+    add_episode(&run, episode->reward, episode->steps, counts);
+    if (header->tasks && episode->task >= 0)
+      add_goal(&run.goals, &header->tasks->tasks[episode->task],
+               episode->end == CRAFTER_TRAJ_GOAL);
   }
   int status = run.agent ? add_named_run(set, &run, method, seed, problem, sizeof(problem))
                          : crafter_fail(problem, sizeof(problem), "out of memory");
@@ -617,6 +654,7 @@ static void summarize_method(const crafter_score_set *set, crafter_score_method 
     length_sum += run->length_sum / (double)run->episodes;
     method->episodes += run->episodes;
     method->seeds++;
+    add_goals(&method->goals, &run->goals);
   }
   double seeds = method->seeds ? (double)method->seeds : NAN; /* no seeds: NaN, as nanmean */
   method->score_mean = score_sum / seeds;
@@ -670,6 +708,24 @@ static void format_fixed(char *out, size_t size, double value, int decimals) {
     snprintf(out, size, "%.*f", decimals, value);
 }
 
+static int any_goals(const crafter_score_method *methods, size_t count) {
+  for (size_t m = 0; m < count; m++)
+    if (methods[m].goals.episodes) return 1;
+  return 0;
+}
+
+/* Episodes of a group of goals (-1: all), and the percentage met (NaN
+ * for none). */
+static long goal_episodes(const crafter_score_goals *goals, int group) {
+  return group < 0 ? goals->episodes : goals->group_episodes[group];
+}
+
+static double goal_rate(const crafter_score_goals *goals, int group) {
+  long episodes = goal_episodes(goals, group);
+  long met = group < 0 ? goals->met : goals->group_met[group];
+  return episodes ? 100.0 * (double)met / (double)episodes : NAN;
+}
+
 void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count) {
   enum { LABEL = 20, MINIMUM = 12 };
   int widths[count ? count : 1];
@@ -711,6 +767,30 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
     for (size_t m = 0; m < count; m++) {
       char cell[64];
       format_fixed(cell, sizeof(cell), methods[m].success[k], 1);
+      write_cell(out, cell, widths[m]);
+    }
+    fputc('\n', out);
+  }
+  if (!any_goals(methods, count)) return;
+  /* Goals: the rate of goals met and, in brackets, the episodes. */
+  fprintf(out, "\ngoals met (%%)\n");
+  const char *kind = NULL;
+  for (int g = -1; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
+    long seen = 0;
+    for (size_t m = 0; m < count; m++) seen += goal_episodes(&methods[m].goals, g);
+    if (!seen) continue;
+    if (g >= 0 && kind != crafter_score_goal_group_kind(g)) {
+      kind = crafter_score_goal_group_kind(g);
+      fprintf(out, "%s\n", kind);
+    }
+    fprintf(out, "  %-*s", LABEL - 2, g < 0 ? "all" : crafter_score_goal_group_name(g));
+    for (size_t m = 0; m < count; m++) {
+      char cell[64];
+      long episodes = goal_episodes(&methods[m].goals, g);
+      if (episodes)
+        snprintf(cell, sizeof(cell), "%.1f (%ld)", goal_rate(&methods[m].goals, g), episodes);
+      else
+        snprintf(cell, sizeof(cell), "-");
       write_cell(out, cell, widths[m]);
     }
     fputc('\n', out);
@@ -820,7 +900,28 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
     write_json_number(out, method->reward_mean);
     fputs(", \"length_mean\": ", out);
     write_json_number(out, method->length_mean);
-    fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld}", method->episodes, method->seeds);
+    fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld", method->episodes, method->seeds);
+    if (any_goals(methods, count)) {
+      const crafter_score_goals *goals = &method->goals;
+      fprintf(out, ", \"goals\": {\"episodes\": %ld, \"met\": %ld, \"success\": ", goals->episodes,
+              goals->met);
+      write_json_number(out, goal_rate(goals, -1));
+      const char *kind = NULL;
+      for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
+        if (kind != crafter_score_goal_group_kind(g)) {
+          fprintf(out, "%s, \"%s\": {", kind ? "}" : "", crafter_score_goal_group_kind(g));
+          kind = crafter_score_goal_group_kind(g);
+        } else {
+          fputs(", ", out);
+        }
+        fprintf(out, "\"%s\": {\"episodes\": %ld, \"met\": %ld, \"success\": ",
+                crafter_score_goal_group_name(g), goals->group_episodes[g], goals->group_met[g]);
+        write_json_number(out, goal_rate(goals, g));
+        fputc('}', out);
+      }
+      fputs("}}", out);
+    }
+    fputc('}', out);
   }
   fputc(']', out);
   if (set) write_json_runs(out, set);
@@ -837,6 +938,12 @@ static void write_csv_number(FILE *out, double value) {
 void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, size_t count) {
   fputs("method,score_mean,score_std,reward_mean,length_mean,episodes,seeds", out);
   for (int k = 0; k < ACHIEVEMENTS; k++) fprintf(out, ",%s", crafter_achievement_names[k]);
+  int goals = any_goals(methods, count);
+  if (goals) {
+    fputs(",goal_episodes,goal_success", out);
+    for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++)
+      fprintf(out, ",%s_%s", crafter_score_goal_group_kind(g), crafter_score_goal_group_name(g));
+  }
   fputc('\n', out);
   for (size_t m = 0; m < count; m++) {
     const crafter_score_method *method = &methods[m];
@@ -861,6 +968,14 @@ void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, siz
     for (int k = 0; k < ACHIEVEMENTS; k++) {
       fputc(',', out);
       write_csv_number(out, method->success[k]);
+    }
+    if (goals) {
+      fprintf(out, ",%ld,", method->goals.episodes);
+      write_csv_number(out, goal_rate(&method->goals, -1));
+      for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
+        fputc(',', out);
+        write_csv_number(out, goal_rate(&method->goals, g));
+      }
     }
     fputc('\n', out);
   }

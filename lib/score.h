@@ -39,6 +39,7 @@
 
 #include "config.h" /* crafter_params */
 #include "rules.h"
+#include "tasks.h"
 
 /* How a run's method was found. */
 enum crafter_score_origin {
@@ -53,6 +54,21 @@ enum crafter_score_origin {
  * "standard input", "--method". */
 const char *crafter_score_origin_name(int origin);
 
+/* Goals met, from trajectory files recorded with goals (crafter-task(5)):
+ * episodes and goals met overall and in each group of goals: per family,
+ * per difficulty, per split (crafter_score_goal_group). */
+#define CRAFTER_SCORE_GOAL_GROUPS \
+  (CRAFTER_TASK_FAMILY_COUNT + CRAFTER_DIFFICULTY_COUNT + CRAFTER_SPLIT_COUNT)
+
+typedef struct crafter_score_goals {
+  long episodes, met;
+  long group_episodes[CRAFTER_SCORE_GOAL_GROUPS], group_met[CRAFTER_SCORE_GOAL_GROUPS];
+} crafter_score_goals;
+
+/* Group g: its kind ("family", "difficulty" or "split") and name. */
+const char *crafter_score_goal_group_kind(int group);
+const char *crafter_score_goal_group_name(int group);
+
 typedef struct crafter_score_run {
   char *method;
   char *seed;
@@ -65,6 +81,7 @@ typedef struct crafter_score_run {
   long episodes; /* episodes that ended within the budget */
   long successes[CRAFTER_ACHIEVEMENT_COUNT]; /* of those, the ones that unlocked each */
   double reward_sum, length_sum;             /* over those episodes */
+  crafter_score_goals goals; /* of those with a goal */
 } crafter_score_run;
 
 typedef struct crafter_score_set {
@@ -84,6 +101,8 @@ typedef struct crafter_score_method {
   double reward_mean, length_mean;
   long episodes; /* within the budget, over all runs */
   long seeds;    /* runs with at least one episode within the budget */
+  crafter_score_goals goals; /* the episodes with a goal of all its runs together: a
+                                success rate of goals is goals met over episodes */
 } crafter_score_method;
 
 void crafter_score_set_init(crafter_score_set *set, double budget);

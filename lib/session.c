@@ -120,6 +120,13 @@ typedef struct session {
   crafter_batch *batch;
   crafter_step_result *batch_results;
   uint8_t *batch_resets;
+  /* --tasks: per env the tracker of its goal, the goal (index in the
+   * pool), its wording and whether the last step met it. */
+  crafter_task_tracker *trackers;
+  int *candidate, *text;
+  uint8_t *goal;
+  uint8_t *table;    /* binary: the task table after the header */
+  size_t table_bytes;
 } session;
 
 enum { TEXT_CAPACITY = 8192 };
@@ -143,6 +150,13 @@ static void free_recording(session *s) {
 }
 
 static void free_session(session *s) {
+  if (s->trackers)
+    for (int i = 0; i < s->options->envs; i++) crafter_task_tracker_free(&s->trackers[i]);
+  free(s->trackers);
+  free(s->candidate);
+  free(s->text);
+  free(s->goal);
+  free(s->table);
   crafter_batch_free(s->batch);
   free(s->batch_results);
   free(s->batch_resets);
@@ -173,7 +187,7 @@ static void free_session(session *s) {
  * run could not carry its final observation). */
 static int use_batch(const crafter_session_options *options) {
   return options->threads > 1 && options->binary && !options->record && !options->world &&
-         options->episodes == 0;
+         !options->tasks && options->episodes == 0;
 }
 
 static int load_textures(session *s, char *error, size_t error_size) {
@@ -200,6 +214,7 @@ static size_t section_bytes_per_env(const session *s, int section) {
     case CRAFTER_SECTION_SEMANTIC:
       return s->options->semantic_info ? (size_t)params->area[0] * (size_t)params->area[1] : 0;
     case CRAFTER_SECTION_OBS: return s->obs_bytes;
+    case CRAFTER_SECTION_TASK: return s->options->tasks ? 8 : 0;
     default: return 4;
   }
 }
@@ -280,6 +295,68 @@ static int setup_batch(session *s, char *error, size_t error_size) {
   return setup_frames(s, error, error_size);
 }
 
+static void put_u32(uint8_t *at, uint32_t value) {
+  at[0] = (uint8_t)value;
+  at[1] = (uint8_t)(value >> 8);
+  at[2] = (uint8_t)(value >> 16);
+  at[3] = (uint8_t)(value >> 24);
+}
+
+static void put_f32(uint8_t *at, float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  put_u32(at, bits);
+}
+
+static void put_f64(uint8_t *at, double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  put_u32(at, (uint32_t)bits);
+  put_u32(at + 4, (uint32_t)(bits >> 32));
+}
+
+/* The binary protocol's task table (crafter-protocol(5)): the goals of
+ * the pool and every wording of each, which a frame's task section
+ * points into. */
+static int build_task_table(session *s) {
+  const crafter_task_pool *pool = s->options->tasks;
+  size_t bytes = 8;
+  for (int c = 0; c < pool->count; c++) {
+    const crafter_task *task = &pool->set->tasks[pool->tasks[c]];
+    bytes += 16 + strlen(task->id);
+    for (int k = 0; k < task->text_count; k++) bytes += 8 + strlen(task->text[k]);
+  }
+  bytes = (bytes + 7) / 8 * 8;
+  s->table = calloc(bytes, 1);
+  if (!s->table) return -1;
+  s->table_bytes = bytes;
+  uint8_t *at = s->table;
+  put_u32(at, (uint32_t)pool->count);
+  put_u32(at + 4, (uint32_t)pool->instructions);
+  at += 8;
+  for (int c = 0; c < pool->count; c++) {
+    const crafter_task *task = &pool->set->tasks[pool->tasks[c]];
+    size_t length = strlen(task->id);
+    put_u32(at, (uint32_t)task->family);
+    put_u32(at + 4, (uint32_t)task->difficulty);
+    put_u32(at + 8, (uint32_t)task->split);
+    put_u32(at + 12, (uint32_t)length);
+    memcpy(at + 16, task->id, length);
+    at += 16 + length;
+  }
+  for (int c = 0; c < pool->count; c++) {
+    const crafter_task *task = &pool->set->tasks[pool->tasks[c]];
+    for (int k = 0; k < task->text_count; k++) {
+      size_t length = strlen(task->text[k]);
+      put_u32(at, (uint32_t)c);
+      put_u32(at + 4, (uint32_t)length);
+      memcpy(at + 8, task->text[k], length);
+      at += 8 + length;
+    }
+  }
+  return 0;
+}
+
 static int setup(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
   int count = options->envs;
@@ -320,6 +397,7 @@ static int setup(session *s, char *error, size_t error_size) {
     crafter_traj_header header;
     crafter_traj_header_init(&header, &options->params, options->obs_kind, "external",
                              s->have_textures ? &s->textures : NULL);
+    header.tasks = options->tasks ? options->tasks->set : NULL;
     s->recorders = calloc((size_t)count, sizeof(crafter_traj_recorder *));
     if (!s->recorders) goto out_of_memory;
     for (int i = 0; i < count; i++) {
@@ -331,11 +409,29 @@ static int setup(session *s, char *error, size_t error_size) {
   }
   s->ended = calloc((size_t)count, 1);
   if (!s->ended) goto out_of_memory;
+  if (options->tasks && options->binary && build_task_table(s) < 0) goto out_of_memory;
+  if (options->tasks) {
+    s->trackers = calloc((size_t)count, sizeof(crafter_task_tracker));
+    s->candidate = calloc((size_t)count, sizeof(int));
+    s->text = calloc((size_t)count, sizeof(int));
+    s->goal = calloc((size_t)count, 1);
+    if (!s->trackers || !s->candidate || !s->text || !s->goal) goto out_of_memory;
+  }
   if (options->binary) return setup_frames(s, error, error_size);
   return 0;
 out_of_memory:
   snprintf(error, error_size, "out of memory");
   return -1;
+}
+
+/* The goal of env i's episode, and its wording. */
+static const crafter_task *goal_of(const session *s, int i) {
+  const crafter_task_pool *pool = s->options->tasks;
+  return &pool->set->tasks[pool->tasks[s->candidate[i]]];
+}
+
+static const char *instruction(const session *s, int i) {
+  return goal_of(s, i)->text[s->text[i]];
 }
 
 /* Fills env i's observation of the chosen kind; returns its size. */
@@ -347,7 +443,12 @@ static size_t observe(session *s, int i) {
     case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); return s->obs_bytes;
     case CRAFTER_OBS_SYMBOLIC: crafter_render_symbolic(env, (float *)(void *)obs); return s->obs_bytes;
     case CRAFTER_OBS_TEXT: {
-      size_t length = crafter_render_text(env, (char *)obs, s->obs_bytes);
+      size_t at = 0;
+      if (s->options->tasks) {
+        int written = snprintf((char *)obs, s->obs_bytes, "Instruction: %s\n", instruction(s, i));
+        at = written > 0 && (size_t)written < s->obs_bytes ? (size_t)written : 0;
+      }
+      size_t length = at + crafter_render_text(env, (char *)obs + at, s->obs_bytes - at);
       return length < s->obs_bytes ? length : s->obs_bytes - 1;
     }
     default: return 0;
@@ -369,10 +470,12 @@ static void record_failure(session *s, const char *message) {
   snprintf(s->record_error, sizeof(s->record_error), "%s", message);
 }
 
-static void record_step(session *s, int i, int action, const crafter_step_result *result) {
+static void record_step(session *s, int i, int action, const crafter_step_result *result,
+                        int goal) {
   if (!s->writer || s->record_failed) return;
   crafter_env *env = &s->envs[i];
-  if (crafter_traj_recorder_step(s->recorders[i], env, action, result, record_obs(s, i)) < 0) {
+  if (crafter_traj_recorder_step_goal(s->recorders[i], env, action, result, record_obs(s, i),
+                                      goal) < 0) {
     record_failure(s, "out of memory while recording");
     return;
   }
@@ -385,6 +488,9 @@ static void record_reset(session *s, int i) {
   if (!s->writer || s->record_failed) return;
   if (crafter_traj_recorder_start(s->recorders[i], &s->envs[i], record_obs(s, i)) < 0)
     record_failure(s, "out of memory while recording");
+  if (s->options->tasks)
+    crafter_traj_recorder_set_task(s->recorders[i], s->options->tasks->tasks[s->candidate[i]],
+                                   s->text[i]);
 }
 
 /* Stores the episodes the input cut short, then the index. */
@@ -415,7 +521,10 @@ static void write_text_record(session *s, int i, int action, const crafter_step_
                                 s->options->obs_kind,
                                 1,
                                 s->obs ? s->obs + s->obs_bytes * (size_t)i : NULL,
-                                size};
+                                size,
+                                s->options->tasks ? goal_of(s, i)->id : NULL,
+                                s->options->tasks ? instruction(s, i) : NULL,
+                                s->options->tasks && result ? s->goal[i] : -1};
   crafter_env *env = &s->envs[i];
   if (s->options->info == CRAFTER_INFO_FULL) {
     if (result)
@@ -424,30 +533,12 @@ static void write_text_record(session *s, int i, int action, const crafter_step_
       crafter_proto_write_reset(s->out, env, &extra);
   } else if (s->options->info == CRAFTER_INFO_STATE) {
     crafter_proto_write_state(s->out, env, result, &extra); /* resets carry the first state */
-  } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1) {
-    /* A short reset record only when it carries something. */
+  } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
+             s->options->tasks) {
+    /* A short reset record only when it carries something: the goal is
+     * known before the first action. */
     crafter_proto_write_short(s->out, env, result, &extra);
   }
-}
-
-static void put_u32(uint8_t *at, uint32_t value) {
-  at[0] = (uint8_t)value;
-  at[1] = (uint8_t)(value >> 8);
-  at[2] = (uint8_t)(value >> 16);
-  at[3] = (uint8_t)(value >> 24);
-}
-
-static void put_f32(uint8_t *at, float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof(bits));
-  put_u32(at, bits);
-}
-
-static void put_f64(uint8_t *at, double value) {
-  uint64_t bits;
-  memcpy(&bits, &value, sizeof(bits));
-  put_u32(at, (uint32_t)bits);
-  put_u32(at + 4, (uint32_t)(bits >> 32));
 }
 
 static void fill_frame(session *s, int i, const crafter_step_result *result, int reset) {
@@ -476,6 +567,11 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
   put_u32(position + 4, (uint32_t)body->y);
   put_u32(position + 8, (uint32_t)player->facing_x);
   put_u32(position + 12, (uint32_t)player->facing_y);
+  if (s->options->tasks) {
+    uint8_t *task = frame + at[CRAFTER_SECTION_TASK] + 8 * (size_t)i;
+    put_u32(task, (uint32_t)(s->options->tasks->first_text[s->candidate[i]] + s->text[i]));
+    put_u32(task + 4, result ? s->goal[i] : 0);
+  }
   if (s->options->semantic_info) {
     size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
     crafter_env_semantic(env, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
@@ -516,9 +612,10 @@ static void write_header(session *s) {
   }
   uint32_t flags = (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
                    (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
-                   (s->ring ? CRAFTER_PROTOCOL_SHM : 0);
+                   (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
+                   (options->tasks ? CRAFTER_PROTOCOL_TASKS : 0);
   put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
-  put_u32(header + 12, CRAFTER_PROTOCOL_HEADER_BYTES);
+  put_u32(header + 12, (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + s->table_bytes));
   put_u32(header + 16, (uint32_t)options->envs);
   put_u32(header + 20, (uint32_t)options->obs_kind);
   put_u32(header + 24, type);
@@ -532,9 +629,12 @@ static void write_header(session *s) {
   put_u32(header + 64, (uint32_t)options->params.area[1]);
   put_u32(header + 68, flags);
   put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
+  /* The task section, last, has its offset at 124 only with goals. */
   for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++)
-    put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
+    if (k != CRAFTER_SECTION_TASK || options->tasks)
+      put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
   fwrite(header, 1, sizeof(header), s->out);
+  if (s->table_bytes) fwrite(s->table, 1, s->table_bytes, s->out);
 }
 
 /* Writes all of data to fd, whatever the size of a pipe's writes. */
@@ -632,7 +732,17 @@ static void widen_pipe(session *s) {
 static int step_env(session *s, int i, int action, crafter_step_result *result, int *reset) {
   crafter_env *env = &s->envs[i];
   crafter_env_step(env, action, result);
-  record_step(s, i, action, result);
+  int goal = s->options->tasks ? crafter_task_step(&s->trackers[i], env, action, result) : 0;
+  record_step(s, i, action, result, goal);
+  if (s->options->tasks) {
+    /* What the agent gets: the task's reward on top of the game's, and a
+     * terminal step. */
+    s->goal[i] = (uint8_t)goal;
+    if (goal) {
+      result->reward += goal_of(s, i)->reward;
+      result->discount = 0.0;
+    }
+  }
   *reset = 0;
   if (!result->done || s->ended[i]) return 0;
   s->ended[i] = 1;
@@ -650,6 +760,16 @@ static int reset_env(session *s, int i, char *error, size_t error_size) {
     return -1;
   }
   s->ended[i] = 0;
+  if (s->options->tasks) {
+    crafter_env *env = &s->envs[i];
+    crafter_task_draw(s->options->tasks, env->params.seed, env->episode, &s->candidate[i],
+                      &s->text[i]);
+    s->goal[i] = 0;
+    if (crafter_task_begin(&s->trackers[i], goal_of(s, i), env) < 0) {
+      snprintf(error, error_size, "out of memory");
+      return -1;
+    }
+  }
   record_reset(s, i);
   return 0;
 }

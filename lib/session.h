@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "env.h"
+#include "tasks.h"
 #include "worldfile.h"
 
 typedef struct crafter_session_options {
@@ -37,6 +38,10 @@ typedef struct crafter_session_options {
                                 every episode, with the observations of obs_kind unless
                                 they are text; an episode the input cut short is stored
                                 as cut */
+  const crafter_task_pool *tasks; /* a goal for every episode (crafter_task_draw from the
+                                env's seed and episode), or NULL: its text in every record
+                                and first in text observations, its reward and the end of
+                                the episode when met (one thread) */
 } crafter_session_options;
 
 /* The longest line of actions JSON lines accept for this many envs:
@@ -50,13 +55,18 @@ size_t crafter_session_line_limit(int envs);
 #define CRAFTER_PROTOCOL_AUTORESET 1u /* an ended episode is followed at once by the next */
 #define CRAFTER_PROTOCOL_SEMANTIC 2u  /* frames carry the semantic map */
 #define CRAFTER_PROTOCOL_SHM 4u       /* frames are in shared memory */
+#define CRAFTER_PROTOCOL_TASKS 8u     /* episodes have goals: the header is followed by the
+                                         task table, frames end with the task section */
 
 /* The sections of a frame, in order; the header gives each one's offset. */
 enum crafter_protocol_section {
   CRAFTER_SECTION_REWARD, CRAFTER_SECTION_DISCOUNT, CRAFTER_SECTION_DONE, CRAFTER_SECTION_RESET,
   CRAFTER_SECTION_UNLOCKED, CRAFTER_SECTION_EPISODE, CRAFTER_SECTION_STEP,
   CRAFTER_SECTION_INVENTORY, CRAFTER_SECTION_ACHIEVEMENTS, CRAFTER_SECTION_POSITION,
-  CRAFTER_SECTION_SEMANTIC, CRAFTER_SECTION_OBS, CRAFTER_PROTOCOL_SECTIONS
+  CRAFTER_SECTION_SEMANTIC, CRAFTER_SECTION_OBS,
+  CRAFTER_SECTION_TASK, /* with goals: per env the instruction's index in the table and
+                           whether the goal was met at this step (uint32 each) */
+  CRAFTER_PROTOCOL_SECTIONS
 };
 
 /* Runs until the input ends or the episodes are done.  Returns 0 on a

@@ -379,8 +379,7 @@ static int read_document(reader *r, const yaml_node_t *root, crafter_task_set *s
 
 int crafter_tasks_load_string(const char *text, size_t length, const char *name,
                               crafter_task_set *set, char *error, size_t error_size) {
-  set->tasks = NULL;
-  set->count = 0;
+  memset(set, 0, sizeof(*set));
   if (length > CRAFTER_TASKS_MAX_BYTES) {
     snprintf(error, error_size, "%s: larger than %d bytes", name, CRAFTER_TASKS_MAX_BYTES);
     return -1;
@@ -404,6 +403,16 @@ int crafter_tasks_load_string(const char *text, size_t length, const char *name,
     status = read_document(&r, yaml_document_get_root_node(&document), set);
     yaml_document_delete(&document);
   }
+  if (status == 0) {
+    set->source = malloc(length ? length : 1);
+    if (!set->source) {
+      snprintf(error, error_size, "out of memory");
+      status = -1;
+    } else {
+      memcpy(set->source, text, length);
+      set->source_bytes = length;
+    }
+  }
   yaml_parser_delete(&parser);
   if (status < 0) crafter_task_set_free(set);
   return status;
@@ -412,8 +421,7 @@ int crafter_tasks_load_string(const char *text, size_t length, const char *name,
 int crafter_tasks_load(const char *path, crafter_task_set *set, char *error, size_t error_size) {
   char *text;
   size_t length;
-  set->tasks = NULL;
-  set->count = 0;
+  memset(set, 0, sizeof(*set));
   if (crafter_yaml_read_file(path, CRAFTER_TASKS_MAX_BYTES, "a task file is at most 16 MiB", &text,
                              &length, error, error_size) < 0)
     return -1;
@@ -424,8 +432,28 @@ int crafter_tasks_load(const char *path, crafter_task_set *set, char *error, siz
 
 void crafter_task_set_free(crafter_task_set *set) {
   free(set->tasks);
+  free(set->source);
   set->tasks = NULL;
   set->count = 0;
+  set->source = NULL;
+  set->source_bytes = 0;
+}
+
+int crafter_task_split_from_name(const char *name) {
+  return name_index(name, crafter_task_split_names, CRAFTER_SPLIT_COUNT);
+}
+
+int crafter_tasks_open(const char *path, int split, const char *id, crafter_task_set *set,
+                       crafter_task_pool *pool, char *error, size_t error_size) {
+  memset(pool, 0, sizeof(*pool));
+  if (crafter_tasks_load(path, set, error, error_size) < 0) return -1;
+  char problem[300];
+  if (crafter_task_pool_init(pool, set, split, id, problem, sizeof(problem)) < 0) {
+    snprintf(error, error_size, "%s: %s", path, problem);
+    crafter_task_set_free(set);
+    return -2;
+  }
+  return 0;
 }
 
 int crafter_task_find(const crafter_task_set *set, const char *id) {
@@ -642,5 +670,79 @@ int crafter_task_observe(crafter_task_tracker *t, const crafter_env *env, int ac
     }
   }
   memcpy(t->before, env->game.player.inventory, sizeof(t->before));
+  return met;
+}
+
+/* ---- episodes with a goal ---- */
+
+int crafter_task_pool_init(crafter_task_pool *pool, const crafter_task_set *set, int split,
+                           const char *id, char *error, size_t error_size) {
+  memset(pool, 0, sizeof(*pool));
+  pool->set = set;
+  int wanted = -1;
+  if (id) {
+    wanted = crafter_task_find(set, id);
+    if (wanted < 0) {
+      snprintf(error, error_size, "no task has the id '%s'", id);
+      return -1;
+    }
+    if (split >= 0 && set->tasks[wanted].split != split) {
+      snprintf(error, error_size, "task '%s' is in split %s, not %s", id,
+               crafter_task_split_names[set->tasks[wanted].split], crafter_task_split_names[split]);
+      return -1;
+    }
+  }
+  pool->tasks = malloc(sizeof(int) * (size_t)(set->count ? set->count : 1));
+  pool->first_text = malloc(sizeof(int) * (size_t)(set->count ? set->count : 1));
+  if (!pool->tasks || !pool->first_text) {
+    crafter_task_pool_free(pool);
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < set->count; i++) {
+    if (wanted >= 0 ? i != wanted : split >= 0 && set->tasks[i].split != split) continue;
+    pool->tasks[pool->count] = i;
+    pool->first_text[pool->count] = pool->instructions;
+    pool->instructions += set->tasks[i].text_count;
+    pool->count++;
+  }
+  if (pool->count == 0) {
+    if (split >= 0)
+      snprintf(error, error_size, "no task is in split %s", crafter_task_split_names[split]);
+    else
+      snprintf(error, error_size, "the task file has no tasks");
+    crafter_task_pool_free(pool);
+    return -1;
+  }
+  return 0;
+}
+
+void crafter_task_pool_free(crafter_task_pool *pool) {
+  free(pool->tasks);
+  free(pool->first_text);
+  pool->tasks = pool->first_text = NULL;
+  pool->count = pool->instructions = 0;
+}
+
+static uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t episode,
+                       int *candidate, int *text) {
+  uint64_t h = mix64(mix64((uint64_t)seed) ^ (uint64_t)episode);
+  *candidate = (int)(h % (uint64_t)pool->count);
+  const crafter_task *task = &pool->set->tasks[pool->tasks[*candidate]];
+  *text = (int)(mix64(h) % (uint64_t)task->text_count);
+}
+
+int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int action,
+                      crafter_step_result *result) {
+  int met = crafter_task_observe(tracker, env, action);
+  if (tracker->met || (tracker->task->steps > 0 && env->game.step >= tracker->task->steps))
+    result->done = 1;
   return met;
 }

@@ -91,6 +91,8 @@ typedef struct crafter_task {
 typedef struct crafter_task_set {
   crafter_task *tasks;
   int count;
+  char *source;        /* the file's bytes as read (a trajectory file keeps them) */
+  size_t source_bytes;
 } crafter_task_set;
 
 /* The most a task file may hold. */
@@ -103,6 +105,9 @@ int crafter_tasks_load(const char *path, crafter_task_set *set, char *error, siz
 int crafter_tasks_load_string(const char *text, size_t length, const char *name,
                               crafter_task_set *set, char *error, size_t error_size);
 void crafter_task_set_free(crafter_task_set *set);
+
+/* The split of this name ("train"), or -1. */
+int crafter_task_split_from_name(const char *name);
 
 /* The index of the task with this id, or -1. */
 int crafter_task_find(const crafter_task_set *set, const char *id);
@@ -133,5 +138,47 @@ int crafter_task_observe(crafter_task_tracker *tracker, const crafter_env *env, 
 int crafter_task_holds(const crafter_task_tracker *tracker, const crafter_env *env);
 
 void crafter_task_tracker_free(crafter_task_tracker *tracker);
+
+/* ---- episodes with a goal ---- */
+
+/* The goals episodes draw from: the tasks of a split, or one task, and
+ * the table of their instructions (every text of every candidate, in
+ * file order: a task's instruction, then its paraphrases). */
+typedef struct crafter_task_pool {
+  const crafter_task_set *set;
+  int count;        /* candidates */
+  int *tasks;       /* their indices in set */
+  int *first_text;  /* per candidate: the index of its first text in the table */
+  int instructions; /* texts in the table */
+} crafter_task_pool;
+
+/* A pool of the tasks of `split` (-1: every split) or, when id is not
+ * NULL, of that task alone.  0, or -1 with a reason (no such task, a
+ * split without tasks, out of memory). */
+int crafter_task_pool_init(crafter_task_pool *pool, const crafter_task_set *set, int split,
+                           const char *id, char *error, size_t error_size);
+void crafter_task_pool_free(crafter_task_pool *pool);
+
+/* Loads a task file and makes the pool of goals of `split` (-1: all) or
+ * of the task `id` (when not NULL).  0; -1 when the file cannot be read,
+ * -2 when it has no such task or split, with a reason naming the file;
+ * set and pool are then empty. */
+int crafter_tasks_open(const char *path, int split, const char *id, crafter_task_set *set,
+                       crafter_task_pool *pool, char *error, size_t error_size);
+
+/* The goal of an episode: a candidate (index in the pool) and one of its
+ * texts, drawn uniformly by a hash of the Env seed and the episode
+ * counter, so that an episode's goal depends on nothing else. */
+void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t episode,
+                       int *candidate, int *text);
+
+/* After crafter_env_step with `action`: looks at the goal and ends the
+ * episode (result->done) when it is met or the task's time limit is
+ * reached.  Returns 1 when the goal is met at this step.  The reward and
+ * the discount are left as the game made them: the caller adds the
+ * task's reward, and reports a discount of 0 (a terminal state), on the
+ * step the goal is met. */
+int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int action,
+                      crafter_step_result *result);
 
 #endif

@@ -18,6 +18,7 @@
 
 #define CHUNK_TAG "EPSD"
 #define INDEX_TAG "INDX"
+#define TASK_TAG "TASK"
 #define TRAILER_MAGIC "CRAFTEND"
 #define INDEX_HEADER_BYTES 32
 /* Raw bytes handed to deflate at a time.  Always whole stages, so the same
@@ -139,10 +140,11 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
     header->textures_crc = crafter_traj_textures_crc(textures);
 }
 
-static void encode_header(const crafter_traj_header *header, uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
+static void encode_header(const crafter_traj_header *header, uint32_t task_chunk_bytes,
+                          uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_TRAJ_HEADER_BYTES);
   memcpy(out, CRAFTER_TRAJ_MAGIC, 8);
-  put_u32(out + 8, CRAFTER_TRAJ_VERSION);
+  put_u32(out + 8, task_chunk_bytes ? CRAFTER_TRAJ_VERSION_TASKS : CRAFTER_TRAJ_VERSION);
   put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
   put_u32(out + 16, (uint32_t)header->obs_kind);
   put_u32(out + 20, header->obs_bytes);
@@ -161,11 +163,12 @@ static void encode_header(const crafter_traj_header *header, uint8_t out[CRAFTER
   memcpy(out + 80, header->agent, strnlen(header->agent, CRAFTER_TRAJ_AGENT_BYTES));
   put_u32(out + 96, header->textures_crc);
   put_u32(out + 100, CRAFTER_ITEM_COUNT);
+  put_u32(out + 104, task_chunk_bytes);
   put_u32(out + 124, crc_of(out, 124));
 }
 
-static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *header, char *error,
-                         size_t error_size) {
+static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *header,
+                         uint32_t *task_chunk_bytes, char *error, size_t error_size) {
   if (size < 8 || memcmp(in, CRAFTER_TRAJ_MAGIC, 8) != 0)
     return crafter_fail(error, error_size, "not a trajectory file (it does not start with %s)",
                  CRAFTER_TRAJ_MAGIC);
@@ -173,10 +176,11 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
     return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
   uint32_t version = get_u32(in + 8);
-  if (version != CRAFTER_TRAJ_VERSION)
+  if (version != CRAFTER_TRAJ_VERSION && version != CRAFTER_TRAJ_VERSION_TASKS)
     return crafter_fail(error, error_size,
-                 "format version %u, but this program reads version %d (a newer toolkit may)",
-                 version, CRAFTER_TRAJ_VERSION);
+                 "format version %u, but this program reads versions %d and %d (a newer toolkit "
+                 "may)",
+                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_TASKS);
   if (get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
     return crafter_fail(error, error_size, "the header size is %u, not %d", get_u32(in + 12),
                  CRAFTER_TRAJ_HEADER_BYTES);
@@ -201,6 +205,11 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   memcpy(header->agent, in + 80, CRAFTER_TRAJ_AGENT_BYTES);
   header->agent[CRAFTER_TRAJ_AGENT_BYTES] = '\0';
   header->textures_crc = get_u32(in + 96);
+  *task_chunk_bytes = get_u32(in + 104);
+  if ((version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0) ||
+      (*task_chunk_bytes && *task_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES))
+    return crafter_fail(error, error_size, "version %u with a task table of %u bytes", version,
+                        *task_chunk_bytes);
   char problem[200];
   if (get_u32(in + 52) != CRAFTER_ACTION_COUNT || get_u32(in + 72) != CRAFTER_ACHIEVEMENT_COUNT ||
       get_u32(in + 100) != CRAFTER_ITEM_COUNT)
@@ -236,6 +245,7 @@ const char *crafter_traj_end_name(int end) {
     case CRAFTER_TRAJ_CUT: return "cut";
     case CRAFTER_TRAJ_TIME_LIMIT: return "time_limit";
     case CRAFTER_TRAJ_DIED: return "died";
+    case CRAFTER_TRAJ_GOAL: return "goal";
     default: return "unknown";
   }
 }
@@ -277,6 +287,10 @@ static void encode_chunk_header(const crafter_traj_episode *episode,
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
     put_i32(out + 72 + 4 * i, episode->achievements[i]);
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) put_i32(out + 160 + 4 * i, episode->inventory[i]);
+  if (episode->task >= 0) {
+    put_u32(out + 224, (uint32_t)episode->task + 1);
+    put_u32(out + 228, (uint32_t)episode->text);
+  }
   put_u32(out + 248, episode->payload_crc);
   put_u32(out + 252, crc_of(out, 252));
 }
@@ -284,8 +298,8 @@ static void encode_chunk_header(const crafter_traj_episode *episode,
 /* Decodes a chunk header at `offset` of a file of `file_bytes`; checks
  * everything that can be checked without the payload. */
 static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file_bytes,
-                               uint32_t obs_bytes, crafter_traj_episode *episode, char *error,
-                               size_t error_size) {
+                               uint32_t obs_bytes, const crafter_task_set *tasks,
+                               crafter_traj_episode *episode, char *error, size_t error_size) {
   if (memcmp(in, CHUNK_TAG, 4) != 0)
     return crafter_fail(error, error_size, "no episode chunk starts here");
   if (get_u32(in + 252) != crc_of(in, 252))
@@ -308,6 +322,19 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
     episode->achievements[i] = get_i32(in + 72 + 4 * i);
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) episode->inventory[i] = get_i32(in + 160 + 4 * i);
   episode->payload_crc = get_u32(in + 248);
+  uint32_t task = get_u32(in + 224), text = get_u32(in + 228);
+  episode->task = (int)task - 1;
+  episode->text = (int)text;
+  if (!tasks && (task || text))
+    return crafter_fail(error, error_size, "the episode has a goal, but the file no task table");
+  if (tasks && (task == 0 || task > (uint32_t)tasks->count))
+    return crafter_fail(error, error_size, "the episode's goal is task %u of a table of %d", task,
+                        tasks->count);
+  if (tasks && text >= (uint32_t)tasks->tasks[task - 1].text_count)
+    return crafter_fail(error, error_size, "the episode's goal is worded by text %u of %d", text,
+                        tasks->tasks[task - 1].text_count);
+  for (int i = 232; i < 248; i++)
+    if (in[i]) return crafter_fail(error, error_size, "reserved bytes of the chunk header are set");
   if (payload == 0) return crafter_fail(error, error_size, "the episode chunk has no compressed steps");
   uint64_t room = file_bytes - offset - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
   if (payload > room)
@@ -322,7 +349,7 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
   if (raw / MAX_RATIO > payload)
     return crafter_fail(error, error_size, "%llu bytes cannot compress into %llu",
                  (unsigned long long)raw, (unsigned long long)payload);
-  if (episode->end < CRAFTER_TRAJ_CUT || episode->end > CRAFTER_TRAJ_DIED)
+  if (episode->end < CRAFTER_TRAJ_CUT || episode->end > (tasks ? CRAFTER_TRAJ_GOAL : CRAFTER_TRAJ_DIED))
     return crafter_fail(error, error_size, "unknown episode end %d", episode->end);
   if (episode->episode < 1) return crafter_fail(error, error_size, "episode counter %lld is not positive",
                                          (long long)episode->episode);
@@ -455,6 +482,7 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   episode->seed = env->params.seed;
   episode->episode = env->episode;
   episode->world_seed = env->world_seed;
+  episode->task = -1;
   recorder->last_health = env->game.player.inventory[CRAFTER_HEALTH];
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
@@ -463,8 +491,19 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   return 0;
 }
 
+void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, int text) {
+  recorder->episode.task = task;
+  recorder->episode.text = text;
+}
+
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
                                int action, const crafter_step_result *result, const void *obs) {
+  return crafter_traj_recorder_step_goal(recorder, env, action, result, obs, 0);
+}
+
+int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
+                                    int action, const crafter_step_result *result,
+                                    const void *obs, int goal) {
   if (!recorder->started || recorder->failed) return -1;
   crafter_traj_episode *episode = &recorder->episode;
   double reward = crafter_traj_info_reward(env, recorder->last_health, result);
@@ -472,7 +511,7 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
   int died = result->discount == 0.0;
   uint8_t record[CRAFTER_TRAJ_STEP_BYTES] = {0};
   record[0] = (uint8_t)action;
-  record[1] = (uint8_t)((result->done ? 1 : 0) | (died ? 2 : 0));
+  record[1] = (uint8_t)((result->done || goal ? 1 : 0) | (died ? 2 : 0) | (goal ? 4 : 0));
   put_u32(record + 4, result->unlocked);
   put_f64(record + 8, reward);
   if (feed(recorder, record, sizeof(record)) < 0 || feed_obs(recorder, obs) < 0) {
@@ -482,7 +521,10 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
   episode->steps++;
   episode->unlocked |= result->unlocked;
   episode->reward += reward;
-  episode->end = result->done ? (died ? CRAFTER_TRAJ_DIED : CRAFTER_TRAJ_TIME_LIMIT) : CRAFTER_TRAJ_CUT;
+  episode->end = goal           ? CRAFTER_TRAJ_GOAL
+                 : !result->done ? CRAFTER_TRAJ_CUT
+                 : died          ? CRAFTER_TRAJ_DIED
+                                 : CRAFTER_TRAJ_TIME_LIMIT;
   memcpy(episode->achievements, env->game.player.achievements, sizeof(episode->achievements));
   memcpy(episode->inventory, env->game.player.inventory, sizeof(episode->inventory));
   return 0;
@@ -508,6 +550,31 @@ static int write_bytes(crafter_traj_writer *writer, const void *data, size_t siz
   if (size && fwrite(data, 1, size, writer->file) != size)
     return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
   writer->offset += size;
+  return 0;
+}
+
+/* The task table: a 32-byte header ("TASK", its size, the compressed and
+ * the raw size, the CRC-32 of the compressed bytes and of the header's
+ * first 28), then the task file's bytes compressed with zlib. */
+static int encode_task_chunk(const crafter_task_set *tasks, uint8_t **out, size_t *bytes) {
+  uLongf packed = compressBound((uLong)tasks->source_bytes);
+  uint8_t *chunk = malloc(CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES + (size_t)packed);
+  if (!chunk) return -1;
+  uint8_t *payload = chunk + CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES;
+  if (compress2(payload, &packed, (const Bytef *)tasks->source, (uLong)tasks->source_bytes,
+                Z_BEST_COMPRESSION) != Z_OK) {
+    free(chunk);
+    return -1;
+  }
+  memset(chunk, 0, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
+  memcpy(chunk, TASK_TAG, 4);
+  put_u32(chunk + 4, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
+  put_u64(chunk + 8, (uint64_t)packed);
+  put_u64(chunk + 16, (uint64_t)tasks->source_bytes);
+  put_u32(chunk + 24, crc_of(payload, (size_t)packed));
+  put_u32(chunk + 28, crc_of(chunk, 28));
+  *out = chunk;
+  *bytes = CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES + (size_t)packed;
   return 0;
 }
 
@@ -537,10 +604,19 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
     free(writer);
     return NULL;
   }
+  uint8_t *table = NULL;
+  size_t table_bytes = 0;
+  if (header->tasks && encode_task_chunk(header->tasks, &table, &table_bytes) < 0) {
+    crafter_fail(error, error_size, "out of memory");
+    crafter_traj_writer_abort(writer);
+    return NULL;
+  }
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
-  encode_header(header, bytes);
-  if (write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
-      fflush(writer->file) != 0) {
+  encode_header(header, (uint32_t)table_bytes, bytes);
+  int failed = write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
+               write_bytes(writer, table, table_bytes, error, error_size) < 0;
+  free(table);
+  if (failed || fflush(writer->file) != 0) {
     crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
     crafter_traj_writer_abort(writer);
     return NULL;
@@ -674,6 +750,9 @@ struct crafter_traj_reader {
   const uint8_t *memory;
   uint64_t size;
   crafter_traj_header header;
+  crafter_task_set tasks;  /* the task table, when the file has one */
+  uint64_t start;          /* where the first episode chunk may be: after the header and
+                              the task table */
   crafter_traj_status status;
   crafter_traj_episode *episodes;
   size_t count, capacity;
@@ -800,8 +879,8 @@ static int chunk_at(crafter_traj_reader *reader, uint64_t offset, uint64_t limit
   if (read_at(reader, offset, bytes, sizeof(bytes)) < 0)
     return crafter_fail(problem, problem_size, "cannot read: %s", strerror(errno));
   if (memcmp(bytes, CHUNK_TAG, 4) == 0) reader->status.checked_bytes += 252;
-  if (decode_chunk_header(bytes, offset, limit, reader->header.obs_bytes, episode, problem,
-                          problem_size) < 0)
+  if (decode_chunk_header(bytes, offset, limit, reader->header.obs_bytes, reader->header.tasks,
+                          episode, problem, problem_size) < 0)
     return -1;
   uint32_t crc;
   if (crc_at(reader, offset + CRAFTER_TRAJ_CHUNK_HEADER_BYTES,
@@ -863,7 +942,7 @@ static int trailer_at(const crafter_traj_reader *reader, uint64_t offset, uint64
 static int read_index(crafter_traj_reader *reader) {
   crafter_traj_status *status = &reader->status;
   uint64_t trailer = reader->size - CRAFTER_TRAJ_TRAILER_BYTES, index_offset, count;
-  if (reader->size < CRAFTER_TRAJ_HEADER_BYTES + CRAFTER_TRAJ_TRAILER_BYTES ||
+  if (reader->size < reader->start + CRAFTER_TRAJ_TRAILER_BYTES ||
       trailer_at(reader, trailer, &index_offset, &count) < 0) {
     snprintf(status->index_note, sizeof(status->index_note),
              "no trailer at the end: the recording did not finish (killed, or still running) "
@@ -871,14 +950,14 @@ static int read_index(crafter_traj_reader *reader) {
     return -1;
   }
   uint64_t index_bytes, *offsets = NULL, listed;
-  if (index_offset < CRAFTER_TRAJ_HEADER_BYTES || index_offset >= trailer ||
+  if (index_offset < reader->start || index_offset >= trailer ||
       index_at(reader, index_offset, &index_bytes, &offsets, &listed) < 0 || listed != count ||
       index_offset + index_bytes != trailer) {
     free(offsets);
     snprintf(status->index_note, sizeof(status->index_note), "the index is damaged");
     return -1;
   }
-  uint64_t previous_end = CRAFTER_TRAJ_HEADER_BYTES;
+  uint64_t previous_end = reader->start;
   for (uint64_t i = 0; i < count; i++) {
     crafter_traj_episode episode;
     char problem[200];
@@ -947,7 +1026,7 @@ static uint64_t resynchronize(crafter_traj_reader *reader, uint64_t from) {
 
 /* Walks the file from the header on, chunk by chunk. */
 static int scan(crafter_traj_reader *reader) {
-  uint64_t position = CRAFTER_TRAJ_HEADER_BYTES;
+  uint64_t position = reader->start;
   while (position < reader->size) {
     crafter_traj_episode episode;
     char problem[200];
@@ -1018,6 +1097,53 @@ static int drop_duplicates(crafter_traj_reader *reader) {
   return 0;
 }
 
+/* Reads and parses the task table after the header; every episode of
+ * the file needs it, so a damaged table fails the opening. */
+static int read_task_table(crafter_traj_reader *reader, uint32_t bytes, char *error,
+                           size_t error_size) {
+  reader->start = CRAFTER_TRAJ_HEADER_BYTES;
+  reader->header.tasks = NULL;
+  if (bytes == 0) return 0;
+  uint8_t head[CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES];
+  if (read_at(reader, CRAFTER_TRAJ_HEADER_BYTES, head, sizeof(head)) < 0)
+    return crafter_fail(error, error_size, "the task table is cut short");
+  uint64_t packed = get_u64(head + 8), raw = get_u64(head + 16);
+  if (memcmp(head, TASK_TAG, 4) != 0 || get_u32(head + 28) != crc_of(head, 28) ||
+      get_u32(head + 4) != CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES)
+    return crafter_fail(error, error_size, "the task table's header is damaged");
+  if (packed != bytes - CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES || raw == 0 ||
+      raw > CRAFTER_TASKS_MAX_BYTES)
+    return crafter_fail(error, error_size, "the task table's sizes (%llu, %llu) are impossible",
+                        (unsigned long long)packed, (unsigned long long)raw);
+  uint8_t *payload = malloc((size_t)packed);
+  char *text = malloc((size_t)raw);
+  int status = 0;
+  uLongf got = (uLongf)raw;
+  if (!payload || !text) {
+    status = crafter_fail(error, error_size, "out of memory");
+  } else if (read_at(reader, CRAFTER_TRAJ_HEADER_BYTES + CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES,
+                     payload, (size_t)packed) < 0) {
+    status = crafter_fail(error, error_size, "the task table is cut short");
+  } else if (crc_of(payload, (size_t)packed) != get_u32(head + 24)) {
+    status = crafter_fail(error, error_size, "the task table's checksum does not match");
+  } else if (uncompress((Bytef *)text, &got, payload, (uLong)packed) != Z_OK || got != raw) {
+    status = crafter_fail(error, error_size, "the task table does not inflate to %llu bytes",
+                          (unsigned long long)raw);
+  } else {
+    char problem[200];
+    if (crafter_tasks_load_string(text, (size_t)raw, "the task table", &reader->tasks, problem,
+                                  sizeof(problem)) < 0)
+      status = crafter_fail(error, error_size, "%s", problem);
+  }
+  free(payload);
+  free(text);
+  if (status < 0) return -1;
+  reader->status.checked_bytes += bytes;
+  reader->header.tasks = &reader->tasks;
+  reader->start += bytes;
+  return 0;
+}
+
 static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char *name,
                                         char *error, size_t error_size) {
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
@@ -1028,7 +1154,9 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
     return NULL;
   }
   char problem[256];
-  if (decode_header(bytes, have, &reader->header, problem, sizeof(problem)) < 0) {
+  uint32_t task_chunk_bytes = 0;
+  if (decode_header(bytes, have, &reader->header, &task_chunk_bytes, problem, sizeof(problem)) < 0 ||
+      read_task_table(reader, task_chunk_bytes, problem, sizeof(problem)) < 0) {
     crafter_fail(error, error_size, "%s: %s", name, problem);
     crafter_traj_close(reader);
     return NULL;
@@ -1095,6 +1223,7 @@ void crafter_traj_close(crafter_traj_reader *reader) {
   if (reader->fd >= 0 && !reader->memory) close(reader->fd);
   free(reader->episodes);
   free(reader->prefix_crc);
+  crafter_task_set_free(&reader->tasks);
   free(reader);
 }
 
@@ -1156,8 +1285,14 @@ static int check_steps(const crafter_traj_episode *episode, const crafter_traj_d
     int last = t + 1 == data->steps_count;
     if (step->done != (last && episode->end != CRAFTER_TRAJ_CUT))
       return crafter_fail(error, error_size, "step %u: done is %d", t + 1, step->done);
-    if (step->died != (last && episode->end == CRAFTER_TRAJ_DIED))
+    /* A goal met by the step that killed the player ends the episode as met. */
+    if (step->died ? !(last && (episode->end == CRAFTER_TRAJ_DIED ||
+                                episode->end == CRAFTER_TRAJ_GOAL))
+                   : last && episode->end == CRAFTER_TRAJ_DIED)
       return crafter_fail(error, error_size, "step %u: the discount disagrees with the episode's end",
+                   t + 1);
+    if (step->goal != (last && episode->end == CRAFTER_TRAJ_GOAL))
+      return crafter_fail(error, error_size, "step %u: the goal flag disagrees with the episode's end",
                    t + 1);
     if (unlocked & step->unlocked)
       return crafter_fail(error, error_size, "step %u: an achievement is unlocked a second time", t + 1);
@@ -1202,12 +1337,13 @@ static void decode_step(const uint8_t *at, crafter_traj_step *step) {
   step->action = at[0];
   step->done = at[1] & 1;
   step->died = (at[1] >> 1) & 1;
+  step->goal = (at[1] >> 2) & 1;
   step->unlocked = get_u32(at + 4);
   step->reward = get_f64(at + 8);
 }
 
 static int step_malformed(const uint8_t *at) {
-  return at[0] >= CRAFTER_ACTION_COUNT || (at[1] & ~3u) || at[2] || at[3] ||
+  return at[0] >= CRAFTER_ACTION_COUNT || (at[1] & ~7u) || at[2] || at[3] ||
          (get_u32(at + 4) & ~ALL_ACHIEVEMENTS) || !isfinite(get_f64(at + 8));
 }
 

@@ -25,10 +25,14 @@
 #include <stdint.h>
 
 #include "env.h"
+#include "tasks.h"
 #include "textures.h"
 
 #define CRAFTER_TRAJ_MAGIC "CRAFTTRJ"
-#define CRAFTER_TRAJ_VERSION 1
+#define CRAFTER_TRAJ_VERSION 1       /* a file of episodes without goals */
+#define CRAFTER_TRAJ_VERSION_TASKS 2 /* a file of episodes with goals: its task table
+                                        follows the header */
+#define CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES 32
 #define CRAFTER_TRAJ_HEADER_BYTES 128
 #define CRAFTER_TRAJ_CHUNK_HEADER_BYTES 256
 #define CRAFTER_TRAJ_STEP_BYTES 16
@@ -42,6 +46,10 @@ typedef struct crafter_traj_header {
   uint32_t obs_bytes;     /* bytes of one observation, 0 for none */
   char agent[CRAFTER_TRAJ_AGENT_BYTES + 1]; /* who chose the actions: "random", "external" */
   uint32_t textures_crc;  /* pixels: crafter_traj_textures_crc of the textures drawn with */
+  /* The task file the goals of the episodes come from (crafter-task(5)),
+   * or NULL: episodes without goals.  A writer stores its bytes after the
+   * header; a reader's points at the set it read there. */
+  const crafter_task_set *tasks;
 } crafter_traj_header;
 
 /* Fills a header for envs of these parameters with observations of a
@@ -60,10 +68,11 @@ uint32_t crafter_traj_textures_crc(const crafter_textures *textures);
 enum crafter_traj_end {
   CRAFTER_TRAJ_CUT = 0,        /* the recording stopped before the episode ended */
   CRAFTER_TRAJ_TIME_LIMIT = 1, /* done at the time limit */
-  CRAFTER_TRAJ_DIED = 2        /* done because the player died */
+  CRAFTER_TRAJ_DIED = 2,       /* done because the player died */
+  CRAFTER_TRAJ_GOAL = 3        /* done because the goal was met */
 };
 
-/* Name of an end: "cut", "time_limit", "died". */
+/* Name of an end: "cut", "time_limit", "died", "goal". */
 const char *crafter_traj_end_name(int end);
 
 /* An episode as its chunk header describes it. */
@@ -80,13 +89,16 @@ typedef struct crafter_traj_episode {
   int end;              /* enum crafter_traj_end */
   int32_t achievements[CRAFTER_ACHIEVEMENT_COUNT]; /* counts at the end */
   int32_t inventory[CRAFTER_ITEM_COUNT];           /* at the end */
+  int task;             /* the goal: its index in the file's task table, -1 for none */
+  int text;             /* the wording given: 0 the instruction, k paraphrase k */
   uint32_t payload_crc;
 } crafter_traj_episode;
 
 typedef struct crafter_traj_step {
   uint8_t action;
   uint8_t done;
-  uint8_t died;      /* the discount is 0 when set, else 1 */
+  uint8_t died;      /* the player died: Crafter's discount is 0 when set, else 1 */
+  uint8_t goal;      /* the episode's goal was met by this step */
   uint32_t unlocked; /* achievements unlocked for the first time by this step */
   double reward;     /* Crafter's info['reward'], whatever params.reward says */
 } crafter_traj_step;
@@ -114,6 +126,17 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
  * observation after it.  Returns 0, or -1 when memory ran out. */
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
                                int action, const crafter_step_result *result, const void *obs);
+
+/* Gives the episode begun by crafter_traj_recorder_start a goal: task
+ * index `task` of the header's task set, worded by its text `text`. */
+void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, int text);
+
+/* crafter_traj_recorder_step for an episode with a goal: `goal` is 1 on
+ * the step that met it (result->done then set), and result holds the
+ * game's reward and discount, without the task's. */
+int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
+                                    int action, const crafter_step_result *result,
+                                    const void *obs, int goal);
 
 /* Steps added since the start; -1 when no episode is started. */
 long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder);

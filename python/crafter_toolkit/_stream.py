@@ -22,15 +22,20 @@ import numpy as np
 
 MAGIC = b"CRAFTSTP"
 VERSION = 2
-HEADER = struct.Struct("<8s" + "I" * 29 + "4x")
+HEADER = struct.Struct("<8s" + "I" * 30)
 RESET = 255
 ACTIONS = 17
-FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM = 1, 2, 4
+FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS = 1, 2, 4, 8
 # Sections of a frame, in the header's order: (name, dtype, values a env).
 SECTIONS = (("reward", "<f8", 1), ("discount", "<f4", 1), ("done", "u1", 1),
             ("reset", "u1", 1), ("unlocked", "<u4", 1), ("episode", "<u4", 1),
             ("step", "<u4", 1), ("inventory", "<i4", 16), ("achievements", "<i4", 22),
-            ("position", "<i4", 4), ("semantic", "u1", None), ("obs", None, None))
+            ("position", "<i4", 4), ("semantic", "u1", None), ("obs", None, None),
+            ("task", "<u4", 2))
+FAMILIES = ("achievements", "localization", "conditional", "line", "square", "cross", "timed",
+            "explore")
+DIFFICULTIES = ("easy", "medium", "hard")
+SPLITS = ("train", "test-paraphrase", "test-new-objects")
 OBS_KINDS = ("none", "pixels", "semantic", "symbolic")
 
 
@@ -80,7 +85,7 @@ class Stream:
     def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
                  size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
-                 program=None, buffers=2):
+                 program=None, buffers=2, tasks=None, split=None, task=None):
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
         if transport == "auto":
@@ -108,6 +113,16 @@ class Stream:
             args.append("--semantic")
         if record is not None:
             args += ["--record", os.fspath(record)]
+        if tasks is not None:
+            args += ["--tasks", os.fspath(tasks)]
+        elif split is not None or task is not None:
+            raise ValueError("split and task need tasks (a task file)")
+        if split is not None:
+            args += ["--split", str(split)]
+        if task is not None:
+            args += ["--task", str(task)]
+        self.tasks = []         # per goal: {"id", "family", "difficulty", "split"}
+        self.instructions = []  # per wording: (index in tasks, text)
         self.process = None
         self.memory = None
         memory_fd = None
@@ -162,8 +177,9 @@ class Stream:
         fields = HEADER.unpack(raw)
         (magic, version, header_bytes, envs, kind, dtype, s0, s1, s2, obs_bytes, frame_bytes,
          actions, achievements, items, area_w, area_h, flags, slots) = fields[:18]
-        offsets = fields[18:30]
-        if magic != MAGIC or version != VERSION or header_bytes != HEADER.size:
+        offsets = fields[18:31]
+        tasks = flags & FLAG_TASKS if version == VERSION else 0
+        if magic != MAGIC or version != VERSION or (header_bytes != HEADER.size and not tasks):
             raise CrafterStepError(
                 f"not a crafter-step binary stream of version {VERSION} "
                 f"(magic {magic!r}, version {version})")
@@ -176,6 +192,12 @@ class Stream:
         self.flags = flags
         self.frame_bytes = frame_bytes
         self.offsets = offsets
+        if tasks:
+            if header_bytes <= HEADER.size:
+                raise CrafterStepError(f"a task table of {header_bytes - HEADER.size} bytes")
+            table = bytearray(header_bytes - HEADER.size)
+            self._read_into(memoryview(table))
+            self._read_task_table(bytes(table))
         if flags & FLAG_SHM:
             if memory_fd is None or slots < 1:
                 raise CrafterStepError("crafter-step wrote to shared memory it was not given")
@@ -189,6 +211,37 @@ class Stream:
             self._buffers = [bytearray(frame_bytes) for _ in range(max(1, buffers))]
             self._frames = [self._views(memoryview(b)) for b in self._buffers]
 
+    def _read_task_table(self, table):
+        try:
+            count, texts = struct.unpack_from("<II", table, 0)
+            at = 8
+            for _ in range(count):
+                family, difficulty, split, length = struct.unpack_from("<IIII", table, at)
+                name = table[at + 16:at + 16 + length].decode()
+                at += 16 + length
+                self.tasks.append({"id": name, "family": FAMILIES[family],
+                                   "difficulty": DIFFICULTIES[difficulty],
+                                   "split": SPLITS[split]})
+            for _ in range(texts):
+                index, length = struct.unpack_from("<II", table, at)
+                text = table[at + 8:at + 8 + length].decode()
+                at += 8 + length
+                if index >= count:
+                    raise IndexError(index)
+                self.instructions.append((index, text))
+        except (struct.error, IndexError, UnicodeDecodeError) as error:
+            raise CrafterStepError(f"a task table that cannot be read: {error}") from None
+
+    def goal(self, frame, i):
+        """(task, instruction, met) of env i in a frame: the goal's
+        {"id", "family", "difficulty", "split"}, the wording given and
+        whether this step met it; None without tasks."""
+        if not self.tasks:
+            return None
+        index, met = (int(v) for v in frame["task"][i])
+        task, text = self.instructions[index]
+        return self.tasks[task], text, bool(met)
+
     def _views(self, buffer):
         n, views = self.num_envs, {"buffer": buffer}
         for (name, dtype, width), offset in zip(SECTIONS, self.offsets):
@@ -196,6 +249,8 @@ class Stream:
                 if not self.flags & FLAG_SEMANTIC:
                     continue
                 width, shape = self.area[0] * self.area[1], (n,) + self.area
+            elif name == "task" and not self.flags & FLAG_TASKS:
+                continue
             elif name == "obs":
                 dtype, shape = self.obs_dtype, (n,) + self.obs_shape
                 width = int(np.prod(self.obs_shape))

@@ -24,11 +24,16 @@ class Env:
               observation), "semantic", "symbolic" or "none"
     record    a trajectory file (crafter-trajectory(5)) keeping every episode
     stats     a stats.jsonl file or folder, as crafter.Recorder writes it
+    tasks     a task file (crafter-task(5)): every episode gets a goal, its
+              wording in info["instruction"] (and self.instruction after
+              reset()), its id in info["task"]; the step that meets it
+              (info["goal"]) adds its reward and ends the episode
+    split, task  only goals of that split, or the task of that id
     """
 
     def __init__(self, area=(64, 64), view=(9, 9), size=(64, 64), reward=True, length=10000,
                  seed=None, textures=None, obs="pixels", record=None, stats=None,
-                 transport="auto"):
+                 transport="auto", tasks=None, split=None, task=None):
         view = _stream.pair("view", view)
         size = _stream.pair("size", size)
         area = _stream.pair("area", area)
@@ -39,7 +44,8 @@ class Env:
         self._stream = _stream.Stream(
             envs=1, obs=obs, seed=self._seed, area=area, view=view, size=size,
             length=length or 0, textures=textures, manual_reset=True, semantic=True,
-            record=record, transport=transport, buffers=1)
+            record=record, transport=transport, buffers=1, tasks=tasks, split=split, task=task)
+        self.instruction = None
         self._stats = StatsWriter(stats) if stats is not None else None
         self._started = False
         self._ended = False
@@ -71,6 +77,8 @@ class Env:
             frame = self._stream.frame
             self._started = True
         self._ended = False
+        goal = self._stream.goal(frame, 0)
+        self.instruction = goal[1] if goal else None
         if self._stats:
             self._stats.start(0)
         return self._observation(frame)
@@ -95,6 +103,9 @@ class Env:
             "player_pos": frame["position"][0, :2].astype(np.int64),
             "reward": reward,
         }
+        goal = self._stream.goal(frame, 0)
+        if goal:
+            info["task"], info["instruction"], info["goal"] = goal[0]["id"], goal[1], goal[2]
         if self._stats and not self._ended:
             self._stats.step(0, reward)
             if done:

@@ -10,13 +10,17 @@ from .vector import spaces_for
 class CrafterEnv(gymnasium.Env):
     """Crafter through crafter-step.  terminated when the player died,
     truncated at the time limit (Crafter's discount tells them apart).
+    With tasks (a task file, crafter-task(5)) every episode has a goal:
+    info["instruction"] is its wording, info["task"] its id, info["goal"]
+    whether the step met it (terminated, with the task's reward).
     reset(seed=S) starts over with Env seed S (episode 1); reset() starts
     the next episode of the same Env, as crafter.Env.reset() does."""
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     def __init__(self, obs="pixels", area=(64, 64), view=(9, 9), size=(64, 64), length=10000,
-                 seed=0, textures=None, reward=True, render_mode=None, transport="auto"):
+                 seed=0, textures=None, reward=True, render_mode=None, transport="auto",
+                 tasks=None, split=None, task=None):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
         if render_mode == "rgb_array" and obs != "pixels":
@@ -24,7 +28,7 @@ class CrafterEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._options = dict(envs=1, obs=obs, area=area, view=view, size=size, length=length,
                              textures=textures, manual_reset=True, transport=transport,
-                             buffers=1)
+                             buffers=1, tasks=tasks, split=split, task=task)
         self._reward = reward
         self._obs_kind = obs
         self._seed = int(seed)
@@ -34,10 +38,14 @@ class CrafterEnv(gymnasium.Env):
         self._pending_start = True
 
     def _info(self, frame):
-        return {"inventory": frame["inventory"][0].copy(),
+        info = {"inventory": frame["inventory"][0].copy(),
                 "achievements": frame["achievements"][0].copy(),
                 "discount": float(frame["discount"][0]), "episode": int(frame["episode"][0]),
                 "player_pos": frame["position"][0, :2].copy()}
+        goal = self._stream.goal(frame, 0)
+        if goal:
+            info["task"], info["instruction"], info["goal"] = goal[0]["id"], goal[1], goal[2]
+        return info
 
     def _obs(self, frame):
         return frame["obs"][0].copy()

@@ -50,16 +50,21 @@ class VectorEnv(_Base):
                shm_slots steps with shm, two steps with the pipe)
     threads    crafter-step's threads (not with record)
     record     a trajectory file keeping every episode; stats a stats.jsonl
+    tasks      a task file (crafter-task(5)): every episode has a goal;
+               infos["instruction"] (a list of N strings), infos["task"]
+               (their ids) and infos["goal"] (met at this step, terminated)
+    split, task  only goals of that split, or the task of that id
     """
 
     def __init__(self, num_envs, obs="pixels", threads=1, transport="auto", seed=0,
                  area=(64, 64), view=(9, 9), size=(64, 64), length=10000, textures=None,
-                 reward=True, copy=True, record=None, stats=None, shm_slots=2):
+                 reward=True, copy=True, record=None, stats=None, shm_slots=2, tasks=None,
+                 split=None, task=None):
         self.num_envs = int(num_envs)
         self._options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
                              length=length, textures=textures, threads=threads,
                              transport=transport, manual_reset=True, record=record,
-                             shm_slots=shm_slots)
+                             shm_slots=shm_slots, tasks=tasks, split=split, task=task)
         self._seed = int(seed)
         self._copy = copy
         self._reward = reward
@@ -87,6 +92,11 @@ class VectorEnv(_Base):
         if self._copy:
             obs = obs.copy()
             infos = {key: value.copy() for key, value in infos.items()}
+        if self._stream.tasks:
+            goals = [self._stream.goal(frame, i) for i in range(self.num_envs)]
+            infos["task"] = [goal[0]["id"] for goal in goals]
+            infos["instruction"] = [goal[1] for goal in goals]
+            infos["goal"] = np.array([goal[2] for goal in goals], dtype=bool)
         return obs, infos
 
     def reset(self, *, seed=None, options=None):
