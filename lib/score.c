@@ -994,14 +994,19 @@ int crafter_score_plot_format(const char *path) {
   return -1;
 }
 
-char *crafter_score_plot_scores_path(const char *path) {
+/* `path` with `suffix` before its extension; malloc'ed. */
+static char *suffixed_path(const char *path, const char *suffix) {
   const char *dot = strrchr(path, '.');
   if (!dot || strchr(dot, '/')) dot = path + strlen(path);
   size_t stem = (size_t)(dot - path);
-  char *scores = malloc(strlen(path) + sizeof("-scores"));
-  if (scores) sprintf(scores, "%.*s-scores%s", (int)stem, path, dot);
-  return scores;
+  char *named = malloc(strlen(path) + strlen(suffix) + 1);
+  if (named) sprintf(named, "%.*s%s%s", (int)stem, path, suffix, dot);
+  return named;
 }
+
+char *crafter_score_plot_scores_path(const char *path) { return suffixed_path(path, "-scores"); }
+
+char *crafter_score_plot_goals_path(const char *path) { return suffixed_path(path, "-goals"); }
 
 /* A gnuplot single-quoted string: no escapes but '' for a quote; a line
  * break would end the command, so control characters become '?'. */
@@ -1044,8 +1049,57 @@ static void write_terminal(FILE *out, int format, int width, int height) {
             width, height, width, height);
 }
 
+/* The goals met: a group of bars per group of goals that has episodes
+ * (the families, then the difficulties and the splits), one bar per
+ * method, on a linear axis from 0 to 100%. */
+static void write_goals_plot(FILE *out, int format, const char *path,
+                             const crafter_score_method *methods, size_t count) {
+  int shown[CRAFTER_SCORE_GOAL_GROUPS], groups = 0;
+  for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
+    long seen = 0;
+    for (size_t m = 0; m < count; m++) seen += methods[m].goals.group_episodes[g];
+    if (seen) shown[groups++] = g;
+  }
+  fputs("$goals << EOD\n", out);
+  for (int i = 0; i < groups; i++) {
+    fprintf(out, "%d", i);
+    for (size_t m = 0; m < count; m++) {
+      fputc(' ', out);
+      write_gnuplot_number(out, goal_rate(&methods[m].goals, shown[i]));
+    }
+    fputc('\n', out);
+  }
+  fputs("EOD\n", out);
+  write_terminal(out, format, 300 + 60 * groups * (int)(count < 2 ? 2 : count), 460);
+  fputs("set output ", out);
+  write_gnuplot_string(out, path);
+  fputs("\nunset logscale y\nset key outside top center horizontal\nset yrange [0:100]\n"
+        "set ytics auto\nset ylabel 'Goals met (%)'\n",
+        out);
+  fprintf(out, "set xrange [-0.6:%d.6]\nset xtics rotate by 45 right (", groups - 1);
+  for (int i = 0; i < groups; i++) {
+    char label[64];
+    snprintf(label, sizeof(label), "%s %s", crafter_score_goal_group_kind(shown[i]),
+             crafter_score_goal_group_name(shown[i]));
+    fprintf(out, "%s", i ? ", " : "");
+    write_gnuplot_string(out, label);
+    fprintf(out, " %d", i);
+  }
+  fprintf(out, ")\nwidth = 0.7 / %zu\nleft(m) = column(1) - 0.35 + width * m\nplot \\\n", count);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out,
+            "  $goals using (left(%zu.5)):(column(%zu)):(left(%zu)):(left(%zu)):(0):(column(%zu))"
+            " with boxxyerror lc rgb '%s' title ",
+            m, m + 2, m, m + 1, m + 2, plot_colors[m % PLOT_COLORS]);
+    write_gnuplot_string(out, methods[m].name);
+    fputs(m + 1 < count ? ", \\\n" : "\n", out);
+  }
+  fputs("unset output\n", out);
+}
+
 static void write_plot_script(FILE *out, int format, const char *path, const char *scores_path,
-                              const crafter_score_method *methods, size_t count) {
+                              const char *goals_path, const crafter_score_method *methods,
+                              size_t count) {
   fputs("$rates << EOD\n", out);
   for (int k = 0; k < ACHIEVEMENTS; k++) {
     fprintf(out, "%d", k);
@@ -1117,6 +1171,7 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
         "  $scores using 1:2:3 with yerrorbars lc rgb 'black' pointtype 7 pointsize 0.5\n"
         "unset output\n",
         out);
+  if (goals_path) write_goals_plot(out, format, goals_path, methods, count);
 }
 
 int crafter_score_plot(const char *path, const crafter_score_method *methods, size_t count,
@@ -1148,10 +1203,12 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
     free(scores_path);
     return crafter_fail(error, error_size, "cannot write the gnuplot script: %s", strerror(saved));
   }
-  write_plot_script(script, format, path, scores_path, methods, count);
+  char *goals_path = any_goals(methods, count) ? crafter_score_plot_goals_path(path) : NULL;
+  write_plot_script(script, format, path, scores_path, goals_path, methods, count);
   int write_failed = ferror(script);
   if (fclose(script) != 0) write_failed = 1;
   free(scores_path);
+  free(goals_path);
   if (write_failed) {
     unlink(script_path);
     return crafter_fail(error, error_size, "cannot write the gnuplot script %s", script_path);

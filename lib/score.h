@@ -179,4 +179,9 @@ int crafter_score_plot_format(const char *path);
  * (runs.png gives runs-scores.png); malloc'ed, NULL if out of memory. */
 char *crafter_score_plot_scores_path(const char *path);
 
+/* The third plot's, drawn when runs have goals: the goals met per family,
+ * difficulty and split, one bar per method: "-goals" before the
+ * extension. */
+char *crafter_score_plot_goals_path(const char *path);
+
 #endif

@@ -7,7 +7,7 @@
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
-plan 21
+plan 22
 
 # A tree left of the player: move_left faces it, do takes its wood.
 cat >"$scratch/world.txt" <<'EOF'
@@ -130,4 +130,13 @@ scripted=$("$dataset" list "$scratch/scripted.traj" | awk -F'\t' 'NR > 1 && $7 =
   awk -F, -v want="$scripted" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "goal_success") c = i }
     $1 == "scripted" { printf "%.1f\n", $c }' | grep -qx "$scripted"
 ok $? "its CSV success rate is the share of episodes that ended on the goal ($scripted%)"
+if command -v gnuplot >/dev/null 2>&1; then
+  "$score" -p "$scratch/plot.png" "$scratch/scripted.traj" "$scratch/random.traj" >/dev/null &&
+    [ -s "$scratch/plot-goals.png" ] && "$dataset" record -n 2 --steps 50 -q -o "$scratch/plain.traj" &&
+    "$score" -p "$scratch/none.png" "$scratch/plain.traj" >/dev/null &&
+    [ -s "$scratch/none.png" ] && [ ! -e "$scratch/none-goals.png" ]
+  ok $? "--plot draws the goals met to FILE-goals.png, only for runs with goals"
+else
+  skip "gnuplot is not installed: the goals plot was NOT drawn"
+fi
 finish
