@@ -32,7 +32,7 @@ PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen 
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
-	tests/unit/test-video tests/unit/test-worldgen-shrunk
+	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite
 TEST_TOOLS = tests/golden-compare tests/agent-actions
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.
@@ -44,7 +44,7 @@ GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
 .PHONY: all check check-asan check-reference reference-env craftax-env fuzz fuzz-targets golden install uninstall \
-	clean distclean
+	tasks clean distclean
 
 all: $(PROGRAMS)
 
@@ -198,6 +198,7 @@ install: all
 	cp man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	cp man/man5/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	cp data/crafter.yaml $(DESTDIR)$(PREFIX)/share/crafter/
+	cp data/tasks/crafter-tasks.yaml $(DESTDIR)$(PREFIX)/share/crafter/
 	cp examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
 
 uninstall:
@@ -206,6 +207,12 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/crafter
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5
 	rm -rf $(DESTDIR)$(PREFIX)/share/crafter
+
+# The instruction-task suite, written by its generator (data/tasks/README).
+tasks:
+	sh data/tasks/generate.sh > data/tasks/crafter-tasks.yaml.tmp || \
+		{ rm -f data/tasks/crafter-tasks.yaml.tmp; exit 1; }
+	mv data/tasks/crafter-tasks.yaml.tmp data/tasks/crafter-tasks.yaml
 
 clean-objects:
 	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) \

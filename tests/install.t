@@ -14,8 +14,9 @@ diag <"$scratch/log"
 
 prefix=$root/opt/crafter
 [ -x "$prefix/bin/crafter-step" ] && [ -f "$prefix/share/man/man1/crafter-step.1" ] &&
-  [ -f "$prefix/share/man/man5/crafter-trajectory.5" ] && [ -f "$prefix/lib/libcrafter.a" ]
-ok $? "programs, manual pages and the library are installed"
+  [ -f "$prefix/share/man/man5/crafter-trajectory.5" ] && [ -f "$prefix/lib/libcrafter.a" ] &&
+  [ -f "$prefix/share/crafter/crafter.yaml" ] && [ -f "$prefix/share/crafter/crafter-tasks.yaml" ]
+ok $? "programs, manual pages, the library and the data files are installed"
 
 ls "$prefix/include/crafter" >"$scratch/headers"
 internal=$(grep -x -e cli.h -e json.h -e fastgen.h -e session.h -e dataset.h -e play.h \
