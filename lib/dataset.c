@@ -185,6 +185,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
         status = failn(1, error, error_size, "out of memory");
         break;
       }
+      crafter_agent_set_task(agent, task, &tracker);
     }
     crafter_step_result result;
     do {

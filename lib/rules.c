@@ -17,13 +17,13 @@ static const int8_t collect_achievement[] = {
 };
 _Static_assert(sizeof collect_achievement / sizeof collect_achievement[0] == CRAFTER_ITEM_COUNT,
                "an item without its collect achievement");
-static const int8_t place_material[4] = {CRAFTER_STONE, CRAFTER_TABLE, CRAFTER_FURNACE, -1};
-static const int8_t place_achievement[4] = {CRAFTER_PLACE_STONE_ACH, CRAFTER_PLACE_TABLE_ACH,
+const int8_t crafter_place_material[4] = {CRAFTER_STONE, CRAFTER_TABLE, CRAFTER_FURNACE, -1};
+const int8_t crafter_place_achievement[4] = {CRAFTER_PLACE_STONE_ACH, CRAFTER_PLACE_TABLE_ACH,
                                             CRAFTER_PLACE_FURNACE_ACH, CRAFTER_PLACE_PLANT_ACH};
-static const int8_t make_item[6] = {CRAFTER_WOOD_PICKAXE, CRAFTER_STONE_PICKAXE,
+const int8_t crafter_make_item[6] = {CRAFTER_WOOD_PICKAXE, CRAFTER_STONE_PICKAXE,
                                     CRAFTER_IRON_PICKAXE, CRAFTER_WOOD_SWORD,
                                     CRAFTER_STONE_SWORD,  CRAFTER_IRON_SWORD};
-static const int8_t make_achievement[6] = {
+const int8_t crafter_make_achievement[6] = {
     CRAFTER_MAKE_WOOD_PICKAXE_ACH, CRAFTER_MAKE_STONE_PICKAXE_ACH, CRAFTER_MAKE_IRON_PICKAXE_ACH,
     CRAFTER_MAKE_WOOD_SWORD_ACH,   CRAFTER_MAKE_STONE_SWORD_ACH,   CRAFTER_MAKE_IRON_SWORD_ACH};
 
@@ -203,11 +203,11 @@ static void player_place(crafter_game *game, int action, int x, int y, int mater
     if (player->inventory[rule->uses[i].item] < rule->uses[i].amount) return;
   for (int i = 0; i < rule->use_count; i++)
     player->inventory[rule->uses[i].item] -= rule->uses[i].amount;
-  if (place_material[index] >= 0)
-    crafter_world_set_material(&game->world, x, y, place_material[index]);
+  if (crafter_place_material[index] >= 0)
+    crafter_world_set_material(&game->world, x, y, crafter_place_material[index]);
   else
     crafter_game_add_creature(game, CRAFTER_PLANT, x, y);
-  player->achievements[place_achievement[index]]++;
+  player->achievements[crafter_place_achievement[index]]++;
 }
 
 /* The bounds numpy gives a slice [start, stop) of an axis of length n. */
@@ -243,8 +243,8 @@ static void player_make(crafter_game *game, int action) {
     if (player->inventory[rule->uses[i].item] < rule->uses[i].amount) return;
   for (int i = 0; i < rule->use_count; i++)
     player->inventory[rule->uses[i].item] -= rule->uses[i].amount;
-  player->inventory[make_item[index]] += rule->gives;
-  player->achievements[make_achievement[index]]++;
+  player->inventory[crafter_make_item[index]] += rule->gives;
+  player->achievements[crafter_make_achievement[index]]++;
 }
 
 /* ---- why an action does nothing ---- */
@@ -435,7 +435,7 @@ static int outlook_make(const crafter_game *game, int action, sentence *out) {
   int index = action - CRAFTER_MAKE_WOOD_PICKAXE;
   const crafter_make_rule *rule = &config_of(game)->make[index];
   say(out, "Cannot make ");
-  say_a(out, crafter_item_names[make_item[index]], 1);
+  say_a(out, crafter_item_names[crafter_make_item[index]], 1);
   say(out, ": ");
   if (!rule->present) {
     say(out, "not in this game's rules.");

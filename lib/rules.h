@@ -78,4 +78,13 @@ int crafter_game_action_outlook(const crafter_game *game, int action, char *reas
 /* Creature constructors shared with world generation. */
 int crafter_game_add_creature(crafter_game *game, int kind, int x, int y);
 
+/* What the place actions (by action - CRAFTER_PLACE_STONE: stone, table,
+ * furnace, plant) put down (-1: the plant, an object) and unlock, and
+ * what the make actions (by action - CRAFTER_MAKE_WOOD_PICKAXE) give and
+ * unlock. */
+extern const int8_t crafter_place_material[4];
+extern const int8_t crafter_place_achievement[4];
+extern const int8_t crafter_make_item[6];
+extern const int8_t crafter_make_achievement[6];
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "rules.h"
 #include "yamlfile.h"
 
 const char *const crafter_task_family_names[CRAFTER_TASK_FAMILY_COUNT] = {
@@ -18,9 +19,8 @@ const char *const crafter_task_split_names[CRAFTER_SPLIT_COUNT] = {"train", "tes
 const char *const crafter_task_difficulty_names[CRAFTER_DIFFICULTY_COUNT] = {"easy", "medium",
                                                                             "hard"};
 
-/* The windows the checkers look in, centred on the player. */
-#define NEAR_RADIUS 5  /* 11x11: localization, conditional */
-#define SHAPE_RADIUS 10 /* 21x21: line, square, cross */
+#define NEAR_RADIUS CRAFTER_TASK_NEAR_RADIUS
+#define SHAPE_RADIUS CRAFTER_TASK_SHAPE_RADIUS
 #define MIN_PARAPHRASES 5
 
 /* ---- reading ---- */
@@ -490,7 +490,6 @@ void crafter_task_tracker_free(crafter_task_tracker *tracker) {
   memset(tracker, 0, sizeof(*tracker));
 }
 
-static const int place_material[4] = {CRAFTER_STONE, CRAFTER_TABLE, CRAFTER_FURNACE, -1};
 
 /* Follows the step's material changes: a placement marks its cell, any
  * other change of a marked cell (mined, burnt by an arrow) clears it. */
@@ -505,7 +504,7 @@ static void track_placements(crafter_task_tracker *tracker, const crafter_env *e
     const crafter_change *change = &world->changes[i];
     size_t cell = (size_t)change->x * (size_t)world->height + (size_t)change->y;
     if (placing && index < 3 && change->x == target_x && change->y == target_y &&
-        change->material == place_material[index]) {
+        change->material == crafter_place_material[index]) {
       tracker->placed[cell] = PLACED_BLOCK;
       placing = 0; /* one placement a step */
     } else {

@@ -74,6 +74,11 @@ typedef struct crafter_task_check {
   double daylight[2];         /* timed: the window of daylight, inclusive */
 } crafter_task_check;
 
+/* The windows the checkers look in, centred on the player: 11x11 for
+ * localization and conditional goals, 21x21 for shapes. */
+#define CRAFTER_TASK_NEAR_RADIUS 5
+#define CRAFTER_TASK_SHAPE_RADIUS 10
+
 #define CRAFTER_TASK_ID_MAX 64
 #define CRAFTER_TASK_TEXT_MAX 256
 #define CRAFTER_TASK_PARAPHRASES_MAX 16
