@@ -178,13 +178,12 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
     const crafter_task *task = NULL;
     if (pool) {
       int candidate, text;
-      crafter_task_draw(pool, env.params.seed, env.episode, &candidate, &text);
-      task = &pool->set->tasks[pool->tasks[candidate]];
-      crafter_traj_recorder_set_task(recorder, pool->tasks[candidate], text);
-      if (crafter_task_begin(&tracker, task, &env) < 0) {
+      if (crafter_task_pool_begin(pool, &tracker, &env, &candidate, &text) < 0) {
         status = failn(1, error, error_size, "out of memory");
         break;
       }
+      task = tracker.task;
+      crafter_traj_recorder_set_task(recorder, pool->tasks[candidate], text);
       crafter_agent_set_task(agent, task, &tracker);
     }
     crafter_step_result result;

@@ -1049,6 +1049,22 @@ static void write_terminal(FILE *out, int format, int width, int height) {
             width, height, width, height);
 }
 
+/* Bars of `data` (column 1 the group, column 2 + m method m's value) in
+ * groups, one bar per method from `bottom` up to value(column), each
+ * bar a box (boxes from 0 would not show on a log axis). */
+static void write_bars(FILE *out, const char *data, const char *value, const char *bottom,
+                       const crafter_score_method *methods, size_t count) {
+  fprintf(out, "width = 0.7 / %zu\nleft(m) = column(1) - 0.35 + width * m\nplot \\\n", count);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out,
+            "  %s using (left(%zu.5)):(%s(%zu)):(left(%zu)):(left(%zu)):(%s):(%s(%zu))"
+            " with boxxyerror lc rgb '%s' title ",
+            data, m, value, m + 2, m, m + 1, bottom, value, m + 2, plot_colors[m % PLOT_COLORS]);
+    write_gnuplot_string(out, methods[m].name);
+    fputs(m + 1 < count ? ", \\\n" : "\n", out);
+  }
+}
+
 /* The goals met: a group of bars per group of goals that has episodes
  * (the families, then the difficulties and the splits), one bar per
  * method, on a linear axis from 0 to 100%. */
@@ -1085,15 +1101,8 @@ static void write_goals_plot(FILE *out, int format, const char *path,
     write_gnuplot_string(out, label);
     fprintf(out, " %d", i);
   }
-  fprintf(out, ")\nwidth = 0.7 / %zu\nleft(m) = column(1) - 0.35 + width * m\nplot \\\n", count);
-  for (size_t m = 0; m < count; m++) {
-    fprintf(out,
-            "  $goals using (left(%zu.5)):(column(%zu)):(left(%zu)):(left(%zu)):(0):(column(%zu))"
-            " with boxxyerror lc rgb '%s' title ",
-            m, m + 2, m, m + 1, m + 2, plot_colors[m % PLOT_COLORS]);
-    write_gnuplot_string(out, methods[m].name);
-    fputs(m + 1 < count ? ", \\\n" : "\n", out);
-  }
+  fputs(")\n", out);
+  write_bars(out, "$goals", "column", "0", methods, count);
   fputs("unset output\n", out);
 }
 
@@ -1137,20 +1146,8 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
     write_gnuplot_string(out, crafter_achievement_names[k]);
     fprintf(out, " %d", k);
   }
-  fprintf(out,
-          ")\nwidth = 0.7 / %zu\nfloor = 0.01\n"
-          "left(m) = column(1) - 0.35 + width * m\n"
-          "rate(c) = column(c) > floor ? column(c) : floor\n"
-          "plot \\\n",
-          count);
-  for (size_t m = 0; m < count; m++) {
-    fprintf(out,
-            "  $rates using (left(%zu.5)):(rate(%zu)):(left(%zu)):(left(%zu)):(floor):(rate(%zu))"
-            " with boxxyerror lc rgb '%s' title ",
-            m, m + 2, m, m + 1, m + 2, plot_colors[m % PLOT_COLORS]);
-    write_gnuplot_string(out, methods[m].name);
-    fputs(m + 1 < count ? ", \\\n" : "\n", out);
-  }
+  fputs(")\nfloor = 0.01\nrate(c) = column(c) > floor ? column(c) : floor\n", out);
+  write_bars(out, "$rates", "rate", "floor", methods, count);
 
   /* The scores: one bar per method with its deviation over seeds. */
   int width = 260 + 90 * (int)count;

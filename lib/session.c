@@ -425,10 +425,7 @@ out_of_memory:
 }
 
 /* The goal of env i's episode, and its wording. */
-static const crafter_task *goal_of(const session *s, int i) {
-  const crafter_task_pool *pool = s->options->tasks;
-  return &pool->set->tasks[pool->tasks[s->candidate[i]]];
-}
+static const crafter_task *goal_of(const session *s, int i) { return s->trackers[i].task; }
 
 static const char *instruction(const session *s, int i) {
   return goal_of(s, i)->text[s->text[i]];
@@ -761,11 +758,9 @@ static int reset_env(session *s, int i, char *error, size_t error_size) {
   }
   s->ended[i] = 0;
   if (s->options->tasks) {
-    crafter_env *env = &s->envs[i];
-    crafter_task_draw(s->options->tasks, env->params.seed, env->episode, &s->candidate[i],
-                      &s->text[i]);
     s->goal[i] = 0;
-    if (crafter_task_begin(&s->trackers[i], goal_of(s, i), env) < 0) {
+    if (crafter_task_pool_begin(s->options->tasks, &s->trackers[i], &s->envs[i], &s->candidate[i],
+                                &s->text[i]) < 0) {
       snprintf(error, error_size, "out of memory");
       return -1;
     }

@@ -738,6 +738,12 @@ void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t epis
   *text = (int)(mix64(h) % (uint64_t)task->text_count);
 }
 
+int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,
+                            const crafter_env *env, int *candidate, int *text) {
+  crafter_task_draw(pool, env->params.seed, env->episode, candidate, text);
+  return crafter_task_begin(tracker, &pool->set->tasks[pool->tasks[*candidate]], env);
+}
+
 int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int action,
                       crafter_step_result *result) {
   int met = crafter_task_observe(tracker, env, action);

@@ -183,6 +183,13 @@ void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t epis
  * the discount are left as the game made them: the caller adds the
  * task's reward, and reports a discount of 0 (a terminal state), on the
  * step the goal is met. */
+/* Draws the goal of the env's episode just reset (crafter_task_draw from
+ * its seed and episode counter) and starts tracking it: tracker->task is
+ * the goal, *candidate its index in the pool, *text its wording.  0, or
+ * -1 when out of memory. */
+int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,
+                            const crafter_env *env, int *candidate, int *text);
+
 int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int action,
                       crafter_step_result *result);
 

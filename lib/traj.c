@@ -511,7 +511,7 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
   int died = result->discount == 0.0;
   uint8_t record[CRAFTER_TRAJ_STEP_BYTES] = {0};
   record[0] = (uint8_t)action;
-  record[1] = (uint8_t)((result->done || goal ? 1 : 0) | (died ? 2 : 0) | (goal ? 4 : 0));
+  record[1] = (uint8_t)((result->done ? 1 : 0) | (died ? 2 : 0) | (goal ? 4 : 0));
   put_u32(record + 4, result->unlocked);
   put_f64(record + 8, reward);
   if (feed(recorder, record, sizeof(record)) < 0 || feed_obs(recorder, obs) < 0) {

@@ -242,6 +242,14 @@ class Stream:
         task, text = self.instructions[index]
         return self.tasks[task], text, bool(met)
 
+    def goal_info(self, frame, i):
+        """The info keys of env i's goal: "task" (its id), "instruction"
+        and "goal" (met at this step); {} without tasks."""
+        goal = self.goal(frame, i)
+        if goal is None:
+            return {}
+        return {"task": goal[0]["id"], "instruction": goal[1], "goal": goal[2]}
+
     def _views(self, buffer):
         n, views = self.num_envs, {"buffer": buffer}
         for (name, dtype, width), offset in zip(SECTIONS, self.offsets):

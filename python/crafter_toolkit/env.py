@@ -103,9 +103,7 @@ class Env:
             "player_pos": frame["position"][0, :2].astype(np.int64),
             "reward": reward,
         }
-        goal = self._stream.goal(frame, 0)
-        if goal:
-            info["task"], info["instruction"], info["goal"] = goal[0]["id"], goal[1], goal[2]
+        info.update(self._stream.goal_info(frame, 0))
         if self._stats and not self._ended:
             self._stats.step(0, reward)
             if done:

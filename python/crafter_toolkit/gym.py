@@ -42,9 +42,7 @@ class CrafterEnv(gymnasium.Env):
                 "achievements": frame["achievements"][0].copy(),
                 "discount": float(frame["discount"][0]), "episode": int(frame["episode"][0]),
                 "player_pos": frame["position"][0, :2].copy()}
-        goal = self._stream.goal(frame, 0)
-        if goal:
-            info["task"], info["instruction"], info["goal"] = goal[0]["id"], goal[1], goal[2]
+        info.update(self._stream.goal_info(frame, 0))
         return info
 
     def _obs(self, frame):
