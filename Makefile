@@ -15,7 +15,7 @@ LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
 LIB_MODULES = ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures session video \
-	batch bench worldfile gen \
+	levels batch bench worldfile gen \
 	proto json cli envopts score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per
 # instruction set (kernels.h).
@@ -27,7 +27,7 @@ LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
 PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h ids.h params.h render.h rng.h rules.h \
-	score.h tasks.h textures.h traj.h world.h worldfile.h)
+	levels.h score.h tasks.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \

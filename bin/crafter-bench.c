@@ -33,6 +33,9 @@ static void usage(FILE *out) {
           "  -R, --repeats=R      timed repetitions; the median is reported (default 5)\n"
           "  -s, --seed=N         env seed (env i uses N+i) and action seed (default 0)\n"
           "      --area=W,H --view=W,H --size=W,H --length=L   env parameters\n"
+          "      --levels=N|FILE  episodes start on a level set (crafter-levels(5)):\n"
+          "                       N levels of --seed made before timing, or a file\n"
+          "      --start-level=K --level-order=random|sequential   as crafter-step's\n"
           "  -c, --config=FILE    play by the configuration FILE (crafter-config(5));\n"
           "                       the options above override its env section\n"
           "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
@@ -47,8 +50,9 @@ static void usage(FILE *out) {
           "Figures:\n"
           "  sps           env steps per second over all envs (median repetition)\n"
           "  resets_per_s  episodes ended, and worlds generated, per second in that run\n"
-          "  reset_us      microseconds for one reset (world generation) on its own,\n"
-          "                the median of repetitions of 20 resets\n"
+          "  reset_us      microseconds for one reset on its own, the median of\n"
+          "                repetitions of 20 world generations, or with --levels\n"
+          "                of 2000 copies of levels' start states\n"
           "  bytes_per_env state held per environment\n"
           "\n"
           "Reproduce a measurement by running the same command on an idle machine;\n"
@@ -177,6 +181,7 @@ typedef struct arguments {
   crafter_bench_options options;
   unsigned given; /* enum crafter_given: env parameters that rule over --config */
   const char *textures_dir, *format, *sweep, *plot_path, *compare, *config_path;
+  crafter_level_options levels;
 } arguments;
 
 /* Parses the command line into *a, or exits: 0 after --help or
@@ -186,6 +191,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   crafter_params_default(&a->options.batch.params);
   a->options.batch.first_episode = 1;
   a->options.batch.envs = 1;
+  crafter_level_options_init(&a->levels);
   a->options.batch.threads = 1;
   a->options.steps = 1000000;
   a->options.repeats = 5;
@@ -198,6 +204,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       {"repeats", required_argument, NULL, 'R'},  {"seed", required_argument, NULL, 's'},
       CRAFTER_OPTION_AREA_ENTRY, CRAFTER_OPTION_VIEW_ENTRY,
       CRAFTER_OPTION_SIZE_ENTRY, CRAFTER_OPTION_LENGTH_ENTRY,
+      CRAFTER_OPTION_LEVEL_ENTRIES,
       {"textures", required_argument, NULL, 't'}, {"format", required_argument, NULL, 'f'},
       {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, 'p'},
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
@@ -246,6 +253,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
         a->options.batch.params.seed = crafter_option_int64(PROGRAM, "seed", optarg, 0, INT32_MAX);
         a->options.action_seed = (uint64_t)a->options.batch.params.seed;
         a->given |= CRAFTER_GIVEN_SEED;
+        a->given |= CRAFTER_GIVEN_SEED;
         break;
       case 't': a->textures_dir = optarg; break;
       case 'f':
@@ -269,12 +277,15 @@ static void parse_options(int argc, char **argv, arguments *a) {
         if (option != 's' &&
             crafter_env_option(PROGRAM, option, optarg, &a->options.batch.params, &a->given))
           break;
+        if (crafter_level_option(PROGRAM, option, optarg, &a->levels)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
         exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
+  crafter_level_options_check(PROGRAM, &a->levels);
+  a->options.batch.level_order = a->levels.order;
 }
 
 /* The values a sweep measures (threads 1..T, or envs 1, 2, 4, .. N), or
@@ -368,9 +379,22 @@ static int run(arguments *a) {
     have_textures = 1;
     options->batch.textures = &textures;
   }
+  crafter_level_set levels;
+  memset(&levels, 0, sizeof(levels));
+  if (a->levels.count || a->levels.path) {
+    int opened = crafter_level_options_open(&a->levels, &options->batch.params, a->given,
+                                            options->batch.config, &levels, error, sizeof(error));
+    if (opened != 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      if (have_textures) crafter_textures_free(&textures);
+      return opened;
+    }
+    options->batch.levels = &levels;
+  }
   double compare_old[3];
   int status = a->compare && compare_load(a->compare, compare_old) < 0 ? 1 : measure(a, compare_old);
   if (have_textures) crafter_textures_free(&textures);
+  crafter_levels_free(&levels);
   return crafter_close_stdout(PROGRAM, status);
 }
 

@@ -52,6 +52,15 @@ static void usage(FILE *out) {
           "      --split=NAME        only goals of the split train, test-paraphrase or\n"
           "                          test-new-objects\n"
           "      --task=ID           only the task ID\n"
+          "      --levels=N|FILE     play on a level set: level k is the world of episode\n"
+          "                          k of --seed, stored once and copied at each reset;\n"
+          "                          N makes levels 1..N, FILE loads a set saved by\n"
+          "                          crafter-gen (crafter-levels(5));\n"
+          "                          every env shares the set, records carry \"level\"\n"
+          "      --start-level=K     with --levels N: the levels are K..K+N-1 (default 1)\n"
+          "      --level-order=O     random (default): each episode draws its level\n"
+          "                          from its env's own generator; sequential: env i of\n"
+          "                          E plays levels i+1, i+1+E, ... cycling\n"
           "  -N, --envs=N            run N environments side by side (default 1)\n"
           "  -T, --threads=T         step them on T threads (default 1); with --binary,\n"
           "                          when the run is not recorded, has no --world, no\n"
@@ -104,6 +113,8 @@ typedef struct arguments {
   unsigned given; /* enum crafter_given */
   const char *config_path, *world_path;
   crafter_task_options tasks;
+  crafter_level_options levels;
+  int first_episode_given;
 } arguments;
 
 /* Reads the options into a; exits on --help, --version or a bad option. */
@@ -116,6 +127,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   options->shm_fd = -1;
   options->shm_slots = 2;
   crafter_task_options_init(&a->tasks);
+  crafter_level_options_init(&a->levels);
   enum {
     OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
   };
@@ -131,6 +143,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
       CRAFTER_OPTION_TASK_ENTRIES,
+      CRAFTER_OPTION_LEVEL_ENTRIES,
       {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},
       {"obs", required_argument, NULL, 'O'},
@@ -153,6 +166,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       case 'e':
         options->first_episode = crafter_option_int64(PROGRAM, "first episode", optarg,
             1, CRAFTER_EPISODE_MAX);
+        a->first_episode_given = 1;
         break;
       case 'n':
         if (crafter_parse_int64(optarg, 0, INT64_MAX, &options->episodes) < 0)
@@ -211,12 +225,17 @@ static void parse_options(int argc, char **argv, arguments *a) {
       default:
         if (crafter_env_option(PROGRAM, option, optarg, &options->params, &a->given)) break;
         if (crafter_task_option(PROGRAM, option, optarg, &a->tasks)) break;
+        if (crafter_level_option(PROGRAM, option, optarg, &a->levels)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
         exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   crafter_task_options_check(PROGRAM, &a->tasks);
+  crafter_level_options_check(PROGRAM, &a->levels);
+  if ((a->levels.count || a->levels.path) && (a->world_path || a->first_episode_given))
+    usage_error("%s", "--levels chooses each episode's world: not with --world or --first-episode");
+  options->level_order = a->levels.order;
   if (options->episodes < 0) options->episodes = options->envs == 1 && !options->binary ? 1 : 0;
   if (options->binary && options->info != CRAFTER_INFO_SHORT)
     usage_error("--info %s is for JSON lines, not the binary protocol",
@@ -273,8 +292,19 @@ static int run(arguments *a) {
     }
     options->tasks = &pool;
   }
-  int status = crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
+  crafter_level_set levels;
+  memset(&levels, 0, sizeof(levels));
+  int status = 0;
+  if (a->levels.count || a->levels.path) {
+    status = crafter_params_check(&options->params, error, sizeof(error)) < 0
+                 ? 2
+                 : crafter_level_options_open(&a->levels, &options->params, a->given,
+                                              options->config, &levels, error, sizeof(error));
+    options->levels = &levels;
+  }
+  if (status == 0) status = crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
+  crafter_levels_free(&levels);
   if (a->tasks.path) {
     crafter_task_pool_free(&pool);
     crafter_task_set_free(&set);

@@ -42,6 +42,7 @@ struct crafter_batch {
   int64_t *spare_episode;
   int *queue;           /* envs whose next world is to be made, in order */
   int queue_head, queue_count;
+  crafter_level_picker *pickers; /* per env, with a level set */
 };
 
 static void observe(crafter_batch *batch, int i) {
@@ -133,6 +134,10 @@ static void *work(void *argument) {
  * (waiting for it if it is being made), else making it here. */
 static void reset_env(crafter_batch *batch, int i) {
   crafter_env *env = &batch->envs[i];
+  if (batch->pickers) {
+    crafter_env_reset_level(env, batch->options.levels, crafter_level_pick(&batch->pickers[i]));
+    return;
+  }
   if (!batch->spares) {
     crafter_env_reset(env);
     return;
@@ -172,10 +177,19 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
     snprintf(error, error_size, "pixel observations need textures");
     return NULL;
   }
+  if (options->levels &&
+      crafter_levels_check(options->levels, &options->params, options->config, error, error_size) < 0)
+    return NULL;
   crafter_batch *batch = calloc(1, sizeof(*batch));
   if (!batch) goto out_of_memory;
   batch->options = *options;
   int count = options->envs;
+  if (options->levels) {
+    batch->pickers = calloc((size_t)count, sizeof(crafter_level_picker));
+    if (!batch->pickers) goto out_of_memory;
+    for (int i = 0; i < count; i++)
+      crafter_level_picker_init(&batch->pickers[i], options->levels, options->level_order, i, count);
+  }
   batch->envs = calloc((size_t)count, sizeof(crafter_env));
   batch->obs_bytes = obs_bytes_for(options);
   batch->obs = batch->own_obs = calloc((size_t)count, batch->obs_bytes ? batch->obs_bytes : 1);
@@ -208,13 +222,17 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
       crafter_renderer_attach(batch->renderers[i], &batch->envs[i],
                               batch->obs + batch->obs_bytes * (size_t)i);
     }
-    if (crafter_env_reset(&batch->envs[i]) < 0) goto out_of_memory;
+    if (batch->pickers ? crafter_env_reset_level(&batch->envs[i], options->levels,
+                                                 crafter_level_pick(&batch->pickers[i])) < 0
+                       : crafter_env_reset(&batch->envs[i]) < 0)
+      goto out_of_memory;
     observe(batch, i);
   }
   int threads = options->threads;
   batch->workers = calloc((size_t)threads, sizeof(worker));
   if (!batch->workers) goto out_of_memory;
-  if (threads > 1) {
+  /* Levels start from stored states: nothing to make ahead. */
+  if (threads > 1 && !batch->pickers) {
     batch->spares = calloc((size_t)count, sizeof(crafter_prepared));
     batch->spare_state = calloc((size_t)count, 1);
     batch->spare_episode = calloc((size_t)count, sizeof(int64_t));
@@ -289,6 +307,7 @@ void crafter_batch_free(crafter_batch *batch) {
     for (int i = 0; i < batch->options.envs; i++) crafter_env_free(&batch->envs[i]);
   if (batch->renderers)
     for (int i = 0; i < batch->options.envs; i++) crafter_renderer_free(batch->renderers[i]);
+  free(batch->pickers);
   free(batch->spares);
   free(batch->spare_state);
   free(batch->spare_episode);

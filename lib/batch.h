@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "env.h"
+#include "levels.h"
 #include "textures.h"
 
 typedef struct crafter_batch crafter_batch;
@@ -25,6 +26,9 @@ typedef struct crafter_batch_options {
   int manual_reset;                  /* 1: an env whose episode ended is not reset until
                                         it is given CRAFTER_BATCH_RESET (meanwhile it plays
                                         on, as Crafter's Env does); 0: at once */
+  const crafter_level_set *levels;   /* episodes start on levels of this set (its seed
+                                        and area rule), or NULL for fresh worlds */
+  int level_order;                   /* enum crafter_level_order */
 } crafter_batch_options;
 
 /* The action that starts an env's next episode now instead of stepping. */

@@ -55,12 +55,15 @@ static int compare_doubles(const void *left, const void *right) {
   return (a > b) - (a < b);
 }
 
-/* Median time of one reset: repetitions of a batch of resets of one env. */
+/* Median time of one reset: repetitions of a batch of resets of one env;
+ * with a level set, of resets onto its levels in turn. */
 static double time_resets(const crafter_params *params, const crafter_config *config,
-                          int repeats, char *error, size_t error_size) {
+                          const crafter_level_set *levels, int repeats, char *error,
+                          size_t error_size) {
   crafter_env env;
   if (crafter_env_init_config(&env, params, config, error, error_size) < 0) return -1;
-  enum { RESETS = 20 };
+  const int RESETS = levels ? 2000 : 20;
+  int next_level = 0;
   double *times = malloc(sizeof(double) * (size_t)repeats);
   if (!times) {
     crafter_env_free(&env);
@@ -69,7 +72,13 @@ static double time_resets(const crafter_params *params, const crafter_config *co
   crafter_env_reset(&env); /* warm-up */
   for (int r = 0; r < repeats; r++) {
     double start = crafter_now();
-    for (int i = 0; i < RESETS; i++) crafter_env_reset(&env);
+    if (levels)
+      for (int i = 0; i < RESETS; i++) {
+        crafter_env_reset_level(&env, levels, next_level);
+        next_level = (next_level + 1) % levels->count;
+      }
+    else
+      for (int i = 0; i < RESETS; i++) crafter_env_reset(&env);
     times[r] = (crafter_now() - start) / RESETS;
   }
   qsort(times, (size_t)repeats, sizeof(double), compare_doubles);
@@ -126,7 +135,7 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   result->threads = options->batch.threads < envs ? options->batch.threads : envs;
   crafter_batch_free(batch);
   free(actions), free(reset), free(results), free(runs), free(rates);
-  result->reset_microseconds = time_resets(&options->batch.params, options->batch.config, repeats,
-                                           error, error_size);
+  result->reset_microseconds = time_resets(&options->batch.params, options->batch.config,
+                                           options->batch.levels, repeats, error, error_size);
   return result->reset_microseconds < 0 ? -1 : 0;
 }

@@ -21,7 +21,8 @@ typedef struct crafter_bench_options {
 typedef struct crafter_bench_result {
   double steps_per_second;    /* env steps per second, all envs together */
   double resets_per_second;   /* episode ends (each followed by a reset) per second */
-  double reset_microseconds;  /* one reset (world generation) on its own */
+  double reset_microseconds;  /* one reset on its own: a world generated, or with a
+                                 level set a level's start state copied */
   long steps;                 /* env steps of the median repetition */
   long resets;
   double seconds;             /* its duration */

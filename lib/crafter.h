@@ -14,6 +14,7 @@
 #include "batch.h"
 #include "config.h"
 #include "env.h"
+#include "levels.h"
 #include "render.h"
 #include "rules.h"
 #include "score.h"

@@ -97,6 +97,12 @@ int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *con
   return 0;
 }
 
+void crafter_env_begin_restored(crafter_env *env, int64_t episode, int64_t world_seed) {
+  env->episode = episode;
+  env->world_seed = world_seed;
+  begin_episode(env);
+}
+
 int crafter_prepared_init(crafter_prepared *prepared, const crafter_env *env) {
   memset(prepared, 0, sizeof(*prepared));
   const crafter_world *world = &env->game.world;

@@ -71,6 +71,11 @@ int crafter_env_reset(crafter_env *env);
 typedef int (*crafter_build_fn)(crafter_game *game, void *context);
 int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context);
 
+/* Starts an episode on a start state the caller copied into env->game
+ * (a level's: levels.h), as episode `episode` with world seed
+ * `world_seed`: what every reset does once its game is in place. */
+void crafter_env_begin_restored(crafter_env *env, int64_t episode, int64_t world_seed);
+
 /* A game made ahead of time: the fresh world of a coming episode, made on
  * another thread while the env plays the current one.  Resetting with it
  * is the same as a plain reset, only the world generation happened

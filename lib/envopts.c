@@ -1,9 +1,12 @@
 #include "envopts.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
+#include "levels.h"
 #include "tasks.h"
 
 static void pair(const char *program, const char *what, const char *argument, int out[2]) {
@@ -82,4 +85,81 @@ int crafter_task_option(const char *program, int option, const char *argument,
 void crafter_task_options_check(const char *program, const crafter_task_options *options) {
   if (!options->path && (options->split >= 0 || options->id))
     crafter_usage_error(program, "%s", "--split and --task need --tasks FILE");
+}
+
+void crafter_level_options_init(crafter_level_options *options) {
+  memset(options, 0, sizeof(*options));
+  options->order = CRAFTER_LEVEL_ORDER_RANDOM;
+}
+
+int crafter_level_option(const char *program, int option, const char *argument,
+                         crafter_level_options *options) {
+  switch (option) {
+    case CRAFTER_OPTION_LEVELS:
+      if (!*argument) crafter_usage_error(program, "%s", "the level file is empty");
+      if (strspn(argument, "0123456789") == strlen(argument)) {
+        options->count = (int)crafter_option_int64(program, "level count", argument, 1,
+                                                   CRAFTER_LEVELS_MAX);
+        options->path = NULL;
+      } else {
+        options->path = argument;
+        options->count = 0;
+      }
+      return 1;
+    case CRAFTER_OPTION_START_LEVEL:
+      options->start = crafter_option_int64(program, "start level", argument, 1,
+                                            CRAFTER_EPISODE_MAX);
+      return 1;
+    case CRAFTER_OPTION_LEVEL_ORDER:
+      options->order = crafter_level_order_from_name(argument);
+      if (options->order < 0)
+        crafter_usage_error(program, "invalid level order '%s' (expected random or sequential)",
+                            argument);
+      options->order_given = 1;
+      return 1;
+    default: return 0;
+  }
+}
+
+void crafter_level_options_check(const char *program, const crafter_level_options *options) {
+  if (!options->count && !options->path && (options->start || options->order_given))
+    crafter_usage_error(program, "%s", "--start-level and --level-order need --levels N or FILE");
+  if (options->count && options->start &&
+      options->start > (int64_t)CRAFTER_EPISODE_MAX - (options->count - 1))
+    crafter_usage_error(program, "%s",
+                        "--start-level and --levels go past episode 2**31-1");
+}
+
+int crafter_level_options_open(const crafter_level_options *options, crafter_params *params,
+                               unsigned given, const crafter_config *config,
+                               crafter_level_set *set, char *error, size_t error_size) {
+  if (options->count) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    if (crafter_levels_generate(set, params, config, options->start ? options->start : 1,
+                                options->count, threads, error, error_size) < 0)
+      return 1;
+    return 0;
+  }
+  if (crafter_levels_load(set, options->path, error, error_size) < 0) return 1;
+  char why[300];
+  if (crafter_levels_check(set, params, config, why, sizeof(why)) < 0) {
+    crafter_fail(error, error_size, "%s: %s", options->path, why);
+    crafter_levels_free(set);
+    return 1;
+  }
+  if ((given & CRAFTER_GIVEN_SEED) && params->seed != set->seed) {
+    crafter_fail(error, error_size, "%s holds levels of seed %lld, not of --seed %lld",
+                 options->path, (long long)set->seed, (long long)params->seed);
+    crafter_levels_free(set);
+    return 2;
+  }
+  if (options->start && options->start != set->first) {
+    crafter_fail(error, error_size, "%s starts at level %lld, not at --start-level %lld",
+                 options->path, (long long)set->first, (long long)options->start);
+    crafter_levels_free(set);
+    return 2;
+  }
+  params->seed = set->seed;
+  return 0;
 }

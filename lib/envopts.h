@@ -16,7 +16,10 @@ enum crafter_env_option_code {
   CRAFTER_OPTION_NO_REWARD,
   CRAFTER_OPTION_TASKS,
   CRAFTER_OPTION_SPLIT,
-  CRAFTER_OPTION_TASK
+  CRAFTER_OPTION_TASK,
+  CRAFTER_OPTION_LEVELS,
+  CRAFTER_OPTION_LEVEL_ORDER,
+  CRAFTER_OPTION_START_LEVEL
 };
 
 /* The entries of struct option for them. */
@@ -51,6 +54,47 @@ int crafter_task_option(const char *program, int option, const char *argument,
 /* Checks that --split and --task come with --tasks (exits with status 2
  * if not). */
 void crafter_task_options_check(const char *program, const crafter_task_options *options);
+
+/* Level sets (crafter-levels(5)): --levels N or FILE, --start-level K,
+ * --level-order random|sequential. */
+#define CRAFTER_OPTION_LEVEL_ENTRIES                                       \
+  {"levels", required_argument, NULL, CRAFTER_OPTION_LEVELS},              \
+      {"start-level", required_argument, NULL, CRAFTER_OPTION_START_LEVEL}, \
+      {"level-order", required_argument, NULL, CRAFTER_OPTION_LEVEL_ORDER}
+
+typedef struct crafter_level_options {
+  int count;          /* --levels N: generate N levels; 0 for none or a file */
+  const char *path;   /* --levels FILE: load them */
+  int64_t start;      /* --start-level: the episode of the first level; 0: not given (1) */
+  int order;          /* enum crafter_level_order */
+  int order_given;
+} crafter_level_options;
+
+void crafter_level_options_init(crafter_level_options *options);
+
+/* If `option` is one of the level options, stores it and returns 1; else
+ * returns 0.  A bad value exits with status 2.  An argument of digits
+ * only is a count; anything else names a file (write ./200 for a file
+ * named 200). */
+int crafter_level_option(const char *program, int option, const char *argument,
+                         crafter_level_options *options);
+
+/* Checks that --start-level and --level-order come with --levels (exits
+ * with status 2 if not). */
+void crafter_level_options_check(const char *program, const crafter_level_options *options);
+
+struct crafter_config;
+struct crafter_level_set;
+
+/* Makes the set the options name, for envs of `params` (their seed the
+ * levels' seed) and `config`: generates it, or loads the file and checks
+ * it against them.  A file's seed becomes params->seed, unless `given`
+ * (enum crafter_given) says the command line gave another one.  Returns
+ * 0; 1 with a message for a bad or mismatched file; 2 for options that
+ * contradict the file. */
+int crafter_level_options_open(const crafter_level_options *options, crafter_params *params,
+                               unsigned given, const struct crafter_config *config,
+                               struct crafter_level_set *set, char *error, size_t error_size);
 
 /* If `option` (a getopt_long result) is one of these or 's', stores its
  * argument in params, marks it in *given (enum crafter_given of config.h;

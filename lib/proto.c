@@ -143,6 +143,7 @@ static void write_env_index(FILE *out, const crafter_record_extra *extra) {
 
 static void write_extra(FILE *out, const crafter_record_extra *extra) {
   if (!extra) return;
+  if (extra->level) fprintf(out, ", \"level\": %lld", (long long)extra->level);
   if (extra->pixels)
     fprintf(out, ", \"obs_crc\": %lu", checksum(extra->pixels, extra->pixel_bytes));
   if (extra->task_id) {

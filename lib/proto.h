@@ -43,6 +43,7 @@ typedef struct crafter_record_extra {
   const char *task_id;   /* the episode's goal: "task" and "instruction" keys, */
   const char *instruction; /* or NULL for none */
   int goal;              /* a step record's "goal": 1 met at this step, 0 not, -1 no key */
+  int64_t level;         /* on a level set: the "level" key (the episode's number), 0: none */
 } crafter_record_extra;
 
 /* Writes data as base64 (RFC 4648, with padding). */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "bytes.h"
 #include "cli.h"
 #include "proto.h"
 #include "render.h"
@@ -127,6 +128,7 @@ typedef struct session {
   uint8_t *goal;
   uint8_t *table;    /* binary: the task table after the header */
   size_t table_bytes;
+  crafter_level_picker *pickers; /* --levels: per env */
 } session;
 
 enum { TEXT_CAPACITY = 8192 };
@@ -153,6 +155,7 @@ static void free_session(session *s) {
   if (s->trackers)
     for (int i = 0; i < s->options->envs; i++) crafter_task_tracker_free(&s->trackers[i]);
   free(s->trackers);
+  free(s->pickers);
   free(s->candidate);
   free(s->text);
   free(s->goal);
@@ -282,7 +285,7 @@ static int setup_batch(session *s, char *error, size_t error_size) {
   crafter_batch_options batch = {options->params, options->first_episode, options->envs,
                                  options->threads, options->obs_kind,
                                  s->have_textures ? &s->textures : NULL, options->config,
-                                 options->manual_reset};
+                                 options->manual_reset, options->levels, options->level_order};
   s->batch = crafter_batch_new(&batch, error, error_size);
   s->batch_results = calloc((size_t)options->envs, sizeof(crafter_step_result));
   s->batch_resets = calloc((size_t)options->envs, 1);
@@ -293,26 +296,6 @@ static int setup_batch(session *s, char *error, size_t error_size) {
     return -1;
   }
   return setup_frames(s, error, error_size);
-}
-
-static void put_u32(uint8_t *at, uint32_t value) {
-  at[0] = (uint8_t)value;
-  at[1] = (uint8_t)(value >> 8);
-  at[2] = (uint8_t)(value >> 16);
-  at[3] = (uint8_t)(value >> 24);
-}
-
-static void put_f32(uint8_t *at, float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof(bits));
-  put_u32(at, bits);
-}
-
-static void put_f64(uint8_t *at, double value) {
-  uint64_t bits;
-  memcpy(&bits, &value, sizeof(bits));
-  put_u32(at, (uint32_t)bits);
-  put_u32(at + 4, (uint32_t)(bits >> 32));
 }
 
 /* The binary protocol's task table (crafter-protocol(5)): the goals of
@@ -331,16 +314,16 @@ static int build_task_table(session *s) {
   if (!s->table) return -1;
   s->table_bytes = bytes;
   uint8_t *at = s->table;
-  put_u32(at, (uint32_t)pool->count);
-  put_u32(at + 4, (uint32_t)pool->instructions);
+  crafter_put_u32(at, (uint32_t)pool->count);
+  crafter_put_u32(at + 4, (uint32_t)pool->instructions);
   at += 8;
   for (int c = 0; c < pool->count; c++) {
     const crafter_task *task = &pool->set->tasks[pool->tasks[c]];
     size_t length = strlen(task->id);
-    put_u32(at, (uint32_t)task->family);
-    put_u32(at + 4, (uint32_t)task->difficulty);
-    put_u32(at + 8, (uint32_t)task->split);
-    put_u32(at + 12, (uint32_t)length);
+    crafter_put_u32(at, (uint32_t)task->family);
+    crafter_put_u32(at + 4, (uint32_t)task->difficulty);
+    crafter_put_u32(at + 8, (uint32_t)task->split);
+    crafter_put_u32(at + 12, (uint32_t)length);
     memcpy(at + 16, task->id, length);
     at += 16 + length;
   }
@@ -348,8 +331,8 @@ static int build_task_table(session *s) {
     const crafter_task *task = &pool->set->tasks[pool->tasks[c]];
     for (int k = 0; k < task->text_count; k++) {
       size_t length = strlen(task->text[k]);
-      put_u32(at, (uint32_t)c);
-      put_u32(at + 4, (uint32_t)length);
+      crafter_put_u32(at, (uint32_t)c);
+      crafter_put_u32(at + 4, (uint32_t)length);
       memcpy(at + 8, task->text[k], length);
       at += 8 + length;
     }
@@ -398,6 +381,11 @@ static int setup(session *s, char *error, size_t error_size) {
     crafter_traj_header_init(&header, &options->params, options->obs_kind, "external",
                              s->have_textures ? &s->textures : NULL);
     header.tasks = options->tasks ? options->tasks->set : NULL;
+    if (options->levels) {
+      header.level_count = options->levels->count;
+      header.level_first = options->levels->first;
+      header.level_order = options->level_order;
+    }
     s->recorders = calloc((size_t)count, sizeof(crafter_traj_recorder *));
     if (!s->recorders) goto out_of_memory;
     for (int i = 0; i < count; i++) {
@@ -409,6 +397,12 @@ static int setup(session *s, char *error, size_t error_size) {
   }
   s->ended = calloc((size_t)count, 1);
   if (!s->ended) goto out_of_memory;
+  if (options->levels) {
+    s->pickers = calloc((size_t)count, sizeof(crafter_level_picker));
+    if (!s->pickers) goto out_of_memory;
+    for (int i = 0; i < count; i++)
+      crafter_level_picker_init(&s->pickers[i], options->levels, options->level_order, i, count);
+  }
   if (options->tasks && options->binary && build_task_table(s) < 0) goto out_of_memory;
   if (options->tasks) {
     s->trackers = calloc((size_t)count, sizeof(crafter_task_tracker));
@@ -521,7 +515,8 @@ static void write_text_record(session *s, int i, int action, const crafter_step_
                                 size,
                                 s->options->tasks ? goal_of(s, i)->id : NULL,
                                 s->options->tasks ? instruction(s, i) : NULL,
-                                s->options->tasks && result ? s->goal[i] : -1};
+                                s->options->tasks && result ? s->goal[i] : -1,
+                                s->options->levels ? s->envs[i].episode : 0};
   crafter_env *env = &s->envs[i];
   if (s->options->info == CRAFTER_INFO_FULL) {
     if (result)
@@ -531,9 +526,9 @@ static void write_text_record(session *s, int i, int action, const crafter_step_
   } else if (s->options->info == CRAFTER_INFO_STATE) {
     crafter_proto_write_state(s->out, env, result, &extra); /* resets carry the first state */
   } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
-             s->options->tasks) {
-    /* A short reset record only when it carries something: the goal is
-     * known before the first action. */
+             s->options->tasks || s->options->levels) {
+    /* A short reset record only when it carries something: the goal and
+     * the level are known before the first action. */
     crafter_proto_write_short(s->out, env, result, &extra);
   }
 }
@@ -544,30 +539,30 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
   const crafter_player *player = &env->game.player;
   const crafter_object *body = &env->game.world.objects[0];
   size_t *at = s->section;
-  put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, result ? result->reward : 0.0);
-  put_f32(frame + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,
+  crafter_put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, result ? result->reward : 0.0);
+  crafter_put_f32(frame + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,
           result ? (float)result->discount : 1.0f);
   frame[at[CRAFTER_SECTION_DONE] + (size_t)i] = result && result->done;
   frame[at[CRAFTER_SECTION_RESET] + (size_t)i] = (uint8_t)reset;
-  put_u32(frame + at[CRAFTER_SECTION_UNLOCKED] + 4 * (size_t)i, result ? result->unlocked : 0);
-  put_u32(frame + at[CRAFTER_SECTION_EPISODE] + 4 * (size_t)i, (uint32_t)env->episode);
-  put_u32(frame + at[CRAFTER_SECTION_STEP] + 4 * (size_t)i, (uint32_t)env->game.step);
+  crafter_put_u32(frame + at[CRAFTER_SECTION_UNLOCKED] + 4 * (size_t)i, result ? result->unlocked : 0);
+  crafter_put_u32(frame + at[CRAFTER_SECTION_EPISODE] + 4 * (size_t)i, (uint32_t)env->episode);
+  crafter_put_u32(frame + at[CRAFTER_SECTION_STEP] + 4 * (size_t)i, (uint32_t)env->game.step);
   uint8_t *inventory = frame + at[CRAFTER_SECTION_INVENTORY] + 4 * CRAFTER_ITEM_COUNT * (size_t)i;
   for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
-    put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
+    crafter_put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
   uint8_t *achievements =
       frame + at[CRAFTER_SECTION_ACHIEVEMENTS] + 4 * CRAFTER_ACHIEVEMENT_COUNT * (size_t)i;
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-    put_u32(achievements + 4 * k, (uint32_t)player->achievements[k]);
+    crafter_put_u32(achievements + 4 * k, (uint32_t)player->achievements[k]);
   uint8_t *position = frame + at[CRAFTER_SECTION_POSITION] + 16 * (size_t)i;
-  put_u32(position, (uint32_t)body->x);
-  put_u32(position + 4, (uint32_t)body->y);
-  put_u32(position + 8, (uint32_t)player->facing_x);
-  put_u32(position + 12, (uint32_t)player->facing_y);
+  crafter_put_u32(position, (uint32_t)body->x);
+  crafter_put_u32(position + 4, (uint32_t)body->y);
+  crafter_put_u32(position + 8, (uint32_t)player->facing_x);
+  crafter_put_u32(position + 12, (uint32_t)player->facing_y);
   if (s->options->tasks) {
     uint8_t *task = frame + at[CRAFTER_SECTION_TASK] + 8 * (size_t)i;
-    put_u32(task, (uint32_t)(s->options->tasks->first_text[s->candidate[i]] + s->text[i]));
-    put_u32(task + 4, result ? s->goal[i] : 0);
+    crafter_put_u32(task, (uint32_t)(s->options->tasks->first_text[s->candidate[i]] + s->text[i]));
+    crafter_put_u32(task + 4, result ? s->goal[i] : 0);
   }
   if (s->options->semantic_info) {
     size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
@@ -610,26 +605,27 @@ static void write_header(session *s) {
   uint32_t flags = (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
                    (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
                    (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
-                   (options->tasks ? CRAFTER_PROTOCOL_TASKS : 0);
-  put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
-  put_u32(header + 12, (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + s->table_bytes));
-  put_u32(header + 16, (uint32_t)options->envs);
-  put_u32(header + 20, (uint32_t)options->obs_kind);
-  put_u32(header + 24, type);
-  for (int i = 0; i < 3; i++) put_u32(header + 28 + 4 * i, shape[i]);
-  put_u32(header + 40, (uint32_t)s->obs_bytes);
-  put_u32(header + 44, (uint32_t)s->frame_bytes);
-  put_u32(header + 48, CRAFTER_ACTION_COUNT);
-  put_u32(header + 52, CRAFTER_ACHIEVEMENT_COUNT);
-  put_u32(header + 56, CRAFTER_ITEM_COUNT);
-  put_u32(header + 60, (uint32_t)options->params.area[0]);
-  put_u32(header + 64, (uint32_t)options->params.area[1]);
-  put_u32(header + 68, flags);
-  put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
+                   (options->tasks ? CRAFTER_PROTOCOL_TASKS : 0) |
+                   (options->levels ? CRAFTER_PROTOCOL_LEVELS : 0);
+  crafter_put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
+  crafter_put_u32(header + 12, (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + s->table_bytes));
+  crafter_put_u32(header + 16, (uint32_t)options->envs);
+  crafter_put_u32(header + 20, (uint32_t)options->obs_kind);
+  crafter_put_u32(header + 24, type);
+  for (int i = 0; i < 3; i++) crafter_put_u32(header + 28 + 4 * i, shape[i]);
+  crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
+  crafter_put_u32(header + 44, (uint32_t)s->frame_bytes);
+  crafter_put_u32(header + 48, CRAFTER_ACTION_COUNT);
+  crafter_put_u32(header + 52, CRAFTER_ACHIEVEMENT_COUNT);
+  crafter_put_u32(header + 56, CRAFTER_ITEM_COUNT);
+  crafter_put_u32(header + 60, (uint32_t)options->params.area[0]);
+  crafter_put_u32(header + 64, (uint32_t)options->params.area[1]);
+  crafter_put_u32(header + 68, flags);
+  crafter_put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
   /* The task section, last, has its offset at 124 only with goals. */
   for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++)
     if (k != CRAFTER_SECTION_TASK || options->tasks)
-      put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
+      crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
   fwrite(header, 1, sizeof(header), s->out);
   if (s->table_bytes) fwrite(s->table, 1, s->table_bytes, s->out);
 }
@@ -701,8 +697,8 @@ static int send_frame(session *s, uint32_t sequence) {
   if (!s->ring) return s->lend_pages ? lend_frame(s, fd) : write_all(fd, s->frame, s->frame_bytes);
   uint32_t slot = (uint32_t)((size_t)(s->frame - s->ring) / s->frame_bytes);
   uint8_t message[8];
-  put_u32(message, slot);
-  put_u32(message + 4, sequence);
+  crafter_put_u32(message, slot);
+  crafter_put_u32(message + 4, sequence);
   if (write_all(fd, message, sizeof(message)) < 0) return -1;
   slot = (slot + 1) % (uint32_t)s->options->shm_slots;
   s->frame = s->ring + s->frame_bytes * slot;
@@ -749,7 +745,13 @@ static int step_env(session *s, int i, int action, crafter_step_result *result, 
 }
 
 static int reset_env(session *s, int i, char *error, size_t error_size) {
-  if (s->options->world) {
+  if (s->options->levels) {
+    if (crafter_env_reset_level(&s->envs[i], s->options->levels,
+                                crafter_level_pick(&s->pickers[i])) < 0) {
+      snprintf(error, error_size, "out of memory");
+      return -1;
+    }
+  } else if (s->options->world) {
     if (crafter_env_reset_from_world(&s->envs[i], s->options->world, error, error_size) < 0)
       return -1;
   } else if (crafter_env_reset(&s->envs[i]) < 0) {

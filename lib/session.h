@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "env.h"
+#include "levels.h"
 #include "tasks.h"
 #include "worldfile.h"
 
@@ -42,6 +43,9 @@ typedef struct crafter_session_options {
                                 env's seed and episode), or NULL: its text in every record
                                 and first in text observations, its reward and the end of
                                 the episode when met (one thread) */
+  const crafter_level_set *levels; /* every episode on a level of this set, or NULL: its
+                                seed is params.seed, every env's; records carry "level" */
+  int level_order;           /* enum crafter_level_order */
 } crafter_session_options;
 
 /* The longest line of actions JSON lines accept for this many envs:
@@ -57,6 +61,8 @@ size_t crafter_session_line_limit(int envs);
 #define CRAFTER_PROTOCOL_SHM 4u       /* frames are in shared memory */
 #define CRAFTER_PROTOCOL_TASKS 8u     /* episodes have goals: the header is followed by the
                                          task table, frames end with the task section */
+#define CRAFTER_PROTOCOL_LEVELS 16u   /* episodes are played on a level set: an env's
+                                         episode number is its level */
 
 /* The sections of a frame, in order; the header gives each one's offset. */
 enum crafter_protocol_section {

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bytes.h"
+#include "levels.h"
 #include "outfile.h"
 #include "proto.h"
 #include "render.h"
@@ -30,53 +32,11 @@
 #define ALL_ACHIEVEMENTS ((1u << CRAFTER_ACHIEVEMENT_COUNT) - 1u)
 
 
-/* Little-endian fields. */
-static void put_u32(uint8_t *at, uint32_t value) {
-  for (int i = 0; i < 4; i++) at[i] = (uint8_t)(value >> (8 * i));
-}
-static void put_u64(uint8_t *at, uint64_t value) {
-  for (int i = 0; i < 8; i++) at[i] = (uint8_t)(value >> (8 * i));
-}
-static void put_i32(uint8_t *at, int32_t value) { put_u32(at, (uint32_t)value); }
-static void put_i64(uint8_t *at, int64_t value) { put_u64(at, (uint64_t)value); }
-static void put_f64(uint8_t *at, double value) {
-  uint64_t bits;
-  memcpy(&bits, &value, sizeof(bits));
-  put_u64(at, bits);
-}
-static uint32_t get_u32(const uint8_t *at) {
-  uint32_t value = 0;
-  for (int i = 3; i >= 0; i--) value = value << 8 | at[i];
-  return value;
-}
-static uint64_t get_u64(const uint8_t *at) {
-  uint64_t value = 0;
-  for (int i = 7; i >= 0; i--) value = value << 8 | at[i];
-  return value;
-}
-static int32_t get_i32(const uint8_t *at) { return (int32_t)get_u32(at); }
-static int64_t get_i64(const uint8_t *at) { return (int64_t)get_u64(at); }
-static double get_f64(const uint8_t *at) {
-  uint64_t bits = get_u64(at);
-  double value;
-  memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
 static uint32_t crc_update(uint32_t crc, const uint8_t *data, size_t size) {
-  uLong value = crc;
-  while (size > 0) {
-    uInt piece = size > (1u << 30) ? (1u << 30) : (uInt)size;
-    value = crc32(value, data, piece);
-    data += piece;
-    size -= piece;
-  }
-  return (uint32_t)value;
+  return crafter_crc32_update(crc, data, size);
 }
 
-static uint32_t crc_of(const uint8_t *data, size_t size) {
-  return crc_update((uint32_t)crc32(0L, Z_NULL, 0), data, size);
-}
+static uint32_t crc_of(const uint8_t *data, size_t size) { return crafter_crc32(data, size); }
 
 static int host_is_little_endian(void) {
   uint16_t probe = 1;
@@ -114,9 +74,9 @@ uint32_t crafter_traj_textures_crc(const crafter_textures *textures) {
   for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
     const crafter_image *image = &textures->images[i];
     uint8_t shape[12];
-    put_u32(shape, (uint32_t)image->width);
-    put_u32(shape + 4, (uint32_t)image->height);
-    put_u32(shape + 8, (uint32_t)image->channels);
+    crafter_put_u32(shape, (uint32_t)image->width);
+    crafter_put_u32(shape + 4, (uint32_t)image->height);
+    crafter_put_u32(shape + 8, (uint32_t)image->channels);
     crc = crc_update(crc, shape, sizeof(shape));
     if (image->pixels)
       crc = crc_update(crc, image->pixels,
@@ -144,27 +104,32 @@ static void encode_header(const crafter_traj_header *header, uint32_t task_chunk
                           uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_TRAJ_HEADER_BYTES);
   memcpy(out, CRAFTER_TRAJ_MAGIC, 8);
-  put_u32(out + 8, task_chunk_bytes ? CRAFTER_TRAJ_VERSION_TASKS : CRAFTER_TRAJ_VERSION);
-  put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
-  put_u32(out + 16, (uint32_t)header->obs_kind);
-  put_u32(out + 20, header->obs_bytes);
+  crafter_put_u32(out + 8, task_chunk_bytes ? CRAFTER_TRAJ_VERSION_TASKS : CRAFTER_TRAJ_VERSION);
+  crafter_put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
+  crafter_put_u32(out + 16, (uint32_t)header->obs_kind);
+  crafter_put_u32(out + 20, header->obs_bytes);
   const crafter_params *params = &header->params;
   for (int axis = 0; axis < 2; axis++) {
-    put_i32(out + 24 + 4 * axis, params->area[axis]);
-    put_i32(out + 32 + 4 * axis, params->view[axis]);
-    put_i32(out + 40 + 4 * axis, params->size[axis]);
+    crafter_put_i32(out + 24 + 4 * axis, params->area[axis]);
+    crafter_put_i32(out + 32 + 4 * axis, params->view[axis]);
+    crafter_put_i32(out + 40 + 4 * axis, params->size[axis]);
   }
-  put_u32(out + 48, params->reward ? 1u : 0u);
-  put_u32(out + 52, CRAFTER_ACTION_COUNT);
-  put_i64(out + 56, params->length);
-  put_i64(out + 64, params->seed);
-  put_u32(out + 72, CRAFTER_ACHIEVEMENT_COUNT);
-  put_u32(out + 76, CRAFTER_TRAJ_STEP_BYTES);
+  crafter_put_u32(out + 48, params->reward ? 1u : 0u);
+  crafter_put_u32(out + 52, CRAFTER_ACTION_COUNT);
+  crafter_put_i64(out + 56, params->length);
+  crafter_put_i64(out + 64, params->seed);
+  crafter_put_u32(out + 72, CRAFTER_ACHIEVEMENT_COUNT);
+  crafter_put_u32(out + 76, CRAFTER_TRAJ_STEP_BYTES);
   memcpy(out + 80, header->agent, strnlen(header->agent, CRAFTER_TRAJ_AGENT_BYTES));
-  put_u32(out + 96, header->textures_crc);
-  put_u32(out + 100, CRAFTER_ITEM_COUNT);
-  put_u32(out + 104, task_chunk_bytes);
-  put_u32(out + 124, crc_of(out, 124));
+  crafter_put_u32(out + 96, header->textures_crc);
+  crafter_put_u32(out + 100, CRAFTER_ITEM_COUNT);
+  crafter_put_u32(out + 104, task_chunk_bytes);
+  if (header->level_count > 0) {
+    crafter_put_u32(out + 108, (uint32_t)header->level_count);
+    crafter_put_u32(out + 112, (uint32_t)header->level_first);
+    crafter_put_u32(out + 116, (uint32_t)header->level_order);
+  }
+  crafter_put_u32(out + 124, crc_of(out, 124));
 }
 
 static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *header,
@@ -175,56 +140,67 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   if (size < 16)
     return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
-  uint32_t version = get_u32(in + 8);
+  uint32_t version = crafter_get_u32(in + 8);
   if (version != CRAFTER_TRAJ_VERSION && version != CRAFTER_TRAJ_VERSION_TASKS)
     return crafter_fail(error, error_size,
                  "format version %u, but this program reads versions %d and %d (a newer toolkit "
                  "may)",
                  version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_TASKS);
-  if (get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
-    return crafter_fail(error, error_size, "the header size is %u, not %d", get_u32(in + 12),
+  if (crafter_get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
+    return crafter_fail(error, error_size, "the header size is %u, not %d", crafter_get_u32(in + 12),
                  CRAFTER_TRAJ_HEADER_BYTES);
   if (size < CRAFTER_TRAJ_HEADER_BYTES)
     return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
-  if (get_u32(in + 124) != crc_of(in, 124))
+  if (crafter_get_u32(in + 124) != crc_of(in, 124))
     return crafter_fail(error, error_size, "the header's checksum does not match (bytes 0-127 are damaged)");
   memset(header, 0, sizeof(*header));
   header->version = version;
-  header->obs_kind = (int)get_u32(in + 16);
-  header->obs_bytes = get_u32(in + 20);
+  header->obs_kind = (int)crafter_get_u32(in + 16);
+  header->obs_bytes = crafter_get_u32(in + 20);
   crafter_params *params = &header->params;
   for (int axis = 0; axis < 2; axis++) {
-    params->area[axis] = get_i32(in + 24 + 4 * axis);
-    params->view[axis] = get_i32(in + 32 + 4 * axis);
-    params->size[axis] = get_i32(in + 40 + 4 * axis);
+    params->area[axis] = crafter_get_i32(in + 24 + 4 * axis);
+    params->view[axis] = crafter_get_i32(in + 32 + 4 * axis);
+    params->size[axis] = crafter_get_i32(in + 40 + 4 * axis);
   }
-  params->reward = (int)get_u32(in + 48);
-  params->length = (long)get_i64(in + 56);
-  params->seed = get_i64(in + 64);
+  params->reward = (int)crafter_get_u32(in + 48);
+  params->length = (long)crafter_get_i64(in + 56);
+  params->seed = crafter_get_i64(in + 64);
   memcpy(header->agent, in + 80, CRAFTER_TRAJ_AGENT_BYTES);
   header->agent[CRAFTER_TRAJ_AGENT_BYTES] = '\0';
-  header->textures_crc = get_u32(in + 96);
-  *task_chunk_bytes = get_u32(in + 104);
+  header->textures_crc = crafter_get_u32(in + 96);
+  *task_chunk_bytes = crafter_get_u32(in + 104);
+  uint32_t level_count = crafter_get_u32(in + 108), level_first = crafter_get_u32(in + 112),
+           level_order = crafter_get_u32(in + 116);
+  if (level_count == 0 ? level_first || level_order
+                       : level_count > CRAFTER_LEVELS_MAX || level_first < 1 ||
+                             level_first > (uint32_t)CRAFTER_EPISODE_MAX - (level_count - 1) ||
+                             level_order > CRAFTER_LEVEL_ORDER_SEQUENTIAL)
+    return crafter_fail(error, error_size, "the header's level set (%u levels from %u, order %u) is impossible",
+                        level_count, level_first, level_order);
+  header->level_count = (int32_t)level_count;
+  header->level_first = level_first;
+  header->level_order = (int)level_order;
   if ((version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0) ||
       (*task_chunk_bytes && *task_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES))
     return crafter_fail(error, error_size, "version %u with a task table of %u bytes", version,
                         *task_chunk_bytes);
   char problem[200];
-  if (get_u32(in + 52) != CRAFTER_ACTION_COUNT || get_u32(in + 72) != CRAFTER_ACHIEVEMENT_COUNT ||
-      get_u32(in + 100) != CRAFTER_ITEM_COUNT)
+  if (crafter_get_u32(in + 52) != CRAFTER_ACTION_COUNT || crafter_get_u32(in + 72) != CRAFTER_ACHIEVEMENT_COUNT ||
+      crafter_get_u32(in + 100) != CRAFTER_ITEM_COUNT)
     return crafter_fail(error, error_size,
                  "the header counts %u actions, %u achievements and %u items, not %d, %d and %d",
-                 get_u32(in + 52), get_u32(in + 72), get_u32(in + 100), CRAFTER_ACTION_COUNT,
+                 crafter_get_u32(in + 52), crafter_get_u32(in + 72), crafter_get_u32(in + 100), CRAFTER_ACTION_COUNT,
                  CRAFTER_ACHIEVEMENT_COUNT, CRAFTER_ITEM_COUNT);
-  if (get_u32(in + 76) != CRAFTER_TRAJ_STEP_BYTES)
-    return crafter_fail(error, error_size, "steps of %u bytes, not %d", get_u32(in + 76),
+  if (crafter_get_u32(in + 76) != CRAFTER_TRAJ_STEP_BYTES)
+    return crafter_fail(error, error_size, "steps of %u bytes, not %d", crafter_get_u32(in + 76),
                  CRAFTER_TRAJ_STEP_BYTES);
   if (params->reward != 0 && params->reward != 1)
     return crafter_fail(error, error_size, "the header's reward flag is %d, not 0 or 1", params->reward);
-  if (get_i64(in + 56) < 0 || get_i64(in + 56) > 1000000000)
+  if (crafter_get_i64(in + 56) < 0 || crafter_get_i64(in + 56) > 1000000000)
     return crafter_fail(error, error_size, "the header's length %lld is out of range",
-                 (long long)get_i64(in + 56));
+                 (long long)crafter_get_i64(in + 56));
   if (crafter_params_check(params, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "the header's parameters are impossible: %s", problem);
   if (header->obs_kind != CRAFTER_OBS_NONE && header->obs_kind != CRAFTER_OBS_PIXELS &&
@@ -274,25 +250,26 @@ static void encode_chunk_header(const crafter_traj_episode *episode,
                                 uint8_t out[CRAFTER_TRAJ_CHUNK_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
   memcpy(out, CHUNK_TAG, 4);
-  put_u32(out + 4, CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
-  put_u64(out + 8, episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
-  put_u64(out + 16, episode->raw_bytes);
-  put_i64(out + 24, episode->seed);
-  put_i64(out + 32, episode->episode);
-  put_i64(out + 40, episode->world_seed);
-  put_u32(out + 48, episode->steps);
-  put_u32(out + 52, episode->unlocked);
-  put_f64(out + 56, episode->reward);
-  put_u32(out + 64, (uint32_t)episode->end);
+  crafter_put_u32(out + 4, CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+  crafter_put_u64(out + 8, episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
+  crafter_put_u64(out + 16, episode->raw_bytes);
+  crafter_put_i64(out + 24, episode->seed);
+  crafter_put_i64(out + 32, episode->episode);
+  crafter_put_i64(out + 40, episode->world_seed);
+  crafter_put_u32(out + 48, episode->steps);
+  crafter_put_u32(out + 52, episode->unlocked);
+  crafter_put_f64(out + 56, episode->reward);
+  crafter_put_u32(out + 64, (uint32_t)episode->end);
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
-    put_i32(out + 72 + 4 * i, episode->achievements[i]);
-  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) put_i32(out + 160 + 4 * i, episode->inventory[i]);
+    crafter_put_i32(out + 72 + 4 * i, episode->achievements[i]);
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) crafter_put_i32(out + 160 + 4 * i, episode->inventory[i]);
   if (episode->task >= 0) {
-    put_u32(out + 224, (uint32_t)episode->task + 1);
-    put_u32(out + 228, (uint32_t)episode->text);
+    crafter_put_u32(out + 224, (uint32_t)episode->task + 1);
+    crafter_put_u32(out + 228, (uint32_t)episode->text);
   }
-  put_u32(out + 248, episode->payload_crc);
-  put_u32(out + 252, crc_of(out, 252));
+  crafter_put_u32(out + 232, episode->play);
+  crafter_put_u32(out + 248, episode->payload_crc);
+  crafter_put_u32(out + 252, crc_of(out, 252));
 }
 
 /* Decodes a chunk header at `offset` of a file of `file_bytes`; checks
@@ -302,27 +279,27 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
                                crafter_traj_episode *episode, char *error, size_t error_size) {
   if (memcmp(in, CHUNK_TAG, 4) != 0)
     return crafter_fail(error, error_size, "no episode chunk starts here");
-  if (get_u32(in + 252) != crc_of(in, 252))
+  if (crafter_get_u32(in + 252) != crc_of(in, 252))
     return crafter_fail(error, error_size, "the episode chunk's header checksum does not match");
-  if (get_u32(in + 4) != CRAFTER_TRAJ_CHUNK_HEADER_BYTES)
-    return crafter_fail(error, error_size, "an episode chunk header of %u bytes, not %d", get_u32(in + 4),
+  if (crafter_get_u32(in + 4) != CRAFTER_TRAJ_CHUNK_HEADER_BYTES)
+    return crafter_fail(error, error_size, "an episode chunk header of %u bytes, not %d", crafter_get_u32(in + 4),
                  CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
   memset(episode, 0, sizeof(*episode));
-  uint64_t payload = get_u64(in + 8);
+  uint64_t payload = crafter_get_u64(in + 8);
   episode->offset = offset;
-  episode->raw_bytes = get_u64(in + 16);
-  episode->seed = get_i64(in + 24);
-  episode->episode = get_i64(in + 32);
-  episode->world_seed = get_i64(in + 40);
-  episode->steps = get_u32(in + 48);
-  episode->unlocked = get_u32(in + 52);
-  episode->reward = get_f64(in + 56);
-  episode->end = (int)get_u32(in + 64);
+  episode->raw_bytes = crafter_get_u64(in + 16);
+  episode->seed = crafter_get_i64(in + 24);
+  episode->episode = crafter_get_i64(in + 32);
+  episode->world_seed = crafter_get_i64(in + 40);
+  episode->steps = crafter_get_u32(in + 48);
+  episode->unlocked = crafter_get_u32(in + 52);
+  episode->reward = crafter_get_f64(in + 56);
+  episode->end = (int)crafter_get_u32(in + 64);
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
-    episode->achievements[i] = get_i32(in + 72 + 4 * i);
-  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) episode->inventory[i] = get_i32(in + 160 + 4 * i);
-  episode->payload_crc = get_u32(in + 248);
-  uint32_t task = get_u32(in + 224), text = get_u32(in + 228);
+    episode->achievements[i] = crafter_get_i32(in + 72 + 4 * i);
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) episode->inventory[i] = crafter_get_i32(in + 160 + 4 * i);
+  episode->payload_crc = crafter_get_u32(in + 248);
+  uint32_t task = crafter_get_u32(in + 224), text = crafter_get_u32(in + 228);
   episode->task = (int)task - 1;
   episode->text = (int)text;
   if (!tasks && (task || text))
@@ -333,7 +310,8 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
   if (tasks && text >= (uint32_t)tasks->tasks[task - 1].text_count)
     return crafter_fail(error, error_size, "the episode's goal is worded by text %u of %d", text,
                         tasks->tasks[task - 1].text_count);
-  for (int i = 232; i < 248; i++)
+  episode->play = crafter_get_u32(in + 232);
+  for (int i = 236; i < 248; i++)
     if (in[i]) return crafter_fail(error, error_size, "reserved bytes of the chunk header are set");
   if (payload == 0) return crafter_fail(error, error_size, "the episode chunk has no compressed steps");
   uint64_t room = file_bytes - offset - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
@@ -512,8 +490,8 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
   uint8_t record[CRAFTER_TRAJ_STEP_BYTES] = {0};
   record[0] = (uint8_t)action;
   record[1] = (uint8_t)((result->done ? 1 : 0) | (died ? 2 : 0) | (goal ? 4 : 0));
-  put_u32(record + 4, result->unlocked);
-  put_f64(record + 8, reward);
+  crafter_put_u32(record + 4, result->unlocked);
+  crafter_put_f64(record + 8, reward);
   if (feed(recorder, record, sizeof(record)) < 0 || feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
@@ -543,6 +521,7 @@ struct crafter_traj_writer {
   uint64_t offset;
   uint64_t *offsets;
   size_t count, capacity;
+  int levels;             /* episodes are numbered as they are played (episode->play) */
 };
 
 static int write_bytes(crafter_traj_writer *writer, const void *data, size_t size, char *error,
@@ -568,11 +547,11 @@ static int encode_task_chunk(const crafter_task_set *tasks, uint8_t **out, size_
   }
   memset(chunk, 0, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
   memcpy(chunk, TASK_TAG, 4);
-  put_u32(chunk + 4, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
-  put_u64(chunk + 8, (uint64_t)packed);
-  put_u64(chunk + 16, (uint64_t)tasks->source_bytes);
-  put_u32(chunk + 24, crc_of(payload, (size_t)packed));
-  put_u32(chunk + 28, crc_of(chunk, 28));
+  crafter_put_u32(chunk + 4, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
+  crafter_put_u64(chunk + 8, (uint64_t)packed);
+  crafter_put_u64(chunk + 16, (uint64_t)tasks->source_bytes);
+  crafter_put_u32(chunk + 24, crc_of(payload, (size_t)packed));
+  crafter_put_u32(chunk + 28, crc_of(chunk, 28));
   *out = chunk;
   *bytes = CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES + (size_t)packed;
   return 0;
@@ -611,6 +590,7 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
     crafter_traj_writer_abort(writer);
     return NULL;
   }
+  writer->levels = header->level_count > 0;
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
   encode_header(header, (uint32_t)table_bytes, bytes);
   int failed = write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
@@ -674,6 +654,7 @@ int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *
   episode->raw_bytes = raw_bytes_for(episode->steps, recorder->header.obs_bytes);
   episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + recorder->out_used;
   episode->payload_crc = crc_of(recorder->out, recorder->out_used);
+  episode->play = writer->levels ? (uint32_t)writer->count + 1 : 0;
   uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
   encode_chunk_header(episode, header);
   uint64_t offset = writer->offset;
@@ -702,20 +683,20 @@ int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t e
   if (!entries) {
     status = crafter_fail(error, error_size, "out of memory");
   } else {
-    for (size_t i = 0; i < writer->count; i++) put_u64(entries + 8 * i, writer->offsets[i]);
+    for (size_t i = 0; i < writer->count; i++) crafter_put_u64(entries + 8 * i, writer->offsets[i]);
     uint8_t index[INDEX_HEADER_BYTES] = {0};
     memcpy(index, INDEX_TAG, 4);
-    put_u32(index + 4, INDEX_HEADER_BYTES);
-    put_u64(index + 8, writer->count);
-    put_u64(index + 16, entry_bytes);
-    put_u32(index + 24, crc_of(entries, entry_bytes));
-    put_u32(index + 28, crc_of(index, 28));
+    crafter_put_u32(index + 4, INDEX_HEADER_BYTES);
+    crafter_put_u64(index + 8, writer->count);
+    crafter_put_u64(index + 16, entry_bytes);
+    crafter_put_u32(index + 24, crc_of(entries, entry_bytes));
+    crafter_put_u32(index + 28, crc_of(index, 28));
     uint64_t index_offset = writer->offset;
     uint8_t trailer[CRAFTER_TRAJ_TRAILER_BYTES] = {0};
     memcpy(trailer, TRAILER_MAGIC, 8);
-    put_u64(trailer + 8, index_offset);
-    put_u64(trailer + 16, writer->count);
-    put_u32(trailer + 28, crc_of(trailer, 28));
+    crafter_put_u64(trailer + 8, index_offset);
+    crafter_put_u64(trailer + 16, writer->count);
+    crafter_put_u32(trailer + 28, crc_of(trailer, 28));
     if (write_bytes(writer, index, sizeof(index), error, error_size) < 0 ||
         write_bytes(writer, entries, entry_bytes, error, error_size) < 0 ||
         write_bytes(writer, trailer, sizeof(trailer), error, error_size) < 0)
@@ -882,6 +863,16 @@ static int chunk_at(crafter_traj_reader *reader, uint64_t offset, uint64_t limit
   if (decode_chunk_header(bytes, offset, limit, reader->header.obs_bytes, reader->header.tasks,
                           episode, problem, problem_size) < 0)
     return -1;
+  const crafter_traj_header *header = &reader->header;
+  if (header->level_count == 0 && episode->play)
+    return crafter_fail(problem, problem_size, "reserved bytes of the chunk header are set");
+  if (header->level_count > 0 &&
+      (episode->play == 0 || episode->seed != header->params.seed ||
+       episode->episode < header->level_first ||
+       episode->episode - header->level_first >= header->level_count))
+    return crafter_fail(problem, problem_size,
+                        "the episode (seed %lld, episode %lld) is no level of the file's set",
+                        (long long)episode->seed, (long long)episode->episode);
   uint32_t crc;
   if (crc_at(reader, offset + CRAFTER_TRAJ_CHUNK_HEADER_BYTES,
              episode->bytes - CRAFTER_TRAJ_CHUNK_HEADER_BYTES, &crc) < 0)
@@ -897,15 +888,15 @@ static int index_at(crafter_traj_reader *reader, uint64_t offset, uint64_t *byte
                     uint64_t **offsets, uint64_t *count) {
   uint8_t head[INDEX_HEADER_BYTES];
   if (read_at(reader, offset, head, sizeof(head)) < 0) return -1;
-  if (memcmp(head, INDEX_TAG, 4) != 0 || get_u32(head + 28) != crc_of(head, 28) ||
-      get_u32(head + 4) != INDEX_HEADER_BYTES)
+  if (memcmp(head, INDEX_TAG, 4) != 0 || crafter_get_u32(head + 28) != crc_of(head, 28) ||
+      crafter_get_u32(head + 4) != INDEX_HEADER_BYTES)
     return -1;
-  uint64_t entries = get_u64(head + 8), entry_bytes = get_u64(head + 16);
+  uint64_t entries = crafter_get_u64(head + 8), entry_bytes = crafter_get_u64(head + 16);
   uint32_t crc;
   if (entries > reader->size / 8 || entry_bytes != entries * 8 ||
       entry_bytes > reader->size - offset - INDEX_HEADER_BYTES ||
       crc_at(reader, offset + INDEX_HEADER_BYTES, entry_bytes, &crc) < 0 ||
-      crc != get_u32(head + 24))
+      crc != crafter_get_u32(head + 24))
     return -1;
   *bytes = INDEX_HEADER_BYTES + entry_bytes;
   if (offsets) {
@@ -918,7 +909,7 @@ static int index_at(crafter_traj_reader *reader, uint64_t offset, uint64_t *byte
       *offsets = NULL;
       return -1;
     }
-    for (uint64_t i = 0; i < entries; i++) (*offsets)[i] = get_u64(table + 8 * i);
+    for (uint64_t i = 0; i < entries; i++) (*offsets)[i] = crafter_get_u64(table + 8 * i);
     free(table);
   }
   if (count) *count = entries;
@@ -931,9 +922,9 @@ static int trailer_at(const crafter_traj_reader *reader, uint64_t offset, uint64
   if (reader->size - offset != CRAFTER_TRAJ_TRAILER_BYTES ||
       read_at(reader, offset, bytes, sizeof(bytes)) < 0)
     return -1;
-  if (memcmp(bytes, TRAILER_MAGIC, 8) != 0 || get_u32(bytes + 28) != crc_of(bytes, 28)) return -1;
-  *index_offset = get_u64(bytes + 8);
-  *count = get_u64(bytes + 16);
+  if (memcmp(bytes, TRAILER_MAGIC, 8) != 0 || crafter_get_u32(bytes + 28) != crc_of(bytes, 28)) return -1;
+  *index_offset = crafter_get_u64(bytes + 8);
+  *count = crafter_get_u64(bytes + 16);
   return 0;
 }
 
@@ -1107,9 +1098,9 @@ static int read_task_table(crafter_traj_reader *reader, uint32_t bytes, char *er
   uint8_t head[CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES];
   if (read_at(reader, CRAFTER_TRAJ_HEADER_BYTES, head, sizeof(head)) < 0)
     return crafter_fail(error, error_size, "the task table is cut short");
-  uint64_t packed = get_u64(head + 8), raw = get_u64(head + 16);
-  if (memcmp(head, TASK_TAG, 4) != 0 || get_u32(head + 28) != crc_of(head, 28) ||
-      get_u32(head + 4) != CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES)
+  uint64_t packed = crafter_get_u64(head + 8), raw = crafter_get_u64(head + 16);
+  if (memcmp(head, TASK_TAG, 4) != 0 || crafter_get_u32(head + 28) != crc_of(head, 28) ||
+      crafter_get_u32(head + 4) != CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES)
     return crafter_fail(error, error_size, "the task table's header is damaged");
   if (packed != bytes - CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES || raw == 0 ||
       raw > CRAFTER_TASKS_MAX_BYTES)
@@ -1124,7 +1115,7 @@ static int read_task_table(crafter_traj_reader *reader, uint32_t bytes, char *er
   } else if (read_at(reader, CRAFTER_TRAJ_HEADER_BYTES + CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES,
                      payload, (size_t)packed) < 0) {
     status = crafter_fail(error, error_size, "the task table is cut short");
-  } else if (crc_of(payload, (size_t)packed) != get_u32(head + 24)) {
+  } else if (crc_of(payload, (size_t)packed) != crafter_get_u32(head + 24)) {
     status = crafter_fail(error, error_size, "the task table's checksum does not match");
   } else if (uncompress((Bytef *)text, &got, payload, (uLong)packed) != Z_OK || got != raw) {
     status = crafter_fail(error, error_size, "the task table does not inflate to %llu bytes",
@@ -1338,13 +1329,13 @@ static void decode_step(const uint8_t *at, crafter_traj_step *step) {
   step->done = at[1] & 1;
   step->died = (at[1] >> 1) & 1;
   step->goal = (at[1] >> 2) & 1;
-  step->unlocked = get_u32(at + 4);
-  step->reward = get_f64(at + 8);
+  step->unlocked = crafter_get_u32(at + 4);
+  step->reward = crafter_get_f64(at + 8);
 }
 
 static int step_malformed(const uint8_t *at) {
   return at[0] >= CRAFTER_ACTION_COUNT || (at[1] & ~7u) || at[2] || at[3] ||
-         (get_u32(at + 4) & ~ALL_ACHIEVEMENTS) || !isfinite(get_f64(at + 8));
+         (crafter_get_u32(at + 4) & ~ALL_ACHIEVEMENTS) || !isfinite(crafter_get_f64(at + 8));
 }
 
 /* Takes size more bytes of the stream; -1 on a malformed step (its number

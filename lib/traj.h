@@ -50,6 +50,12 @@ typedef struct crafter_traj_header {
    * or NULL: episodes without goals.  A writer stores its bytes after the
    * header; a reader's points at the set it read there. */
   const crafter_task_set *tasks;
+  /* Episodes played on a level set (crafter-levels(5)): levels
+   * level_first .. level_first+level_count-1 of the Env seed params.seed,
+   * chosen in level_order; level_count 0 for fresh worlds. */
+  int32_t level_count;
+  int64_t level_first;
+  int level_order;       /* enum crafter_level_order */
 } crafter_traj_header;
 
 /* Fills a header for envs of these parameters with observations of a
@@ -91,6 +97,8 @@ typedef struct crafter_traj_episode {
   int32_t inventory[CRAFTER_ITEM_COUNT];           /* at the end */
   int task;             /* the goal: its index in the file's task table, -1 for none */
   int text;             /* the wording given: 0 the instruction, k paraphrase k */
+  uint32_t play;        /* on a level set: the episode's place in its recording, from 1
+                           (the same level may be played again); 0 otherwise */
   uint32_t payload_crc;
 } crafter_traj_episode;
 

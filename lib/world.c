@@ -90,14 +90,19 @@ static void touch_chunk(crafter_world *world, int chunk) {
   world->chunk_order[world->chunk_touched++] = (int16_t)chunk;
 }
 
+int crafter_world_reserve(crafter_world *world, int objects) {
+  if (objects <= world->object_capacity) return 0;
+  int capacity = world->object_capacity;
+  while (capacity < objects) capacity *= 2;
+  crafter_object *grown = realloc(world->objects, (size_t)capacity * sizeof(crafter_object));
+  if (!grown) return -1;
+  world->objects = grown;
+  world->object_capacity = capacity;
+  return 0;
+}
+
 int crafter_world_add(crafter_world *world, const crafter_object *object) {
-  if (world->object_count == world->object_capacity) {
-    int capacity = world->object_capacity * 2;
-    crafter_object *grown = realloc(world->objects, (size_t)capacity * sizeof(crafter_object));
-    if (!grown) return -1;
-    world->objects = grown;
-    world->object_capacity = capacity;
-  }
+  if (crafter_world_reserve(world, world->object_count + 1) < 0) return -1;
   int slot = world->object_count++;
   world->objects[slot] = *object;
   world->objects[slot].removed = 0;

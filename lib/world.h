@@ -76,6 +76,9 @@ void crafter_world_set_material(crafter_world *world, int x, int y, int material
 
 int crafter_world_chunk_of(const crafter_world *world, int x, int y);
 
+/* Makes room for `objects` objects in the table; 0, or -1 out of memory. */
+int crafter_world_reserve(crafter_world *world, int objects);
+
 /* Adds an object on a free cell; returns its slot, or -1 if out of memory. */
 int crafter_world_add(crafter_world *world, const crafter_object *object);
 

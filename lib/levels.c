@@ -1,0 +1,666 @@
+#include "levels.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "bytes.h"
+#include "cli.h"
+#include "outfile.h"
+
+/* ---- names, checksums ---- */
+
+int crafter_level_order_from_name(const char *name) {
+  if (strcmp(name, "random") == 0) return CRAFTER_LEVEL_ORDER_RANDOM;
+  if (strcmp(name, "sequential") == 0) return CRAFTER_LEVEL_ORDER_SEQUENTIAL;
+  return -1;
+}
+
+const char *crafter_level_order_name(int order) {
+  return order == CRAFTER_LEVEL_ORDER_SEQUENTIAL ? "sequential" : "random";
+}
+
+uint32_t crafter_config_crc(const crafter_config *config) {
+  /* Every configuration starts as a byte copy of the built-in one
+   * (crafter_config_default), so its padding is the built-in's zeros. */
+  crafter_config copy;
+  memcpy(&copy, config ? config : &crafter_config_builtin, sizeof(copy));
+  memset(&copy.params, 0, sizeof(copy.params));
+  return crafter_crc32(&copy, sizeof(copy));
+}
+
+/* ---- memory ---- */
+
+static size_t cells_of(const crafter_level_set *set) {
+  return (size_t)set->area[0] * (size_t)set->area[1];
+}
+
+static size_t chunks_of(const crafter_level_set *set) {
+  return (size_t)((set->area[0] + set->chunk[0] - 1) / set->chunk[0]) *
+         (size_t)((set->area[1] + set->chunk[1] - 1) / set->chunk[1]);
+}
+
+/* Room for `count` levels' fixed-size arrays; objects come later. */
+static int allocate(crafter_level_set *set, int count) {
+  size_t cells = cells_of(set), chunks = chunks_of(set);
+  size_t per_level = cells + chunks * sizeof(int16_t) +
+                     chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t);
+  per_level = (per_level + 15) & ~(size_t)15;
+  set->levels = calloc((size_t)count, sizeof(crafter_level));
+  set->memory = calloc((size_t)count, per_level);
+  if (!set->levels || !set->memory) return -1;
+  set->count = count;
+  uint8_t *at = set->memory;
+  for (int i = 0; i < count; i++, at += per_level) {
+    crafter_level *level = &set->levels[i];
+    level->chunk_materials = (uint16_t *)(void *)at;
+    level->chunk_order = (int16_t *)(void *)(at + chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
+    level->materials = at + chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t) +
+                       chunks * sizeof(int16_t);
+  }
+  return 0;
+}
+
+void crafter_levels_free(crafter_level_set *set) {
+  if (set->levels)
+    for (int i = 0; i < set->count; i++) free(set->levels[i].objects);
+  free(set->levels);
+  free(set->memory);
+  memset(set, 0, sizeof(*set));
+}
+
+int crafter_levels_find(const crafter_level_set *set, int64_t episode) {
+  if (episode < set->first || episode - set->first >= set->count) return -1;
+  return (int)(episode - set->first);
+}
+
+/* ---- start states ---- */
+
+static int take_state(const crafter_level_set *set, crafter_level *level, const crafter_env *env) {
+  const crafter_game *game = &env->game;
+  const crafter_world *world = &game->world;
+  size_t chunks = chunks_of(set);
+  level->episode = env->episode;
+  level->world_seed = env->world_seed;
+  memcpy(level->materials, world->materials, cells_of(set));
+  memcpy(level->chunk_order, world->chunk_order, chunks * sizeof(int16_t));
+  memcpy(level->chunk_materials, world->chunk_materials,
+         chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
+  level->chunk_touched = world->chunk_touched;
+  level->object_count = world->object_count;
+  level->objects = malloc((size_t)world->object_count * sizeof(crafter_object));
+  if (!level->objects) return -1;
+  memcpy(level->objects, world->objects, (size_t)world->object_count * sizeof(crafter_object));
+  level->rng = game->rng;
+  level->player = game->player;
+  level->daylight = game->daylight;
+  level->action = game->action;
+  return 0;
+}
+
+int crafter_env_reset_level(crafter_env *env, const crafter_level_set *set, int index) {
+  const crafter_level *level = &set->levels[index];
+  crafter_game *game = &env->game;
+  crafter_world *world = &game->world;
+  /* Only the cells under objects are set in object_at: clearing those
+   * and setting the level's costs a few hundred stores, not a grid. */
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    world->object_at[(size_t)object->x * (size_t)world->height + (size_t)object->y] = 0;
+  }
+  if (crafter_world_reserve(world, level->object_count) < 0) return -1;
+  memcpy(world->objects, level->objects, (size_t)level->object_count * sizeof(crafter_object));
+  world->object_count = level->object_count;
+  for (int slot = 0; slot < level->object_count; slot++) {
+    const crafter_object *object = &level->objects[slot];
+    world->object_at[(size_t)object->x * (size_t)world->height + (size_t)object->y] =
+        (uint32_t)slot + 1;
+  }
+  size_t chunks = (size_t)world->chunks_x * (size_t)world->chunks_y;
+  memcpy(world->materials, level->materials, (size_t)world->width * (size_t)world->height);
+  memcpy(world->chunk_materials, level->chunk_materials,
+         chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
+  memcpy(world->chunk_order, level->chunk_order, chunks * sizeof(int16_t));
+  memset(world->chunk_seen, 0, chunks);
+  for (int i = 0; i < level->chunk_touched; i++) world->chunk_seen[level->chunk_order[i]] = 1;
+  world->chunk_touched = level->chunk_touched;
+  world->change_count = 0;
+  world->removed_pending = 0;
+  game->rng = level->rng;
+  game->player = level->player;
+  game->daylight = level->daylight;
+  game->action = level->action;
+  game->step = 0;
+  env->params.seed = set->seed;
+  crafter_env_begin_restored(env, level->episode, level->world_seed);
+  return 0;
+}
+
+typedef struct generator {
+  crafter_level_set *set;
+  const crafter_params *params;
+  const crafter_config *config;
+  int from, to; /* levels [from, to) */
+  int failed;
+  char error[256];
+} generator;
+
+static void *generate_range(void *argument) {
+  generator *job = argument;
+  crafter_env env;
+  if (crafter_env_init_config(&env, job->params, job->config, job->error, sizeof(job->error)) <
+      0) {
+    job->failed = 1;
+    return NULL;
+  }
+  crafter_env_set_next_episode(&env, job->set->first + job->from);
+  for (int i = job->from; i < job->to && !job->failed; i++)
+    if (crafter_env_reset(&env) < 0 || take_state(job->set, &job->set->levels[i], &env) < 0) {
+      snprintf(job->error, sizeof(job->error), "out of memory");
+      job->failed = 1;
+    }
+  crafter_env_free(&env);
+  return NULL;
+}
+
+int crafter_levels_generate(crafter_level_set *set, const crafter_params *params,
+                            const crafter_config *config, int64_t first, int count, int threads,
+                            char *error, size_t error_size) {
+  memset(set, 0, sizeof(*set));
+  if (!config) config = &crafter_config_builtin;
+  if (count < 1 || count > CRAFTER_LEVELS_MAX)
+    return crafter_fail(error, error_size, "a level set holds 1 to %d levels, not %d",
+                        CRAFTER_LEVELS_MAX, count);
+  if (first < 1 || first > CRAFTER_EPISODE_MAX - (count - 1))
+    return crafter_fail(error, error_size,
+                        "levels %lld to %lld are not all episodes from 1 to %d",
+                        (long long)first, (long long)first + count - 1, CRAFTER_EPISODE_MAX);
+  set->seed = params->seed;
+  set->first = first;
+  set->area[0] = params->area[0], set->area[1] = params->area[1];
+  set->view[0] = params->view[0], set->view[1] = params->view[1];
+  set->chunk[0] = config->chunk[0], set->chunk[1] = config->chunk[1];
+  set->config_crc = crafter_config_crc(config);
+  if (crafter_params_check(params, error, error_size) < 0) return -1;
+  if (allocate(set, count) < 0) {
+    crafter_levels_free(set);
+    return crafter_fail(error, error_size, "out of memory for %d levels", count);
+  }
+  if (threads < 1) threads = 1;
+  if (threads > count) threads = count;
+  generator jobs[64];
+  if (threads > 64) threads = 64;
+  pthread_t handles[64];
+  int started = 0;
+  for (int t = 0; t < threads; t++) {
+    jobs[t] = (generator){set, params, config, (int)((long long)count * t / threads),
+                          (int)((long long)count * (t + 1) / threads), 0, ""};
+    if (t > 0 && pthread_create(&handles[t], NULL, generate_range, &jobs[t]) == 0)
+      started = t;
+    else if (t > 0)
+      generate_range(&jobs[t]);
+  }
+  generate_range(&jobs[0]);
+  for (int t = 1; t <= started; t++) pthread_join(handles[t], NULL);
+  for (int t = 0; t < threads; t++)
+    if (jobs[t].failed) {
+      crafter_fail(error, error_size, "%s", jobs[t].error);
+      crafter_levels_free(set);
+      return -1;
+    }
+  return 0;
+}
+
+int crafter_levels_check(const crafter_level_set *set, const crafter_params *params,
+                         const crafter_config *config, char *error, size_t error_size) {
+  if (!config) config = &crafter_config_builtin;
+  if (set->area[0] != params->area[0] || set->area[1] != params->area[1])
+    return crafter_fail(error, error_size, "the levels have an area of %dx%d, the envs %dx%d",
+                        set->area[0], set->area[1], params->area[0], params->area[1]);
+  if (set->view[0] != params->view[0] || set->view[1] != params->view[1])
+    return crafter_fail(error, error_size, "the levels were made for a view of %dx%d, the envs have %dx%d",
+                        set->view[0], set->view[1], params->view[0], params->view[1]);
+  if (set->config_crc != crafter_config_crc(config))
+    return crafter_fail(error, error_size,
+                        "the levels were made with another configuration (checksum %08x, the "
+                        "envs' %08x)",
+                        set->config_crc, crafter_config_crc(config));
+  return 0;
+}
+
+/* ---- the picker ---- */
+
+/* splitmix64's output function. */
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void crafter_level_picker_init(crafter_level_picker *picker, const crafter_level_set *set,
+                               int order, int env_index, int envs) {
+  memset(picker, 0, sizeof(*picker));
+  picker->order = order;
+  picker->count = set->count;
+  picker->state = mix64((uint64_t)set->seed ^ 0x6c6576656c73ULL /* "levels" */) +
+                  (uint64_t)env_index * 0x9e3779b97f4a7c15ULL;
+  picker->next = env_index % set->count;
+  picker->stride = envs > 0 ? envs : 1;
+}
+
+int crafter_level_pick(crafter_level_picker *picker) {
+  if (picker->order == CRAFTER_LEVEL_ORDER_SEQUENTIAL) {
+    int index = (int)picker->next;
+    picker->next = (picker->next + picker->stride) % picker->count;
+    return index;
+  }
+  /* splitmix64 draws; those in the incomplete last block of `count` are
+   * drawn again, so every level is equally likely. */
+  uint64_t count = (uint64_t)picker->count;
+  uint64_t limit = UINT64_MAX - UINT64_MAX % count;
+  for (;;) {
+    picker->state += 0x9e3779b97f4a7c15ULL;
+    uint64_t draw = mix64(picker->state);
+    if (draw < limit) return (int)(draw % count);
+  }
+}
+
+/* ---- the file ---- */
+
+/* Bytes of one level in the payload before its objects and grid. */
+static size_t fixed_bytes(const crafter_level_set *set) {
+  return 8 + 8 + 8 + 4 + 4 + 4 * CRAFTER_MT_N + 4 * CRAFTER_ITEM_COUNT +
+         4 * CRAFTER_ACHIEVEMENT_COUNT + 4 * 4 + 8 * 4 + 4 + 2 * chunks_of(set) + 4;
+}
+#define OBJECT_BYTES 20
+
+static size_t level_bytes(const crafter_level_set *set, const crafter_level *level) {
+  return fixed_bytes(set) + (size_t)level->object_count * OBJECT_BYTES + cells_of(set);
+}
+
+static uint8_t *encode_level(const crafter_level_set *set, const crafter_level *level,
+                             uint8_t *at) {
+  crafter_put_u64(at, (uint64_t)level->episode), at += 8;
+  crafter_put_u64(at, (uint64_t)level->world_seed), at += 8;
+  crafter_put_f64(at, level->daylight), at += 8;
+  crafter_put_u32(at, (uint32_t)level->action), at += 4;
+  crafter_put_u32(at, (uint32_t)level->rng.position), at += 4;
+  for (int i = 0; i < CRAFTER_MT_N; i++) crafter_put_u32(at, level->rng.state[i]), at += 4;
+  const crafter_player *player = &level->player;
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) crafter_put_u32(at, (uint32_t)player->inventory[i]), at += 4;
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
+    crafter_put_u32(at, (uint32_t)player->achievements[i]), at += 4;
+  crafter_put_u32(at, (uint32_t)player->facing_x), at += 4;
+  crafter_put_u32(at, (uint32_t)player->facing_y), at += 4;
+  crafter_put_u32(at, (uint32_t)player->sleeping), at += 4;
+  crafter_put_u32(at, (uint32_t)player->last_health), at += 4;
+  crafter_put_f64(at, player->hunger), at += 8;
+  crafter_put_f64(at, player->thirst), at += 8;
+  crafter_put_f64(at, player->fatigue), at += 8;
+  crafter_put_f64(at, player->recover), at += 8;
+  crafter_put_u32(at, (uint32_t)level->chunk_touched), at += 4;
+  for (size_t i = 0; i < chunks_of(set); i++) crafter_put_u16(at, (uint16_t)level->chunk_order[i]), at += 2;
+  crafter_put_u32(at, (uint32_t)level->object_count), at += 4;
+  for (int i = 0; i < level->object_count; i++) {
+    const crafter_object *object = &level->objects[i];
+    at[0] = object->kind;
+    at[1] = (uint8_t)object->facing_x;
+    at[2] = (uint8_t)object->facing_y;
+    at[3] = 0;
+    crafter_put_u32(at + 4, (uint32_t)object->x);
+    crafter_put_u32(at + 8, (uint32_t)object->y);
+    crafter_put_u32(at + 12, (uint32_t)object->health);
+    crafter_put_u32(at + 16, (uint32_t)object->counter);
+    at += OBJECT_BYTES;
+  }
+  memcpy(at, level->materials, cells_of(set));
+  return at + cells_of(set);
+}
+
+static void encode_header(const crafter_level_set *set, uint64_t packed, uint64_t raw,
+                          uint32_t payload_crc, uint8_t out[CRAFTER_LEVELS_HEADER_BYTES]) {
+  memset(out, 0, CRAFTER_LEVELS_HEADER_BYTES);
+  memcpy(out, CRAFTER_LEVELS_MAGIC, 8);
+  crafter_put_u32(out + 8, CRAFTER_LEVELS_VERSION);
+  crafter_put_u32(out + 12, CRAFTER_LEVELS_HEADER_BYTES);
+  crafter_put_u32(out + 16, (uint32_t)set->count);
+  crafter_put_u32(out + 20, (uint32_t)set->area[0]);
+  crafter_put_u32(out + 24, (uint32_t)set->area[1]);
+  crafter_put_u32(out + 28, (uint32_t)set->view[0]);
+  crafter_put_u32(out + 32, (uint32_t)set->view[1]);
+  crafter_put_u32(out + 36, (uint32_t)set->chunk[0]);
+  crafter_put_u32(out + 40, (uint32_t)set->chunk[1]);
+  crafter_put_u32(out + 44, set->config_crc);
+  crafter_put_u64(out + 48, (uint64_t)set->seed);
+  crafter_put_u64(out + 56, (uint64_t)set->first);
+  crafter_put_u64(out + 64, packed);
+  crafter_put_u64(out + 72, raw);
+  crafter_put_u32(out + 80, payload_crc);
+  crafter_put_u32(out + 124, crafter_crc32(out, 124));
+}
+
+int crafter_levels_save(const crafter_level_set *set, const char *path, char *error,
+                        size_t error_size) {
+  size_t raw = 0;
+  for (int i = 0; i < set->count; i++) raw += level_bytes(set, &set->levels[i]);
+  uint8_t *payload = malloc(raw);
+  uLong bound = compressBound((uLong)raw);
+  uint8_t *packed = malloc(bound);
+  if (!payload || !packed) {
+    free(payload), free(packed);
+    return crafter_fail(error, error_size, "out of memory writing %s", path);
+  }
+  uint8_t *at = payload;
+  for (int i = 0; i < set->count; i++) at = encode_level(set, &set->levels[i], at);
+  uLongf packed_bytes = bound;
+  if (compress2(packed, &packed_bytes, payload, (uLong)raw, 6) != Z_OK) {
+    free(payload), free(packed);
+    return crafter_fail(error, error_size, "cannot compress the levels for %s", path);
+  }
+  uint8_t header[CRAFTER_LEVELS_HEADER_BYTES];
+  encode_header(set, packed_bytes, raw, crafter_crc32(payload, raw), header);
+  free(payload);
+  crafter_outfile out;
+  if (crafter_outfile_open(&out, path, error, error_size) < 0) {
+    free(packed);
+    return -1;
+  }
+  int written = fwrite(header, 1, sizeof(header), out.file) == sizeof(header) &&
+                fwrite(packed, 1, packed_bytes, out.file) == packed_bytes;
+  free(packed);
+  if (!written) {
+    crafter_outfile_abort(&out);
+    return crafter_fail(error, error_size, "cannot write %s", path);
+  }
+  return crafter_outfile_commit(&out, error, error_size);
+}
+
+/* Reads one level at `at` (with `left` bytes of payload after it) and
+ * checks it; returns the bytes it took, or 0 with a reason. */
+static size_t decode_level(const crafter_level_set *set, int index, const uint8_t *at,
+                           size_t left, uint32_t *occupied, crafter_level *level,
+                           char *error, size_t error_size) {
+  size_t fixed = fixed_bytes(set), cells = cells_of(set), chunks = chunks_of(set);
+  if (left < fixed + cells) {
+    crafter_fail(error, error_size, "level %d is cut short", index + 1);
+    return 0;
+  }
+  const uint8_t *start = at;
+  level->episode = (int64_t)crafter_get_u64(at), at += 8;
+  level->world_seed = (int64_t)crafter_get_u64(at), at += 8;
+  level->daylight = crafter_get_f64(at), at += 8;
+  level->action = (int)crafter_get_u32(at), at += 4;
+  uint32_t position = crafter_get_u32(at);
+  at += 4;
+  for (int i = 0; i < CRAFTER_MT_N; i++) level->rng.state[i] = crafter_get_u32(at), at += 4;
+  level->rng.position = (int)(position <= CRAFTER_MT_N ? position : 0);
+  crafter_player *player = &level->player;
+  int bad_count = 0;
+  for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) {
+    player->inventory[i] = (int32_t)crafter_get_u32(at), at += 4;
+    bad_count |= player->inventory[i] < 0;
+  }
+  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++) {
+    player->achievements[i] = (int32_t)crafter_get_u32(at), at += 4;
+    bad_count |= player->achievements[i] < 0;
+  }
+  player->facing_x = (int32_t)crafter_get_u32(at), at += 4;
+  player->facing_y = (int32_t)crafter_get_u32(at), at += 4;
+  player->sleeping = (int32_t)crafter_get_u32(at), at += 4;
+  player->last_health = (int32_t)crafter_get_u32(at), at += 4;
+  player->hunger = crafter_get_f64(at), at += 8;
+  player->thirst = crafter_get_f64(at), at += 8;
+  player->fatigue = crafter_get_f64(at), at += 8;
+  player->recover = crafter_get_f64(at), at += 8;
+  uint32_t touched = crafter_get_u32(at);
+  at += 4;
+  const char *wrong = NULL;
+  if (level->episode != set->first + index)
+    wrong = "its episode is not the set's next";
+  else if (level->world_seed != crafter_world_seed(set->seed, level->episode))
+    wrong = "its world seed is not its episode's";
+  else if (!(level->daylight >= 0 && level->daylight <= 1))
+    wrong = "its daylight is not in [0, 1]";
+  else if (level->action < 0 || level->action >= CRAFTER_ACTION_COUNT)
+    wrong = "its action is out of range";
+  else if (position > CRAFTER_MT_N)
+    wrong = "its generator's position is out of range";
+  else if (bad_count)
+    wrong = "the player holds a negative count";
+  else if (abs(player->facing_x) + abs(player->facing_y) != 1 || abs(player->facing_x) > 1)
+    wrong = "the player faces no direction";
+  else if (player->sleeping != 0 && player->sleeping != 1)
+    wrong = "the player's sleeping flag is neither 0 nor 1";
+  else if (!isfinite(player->hunger) || !isfinite(player->thirst) ||
+           !isfinite(player->fatigue) || !isfinite(player->recover))
+    wrong = "a hidden counter of the player is not a number";
+  else if (touched > chunks)
+    wrong = "it touched more chunks than there are";
+  if (wrong) {
+    crafter_fail(error, error_size, "level %d: %s", index + 1, wrong);
+    return 0;
+  }
+  level->chunk_touched = (int)touched;
+  memset(level->chunk_order, 0, chunks * sizeof(int16_t));
+  uint8_t seen[INT16_MAX + 1];
+  memset(seen, 0, chunks);
+  for (size_t i = 0; i < chunks; i++, at += 2) {
+    uint16_t chunk = crafter_get_u16(at);
+    if (i >= touched) {
+      if (chunk != 0) wrong = "an unused chunk entry is set";
+      continue;
+    }
+    if (chunk >= chunks || seen[chunk]) {
+      wrong = "its chunk order names a chunk twice or one that does not exist";
+      continue;
+    }
+    seen[chunk] = 1;
+    level->chunk_order[i] = (int16_t)chunk;
+  }
+  uint32_t objects = crafter_get_u32(at);
+  at += 4;
+  if (!wrong && (objects < 1 || objects > cells)) wrong = "its object count is out of range";
+  if (wrong) {
+    crafter_fail(error, error_size, "level %d: %s", index + 1, wrong);
+    return 0;
+  }
+  if ((left - fixed - cells) / OBJECT_BYTES < objects) {
+    crafter_fail(error, error_size, "level %d is cut short", index + 1);
+    return 0;
+  }
+  level->objects = malloc((size_t)objects * sizeof(crafter_object));
+  if (!level->objects) {
+    crafter_fail(error, error_size, "out of memory for level %d", index + 1);
+    return 0;
+  }
+  level->object_count = (int)objects;
+  for (uint32_t i = 0; i < objects; i++, at += OBJECT_BYTES) {
+    crafter_object *object = &level->objects[i];
+    memset(object, 0, sizeof(*object));
+    object->kind = at[0];
+    object->facing_x = (int8_t)at[1];
+    object->facing_y = (int8_t)at[2];
+    object->x = (int32_t)crafter_get_u32(at + 4);
+    object->y = (int32_t)crafter_get_u32(at + 8);
+    object->health = (int32_t)crafter_get_u32(at + 12);
+    object->counter = (int32_t)crafter_get_u32(at + 16);
+    if (object->kind >= CRAFTER_OBJECT_KIND_COUNT || (i == 0) != (object->kind == CRAFTER_PLAYER))
+      wrong = "an object is of no kind, or the player is not the first and only player";
+    else if (at[3] != 0 || object->facing_x < -1 || object->facing_x > 1 ||
+             object->facing_y < -1 || object->facing_y > 1)
+      wrong = "an object faces no direction";
+    else if (object->x < 0 || object->y < 0 || object->x >= set->area[0] ||
+             object->y >= set->area[1])
+      wrong = "an object lies outside the area";
+    if (wrong) break;
+    uint32_t *cell = &occupied[(size_t)object->x * (size_t)set->area[1] + (size_t)object->y];
+    if (*cell == (uint32_t)index + 1) {
+      wrong = "two objects share a cell";
+      break;
+    }
+    *cell = (uint32_t)index + 1;
+  }
+  if (!wrong) {
+    memcpy(level->materials, at, cells);
+    for (size_t i = 0; i < cells && !wrong; i++)
+      if (at[i] == CRAFTER_NONE || at[i] >= CRAFTER_MATERIAL_COUNT)
+        wrong = "a cell holds no material";
+    at += cells;
+  }
+  if (wrong) {
+    crafter_fail(error, error_size, "level %d: %s", index + 1, wrong);
+    return 0;
+  }
+  return (size_t)(at - start);
+}
+
+/* The chunk counts of a level's grid, as the world keeps them. */
+static void count_chunks(const crafter_level_set *set, crafter_level *level) {
+  size_t chunks = chunks_of(set);
+  int chunks_y = (set->area[1] + set->chunk[1] - 1) / set->chunk[1];
+  memset(level->chunk_materials, 0, chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
+  for (int x = 0; x < set->area[0]; x++)
+    for (int y = 0; y < set->area[1]; y++) {
+      int chunk = (x / set->chunk[0]) * chunks_y + y / set->chunk[1];
+      level->chunk_materials[(size_t)chunk * CRAFTER_MATERIAL_COUNT +
+                             level->materials[(size_t)x * (size_t)set->area[1] + (size_t)y]]++;
+    }
+}
+
+int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t size,
+                         const char *name, char *error, size_t error_size) {
+  memset(set, 0, sizeof(*set));
+  char reason[200];
+  const char *wrong = NULL;
+  if (size < CRAFTER_LEVELS_HEADER_BYTES || memcmp(bytes, CRAFTER_LEVELS_MAGIC, 8) != 0)
+    return crafter_fail(error, error_size, "%s: not a level file (crafter-levels(5))", name);
+  if (crafter_get_u32(bytes + 124) != crafter_crc32(bytes, 124))
+    return crafter_fail(error, error_size, "%s: the header's checksum does not match", name);
+  uint32_t version = crafter_get_u32(bytes + 8);
+  if (version != CRAFTER_LEVELS_VERSION)
+    return crafter_fail(error, error_size, "%s: a level file of version %u; this build reads %d",
+                        name, version, CRAFTER_LEVELS_VERSION);
+  uint32_t count = crafter_get_u32(bytes + 16);
+  for (int axis = 0; axis < 2; axis++) {
+    set->area[axis] = (int)crafter_get_u32(bytes + 20 + 4 * axis);
+    set->view[axis] = (int)crafter_get_u32(bytes + 28 + 4 * axis);
+    set->chunk[axis] = (int)crafter_get_u32(bytes + 36 + 4 * axis);
+  }
+  set->config_crc = crafter_get_u32(bytes + 44);
+  set->seed = (int64_t)crafter_get_u64(bytes + 48);
+  set->first = (int64_t)crafter_get_u64(bytes + 56);
+  uint64_t packed = crafter_get_u64(bytes + 64), raw = crafter_get_u64(bytes + 72);
+  uint32_t payload_crc = crafter_get_u32(bytes + 80);
+  int reserved = 0;
+  for (int i = 84; i < 124; i++) reserved |= bytes[i];
+  crafter_params params;
+  crafter_params_default(&params);
+  params.area[0] = set->area[0], params.area[1] = set->area[1];
+  params.view[0] = set->view[0], params.view[1] = set->view[1];
+  if (crafter_get_u32(bytes + 12) != CRAFTER_LEVELS_HEADER_BYTES)
+    wrong = "its header is not 128 bytes";
+  else if (reserved)
+    wrong = "reserved bytes of the header are set";
+  else if (count < 1 || count > CRAFTER_LEVELS_MAX)
+    wrong = "its level count is out of range";
+  else if (crafter_params_check(&params, reason, sizeof(reason)) < 0)
+    wrong = reason;
+  else if (set->chunk[0] < 1 || set->chunk[1] < 1 || set->chunk[0] > set->area[0] ||
+           set->chunk[1] > set->area[1] || chunks_of(set) > INT16_MAX)
+    wrong = "its chunk size does not fit its area";
+  else if (set->seed < CRAFTER_SEED_MIN || set->seed > CRAFTER_SEED_MAX)
+    wrong = "its seed is out of range";
+  else if (set->first < 1 || set->first > (int64_t)CRAFTER_EPISODE_MAX - (count - 1))
+    wrong = "its levels are not all episodes from 1 to 2**31-1";
+  else if (packed != size - CRAFTER_LEVELS_HEADER_BYTES)
+    wrong = packed > size - CRAFTER_LEVELS_HEADER_BYTES
+                ? "it is cut short"
+                : "it has bytes after its levels";
+  if (wrong) return crafter_fail(error, error_size, "%s: %s", name, wrong);
+  size_t cells = cells_of(set);
+  size_t smallest = fixed_bytes(set) + cells + OBJECT_BYTES;
+  size_t largest = fixed_bytes(set) + cells + cells * OBJECT_BYTES;
+  if (raw < (uint64_t)count * smallest || raw / count > largest)
+    return crafter_fail(error, error_size, "%s: %llu bytes cannot hold %u levels", name,
+                        (unsigned long long)raw, count);
+  if (raw / 1032 > packed) /* deflate's best ratio */
+    return crafter_fail(error, error_size, "%s: %llu bytes cannot compress into %llu", name,
+                        (unsigned long long)raw, (unsigned long long)packed);
+  uint8_t *payload = malloc((size_t)raw);
+  uint32_t *occupied = calloc(cells, sizeof(uint32_t));
+  if (!payload || !occupied) {
+    free(payload), free(occupied);
+    return crafter_fail(error, error_size, "%s: out of memory", name);
+  }
+  uLongf unpacked = (uLongf)raw;
+  int status = uncompress(payload, &unpacked, bytes + CRAFTER_LEVELS_HEADER_BYTES, (uLong)packed);
+  if (status != Z_OK || unpacked != raw) {
+    free(payload), free(occupied);
+    return crafter_fail(error, error_size, "%s: its levels do not decompress", name);
+  }
+  if (crafter_crc32(payload, (size_t)raw) != payload_crc) {
+    free(payload), free(occupied);
+    return crafter_fail(error, error_size, "%s: the levels' checksum does not match", name);
+  }
+  if (allocate(set, (int)count) < 0) {
+    free(payload), free(occupied);
+    crafter_levels_free(set);
+    return crafter_fail(error, error_size, "%s: out of memory for %u levels", name, count);
+  }
+  size_t at = 0;
+  for (int i = 0; i < set->count; i++) {
+    char why[200];
+    size_t used = decode_level(set, i, payload + at, (size_t)raw - at, occupied, &set->levels[i],
+                               why, sizeof(why));
+    if (used == 0) {
+      free(payload), free(occupied);
+      crafter_levels_free(set);
+      return crafter_fail(error, error_size, "%s: %s", name, why);
+    }
+    count_chunks(set, &set->levels[i]);
+    at += used;
+  }
+  free(payload), free(occupied);
+  if (at != raw) {
+    crafter_levels_free(set);
+    return crafter_fail(error, error_size, "%s: bytes are left after the last level", name);
+  }
+  return 0;
+}
+
+int crafter_levels_load(crafter_level_set *set, const char *path, char *error,
+                        size_t error_size) {
+  memset(set, 0, sizeof(*set));
+  FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!file) return crafter_fail(error, error_size, "cannot open %s", path);
+  size_t size = 0, capacity = 1 << 16;
+  uint8_t *bytes = malloc(capacity);
+  for (;;) {
+    if (!bytes) break;
+    size += fread(bytes + size, 1, capacity - size, file);
+    if (size < capacity) break;
+    /* A level of a 4096x4096 area with every cell an object is ~350 MB
+     * raw; a file is its compressed form, so a few GB is past any set. */
+    if (capacity >= ((size_t)1 << 34)) {
+      free(bytes), bytes = NULL;
+      break;
+    }
+    uint8_t *grown = realloc(bytes, capacity * 2);
+    if (!grown) free(bytes);
+    bytes = grown;
+    capacity *= 2;
+  }
+  int failed = ferror(file);
+  if (file != stdin) fclose(file);
+  if (!bytes) return crafter_fail(error, error_size, "%s: out of memory or too large", path);
+  if (failed) {
+    free(bytes);
+    return crafter_fail(error, error_size, "cannot read %s", path);
+  }
+  int status = crafter_levels_parse(set, bytes, size, path, error, error_size);
+  free(bytes);
+  return status;
+}
