@@ -32,11 +32,12 @@ PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen 
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
-	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle
+	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
+	tests/unit/test-levels
 TEST_TOOLS = tests/golden-compare tests/agent-actions
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.
-FUZZ_TARGETS = traj config world score tasks
+FUZZ_TARGETS = traj config world score tasks levels
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 30
 

@@ -55,6 +55,10 @@ static void usage(FILE *out) {
           "      --split=NAME        only goals of the split train, test-paraphrase or\n"
           "                          test-new-objects\n"
           "      --task=ID           only the task ID\n"
+          "      --levels=N|FILE     play on a level set (crafter-levels(5)): levels\n"
+          "                          1..N of --seed or a level file; episode i's level\n"
+          "                          depends on i alone\n"
+          "      --start-level=K --level-order=random|sequential   as in crafter-step(1)\n"
           "  -o, --output=FILE       the file to write (required)\n"
           "  -q, --quiet             no progress bar (drawn only when stderr is a terminal)\n"
           "\n"
@@ -107,6 +111,7 @@ static const struct option long_options[] = {
     CRAFTER_OPTION_SIZE_ENTRY,
     CRAFTER_OPTION_NO_REWARD_ENTRY,
     CRAFTER_OPTION_TASK_ENTRIES,
+    CRAFTER_OPTION_LEVEL_ENTRIES,
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
     {"resimulate", no_argument, NULL, 'r'},
@@ -127,6 +132,8 @@ typedef struct arguments {
   long episode;
   unsigned given; /* enum crafter_given */
   crafter_task_options tasks;
+  crafter_level_options levels;
+  int first_episode_given;
   char **files;
   int file_count;
   char error[1024];
@@ -168,12 +175,28 @@ static int run_record(arguments *a) {
   record->output = a->output;
   record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
   crafter_task_options_check(PROGRAM, &a->tasks);
+  crafter_level_options_check(PROGRAM, &a->levels);
+  int use_levels = a->levels.count || a->levels.path;
+  if (use_levels && a->first_episode_given)
+    usage_error("%s", "--levels chooses each episode's world: not with --first-episode");
+  crafter_level_set levels;
+  memset(&levels, 0, sizeof(levels));
+  if (use_levels) {
+    int opened = crafter_level_options_open(&a->levels, &record->params, a->given, NULL, &levels,
+                                            a->error, sizeof(a->error));
+    if (opened != 0) return report(a, opened);
+    record->levels = &levels;
+    record->level_order = a->levels.order;
+  }
   crafter_task_set set;
   crafter_task_pool pool;
   if (a->tasks.path) {
     int opened = crafter_tasks_open(a->tasks.path, a->tasks.split, a->tasks.id, &set, &pool,
                                     a->error, sizeof(a->error));
-    if (opened < 0) return report(a, opened == -2 ? 2 : 1);
+    if (opened < 0) {
+      crafter_levels_free(&levels);
+      return report(a, opened == -2 ? 2 : 1);
+    }
     record->tasks = &pool;
   }
   int status = crafter_dataset_record(record, a->error, sizeof(a->error));
@@ -181,6 +204,7 @@ static int run_record(arguments *a) {
     crafter_task_pool_free(&pool);
     crafter_task_set_free(&set);
   }
+  crafter_levels_free(&levels);
   return report(a, status);
 }
 
@@ -277,7 +301,7 @@ static int run_video(arguments *a) {
 }
 
 static const command commands[] = {
-    {"record", "a n steps s e shard obs t area view size no-reward tasks split task o q", run_record},
+    {"record", "a n steps s e shard obs t area view size no-reward tasks split task levels start-level level-order o q", run_record},
     {"info", "", run_info},
     {"list", "", run_list},
     {"verify", "r t", run_verify},
@@ -315,6 +339,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
   a->steps = "all";
   a->fps = 10;
   crafter_task_options_init(&a->tasks);
+  crafter_level_options_init(&a->levels);
   int64_t number;
   int option, index;
   optind = 1;
@@ -362,6 +387,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
       case 'e':
         a->record.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg, 1,
                                                        CRAFTER_EPISODE_MAX);
+        a->first_episode_given = 1;
         break;
       case OPT_SHARD: {
         int shard[2];
@@ -406,6 +432,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
       default:
         if (crafter_env_option(PROGRAM, option, optarg, &a->record.params, &a->given)) break;
         if (crafter_task_option(PROGRAM, option, optarg, &a->tasks)) break;
+        if (crafter_level_option(PROGRAM, option, optarg, &a->levels)) break;
         exit(2);
     }
   }

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "env.h"
 #include "gen.h"
+#include "levels.h"
 #include "textures.h"
 #include "worldfile.h"
 
@@ -51,6 +52,17 @@ static void usage(FILE *out) {
           "      --seeds=A-B         the seeds (default 1-1000), each at --episode\n"
           "  -T, --threads=N         worker threads (default: one per core)\n"
           "  -f, --format=FORMAT     text (default) or json\n"
+          "\n"
+          "Level sets (crafter-levels(5)):\n"
+          "      --levels=N|FILE     levels 1..N of --seed (each the world of that\n"
+          "                          episode, stored as its start state), or the level\n"
+          "                          file FILE, checked, and against --seed, --area,\n"
+          "                          --view when given and the configuration; lists the\n"
+          "                          levels\n"
+          "      --start-level=K     with --levels N: levels K..K+N-1 (default 1)\n"
+          "      --view=W,H          the view the levels are played with (default 9,9)\n"
+          "      --save-levels=FILE  write the set to the level file FILE instead of\n"
+          "                          listing it (with --threads for generation)\n"
           "\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
@@ -115,6 +127,8 @@ typedef struct arguments {
   int given_episode, given_seeds, given_format, threads, unit;
   int ascii, semantic, stats, json;
   const char *config_path, *world_path, *png_path, *save_path, *textures_dir;
+  crafter_level_options levels;
+  const char *save_levels_path;
 } arguments;
 
 /* Parses the command line into *a, or exits: 0 after --help or
@@ -125,8 +139,9 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->first_seed = 1;
   a->last_seed = 1000;
   a->unit = 16;
+  crafter_level_options_init(&a->levels);
   int64_t number;
-  enum { OPT_SEMANTIC = 256, OPT_STATS, OPT_SEEDS };
+  enum { OPT_SEMANTIC = 256, OPT_STATS, OPT_SEEDS, OPT_SAVE_LEVELS };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
       {"episode", required_argument, NULL, 'e'},
@@ -143,6 +158,9 @@ static void parse_options(int argc, char **argv, arguments *a) {
       {"seeds", required_argument, NULL, OPT_SEEDS},
       {"threads", required_argument, NULL, 'T'},
       {"format", required_argument, NULL, 'f'},
+      CRAFTER_OPTION_LEVEL_ENTRIES,
+      CRAFTER_OPTION_VIEW_ENTRY,
+      {"save-levels", required_argument, NULL, OPT_SAVE_LEVELS},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0},
@@ -168,6 +186,10 @@ static void parse_options(int argc, char **argv, arguments *a) {
       case 't': a->textures_dir = optarg; break;
       case 'o': a->save_path = optarg; break;
       case OPT_STATS: a->stats = 1; break;
+      case OPT_SAVE_LEVELS:
+        if (!*optarg) usage_error("%s", "the level file to write is empty");
+        a->save_levels_path = optarg;
+        break;
       case OPT_SEEDS:
         if (parse_seeds(optarg, &a->first_seed, &a->last_seed) < 0)
           usage_error("invalid seeds '%s' (expected A-B or N, from 0 to 2147483647)", optarg);
@@ -191,11 +213,26 @@ static void parse_options(int argc, char **argv, arguments *a) {
         exit(crafter_close_stdout(PROGRAM, 0));
       default:
         if (crafter_env_option(PROGRAM, option, optarg, &a->params, &a->given)) break;
+        if (crafter_level_option(PROGRAM, option, optarg, &a->levels)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
         exit(2);
     }
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
+  crafter_level_options_check(PROGRAM, &a->levels);
+  int levels = a->levels.count || a->levels.path;
+  if (levels && (a->stats || a->world_path || a->given_episode || a->ascii || a->semantic ||
+                 a->png_path || a->save_path || a->given_seeds || a->given_format))
+    usage_error("%s", "--levels makes or reads a level set; it shows no single world and "
+                      "counts no statistics");
+  if (a->levels.order_given) usage_error("%s", "--level-order is for the programs that play");
+  if (!levels && (a->save_levels_path || (a->given & CRAFTER_GIVEN_VIEW)))
+    usage_error("%s", "--save-levels and --view need --levels");
+  if (levels && a->threads == 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    a->threads = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
+  }
+  if (levels) return;
   int to_stdout = a->ascii + a->semantic + (a->save_path && strcmp(a->save_path, "-") == 0);
   if (to_stdout > 1)
     usage_error("%s", "--ascii, --semantic and --save - all write to standard output; pick one");
@@ -266,6 +303,36 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   return 0;
 }
 
+/* --levels: makes or reads the set, then saves or lists it. */
+static int run_levels(arguments *a, const crafter_config *config) {
+  char error[1024];
+  crafter_level_set set;
+  crafter_level_options options = a->levels;
+  int status;
+  if (options.count) {
+    status = crafter_levels_generate(&set, &a->params, config, options.start ? options.start : 1,
+                                     options.count, a->threads, error, sizeof(error)) < 0;
+  } else {
+    /* A file is checked against what the command line says of it. */
+    status = crafter_level_options_open(&options, &a->params, a->given, config, &set, error,
+                                        sizeof(error));
+  }
+  if (status != 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    return status;
+  }
+  if (a->save_levels_path) {
+    if (crafter_levels_save(&set, a->save_levels_path, error, sizeof(error)) < 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      status = 1;
+    }
+  } else {
+    crafter_levels_write_list(stdout, &set);
+  }
+  crafter_levels_free(&set);
+  return crafter_close_stdout(PROGRAM, status);
+}
+
 static int run(arguments *a) {
   char error[1024];
   static crafter_config config;
@@ -277,6 +344,7 @@ static int run(arguments *a) {
   crafter_params_take_unset(&a->params, &config.params, a->given);
   if (crafter_params_check(&a->params, error, sizeof(error)) < 0) usage_error("%s", error);
   if (a->stats) return run_stats(a, &config);
+  if (a->levels.count || a->levels.path) return run_levels(a, &config);
 
   crafter_world_map map;
   char comment[256];

@@ -100,6 +100,11 @@ void crafter_agent_free(crafter_agent *agent) {
   free(agent);
 }
 
+void crafter_agent_reseed(crafter_agent *agent, uint64_t world_seed, uint64_t play) {
+  uint64_t mixed = (world_seed + 0x9e3779b97f4a7c15ULL * play) * 0xbf58476d1ce4e5b9ULL;
+  crafter_rng_seed(&agent->rng, (uint32_t)(mixed >> 32));
+}
+
 void crafter_agent_reset(crafter_agent *agent, const crafter_env *env) {
   /* world seeds are below 2**31 - 1, so this stays below 2**32 and apart
    * from every world seed. */

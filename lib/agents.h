@@ -72,6 +72,11 @@ void crafter_agent_free(crafter_agent *agent);
 /* Call after every crafter_env_reset.  It forgets any task. */
 void crafter_agent_reset(crafter_agent *agent, const crafter_env *env);
 
+/* Seeds the agent's own generator from a world seed and a play number,
+ * after crafter_agent_reset: for worlds played more than once (level
+ * sets), so that each play draws its own actions. */
+void crafter_agent_reseed(crafter_agent *agent, uint64_t world_seed, uint64_t play);
+
 /* Gives the scripted agent the episode's task to pursue (see above), with
  * the caller's tracker of it: call after crafter_agent_reset and
  * crafter_task_begin, and keep observing every step with

@@ -121,6 +121,16 @@ static void draw_progress(FILE *out, long done, long total, long steps, double e
   fflush(out);
 }
 
+/* The level (index in the set) of the dataset's episode i: the first pick
+ * of a picker of its own, so that it depends on i alone. */
+static int level_of(const crafter_record_options *options, int64_t i) {
+  crafter_level_picker picker;
+  int64_t envs = options->episodes < INT32_MAX ? options->episodes : INT32_MAX;
+  crafter_level_picker_init(&picker, options->levels, options->level_order, (int)(i % envs),
+                            (int)envs);
+  return crafter_level_pick(&picker);
+}
+
 int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size) {
   if (options->episodes < 1) return failn(2, error, error_size, "no episodes to record");
   if (options->shard_count < 1 || options->shard_index < 1 ||
@@ -150,6 +160,11 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                            o.have_textures ? &o.textures : NULL);
   const crafter_task_pool *pool = options->tasks;
   header.tasks = pool ? pool->set : NULL;
+  if (options->levels) {
+    header.level_count = options->levels->count;
+    header.level_first = options->levels->first;
+    header.level_order = options->level_order;
+  }
   crafter_task_tracker tracker;
   memset(&tracker, 0, sizeof(tracker));
   crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
@@ -169,12 +184,20 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   double start = seconds_now(), drawn = -1;
   for (int64_t i = options->shard_index - 1; status == 0 && i < options->episodes;
        i += options->shard_count) {
-    crafter_env_set_next_episode(&env, options->first_episode + i);
-    if (crafter_env_reset(&env) < 0 || crafter_traj_recorder_start(recorder, &env, observe(&o, &env)) < 0) {
+    int started;
+    if (options->levels) {
+      started = crafter_env_reset_level(&env, options->levels, level_of(options, i));
+    } else {
+      crafter_env_set_next_episode(&env, options->first_episode + i);
+      started = crafter_env_reset(&env);
+    }
+    if (started < 0 || crafter_traj_recorder_start(recorder, &env, observe(&o, &env)) < 0) {
       status = failn(1, error, error_size, "out of memory");
       break;
     }
     crafter_agent_reset(agent, &env);
+    /* A level is played many times: each play gets actions of its own. */
+    if (options->levels) crafter_agent_reseed(agent, (uint64_t)env.world_seed, (uint64_t)i + 1);
     const crafter_task *task = NULL;
     if (pool) {
       int candidate, text;
@@ -310,6 +333,11 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
           h->params.size[0], h->params.size[1]);
   fprintf(out, "length        %ld\nreward        %s\n", h->params.length,
           h->params.reward ? "on" : "off");
+  if (h->level_count)
+    fprintf(out, "levels        %d: episodes %lld to %lld of the seed, %s order\n",
+            h->level_count, (long long)h->level_first,
+            (long long)h->level_first + h->level_count - 1,
+            crafter_level_order_name(h->level_order));
   if (h->tasks) {
     fprintf(out, "tasks         %d in the file's table\n", h->tasks->count);
     fprintf(out,

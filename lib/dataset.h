@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "env.h"
+#include "levels.h"
 #include "tasks.h"
 
 typedef struct crafter_record_options {
@@ -28,6 +29,9 @@ typedef struct crafter_record_options {
   const char *textures;   /* PNG folder for pixels; NULL: the built-in textures */
   const char *output;
   const crafter_task_pool *tasks; /* goals for the episodes (crafter_task_draw), or NULL */
+  const crafter_level_set *levels; /* episode i plays a level of this set, picked for i alone
+                                      (so shards agree), or NULL; its seed is params.seed */
+  int level_order;        /* enum crafter_level_order */
   FILE *progress;         /* a progress bar is drawn here when not NULL */
 } crafter_record_options;
 

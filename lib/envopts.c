@@ -142,6 +142,9 @@ int crafter_level_options_open(const crafter_level_options *options, crafter_par
     return 0;
   }
   if (crafter_levels_load(set, options->path, error, error_size) < 0) return 1;
+  /* The file's area and view, unless the command line says otherwise. */
+  if (!(given & CRAFTER_GIVEN_AREA)) params->area[0] = set->area[0], params->area[1] = set->area[1];
+  if (!(given & CRAFTER_GIVEN_VIEW)) params->view[0] = set->view[0], params->view[1] = set->view[1];
   char why[300];
   if (crafter_levels_check(set, params, config, why, sizeof(why)) < 0) {
     crafter_fail(error, error_size, "%s: %s", options->path, why);

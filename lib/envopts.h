@@ -88,8 +88,9 @@ struct crafter_level_set;
 
 /* Makes the set the options name, for envs of `params` (their seed the
  * levels' seed) and `config`: generates it, or loads the file and checks
- * it against them.  A file's seed becomes params->seed, unless `given`
- * (enum crafter_given) says the command line gave another one.  Returns
+ * it against them.  A file's seed, area and view become params', unless
+ * `given` (enum crafter_given) says the command line gave others: those
+ * must be the file's.  Returns
  * 0; 1 with a message for a bad or mismatched file; 2 for options that
  * contradict the file. */
 int crafter_level_options_open(const crafter_level_options *options, crafter_params *params,

@@ -77,6 +77,24 @@ int crafter_levels_find(const crafter_level_set *set, int64_t episode) {
   return (int)(episode - set->first);
 }
 
+void crafter_levels_write_list(FILE *out, const crafter_level_set *set) {
+  fprintf(out,
+          "# %d levels of seed %lld: episodes %lld to %lld; area %dx%d, view %dx%d, "
+          "configuration %08x\n",
+          set->count, (long long)set->seed, (long long)set->first,
+          (long long)set->first + set->count - 1, set->area[0], set->area[1], set->view[0],
+          set->view[1], set->config_crc);
+  fprintf(out, "# level world_seed cows zombies skeletons\n");
+  for (int i = 0; i < set->count; i++) {
+    const crafter_level *level = &set->levels[i];
+    int kinds[CRAFTER_OBJECT_KIND_COUNT] = {0};
+    for (int slot = 0; slot < level->object_count; slot++) kinds[level->objects[slot].kind]++;
+    fprintf(out, "%lld %lld %d %d %d\n", (long long)level->episode,
+            (long long)level->world_seed, kinds[CRAFTER_COW], kinds[CRAFTER_ZOMBIE],
+            kinds[CRAFTER_SKELETON]);
+  }
+}
+
 /* ---- start states ---- */
 
 static int take_state(const crafter_level_set *set, crafter_level *level, const crafter_env *env) {
@@ -86,7 +104,9 @@ static int take_state(const crafter_level_set *set, crafter_level *level, const 
   level->episode = env->episode;
   level->world_seed = env->world_seed;
   memcpy(level->materials, world->materials, cells_of(set));
-  memcpy(level->chunk_order, world->chunk_order, chunks * sizeof(int16_t));
+  /* Entries past the touched ones are left from earlier episodes. */
+  memset(level->chunk_order, 0, chunks * sizeof(int16_t));
+  memcpy(level->chunk_order, world->chunk_order, (size_t)world->chunk_touched * sizeof(int16_t));
   memcpy(level->chunk_materials, world->chunk_materials,
          chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
   level->chunk_touched = world->chunk_touched;
@@ -276,6 +296,9 @@ static size_t fixed_bytes(const crafter_level_set *set) {
          4 * CRAFTER_ACHIEVEMENT_COUNT + 4 * 4 + 8 * 4 + 4 + 2 * chunks_of(set) + 4;
 }
 #define OBJECT_BYTES 20
+/* The most any count, health or counter of a start state may be: far
+ * above what a game reaches, far below where adding to it overflows. */
+#define COUNT_LIMIT 1000000
 
 static size_t level_bytes(const crafter_level_set *set, const crafter_level *level) {
   return fixed_bytes(set) + (size_t)level->object_count * OBJECT_BYTES + cells_of(set);
@@ -363,6 +386,12 @@ int crafter_levels_save(const crafter_level_set *set, const char *path, char *er
   uint8_t header[CRAFTER_LEVELS_HEADER_BYTES];
   encode_header(set, packed_bytes, raw, crafter_crc32(payload, raw), header);
   free(payload);
+  if (strcmp(path, "-") == 0) {
+    int written = fwrite(header, 1, sizeof(header), stdout) == sizeof(header) &&
+                  fwrite(packed, 1, packed_bytes, stdout) == packed_bytes && fflush(stdout) == 0;
+    free(packed);
+    return written ? 0 : crafter_fail(error, error_size, "cannot write the levels to standard output");
+  }
   crafter_outfile out;
   if (crafter_outfile_open(&out, path, error, error_size) < 0) {
     free(packed);
@@ -401,11 +430,11 @@ static size_t decode_level(const crafter_level_set *set, int index, const uint8_
   int bad_count = 0;
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) {
     player->inventory[i] = (int32_t)crafter_get_u32(at), at += 4;
-    bad_count |= player->inventory[i] < 0;
+    bad_count |= player->inventory[i] < 0 || player->inventory[i] > COUNT_LIMIT;
   }
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++) {
     player->achievements[i] = (int32_t)crafter_get_u32(at), at += 4;
-    bad_count |= player->achievements[i] < 0;
+    bad_count |= player->achievements[i] < 0 || player->achievements[i] > COUNT_LIMIT;
   }
   player->facing_x = (int32_t)crafter_get_u32(at), at += 4;
   player->facing_y = (int32_t)crafter_get_u32(at), at += 4;
@@ -428,15 +457,15 @@ static size_t decode_level(const crafter_level_set *set, int index, const uint8_
     wrong = "its action is out of range";
   else if (position > CRAFTER_MT_N)
     wrong = "its generator's position is out of range";
-  else if (bad_count)
-    wrong = "the player holds a negative count";
+  else if (bad_count || player->last_health < -COUNT_LIMIT || player->last_health > COUNT_LIMIT)
+    wrong = "the player holds a count out of range";
   else if (abs(player->facing_x) + abs(player->facing_y) != 1 || abs(player->facing_x) > 1)
     wrong = "the player faces no direction";
   else if (player->sleeping != 0 && player->sleeping != 1)
     wrong = "the player's sleeping flag is neither 0 nor 1";
-  else if (!isfinite(player->hunger) || !isfinite(player->thirst) ||
-           !isfinite(player->fatigue) || !isfinite(player->recover))
-    wrong = "a hidden counter of the player is not a number";
+  else if (!(fabs(player->hunger) <= COUNT_LIMIT) || !(fabs(player->thirst) <= COUNT_LIMIT) ||
+           !(fabs(player->fatigue) <= COUNT_LIMIT) || !(fabs(player->recover) <= COUNT_LIMIT))
+    wrong = "a hidden counter of the player is out of range";
   else if (touched > chunks)
     wrong = "it touched more chunks than there are";
   if (wrong) {
@@ -495,6 +524,8 @@ static size_t decode_level(const crafter_level_set *set, int index, const uint8_
     else if (object->x < 0 || object->y < 0 || object->x >= set->area[0] ||
              object->y >= set->area[1])
       wrong = "an object lies outside the area";
+    else if (abs(object->health) > COUNT_LIMIT || abs(object->counter) > COUNT_LIMIT)
+      wrong = "an object's health or counter is out of range";
     if (wrong) break;
     uint32_t *cell = &occupied[(size_t)object->x * (size_t)set->area[1] + (size_t)object->y];
     if (*cell == (uint32_t)index + 1) {

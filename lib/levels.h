@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "env.h"
@@ -95,6 +96,10 @@ int crafter_levels_check(const crafter_level_set *set, const crafter_params *par
                          const crafter_config *config, char *error, size_t error_size);
 
 void crafter_levels_free(crafter_level_set *set);
+
+/* Lists the set: a line of its parameters, then a line per level (its
+ * episode, world seed and creatures). */
+void crafter_levels_write_list(FILE *out, const crafter_level_set *set);
 
 /* The level of an episode, by its episode number; -1 when the set has
  * none. */

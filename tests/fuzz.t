@@ -4,8 +4,8 @@
 # flipped.  Under make check-asan this runs with the sanitizers, leak
 # checking included; make fuzz runs the same targets under libFuzzer.
 . "$(dirname "$0")/tap.sh"
-targets="traj config world score tasks"
-plan 10
+targets="traj config world score tasks levels"
+plan 12
 
 for target in $targets; do
   "$top/tests/fuzz/fuzz-$target" "$top/tests/fuzz/corpus/$target" >"$scratch/out" 2>&1

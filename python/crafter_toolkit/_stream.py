@@ -25,7 +25,7 @@ VERSION = 2
 HEADER = struct.Struct("<8s" + "I" * 30)
 RESET = 255
 ACTIONS = 17
-FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS = 1, 2, 4, 8
+FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS, FLAG_LEVELS = 1, 2, 4, 8, 16
 # Sections of a frame, in the header's order: (name, dtype, values a env).
 SECTIONS = (("reward", "<f8", 1), ("discount", "<f4", 1), ("done", "u1", 1),
             ("reset", "u1", 1), ("unlocked", "<u4", 1), ("episode", "<u4", 1),
@@ -37,6 +37,8 @@ FAMILIES = ("achievements", "localization", "conditional", "line", "square", "cr
 DIFFICULTIES = ("easy", "medium", "hard")
 SPLITS = ("train", "test-paraphrase", "test-new-objects")
 OBS_KINDS = ("none", "pixels", "semantic", "symbolic")
+LEVEL_ORDERS = ("random", "sequential")
+LEVELS_MAX = 1000000  # the most levels a set holds
 
 
 class CrafterStepError(RuntimeError):
@@ -79,13 +81,58 @@ def pair(name, value):
     return values
 
 
+def level_file(levels):
+    """Whether levels names a level file (rather than a count or None)."""
+    return levels is not None and not isinstance(levels, (bool, int, np.bool_, np.integer))
+
+
+def level_options(levels, start_level=None, level_order=None):
+    """crafter-step's options for a level set: levels is a count N (levels
+    start_level .. start_level+N-1 of the seed) or the path of a level
+    file; start_level and level_order ("random" or "sequential") need it."""
+    if levels is None:
+        if start_level is not None or level_order is not None:
+            raise ValueError("start_level and level_order need levels (a count or a level file)")
+        return []
+    if isinstance(levels, (bool, np.bool_)):
+        raise ValueError(f"levels must be a count or a level file, not {levels!r}")
+    if isinstance(levels, (int, np.integer)):
+        if not 1 <= levels <= LEVELS_MAX:
+            raise ValueError(f"levels must be a count from 1 to {LEVELS_MAX}, not {levels!r}")
+        args = ["--levels", str(int(levels))]
+    else:
+        try:
+            path = os.fsdecode(os.fspath(levels))
+        except TypeError:
+            raise ValueError(f"levels must be a count or a level file, not {levels!r}") from None
+        if not path:
+            raise ValueError("levels must be a count or a level file, not ''")
+        if path.isdigit():  # crafter-step would read it as a count
+            path = os.path.join(".", path)
+        args = ["--levels", path]
+    if start_level is not None:
+        if isinstance(start_level, (bool, np.bool_)) or not isinstance(
+                start_level, (int, np.integer)) or start_level < 1:
+            raise ValueError(f"start_level must be a positive integer, not {start_level!r}")
+        args += ["--start-level", str(int(start_level))]
+    if level_order is not None:
+        if level_order not in LEVEL_ORDERS:
+            raise ValueError(f"level_order must be 'random' or 'sequential', not {level_order!r}")
+        args += ["--level-order", level_order]
+    return args
+
+
 class Stream:
-    """One crafter-step speaking the binary protocol."""
+    """One crafter-step speaking the binary protocol.  seed None is
+    crafter-step's default (0, or a level file's seed).  With levels (see
+    level_options) every env shares the level set and a frame's episode
+    section holds each env's level; first_episode must then be 1."""
 
     def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
                  size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
-                 program=None, buffers=2, tasks=None, split=None, task=None):
+                 program=None, buffers=2, tasks=None, split=None, task=None, levels=None,
+                 start_level=None, level_order=None):
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
         if transport == "auto":
@@ -96,9 +143,16 @@ class Stream:
         if int(envs) < 1:
             raise ValueError(f"envs must be at least 1, not {envs!r}")
         self.num_envs = int(envs)
+        level_args = level_options(levels, start_level, level_order)
+        if level_args and int(first_episode) != 1:
+            raise ValueError("levels choose each episode's world: first_episode must be 1")
         args = [program or find_crafter_step(), "--binary", "--envs", str(self.num_envs),
-                "--obs", obs, "--seed", str(int(seed)), "--first-episode", str(int(first_episode)),
-                "--length", str(int(length or 0))]
+                "--obs", obs]
+        if seed is not None:
+            args += ["--seed", str(int(seed))]
+        if not level_args:
+            args += ["--first-episode", str(int(first_episode))]
+        args += ["--length", str(int(length or 0))] + level_args
         for name, value in (("area", area), ("view", view), ("size", size)):
             value = pair(name, value)
             if value is not None:
@@ -121,6 +175,7 @@ class Stream:
             args += ["--split", str(split)]
         if task is not None:
             args += ["--task", str(task)]
+        self.levels = False     # whether episodes are played on a level set
         self.tasks = []         # per goal: {"id", "family", "difficulty", "split"}
         self.instructions = []  # per wording: (index in tasks, text)
         self.process = None
@@ -190,6 +245,7 @@ class Stream:
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
         self.area = (area_w, area_h)
         self.flags = flags
+        self.levels = bool(flags & FLAG_LEVELS)
         self.frame_bytes = frame_bytes
         self.offsets = offsets
         if tasks:
@@ -249,6 +305,15 @@ class Stream:
         if goal is None:
             return {}
         return {"task": goal[0]["id"], "instruction": goal[1], "goal": goal[2]}
+
+    def level(self, frame, i):
+        """The level env i plays in a frame (the episode section, which
+        with a level set holds the level); None without levels."""
+        return int(frame["episode"][i]) if self.levels else None
+
+    def level_info(self, frame, i):
+        """{"level": env i's level}, {} without levels."""
+        return {"level": int(frame["episode"][i])} if self.levels else {}
 
     def _views(self, buffer):
         n, views = self.num_envs, {"buffer": buffer}

@@ -29,23 +29,36 @@ class Env:
               reset()), its id in info["task"]; the step that meets it
               (info["goal"]) adds its reward and ends the episode
     split, task  only goals of that split, or the task of that id
+    levels    a level set, Procgen-style: a count N (levels 1..N, level k
+              being the world crafter.Env(seed=seed) plays in its k-th
+              episode) or a level file (then seed=None means the file's
+              seed); every reset() starts a level afresh, its number in
+              info["level"] (and self.level after reset())
+    start_level  with a count: the levels are start_level..start_level+N-1
+    level_order  "random" (default: each episode draws its level from the
+              seed) or "sequential" (levels in turn, cycling)
     """
 
     def __init__(self, area=(64, 64), view=(9, 9), size=(64, 64), reward=True, length=10000,
                  seed=None, textures=None, obs="pixels", record=None, stats=None,
-                 transport="auto", tasks=None, split=None, task=None):
+                 transport="auto", tasks=None, split=None, task=None, levels=None,
+                 start_level=None, level_order=None):
         view = _stream.pair("view", view)
         size = _stream.pair("size", size)
         area = _stream.pair("area", area)
         self._area, self._view, self._size = area, np.array(view), np.array(size)
         self._reward = reward
         self._length = length
-        self._seed = np.random.randint(0, 2 ** 31 - 1) if seed is None else seed
+        if seed is None and not _stream.level_file(levels):
+            seed = np.random.randint(0, 2 ** 31 - 1)
+        self._seed = seed
         self._stream = _stream.Stream(
             envs=1, obs=obs, seed=self._seed, area=area, view=view, size=size,
             length=length or 0, textures=textures, manual_reset=True, semantic=True,
-            record=record, transport=transport, buffers=1, tasks=tasks, split=split, task=task)
+            record=record, transport=transport, buffers=1, tasks=tasks, split=split, task=task,
+            levels=levels, start_level=start_level, level_order=level_order)
         self.instruction = None
+        self.level = None
         self._stats = StatsWriter(stats) if stats is not None else None
         self._started = False
         self._ended = False
@@ -79,6 +92,7 @@ class Env:
         self._ended = False
         goal = self._stream.goal(frame, 0)
         self.instruction = goal[1] if goal else None
+        self.level = self._stream.level(frame, 0)
         if self._stats:
             self._stats.start(0)
         return self._observation(frame)
@@ -104,6 +118,7 @@ class Env:
             "reward": reward,
         }
         info.update(self._stream.goal_info(frame, 0))
+        info.update(self._stream.level_info(frame, 0))
         if self._stats and not self._ended:
             self._stats.step(0, reward)
             if done:

@@ -13,14 +13,21 @@ class CrafterEnv(gymnasium.Env):
     With tasks (a task file, crafter-task(5)) every episode has a goal:
     info["instruction"] is its wording, info["task"] its id, info["goal"]
     whether the step met it (terminated, with the task's reward).
-    reset(seed=S) starts over with Env seed S (episode 1); reset() starts
-    the next episode of the same Env, as crafter.Env.reset() does."""
+    With levels (a count N: level k is the world of the seed's k-th
+    episode, for k from start_level, default 1, to start_level+N-1; or a
+    level file) every episode plays a level of that set, chosen by
+    level_order ("random", the default, or "sequential"), and info["level"]
+    is its number.  seed None is seed 0, or a level file's seed.
+    reset(seed=S) starts over with Env seed S (episode 1, or S's levels);
+    reset() starts the next episode of the same Env, as crafter.Env.reset()
+    does."""
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     def __init__(self, obs="pixels", area=(64, 64), view=(9, 9), size=(64, 64), length=10000,
-                 seed=0, textures=None, reward=True, render_mode=None, transport="auto",
-                 tasks=None, split=None, task=None):
+                 seed=None, textures=None, reward=True, render_mode=None, transport="auto",
+                 tasks=None, split=None, task=None, levels=None, start_level=None,
+                 level_order=None):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
         if render_mode == "rgb_array" and obs != "pixels":
@@ -28,10 +35,12 @@ class CrafterEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._options = dict(envs=1, obs=obs, area=area, view=view, size=size, length=length,
                              textures=textures, manual_reset=True, transport=transport,
-                             buffers=1, tasks=tasks, split=split, task=task)
+                             buffers=1, tasks=tasks, split=split, task=task, levels=levels,
+                             start_level=start_level, level_order=level_order)
+        _stream.level_options(levels, start_level, level_order)  # refused now, not at reset()
         self._reward = reward
         self._obs_kind = obs
-        self._seed = int(seed)
+        self._seed = None if seed is None else int(seed)
         self.observation_space, self.action_space = spaces_for(
             obs, _stream.pair("size", size), _stream.pair("area", area))
         self._stream = None
@@ -43,6 +52,7 @@ class CrafterEnv(gymnasium.Env):
                 "discount": float(frame["discount"][0]), "episode": int(frame["episode"][0]),
                 "player_pos": frame["position"][0, :2].copy()}
         info.update(self._stream.goal_info(frame, 0))
+        info.update(self._stream.level_info(frame, 0))
         return info
 
     def _obs(self, frame):

@@ -33,7 +33,8 @@ def spaces_for(obs, size, area):
 
 
 class VectorEnv(_Base):
-    """num_envs Crafter environments; env i has the seed seed + i.
+    """num_envs Crafter environments; env i has the seed seed + i (seed
+    None: 0, or a level file's seed).
 
     An episode that ends is reset on the next step (Gymnasium's next-step
     autoreset): the step that ends it returns its final observation and
@@ -54,18 +55,26 @@ class VectorEnv(_Base):
                infos["instruction"] (a list of N strings), infos["task"]
                (their ids) and infos["goal"] (met at this step, terminated)
     split, task  only goals of that split, or the task of that id
+    levels     a level set shared by every env, Procgen-style: a count (level
+               k is the world of episode k of seed, for every env) or a
+               level file; infos["level"] holds each env's level
+    start_level  with a count: the first level (default 1)
+    level_order  "random" (default: each env draws its episodes' levels
+               from its own generator) or "sequential" (env i plays the
+               set's levels i+1, i+1+num_envs, ... in turn, cycling)
     """
 
-    def __init__(self, num_envs, obs="pixels", threads=1, transport="auto", seed=0,
+    def __init__(self, num_envs, obs="pixels", threads=1, transport="auto", seed=None,
                  area=(64, 64), view=(9, 9), size=(64, 64), length=10000, textures=None,
                  reward=True, copy=True, record=None, stats=None, shm_slots=2, tasks=None,
-                 split=None, task=None):
+                 split=None, task=None, levels=None, start_level=None, level_order=None):
         self.num_envs = int(num_envs)
         self._options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
                              length=length, textures=textures, threads=threads,
                              transport=transport, manual_reset=True, record=record,
-                             shm_slots=shm_slots, tasks=tasks, split=split, task=task)
-        self._seed = int(seed)
+                             shm_slots=shm_slots, tasks=tasks, split=split, task=task,
+                             levels=levels, start_level=start_level, level_order=level_order)
+        self._seed = None if seed is None else int(seed)
         self._copy = copy
         self._reward = reward
         self._obs_kind = obs
@@ -89,6 +98,8 @@ class VectorEnv(_Base):
             "episode": frame["episode"], "step": frame["step"], "discount": frame["discount"],
             "player_pos": frame["position"][:, :2], "unlocked": frame["unlocked"],
         }
+        if self._stream.levels:
+            infos["level"] = frame["episode"]
         if self._copy:
             obs = obs.copy()
             infos = {key: value.copy() for key, value in infos.items()}
