@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "levels.h"
 #include "score.h"
 
 #define PROGRAM "crafter-score"
@@ -38,7 +39,17 @@ static void usage(FILE *out) {
           "  -p, --plot=FILE     also draw the success rates to FILE (.png or .svg) and\n"
           "                      the scores to FILE with -scores before the extension,\n"
           "                      with gnuplot; runs with goals add the goals met per\n"
-          "                      family, difficulty and split (-goals)\n"
+          "                      family, difficulty and split (-goals), and\n"
+          "                      --train-levels the scores on training and unseen\n"
+          "                      levels (-levels)\n"
+          "      --train-levels=N|FILE\n"
+          "                      score the episodes of trajectory files on training\n"
+          "                      levels apart from those on unseen ones: the levels\n"
+          "                      K..K+N-1 of Env seed S, or those of the level file\n"
+          "                      FILE (crafter-levels(5)); every other level is unseen\n"
+          "      --train-seed=S  the Env seed S of --train-levels N (default 0)\n"
+          "      --train-start=K\n"
+          "                      the first level K of --train-levels N (default 1)\n"
           "  -h, --help          show this help and exit\n"
           "  -V, --version       show the version and exit\n"
           "\n"
@@ -53,15 +64,69 @@ static void usage_error(const char *format, const char *argument) {
 
 enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
 
+/* Codes of the long options without a letter. */
+enum { OPTION_TRAIN_LEVELS = 0x100, OPTION_TRAIN_SEED, OPTION_TRAIN_START };
+
+/* The training levels the options name: --train-levels N with
+ * --train-seed and --train-start, or a level file's, whose seed and first
+ * level those two must then match.  Exits with status 2 on options that
+ * contradict each other or the file, 1 on a file that cannot be read. */
+static crafter_score_levels training_levels(const char *levels, const char *seed,
+                                            const char *start) {
+  crafter_score_levels training = {0, 1, 0};
+  if (!levels) {
+    if (seed || start) usage_error("%s", "--train-seed and --train-start need --train-levels");
+    return training;
+  }
+  if (seed)
+    training.seed =
+        crafter_option_int64(PROGRAM, "training seed", seed, CRAFTER_SEED_MIN, CRAFTER_SEED_MAX);
+  if (start)
+    training.first =
+        crafter_option_int64(PROGRAM, "first training level", start, 1, CRAFTER_EPISODE_MAX);
+  /* Digits only are a count, as crafter-step's --levels reads them. */
+  if (strspn(levels, "0123456789") == strlen(levels)) {
+    training.count =
+        crafter_option_int64(PROGRAM, "number of training levels", levels, 1, CRAFTER_LEVELS_MAX);
+    if (training.first > (int64_t)CRAFTER_EPISODE_MAX - (training.count - 1))
+      usage_error("%s", "--train-start and --train-levels go past episode 2**31-1");
+    return training;
+  }
+  crafter_score_levels file;
+  char error[512];
+  if (crafter_score_levels_of_file(&file, levels, error, sizeof(error)) < 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    exit(1);
+  }
+  char shown[300];
+  crafter_escape(shown, sizeof(shown), levels, strlen(levels));
+  if (seed && training.seed != file.seed) {
+    fprintf(stderr, PROGRAM ": %s holds levels of seed %lld, not of --train-seed %lld\n", shown,
+            (long long)file.seed, (long long)training.seed);
+    exit(2);
+  }
+  if (start && training.first != file.first) {
+    fprintf(stderr, PROGRAM ": %s starts at level %lld, not at --train-start %lld\n", shown,
+            (long long)file.first, (long long)training.first);
+    exit(2);
+  }
+  return file;
+}
+
 int main(int argc, char **argv) {
   const char *method = NULL, *seed = NULL, *plot = NULL;
+  const char *train_levels = NULL, *train_seed = NULL, *train_start = NULL;
   double budget = 1e6;
   int format = FORMAT_TABLE;
   static const struct option long_options[] = {
       {"method", required_argument, NULL, 'm'}, {"seed", required_argument, NULL, 's'},
       {"budget", required_argument, NULL, 'B'}, {"format", required_argument, NULL, 'f'},
       {"plot", required_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0},
+      {"version", no_argument, NULL, 'V'},
+      {"train-levels", required_argument, NULL, OPTION_TRAIN_LEVELS},
+      {"train-seed", required_argument, NULL, OPTION_TRAIN_SEED},
+      {"train-start", required_argument, NULL, OPTION_TRAIN_START},
+      {NULL, 0, NULL, 0},
   };
   int option;
   while ((option = getopt_long(argc, argv, "m:s:B:f:p:hV", long_options, NULL)) != -1) {
@@ -97,6 +162,12 @@ int main(int argc, char **argv) {
           usage_error("invalid plot file '%s' (expected a name ending in .png or .svg)", optarg);
         plot = optarg;
         break;
+      case OPTION_TRAIN_LEVELS:
+        if (!*optarg) usage_error("%s", "the training levels are empty");
+        train_levels = optarg;
+        break;
+      case OPTION_TRAIN_SEED: train_seed = optarg; break;
+      case OPTION_TRAIN_START: train_start = optarg; break;
       case 'h': usage(stdout); return crafter_close_stdout(PROGRAM, 0);
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
@@ -107,6 +178,7 @@ int main(int argc, char **argv) {
 
   crafter_score_set set;
   crafter_score_set_init(&set, budget);
+  set.train_levels = training_levels(train_levels, train_seed, train_start);
   char error[1024];
   int status = 0;
   char *stdin_only[] = {"-"};

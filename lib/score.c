@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "levels.h"
 #include "traj.h"
 
 extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_SOURCE */
@@ -85,6 +86,33 @@ static int is_finite_number(const crafter_json *value) {
   return value && value->type == CRAFTER_JSON_NUMBER && isfinite(value->number);
 }
 
+int crafter_score_levels_hold(const crafter_score_levels *levels, int64_t seed, int64_t episode) {
+  return seed == levels->seed && episode >= levels->first &&
+         episode - levels->first < levels->count;
+}
+
+int crafter_score_levels_of_file(crafter_score_levels *levels, const char *path, char *error,
+                                 size_t error_size) {
+  /* Loading the whole set checks the file; it takes a few milliseconds
+   * per hundred levels. */
+  crafter_level_set set;
+  if (crafter_levels_load(&set, path, error, error_size) < 0) return -1;
+  levels->seed = set.seed;
+  levels->first = set.first;
+  levels->count = set.count;
+  crafter_levels_free(&set);
+  return 0;
+}
+
+const char *crafter_score_side_name(int side) {
+  return side == CRAFTER_SCORE_TRAIN ? "train" : side == CRAFTER_SCORE_UNSEEN ? "unseen" : "?";
+}
+
+static void add_to_tally(crafter_score_tally *tally, const double counts[ACHIEVEMENTS]) {
+  tally->episodes++;
+  for (int k = 0; k < ACHIEVEMENTS; k++) tally->successes[k] += counts[k] >= 1;
+}
+
 static void add_episode(crafter_score_run *run, double reward, double length,
                         const double counts[ACHIEVEMENTS]) {
   run->episodes++;
@@ -97,7 +125,9 @@ static void add_episode(crafter_score_run *run, double reward, double length,
 /* Adds a run to the set unless its method and seed are there already. */
 static int add_run(crafter_score_set *set, const crafter_score_run *run, char *problem,
                    size_t problem_size) {
-  for (size_t i = 0; i < set->count; i++) {
+  /* With a split of levels a training and a test recording of one agent
+   * share its method and seed: they are one run, pooled when scored. */
+  for (size_t i = 0; i < set->count && !set->train_levels.count; i++) {
     const crafter_score_run *other = &set->runs[i];
     if (strcmp(other->method, run->method) != 0 || strcmp(other->seed, run->seed) != 0) continue;
     char shown[256] = "";
@@ -405,6 +435,12 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
     steps += episode->steps;
     if (steps > set->budget) continue;
     add_episode(&run, episode->reward, episode->steps, counts);
+    if (set->train_levels.count)
+      add_to_tally(&run.sides[crafter_score_levels_hold(&set->train_levels, episode->seed,
+                                                        episode->episode)
+                                  ? CRAFTER_SCORE_TRAIN
+                                  : CRAFTER_SCORE_UNSEEN],
+                   counts);
     if (header->tasks && episode->task >= 0)
       add_goal(&run.goals, &header->tasks->tasks[episode->task],
                episode->end == CRAFTER_TRAJ_GOAL);
@@ -435,7 +471,16 @@ int crafter_score_read(crafter_score_set *set, const char *text, size_t length, 
   /* A run file is one JSON document; a stats log with more than one
    * episode is not (it stops parsing at the end of its first line). */
   int whole = crafter_json_parse(&document, text, length, message, sizeof(message)) == 0;
-  if (whole && (document.root.type == CRAFTER_JSON_ARRAY || crafter_json_get(&document.root, "xs")))
+  int is_run_file =
+      whole && (document.root.type == CRAFTER_JSON_ARRAY || crafter_json_get(&document.root, "xs"));
+  /* Counting them all as unseen would pass training episodes off as a
+   * test: better no numbers than wrong ones. */
+  if (set->train_levels.count && (is_run_file || text[first] != '['))
+    status = crafter_fail(error, error_size,
+                          "a %s does not record which levels its episodes played: only "
+                          "trajectory files can be split into training and unseen levels",
+                          is_run_file ? "run file" : "stats.jsonl log");
+  else if (is_run_file)
     status = read_run_file(set, text, length, &document.root, error, error_size);
   else if (text[first] == '[')
     status = parse_failure(error, error_size, message, text, length, 0);
@@ -462,6 +507,11 @@ static char *directory_name(const char *path) {
 int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
                             const char *seed, char *error, size_t error_size) {
   int is_stdin = strcmp(path, "-") == 0;
+  /* Files of one method and seed join one run when levels are split, so
+   * nothing else stops a file from counting twice. */
+  for (size_t i = 0; set->train_levels.count && !is_stdin && i < set->count; i++)
+    if (set->runs[i].file && strcmp(set->runs[i].file, path) == 0)
+      return crafter_fail(error, error_size, "%s: the file is given twice", path);
   FILE *file = is_stdin ? stdin : fopen(path, "rb");
   if (!file) return crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
   char *text = NULL;
@@ -620,8 +670,12 @@ void crafter_score_write_runs(FILE *out, const crafter_score_set *set) {
   for (size_t i = 0; i < set->count; i++) {
     const crafter_score_run *run = &set->runs[i];
     char file[512];
-    fprintf(out, "  %s -> %s (%s), seed %s\n", shown_file(file, sizeof(file), run), run->method,
+    fprintf(out, "  %s -> %s (%s), seed %s", shown_file(file, sizeof(file), run), run->method,
             crafter_score_origin_name(run->origin), run->seed);
+    if (set->train_levels.count)
+      fprintf(out, ", %ld on training levels, %ld unseen",
+              run->sides[CRAFTER_SCORE_TRAIN].episodes, run->sides[CRAFTER_SCORE_UNSEEN].episodes);
+    fputc('\n', out);
   }
 }
 
@@ -636,56 +690,132 @@ double crafter_score_of_rates(const double *percents, size_t count) {
   return used ? exp(sum / (double)used) - 1 : NAN;
 }
 
-static void run_rates(const crafter_score_run *run, double percents[ACHIEVEMENTS]) {
+static void tally_rates(long episodes, const long successes[ACHIEVEMENTS],
+                        double percents[ACHIEVEMENTS]) {
   for (int k = 0; k < ACHIEVEMENTS; k++)
-    percents[k] = 100.0 * (double)run->successes[k] / (double)run->episodes;
+    percents[k] = 100.0 * (double)successes[k] / (double)episodes;
 }
 
-static void summarize_method(const crafter_score_set *set, crafter_score_method *method) {
-  double score_sum = 0, reward_sum = 0, length_sum = 0, success_sum[ACHIEVEMENTS] = {0};
-  for (size_t i = 0; i < set->count; i++) {
-    const crafter_score_run *run = &set->runs[i];
-    if (strcmp(run->method, method->name) != 0 || run->episodes == 0) continue;
+/* The episodes of a seed, all of them (side -1) or one side's. */
+static long seed_episodes(const crafter_score_run *seed, int side) {
+  return side < 0 ? seed->episodes : seed->sides[side].episodes;
+}
+
+static const long *seed_successes(const crafter_score_run *seed, int side) {
+  return side < 0 ? seed->successes : seed->sides[side].successes;
+}
+
+/* Scores seeds as the paper scores runs, over those with episodes (on
+ * `side`, or all of them for -1): the mean and population deviation of
+ * their scores and the mean of each success rate. */
+static void score_seeds(const crafter_score_run *seeds, size_t count, int side,
+                        crafter_score_side *out) {
+  double score_sum = 0, success_sum[ACHIEVEMENTS] = {0};
+  memset(out, 0, sizeof(*out));
+  for (size_t i = 0; i < count; i++) {
+    long episodes = seed_episodes(&seeds[i], side);
+    if (episodes == 0) continue;
     double percents[ACHIEVEMENTS];
-    run_rates(run, percents);
+    tally_rates(episodes, seed_successes(&seeds[i], side), percents);
     score_sum += crafter_score_of_rates(percents, ACHIEVEMENTS);
     for (int k = 0; k < ACHIEVEMENTS; k++) success_sum[k] += percents[k];
-    reward_sum += run->reward_sum / (double)run->episodes;
-    length_sum += run->length_sum / (double)run->episodes;
-    method->episodes += run->episodes;
-    method->seeds++;
-    add_goals(&method->goals, &run->goals);
+    out->episodes += episodes;
+    out->seeds++;
   }
-  double seeds = method->seeds ? (double)method->seeds : NAN; /* no seeds: NaN, as nanmean */
-  method->score_mean = score_sum / seeds;
-  method->reward_mean = reward_sum / seeds;
-  method->length_mean = length_sum / seeds;
-  for (int k = 0; k < ACHIEVEMENTS; k++) method->success[k] = success_sum[k] / seeds;
+  double used = out->seeds ? (double)out->seeds : NAN; /* no seeds: NaN, as nanmean */
+  out->score_mean = score_sum / used;
+  for (int k = 0; k < ACHIEVEMENTS; k++) out->success[k] = success_sum[k] / used;
   /* numpy's nanstd: the population deviation (ddof 0), as the paper. */
   double squares = 0;
-  for (size_t i = 0; i < set->count; i++) {
-    const crafter_score_run *run = &set->runs[i];
-    if (strcmp(run->method, method->name) != 0 || run->episodes == 0) continue;
+  for (size_t i = 0; i < count; i++) {
+    long episodes = seed_episodes(&seeds[i], side);
+    if (episodes == 0) continue;
     double percents[ACHIEVEMENTS];
-    run_rates(run, percents);
-    double deviation = crafter_score_of_rates(percents, ACHIEVEMENTS) - method->score_mean;
+    tally_rates(episodes, seed_successes(&seeds[i], side), percents);
+    double deviation = crafter_score_of_rates(percents, ACHIEVEMENTS) - out->score_mean;
     squares += deviation * deviation;
   }
   /* One seed says nothing of the spread; numpy's 0 would claim none. */
-  method->score_std = method->seeds > 1 ? sqrt(squares / seeds) : NAN;
+  out->score_std = out->seeds > 1 ? sqrt(squares / used) : NAN;
+}
+
+static int same_seed(const crafter_score_run *a, const crafter_score_run *b) {
+  return strcmp(a->method, b->method) == 0 && strcmp(a->seed, b->seed) == 0;
+}
+
+/* Pools run `first` and the later runs of its method and seed (there are
+ * such only in a set that splits levels) into one seed. */
+static void pool_seed(const crafter_score_set *set, size_t first, crafter_score_run *seed) {
+  *seed = set->runs[first];
+  for (size_t i = first + 1; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    if (!same_seed(run, seed)) continue;
+    seed->episodes += run->episodes;
+    for (int k = 0; k < ACHIEVEMENTS; k++) seed->successes[k] += run->successes[k];
+    seed->reward_sum += run->reward_sum;
+    seed->length_sum += run->length_sum;
+    add_goals(&seed->goals, &run->goals);
+    for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+      seed->sides[side].episodes += run->sides[side].episodes;
+      for (int k = 0; k < ACHIEVEMENTS; k++)
+        seed->sides[side].successes[k] += run->sides[side].successes[k];
+    }
+  }
+}
+
+/* `seeds` has room for every run of the set. */
+static void summarize_method(const crafter_score_set *set, crafter_score_method *method,
+                             crafter_score_run *seeds) {
+  size_t count = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    if (strcmp(set->runs[i].method, method->name) != 0) continue;
+    size_t earlier = 0;
+    while (earlier < i && !same_seed(&set->runs[earlier], &set->runs[i])) earlier++;
+    if (earlier == i) pool_seed(set, i, &seeds[count++]);
+  }
+  crafter_score_side all;
+  score_seeds(seeds, count, -1, &all);
+  method->score_mean = all.score_mean;
+  method->score_std = all.score_std;
+  memcpy(method->success, all.success, sizeof(method->success));
+  method->episodes = all.episodes;
+  method->seeds = all.seeds;
+  double reward_sum = 0, length_sum = 0;
+  for (size_t i = 0; i < count; i++) {
+    const crafter_score_run *seed = &seeds[i];
+    if (seed->episodes == 0) continue;
+    reward_sum += seed->reward_sum / (double)seed->episodes;
+    length_sum += seed->length_sum / (double)seed->episodes;
+    add_goals(&method->goals, &seed->goals);
+  }
+  double used = method->seeds ? (double)method->seeds : NAN;
+  method->reward_mean = reward_sum / used;
+  method->length_mean = length_sum / used;
+  method->train_levels = set->train_levels;
+  if (!set->train_levels.count) return;
+  for (int side = 0; side < CRAFTER_SCORE_SIDES; side++)
+    score_seeds(seeds, count, side, &method->sides[side]);
+  method->gap = method->sides[CRAFTER_SCORE_TRAIN].score_mean -
+                method->sides[CRAFTER_SCORE_UNSEEN].score_mean;
 }
 
 crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count) {
   *count = 0;
   if (set->count == 0) return NULL;
   crafter_score_method *methods = calloc(set->count, sizeof(*methods));
-  if (!methods) return NULL;
+  crafter_score_run *seeds = malloc(set->count * sizeof(*seeds));
+  if (!methods || !seeds) {
+    free(methods);
+    free(seeds);
+    return NULL;
+  }
   for (size_t i = 0; i < set->count; i++) {
     size_t m = 0;
     while (m < *count && strcmp(methods[m].name, set->runs[i].method) != 0) m++;
     if (m == *count) methods[(*count)++].name = set->runs[i].method;
   }
-  for (size_t m = 0; m < *count; m++) summarize_method(set, &methods[m]);
+  for (size_t m = 0; m < *count; m++) summarize_method(set, &methods[m], seeds);
+  free(seeds);
   return methods;
 }
 
@@ -708,6 +838,16 @@ static void format_fixed(char *out, size_t size, double value, int decimals) {
     snprintf(out, size, "%.*f", decimals, value);
 }
 
+/* A score as "mean ± deviation", "n/a" for a deviation not known. */
+static void format_score(char *out, size_t size, double mean, double deviation) {
+  if (isnan(mean))
+    snprintf(out, size, "-");
+  else if (isnan(deviation))
+    snprintf(out, size, "%.1f \xc2\xb1 n/a", mean);
+  else
+    snprintf(out, size, "%.1f \xc2\xb1 %.1f", mean, deviation);
+}
+
 static int any_goals(const crafter_score_method *methods, size_t count) {
   for (size_t m = 0; m < count; m++)
     if (methods[m].goals.episodes) return 1;
@@ -726,8 +866,15 @@ static double goal_rate(const crafter_score_goals *goals, int group) {
   return episodes ? 100.0 * (double)met / (double)episodes : NAN;
 }
 
+enum { TABLE_LABEL = 20 };
+
+static void write_goals_table(FILE *out, const crafter_score_method *methods, size_t count,
+                              const int *widths);
+static void write_levels_table(FILE *out, const crafter_score_method *methods, size_t count,
+                               const int *widths);
+
 void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count) {
-  enum { LABEL = 20, MINIMUM = 12 };
+  enum { LABEL = TABLE_LABEL, MINIMUM = 12 };
   int widths[count ? count : 1];
   for (size_t m = 0; m < count; m++) {
     int name = display_width(methods[m].name);
@@ -743,15 +890,7 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
       const crafter_score_method *method = &methods[m];
       char cell[96];
       switch (row) {
-        case 0:
-          if (isnan(method->score_mean))
-            snprintf(cell, sizeof(cell), "-");
-          else if (isnan(method->score_std))
-            snprintf(cell, sizeof(cell), "%.1f \xc2\xb1 n/a", method->score_mean);
-          else
-            snprintf(cell, sizeof(cell), "%.1f \xc2\xb1 %.1f", method->score_mean,
-                     method->score_std);
-          break;
+        case 0: format_score(cell, sizeof(cell), method->score_mean, method->score_std); break;
         case 1: format_fixed(cell, sizeof(cell), method->reward_mean, 2); break;
         case 2: format_fixed(cell, sizeof(cell), method->length_mean, 1); break;
         case 3: snprintf(cell, sizeof(cell), "%ld", method->episodes); break;
@@ -771,8 +910,14 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
     }
     fputc('\n', out);
   }
-  if (!any_goals(methods, count)) return;
-  /* Goals: the rate of goals met and, in brackets, the episodes. */
+  if (any_goals(methods, count)) write_goals_table(out, methods, count, widths);
+  if (count && methods[0].train_levels.count) write_levels_table(out, methods, count, widths);
+}
+
+/* Goals: the rate of goals met and, in brackets, the episodes. */
+static void write_goals_table(FILE *out, const crafter_score_method *methods, size_t count,
+                              const int *widths) {
+  enum { LABEL = TABLE_LABEL };
   fprintf(out, "\ngoals met (%%)\n");
   const char *kind = NULL;
   for (int g = -1; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
@@ -793,6 +938,60 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
         snprintf(cell, sizeof(cell), "-");
       write_cell(out, cell, widths[m]);
     }
+    fputc('\n', out);
+  }
+}
+
+/* Training and unseen levels: two columns per method, each as wide as
+ * the method's column above, and the gap across both. */
+static void write_levels_table(FILE *out, const crafter_score_method *methods, size_t count,
+                               const int *widths) {
+  enum { LABEL = TABLE_LABEL };
+  const crafter_score_levels *levels = &methods[0].train_levels;
+  if (levels->count == 1)
+    fprintf(out, "\nlevels: training = episode %lld of seed %lld; unseen = all others\n",
+            (long long)levels->first, (long long)levels->seed);
+  else
+    fprintf(out, "\nlevels: training = episodes %lld..%lld of seed %lld; unseen = all others\n",
+            (long long)levels->first, (long long)(levels->first + levels->count - 1),
+            (long long)levels->seed);
+  fprintf(out, "%-*s", LABEL, "method");
+  for (size_t m = 0; m < count; m++) write_cell(out, methods[m].name, 2 * widths[m]);
+  fprintf(out, "\n%-*s", LABEL, "");
+  for (size_t m = 0; m < count; m++)
+    for (int side = 0; side < CRAFTER_SCORE_SIDES; side++)
+      write_cell(out, crafter_score_side_name(side), widths[m]);
+  fputc('\n', out);
+  static const char *const rows[] = {"score (%)", "gap (train-unseen)", "episodes", "seeds"};
+  for (size_t row = 0; row < sizeof(rows) / sizeof(rows[0]); row++) {
+    fprintf(out, "%-*s", LABEL, rows[row]);
+    for (size_t m = 0; m < count; m++) {
+      char cell[96];
+      if (row == 1) {
+        format_fixed(cell, sizeof(cell), methods[m].gap, 1);
+        write_cell(out, cell, 2 * widths[m]);
+        continue;
+      }
+      for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+        const crafter_score_side *scored = &methods[m].sides[side];
+        if (row == 0)
+          format_score(cell, sizeof(cell), scored->score_mean, scored->score_std);
+        else
+          snprintf(cell, sizeof(cell), "%ld", row == 2 ? scored->episodes : scored->seeds);
+        write_cell(out, cell, widths[m]);
+      }
+    }
+    fputc('\n', out);
+  }
+  fprintf(out, "\nsuccess rate (%%) on training and unseen levels\n");
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    fprintf(out, "%-*s", LABEL, crafter_achievement_names[k]);
+    for (size_t m = 0; m < count; m++)
+      for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+        char cell[64];
+        format_fixed(cell, sizeof(cell), methods[m].sides[side].success[k], 1);
+        write_cell(out, cell, widths[m]);
+      }
     fputc('\n', out);
   }
 }
@@ -875,9 +1074,38 @@ static void write_json_runs(FILE *out, const crafter_score_set *set) {
     write_json_text_or_null(out, run->agent);
     fputs(", \"params\": ", out);
     write_json_params(out, run);
-    fprintf(out, ", \"episodes\": %ld}", run->episodes);
+    fprintf(out, ", \"episodes\": %ld", run->episodes);
+    if (set->train_levels.count)
+      fprintf(out, ", \"train_episodes\": %ld, \"unseen_episodes\": %ld",
+              run->sides[CRAFTER_SCORE_TRAIN].episodes, run->sides[CRAFTER_SCORE_UNSEEN].episodes);
+    fputc('}', out);
   }
   fputc(']', out);
+}
+
+static void write_json_success(FILE *out, const double success[ACHIEVEMENTS]) {
+  fputc('{', out);
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    fprintf(out, "%s\"%s\": ", k ? ", " : "", crafter_achievement_names[k]);
+    write_json_number(out, success[k]);
+  }
+  fputc('}', out);
+}
+
+/* ", "train": {...}, "unseen": {...}, "gap": x" of a method. */
+static void write_json_sides(FILE *out, const crafter_score_method *method) {
+  for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+    const crafter_score_side *scored = &method->sides[side];
+    fprintf(out, ", \"%s\": {\"score_mean\": ", crafter_score_side_name(side));
+    write_json_number(out, scored->score_mean);
+    fputs(", \"score_std\": ", out);
+    write_json_number(out, scored->score_std);
+    fputs(", \"success\": ", out);
+    write_json_success(out, scored->success);
+    fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld}", scored->episodes, scored->seeds);
+  }
+  fputs(", \"gap\": ", out);
+  write_json_number(out, method->gap);
 }
 
 void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count,
@@ -891,12 +1119,9 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
     write_json_number(out, method->score_mean);
     fputs(", \"score_std\": ", out);
     write_json_number(out, method->score_std);
-    fputs(", \"success\": {", out);
-    for (int k = 0; k < ACHIEVEMENTS; k++) {
-      fprintf(out, "%s\"%s\": ", k ? ", " : "", crafter_achievement_names[k]);
-      write_json_number(out, method->success[k]);
-    }
-    fputs("}, \"reward_mean\": ", out);
+    fputs(", \"success\": ", out);
+    write_json_success(out, method->success);
+    fputs(", \"reward_mean\": ", out);
     write_json_number(out, method->reward_mean);
     fputs(", \"length_mean\": ", out);
     write_json_number(out, method->length_mean);
@@ -921,9 +1146,15 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
       }
       fputs("}}", out);
     }
+    if (method->train_levels.count) write_json_sides(out, method);
     fputc('}', out);
   }
   fputc(']', out);
+  if (count && methods[0].train_levels.count) {
+    const crafter_score_levels *levels = &methods[0].train_levels;
+    fprintf(out, ", \"train_levels\": {\"seed\": %lld, \"first\": %lld, \"count\": %lld}",
+            (long long)levels->seed, (long long)levels->first, (long long)levels->count);
+  }
   if (set) write_json_runs(out, set);
   fputs("}\n", out);
 }
@@ -943,6 +1174,16 @@ void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, siz
     fputs(",goal_episodes,goal_success", out);
     for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++)
       fprintf(out, ",%s_%s", crafter_score_goal_group_kind(g), crafter_score_goal_group_name(g));
+  }
+  int split = count && methods[0].train_levels.count;
+  if (split) {
+    for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+      const char *name = crafter_score_side_name(side);
+      fprintf(out, ",%s_score_mean,%s_score_std,%s_episodes,%s_seeds", name, name, name, name);
+      for (int k = 0; k < ACHIEVEMENTS; k++)
+        fprintf(out, ",%s_%s", name, crafter_achievement_names[k]);
+    }
+    fputs(",score_gap", out);
   }
   fputc('\n', out);
   for (size_t m = 0; m < count; m++) {
@@ -977,6 +1218,22 @@ void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, siz
         write_csv_number(out, goal_rate(&method->goals, g));
       }
     }
+    if (split) {
+      for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+        const crafter_score_side *scored = &method->sides[side];
+        fputc(',', out);
+        write_csv_number(out, scored->score_mean);
+        fputc(',', out);
+        write_csv_number(out, scored->score_std);
+        fprintf(out, ",%ld,%ld", scored->episodes, scored->seeds);
+        for (int k = 0; k < ACHIEVEMENTS; k++) {
+          fputc(',', out);
+          write_csv_number(out, scored->success[k]);
+        }
+      }
+      fputc(',', out);
+      write_csv_number(out, method->gap);
+    }
     fputc('\n', out);
   }
 }
@@ -1007,6 +1264,8 @@ static char *suffixed_path(const char *path, const char *suffix) {
 char *crafter_score_plot_scores_path(const char *path) { return suffixed_path(path, "-scores"); }
 
 char *crafter_score_plot_goals_path(const char *path) { return suffixed_path(path, "-goals"); }
+
+char *crafter_score_plot_levels_path(const char *path) { return suffixed_path(path, "-levels"); }
 
 /* A gnuplot single-quoted string: no escapes but '' for a quote; a line
  * break would end the command, so control characters become '?'. */
@@ -1049,18 +1308,19 @@ static void write_terminal(FILE *out, int format, int width, int height) {
             width, height, width, height);
 }
 
-/* Bars of `data` (column 1 the group, column 2 + m method m's value) in
- * groups, one bar per method from `bottom` up to value(column), each
- * bar a box (boxes from 0 would not show on a log axis). */
+/* Bars of `data` (column 1 the group, column 2 + m series m's value) in
+ * groups, one bar per series from `bottom` up to value(column), each bar
+ * a box (boxes from 0 would not show on a log axis), the series titled
+ * `titles`. */
 static void write_bars(FILE *out, const char *data, const char *value, const char *bottom,
-                       const crafter_score_method *methods, size_t count) {
+                       const char *const *titles, size_t count) {
   fprintf(out, "width = 0.7 / %zu\nleft(m) = column(1) - 0.35 + width * m\nplot \\\n", count);
   for (size_t m = 0; m < count; m++) {
     fprintf(out,
             "  %s using (left(%zu.5)):(%s(%zu)):(left(%zu)):(left(%zu)):(%s):(%s(%zu))"
             " with boxxyerror lc rgb '%s' title ",
             data, m, value, m + 2, m, m + 1, bottom, value, m + 2, plot_colors[m % PLOT_COLORS]);
-    write_gnuplot_string(out, methods[m].name);
+    write_gnuplot_string(out, titles[m]);
     fputs(m + 1 < count ? ", \\\n" : "\n", out);
   }
 }
@@ -1102,13 +1362,55 @@ static void write_goals_plot(FILE *out, int format, const char *path,
     fprintf(out, " %d", i);
   }
   fputs(")\n", out);
-  write_bars(out, "$goals", "column", "0", methods, count);
+  const char *names[count];
+  for (size_t m = 0; m < count; m++) names[m] = methods[m].name;
+  write_bars(out, "$goals", "column", "0", names, count);
+  fputs("unset output\n", out);
+}
+
+/* The x axis labelled with the methods' names, one tic each. */
+static void write_method_tics(FILE *out, const crafter_score_method *methods, size_t count) {
+  fputs("set xtics rotate by 45 right (", out);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out, "%s", m ? ", " : "");
+    write_gnuplot_string(out, methods[m].name);
+    fprintf(out, " %zu", m);
+  }
+  fputc(')', out);
+}
+
+/* Training against unseen levels: a group of two bars per method, its
+ * score on each, on a linear axis from 0. */
+static void write_levels_plot(FILE *out, int format, const char *path,
+                              const crafter_score_method *methods, size_t count) {
+  fputs("$levels << EOD\n", out);
+  for (size_t m = 0; m < count; m++) {
+    fprintf(out, "%zu", m);
+    for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
+      fputc(' ', out);
+      write_gnuplot_number(out, methods[m].sides[side].score_mean);
+    }
+    fputc('\n', out);
+  }
+  fputs("EOD\n", out);
+  int width = 260 + 120 * (int)count;
+  write_terminal(out, format, width < 420 ? 420 : width, 460);
+  fputs("set output ", out);
+  write_gnuplot_string(out, path);
+  fputs("\nunset logscale y\nset key outside top center horizontal\nset yrange [0:*]\n"
+        "set ytics auto\nset ylabel 'Crafter score (%)'\n",
+        out);
+  fprintf(out, "set xrange [-0.6:%zu.6]\n", count - 1);
+  write_method_tics(out, methods, count);
+  fputs("\n", out);
+  static const char *const titles[CRAFTER_SCORE_SIDES] = {"training levels", "unseen levels"};
+  write_bars(out, "$levels", "column", "0", titles, CRAFTER_SCORE_SIDES);
   fputs("unset output\n", out);
 }
 
 static void write_plot_script(FILE *out, int format, const char *path, const char *scores_path,
-                              const char *goals_path, const crafter_score_method *methods,
-                              size_t count) {
+                              const char *goals_path, const char *levels_path,
+                              const crafter_score_method *methods, size_t count) {
   fputs("$rates << EOD\n", out);
   for (int k = 0; k < ACHIEVEMENTS; k++) {
     fprintf(out, "%d", k);
@@ -1147,7 +1449,9 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
     fprintf(out, " %d", k);
   }
   fputs(")\nfloor = 0.01\nrate(c) = column(c) > floor ? column(c) : floor\n", out);
-  write_bars(out, "$rates", "rate", "floor", methods, count);
+  const char *names[count];
+  for (size_t m = 0; m < count; m++) names[m] = methods[m].name;
+  write_bars(out, "$rates", "rate", "floor", names, count);
 
   /* The scores: one bar per method with its deviation over seeds. */
   int width = 260 + 90 * (int)count;
@@ -1157,18 +1461,15 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
   fputs("\nunset logscale y\nunset key\nset yrange [0:*]\nset ytics auto\n"
         "set ylabel 'Crafter score (%)'\n",
         out);
-  fprintf(out, "set xrange [-0.6:%zu.4]\nset xtics rotate by 45 right (", count - 1);
-  for (size_t m = 0; m < count; m++) {
-    fprintf(out, "%s", m ? ", " : "");
-    write_gnuplot_string(out, methods[m].name);
-    fprintf(out, " %zu", m);
-  }
-  fputs(")\nset errorbars 4\nset pointintervalbox 0\n"
+  fprintf(out, "set xrange [-0.6:%zu.4]\n", count - 1);
+  write_method_tics(out, methods, count);
+  fputs("\nset errorbars 4\nset pointintervalbox 0\n"
         "plot $scores using 1:2:(0.7):4 with boxes lc rgb variable, \\\n"
         "  $scores using 1:2:3 with yerrorbars lc rgb 'black' pointtype 7 pointsize 0.5\n"
         "unset output\n",
         out);
   if (goals_path) write_goals_plot(out, format, goals_path, methods, count);
+  if (levels_path) write_levels_plot(out, format, levels_path, methods, count);
 }
 
 int crafter_score_plot(const char *path, const crafter_score_method *methods, size_t count,
@@ -1201,11 +1502,14 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
     return crafter_fail(error, error_size, "cannot write the gnuplot script: %s", strerror(saved));
   }
   char *goals_path = any_goals(methods, count) ? crafter_score_plot_goals_path(path) : NULL;
-  write_plot_script(script, format, path, scores_path, goals_path, methods, count);
+  char *levels_path =
+      methods[0].train_levels.count ? crafter_score_plot_levels_path(path) : NULL;
+  write_plot_script(script, format, path, scores_path, goals_path, levels_path, methods, count);
   int write_failed = ferror(script);
   if (fclose(script) != 0) write_failed = 1;
   free(scores_path);
   free(goals_path);
+  free(levels_path);
   if (write_failed) {
     unlink(script_path);
     return crafter_fail(error, error_size, "cannot write the gnuplot script %s", script_path);

@@ -30,11 +30,18 @@
  * scores; its success rates, returns and lengths are means over its runs
  * of each run's mean.  A run without episodes in the budget counts for
  * nothing, as NaN does in the reference's nanmean.  The deviation of a
- * single seed is not known, not 0 as numpy says: it is NaN. */
+ * single seed is not known, not 0 as numpy says: it is NaN.
+ *
+ * A set may also split the episodes of trajectory files by the level
+ * they played (crafter-levels(5)): those of a range of episodes of one
+ * Env seed, the levels an agent trained on, from all the others, the
+ * unseen levels it is tested on.  Each side is then scored as a whole
+ * set is, over the runs with episodes on that side. */
 #ifndef CRAFTER_SCORE_H
 #define CRAFTER_SCORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "config.h" /* crafter_params */
@@ -69,6 +76,38 @@ typedef struct crafter_score_goals {
 const char *crafter_score_goal_group_kind(int group);
 const char *crafter_score_goal_group_name(int group);
 
+/* The levels an agent trained on: episodes first .. first+count-1 of
+ * the Env seed `seed` (level k of a set is episode k of its seed, so a
+ * fresh world of that seed and episode is the same level). */
+typedef struct crafter_score_levels {
+  int64_t seed;
+  int64_t first;
+  int64_t count; /* 0: no split */
+} crafter_score_levels;
+
+/* Whether episode `episode` of the Env seed `seed` is one of `levels`. */
+int crafter_score_levels_hold(const crafter_score_levels *levels, int64_t seed, int64_t episode);
+
+/* The training levels of a level file (crafter-levels(5)): its seed,
+ * first level and count.  Returns 0, or -1 with a reason naming the
+ * path. */
+int crafter_score_levels_of_file(crafter_score_levels *levels, const char *path, char *error,
+                                 size_t error_size);
+
+/* The two sides of a split: episodes on training levels and on the
+ * others. */
+enum { CRAFTER_SCORE_TRAIN = 0, CRAFTER_SCORE_UNSEEN, CRAFTER_SCORE_SIDES };
+
+/* "train" or "unseen". */
+const char *crafter_score_side_name(int side);
+
+/* Episodes of one side of a run, and of those the ones that unlocked
+ * each achievement. */
+typedef struct crafter_score_tally {
+  long episodes;
+  long successes[CRAFTER_ACHIEVEMENT_COUNT];
+} crafter_score_tally;
+
 typedef struct crafter_score_run {
   char *method;
   char *seed;
@@ -82,16 +121,33 @@ typedef struct crafter_score_run {
   long successes[CRAFTER_ACHIEVEMENT_COUNT]; /* of those, the ones that unlocked each */
   double reward_sum, length_sum;             /* over those episodes */
   crafter_score_goals goals; /* of those with a goal */
+  crafter_score_tally sides[CRAFTER_SCORE_SIDES]; /* of those, the ones on training
+                                                     levels and the others, when the
+                                                     set splits them */
 } crafter_score_run;
 
 typedef struct crafter_score_set {
   double budget; /* env steps */
+  /* Set after crafter_score_set_init to split the episodes by level: only
+   * trajectory files are read then (the others do not record the levels
+   * played), and files of one method and seed are one run, a training
+   * and a test recording of one agent. */
+  crafter_score_levels train_levels;
   crafter_score_run *runs;
   size_t count, capacity;
   /* What the last file read lacks: a damaged trajectory's damage and the
    * episodes left out; "" when nothing. */
   char note[512];
 } crafter_score_set;
+
+/* What a method scores on one side of a split, as for the whole method:
+ * the mean and deviation of its seeds' scores, the mean success rates,
+ * the episodes and the seeds with episodes on that side. */
+typedef struct crafter_score_side {
+  double score_mean, score_std;
+  double success[CRAFTER_ACHIEVEMENT_COUNT]; /* percent */
+  long episodes, seeds;
+} crafter_score_side;
 
 /* What the paper reports for one method.  NaN where it has no episodes. */
 typedef struct crafter_score_method {
@@ -103,6 +159,9 @@ typedef struct crafter_score_method {
   long seeds;    /* runs with at least one episode within the budget */
   crafter_score_goals goals; /* the episodes with a goal of all its runs together: a
                                 success rate of goals is goals met over episodes */
+  crafter_score_levels train_levels; /* the set's: count 0 when it splits no levels */
+  crafter_score_side sides[CRAFTER_SCORE_SIDES]; /* when it does */
+  double gap; /* the score on training levels minus that on unseen ones */
 } crafter_score_method;
 
 void crafter_score_set_init(crafter_score_set *set, double budget);
@@ -114,8 +173,10 @@ void crafter_score_set_free(crafter_score_set *set);
  * ("unknown" if NULL).  `seed`, when not NULL, is likewise their seed; a
  * stats log without it takes its index, the number of runs of its method
  * added before it.  The same method and seed twice is an error, not a
- * silent overwrite as in the reference.  Returns 0, or -1 with "line N:
- * what is wrong" in `error`; the set is unchanged then. */
+ * silent overwrite as in the reference (unless the set splits levels).
+ * Returns 0, or -1 with "line N: what is wrong" in `error` (a stats log
+ * or run file in a set that splits levels: why it cannot be split); the
+ * set is unchanged then. */
 int crafter_score_read(crafter_score_set *set, const char *text, size_t length,
                        const char *method, const char *log_method, const char *seed,
                        char *error, size_t error_size);
@@ -123,7 +184,9 @@ int crafter_score_read(crafter_score_set *set, const char *text, size_t length,
 /* crafter_score_read on a file, "-" for standard input, its runs marked
  * with the path.  A stats log's method without `method` is the name of
  * the directory holding the file ("stdin" for "-").  Errors read "PATH:
- * line N: what is wrong" ("standard input: ..." for -). */
+ * line N: what is wrong" ("standard input: ..." for -).  In a set that
+ * splits levels, a path read before is an error: its episodes would
+ * count twice in the run they join. */
 int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
                             const char *seed, char *error, size_t error_size);
 
@@ -134,16 +197,18 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
 int crafter_score_write_warnings(FILE *out, const char *program, const crafter_score_set *set);
 
 /* How the files were grouped, one line a run: "FILE -> METHOD (origin),
- * seed SEED" under a heading "runs". */
+ * seed SEED" under a heading "runs", with ", N on training levels, M
+ * unseen" when the set splits levels. */
 void crafter_score_write_runs(FILE *out, const crafter_score_set *set);
 
 /* The Crafter score of success rates in percent: exp(mean(ln(1 + p))) - 1,
  * leaving out NaN rates; NaN when all are. */
 double crafter_score_of_rates(const double *percents, size_t count);
 
-/* Groups the runs by method, in the order methods first appear.  Returns a
- * malloc'ed array of *count methods (free() it), or NULL when out of
- * memory or when the set is empty. */
+/* Groups the runs by method, in the order methods first appear; runs of
+ * one method and seed (only in a set that splits levels) are pooled into
+ * one seed.  Returns a malloc'ed array of *count methods (free() it), or
+ * NULL when out of memory or when the set is empty. */
 crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count);
 
 /* The results as a table for people (a deviation that is not known as
@@ -152,7 +217,10 @@ crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size
  * [{"file", "method", "method_from", "seed", "agent", "params",
  * "episodes"}]} (NaN and what a file does not record as null; runs only
  * when `set` is not NULL), or as CSV with a header and one line per
- * method. */
+ * method.  Goals met and a split of levels add a section to the table,
+ * keys to each method in JSON ("goals"; "train", "unseen" and "gap", and
+ * to each run "train_episodes" and "unseen_episodes") and columns to
+ * CSV. */
 void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count);
 void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count,
                               const crafter_score_set *set);
@@ -163,7 +231,8 @@ enum { CRAFTER_PLOT_OK = 0, CRAFTER_PLOT_FAILED = -1, CRAFTER_PLOT_NO_GNUPLOT = 
 /* Draws with gnuplot, fed a script on a pipe: the ability spectrum (success
  * rate per achievement on a log axis, one bar per method in each group) to
  * `path`, and the scores with their standard deviations as error bars to
- * the same name with "-scores" before the extension.  The extension picks
+ * the same name with "-scores" before the extension (and the goals and
+ * levels plots below when the methods have goals or split levels).  The extension picks
  * the format: .png or .svg.  Returns CRAFTER_PLOT_OK, CRAFTER_PLOT_FAILED
  * with a message, or CRAFTER_PLOT_NO_GNUPLOT when gnuplot cannot be run. */
 int crafter_score_plot(const char *path, const crafter_score_method *methods, size_t count,
@@ -183,5 +252,10 @@ char *crafter_score_plot_scores_path(const char *path);
  * difficulty and split, one bar per method: "-goals" before the
  * extension. */
 char *crafter_score_plot_goals_path(const char *path);
+
+/* The fourth plot's, drawn when the set splits levels: each method's
+ * score on training and on unseen levels side by side: "-levels" before
+ * the extension. */
+char *crafter_score_plot_levels_path(const char *path);
 
 #endif

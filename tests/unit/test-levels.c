@@ -358,6 +358,7 @@ int main(int argc, char **argv) {
   test_file(&set, path);
   test_pickers(&set);
   test_check(&set);
+  crafter_levels_free(&threaded);
   ok(crafter_levels_generate(&threaded, &params, NULL, 0, 2, 1, error, sizeof(error)) < 0,
      "episode 0 is no level: %s", error);
   crafter_levels_free(&set);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "levels.h"
 #include "score.h"
 #include "tap.h"
 #include "proto.h"
@@ -234,10 +235,72 @@ int main(void) {
          strstr(text, "a.traj records 'random', ") && strstr(text, "b.traj 'scripted'"),
      "and different agents in one method are warned of: %s", text);
   crafter_score_set_free(&set);
+
+  /* Training levels: episode 1 of seed 1.  Files of one agent and seed
+   * are one run then, split by the levels their episodes played. */
+  crafter_score_levels train = {1, 1, 1};
+  ok(crafter_score_levels_hold(&train, 1, 1) && !crafter_score_levels_hold(&train, 1, 2) &&
+         !crafter_score_levels_hold(&train, 2, 1) && !crafter_score_levels_hold(&train, 0, 0),
+     "the training levels hold episode 1 of seed 1 only");
+  crafter_score_set_init(&set, 1e6);
+  set.train_levels = train;
+  ok(crafter_score_read_file(&set, random1, NULL, NULL, error, sizeof(error)) == 0 &&
+         crafter_score_read_file(&set, random1_again, NULL, NULL, error, sizeof(error)) == 0 &&
+         crafter_score_read_file(&set, scripted2, NULL, NULL, error, sizeof(error)) == 0 &&
+         set.count == 3 && set.runs[0].sides[CRAFTER_SCORE_TRAIN].episodes == 1 &&
+         set.runs[0].sides[CRAFTER_SCORE_UNSEEN].episodes == 0 &&
+         set.runs[2].sides[CRAFTER_SCORE_UNSEEN].episodes == 1,
+     "split by levels, one agent and Env seed twice is one run, not an error: %s", error);
+  ok(crafter_score_read_file(&set, random1, NULL, NULL, error, sizeof(error)) < 0 &&
+         strstr(error, "the file is given twice") && set.count == 3,
+     "but the same file twice is: %s", error);
+  ok(crafter_score_read(&set, all, strlen(all), "m", NULL, NULL, error, sizeof(error)) < 0 &&
+         strstr(error, "a stats.jsonl log does not record which levels") && set.count == 3,
+     "a stats log cannot be split: %s", error);
+  run_text(text, sizeof(text), "[1, 0]");
+  ok(crafter_score_read(&set, text, strlen(text), NULL, NULL, NULL, error, sizeof(error)) < 0 &&
+         strstr(error, "a run file does not record which levels") && set.count == 3,
+     "nor a run file: %s", error);
+  methods = crafter_score_summarize(&set, &count);
+  ok(methods && count == 2 && methods[0].seeds == 1 && methods[0].episodes == 2 &&
+         methods[0].sides[CRAFTER_SCORE_TRAIN].episodes == 2 &&
+         methods[0].sides[CRAFTER_SCORE_TRAIN].seeds == 1 &&
+         near(methods[0].sides[CRAFTER_SCORE_TRAIN].score_mean, methods[0].score_mean) &&
+         methods[0].sides[CRAFTER_SCORE_UNSEEN].seeds == 0 &&
+         isnan(methods[0].sides[CRAFTER_SCORE_UNSEEN].score_mean) && isnan(methods[0].gap) &&
+         methods[1].sides[CRAFTER_SCORE_UNSEEN].episodes == 1 &&
+         methods[1].sides[CRAFTER_SCORE_TRAIN].episodes == 0 &&
+         methods[1].train_levels.count == 1,
+     "the two files of one seed pool into one seed with its episodes on training levels");
+  free(methods);
+  crafter_score_set_free(&set);
   unlink(random1);
   unlink(scripted2);
   unlink(random3);
   unlink(random1_again);
+
+  /* A level file gives its seed, first level and count.  More levels
+   * than one env generates at once keep chunk entries of earlier worlds,
+   * which the file must not carry. */
+  char level_path[512];
+  snprintf(level_path, sizeof(level_path), "%s/test-score-%ld.lvl", directory, (long)getpid());
+  crafter_params level_params;
+  crafter_params_default(&level_params);
+  level_params.area[0] = level_params.area[1] = 16;
+  level_params.seed = 3;
+  crafter_level_set levels;
+  ok(crafter_levels_generate(&levels, &level_params, NULL, 5, 12, 1, error, sizeof(error)) == 0 &&
+         crafter_levels_save(&levels, level_path, error, sizeof(error)) == 0,
+     "a level file of levels 5..16 of seed 3 is written: %s", error);
+  crafter_levels_free(&levels);
+  crafter_score_levels from_file = {0, 0, 0};
+  ok(crafter_score_levels_of_file(&from_file, level_path, error, sizeof(error)) == 0 &&
+         from_file.seed == 3 && from_file.first == 5 && from_file.count == 12,
+     "its training levels are seed 3, levels 5..16: %s", error);
+  unlink(level_path);
+  ok(crafter_score_levels_of_file(&from_file, level_path, error, sizeof(error)) < 0 &&
+         strstr(error, level_path),
+     "a missing level file is an error naming it: %s", error);
 
   ok(crafter_score_plot_format("a/b.png") == CRAFTER_PLOT_PNG &&
          crafter_score_plot_format("B.SVG") == CRAFTER_PLOT_SVG &&
