@@ -11,7 +11,7 @@ step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 bench=$top/bin/crafter-bench
 compare=$top/tests/golden-compare
-plan 27
+plan 28
 
 awk 'BEGIN { srand(3); for (i = 0; i < 1500; i++) print int(rand() * 17) }' >"$scratch/actions"
 
@@ -80,6 +80,13 @@ awk 'BEGIN { for (i = 0; i < 400; i++) print 0 }' |
 counts=$(grep '"reset"' "$scratch/random" | sed 's/.*"level": \([0-9]*\).*/\1/' | sort | uniq -c |
   awk '$1 >= 60 && $1 <= 140 { n++ } END { print n + 0 }')
 ok $([ "$counts" -eq 4 ]; echo $?) "random: 400 episodes play each of 4 levels 60 to 140 times"
+
+# The binary protocol on two threads sends the frames of one.
+awk 'BEGIN { for (i = 0; i < 1500; i++) printf "\001\005\003\002\005\004\000\005" }' >"$scratch/bytes"
+"$step" --binary -N 4 -T 1 --levels 5 --seed 3 -O semantic <"$scratch/bytes" >"$scratch/t1"
+"$step" --binary -N 4 -T 2 --levels 5 --seed 3 -O semantic <"$scratch/bytes" >"$scratch/t2"
+cmp -s "$scratch/t1" "$scratch/t2" && [ "$(wc -c <"$scratch/t1")" -gt 100000 ]
+ok $? "binary frames on levels: two threads send the bytes of one"
 
 # Recording: the set in the header, each episode's level, verified.
 "$step" --seed 9 --levels 4 --record "$scratch/run.traj" -n 6 <"$scratch/actions" >/dev/null
