@@ -56,6 +56,17 @@ static void observe(crafter_batch *batch, int i) {
   }
 }
 
+/* Steps env i with its action of the step being worked on; the reset,
+ * if any, comes later. */
+static void step_env(crafter_batch *batch, int i) {
+  if (batch->actions[i] == CRAFTER_BATCH_RESET) {
+    batch->results[i] = (crafter_step_result){0.0, 0, 1.0, 0};
+    return;
+  }
+  crafter_env_step(&batch->envs[i], batch->actions[i], &batch->results[i]);
+  if (!batch->results[i].done || batch->options.manual_reset) observe(batch, i);
+}
+
 /* Steps envs handed out one at a time, so that threads share the work
  * however it falls; a helper busy making a world joins in when it is done,
  * or finds nothing left.  Resets come later, in the caller. */
@@ -65,12 +76,7 @@ static void step_envs(crafter_batch *batch) {
     int i = batch->next_env++;
     batch->active++;
     pthread_mutex_unlock(&batch->lock);
-    if (batch->actions[i] == CRAFTER_BATCH_RESET) {
-      batch->results[i] = (crafter_step_result){0.0, 0, 1.0, 0};
-    } else {
-      crafter_env_step(&batch->envs[i], batch->actions[i], &batch->results[i]);
-      if (!batch->results[i].done || batch->options.manual_reset) observe(batch, i);
-    }
+    step_env(batch, i);
     pthread_mutex_lock(&batch->lock);
     batch->active--;
   }
@@ -263,6 +269,12 @@ out_of_memory:
 
 void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
                         crafter_step_result *results, uint8_t *reset) {
+  if (batch->options.threads == 1) { /* no one to hand out to: no lock */
+    batch->actions = actions;
+    batch->results = results;
+    for (int i = 0; i < batch->options.envs; i++) step_env(batch, i);
+    goto resets;
+  }
   pthread_mutex_lock(&batch->lock);
   batch->actions = actions;
   batch->results = results;
@@ -276,6 +288,7 @@ void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
   pthread_mutex_lock(&batch->lock);
   while (batch->active > 0) pthread_cond_wait(&batch->work_done, &batch->lock);
   pthread_mutex_unlock(&batch->lock);
+resets:
   for (int i = 0; i < batch->options.envs; i++) {
     int starts = actions[i] == CRAFTER_BATCH_RESET ||
                  (results[i].done && !batch->options.manual_reset);
