@@ -357,10 +357,12 @@ size_t crafter_batch_bytes_per_env(const crafter_batch *batch) {
              (size_t)world->object_capacity * sizeof(crafter_object) +
              (size_t)world->change_capacity * sizeof(crafter_change) +
              chunks * (sizeof(int16_t) + 1 + CRAFTER_MATERIAL_COUNT * sizeof(uint16_t)) +
-             batch->obs_bytes;
+             (size_t)(world->width + world->height) * sizeof(int16_t) +
+             (size_t)batch->envs[i].game.daylight_steps * sizeof(double) + batch->obs_bytes;
     if (batch->renderers) total += crafter_renderer_bytes(batch->renderers[i]);
     if (batch->spares) /* the next episode's world */
       total += cells * (1 + sizeof(uint32_t)) + chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t) +
+               (size_t)(world->width + world->height) * sizeof(int16_t) +
                (size_t)batch->spares[i].game.world.object_capacity * sizeof(crafter_object);
   }
   return total / (size_t)batch->options.envs;

@@ -1,9 +1,14 @@
 #include "env.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "worldgen.h"
+
+/* Steps of daylight an env works out ahead: a day of Crafter's 300, or
+ * the first 1,024 steps of a longer one (8 KiB). */
+#define DAYLIGHT_TABLE_STEPS 1024
 
 int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
                      size_t error_size) {
@@ -35,6 +40,15 @@ int crafter_env_init_config(crafter_env *env, const crafter_params *params,
   }
   int widest = params->view[0] > params->view[1] ? params->view[0] : params->view[1];
   env->game.update_distance = 2 * widest;
+  /* The daylight of the first day's steps, up to a bound on the memory,
+   * worked out once; without the memory for it, every step works it out. */
+  long table_steps = config->day_length < DAYLIGHT_TABLE_STEPS ? config->day_length
+                                                               : DAYLIGHT_TABLE_STEPS;
+  if (table_steps > 0) env->daylight_table = crafter_daylight_table(config->day_length, table_steps);
+  if (env->daylight_table) {
+    env->game.daylight_by_step = env->daylight_table;
+    env->game.daylight_steps = table_steps;
+  }
   env->item_rows = crafter_params_item_rows(params->view[0]);
   for (int axis = 0; axis < 2; axis++) env->unit[axis] = params->size[axis] / params->view[axis];
   env->local_pixels[0] = params->view[0] * env->unit[0];
@@ -42,7 +56,11 @@ int crafter_env_init_config(crafter_env *env, const crafter_params *params,
   return 0;
 }
 
-void crafter_env_free(crafter_env *env) { crafter_world_free(&env->game.world); }
+void crafter_env_free(crafter_env *env) {
+  crafter_world_free(&env->game.world);
+  free(env->daylight_table);
+  env->daylight_table = NULL;
+}
 
 void crafter_env_set_next_episode(crafter_env *env, int64_t episode) {
   env->episode = episode - 1;
@@ -111,6 +129,8 @@ int crafter_prepared_init(crafter_prepared *prepared, const crafter_env *env) {
     return -1;
   prepared->game.config = env->game.config;
   prepared->game.update_distance = env->game.update_distance;
+  prepared->game.daylight_by_step = env->game.daylight_by_step;
+  prepared->game.daylight_steps = env->game.daylight_steps;
   return 0;
 }
 
@@ -137,6 +157,23 @@ int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared) {
   return 0;
 }
 
+/* The achievements the player has, as bits (bit i: achievement i), four
+ * at a time without a branch each: every step asks, and most steps unlock
+ * nothing new. */
+static uint32_t achievements_held(const int32_t *achievements) {
+  typedef int32_t lanes4 __attribute__((vector_size(16)));
+  lanes4 held = {0, 0, 0, 0};
+  int i = 0;
+  for (; i + 4 <= CRAFTER_ACHIEVEMENT_COUNT; i += 4) {
+    lanes4 counts;
+    memcpy(&counts, achievements + i, sizeof counts);
+    held |= (counts > 0) & ((lanes4){1, 2, 4, 8} << i);
+  }
+  uint32_t bits = (uint32_t)(held[0] | held[1] | held[2] | held[3]);
+  for (; i < CRAFTER_ACHIEVEMENT_COUNT; i++) bits |= (uint32_t)(achievements[i] > 0) << i;
+  return bits;
+}
+
 void crafter_env_step(crafter_env *env, int action, crafter_step_result *result) {
   crafter_game *game = &env->game;
   crafter_game_update(game, action);
@@ -147,20 +184,20 @@ void crafter_env_step(crafter_env *env, int action, crafter_step_result *result)
                       ? (double)(health - env->last_health) / rewards->health_divisor
                       : 0.0;
   env->last_health = health;
-  uint32_t unlocked = 0;
+  uint32_t unlocked = achievements_held(game->player.achievements) & ~env->unlocked;
   double unlock_reward = 0;
-  for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
-    if (game->player.achievements[i] > 0 && !(env->unlocked & (1u << i))) {
-      /* Crafter adds 1 however many unlock at once: the max of ones. */
-      double value = rewards->achievements[i];
-      if (!unlocked)
-        unlock_reward = value;
-      else if (rewards->combine == CRAFTER_COMBINE_SUM)
-        unlock_reward += value;
-      else if (value > unlock_reward)
-        unlock_reward = value;
-      unlocked |= 1u << i;
-    }
+  for (uint32_t rest = unlocked; rest; rest &= rest - 1) {
+    /* In the order of the achievements.  Crafter adds 1 however many
+     * unlock at once: the max of ones. */
+    int i = __builtin_ctz(rest);
+    double value = rewards->achievements[i];
+    if (rest == unlocked)
+      unlock_reward = value;
+    else if (rewards->combine == CRAFTER_COMBINE_SUM)
+      unlock_reward += value;
+    else if (value > unlock_reward)
+      unlock_reward = value;
+  }
   if (unlocked) {
     env->unlocked |= unlocked;
     reward += unlock_reward;

@@ -41,6 +41,7 @@ struct crafter_env {
   int local_pixels[2]; /* size of the local view in pixels */
   crafter_observe_fn observe;
   void *observer;
+  double *daylight_table; /* the first day's daylight, lent to the games */
 };
 
 /* Makes an env that plays Crafter; returns 0, or -1 with a reason in

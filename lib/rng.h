@@ -69,6 +69,21 @@ void crafter_rng_fill_uniform(crafter_rng *rng, double low, double high, double 
  * masked rejection sampling; a range of one value consumes nothing. */
 int64_t crafter_rng_randint(crafter_rng *rng, int64_t low, int64_t high);
 
+/* crafter_rng_randint(rng, low, high), inline for the game's small
+ * ranges (a direction, a cell or a creature of a chunk): the same masked
+ * rejection on single words; ranges past 2**32 go to the function. */
+static inline int64_t crafter_rng_randint_inline(crafter_rng *rng, int64_t low, int64_t high) {
+  uint64_t range = (uint64_t)high - (uint64_t)low - 1U;
+  if (high <= low || range == 0) return low;
+  if (range >= 0xffffffffU) return crafter_rng_randint(rng, low, high);
+  uint32_t mask = 0xffffffffU >> __builtin_clz((uint32_t)range);
+  uint32_t value;
+  do {
+    value = crafter_rng_word_inline(rng) & mask;
+  } while (value > range);
+  return (int64_t)((uint64_t)low + value);
+}
+
 /* Advance the generator as count calls of uniform() would, without
  * computing the doubles. */
 void crafter_rng_skip_uniform(crafter_rng *rng, long count);

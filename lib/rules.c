@@ -47,6 +47,13 @@ static const int directions[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
 
 double crafter_daylight(long step) { return crafter_daylight_cycle(step, 300); }
 
+double *crafter_daylight_table(long day_length, long steps) {
+  double *table = malloc((size_t)(steps > 0 ? steps : 1) * sizeof(double));
+  if (!table) return NULL;
+  for (long step = 0; step < steps; step++) table[step] = crafter_daylight_cycle(step, day_length);
+  return table;
+}
+
 int crafter_plant_ripe(const crafter_game *game, const crafter_object *plant) {
   return plant->counter > config_of(game)->plant.ripe;
 }
@@ -63,6 +70,10 @@ static int distance_to_player(const crafter_game *game, int x, int y) {
 }
 
 static int clamp_health(int value) { return value < 0 ? 0 : value; }
+
+/* Four lanes of whole numbers: plain C that compilers turn into the
+ * vector registers of their target (SSE2 on any x86-64). */
+typedef int32_t lanes4 __attribute__((vector_size(16)));
 
 /* `obj.health -= amount`: the player's health is its inventory entry. */
 static void damage(crafter_game *game, int slot, int amount) {
@@ -101,8 +112,15 @@ static void toward_player(const crafter_game *game, const crafter_object *from, 
   *dy = along_x ? 0 : sign(offset_y);
 }
 
+/* random.uniform() and random.randint(low, high) from the world's
+ * generator, inline: creatures draw several times a step. */
+static double uniform(crafter_game *game) { return crafter_rng_uniform_inline(&game->rng); }
+static int randint(crafter_game *game, int low, int high) {
+  return (int)crafter_rng_randint_inline(&game->rng, low, high);
+}
+
 static void random_direction(crafter_game *game, int *dx, int *dy) {
-  int index = (int)crafter_rng_randint(&game->rng, 0, 4);
+  int index = randint(game, 0, 4);
   *dx = directions[index][0];
   *dy = directions[index][1];
 }
@@ -183,7 +201,7 @@ static void player_do_material(crafter_game *game, int x, int y, int material) {
   for (int i = 0; i < rule->require_count; i++)
     if (player->inventory[rule->require[i].item] < rule->require[i].amount) return;
   crafter_world_set_material(&game->world, x, y, rule->leaves);
-  if (crafter_rng_uniform(&game->rng) <= rule->probability) {
+  if (uniform(game) <= rule->probability) {
     for (int i = 0; i < rule->receive_count; i++) {
       int item = rule->receive[i].item;
       player->inventory[item] += rule->receive[i].amount;
@@ -554,6 +572,25 @@ static void player_health(const crafter_recover_rule *rule, crafter_player *play
   }
 }
 
+/* Every count to [0, max] as the reference clamps after each update:
+ * min(count, max), then max(0, that); four items at a time. */
+static void clamp_inventory(int32_t *inventory, const crafter_item_rule *items) {
+  _Static_assert(CRAFTER_ITEM_COUNT % 4 == 0 && sizeof(crafter_item_rule) == 8 &&
+                     offsetof(crafter_item_rule, max) == 0,
+                 "items in fours, each rule's max then initial");
+  for (int item = 0; item < CRAFTER_ITEM_COUNT; item += 4) {
+    lanes4 count, rules_low, rules_high;
+    memcpy(&count, inventory + item, sizeof count);
+    memcpy(&rules_low, &items[item], sizeof rules_low);
+    memcpy(&rules_high, &items[item + 2], sizeof rules_high);
+    lanes4 max = __builtin_shufflevector(rules_low, rules_high, 0, 2, 4, 6);
+    lanes4 over = count > max;
+    count = (count & ~over) | (max & over);
+    count &= ~(count >> 31);
+    memcpy(inventory + item, &count, sizeof count);
+  }
+}
+
 static void update_player(crafter_game *game) {
   crafter_player *player = &game->player;
   int target_x = player_x(game) + player->facing_x;
@@ -593,11 +630,7 @@ static void update_player(crafter_game *game) {
   }
   player_life_stats(&config_of(game)->player, player);
   player_health(&config_of(game)->player.recover, player);
-  for (int item = 0; item < CRAFTER_ITEM_COUNT; item++) {
-    int32_t *count = &player->inventory[item];
-    if (*count > items[item].max) *count = items[item].max;
-    if (*count < 0) *count = 0;
-  }
+  clamp_inventory(player->inventory, items);
   /* After clamping, as the reference does: being hurt wakes the player. */
   if (player->inventory[CRAFTER_HEALTH] < player->last_health) player->sleeping = 0;
   player->last_health = player->inventory[CRAFTER_HEALTH];
@@ -607,7 +640,7 @@ static void update_player(crafter_game *game) {
 
 static void update_cow(crafter_game *game, int slot) {
   if (object(game, slot)->health <= 0) crafter_world_remove(&game->world, slot);
-  if (crafter_rng_uniform(&game->rng) < config_of(game)->cow.move) {
+  if (uniform(game) < config_of(game)->cow.move) {
     int dx, dy;
     random_direction(game, &dx, &dy);
     move_object(game, slot, dx, dy, walkable(game));
@@ -620,8 +653,8 @@ static void update_zombie(crafter_game *game, int slot) {
   if (zombie->health <= 0) crafter_world_remove(&game->world, slot);
   int dx, dy;
   if (distance_to_player(game, zombie->x, zombie->y) <= rules->chase_distance &&
-      crafter_rng_uniform(&game->rng) < rules->chase_probability) {
-    int long_axis = crafter_rng_uniform(&game->rng) < rules->long_axis;
+      uniform(game) < rules->chase_probability) {
+    int long_axis = uniform(game) < rules->long_axis;
     toward_player(game, zombie, long_axis, &dx, &dy);
   } else {
     random_direction(game, &dx, &dy);
@@ -645,12 +678,12 @@ static void update_skeleton(crafter_game *game, int slot) {
   int distance = distance_to_player(game, skeleton->x, skeleton->y);
   int dx, dy;
   if (distance <= rules->flee_distance) {
-    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < rules->flee_long_axis, &dx,
+    toward_player(game, skeleton, uniform(game) < rules->flee_long_axis, &dx,
                   &dy);
     if (move_object(game, slot, -dx, -dy, walkable(game))) return;
   }
   if (distance <= rules->shoot_distance &&
-      crafter_rng_uniform(&game->rng) < rules->shoot_probability) {
+      uniform(game) < rules->shoot_probability) {
     toward_player(game, skeleton, 1, &dx, &dy);
     if (skeleton->counter > 0 || (dx == 0 && dy == 0)) return;
     int x = skeleton->x + dx, y = skeleton->y + dy;
@@ -665,11 +698,11 @@ static void update_skeleton(crafter_game *game, int slot) {
       if (crafter_world_add(&game->world, &arrow) >= 0) object(game, slot)->counter = rules->reload;
     }
   } else if (distance <= rules->chase_distance &&
-             crafter_rng_uniform(&game->rng) < rules->chase_probability) {
-    toward_player(game, skeleton, crafter_rng_uniform(&game->rng) < rules->chase_long_axis, &dx,
+             uniform(game) < rules->chase_probability) {
+    toward_player(game, skeleton, uniform(game) < rules->chase_long_axis, &dx,
                   &dy);
     move_object(game, slot, dx, dy, walkable(game));
-  } else if (crafter_rng_uniform(&game->rng) < rules->wander) {
+  } else if (uniform(game) < rules->wander) {
     random_direction(game, &dx, &dy);
     move_object(game, slot, dx, dy, walkable(game));
   }
@@ -711,47 +744,84 @@ static void update_plant(crafter_game *game, int slot) {
 
 static const int balance_kinds[CRAFTER_BALANCE_COUNT] = {CRAFTER_ZOMBIE, CRAFTER_SKELETON,
                                                         CRAFTER_COW};
+/* The balance rule of each object kind, -1 for kinds not balanced. */
+static const int8_t balance_rule_of_kind[CRAFTER_OBJECT_KIND_COUNT] = {
+    [CRAFTER_PLAYER] = -1, [CRAFTER_COW] = CRAFTER_BALANCE_COW,
+    [CRAFTER_ZOMBIE] = CRAFTER_BALANCE_ZOMBIE, [CRAFTER_SKELETON] = CRAFTER_BALANCE_SKELETON,
+    [CRAFTER_ARROW] = -1, [CRAFTER_PLANT] = -1};
 
-/* The target range (minimum, maximum) of a creature in a chunk given how
- * much of its material the chunk holds.  Crafter's targets, such as
- * 3.5 - 3 * light, come out bit for bit as base + daylight * light. */
-static void balance_targets(const crafter_balance_rule *rule, int space, double light,
-                            double *minimum, double *maximum) {
-  *minimum = space < rule->min_space ? 0 : rule->min_base + rule->min_daylight * light;
-  *maximum = rule->max_base + rule->max_daylight * light;
+/* The cells [x0,x1) x [y0,y1) of a chunk, cut at the edge of the area. */
+typedef struct chunk_area {
+  int x0, x1, y0, y1;
+} chunk_area;
+
+static chunk_area chunk_area_of(const crafter_world *world, int chunk) {
+  chunk_area area;
+  area.x0 = chunk / world->chunks_y * world->chunk_width;
+  area.y0 = chunk % world->chunks_y * world->chunk_height;
+  area.x1 = area.x0 + world->chunk_width < world->width ? area.x0 + world->chunk_width
+                                                        : world->width;
+  area.y1 = area.y0 + world->chunk_height < world->height ? area.y0 + world->chunk_height
+                                                          : world->height;
+  return area;
+}
+
+/* How many of a creature a chunk should hold at the present daylight:
+ * spawn below `minimum` (0 when the chunk has less than the rule's
+ * min_space of its material), despawn above `maximum`.  Crafter's targets,
+ * such as 3.5 - 3 * light, come out bit for bit as base + daylight * light;
+ * they depend on nothing else, so each is worked out once a balancing. */
+typedef struct balance_target {
+  int minimum, maximum;
+} balance_target;
+
+static balance_target balance_target_of(const crafter_balance_rule *rule, double light) {
+  balance_target target;
+  target.minimum = (int)(rule->min_base + rule->min_daylight * light);
+  target.maximum = (int)(rule->max_base + rule->max_daylight * light);
+  return target;
+}
+
+/* Finds the pick-th (from 0) cell of a material in a chunk's area, in the
+ * reference's order (x-major): 1 with the cell, 0 if there is none.
+ * Columns with too few of it are passed by their count. */
+static int find_cell(const crafter_world *world, const chunk_area *area, int material, int pick,
+                     int *cell_x, int *cell_y) {
+  for (int x = area->x0; x < area->x1; x++) {
+    const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
+    int in_column = 0;
+    for (int y = area->y0; y < area->y1; y++) in_column += column[y] == material;
+    if (pick >= in_column) {
+      pick -= in_column;
+      continue;
+    }
+    for (int y = area->y0;; y++)
+      if (column[y] == material && pick-- == 0) {
+        *cell_x = x;
+        *cell_y = y;
+        return 1;
+      }
+  }
+  return 0;
 }
 
 /* Balances one kind of creature in one chunk.  `count` is how many of
  * that kind the chunk holds; nothing else in this chunk's turn changes it
  * before it is used. */
-static void balance_object(crafter_game *game, int chunk, int kind, const crafter_balance_rule *rule,
-                           int count) {
+static void balance_object(crafter_game *game, int chunk, int kind,
+                           const crafter_balance_rule *rule, balance_target target, int count) {
   crafter_world *world = &game->world;
-  int chunk_x = chunk / world->chunks_y, chunk_y = chunk % world->chunks_y;
-  int x0 = chunk_x * world->chunk_width, y0 = chunk_y * world->chunk_height;
-  int x1 = x0 + world->chunk_width, y1 = y0 + world->chunk_height;
-  if (x1 > world->width) x1 = world->width;
-  if (y1 > world->height) y1 = world->height;
-
   int space = crafter_world_chunk_count(world, chunk, rule->material);
-  double minimum, maximum;
-  balance_targets(rule, space, game->daylight, &minimum, &maximum);
-
-  if (count < (int)minimum && crafter_rng_uniform(&game->rng) < rule->spawn_probability) {
-    int pick = (int)crafter_rng_randint(&game->rng, 0, space);
-    for (int x = x0; x < x1; x++) {
-      const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
-      for (int y = y0; y < y1; y++) {
-        if (column[y] != rule->material || pick-- > 0) continue;
-        int empty = crafter_world_object_slot(world, x, y) < 0;
-        if (empty && distance_to_player(game, x, y) >= rule->spawn_distance)
-          crafter_game_add_creature(game, kind, x, y);
-        return;
-      }
-    }
-  } else if (count > (int)maximum &&
-             crafter_rng_uniform(&game->rng) < rule->despawn_probability) {
-    int pick = (int)crafter_rng_randint(&game->rng, 0, count);
+  int minimum = space < rule->min_space ? 0 : target.minimum;
+  if (count < minimum && uniform(game) < rule->spawn_probability) {
+    chunk_area area = chunk_area_of(world, chunk);
+    int x, y;
+    if (find_cell(world, &area, rule->material, randint(game, 0, space), &x, &y) &&
+        crafter_world_object_slot(world, x, y) < 0 &&
+        distance_to_player(game, x, y) >= rule->spawn_distance)
+      crafter_game_add_creature(game, kind, x, y);
+  } else if (count > target.maximum && uniform(game) < rule->despawn_probability) {
+    int pick = randint(game, 0, count);
     for (int slot = 0; slot < world->object_count; slot++) {
       const crafter_object *candidate = &world->objects[slot];
       if (candidate->removed || candidate->kind != kind ||
@@ -769,22 +839,27 @@ static void balance_chunks(crafter_game *game) {
   int chunk_total = world->chunks_x * world->chunks_y;
   /* Creatures of each balanced kind per chunk, counted once: balancing a
    * chunk changes only that chunk's counts, after they were used. */
-  int stack_counts[64 * 3];
-  int *counts = chunk_total <= 64 ? stack_counts : calloc((size_t)chunk_total * 3, sizeof(int));
+  int stack_counts[64 * CRAFTER_BALANCE_COUNT];
+  int *counts = chunk_total <= 64 ? stack_counts
+                                  : calloc((size_t)chunk_total * CRAFTER_BALANCE_COUNT, sizeof(int));
   if (!counts) return;
-  memset(counts, 0, sizeof(int) * (size_t)chunk_total * 3);
+  memset(counts, 0, sizeof(int) * (size_t)chunk_total * CRAFTER_BALANCE_COUNT);
   for (int slot = 0; slot < world->object_count; slot++) {
     const crafter_object *object = &world->objects[slot];
-    for (int rule = 0; rule < 3; rule++)
-      if (object->kind == balance_kinds[rule])
-        counts[crafter_world_chunk_of(world, object->x, object->y) * 3 + rule]++;
+    int rule = balance_rule_of_kind[object->kind];
+    if (rule >= 0)
+      counts[crafter_world_chunk_of(world, object->x, object->y) * CRAFTER_BALANCE_COUNT + rule]++;
   }
   const crafter_balance_rule *rules = config_of(game)->balance;
+  balance_target targets[CRAFTER_BALANCE_COUNT];
+  for (int rule = 0; rule < CRAFTER_BALANCE_COUNT; rule++)
+    targets[rule] = balance_target_of(&rules[rule], game->daylight);
   int chunk_count = world->chunk_touched;
   for (int i = 0; i < chunk_count; i++) {
     int chunk = world->chunk_order[i];
-    for (int rule = 0; rule < 3; rule++)
-      balance_object(game, chunk, balance_kinds[rule], &rules[rule], counts[chunk * 3 + rule]);
+    for (int rule = 0; rule < CRAFTER_BALANCE_COUNT; rule++)
+      balance_object(game, chunk, balance_kinds[rule], &rules[rule], targets[rule],
+                     counts[chunk * CRAFTER_BALANCE_COUNT + rule]);
   }
   if (counts != stack_counts) free(counts);
 }
@@ -801,29 +876,70 @@ static void update_object(crafter_game *game, int slot) {
   }
 }
 
+static lanes4 absolute4(lanes4 value) {
+  lanes4 sign = value >> 31;
+  return (value ^ sign) - sign;
+}
+
+/* An object's x, y, health and counter, the 16 bytes from its x. */
+static lanes4 position_lanes(const crafter_object *object) {
+  lanes4 lanes;
+  memcpy(&lanes, &object->x, sizeof lanes);
+  return lanes;
+}
+
+/* Which of objects [0, count) (count <= 64) are closer to (x, y) than
+ * `distance` (Manhattan): bit i for object i.  Four at a time, without a
+ * branch each: most objects are far, and which ones is hard to predict. */
+static uint64_t near_objects(const crafter_object *objects, int count, int x, int y,
+                             int distance) {
+  _Static_assert(offsetof(crafter_object, y) == offsetof(crafter_object, x) + 4 &&
+                     sizeof(crafter_object) >= offsetof(crafter_object, x) + sizeof(lanes4),
+                 "x, y and 8 more bytes in an object");
+  const lanes4 player = {x, y, x, y};
+  uint64_t near = 0;
+  int i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const crafter_object *o = objects + i;
+    /* (|dx|, |dy|) of objects i, i+1 and of i+2, i+3, then |dx| + |dy|. */
+    lanes4 first = absolute4(__builtin_shufflevector(position_lanes(o), position_lanes(o + 1),
+                                                     0, 1, 4, 5) - player);
+    lanes4 second = absolute4(__builtin_shufflevector(position_lanes(o + 2),
+                                                      position_lanes(o + 3), 0, 1, 4, 5) - player);
+    lanes4 sum = __builtin_shufflevector(first, second, 0, 2, 4, 6) +
+                 __builtin_shufflevector(first, second, 1, 3, 5, 7);
+    lanes4 bits = (sum < distance) & (lanes4){1, 2, 4, 8};
+    bits |= __builtin_shufflevector(bits, bits, 2, 3, 0, 1);
+    bits |= __builtin_shufflevector(bits, bits, 1, 0, 3, 2);
+    near |= (uint64_t)(uint32_t)bits[0] << i;
+  }
+  for (; i < count; i++)
+    near |= (uint64_t)(abs(objects[i].x - x) + abs(objects[i].y - y) < distance) << i;
+  return near;
+}
+
 void crafter_game_update(crafter_game *game, int action) {
   crafter_world *world = &game->world;
   game->step += 1;
   const crafter_config *config = config_of(game);
-  game->daylight = crafter_daylight_cycle(game->step, config->day_length);
+  game->daylight = game->step >= 0 && game->step < game->daylight_steps
+                       ? game->daylight_by_step[game->step]
+                       : crafter_daylight_cycle(game->step, config->day_length);
   game->action = action;
   world->change_count = 0;
   /* The objects there were when the step began, in slot order, each if it
    * is near the player when its turn comes.  Only the player (slot 0, first)
    * moves anything but itself, so after its update who is near is known
-   * for everyone: listed, a run at a time, without a branch each. */
+   * for everyone, a run of 64 at a time. */
   int snapshot = world->object_count;
   if (snapshot > 0 &&
       distance_to_player(game, world->objects[0].x, world->objects[0].y) < game->update_distance)
     update_object(game, 0);
   for (int start = 1; start < snapshot; start += 64) {
-    int end = snapshot - start < 64 ? snapshot : start + 64, near[64], count = 0;
-    for (int slot = start; slot < end; slot++) {
-      near[count] = slot;
-      count += distance_to_player(game, world->objects[slot].x, world->objects[slot].y) <
-               game->update_distance;
-    }
-    for (int i = 0; i < count; i++) update_object(game, near[i]);
+    int count = snapshot - start < 64 ? snapshot - start : 64;
+    uint64_t near = near_objects(world->objects + start, count, player_x(game), player_y(game),
+                                 game->update_distance);
+    for (; near; near &= near - 1) update_object(game, start + __builtin_ctzll(near));
   }
   crafter_world_compact(world);
   if (config->balance_interval > 0 && game->step % config->balance_interval == 0) {

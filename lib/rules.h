@@ -40,10 +40,21 @@ typedef struct crafter_game {
   long step;
   double daylight;
   int update_distance; /* objects closer than this (Manhattan) update */
+  /* Optional: the daylight of steps [0, daylight_steps) under the config's
+   * day length, worked out ahead (crafter_daylight_table); NULL for none.
+   * Not owned: it must outlive the game. */
+  const double *daylight_by_step;
+  long daylight_steps;
 } crafter_game;
 
 /* Crafter's daylight after `step` steps (a day of 300 steps). */
 double crafter_daylight(long step);
+
+/* crafter_daylight_cycle of steps [0, steps) for a day of day_length
+ * steps, for crafter_game.daylight_by_step: a cosine and a power cost as
+ * much as the rest of a step, and most steps of short episodes fall in
+ * their first day.  Returns a table to free, or NULL if out of memory. */
+double *crafter_daylight_table(long day_length, long steps);
 
 /* Whether a plant is ripe: grown beyond its config's plant.ripe steps
  * (Crafter: 300). */

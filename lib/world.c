@@ -20,16 +20,21 @@ int crafter_world_init(crafter_world *world, int width, int height, int chunk_wi
   world->chunk_order = calloc(chunk_count, sizeof(int16_t));
   world->chunk_seen = calloc(chunk_count, 1);
   world->chunk_materials = calloc(chunk_count * CRAFTER_MATERIAL_COUNT, sizeof(uint16_t));
+  world->chunk_column = malloc((size_t)width * sizeof(int16_t));
+  world->chunk_row = malloc((size_t)height * sizeof(int16_t));
   world->object_capacity = 64;
   world->objects = malloc((size_t)world->object_capacity * sizeof(crafter_object));
   world->change_capacity = 16;
   world->changes = malloc((size_t)world->change_capacity * sizeof(crafter_change));
   if (!world->materials || !world->object_at || !world->chunk_order || !world->chunk_seen ||
-      !world->objects || !world->changes || !world->chunk_materials ||
-      chunk_count > INT16_MAX || chunk_width * chunk_height > UINT16_MAX) {
+      !world->objects || !world->changes || !world->chunk_materials || !world->chunk_column ||
+      !world->chunk_row || chunk_count > INT16_MAX || chunk_width * chunk_height > UINT16_MAX) {
     crafter_world_free(world);
     return -1;
   }
+  for (int x = 0; x < width; x++)
+    world->chunk_column[x] = (int16_t)(x / chunk_width * world->chunks_y);
+  for (int y = 0; y < height; y++) world->chunk_row[y] = (int16_t)(y / chunk_height);
   return 0;
 }
 
@@ -39,6 +44,8 @@ void crafter_world_free(crafter_world *world) {
   free(world->chunk_order);
   free(world->chunk_seen);
   free(world->chunk_materials);
+  free(world->chunk_column);
+  free(world->chunk_row);
   free(world->objects);
   free(world->changes);
   memset(world, 0, sizeof(*world));
@@ -76,10 +83,6 @@ void crafter_world_set_material(crafter_world *world, int x, int y, int material
   change->y = y;
   change->previous = previous;
   change->material = (uint8_t)material;
-}
-
-int crafter_world_chunk_of(const crafter_world *world, int x, int y) {
-  return (x / world->chunk_width) * world->chunks_y + y / world->chunk_height;
 }
 
 /* The reference creates a chunk's entry the first time an object enters,

@@ -41,6 +41,10 @@ typedef struct crafter_world {
   uint8_t *chunk_seen;           /* per chunk id: touched at least once */
   int chunk_touched;
   uint16_t *chunk_materials;     /* per chunk id, a count of each material */
+  /* Chunk ids without dividing: a cell's chunk is chunk_column[x] +
+   * chunk_row[y] (see crafter_world_chunk_of). */
+  int16_t *chunk_column;         /* per x: (x / chunk_width) * chunks_y */
+  int16_t *chunk_row;            /* per y: y / chunk_height */
   crafter_change *changes;       /* material changes since the last clear */
   int change_count, change_capacity;
   int removed_pending;           /* objects flagged removed, not compacted */
@@ -74,7 +78,11 @@ static inline int crafter_world_object_slot(const crafter_world *world, int x, i
 /* Sets a material during the game; the change is logged. */
 void crafter_world_set_material(crafter_world *world, int x, int y, int material);
 
-int crafter_world_chunk_of(const crafter_world *world, int x, int y);
+/* The chunk id of a cell inside the area: (x / chunk_width) * chunks_y +
+ * y / chunk_height, looked up, as balancing and every move ask for it. */
+static inline int crafter_world_chunk_of(const crafter_world *world, int x, int y) {
+  return world->chunk_column[x] + world->chunk_row[y];
+}
 
 /* Makes room for `objects` objects in the table; 0, or -1 out of memory. */
 int crafter_world_reserve(crafter_world *world, int objects);

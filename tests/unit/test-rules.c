@@ -402,10 +402,24 @@ int main(void) {
   ok(env.game.world.chunk_touched > 0 && env.game.world.chunk_order[0] ==
          crafter_world_chunk_of(&env.game.world, 32, 32),
      "the player's chunk is the first touched");
+  int same_daylight = env.game.daylight_steps == 300;
+  for (long step = 0; step < env.game.daylight_steps; step++)
+    same_daylight &= env.game.daylight_by_step[step] == crafter_daylight(step);
+  ok(same_daylight, "the env works out the daylight of the first day's 300 steps ahead");
   crafter_step_result result;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 0.0 && !result.done && result.discount == 1.0, "a quiet first step");
   crafter_env_free(&env);
+
+  /* Chunk ids are looked up: the divisions they stand for, chunks cut
+   * at the edge of the area included. */
+  crafter_world odd;
+  int same_chunks = crafter_world_init(&odd, 37, 29, 12, 8) == 0;
+  for (int x = 0; same_chunks && x < 37; x++)
+    for (int y = 0; y < 29; y++)
+      same_chunks &= crafter_world_chunk_of(&odd, x, y) == x / 12 * odd.chunks_y + y / 8;
+  ok(same_chunks, "a cell's chunk is (x / 12) * 4 + y / 8 in a 37x29 area of 12x8 chunks");
+  crafter_world_free(&odd);
 
   /* Invalid parameters are refused with a reason. */
   crafter_params_default(&params);
