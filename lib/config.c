@@ -267,10 +267,7 @@ int crafter_config_check(const crafter_config *config, char *error, size_t error
 /* ---- reading YAML ---- */
 
 typedef struct reader {
-  yaml_document_t *document;
-  const char *name;
-  char *error;
-  size_t error_size;
+  crafter_yaml_reader yaml;
   crafter_config *config;
 } reader;
 
@@ -278,17 +275,6 @@ typedef struct key_list {
   const char *const *names;
   int count;
 } key_list;
-
-static int fail(reader *r, const yaml_node_t *node, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(reader *r, const yaml_node_t *node, const char *format, ...) {
-  va_list arguments;
-  va_start(arguments, format);
-  crafter_yaml_vfail(r->error, r->error_size, r->name, node, format, arguments);
-  va_end(arguments);
-  return -1;
-}
 
 static const char *scalar_text(const yaml_node_t *node) {
   return node && node->type == YAML_SCALAR_NODE ? (const char *)node->data.scalar.value : NULL;
@@ -302,9 +288,6 @@ static int is_null(const yaml_node_t *node) {
          strcmp(text, "Null") == 0 || strcmp(text, "NULL") == 0;
 }
 
-static yaml_node_t *node_at(reader *r, int index) {
-  return yaml_document_get_node(r->document, index);
-}
 
 /* Joins names for "expected one of ..." messages. */
 static void join_names(const char *const *names, int count, int skip_first, char *out,
@@ -326,7 +309,7 @@ static int name_index(const char *text, const char *const *names, int count) {
 
 static int expect_mapping(reader *r, const yaml_node_t *node, const char *what) {
   if (node->type != YAML_MAPPING_NODE)
-    return fail(r, node, "%s: expected a mapping of keys to values", what);
+    return crafter_yaml_fail(&r->yaml, node, "%s: expected a mapping of keys to values", what);
   return 0;
 }
 
@@ -342,20 +325,20 @@ static int each_pair(reader *r, const yaml_node_t *node, const char *what,
   uint64_t seen[4] = {0};
   for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
        pair < node->data.mapping.pairs.top; pair++) {
-    yaml_node_t *key_node = node_at(r, pair->key);
-    yaml_node_t *value = node_at(r, pair->value);
+    yaml_node_t *key_node = crafter_yaml_node(&r->yaml, pair->key);
+    yaml_node_t *value = crafter_yaml_node(&r->yaml, pair->value);
     const char *text = scalar_text(key_node);
-    if (!text) return fail(r, key_node, "%s: expected a name as key", what);
+    if (!text) return crafter_yaml_fail(&r->yaml, key_node, "%s: expected a name as key", what);
     int key = name_index(text, keys, key_count);
     if (key < 0) {
       char expected[600];
       join_names(keys, key_count, 0, expected, sizeof(expected));
-      return fail(r, key_node, "unknown key '%s' in %s (expected one of: %s)", text, what,
-                  expected);
+      return crafter_yaml_fail(&r->yaml, key_node, "unknown key '%s' in %s (expected one of: %s)",
+                               text, what, expected);
     }
     if (key < 256) {
       if (seen[key / 64] & (1ull << (key % 64)))
-        return fail(r, key_node, "key '%s' is given twice in %s", text, what);
+        return crafter_yaml_fail(&r->yaml, key_node, "key '%s' is given twice in %s", text, what);
       seen[key / 64] |= 1ull << (key % 64);
     }
     if (callback(r, key, key_node, value, context) < 0) return -1;
@@ -377,12 +360,13 @@ static int read_double(reader *r, const yaml_node_t *node, const char *what, dou
     }
   }
   if (minimum == -HUGE_VAL)
-    return fail(r, node, "%s: expected a number, got '%s'", what, text ? text : "(not a scalar)");
+    return crafter_yaml_fail(&r->yaml, node, "%s: expected a number, got '%s'", what,
+                             text ? text : "(not a scalar)");
   if (maximum == HUGE_VAL)
-    return fail(r, node, "%s: expected a number of at least %g, got '%s'", what, minimum,
-                text ? text : "(not a scalar)");
-  return fail(r, node, "%s: expected a number from %g to %g, got '%s'", what, minimum, maximum,
-              text ? text : "(not a scalar)");
+    return crafter_yaml_fail(&r->yaml, node, "%s: expected a number of at least %g, got '%s'", what,
+                             minimum, text ? text : "(not a scalar)");
+  return crafter_yaml_fail(&r->yaml, node, "%s: expected a number from %g to %g, got '%s'", what,
+                           minimum, maximum, text ? text : "(not a scalar)");
 }
 
 static int read_integer(reader *r, const yaml_node_t *node, const char *what, long long minimum,
@@ -397,8 +381,8 @@ static int read_integer(reader *r, const yaml_node_t *node, const char *what, lo
       return 0;
     }
   }
-  return fail(r, node, "%s: expected an integer from %lld to %lld, got '%s'", what, minimum,
-              maximum, text ? text : "(not a scalar)");
+  return crafter_yaml_fail(&r->yaml, node, "%s: expected an integer from %lld to %lld, got '%s'",
+                           what, minimum, maximum, text ? text : "(not a scalar)");
 }
 
 static int read_int(reader *r, const yaml_node_t *node, const char *what, int minimum,
@@ -418,8 +402,8 @@ static int read_bool(reader *r, const yaml_node_t *node, const char *what, int *
     if (name_index(text, yes, 9) >= 0) return *out = 1, 0;
     if (name_index(text, no, 9) >= 0) return *out = 0, 0;
   }
-  return fail(r, node, "%s: expected true or false, got '%s'", what,
-              text ? text : "(not a scalar)");
+  return crafter_yaml_fail(&r->yaml, node, "%s: expected true or false, got '%s'", what,
+                           text ? text : "(not a scalar)");
 }
 
 /* The decimal 1 - text, written out exactly, so that a probability p gives
@@ -513,8 +497,8 @@ static int read_name(reader *r, const yaml_node_t *node, const char *what, const
   if (index < skip_first) {
     char expected[600];
     join_names(names, count, skip_first, expected, sizeof(expected));
-    return fail(r, node, "%s: unknown name '%s' (expected one of: %s)", what,
-                text ? text : "(not a scalar)", expected);
+    return crafter_yaml_fail(&r->yaml, node, "%s: unknown name '%s' (expected one of: %s)", what,
+                             text ? text : "(not a scalar)", expected);
   }
   *out = index;
   return 0;
@@ -527,12 +511,13 @@ static int read_material(reader *r, const yaml_node_t *node, const char *what, i
 static int read_material_set(reader *r, const yaml_node_t *node, const char *what,
                              crafter_material_set *out) {
   if (node->type != YAML_SEQUENCE_NODE)
-    return fail(r, node, "%s: expected a list of materials, like [grass, sand]", what);
+    return crafter_yaml_fail(&r->yaml, node, "%s: expected a list of materials, like [grass, sand]",
+                             what);
   crafter_material_set set = 0;
   for (yaml_node_item_t *item = node->data.sequence.items.start;
        item < node->data.sequence.items.top; item++) {
     int material;
-    if (read_material(r, node_at(r, *item), what, &material) < 0) return -1;
+    if (read_material(r, crafter_yaml_node(&r->yaml, *item), what, &material) < 0) return -1;
     set |= (crafter_material_set)BIT(material);
   }
   *out = set;
@@ -548,20 +533,23 @@ static int read_amounts(reader *r, const yaml_node_t *node, const char *what, in
     return 0;
   }
   if (node->type != YAML_MAPPING_NODE)
-    return fail(r, node, "%s: expected a mapping of items to amounts, like {wood: 1}", what);
+    return crafter_yaml_fail(&r->yaml, node,
+                             "%s: expected a mapping of items to amounts, like {wood: 1}", what);
   crafter_item_amount read[CRAFTER_ITEM_COUNT];
   memset(read, 0, sizeof(read));
   int used = 0;
   for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
        pair < node->data.mapping.pairs.top; pair++) {
-    yaml_node_t *key = node_at(r, pair->key);
+    yaml_node_t *key = crafter_yaml_node(&r->yaml, pair->key);
     int item;
     if (read_name(r, key, what, crafter_item_names, CRAFTER_ITEM_COUNT, 0, &item) < 0) return -1;
     for (int i = 0; i < used; i++)
       if (read[i].item == item)
-        return fail(r, key, "%s: item '%s' is given twice", what, crafter_item_names[item]);
+        return crafter_yaml_fail(&r->yaml, key, "%s: item '%s' is given twice", what,
+                                 crafter_item_names[item]);
     int amount;
-    if (read_int(r, node_at(r, pair->value), what, minimum, AMOUNT_LIMIT, &amount) < 0)
+    if (read_int(r, crafter_yaml_node(&r->yaml, pair->value), what, minimum, AMOUNT_LIMIT,
+                 &amount) < 0)
       return -1;
     read[used].item = (uint8_t)item;
     read[used].amount = amount;
@@ -583,11 +571,11 @@ static int read_pair(reader *r, const yaml_node_t *node, const char *what, int m
   }
   if (node->type != YAML_SEQUENCE_NODE ||
       node->data.sequence.items.top - node->data.sequence.items.start != 2)
-    return fail(r, node, "%s: expected [width, height]", what);
+    return crafter_yaml_fail(&r->yaml, node, "%s: expected [width, height]", what);
   int values[2];
   for (int i = 0; i < 2; i++)
-    if (read_int(r, node_at(r, node->data.sequence.items.start[i]), what, minimum, maximum,
-                 &values[i]) < 0)
+    if (read_int(r, crafter_yaml_node(&r->yaml, node->data.sequence.items.start[i]), what,
+                 minimum, maximum, &values[i]) < 0)
       return -1;
   out[0] = values[0];
   out[1] = values[1];
@@ -707,7 +695,8 @@ static int feature_pair(reader *r, int key, const yaml_node_t *key_node, yaml_no
     case SIZE: {
       double size;
       if (read_double(r, value, what, 0, HUGE_VAL, &size) < 0) return -1;
-      if (!(size > 0)) return fail(r, value, "%s: expected a size more than 0", what);
+      if (!(size > 0))
+        return crafter_yaml_fail(&r->yaml, value, "%s: expected a size more than 0", what);
       *out = size;
       return 0;
     }
@@ -825,8 +814,9 @@ static int items_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node
   snprintf(what, sizeof(what), "items.%s", crafter_item_names[key]);
   if (each_pair(r, value, what, item_keys, 2, item_field, &item) < 0) return -1;
   if (item.initial > item.max)
-    return fail(r, key_node, "items.%s: the initial count %d is more than the max %d",
-                crafter_item_names[key], item.initial, item.max);
+    return crafter_yaml_fail(&r->yaml, key_node,
+                             "items.%s: the initial count %d is more than the max %d",
+                             crafter_item_names[key], item.initial, item.max);
   r->config->items[key] = item;
   return 0;
 }
@@ -897,8 +887,8 @@ static int place_field(reader *r, int key, const yaml_node_t *key_node, yaml_nod
   const char *fixed = place->index == 3 ? "object" : "material";
   const char *text = scalar_text(value);
   if (!text || strcmp(text, fixed) != 0)
-    return fail(r, value, "place.%s.type: the type is fixed; expected '%s'",
-                place_names[place->index], fixed);
+    return crafter_yaml_fail(&r->yaml, value, "place.%s.type: the type is fixed; expected '%s'",
+                             place_names[place->index], fixed);
   return 0;
 }
 
@@ -980,8 +970,8 @@ static int reward_pair(reader *r, int key, const yaml_node_t *key_node, yaml_nod
     else if (text && strcmp(text, "sum") == 0)
       reward->combine = CRAFTER_COMBINE_SUM;
     else
-      return fail(r, value, "reward.combine: expected max or sum, got '%s'",
-                  text ? text : "(not a scalar)");
+      return crafter_yaml_fail(&r->yaml, value, "reward.combine: expected max or sum, got '%s'",
+                               text ? text : "(not a scalar)");
     return 0;
   }
   return each_pair(r, value, "reward.achievements", crafter_achievement_names,
@@ -1144,12 +1134,13 @@ static int fixed_list(reader *r, const yaml_node_t *node, const char *what,
                       const char *const *names, int count) {
   if (node->type != YAML_SEQUENCE_NODE ||
       node->data.sequence.items.top - node->data.sequence.items.start != count)
-    return fail(r, node, "%s are fixed; the list must be Crafter's %d %s", what, count, what);
+    return crafter_yaml_fail(&r->yaml, node, "%s are fixed; the list must be Crafter's %d %s", what,
+                             count, what);
   for (int i = 0; i < count; i++) {
-    yaml_node_t *item = node_at(r, node->data.sequence.items.start[i]);
+    yaml_node_t *item = crafter_yaml_node(&r->yaml, node->data.sequence.items.start[i]);
     const char *text = scalar_text(item);
     if (!text || strcmp(text, names[i]) != 0)
-      return fail(r, item, "%s are fixed; expected '%s' here", what, names[i]);
+      return crafter_yaml_fail(&r->yaml, item, "%s are fixed; expected '%s' here", what, names[i]);
   }
   return 0;
 }
@@ -1163,7 +1154,8 @@ static int top_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t
     case 0:
       if (read_int(r, value, "version", 1, 1000, &version) < 0) return -1;
       if (version != 1)
-        return fail(r, value, "version %d is not known (this reader knows version 1)", version);
+        return crafter_yaml_fail(&r->yaml, value,
+                                 "version %d is not known (this reader knows version 1)", version);
       return 0;
     case 1: return each_pair(r, value, "env", env_keys, 6, env_pair, NULL);
     case 2: return each_pair(r, value, "daylight", daylight_keys, 1, daylight_pair, NULL);
@@ -1181,10 +1173,10 @@ static int top_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t
       if (expect_mapping(r, value, "collect") < 0) return -1;
       for (yaml_node_pair_t *pair = value->data.mapping.pairs.start;
            pair < value->data.mapping.pairs.top; pair++) {
-        yaml_node_t *name = node_at(r, pair->key);
+        yaml_node_t *name = crafter_yaml_node(&r->yaml, pair->key);
         const char *text = scalar_text(name);
         if (text && strcmp(text, "none") == 0)
-          return fail(r, name, "collect: 'none' cannot be collected");
+          return crafter_yaml_fail(&r->yaml, name, "collect: 'none' cannot be collected");
       }
       return each_pair(r, value, "collect", crafter_material_names, CRAFTER_MATERIAL_COUNT,
                        collect_pair, NULL);
@@ -1207,7 +1199,7 @@ static int top_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t
 static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *config,
                        char *error, size_t error_size) {
   yaml_document_t document;
-  reader r = {&document, name, error, error_size, NULL};
+  reader r = {{&document, name, error, error_size}, NULL};
   if (!yaml_parser_load(parser, &document))
     return crafter_yaml_syntax_error(parser, name, error, error_size);
   crafter_config work = *config;
@@ -1220,7 +1212,8 @@ static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *
     yaml_document_t next;
     if (yaml_parser_load(parser, &next)) {
       if (yaml_document_get_root_node(&next))
-        status = fail(&r, NULL, "holds more than one YAML document; expected one");
+        status = crafter_yaml_fail(&r.yaml, NULL,
+                                   "holds more than one YAML document; expected one");
       yaml_document_delete(&next);
     } else {
       status = crafter_yaml_syntax_error(parser, name, error, error_size);
@@ -1229,7 +1222,7 @@ static int load_parser(yaml_parser_t *parser, const char *name, crafter_config *
   if (status == 0) {
     char reason[300];
     if (crafter_config_check(&work, reason, sizeof(reason)) < 0)
-      status = fail(&r, NULL, "%s", reason);
+      status = crafter_yaml_fail(&r.yaml, NULL, "%s", reason);
   }
   yaml_document_delete(&document);
   if (status == 0) *config = work;

@@ -25,27 +25,7 @@ const char *const crafter_task_difficulty_names[CRAFTER_DIFFICULTY_COUNT] = {"ea
 
 /* ---- reading ---- */
 
-typedef struct reader {
-  yaml_document_t *document;
-  const char *name;
-  char *error;
-  size_t error_size;
-} reader;
-
-static int fail(reader *r, const yaml_node_t *node, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(reader *r, const yaml_node_t *node, const char *format, ...) {
-  va_list arguments;
-  va_start(arguments, format);
-  crafter_yaml_vfail(r->error, r->error_size, r->name, node, format, arguments);
-  va_end(arguments);
-  return -1;
-}
-
-static yaml_node_t *node_at(reader *r, int index) {
-  return yaml_document_get_node(r->document, index);
-}
+typedef crafter_yaml_reader reader;
 
 static const char *scalar(const yaml_node_t *node) {
   return node && node->type == YAML_SCALAR_NODE ? (const char *)node->data.scalar.value : NULL;
@@ -74,8 +54,8 @@ static int read_name(reader *r, const yaml_node_t *node, const char *what,
   if (index < 0) {
     char expected[600];
     join(names, count, expected, sizeof(expected));
-    return fail(r, node, "%s: expected one of %s, got '%s'", what, expected,
-                text ? text : "(not a scalar)");
+    return crafter_yaml_fail(r, node, "%s: expected one of %s, got '%s'", what, expected,
+                             text ? text : "(not a scalar)");
   }
   *out = index;
   return 0;
@@ -92,8 +72,8 @@ static int read_int(reader *r, const yaml_node_t *node, const char *what, long m
       return 0;
     }
   }
-  return fail(r, node, "%s: expected an integer from %ld to %ld, got '%s'", what, minimum,
-              maximum, text ? text : "(not a scalar)");
+  return crafter_yaml_fail(r, node, "%s: expected an integer from %ld to %ld, got '%s'", what,
+                           minimum, maximum, text ? text : "(not a scalar)");
 }
 
 static int read_number(reader *r, const yaml_node_t *node, const char *what, double minimum,
@@ -107,8 +87,8 @@ static int read_number(reader *r, const yaml_node_t *node, const char *what, dou
       return 0;
     }
   }
-  return fail(r, node, "%s: expected a number from %g to %g, got '%s'", what, minimum, maximum,
-              text ? text : "(not a scalar)");
+  return crafter_yaml_fail(r, node, "%s: expected a number from %g to %g, got '%s'", what, minimum,
+                           maximum, text ? text : "(not a scalar)");
 }
 
 static int read_bool(reader *r, const yaml_node_t *node, const char *what, int *out) {
@@ -120,13 +100,14 @@ static int read_bool(reader *r, const yaml_node_t *node, const char *what, int *
  * (UTF-8 beyond ASCII is taken as it is), no control characters. */
 static int read_text(reader *r, const yaml_node_t *node, const char *what, char *out) {
   const char *text = scalar(node);
-  if (!text || !*text) return fail(r, node, "%s: expected a sentence", what);
+  if (!text || !*text) return crafter_yaml_fail(r, node, "%s: expected a sentence", what);
   size_t length = strlen(text);
   if (length >= CRAFTER_TASK_TEXT_MAX)
-    return fail(r, node, "%s: longer than %d bytes", what, CRAFTER_TASK_TEXT_MAX - 1);
+    return crafter_yaml_fail(r, node, "%s: longer than %d bytes", what, CRAFTER_TASK_TEXT_MAX - 1);
   for (size_t i = 0; i < length; i++)
     if ((unsigned char)text[i] < 32 || text[i] == 127)
-      return fail(r, node, "%s: holds a control character; a sentence is one line", what);
+      return crafter_yaml_fail(r, node, "%s: holds a control character; a sentence is one line",
+                               what);
   memcpy(out, text, length + 1);
   return 0;
 }
@@ -147,8 +128,9 @@ static int read_thing(reader *r, const yaml_node_t *node, const char *what, craf
   char materials[400], kinds[200];
   join(crafter_material_names + 1, CRAFTER_MATERIAL_COUNT - 1, materials, sizeof(materials));
   join(crafter_object_kind_names + 1, CRAFTER_OBJECT_KIND_COUNT - 1, kinds, sizeof(kinds));
-  return fail(r, node, "%s: expected a material (%s) or a creature or plant (%s), got '%s'", what,
-              materials, kinds, text ? text : "(not a scalar)");
+  return crafter_yaml_fail(r, node,
+                           "%s: expected a material (%s) or a creature or plant (%s), got '%s'",
+                           what, materials, kinds, text ? text : "(not a scalar)");
 }
 
 /* What the agent can place: stone, table, furnace, plant. */
@@ -162,12 +144,12 @@ static int read_block(reader *r, const yaml_node_t *node, const char *what, craf
 static int read_achievements(reader *r, const yaml_node_t *node, const char *what,
                              uint32_t *out) {
   if (node->type != YAML_SEQUENCE_NODE)
-    return fail(r, node, "%s: expected a list of achievements", what);
+    return crafter_yaml_fail(r, node, "%s: expected a list of achievements", what);
   *out = 0;
   for (yaml_node_item_t *item = node->data.sequence.items.start;
        item < node->data.sequence.items.top; item++) {
     int achievement;
-    if (read_name(r, node_at(r, *item), what, crafter_achievement_names,
+    if (read_name(r, crafter_yaml_node(r, *item), what, crafter_achievement_names,
                   CRAFTER_ACHIEVEMENT_COUNT, &achievement) < 0)
       return -1;
     *out |= 1u << achievement;
@@ -212,13 +194,15 @@ static int read_check_value(reader *r, int family, const char *key, const yaml_n
   if (strcmp(key, "daylight") == 0) {
     if (value->type != YAML_SEQUENCE_NODE ||
         value->data.sequence.items.top - value->data.sequence.items.start != 2)
-      return fail(r, value, "%s: expected [low, high], daylight from 0 (night) to 1 (day)", what);
+      return crafter_yaml_fail(r, value,
+                               "%s: expected [low, high], daylight from 0 (night) to 1 (day)",
+                               what);
     for (int i = 0; i < 2; i++)
-      if (read_number(r, node_at(r, value->data.sequence.items.start[i]), what, 0, 1,
+      if (read_number(r, crafter_yaml_node(r, value->data.sequence.items.start[i]), what, 0, 1,
                       &c->daylight[i]) < 0)
         return -1;
     if (c->daylight[0] > c->daylight[1])
-      return fail(r, value, "%s: the low end is above the high end", what);
+      return crafter_yaml_fail(r, value, "%s: the low end is above the high end", what);
     return 0;
   }
   /* The integers, with the ranges the windows allow. */
@@ -241,7 +225,7 @@ static int read_check_value(reader *r, int family, const char *key, const yaml_n
   } else if (strcmp(key, "radius") == 0) {
     out = &c->radius, low = 0, high = SHAPE_RADIUS;
   }
-  if (!out) return fail(r, value, "%s: not a key of this family", what);
+  if (!out) return crafter_yaml_fail(r, value, "%s: not a key of this family", what);
   if (read_int(r, value, what, low, high, &number) < 0) return -1;
   *out = (int)number;
   return 0;
@@ -249,33 +233,35 @@ static int read_check_value(reader *r, int family, const char *key, const yaml_n
 
 static int read_check(reader *r, const yaml_node_t *node, int family, crafter_task_check *c) {
   if (node->type != YAML_MAPPING_NODE)
-    return fail(r, node, "check: expected a mapping of the %s checker's arguments",
-                crafter_task_family_names[family]);
+    return crafter_yaml_fail(r, node, "check: expected a mapping of the %s checker's arguments",
+                             crafter_task_family_names[family]);
   const family_keys *keys = &check_keys[family];
   unsigned seen = 0;
   for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
        pair < node->data.mapping.pairs.top; pair++) {
-    yaml_node_t *key = node_at(r, pair->key), *value = node_at(r, pair->value);
+    yaml_node_t *key = crafter_yaml_node(r, pair->key), *value = crafter_yaml_node(r, pair->value);
     int index = name_index(scalar(key), keys->names, keys->count);
     if (index < 0) {
       char expected[200];
       join(keys->names, keys->count, expected, sizeof(expected));
-      return fail(r, key, "unknown key '%s' in the check of a %s task (expected one of: %s)",
-                  scalar(key) ? scalar(key) : "(not a scalar)", crafter_task_family_names[family],
-                  expected);
+      return crafter_yaml_fail(r, key,
+                               "unknown key '%s' in the check of a %s task (expected one of: %s)",
+                               scalar(key) ? scalar(key) : "(not a scalar)",
+                               crafter_task_family_names[family], expected);
     }
-    if (seen & (1u << index)) return fail(r, key, "check.%s is given twice", keys->names[index]);
+    if (seen & (1u << index))
+      return crafter_yaml_fail(r, key, "check.%s is given twice", keys->names[index]);
     seen |= 1u << index;
     if (read_check_value(r, family, keys->names[index], value, c) < 0) return -1;
   }
   for (int i = 0; i < keys->count; i++)
     if ((keys->needed & (1u << i)) && !(seen & (1u << i)))
-      return fail(r, node, "the check of a %s task needs '%s'", crafter_task_family_names[family],
-                  keys->names[i]);
+      return crafter_yaml_fail(r, node, "the check of a %s task needs '%s'",
+                               crafter_task_family_names[family], keys->names[i]);
   if (family == CRAFTER_TASK_ACHIEVEMENTS && (c->unlock & c->avoid))
-    return fail(r, node, "check: an achievement is both to unlock and to avoid");
+    return crafter_yaml_fail(r, node, "check: an achievement is both to unlock and to avoid");
   if (family == CRAFTER_TASK_ACHIEVEMENTS && c->unlock == 0)
-    return fail(r, node, "check.unlock: expected at least one achievement");
+    return crafter_yaml_fail(r, node, "check.unlock: expected at least one achievement");
   return 0;
 }
 
@@ -285,31 +271,32 @@ static const char *const task_keys[] = {"id",         "family",      "check", "i
 #define TASK_KEYS 9
 
 static int read_task(reader *r, const yaml_node_t *node, crafter_task *task) {
-  if (node->type != YAML_MAPPING_NODE) return fail(r, node, "a task is a mapping of keys");
+  if (node->type != YAML_MAPPING_NODE)
+    return crafter_yaml_fail(r, node, "a task is a mapping of keys");
   memset(task, 0, sizeof(*task));
   task->reward = 1;
   const yaml_node_t *at[TASK_KEYS] = {0};
   for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
        pair < node->data.mapping.pairs.top; pair++) {
-    yaml_node_t *key = node_at(r, pair->key);
+    yaml_node_t *key = crafter_yaml_node(r, pair->key);
     int index = name_index(scalar(key), task_keys, TASK_KEYS);
     if (index < 0) {
       char expected[200];
       join(task_keys, TASK_KEYS, expected, sizeof(expected));
-      return fail(r, key, "unknown key '%s' in a task (expected one of: %s)",
-                  scalar(key) ? scalar(key) : "(not a scalar)", expected);
+      return crafter_yaml_fail(r, key, "unknown key '%s' in a task (expected one of: %s)",
+                               scalar(key) ? scalar(key) : "(not a scalar)", expected);
     }
-    if (at[index]) return fail(r, key, "key '%s' is given twice", task_keys[index]);
-    at[index] = node_at(r, pair->value);
+    if (at[index]) return crafter_yaml_fail(r, key, "key '%s' is given twice", task_keys[index]);
+    at[index] = crafter_yaml_node(r, pair->value);
   }
   for (int i = 0; i < 7; i++)
-    if (!at[i]) return fail(r, node, "a task needs '%s'", task_keys[i]);
+    if (!at[i]) return crafter_yaml_fail(r, node, "a task needs '%s'", task_keys[i]);
   const char *id = scalar(at[0]);
   size_t id_length = id ? strlen(id) : 0;
   if (id_length == 0 || id_length >= CRAFTER_TASK_ID_MAX ||
       strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != id_length)
-    return fail(r, at[0], "id: expected 1 to %d letters, digits, '_', '.' or '-'",
-                CRAFTER_TASK_ID_MAX - 1);
+    return crafter_yaml_fail(r, at[0], "id: expected 1 to %d letters, digits, '_', '.' or '-'",
+                             CRAFTER_TASK_ID_MAX - 1);
   memcpy(task->id, id, id_length + 1);
   if (read_name(r, at[1], "family", crafter_task_family_names, CRAFTER_TASK_FAMILY_COUNT,
                 &task->family) < 0 ||
@@ -324,10 +311,10 @@ static int read_task(reader *r, const yaml_node_t *node, crafter_task *task) {
                          ? list->data.sequence.items.top - list->data.sequence.items.start
                          : -1;
   if (paraphrases < MIN_PARAPHRASES || paraphrases > CRAFTER_TASK_PARAPHRASES_MAX)
-    return fail(r, list, "paraphrases: expected a list of %d to %d sentences", MIN_PARAPHRASES,
-                CRAFTER_TASK_PARAPHRASES_MAX);
+    return crafter_yaml_fail(r, list, "paraphrases: expected a list of %d to %d sentences",
+                             MIN_PARAPHRASES, CRAFTER_TASK_PARAPHRASES_MAX);
   for (long i = 0; i < paraphrases; i++)
-    if (read_text(r, node_at(r, list->data.sequence.items.start[i]), "paraphrases",
+    if (read_text(r, crafter_yaml_node(r, list->data.sequence.items.start[i]), "paraphrases",
                   task->text[1 + i]) < 0)
       return -1;
   task->text_count = 1 + (int)paraphrases;
@@ -340,38 +327,41 @@ static int read_task(reader *r, const yaml_node_t *node, crafter_task *task) {
 
 static int read_document(reader *r, const yaml_node_t *root, crafter_task_set *set) {
   if (!root || root->type != YAML_MAPPING_NODE)
-    return fail(r, root, "expected a mapping with a 'tasks' list (crafter-task(5))");
+    return crafter_yaml_fail(r, root, "expected a mapping with a 'tasks' list (crafter-task(5))");
   const yaml_node_t *list = NULL;
   for (yaml_node_pair_t *pair = root->data.mapping.pairs.start;
        pair < root->data.mapping.pairs.top; pair++) {
-    yaml_node_t *key = node_at(r, pair->key);
+    yaml_node_t *key = crafter_yaml_node(r, pair->key);
     const char *name = scalar(key);
     if (name && strcmp(name, "version") == 0) {
       long version;
-      if (read_int(r, node_at(r, pair->value), "version", 1, 1000, &version) < 0) return -1;
+      if (read_int(r, crafter_yaml_node(r, pair->value), "version", 1, 1000, &version) < 0)
+        return -1;
       if (version != 1)
-        return fail(r, node_at(r, pair->value), "version %ld is not known (this reader knows 1)",
-                    version);
+        return crafter_yaml_fail(r, crafter_yaml_node(r, pair->value),
+                                 "version %ld is not known (this reader knows 1)", version);
     } else if (name && strcmp(name, "tasks") == 0 && !list) {
-      list = node_at(r, pair->value);
+      list = crafter_yaml_node(r, pair->value);
     } else {
-      return fail(r, key, "unknown or repeated key '%s' at the top level (expected version, "
-                  "tasks)", name ? name : "(not a scalar)");
+      return crafter_yaml_fail(r, key,
+                               "unknown or repeated key '%s' at the top level (expected version, "
+                               "tasks)",
+                               name ? name : "(not a scalar)");
     }
   }
   if (!list || list->type != YAML_SEQUENCE_NODE)
-    return fail(r, list ? list : root, "expected a 'tasks' list");
+    return crafter_yaml_fail(r, list ? list : root, "expected a 'tasks' list");
   long count = list->data.sequence.items.top - list->data.sequence.items.start;
   if (count < 1 || count > CRAFTER_TASKS_MAX)
-    return fail(r, list, "tasks: expected 1 to %d tasks", CRAFTER_TASKS_MAX);
+    return crafter_yaml_fail(r, list, "tasks: expected 1 to %d tasks", CRAFTER_TASKS_MAX);
   set->tasks = calloc((size_t)count, sizeof(crafter_task));
-  if (!set->tasks) return fail(r, NULL, "out of memory");
+  if (!set->tasks) return crafter_yaml_fail(r, NULL, "out of memory");
   for (long i = 0; i < count; i++) {
-    const yaml_node_t *item = node_at(r, list->data.sequence.items.start[i]);
+    const yaml_node_t *item = crafter_yaml_node(r, list->data.sequence.items.start[i]);
     if (read_task(r, item, &set->tasks[i]) < 0) return -1;
     for (long j = 0; j < i; j++)
       if (strcmp(set->tasks[j].id, set->tasks[i].id) == 0)
-        return fail(r, item, "id '%s' is given to two tasks", set->tasks[i].id);
+        return crafter_yaml_fail(r, item, "id '%s' is given to two tasks", set->tasks[i].id);
     set->count = (int)i + 1;
   }
   return 0;

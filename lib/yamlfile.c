@@ -92,3 +92,12 @@ int crafter_yaml_check_depth(const char *text, size_t length, const char *name, 
   yaml_parser_delete(&parser);
   return status;
 }
+
+int crafter_yaml_fail(const crafter_yaml_reader *reader, const yaml_node_t *node,
+                      const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  crafter_yaml_vfail(reader->error, reader->error_size, reader->name, node, format, arguments);
+  va_end(arguments);
+  return -1;
+}

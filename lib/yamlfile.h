@@ -16,6 +16,23 @@
 int crafter_yaml_read_file(const char *path, size_t max_bytes, const char *what, char **text,
                            size_t *length, char *error, size_t error_size);
 
+/* A document being read, and where its reader's errors go. */
+typedef struct crafter_yaml_reader {
+  yaml_document_t *document;
+  const char *name;  /* the file, as messages name it */
+  char *error;
+  size_t error_size;
+} crafter_yaml_reader;
+
+/* The document's node of an index (NULL for none). */
+static inline yaml_node_t *crafter_yaml_node(const crafter_yaml_reader *reader, int index) {
+  return yaml_document_get_node(reader->document, index);
+}
+
+/* crafter_yaml_vfail into the reader's error; returns -1. */
+int crafter_yaml_fail(const crafter_yaml_reader *reader, const yaml_node_t *node,
+                      const char *format, ...) __attribute__((format(printf, 3, 4)));
+
 /* Writes "NAME:LINE:COLUMN: " (the node's place; "NAME: " without a
  * node) and the formatted message into `error`; returns -1. */
 int crafter_yaml_vfail(char *error, size_t error_size, const char *name, const yaml_node_t *node,
