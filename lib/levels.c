@@ -253,20 +253,13 @@ int crafter_levels_check(const crafter_level_set *set, const crafter_params *par
 
 /* ---- the picker ---- */
 
-/* splitmix64's output function. */
-static uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 void crafter_level_picker_init(crafter_level_picker *picker, const crafter_level_set *set,
                                int order, int env_index, int envs) {
   memset(picker, 0, sizeof(*picker));
   picker->order = order;
   picker->count = set->count;
-  picker->state = mix64((uint64_t)set->seed ^ 0x6c6576656c73ULL /* "levels" */) +
-                  (uint64_t)env_index * 0x9e3779b97f4a7c15ULL;
+  picker->state = crafter_mix64((uint64_t)set->seed ^ 0x6c6576656c73ULL /* "levels" */) +
+                  (uint64_t)env_index * CRAFTER_SPLITMIX_GAMMA;
   picker->next = env_index % set->count;
   picker->stride = envs > 0 ? envs : 1;
 }
@@ -282,8 +275,8 @@ int crafter_level_pick(crafter_level_picker *picker) {
   uint64_t count = (uint64_t)picker->count;
   uint64_t limit = UINT64_MAX - UINT64_MAX % count;
   for (;;) {
-    picker->state += 0x9e3779b97f4a7c15ULL;
-    uint64_t draw = mix64(picker->state);
+    picker->state += CRAFTER_SPLITMIX_GAMMA;
+    uint64_t draw = crafter_mix64(picker->state);
     if (draw < limit) return (int)(draw % count);
   }
 }
@@ -548,17 +541,15 @@ static size_t decode_level(const crafter_level_set *set, int index, const uint8_
   return (size_t)(at - start);
 }
 
-/* The chunk counts of a level's grid, as the world keeps them. */
-static void count_chunks(const crafter_level_set *set, crafter_level *level) {
-  size_t chunks = chunks_of(set);
-  int chunks_y = (set->area[1] + set->chunk[1] - 1) / set->chunk[1];
-  memset(level->chunk_materials, 0, chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t));
-  for (int x = 0; x < set->area[0]; x++)
-    for (int y = 0; y < set->area[1]; y++) {
-      int chunk = (x / set->chunk[0]) * chunks_y + y / set->chunk[1];
-      level->chunk_materials[(size_t)chunk * CRAFTER_MATERIAL_COUNT +
-                             level->materials[(size_t)x * (size_t)set->area[1] + (size_t)y]]++;
-    }
+/* The chunk counts of a level's grid, as the world keeps them: counted
+ * by the world itself, on a scratch world of the set's area. */
+static void count_chunks(crafter_world *scratch, crafter_level *level) {
+  crafter_world *world = scratch;
+  memcpy(world->materials, level->materials, (size_t)world->width * (size_t)world->height);
+  crafter_world_recount(world);
+  memcpy(level->chunk_materials, world->chunk_materials,
+         (size_t)world->chunks_x * (size_t)world->chunks_y * CRAFTER_MATERIAL_COUNT *
+             sizeof(uint16_t));
 }
 
 int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t size,
@@ -600,7 +591,8 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
   else if (crafter_params_check(&params, reason, sizeof(reason)) < 0)
     wrong = reason;
   else if (set->chunk[0] < 1 || set->chunk[1] < 1 || set->chunk[0] > set->area[0] ||
-           set->chunk[1] > set->area[1] || chunks_of(set) > INT16_MAX)
+           set->chunk[1] > set->area[1] || chunks_of(set) > INT16_MAX ||
+           (long)set->chunk[0] * set->chunk[1] > UINT16_MAX)
     wrong = "its chunk size does not fit its area";
   else if (set->seed < CRAFTER_SEED_MIN || set->seed > CRAFTER_SEED_MAX)
     wrong = "its seed is out of range";
@@ -622,44 +614,37 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
                         (unsigned long long)raw, (unsigned long long)packed);
   uint8_t *payload = malloc((size_t)raw);
   uint32_t *occupied = calloc(cells, sizeof(uint32_t));
-  if (!payload || !occupied) {
-    free(payload), free(occupied);
-    return crafter_fail(error, error_size, "%s: out of memory", name);
-  }
+  crafter_world scratch;
+  int have_scratch =
+      crafter_world_init(&scratch, set->area[0], set->area[1], set->chunk[0], set->chunk[1]) == 0;
+  char why[200];
   uLongf unpacked = (uLongf)raw;
-  int status = uncompress(payload, &unpacked, bytes + CRAFTER_LEVELS_HEADER_BYTES, (uLong)packed);
-  if (status != Z_OK || unpacked != raw) {
-    free(payload), free(occupied);
-    return crafter_fail(error, error_size, "%s: its levels do not decompress", name);
-  }
-  if (crafter_crc32(payload, (size_t)raw) != payload_crc) {
-    free(payload), free(occupied);
-    return crafter_fail(error, error_size, "%s: the levels' checksum does not match", name);
-  }
-  if (allocate(set, (int)count) < 0) {
-    free(payload), free(occupied);
-    crafter_levels_free(set);
-    return crafter_fail(error, error_size, "%s: out of memory for %u levels", name, count);
-  }
-  size_t at = 0;
-  for (int i = 0; i < set->count; i++) {
-    char why[200];
-    size_t used = decode_level(set, i, payload + at, (size_t)raw - at, occupied, &set->levels[i],
-                               why, sizeof(why));
-    if (used == 0) {
-      free(payload), free(occupied);
-      crafter_levels_free(set);
-      return crafter_fail(error, error_size, "%s: %s", name, why);
+  if (!payload || !occupied || !have_scratch || allocate(set, (int)count) < 0) {
+    wrong = "out of memory";
+  } else if (uncompress(payload, &unpacked, bytes + CRAFTER_LEVELS_HEADER_BYTES,
+                        (uLong)packed) != Z_OK ||
+             unpacked != raw) {
+    wrong = "its levels do not decompress";
+  } else if (crafter_crc32(payload, (size_t)raw) != payload_crc) {
+    wrong = "the levels' checksum does not match";
+  } else {
+    size_t at = 0;
+    for (int i = 0; i < set->count && !wrong; i++) {
+      size_t used = decode_level(set, i, payload + at, (size_t)raw - at, occupied,
+                                 &set->levels[i], why, sizeof(why));
+      if (used == 0)
+        wrong = why;
+      else
+        count_chunks(&scratch, &set->levels[i]);
+      at += used;
     }
-    count_chunks(set, &set->levels[i]);
-    at += used;
+    if (!wrong && at != raw) wrong = "bytes are left after the last level";
   }
   free(payload), free(occupied);
-  if (at != raw) {
-    crafter_levels_free(set);
-    return crafter_fail(error, error_size, "%s: bytes are left after the last level", name);
-  }
-  return 0;
+  if (have_scratch) crafter_world_free(&scratch);
+  if (!wrong) return 0;
+  crafter_levels_free(set);
+  return crafter_fail(error, error_size, "%s: %s", name, wrong);
 }
 
 int crafter_levels_load(crafter_level_set *set, const char *path, char *error,

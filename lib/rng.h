@@ -97,4 +97,15 @@ int64_t crafter_py_hash_pair(int64_t first, int64_t second);
 /* Crafter's world seed: hash((seed, episode)) % (2**31 - 1). */
 int64_t crafter_world_seed(int64_t seed, int64_t episode);
 
+/* splitmix64 (Steele, Lea and Flood): the constant its state advances
+ * by, and its output function, which mixes every bit of a 64-bit value
+ * into about half of the result's.  The toolkit's own draws (goals,
+ * levels) use them; Crafter's draws are MT19937's. */
+#define CRAFTER_SPLITMIX_GAMMA 0x9e3779b97f4a7c15ULL
+static inline uint64_t crafter_mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 #endif

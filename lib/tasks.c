@@ -713,12 +713,8 @@ void crafter_task_pool_free(crafter_task_pool *pool) {
   pool->count = pool->instructions = 0;
 }
 
-static uint64_t mix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+/* One splitmix64 step from state z. */
+static uint64_t mix64(uint64_t z) { return crafter_mix64(z + CRAFTER_SPLITMIX_GAMMA); }
 
 void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t episode,
                        int *candidate, int *text) {
