@@ -381,7 +381,7 @@ static int run(arguments *a) {
   }
   crafter_level_set levels;
   memset(&levels, 0, sizeof(levels));
-  if (a->levels.count || a->levels.path) {
+  if (crafter_level_options_wanted(&a->levels)) {
     int opened = crafter_level_options_open(&a->levels, &options->batch.params, a->given,
                                             options->batch.config, &levels, error, sizeof(error));
     if (opened != 0) {

@@ -176,7 +176,7 @@ static int run_record(arguments *a) {
   record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
   crafter_task_options_check(PROGRAM, &a->tasks);
   crafter_level_options_check(PROGRAM, &a->levels);
-  int use_levels = a->levels.count || a->levels.path;
+  int use_levels = crafter_level_options_wanted(&a->levels);
   if (use_levels && a->first_episode_given)
     usage_error("%s", "--levels chooses each episode's world: not with --first-episode");
   crafter_level_set levels;

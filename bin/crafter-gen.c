@@ -220,7 +220,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   crafter_level_options_check(PROGRAM, &a->levels);
-  int levels = a->levels.count || a->levels.path;
+  int levels = crafter_level_options_wanted(&a->levels);
   if (levels && (a->stats || a->world_path || a->given_episode || a->ascii || a->semantic ||
                  a->png_path || a->save_path || a->given_seeds || a->given_format))
     usage_error("%s", "--levels makes or reads a level set; it shows no single world and "
@@ -228,10 +228,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   if (a->levels.order_given) usage_error("%s", "--level-order is for the programs that play");
   if (!levels && (a->save_levels_path || (a->given & CRAFTER_GIVEN_VIEW)))
     usage_error("%s", "--save-levels and --view need --levels");
-  if (levels && a->threads == 0) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    a->threads = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
-  }
+  a->levels.threads = a->threads;
   if (levels) return;
   int to_stdout = a->ascii + a->semantic + (a->save_path && strcmp(a->save_path, "-") == 0);
   if (to_stdout > 1)
@@ -307,16 +304,9 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
 static int run_levels(arguments *a, const crafter_config *config) {
   char error[1024];
   crafter_level_set set;
-  crafter_level_options options = a->levels;
-  int status;
-  if (options.count) {
-    status = crafter_levels_generate(&set, &a->params, config, options.start ? options.start : 1,
-                                     options.count, a->threads, error, sizeof(error)) < 0;
-  } else {
-    /* A file is checked against what the command line says of it. */
-    status = crafter_level_options_open(&options, &a->params, a->given, config, &set, error,
-                                        sizeof(error));
-  }
+  /* A file is checked against what the command line says of it. */
+  int status = crafter_level_options_open(&a->levels, &a->params, a->given, config, &set, error,
+                                          sizeof(error));
   if (status != 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     return status;
@@ -344,7 +334,7 @@ static int run(arguments *a) {
   crafter_params_take_unset(&a->params, &config.params, a->given);
   if (crafter_params_check(&a->params, error, sizeof(error)) < 0) usage_error("%s", error);
   if (a->stats) return run_stats(a, &config);
-  if (a->levels.count || a->levels.path) return run_levels(a, &config);
+  if (crafter_level_options_wanted(&a->levels)) return run_levels(a, &config);
 
   crafter_world_map map;
   char comment[256];

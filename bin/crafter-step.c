@@ -233,7 +233,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   crafter_task_options_check(PROGRAM, &a->tasks);
   crafter_level_options_check(PROGRAM, &a->levels);
-  if ((a->levels.count || a->levels.path) && (a->world_path || a->first_episode_given))
+  if (crafter_level_options_wanted(&a->levels) && (a->world_path || a->first_episode_given))
     usage_error("%s", "--levels chooses each episode's world: not with --world or --first-episode");
   options->level_order = a->levels.order;
   if (options->episodes < 0) options->episodes = options->envs == 1 && !options->binary ? 1 : 0;
@@ -295,7 +295,7 @@ static int run(arguments *a) {
   crafter_level_set levels;
   memset(&levels, 0, sizeof(levels));
   int status = 0;
-  if (a->levels.count || a->levels.path) {
+  if (crafter_level_options_wanted(&a->levels)) {
     status = crafter_params_check(&options->params, error, sizeof(error)) < 0
                  ? 2
                  : crafter_level_options_open(&a->levels, &options->params, a->given,

@@ -136,16 +136,21 @@ static void *work(void *argument) {
   return NULL;
 }
 
+/* Starts env i's next episode on this thread: on its next level, or on a
+ * world generated now.  0, or -1 when memory ran out. */
+static int start_here(crafter_batch *batch, int i) {
+  if (batch->pickers)
+    return crafter_env_reset_level(&batch->envs[i], batch->options.levels,
+                                   crafter_level_pick(&batch->pickers[i]));
+  return crafter_env_reset(&batch->envs[i]);
+}
+
 /* Starts env i's next episode, on the world a helper made if it is ready
  * (waiting for it if it is being made), else making it here. */
 static void reset_env(crafter_batch *batch, int i) {
   crafter_env *env = &batch->envs[i];
-  if (batch->pickers) {
-    crafter_env_reset_level(env, batch->options.levels, crafter_level_pick(&batch->pickers[i]));
-    return;
-  }
   if (!batch->spares) {
-    crafter_env_reset(env);
+    start_here(batch, i);
     return;
   }
   pthread_mutex_lock(&batch->lock);
@@ -190,12 +195,9 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
   if (!batch) goto out_of_memory;
   batch->options = *options;
   int count = options->envs;
-  if (options->levels) {
-    batch->pickers = calloc((size_t)count, sizeof(crafter_level_picker));
-    if (!batch->pickers) goto out_of_memory;
-    for (int i = 0; i < count; i++)
-      crafter_level_picker_init(&batch->pickers[i], options->levels, options->level_order, i, count);
-  }
+  if (options->levels &&
+      !(batch->pickers = crafter_level_pickers_new(options->levels, options->level_order, count)))
+    goto out_of_memory;
   batch->envs = calloc((size_t)count, sizeof(crafter_env));
   batch->obs_bytes = obs_bytes_for(options);
   batch->obs = batch->own_obs = calloc((size_t)count, batch->obs_bytes ? batch->obs_bytes : 1);
@@ -228,10 +230,7 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
       crafter_renderer_attach(batch->renderers[i], &batch->envs[i],
                               batch->obs + batch->obs_bytes * (size_t)i);
     }
-    if (batch->pickers ? crafter_env_reset_level(&batch->envs[i], options->levels,
-                                                 crafter_level_pick(&batch->pickers[i])) < 0
-                       : crafter_env_reset(&batch->envs[i]) < 0)
-      goto out_of_memory;
+    if (start_here(batch, i) < 0) goto out_of_memory;
     observe(batch, i);
   }
   int threads = options->threads;

@@ -160,11 +160,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                            o.have_textures ? &o.textures : NULL);
   const crafter_task_pool *pool = options->tasks;
   header.tasks = pool ? pool->set : NULL;
-  if (options->levels) {
-    header.level_count = options->levels->count;
-    header.level_first = options->levels->first;
-    header.level_order = options->level_order;
-  }
+  crafter_traj_header_set_levels(&header, options->levels, options->level_order);
   crafter_task_tracker tracker;
   memset(&tracker, 0, sizeof(tracker));
   crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);

@@ -122,7 +122,7 @@ int crafter_level_option(const char *program, int option, const char *argument,
 }
 
 void crafter_level_options_check(const char *program, const crafter_level_options *options) {
-  if (!options->count && !options->path && (options->start || options->order_given))
+  if (!crafter_level_options_wanted(options) && (options->start || options->order_given))
     crafter_usage_error(program, "%s", "--start-level and --level-order need --levels N or FILE");
   if (options->count && options->start &&
       options->start > (int64_t)CRAFTER_EPISODE_MAX - (options->count - 1))
@@ -135,11 +135,12 @@ int crafter_level_options_open(const crafter_level_options *options, crafter_par
                                crafter_level_set *set, char *error, size_t error_size) {
   if (options->count) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
-    if (crafter_levels_generate(set, params, config, options->start ? options->start : 1,
-                                options->count, threads, error, error_size) < 0)
-      return 1;
-    return 0;
+    int threads = options->threads ? options->threads
+                  : cores < 1      ? 1
+                  : cores > 16     ? 16
+                                   : (int)cores;
+    return crafter_levels_generate(set, params, config, options->start ? options->start : 1,
+                                   options->count, threads, error, error_size) < 0;
   }
   if (crafter_levels_load(set, options->path, error, error_size) < 0) return 1;
   /* The file's area and view, unless the command line says otherwise. */

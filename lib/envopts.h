@@ -68,7 +68,13 @@ typedef struct crafter_level_options {
   int64_t start;      /* --start-level: the episode of the first level; 0: not given (1) */
   int order;          /* enum crafter_level_order */
   int order_given;
+  int threads;        /* threads generating the levels; 0: one per core, at most 16 */
 } crafter_level_options;
+
+/* Whether the options ask for a level set at all. */
+static inline int crafter_level_options_wanted(const crafter_level_options *options) {
+  return options->count || options->path;
+}
 
 void crafter_level_options_init(crafter_level_options *options);
 

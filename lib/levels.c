@@ -264,6 +264,13 @@ void crafter_level_picker_init(crafter_level_picker *picker, const crafter_level
   picker->stride = envs > 0 ? envs : 1;
 }
 
+crafter_level_picker *crafter_level_pickers_new(const crafter_level_set *set, int order, int envs) {
+  crafter_level_picker *pickers = calloc((size_t)envs, sizeof(*pickers));
+  for (int i = 0; pickers && i < envs; i++)
+    crafter_level_picker_init(&pickers[i], set, order, i, envs);
+  return pickers;
+}
+
 int crafter_level_pick(crafter_level_picker *picker) {
   if (picker->order == CRAFTER_LEVEL_ORDER_SEQUENTIAL) {
     int index = (int)picker->next;

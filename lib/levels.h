@@ -126,6 +126,10 @@ typedef struct crafter_level_picker {
 void crafter_level_picker_init(crafter_level_picker *picker, const crafter_level_set *set,
                                int order, int env_index, int envs);
 
+/* Pickers for `envs` envs sharing the set, env i's at [i]: a new array
+ * to free, or NULL when memory ran out. */
+crafter_level_picker *crafter_level_pickers_new(const crafter_level_set *set, int order, int envs);
+
 /* The index (from 0) of the next episode's level. */
 int crafter_level_pick(crafter_level_picker *picker);
 

@@ -381,11 +381,7 @@ static int setup(session *s, char *error, size_t error_size) {
     crafter_traj_header_init(&header, &options->params, options->obs_kind, "external",
                              s->have_textures ? &s->textures : NULL);
     header.tasks = options->tasks ? options->tasks->set : NULL;
-    if (options->levels) {
-      header.level_count = options->levels->count;
-      header.level_first = options->levels->first;
-      header.level_order = options->level_order;
-    }
+    crafter_traj_header_set_levels(&header, options->levels, options->level_order);
     s->recorders = calloc((size_t)count, sizeof(crafter_traj_recorder *));
     if (!s->recorders) goto out_of_memory;
     for (int i = 0; i < count; i++) {
@@ -397,12 +393,9 @@ static int setup(session *s, char *error, size_t error_size) {
   }
   s->ended = calloc((size_t)count, 1);
   if (!s->ended) goto out_of_memory;
-  if (options->levels) {
-    s->pickers = calloc((size_t)count, sizeof(crafter_level_picker));
-    if (!s->pickers) goto out_of_memory;
-    for (int i = 0; i < count; i++)
-      crafter_level_picker_init(&s->pickers[i], options->levels, options->level_order, i, count);
-  }
+  if (options->levels &&
+      !(s->pickers = crafter_level_pickers_new(options->levels, options->level_order, count)))
+    goto out_of_memory;
   if (options->tasks && options->binary && build_task_table(s) < 0) goto out_of_memory;
   if (options->tasks) {
     s->trackers = calloc((size_t)count, sizeof(crafter_task_tracker));

@@ -60,6 +60,13 @@ static void to_little_endian_floats(uint8_t *data, size_t size) {
 
 /* ---- header ---- */
 
+void crafter_traj_header_set_levels(crafter_traj_header *header,
+                                    const crafter_level_set *levels, int order) {
+  header->level_count = levels ? levels->count : 0;
+  header->level_first = levels ? levels->first : 0;
+  header->level_order = levels ? order : 0;
+}
+
 uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind) {
   switch (obs_kind) {
     case CRAFTER_OBS_PIXELS: return (uint32_t)params->size[0] * (uint32_t)params->size[1] * 3u;

@@ -64,6 +64,12 @@ typedef struct crafter_traj_header {
 void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
                               int obs_kind, const char *agent, const crafter_textures *textures);
 
+/* Records that the episodes are played on `levels` (NULL: fresh worlds)
+ * in `order`; the header's seed must be the set's. */
+struct crafter_level_set;
+void crafter_traj_header_set_levels(crafter_traj_header *header,
+                                    const struct crafter_level_set *levels, int order);
+
 /* Bytes of one observation of a kind for these parameters, 0 for none or text. */
 uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind);
 
