@@ -64,7 +64,7 @@ if ls "$GOLDEN_DIR"/*.jsonl.gz >/dev/null 2>&1; then
   done
   [ $failed -eq 0 ]
   ok $? "all $traces reference traces replay from level files, field for field"
-  report compared "$traces reference episodes played from level sets (levels.t)"
+  report compared "$traces reference episodes played from level sets"
 else
   skip "no reference traces in $GOLDEN_DIR"
 fi
