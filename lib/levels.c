@@ -564,8 +564,11 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
   memset(set, 0, sizeof(*set));
   char reason[200];
   const char *wrong = NULL;
-  if (size < CRAFTER_LEVELS_HEADER_BYTES || memcmp(bytes, CRAFTER_LEVELS_MAGIC, 8) != 0)
+  if (size < 8 || memcmp(bytes, CRAFTER_LEVELS_MAGIC, 8) != 0)
     return crafter_fail(error, error_size, "%s: not a level file (crafter-levels(5))", name);
+  if (size < CRAFTER_LEVELS_HEADER_BYTES)
+    return crafter_fail(error, error_size, "%s: its header is cut short: %zu of %d bytes", name,
+                        size, CRAFTER_LEVELS_HEADER_BYTES);
   if (crafter_get_u32(bytes + 124) != crafter_crc32(bytes, 124))
     return crafter_fail(error, error_size, "%s: the header's checksum does not match", name);
   uint32_t version = crafter_get_u32(bytes + 8);

@@ -11,7 +11,7 @@ step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 bench=$top/bin/crafter-bench
 compare=$top/tests/golden-compare
-plan 28
+plan 29
 
 awk 'BEGIN { srand(3); for (i = 0; i < 1500; i++) print int(rand() * 17) }' >"$scratch/actions"
 
@@ -124,6 +124,10 @@ printf '\125' | dd of="$scratch/flip.lvl" bs=1 seek=5000 conv=notrunc 2>/dev/nul
 "$step" --levels "$scratch/flip.lvl" </dev/null >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "checksum\|decompress" "$scratch/err"
 ok $? "a damaged level file: $(cat "$scratch/err")"
+head -c 100 "$scratch/set.lvl" >"$scratch/header.lvl"
+"$step" --levels "$scratch/header.lvl" </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "header is cut short: 100 of 128 bytes" "$scratch/err"
+ok $? "a level file cut in its header: $(cat "$scratch/err")"
 "$step" --levels "$scratch/actions" </dev/null >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "not a level file" "$scratch/err"
 ok $? "not a level file: $(cat "$scratch/err")"
