@@ -34,7 +34,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
 	tests/unit/test-levels
-TEST_TOOLS = tests/golden-compare tests/agent-actions
+TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.
 FUZZ_TARGETS = traj config world score tasks levels
@@ -106,6 +106,12 @@ tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 
 tests/agent-actions: tests/agent-actions.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+# The engine's numpy cos for the reference, on machines whose numpy computes
+# cos otherwise (tests/reference/npcos.py).  Loaded into Python: no
+# sanitizers, whatever the suite is built with.
+tests/reference/npmath.so: lib/npmath.c lib/npmath.h
+	$(CC) -std=c11 -O2 -fPIC -shared $(EXACTFLAGS) -Ilib -o $@ lib/npmath.c -lm
 
 check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_DRIVERS)
 	sh tests/run-all

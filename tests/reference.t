@@ -36,6 +36,10 @@ fi
 status=$?
 [ $status -ne 0 ] && diag <"$scratch/log"
 grep -q "no difference in 4 episodes" "$scratch/log"
+fuzzed=$?
+sed -n 's/^check-reference: \(numpy.s float64 cos .*\)/\1/p' "$scratch/log" | grep -v '^numpy.s float64 cos is the' |
+  while read -r line; do report note "$line"; done
+(exit $fuzzed)
 ok $(( status || $? )) "4 fuzzed episodes play alike in the reference and the engine: $(tail -n 1 "$scratch/log" | cut -c1-100)"
 
 # The toolkit's own textures are not Crafter's: every picture differs.

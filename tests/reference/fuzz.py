@@ -606,6 +606,9 @@ def main(argv=None):
   workdir = tempfile.mkdtemp(prefix='fuzz-', dir=args.out)
   print(f'check-reference: fuzz seed {seed} (--seed {seed} repeats this run), '
         f'budget {amount:g} {kind}, {args.jobs} jobs', flush=True)
+  import npcos
+  npcos.install()
+  print(f'check-reference: {npcos.describe()}', flush=True)
   stats = {'episodes': 0, 'steps': 0, 'parameter_sets': set(), 'with_config': 0,
            'keys': set(), 'reference_errors': 0, 'engine_refused': 0, 'policies': {}}
   started = time.time()

@@ -30,6 +30,7 @@ import numpy as np
 import crafter
 from crafter import objects
 
+import npcos
 import patches
 from names import ACHIEVEMENTS, INVENTORY
 
@@ -55,6 +56,7 @@ def install_creation_order():
 
 
 install_creation_order()
+npcos.install()
 
 
 def object_row(obj):
