@@ -82,11 +82,15 @@ static void usage(FILE *out) {
           "                          reference traces\n"
           "  -b, --binary            the binary protocol of crafter-protocol(5): a\n"
           "                          header, then fixed-size frames answered by one\n"
-          "                          action byte per env (255 resets that env)\n"
+          "                          action byte per env (255 resets that env; 253\n"
+          "                          and 12 bytes ask for an env's view at any size)\n"
           "      --manual-reset      binary: an ended episode waits for the reset\n"
           "                          action (the env plays on meanwhile, as\n"
           "                          crafter.Env does) instead of restarting at once\n"
           "      --semantic          binary: frames carry the semantic map too\n"
+          "      --final-obs         binary, without --manual-reset: frames also carry\n"
+          "                          the final observation of each episode that ended\n"
+          "                          at the step\n"
           "      --shm-fd=FD         binary: write frames to a ring in the shared\n"
           "                          memory open as descriptor FD (sized here); the\n"
           "                          pipe carries only 8 bytes a frame\n"
@@ -129,7 +133,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   crafter_task_options_init(&a->tasks);
   crafter_level_options_init(&a->levels);
   enum {
-    OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS
+    OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS, OPT_FINAL_OBS
   };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
@@ -153,6 +157,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       {"record", required_argument, NULL, OPT_RECORD},
       {"manual-reset", no_argument, NULL, OPT_MANUAL_RESET},
       {"semantic", no_argument, NULL, OPT_SEMANTIC},
+      {"final-obs", no_argument, NULL, OPT_FINAL_OBS},
       {"shm-fd", required_argument, NULL, OPT_SHM_FD},
       {"shm-slots", required_argument, NULL, OPT_SHM_SLOTS},
       {"help", no_argument, NULL, 'h'},
@@ -200,6 +205,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       case 'b': options->binary = 1; break;
       case OPT_MANUAL_RESET: options->manual_reset = 1; break;
       case OPT_SEMANTIC: options->semantic_info = 1; break;
+      case OPT_FINAL_OBS: options->final_obs = 1; break;
       case OPT_SHM_FD: {
         int64_t fd;
         if (crafter_parse_int64(optarg, 0, 1 << 20, &fd) < 0)
@@ -240,10 +246,15 @@ static void parse_options(int argc, char **argv, arguments *a) {
   if (options->binary && options->info != CRAFTER_INFO_SHORT)
     usage_error("--info %s is for JSON lines, not the binary protocol",
                 crafter_info_kind_name(options->info));
-  if (!options->binary && (options->manual_reset || options->semantic_info || options->shm_fd >= 0))
-    usage_error("%s", "--manual-reset, --semantic and --shm-fd are for the binary protocol");
-  if (options->textures && options->obs_kind != CRAFTER_OBS_PIXELS)
-    usage_error("%s", "--textures needs --obs pixels");
+  if (!options->binary &&
+      (options->manual_reset || options->semantic_info || options->shm_fd >= 0 || options->final_obs))
+    usage_error("%s",
+                "--manual-reset, --semantic, --final-obs and --shm-fd are for the binary protocol");
+  if (options->final_obs && options->manual_reset)
+    usage_error("%s", "--final-obs is for auto-reset: with --manual-reset a frame's observation "
+                      "is the final one");
+  if (options->textures && options->obs_kind != CRAFTER_OBS_PIXELS && !options->binary)
+    usage_error("%s", "--textures needs --obs pixels (or the binary protocol, for render requests)");
 }
 
 /* Loads the configuration and the world file, and runs the session. */

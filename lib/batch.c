@@ -23,6 +23,7 @@ struct crafter_batch {
   uint8_t *obs;         /* per env: own_obs, or the caller's (crafter_batch_redirect) */
   uint8_t *own_obs;
   size_t obs_bytes;
+  uint8_t *final;       /* per env: the caller's place for final observations, or NULL */
   worker *workers;      /* helpers 1..threads-1; the caller is the first */
   int started;          /* helper threads running */
   int synchronized;     /* the lock and conditions exist */
@@ -64,7 +65,13 @@ static void step_env(crafter_batch *batch, int i) {
     return;
   }
   crafter_env_step(&batch->envs[i], batch->actions[i], &batch->results[i]);
-  if (!batch->results[i].done || batch->options.manual_reset) observe(batch, i);
+  if (!batch->results[i].done || batch->options.manual_reset) {
+    observe(batch, i);
+  } else if (batch->final && batch->obs_bytes) {
+    observe(batch, i);
+    memcpy(batch->final + batch->obs_bytes * (size_t)i, batch->obs + batch->obs_bytes * (size_t)i,
+           batch->obs_bytes);
+  }
 }
 
 /* Steps envs handed out one at a time, so that threads share the work
@@ -337,6 +344,8 @@ void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer) {
     crafter_renderer_attach(batch->renderers[i], &batch->envs[i],
                             buffer + batch->obs_bytes * (size_t)i);
 }
+
+void crafter_batch_keep_final(crafter_batch *batch, uint8_t *buffer) { batch->final = buffer; }
 
 const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i) {
   return batch->obs + batch->obs_bytes * (size_t)i;

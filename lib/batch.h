@@ -54,6 +54,12 @@ void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
  * The buffer may change between steps; every step observes every env. */
 void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer);
 
+/* Without manual_reset: from the next step on, an env whose episode ends
+ * also leaves the observation that ended it (obs_bytes) at its place in
+ * `buffer` (envs * obs_bytes bytes, kept alive by the caller) before it
+ * is reset; the other envs' places are left alone.  NULL stops it. */
+void crafter_batch_keep_final(crafter_batch *batch, uint8_t *buffer);
+
 /* The observation of env i (obs_bytes long), and its env. */
 const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i);
 size_t crafter_batch_observation_bytes(const crafter_batch *batch);

@@ -108,6 +108,8 @@ typedef struct session {
   uint8_t *ring;     /* --shm-fd: the mapping of the ring of frames */
   size_t ring_bytes;
   uint8_t *ended;    /* per env: its episode ended and it was not reset yet */
+  uint8_t *final_dirty; /* --final-obs: per frame buffer (ring slot) and env, whether its
+                           final section holds an observation to clear */
   int lend_pages;    /* frames go to the pipe by vmsplice (until it fails) */
   int frame_lent;    /* the pipe may hold the frame buffer's pages */
   int64_t finished;
@@ -129,6 +131,11 @@ typedef struct session {
   uint8_t *table;    /* binary: the task table after the header */
   size_t table_bytes;
   crafter_level_picker *pickers; /* --levels: per env */
+  /* Render requests: a renderer for the size last asked for, and its
+   * pixels. */
+  crafter_renderer *view_renderer;
+  int view_size[2];
+  uint8_t *view_pixels;
 } session;
 
 enum { TEXT_CAPACITY = 8192 };
@@ -160,6 +167,8 @@ static void free_session(session *s) {
   free(s->text);
   free(s->goal);
   free(s->table);
+  crafter_renderer_free(s->view_renderer);
+  free(s->view_pixels);
   crafter_batch_free(s->batch);
   free(s->batch_results);
   free(s->batch_resets);
@@ -182,6 +191,7 @@ static void free_session(session *s) {
   else if (s->frame)
     munmap(s->frame, s->frame_bytes);
   free(s->ended);
+  free(s->final_dirty);
 }
 
 /* Threads help only where the work comes in batches: the binary protocol
@@ -217,6 +227,7 @@ static size_t section_bytes_per_env(const session *s, int section) {
     case CRAFTER_SECTION_SEMANTIC:
       return s->options->semantic_info ? (size_t)params->area[0] * (size_t)params->area[1] : 0;
     case CRAFTER_SECTION_OBS: return s->obs_bytes;
+    case CRAFTER_SECTION_FINAL: return s->options->final_obs ? s->obs_bytes : 0;
     case CRAFTER_SECTION_TASK: return s->options->tasks ? 8 : 0;
     default: return 4;
   }
@@ -243,6 +254,14 @@ static int setup_frames(session *s, char *error, size_t error_size) {
     at = align64(at + section_bytes_per_env(s, k) * (size_t)options->envs);
   }
   s->frame_bytes = at;
+  if (options->final_obs) {
+    size_t buffers = options->shm_fd < 0 ? 1 : (size_t)options->shm_slots;
+    s->final_dirty = calloc(buffers * (size_t)options->envs, 1);
+    if (!s->final_dirty) {
+      snprintf(error, error_size, "out of memory");
+      return -1;
+    }
+  }
   if (s->frame_bytes > UINT32_MAX) {
     snprintf(error, error_size, "a frame of %zu bytes is too large for the binary protocol",
              s->frame_bytes);
@@ -275,8 +294,11 @@ static int setup_frames(session *s, char *error, size_t error_size) {
 
 /* The batch draws the observations of the next frame straight into it. */
 static void aim_batch(session *s) {
-  if (s->batch && s->obs_bytes)
+  if (s->batch && s->obs_bytes) {
     crafter_batch_redirect(s->batch, s->frame + s->section[CRAFTER_SECTION_OBS]);
+    if (s->options->final_obs)
+      crafter_batch_keep_final(s->batch, s->frame + s->section[CRAFTER_SECTION_FINAL]);
+  }
 }
 
 static int setup_batch(session *s, char *error, size_t error_size) {
@@ -599,7 +621,8 @@ static void write_header(session *s) {
                    (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
                    (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
                    (options->tasks ? CRAFTER_PROTOCOL_TASKS : 0) |
-                   (options->levels ? CRAFTER_PROTOCOL_LEVELS : 0);
+                   (options->levels ? CRAFTER_PROTOCOL_LEVELS : 0) |
+                   (options->final_obs ? CRAFTER_PROTOCOL_FINAL : 0);
   crafter_put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
   crafter_put_u32(header + 12, (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + s->table_bytes));
   crafter_put_u32(header + 16, (uint32_t)options->envs);
@@ -615,10 +638,12 @@ static void write_header(session *s) {
   crafter_put_u32(header + 64, (uint32_t)options->params.area[1]);
   crafter_put_u32(header + 68, flags);
   crafter_put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
-  /* The task section, last, has its offset at 124 only with goals. */
-  for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++)
-    if (k != CRAFTER_SECTION_TASK || options->tasks)
-      crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
+  /* The sections up to the observations at 76..120; the task section has
+   * its offset at 124 only with goals; the final section, between the two,
+   * has none (it starts where the observations' section ends). */
+  for (int k = 0; k <= CRAFTER_SECTION_OBS; k++)
+    crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
+  if (options->tasks) crafter_put_u32(header + 124, (uint32_t)s->section[CRAFTER_SECTION_TASK]);
   fwrite(header, 1, sizeof(header), s->out);
   if (s->table_bytes) fwrite(s->table, 1, s->table_bytes, s->out);
 }
@@ -678,7 +703,27 @@ static int reclaim_frame(session *s) {
   if (!fresh) return -1;
   munmap(s->frame, s->frame_bytes);
   s->frame = fresh;
+  if (s->final_dirty) memset(s->final_dirty, 0, (size_t)s->options->envs);
   return 0;
+}
+
+/* The final section holds the observations of the episodes that ended at
+ * this step and zeros elsewhere, whatever the buffer held before: a slot
+ * is cleared only where an earlier frame in this buffer left one. */
+static void settle_final(session *s) {
+  if (!s->final_dirty || !s->obs_bytes) return;
+  const uint8_t *ended = s->frame + s->section[CRAFTER_SECTION_DONE];
+  size_t slot = s->ring ? (size_t)(s->frame - s->ring) / s->frame_bytes : 0;
+  uint8_t *dirty = s->final_dirty + slot * (size_t)s->options->envs;
+  uint8_t *section = s->frame + s->section[CRAFTER_SECTION_FINAL];
+  for (int i = 0; i < s->options->envs; i++) {
+    if (ended[i]) {
+      dirty[i] = 1;
+    } else if (dirty[i]) {
+      memset(section + s->obs_bytes * (size_t)i, 0, s->obs_bytes);
+      dirty[i] = 0;
+    }
+  }
 }
 
 /* Sends the frame just filled: the whole frame in one write on the pipe,
@@ -774,6 +819,72 @@ static void cut_episode(session *s, int i) {
     record_failure(s, problem);
 }
 
+/* A render request (crafter-protocol(5)): env i's view drawn at another
+ * size, as Crafter's Env.render(size) draws it, night noise drawn from
+ * the world's generator included; nothing is stepped. */
+static int answer_render(session *s, reader *in, long step, char *error, size_t error_size) {
+  long available = fill(in, CRAFTER_PROTOCOL_RENDER_BYTES);
+  if (available < 0) {
+    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    return -1;
+  }
+  if (available < CRAFTER_PROTOCOL_RENDER_BYTES) {
+    snprintf(error, error_size, "input ended in a render request before step %ld: %ld of %d bytes",
+             step, available, CRAFTER_PROTOCOL_RENDER_BYTES);
+    return -1;
+  }
+  const uint8_t *request = in->buffer + in->start;
+  uint32_t index = crafter_get_u32(request + 1);
+  uint32_t width = crafter_get_u32(request + 5), height = crafter_get_u32(request + 9);
+  in->start += CRAFTER_PROTOCOL_RENDER_BYTES;
+  if (index >= (uint32_t)s->options->envs) {
+    snprintf(error, error_size, "a render request before step %ld names env %u of %d", step,
+             index, s->options->envs);
+    return -1;
+  }
+  if (s->batch) {
+    snprintf(error, error_size, "render requests need one thread (no --threads)");
+    return -1;
+  }
+  crafter_env *env = &s->envs[index];
+  const int *view = env->params.view;
+  if (width < 2u * (uint32_t)view[0] || height < 2u * (uint32_t)view[1] ||
+      width > CRAFTER_PROTOCOL_RENDER_MAX || height > CRAFTER_PROTOCOL_RENDER_MAX) {
+    snprintf(error, error_size,
+             "a render request before step %ld asks for %ux%u pixels: a view of %dx%d cells "
+             "is drawn at %dx%d to %dx%d",
+             step, width, height, view[0], view[1], 2 * view[0], 2 * view[1],
+             CRAFTER_PROTOCOL_RENDER_MAX, CRAFTER_PROTOCOL_RENDER_MAX);
+    return -1;
+  }
+  if (!s->have_textures && load_textures(s, error, error_size) < 0) return -1;
+  if (!s->view_renderer || s->view_size[0] != (int)width || s->view_size[1] != (int)height) {
+    crafter_renderer_free(s->view_renderer);
+    free(s->view_pixels);
+    s->view_pixels = NULL;
+    crafter_params params = env->params;
+    params.size[0] = (int)width;
+    params.size[1] = (int)height;
+    s->view_renderer = crafter_renderer_new(&s->textures, &params, error, error_size);
+    if (!s->view_renderer) return -1;
+    s->view_size[0] = (int)width;
+    s->view_size[1] = (int)height;
+    s->view_pixels = malloc((size_t)width * height * 3);
+    if (!s->view_pixels) {
+      snprintf(error, error_size, "out of memory");
+      return -1;
+    }
+  }
+  size_t bytes = (size_t)width * height * 3;
+  memset(s->view_pixels, 0, bytes); /* the border Crafter leaves black */
+  crafter_render_pixels(s->view_renderer, env, s->view_pixels);
+  if (fflush(s->out) != 0 || write_all(fileno(s->out), s->view_pixels, bytes) < 0) {
+    snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 static int run_binary(session *s, reader *in, char *error, size_t error_size) {
   int count = s->options->envs;
   write_header(s);
@@ -788,7 +899,13 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
     return 1;
   }
   for (long step = 1;; step++) {
-    long available = fill(in, (size_t)count);
+    long available = fill(in, 1);
+    if (available > 0 && in->buffer[in->start] == CRAFTER_PROTOCOL_RENDER) {
+      if (answer_render(s, in, step, error, error_size) < 0) return 1;
+      step--; /* a request is not a step */
+      continue;
+    }
+    if (available > 0) available = fill(in, (size_t)count);
     if (available < 0) {
       snprintf(error, error_size, "reading standard input: %s", strerror(errno));
       return 1;
@@ -827,6 +944,11 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
           reset = 1;
         } else {
           stop |= step_env(s, i, actions[i], &result, &reset);
+          if (result.done && s->options->final_obs && s->obs_bytes) {
+            observe(s, i);
+            memcpy(s->frame + s->section[CRAFTER_SECTION_FINAL] + s->obs_bytes * (size_t)i,
+                   s->obs + s->obs_bytes * (size_t)i, s->obs_bytes);
+          }
           if (result.done && !stop && !s->options->manual_reset) {
             if (reset_env(s, i, error, error_size) < 0) return 1;
             reset = 1;
@@ -835,6 +957,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
         fill_frame(s, i, &result, reset);
       }
     }
+    settle_final(s);
     in->start += (size_t)count;
     if (s->record_failed) {
       snprintf(error, error_size, "%s", s->record_error);

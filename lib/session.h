@@ -35,6 +35,9 @@ typedef struct crafter_session_options {
                                 in this shared memory (sized and mapped here), the pipe
                                 carries slot numbers; -1 for frames on the pipe */
   int shm_slots;
+  int final_obs;             /* binary protocol without manual_reset: frames carry the
+                                final observation of every episode that ended at the
+                                step, in a section after the observations */
   const char *record;        /* trajectory file to write (crafter-trajectory(5)), or NULL:
                                 every episode, with the observations of obs_kind unless
                                 they are text; an episode the input cut short is stored
@@ -63,6 +66,15 @@ size_t crafter_session_line_limit(int envs);
                                          task table, frames end with the task section */
 #define CRAFTER_PROTOCOL_LEVELS 16u   /* episodes are played on a level set: an env's
                                          episode number is its level */
+#define CRAFTER_PROTOCOL_FINAL 32u    /* frames carry the final observation of the episodes
+                                         that ended at the step (the final section) */
+/* Bytes a client writes instead of a step's actions. */
+#define CRAFTER_PROTOCOL_RENDER 253u  /* then uint32 env, width, height: that env's view
+                                         drawn at that size, answered with its pixels */
+#define CRAFTER_PROTOCOL_RENDER_BYTES 13
+/* A render request asks for at least 2 pixels a cell (what Crafter can
+ * draw) and at most this many pixels on each axis. */
+#define CRAFTER_PROTOCOL_RENDER_MAX 4096
 
 /* The sections of a frame, in order; the header gives each one's offset. */
 enum crafter_protocol_section {
@@ -70,6 +82,10 @@ enum crafter_protocol_section {
   CRAFTER_SECTION_UNLOCKED, CRAFTER_SECTION_EPISODE, CRAFTER_SECTION_STEP,
   CRAFTER_SECTION_INVENTORY, CRAFTER_SECTION_ACHIEVEMENTS, CRAFTER_SECTION_POSITION,
   CRAFTER_SECTION_SEMANTIC, CRAFTER_SECTION_OBS,
+  CRAFTER_SECTION_FINAL, /* with final observations: per env, the observation that ended
+                            its episode at this step (undefined for the others); at the
+                            next multiple of 64 after the observations, given by no
+                            header field */
   CRAFTER_SECTION_TASK, /* with goals: per env the instruction's index in the table and
                            whether the goal was met at this step (uint32 each) */
   CRAFTER_PROTOCOL_SECTIONS

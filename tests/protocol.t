@@ -3,9 +3,13 @@
 # error giving one line and a non-zero status.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 18
+plan 25
 
 bytes() { wc -c <"$1" | tr -d ' '; }
+# u32 FILE OFFSET: the little-endian uint32 at OFFSET.
+u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
+# slice FILE OFFSET COUNT: COUNT bytes from OFFSET.
+slice() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
 
 # A frame as crafter-protocol(5) lays it out for N envs: reward (double), discount,
 # done, reset, unlocked, episode, step, inventory (16 int32), achievements
@@ -88,6 +92,70 @@ ok $? "a missing texture folder is named, not a file in it: $(cat "$scratch/err"
 "$step" --obs pixels --textures "$scratch/plain" </dev/null >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q "^crafter-step: textures folder $scratch/plain is not a folder$" "$scratch/err"
 ok $? "a file given as the texture folder is said not to be one: $(cat "$scratch/err")"
+
+# --final-obs: a section after the observations holds the observation that
+# ended each episode, the one --manual-reset shows in the frame itself.
+head -c 12 /dev/zero | "$step" --binary --obs symbolic --length 5 --final-obs >"$scratch/final"
+fb=$(($(frame_bytes 1 5380) + 5440))
+[ "$(bytes "$scratch/final")" -eq $((128 + 13 * fb)) ] && [ "$(u32 "$scratch/final" 68)" -eq 33 ] &&
+  [ "$(u32 "$scratch/final" 44)" -eq $fb ]
+ok $? "--final-obs adds flag 32 and a section of one observation a env (frames of $fb bytes)"
+head -c 5 /dev/zero | "$step" --binary --obs symbolic --length 5 --manual-reset >"$scratch/manual"
+obs=$(u32 "$scratch/final" 120)
+slice "$scratch/manual" $((128 + 5 * $(frame_bytes 1 5380) + obs)) 5380 >"$scratch/ended"
+slice "$scratch/final" $((128 + 5 * fb + obs + 5440)) 5380 >"$scratch/kept"
+slice "$scratch/final" $((128 + 5 * fb + obs)) 5380 >"$scratch/next"
+cmp -s "$scratch/ended" "$scratch/kept" && ! cmp -s "$scratch/kept" "$scratch/next" &&
+  [ "$(slice "$scratch/final" $((128 + 5 * fb + 128)) 1 | od -An -tu1 | tr -d ' ')" = 1 ] &&
+  [ "$(slice "$scratch/final" $((128 + 5 * fb + 192)) 1 | od -An -tu1 | tr -d ' ')" = 1 ]
+ok $? "the final section of the ending step holds the final observation, the obs the next episode's"
+"$step" --binary --envs 8 --obs pixels --length 30 --final-obs <"$scratch/actions" >"$scratch/file"
+cksum <"$scratch/file" >"$scratch/one"
+"$step" --binary --envs 8 --obs pixels --length 30 --final-obs --threads 2 <"$scratch/actions" |
+  (sleep 1; cksum) >"$scratch/two"
+"$step" --binary --envs 8 --obs pixels --length 30 --final-obs <"$scratch/actions" |
+  (sleep 1; cksum) >"$scratch/three"
+cmp -s "$scratch/one" "$scratch/two" && cmp -s "$scratch/one" "$scratch/three"
+ok $? "final sections are the same on two threads and through a pipe whose reader lags"
+"$step" --binary --manual-reset --final-obs </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "final-obs is for auto-reset" "$scratch/err"
+ok $? "--final-obs with --manual-reset is refused: $(cat "$scratch/err")"
+
+# A render request (253, env, width, height) draws a view at another size
+# and steps nothing: by day, the picture --size gives at that step.
+render_90x60='\375\000\000\000\000\132\000\000\000\074\000\000\000'
+printf "\002\002$render_90x60\000" | "$step" --binary --obs pixels >"$scratch/render"
+printf '\002\002\000' | "$step" --binary --obs pixels --size 90,60 >"$scratch/sized"
+small=$(frame_bytes 1 12288)
+big=$(frame_bytes 1 16200)
+slice "$scratch/render" $((128 + 3 * small)) 16200 >"$scratch/picture"
+slice "$scratch/sized" $((128 + 2 * big + $(u32 "$scratch/sized" 120))) 16200 >"$scratch/expected"
+[ "$(bytes "$scratch/render")" -eq $((128 + 4 * small + 16200)) ] &&
+  cmp -s "$scratch/picture" "$scratch/expected"
+ok $? "a render request is answered by the view at 90x60 and no frame"
+slice "$scratch/render" $((128 + 3 * small + 16200)) "$small" >"$scratch/after"
+slice "$scratch/sized" $((128 + 3 * big)) 4 >/dev/null
+printf '\002\002\000' | "$step" --binary --obs pixels >"$scratch/plain3"
+slice "$scratch/plain3" $((128 + 3 * small)) "$small" | cmp -s - "$scratch/after"
+ok $? "by day a render changes nothing: the next step's frame is as without it"
+for request in '\375\001\000\000\000\132\000\000\000\074\000\000\000' \
+  '\375\000\000\000\000\021\000\000\000\074\000\000\000' '\375\000\000\000'; do
+  printf "$request" | "$step" --binary >/dev/null 2>>"$scratch/render-errors"
+  echo $? >>"$scratch/render-errors"
+done
+printf '\000\375' | "$step" --binary --envs 2 >/dev/null 2>>"$scratch/render-errors"
+echo $? >>"$scratch/render-errors"
+printf "$render_90x60" | "$step" --binary --envs 2 --threads 2 >/dev/null 2>>"$scratch/render-errors"
+echo $? >>"$scratch/render-errors"
+[ "$(grep -c '^1$' "$scratch/render-errors")" -eq 5 ] &&
+  grep -q "names env 1 of 1" "$scratch/render-errors" &&
+  grep -q "asks for 17x60 pixels: a view of 9x9 cells is drawn at 18x18 to 4096x4096" "$scratch/render-errors" &&
+  grep -q "input ended in a render request before step 1: 4 of 13 bytes" "$scratch/render-errors" &&
+  grep -q "step 1, env 1: action 253 out of range" "$scratch/render-errors" &&
+  grep -q "render requests need one thread" "$scratch/render-errors"
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/render-errors"
+ok $status "bad render requests each say what is wrong and exit 1"
 
 printf 'not a png' >"$scratch/bad.png"
 mkdir "$scratch/textures" && cp "$scratch/bad.png" "$scratch/textures/unknown.png"
