@@ -44,7 +44,7 @@ FUZZ_SECONDS ?= 30
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan check-reference reference-env craftax-env fuzz fuzz-targets golden install uninstall \
+.PHONY: all check check-asan check-reference reference-env craftax-env clients-env fuzz fuzz-targets golden install uninstall \
 	tasks clean distclean
 
 all: $(PROGRAMS)
@@ -127,7 +127,7 @@ check-asan:
 		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
 		EXTRA_LIBS='-fsanitize=address,undefined' \
 		GOLDEN_DIR='$(abspath $(GOLDEN_DIR))' REFERENCE_ENV='$(abspath $(REFERENCE_ENV))' \
-		CRAFTAX_ENV='$(abspath $(CRAFTAX_ENV))'
+		CRAFTAX_ENV='$(abspath $(CRAFTAX_ENV))' CLIENTS_ENV='$(abspath $(CLIENTS_ENV))'
 
 # Each reader under libFuzzer for FUZZ_SECONDS, built with clang, address
 # and undefined-behaviour sanitizers, in a separate tree.  New inputs go to
@@ -163,14 +163,20 @@ REFERENCE_ENV ?= build-reference/venv
 REFERENCE_BUDGET ?= 200
 REFERENCE_FLAGS ?=
 
+# $(call make_venv,TARGET-NAME,DIR,REQUIREMENTS,PIP-FLAGS): a virtual
+# environment made afresh from pinned requirements, marked .installed.
+define make_venv
+	@command -v $(PYTHON) >/dev/null || { echo "make $(1): $(PYTHON) is needed" >&2; exit 1; }
+	rm -rf $(2)
+	$(PYTHON) -m venv $(2)
+	$(2)/bin/pip install --quiet --disable-pip-version-check $(4) -r $(3)
+	touch $(2)/.installed
+endef
+
 reference-env: $(REFERENCE_ENV)/.installed
 
 $(REFERENCE_ENV)/.installed: tests/reference/requirements.txt
-	@command -v $(PYTHON) >/dev/null || { echo "make reference-env: $(PYTHON) is needed" >&2; exit 1; }
-	rm -rf $(REFERENCE_ENV)
-	$(PYTHON) -m venv $(REFERENCE_ENV)
-	$(REFERENCE_ENV)/bin/pip install --quiet --disable-pip-version-check -r tests/reference/requirements.txt
-	touch $@
+	$(call make_venv,reference-env,$(REFERENCE_ENV),$<)
 
 # Craftax-Classic 1.6.1 and JAX, for the symbolic observation's test
 # (tests/symbolic.t, tests/reference/symbolic.py).
@@ -179,12 +185,17 @@ CRAFTAX_ENV ?= build-reference/craftax-venv
 craftax-env: $(CRAFTAX_ENV)/.installed
 
 $(CRAFTAX_ENV)/.installed: tests/reference/requirements-craftax.txt
-	@command -v $(PYTHON) >/dev/null || { echo "make craftax-env: $(PYTHON) is needed" >&2; exit 1; }
-	rm -rf $(CRAFTAX_ENV)
-	$(PYTHON) -m venv $(CRAFTAX_ENV)
-	$(CRAFTAX_ENV)/bin/pip install --quiet --disable-pip-version-check --no-deps \
-		-r tests/reference/requirements-craftax.txt
-	touch $@
+	$(call make_venv,craftax-env,$(CRAFTAX_ENV),$<,--no-deps)
+
+# The clients the Python package is tested inside (tests/python.t runs its
+# tests there too): Stable-Baselines3 and PyTorch (CPU), Gymnasium,
+# PettingZoo, gym 0.23 (tests/reference/requirements-clients.txt).
+CLIENTS_ENV ?= build-reference/clients-venv
+
+clients-env: $(CLIENTS_ENV)/.installed
+
+$(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt
+	$(call make_venv,clients-env,$(CLIENTS_ENV),$<)
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \

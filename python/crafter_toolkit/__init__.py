@@ -1,33 +1,90 @@
 """The Crafter toolkit from Python: a thin client of crafter-step.
 
+crafter's own README, with one line changed:
+
+    import gym
     import crafter_toolkit as crafter
-    env = crafter.Env(seed=1)          # a drop-in for crafter.Env (1.8.3)
+
+    env = gym.make('CrafterReward-v1')  # Or CrafterNoReward-v1
+    env = crafter.Recorder(env, './path/to/logdir', save_stats=True,
+                           save_video=False, save_episode=False)
     obs = env.reset()
-    obs, reward, done, info = env.step(env.action_space.sample()
-                                       if hasattr(env.action_space, "sample") else 5)
+    done = False
+    while not done:
+        action = env.action_space.sample()
+        obs, reward, done, info = env.step(action)
 
-    envs = crafter.VectorEnv(64, obs="pixels", threads=2, transport="shm")
+Gymnasium (the registered ids are crafter_toolkit/Crafter-v1,
+crafter_toolkit/CrafterReward-v1 and crafter_toolkit/CrafterNoReward-v1):
 
-With gymnasium installed, importing the package registers
-"crafter_toolkit/Crafter-v1" (gymnasium.make("crafter_toolkit/Crafter-v1",
-obs="pixels", seed=1, ...)).  crafter-step is found through CRAFTER_STEP,
-in the source tree, or on PATH.
+    env = gymnasium.make("crafter_toolkit/CrafterReward-v1", obs="pixels")
+    envs = gymnasium.make_vec("crafter_toolkit/CrafterReward-v1", 64)  # VectorEnv
+    envs = crafter_toolkit.VectorEnv(64, obs="pixels")
+
+Stable-Baselines3: crafter_toolkit.sb3.VecEnv(64).  crafter-step is found
+through CRAFTER_STEP, in the package (a wheel carries it), in the source
+tree, or on PATH.  python/README.md says the rest.
 """
 
 from ._stream import CrafterStepError, find_crafter_step
 from .env import Env
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS
+from .recorder import Recorder
 from .stats import StatsWriter
 from .vector import VectorEnv
 
-__all__ = ["Env", "VectorEnv", "CrafterStepError", "StatsWriter", "find_crafter_step",
-           "ACTIONS", "ITEMS", "ACHIEVEMENTS"]
+__all__ = ["Env", "VectorEnv", "Recorder", "CrafterStepError", "StatsWriter",
+           "find_crafter_step", "ACTIONS", "ITEMS", "ACHIEVEMENTS"]
 __version__ = "0.1.0"
+
+# Gymnasium's ids, each with the fast VectorEnv as its vector entry point.
+GYMNASIUM_IDS = {"crafter_toolkit/Crafter-v1": {},
+                 "crafter_toolkit/CrafterReward-v1": {"reward": True},
+                 "crafter_toolkit/CrafterNoReward-v1": {"reward": False}}
 
 try:
     import gymnasium as _gymnasium
 except ImportError:
     _gymnasium = None
-if _gymnasium is not None and "crafter_toolkit/Crafter-v1" not in _gymnasium.registry:
-    _gymnasium.register(id="crafter_toolkit/Crafter-v1",
-                        entry_point="crafter_toolkit.gym:CrafterEnv")
+if _gymnasium is not None:
+    for _id, _kwargs in GYMNASIUM_IDS.items():
+        if _id not in _gymnasium.registry:
+            _gymnasium.register(id=_id, entry_point="crafter_toolkit.gym:CrafterEnv",
+                                vector_entry_point="crafter_toolkit.vector:VectorEnv",
+                                kwargs=dict(_kwargs))
+
+
+def _register_with_gym():
+    """crafter's ids in gym's registry, as crafter registers them, for the
+    Env here: gym.make('CrafterReward-v1') after `import crafter_toolkit
+    as crafter`.  An id already there (crafter imported first) is left
+    alone.  gym 0.26 and later wrap a registered time limit and their
+    checker in wrappers that need the newer step API, which crafter.Env
+    does not speak: there the Env's own length ends episodes (at the same
+    10000 steps), unchecked."""
+    try:
+        import gym
+    except Exception:  # not installed, or broken beside this numpy
+        return
+    try:
+        version = tuple(int(part) for part in gym.__version__.split(".")[:2])
+    except ValueError:
+        version = (0, 0)
+    for name, reward in (("CrafterReward-v1", True), ("CrafterNoReward-v1", False)):
+        try:
+            gym.spec(name)
+            continue
+        except Exception:
+            pass
+        options = dict(id=name, entry_point="crafter_toolkit:Env", kwargs={"reward": reward})
+        if version < (0, 26):
+            options["max_episode_steps"] = 10000
+        else:  # its checker would check the newer API too
+            options["disable_env_checker"] = True
+        try:
+            gym.register(**options)
+        except Exception:
+            pass
+
+
+_register_with_gym()

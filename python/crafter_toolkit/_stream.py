@@ -13,8 +13,8 @@ most once a frame outgrows a pipe (1 MiB on Linux without privileges).
 """
 
 import mmap
+import operator
 import os
-import shutil
 import struct
 import subprocess
 
@@ -24,14 +24,23 @@ MAGIC = b"CRAFTSTP"
 VERSION = 2
 HEADER = struct.Struct("<8s" + "I" * 30)
 RESET = 255
+RENDER = 253  # then uint32 env, width, height: a view at any size, nothing stepped
+RENDER_MAX = 4096  # pixels on each axis
 ACTIONS = 17
-FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS, FLAG_LEVELS = 1, 2, 4, 8, 16
-# Sections of a frame, in the header's order: (name, dtype, values a env).
+FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS, FLAG_LEVELS, FLAG_FINAL = 1, 2, 4, 8, 16, 32
+KNOWN_FLAGS = 63
+# Sections of a frame, in their order in the frame: (name, dtype, values a
+# env).  The header gives the offsets of those up to obs (12) and of task;
+# final, when there, starts where obs ends.
 SECTIONS = (("reward", "<f8", 1), ("discount", "<f4", 1), ("done", "u1", 1),
             ("reset", "u1", 1), ("unlocked", "<u4", 1), ("episode", "<u4", 1),
             ("step", "<u4", 1), ("inventory", "<i4", 16), ("achievements", "<i4", 22),
             ("position", "<i4", 4), ("semantic", "u1", None), ("obs", None, None),
-            ("task", "<u4", 2))
+            ("final", None, None), ("task", "<u4", 2))
+# What a header may say before anything is allocated from it.
+AREA_MAX = 4096
+TABLE_MAX = 64 << 20  # bytes of a task table
+SLOTS_MAX = 64
 FAMILIES = ("achievements", "localization", "conditional", "line", "square", "cross", "timed",
             "explore")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -47,27 +56,30 @@ class CrafterStepError(RuntimeError):
 
 
 def find_crafter_step():
-    """crafter-step from CRAFTER_STEP, else the source tree this package
-    sits in (or, installed, was built from), else PATH."""
-    named = os.environ.get("CRAFTER_STEP")
-    if named:
-        return named
-    here = os.path.dirname(os.path.abspath(__file__))
-    trees = [os.path.join(here, "..", "..")]
+    """crafter-step from CRAFTER_STEP, else the one the package carries
+    (installed from a wheel), else the source tree's (running from the
+    tree, or installed with pip install -e), else PATH."""
+    from ._locate import find_crafter_step as find
+    return find()
+
+
+SEED_LIMIT = 2 ** 62  # crafter-step takes seeds in [-2**62, 2**62)
+
+
+def seed_value(seed):
+    """A seed as crafter-step takes it (an integer), or ValueError."""
     try:
-        from ._source_tree import SOURCE_TREE
-        trees.append(SOURCE_TREE)
-    except ImportError:
-        pass
-    for tree in trees:
-        built = os.path.normpath(os.path.join(tree, "bin", "crafter-step"))
-        if os.access(built, os.X_OK):
-            return built
-    found = shutil.which("crafter-step")
-    if found:
-        return found
-    raise CrafterStepError(
-        "crafter-step not found: set CRAFTER_STEP, put it on PATH, or build the source tree")
+        value = operator.index(seed)
+    except TypeError:
+        raise ValueError(f"a seed is an integer, not {seed!r}") from None
+    if not -SEED_LIMIT <= value < SEED_LIMIT:
+        raise ValueError(f"a seed is an integer from -2**62 to 2**62 - 1, not {value}")
+    return value
+
+
+def fresh_seed():
+    """A seed from fresh entropy, in crafter.Env's range [0, 2**31 - 1)."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] % (2 ** 31 - 1))
 
 
 def pair(name, value):
@@ -132,7 +144,7 @@ class Stream:
                  size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
                  program=None, buffers=2, tasks=None, split=None, task=None, levels=None,
-                 start_level=None, level_order=None):
+                 start_level=None, level_order=None, final_obs=False):
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
         if transport == "auto":
@@ -149,7 +161,7 @@ class Stream:
         args = [program or find_crafter_step(), "--binary", "--envs", str(self.num_envs),
                 "--obs", obs]
         if seed is not None:
-            args += ["--seed", str(int(seed))]
+            args += ["--seed", str(seed_value(seed))]
         if not level_args:
             args += ["--first-episode", str(int(first_episode))]
         args += ["--length", str(int(length or 0))] + level_args
@@ -165,6 +177,10 @@ class Stream:
             args.append("--manual-reset")
         if semantic:
             args.append("--semantic")
+        if final_obs:
+            if manual_reset:
+                raise ValueError("final_obs is for auto-reset, not with manual_reset")
+            args.append("--final-obs")
         if record is not None:
             args += ["--record", os.fspath(record)]
         if tasks is not None:
@@ -188,9 +204,15 @@ class Stream:
             pass_fds = (memory_fd,)
         self.args = args
         try:
-            self.process = subprocess.Popen(
-                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, pass_fds=pass_fds)
+            try:
+                self.process = subprocess.Popen(
+                    args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    bufsize=0, pass_fds=pass_fds)
+            except OSError as error:
+                raise CrafterStepError(f"cannot run {args[0]}: {error.strerror or error}"
+                                       + (" (set by CRAFTER_STEP)"
+                                          if os.environ.get("CRAFTER_STEP") == args[0] else "")
+                                       ) from None
             self._out = self.process.stdout
             self._read_header(memory_fd, buffers)
         except BaseException:
@@ -206,8 +228,11 @@ class Stream:
     # -- reading -------------------------------------------------------
 
     def _failure(self, what):
-        if self.process.stdin:
-            self.process.stdin.close()
+        try:
+            if self.process.stdin:
+                self.process.stdin.close()
+        except OSError:
+            pass
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -233,30 +258,59 @@ class Stream:
         (magic, version, header_bytes, envs, kind, dtype, s0, s1, s2, obs_bytes, frame_bytes,
          actions, achievements, items, area_w, area_h, flags, slots) = fields[:18]
         offsets = fields[18:31]
-        tasks = flags & FLAG_TASKS if version == VERSION else 0
-        if magic != MAGIC or version != VERSION or (header_bytes != HEADER.size and not tasks):
-            raise CrafterStepError(
-                f"not a crafter-step binary stream of version {VERSION} "
-                f"(magic {magic!r}, version {version})")
-        if envs != self.num_envs or actions != ACTIONS or achievements != 22 or items != 16:
-            raise CrafterStepError(f"unexpected header {fields!r}")
-        self.obs_kind = OBS_KINDS[kind] if kind < len(OBS_KINDS) else None
+        if magic != MAGIC or version != VERSION:
+            raise self._bad_stream(f"not a crafter-step binary stream of version {VERSION} "
+                                   f"(magic {magic!r}, version {version})")
+        tasks = flags & FLAG_TASKS
+        if (envs != self.num_envs or actions != ACTIONS or achievements != 22 or items != 16
+                or flags & ~KNOWN_FLAGS or not 1 <= area_w <= AREA_MAX
+                or not 1 <= area_h <= AREA_MAX or kind >= len(OBS_KINDS)
+                or (header_bytes != HEADER.size and not tasks)
+                or (tasks and not HEADER.size < header_bytes <= HEADER.size + TABLE_MAX)
+                or (flags & FLAG_SHM and not 1 <= slots <= SLOTS_MAX)):
+            raise self._bad_stream(f"a header that does not add up {fields[1:18]!r}")
+        self.obs_kind = OBS_KINDS[kind]
         self.obs_shape = {1: (s0, s1, 3), 2: (s0, s1), 3: (s0,)}.get(kind, (0,))
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
+        expected_shape = {"none": ((0, 0, 0), 0), "pixels": ((s0, s1, 3), 1),
+                          "semantic": ((area_w, area_h, 1), 1),
+                          "symbolic": ((1345, 1, 1), 2)}[self.obs_kind]
+        if (s0, s1, s2) != expected_shape[0] or dtype != expected_shape[1] or \
+                (kind == 1 and not 1 <= min(s0, s1) <= max(s0, s1) <= RENDER_MAX) or \
+                obs_bytes != int(np.prod(self.obs_shape)) * self.obs_dtype.itemsize:
+            raise self._bad_stream(f"an observation that does not add up {fields[4:10]!r}")
         self.area = (area_w, area_h)
         self.flags = flags
         self.levels = bool(flags & FLAG_LEVELS)
+        # The frame as crafter-step lays it out: every section on a multiple
+        # of 64; what the header says must be exactly that.
+        n, at, layout = self.num_envs, 0, {}
+        for name, section_dtype, width in SECTIONS:
+            if name == "semantic":
+                size = area_w * area_h if flags & FLAG_SEMANTIC else 0
+            elif name == "obs":
+                size = obs_bytes
+            elif name == "final":
+                size = obs_bytes if flags & FLAG_FINAL else 0
+            elif name == "task":
+                size = 8 if tasks else 0
+            else:
+                size = np.dtype(section_dtype).itemsize * width
+            layout[name] = at
+            at = (at + size * n + 63) // 64 * 64
+        said = list(offsets[:12]) + [layout["final"], offsets[12] if tasks else layout["task"]]
+        if said != [layout[name] for name, _, _ in SECTIONS] or frame_bytes != at:
+            raise self._bad_stream(f"a frame layout that does not add up (frame of {frame_bytes} "
+                                   f"bytes, sections at {offsets!r})")
         self.frame_bytes = frame_bytes
-        self.offsets = offsets
+        self.offsets = [layout[name] for name, _, _ in SECTIONS]
         if tasks:
-            if header_bytes <= HEADER.size:
-                raise CrafterStepError(f"a task table of {header_bytes - HEADER.size} bytes")
             table = bytearray(header_bytes - HEADER.size)
             self._read_into(memoryview(table))
             self._read_task_table(bytes(table))
         if flags & FLAG_SHM:
-            if memory_fd is None or slots < 1:
-                raise CrafterStepError("crafter-step wrote to shared memory it was not given")
+            if memory_fd is None:
+                raise self._bad_stream("crafter-step wrote to shared memory it was not given")
             self.memory = mmap.mmap(memory_fd, frame_bytes * slots, mmap.MAP_SHARED,
                                     mmap.PROT_READ)
             self._frames = [self._views(memoryview(self.memory)[k * frame_bytes:
@@ -264,8 +318,17 @@ class Stream:
                             for k in range(slots)]
             self._message = bytearray(8)
         else:
+            if memory_fd is not None:
+                raise self._bad_stream("crafter-step did not use the shared memory it was given")
             self._buffers = [bytearray(frame_bytes) for _ in range(max(1, buffers))]
             self._frames = [self._views(memoryview(b)) for b in self._buffers]
+
+    def _bad_stream(self, what):
+        """A CrafterStepError for what crafter-step sent, with what it
+        said on its standard error if it has stopped."""
+        if self.process is not None and self.process.poll() is not None:
+            return self._failure(f"sent {what}")
+        return CrafterStepError(f"crafter-step sent {what}")
 
     def _read_task_table(self, table):
         try:
@@ -324,7 +387,9 @@ class Stream:
                 width, shape = self.area[0] * self.area[1], (n,) + self.area
             elif name == "task" and not self.flags & FLAG_TASKS:
                 continue
-            elif name == "obs":
+            elif name == "final" and not self.flags & FLAG_FINAL:
+                continue
+            elif name in ("obs", "final"):
                 dtype, shape = self.obs_dtype, (n,) + self.obs_shape
                 width = int(np.prod(self.obs_shape))
             else:
@@ -338,7 +403,7 @@ class Stream:
             self._read_into(memoryview(self._message))
             slot, sequence = struct.unpack("<II", self._message)
             if slot >= len(self._frames) or sequence != self._sequence:
-                raise CrafterStepError(
+                raise self._bad_stream(
                     f"frame {sequence} in slot {slot}, expected frame {self._sequence}")
             self.frame = self._frames[slot]
         else:
@@ -364,6 +429,21 @@ class Stream:
         except (BrokenPipeError, ValueError, OSError):
             raise self._failure("stopped reading actions") from None
         return self._read_frame()
+
+    def render(self, i, width, height):
+        """Env i's view drawn at width x height pixels, as crafter.Env's
+        render(size) draws it (at night with noise from the world's
+        generator, so the game goes on differently, as Crafter's does);
+        nothing is stepped.  An array (height, width, 3) of its own."""
+        if self.process is None:
+            raise CrafterStepError("the crafter-step of this environment was closed")
+        try:
+            self.process.stdin.write(struct.pack("<BIII", RENDER, i, width, height))
+        except (BrokenPipeError, ValueError, OSError):
+            raise self._failure("stopped reading requests") from None
+        pixels = np.empty((height, width, 3), np.uint8)
+        self._read_into(memoryview(pixels).cast("B"))
+        return pixels
 
     def close(self):
         process, self.process = self.process, None

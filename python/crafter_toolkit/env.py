@@ -2,6 +2,7 @@
 crafter` and the same code plays the same game, served by crafter-step."""
 
 import collections
+import operator
 
 import numpy as np
 
@@ -9,12 +10,54 @@ from . import _stream
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 from .stats import StatsWriter
 
-# What crafter.Env returns for its spaces when gym is not installed.
-DiscreteSpace = collections.namedtuple("DiscreteSpace", "n")
-BoxSpace = collections.namedtuple("BoxSpace", "low, high, shape, dtype")
+# As crafter.Env: with gym (the OpenAI package crafter was written for)
+# installed, its spaces and its Env as the base class; without it,
+# namedtuples as crafter's, which also draw samples.
+try:
+    import gym as _gym
+    DiscreteSpace = _gym.spaces.Discrete
+    BoxSpace = _gym.spaces.Box
+    _Base = _gym.Env
+except Exception:  # not installed, or broken beside this numpy
+    _gym = None
+
+    class DiscreteSpace(collections.namedtuple("DiscreteSpace", "n")):
+        """crafter's DiscreteSpace(n), which can also draw an action."""
+        __slots__ = ()
+
+        def sample(self):
+            return int(np.random.randint(self.n))
+
+        def contains(self, value):
+            try:
+                return 0 <= operator.index(value) < self.n
+            except TypeError:
+                return False
+
+    class BoxSpace(collections.namedtuple("BoxSpace", "low, high, shape, dtype")):
+        """crafter's BoxSpace(low, high, shape, dtype), which can also draw."""
+        __slots__ = ()
+
+        def sample(self):
+            return np.random.randint(self.low, int(self.high) + 1, self.shape).astype(self.dtype)
+
+    _Base = object
 
 
-class Env:
+def action_index(action):
+    """The action as an int 0..16, or a ValueError for what crafter.Env
+    cannot play (a float, a string, an index outside the 17 actions)."""
+    try:
+        index = operator.index(action)
+    except TypeError:
+        raise ValueError(f"an action is an integer 0..16 (crafter_toolkit.ACTIONS), "
+                         f"not {action!r}") from None
+    if not 0 <= index < len(ACTIONS):
+        raise ValueError(f"an action is an integer 0..16 (crafter_toolkit.ACTIONS), not {index}")
+    return index
+
+
+class Env(_Base):
     """crafter.Env's constructor, plus:
 
     textures  a folder of Crafter-compatible PNG files (Crafter's own
@@ -37,6 +80,12 @@ class Env:
     start_level  with a count: the levels are start_level..start_level+N-1
     level_order  "random" (default: each episode draws its level from the
               seed) or "sequential" (levels in turn, cycling)
+
+    seed None draws a seed from numpy's global generator, as crafter.Env
+    does.  render(size) draws the view at any size as crafter.Env does,
+    night noise from the world's generator included: at night a render
+    changes how the episode goes on, exactly as it does in Crafter (so a
+    Recorder that saves videos plays the same game as crafter's).
     """
 
     def __init__(self, area=(64, 64), view=(9, 9), size=(64, 64), reward=True, length=10000,
@@ -63,6 +112,7 @@ class Env:
         self._started = False
         self._ended = False
         self._obs_kind = obs
+        # Some libraries expect these attributes to be set (as crafter says).
         self.reward_range = None
         self.metadata = None
 
@@ -98,14 +148,9 @@ class Env:
         return self._observation(frame)
 
     def step(self, action):
+        action = action_index(action)
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        try:
-            action = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"an action is an integer 0..16, not {action!r}") from None
-        if not 0 <= action < len(ACTIONS):
-            raise ValueError(f"an action is an integer 0..16, not {action}")
         frame = self._stream.step(bytes((action,)))
         reward = float(frame["reward"][0])
         done = bool(frame["done"][0])
@@ -129,13 +174,30 @@ class Env:
         return self._observation(frame), reward, done, info
 
     def render(self, size=None):
-        """The last pixel observation (the Env must have obs="pixels");
-        only the Env's own size can be drawn."""
-        if self._obs_kind != "pixels":
-            raise ValueError("render() needs an Env made with obs='pixels'")
-        if size is not None and tuple(np.asarray(size)) != tuple(self._size):
-            raise ValueError(f"render() draws at the Env's size {tuple(self._size)} only")
-        return self._stream.frame["obs"][0].copy()
+        """The view drawn now at size (width, height), default the Env's
+        size, as an array (height, width, 3): Crafter's render(size).  Each
+        cell is size // view pixels, Crafter's textures give Crafter's bytes,
+        and at night the noise comes from the world's generator, as in
+        Crafter: the episode then goes on as Crafter's would after the same
+        render.  Sizes under 2 pixels a cell, which Crafter cannot draw,
+        raise ValueError."""
+        if size is None:
+            size = tuple(int(v) for v in self._size)
+        else:
+            if np.ndim(size) != 1 or len(size) != 2:
+                raise ValueError(f"render() takes a size (width, height), not {size!r}")
+            try:
+                size = tuple(operator.index(v) for v in size)
+            except TypeError:
+                raise ValueError(f"a size is two integers (width, height), not {size!r}") from None
+        low = 2 * self._view
+        if not (low[0] <= size[0] <= _stream.RENDER_MAX and low[1] <= size[1] <= _stream.RENDER_MAX):
+            raise ValueError(f"render() draws sizes from {low[0]}x{low[1]} (2 pixels a cell of "
+                             f"the {self._view[0]}x{self._view[1]} view) to "
+                             f"{_stream.RENDER_MAX}x{_stream.RENDER_MAX}, not {size[0]}x{size[1]}")
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        return self._stream.render(0, size[0], size[1])
 
     def close(self):
         self._stream.close()

@@ -17,10 +17,22 @@ class CrafterEnv(gymnasium.Env):
     episode, for k from start_level, default 1, to start_level+N-1; or a
     level file) every episode plays a level of that set, chosen by
     level_order ("random", the default, or "sequential"), and info["level"]
-    is its number.  seed None is seed 0, or a level file's seed.
-    reset(seed=S) starts over with Env seed S (episode 1, or S's levels);
-    reset() starts the next episode of the same Env, as crafter.Env.reset()
-    does."""
+    is its number.
+
+    Seeds: reset(seed=S) starts over as crafter.Env(seed=S) (its episode 1,
+    or S's levels); reset() starts the next episode of the same Env, as
+    crafter.Env.reset() does.  The first reset without a seed uses the
+    constructor's seed, and without one fresh entropy (or a level file's
+    seed), so copies made without seeds play different worlds.
+
+    info holds inventory (16 counts), achievements (22 counts), discount,
+    player_pos and crafter_episode (the Env's episode counter; with levels,
+    info["level"]): no key that wrappers such as RecordEpisodeStatistics
+    or Stable-Baselines3's Monitor write themselves.
+
+    render_mode "rgb_array" (with obs="pixels") returns the last
+    observation: rendering never changes the game.  metadata["render_modes"]
+    lists it only for pixel observations."""
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
@@ -33,6 +45,8 @@ class CrafterEnv(gymnasium.Env):
         if render_mode == "rgb_array" and obs != "pixels":
             raise ValueError("render_mode='rgb_array' needs obs='pixels'")
         self.render_mode = render_mode
+        self.metadata = {"render_modes": ["rgb_array"] if obs == "pixels" else [],
+                         "render_fps": 10}
         self._options = dict(envs=1, obs=obs, area=area, view=view, size=size, length=length,
                              textures=textures, manual_reset=True, transport=transport,
                              buffers=1, tasks=tasks, split=split, task=task, levels=levels,
@@ -40,7 +54,7 @@ class CrafterEnv(gymnasium.Env):
         _stream.level_options(levels, start_level, level_order)  # refused now, not at reset()
         self._reward = reward
         self._obs_kind = obs
-        self._seed = None if seed is None else int(seed)
+        self._seed = None if seed is None else _stream.seed_value(seed)
         self.observation_space, self.action_space = spaces_for(
             obs, _stream.pair("size", size), _stream.pair("area", area))
         self._stream = None
@@ -49,7 +63,8 @@ class CrafterEnv(gymnasium.Env):
     def _info(self, frame):
         info = {"inventory": frame["inventory"][0].copy(),
                 "achievements": frame["achievements"][0].copy(),
-                "discount": float(frame["discount"][0]), "episode": int(frame["episode"][0]),
+                "discount": float(frame["discount"][0]),
+                "crafter_episode": int(frame["episode"][0]),
                 "player_pos": frame["position"][0, :2].copy()}
         info.update(self._stream.goal_info(frame, 0))
         info.update(self._stream.level_info(frame, 0))
@@ -63,8 +78,11 @@ class CrafterEnv(gymnasium.Env):
         if seed is not None or self._stream is None:
             if self._stream is not None:
                 self._stream.close()
+                self._stream = None
             if seed is not None:
-                self._seed = int(seed)
+                self._seed = _stream.seed_value(seed)
+            elif self._seed is None and not _stream.level_file(self._options["levels"]):
+                self._seed = int(self.np_random.integers(0, 2 ** 31 - 1))
             self._stream = _stream.Stream(seed=self._seed, **self._options)
             frame = self._stream.frame
         else:
@@ -76,7 +94,7 @@ class CrafterEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if not self.action_space.contains(action):
             raise ValueError(f"an action is an integer 0..16, not {action!r}")
-        frame = self._stream.step([int(action)])
+        frame = self._stream.step(bytes((int(action),)))
         done = bool(frame["done"][0])
         dead = frame["discount"][0] == 0
         reward = float(frame["reward"][0]) if self._reward else 0.0

@@ -1,5 +1,7 @@
 """Many environments in one crafter-step, as a Gymnasium vector env."""
 
+import os
+
 import numpy as np
 
 from . import _stream
@@ -26,33 +28,77 @@ def spaces_for(obs, size, area):
     elif obs == "semantic":
         space = spaces.Box(0, 18, tuple(area), np.uint8)
     elif obs == "symbolic":
-        space = spaces.Box(0.0, np.inf, (1345,), np.float32)
+        # One-hot cells and facing, counts / 10 (at most 0.9 by Crafter's
+        # rules), daylight and sleep in [0, 1].
+        space = spaces.Box(0.0, 1.0, (1345,), np.float32)
     else:
         space = spaces.Box(0, 0, (0,), np.uint8)
     return space, spaces.Discrete(len(ACTIONS))
 
 
+def default_threads(num_envs):
+    """As many threads as this process may use cores, at most one a env."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, int(num_envs)))
+
+
+def start_episodes(stream, seed, options, fresh):
+    """(stream, frame) for a reset of every env: with seed, a new
+    crafter-step from that seed; else the first frame of a fresh one, or
+    every env sent to its next episode."""
+    if seed is not None:
+        stream.close()
+        stream = _stream.Stream(seed=seed, **options)
+        return stream, stream.frame
+    if fresh:
+        return stream, stream.frame
+    return stream, stream.step(np.full(stream.num_envs, _stream.RESET, np.uint8))
+
+
+def vector_seeds(seed, num_envs):
+    """The base seed S of a vector's envs (env i plays seed S + i) from
+    reset's seed: an int, or a list of num_envs consecutive ints."""
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        seeds = [_stream.seed_value(s) for s in seed]
+        if len(seeds) != num_envs or seeds != list(range(seeds[0], seeds[0] + num_envs)):
+            raise ValueError(f"env i plays seed S + i: give one seed S, or {num_envs} "
+                             f"consecutive seeds, not {list(seed)!r}")
+        return seeds[0]
+    return _stream.seed_value(seed)
+
+
 class VectorEnv(_Base):
-    """num_envs Crafter environments; env i has the seed seed + i (seed
-    None: 0, or a level file's seed).
+    """num_envs Crafter environments; env i plays crafter.Env(seed=S + i)
+    for the seed S given to the constructor or to reset(seed=S) (or a list
+    of num_envs consecutive seeds S, S + 1, ...); without one, S comes from
+    fresh entropy (with a level file: the file's seed), so two VectorEnvs
+    made without seeds play different worlds.
 
     An episode that ends is reset on the next step (Gymnasium's next-step
     autoreset): the step that ends it returns its final observation and
     info; the next returns the first observation of the next episode,
     reward 0, whatever action was given.  infos holds arrays over the envs:
-    inventory (N, 16), achievements (N, 22), episode, step, discount,
-    player_pos (N, 2), unlocked (bits of the achievements unlocked by the
-    step).
+    inventory (N, 16), achievements (N, 22), crafter_episode (each env's
+    episode counter), step, discount, player_pos (N, 2), unlocked (bits of
+    the achievements unlocked by the step); no key that Gymnasium's
+    RecordEpisodeStatistics writes itself.
 
     transport  "shm" for frames in shared memory, "pipe" for frames on the
                pipe, "auto" (default) for shm where the system has it
-    copy       False returns arrays that view crafter-step's frame buffers:
-               no copy, valid until the buffer comes round again (after
-               shm_slots steps with shm, two steps with the pipe)
-    threads    crafter-step's threads (not with record)
+    copy       True (default): observations and infos are arrays of their
+               own.  False returns arrays that view crafter-step's frame
+               buffers: no copy (faster: at 64 pixel envs about a third
+               more steps a second), but valid only until the buffer comes
+               round again (after shm_slots steps with shm, two steps with
+               the pipe), so keep a copy of what you store
+    threads    crafter-step's threads; None (default): as many as this
+               process may use cores (one with record or tasks)
     record     a trajectory file keeping every episode; stats a stats.jsonl
     tasks      a task file (crafter-task(5)): every episode has a goal;
-               infos["instruction"] (a list of N strings), infos["task"]
+               infos["instruction"] (an array of N strings), infos["task"]
                (their ids) and infos["goal"] (met at this step, terminated)
     split, task  only goals of that split, or the task of that id
     levels     a level set shared by every env, Procgen-style: a count (level
@@ -64,22 +110,39 @@ class VectorEnv(_Base):
                set's levels i+1, i+1+num_envs, ... in turn, cycling)
     """
 
-    def __init__(self, num_envs, obs="pixels", threads=1, transport="auto", seed=None,
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP if AutoresetMode else "next_step",
+                "render_modes": []}
+
+    def __init__(self, num_envs=1, obs="pixels", threads=None, transport="auto", seed=None,
                  area=(64, 64), view=(9, 9), size=(64, 64), length=10000, textures=None,
                  reward=True, copy=True, record=None, stats=None, shm_slots=2, tasks=None,
-                 split=None, task=None, levels=None, start_level=None, level_order=None):
+                 split=None, task=None, levels=None, start_level=None, level_order=None,
+                 render_mode=None, max_episode_steps=None):
+        if render_mode is not None:
+            raise ValueError("VectorEnv renders nothing: render_mode must be None "
+                             "(the observations are the pictures with obs='pixels')")
+        if max_episode_steps is not None:  # what gymnasium.make_vec passes on
+            length = max_episode_steps
         self.num_envs = int(num_envs)
+        if threads is None:
+            threads = 1 if record is not None or tasks is not None else \
+                default_threads(self.num_envs)
         self._options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
                              length=length, textures=textures, threads=threads,
                              transport=transport, manual_reset=True, record=record,
                              shm_slots=shm_slots, tasks=tasks, split=split, task=task,
                              levels=levels, start_level=start_level, level_order=level_order)
-        self._seed = None if seed is None else int(seed)
+        self.threads = threads
+        if seed is not None:
+            self._seed = vector_seeds(seed, self.num_envs)
+        elif _stream.level_file(levels):
+            self._seed = None
+        else:
+            self._seed = _stream.fresh_seed()
         self._copy = copy
         self._reward = reward
         self._obs_kind = obs
-        self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP if AutoresetMode else
-                         "next_step", "render_modes": []}
+        self.metadata = dict(self.metadata)
         size, area = _stream.pair("size", size), _stream.pair("area", area)
         self.single_observation_space, self.single_action_space = spaces_for(obs, size, area)
         if gymnasium is not None:
@@ -95,7 +158,8 @@ class VectorEnv(_Base):
         obs = frame["obs"]
         infos = {
             "inventory": frame["inventory"], "achievements": frame["achievements"],
-            "episode": frame["episode"], "step": frame["step"], "discount": frame["discount"],
+            "crafter_episode": frame["episode"], "step": frame["step"],
+            "discount": frame["discount"],
             "player_pos": frame["position"][:, :2], "unlocked": frame["unlocked"],
         }
         if self._stream.levels:
@@ -105,8 +169,8 @@ class VectorEnv(_Base):
             infos = {key: value.copy() for key, value in infos.items()}
         if self._stream.tasks:
             goals = [self._stream.goal(frame, i) for i in range(self.num_envs)]
-            infos["task"] = [goal[0]["id"] for goal in goals]
-            infos["instruction"] = [goal[1] for goal in goals]
+            infos["task"] = np.array([goal[0]["id"] for goal in goals], dtype=object)
+            infos["instruction"] = np.array([goal[1] for goal in goals], dtype=object)
             infos["goal"] = np.array([goal[2] for goal in goals], dtype=bool)
         return obs, infos
 
@@ -114,14 +178,9 @@ class VectorEnv(_Base):
         """New episodes in every env; with seed, the envs start over from
         that seed (env i: seed + i, episode 1)."""
         if seed is not None:
-            self._stream.close()
-            self._seed = int(seed)
-            self._stream = _stream.Stream(seed=self._seed, **self._options)
-            frame = self._stream.frame
-        elif self._fresh:
-            frame = self._stream.frame
-        else:
-            frame = self._stream.step(np.full(self.num_envs, _stream.RESET, np.uint8))
+            self._seed = vector_seeds(seed, self.num_envs)
+        self._stream, frame = start_episodes(self._stream, None if seed is None else self._seed,
+                                             self._options, self._fresh)
         self._fresh = False
         self._ended[:] = False
         if self._stats:

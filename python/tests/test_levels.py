@@ -52,7 +52,7 @@ def test_start_level_and_vector_envs_share_the_set():
                                        start_level=6, level_order="sequential")
     _, infos = vector.reset()
     assert infos["level"].tolist() == [6, 7, 8]
-    assert np.array_equal(infos["level"], infos["episode"])
+    assert np.array_equal(infos["level"], infos["crafter_episode"])
     seen = [infos["level"].tolist()]
     zeros = np.zeros(3, dtype=np.int64)
     for _ in range(2):
@@ -260,7 +260,7 @@ def test_gym_env_level_in_reset_and_step_info():
         seen.append(info["level"])
         for _ in range(5):
             _, _, terminated, truncated, info = env.step(0)
-            assert info["level"] == seen[-1] == info["episode"]
+            assert info["level"] == seen[-1] == info["crafter_episode"]
         assert terminated or truncated
     assert seen == [4, 5, 4]
     _, info = env.reset(seed=9)  # a new seed: its levels, from the first again

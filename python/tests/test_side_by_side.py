@@ -58,8 +58,68 @@ def test_side_by_side(options):
             same_info(ia, ib)
             if da:
                 break
-        # At night crafter.Env.render() draws new noise (from the world's
-        # generator): only a day's picture is the last observation.
-        if theirs._world.daylight >= 0.5:
-            assert np.array_equal(theirs.render(), ours.render())
+        # render() draws anew, at night with noise from the world's
+        # generator: the same picture, and the next episodes play alike.
+        assert np.array_equal(theirs.render(), ours.render())
+        assert np.array_equal(theirs.render((200, 150)), ours.render((200, 150)))
     ours.close()
+
+
+def test_recorder_side_by_side(tmp_path, monkeypatch):
+    """crafter_toolkit.Recorder around the drop-in Env writes what
+    crafter.Recorder writes around crafter.Env: the same stats.jsonl lines,
+    episode files and video frames, through nights, where both renders
+    draw their noise from the world's generator (so the episodes go on
+    alike only if the draws are the same)."""
+    from crafter import recorder as their_recorder
+    from crafter_toolkit import recorder as our_recorder
+    assets = crafter_assets()
+    videos = {}
+    monkeypatch.setattr(their_recorder.imageio, "mimsave",
+                        lambda filename, frames: videos.__setitem__(
+                            os.path.basename(filename)[:-len(".mp4")], np.array(frames)))
+    monkeypatch.setattr(our_recorder.shutil, "which", lambda name: None)  # frames, not mp4
+    options = dict(seed=12, length=320)
+    theirs = crafter.Recorder(crafter.Env(**options), tmp_path / "theirs", video_size=(128, 96))
+    with pytest.warns(RuntimeWarning, match="ffmpeg"):
+        ours = crafter_toolkit.Recorder(crafter_toolkit.Env(textures=assets, **options),
+                                        tmp_path / "ours", video_size=(128, 96))
+    rng = np.random.RandomState(5)
+    lengths, nights = [], 0
+    for episode in range(2):
+        a, b = theirs.reset(), ours.reset()
+        assert np.array_equal(a, b)
+        for t in range(options["length"]):
+            action = rng.randint(17) if rng.rand() < 0.3 else 0
+            a, ra, da, _ = theirs.step(action)
+            b, rb, db, _ = ours.step(action)
+            nights += theirs._world.daylight < 0.5
+            assert np.array_equal(a, b) and (ra, da) == (rb, db), (episode, t)
+            if da:
+                lengths.append(t + 1)
+                break
+    ours.close()
+    assert nights > 20, "the episodes never reached the night"
+    read = [(tmp_path / side / "stats.jsonl").read_text() for side in ("theirs", "ours")]
+    assert read[0] == read[1] and len(read[0].splitlines()) == 2
+
+    def episodes(side):
+        files = sorted((tmp_path / side).glob("*-len*.npz"))
+        return {p.name.split("-", 1)[1]: p for p in files}  # without the time stamp
+
+    mine = {name[:-len("-frames.npz")]: np.load(path)["frames"]
+            for name, path in episodes("ours").items() if name.endswith("-frames.npz")}
+    their_files = episodes("theirs")
+    our_files = {name: path for name, path in episodes("ours").items()
+                 if not name.endswith("-frames.npz")}
+    assert sorted(their_files) == sorted(our_files) and len(our_files) == 2
+    for name in their_files:
+        a, b = np.load(their_files[name]), np.load(our_files[name])
+        assert sorted(a.files) == sorted(b.files)
+        for key in a.files:
+            assert a[key].dtype == b[key].dtype and np.array_equal(a[key], b[key]), (name, key)
+    assert sorted(k.split("-", 1)[1] for k in videos) == sorted(mine)
+    for name, frames in videos.items():
+        ours_frames = mine[name.split("-", 1)[1]]
+        assert frames.shape == ours_frames.shape == (len(frames), 96, 128, 3)
+        assert np.array_equal(frames, ours_frames), name

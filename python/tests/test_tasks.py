@@ -94,7 +94,7 @@ def test_task_table_and_vector_infos(tasks):
     only.close()
     env = VectorEnv(4, obs="none", tasks=tasks, task="sapling")
     _, infos = env.reset()
-    assert infos["task"] == ["sapling"] * 4
+    assert infos["task"].tolist() == ["sapling"] * 4
     assert all(text in TASKS for text in infos["instruction"])
     _, rewards, terminated, truncated, infos = env.step(np.zeros(4, dtype=np.int64))
     assert not infos["goal"].any()

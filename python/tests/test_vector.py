@@ -76,7 +76,7 @@ def test_vector_equals_single_envs():
             assert list(infos["inventory"][i]) == list(info["inventory"].values())
             assert list(infos["achievements"][i]) == list(info["achievements"].values())
             ended[i] = done
-    assert infos["episode"].max() > 1
+    assert infos["crafter_episode"].max() > 1
     vector.close()
 
 
