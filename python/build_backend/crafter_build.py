@@ -1,42 +1,248 @@
-"""A PEP 517 build backend for crafter_toolkit that needs nothing but
-Python's standard library, so `pip install ./python` works without a
-network: the wheel holds the package's modules and its metadata."""
+"""A PEP 517 / PEP 660 build backend for crafter_toolkit that needs nothing
+but Python's standard library, so building needs no network.
+
+The wheel carries the engine: build_wheel compiles crafter-step with the
+project's own build (./configure, then make bin/crafter-step) in a
+temporary copy of the C sources and ships it as crafter_toolkit/bin/
+crafter-step, in a wheel for this platform.  The C sources are the
+project's folder (the parent of python/) in a source tree, or csrc/ in the
+sdist, which build_sdist fills.  build_editable builds bin/crafter-step in
+the source tree itself and installs a .pth file naming the package's
+folder; the package then finds the tree's crafter-step.
+
+This file sits in <package root>/build_backend/, where the package root
+holds crafter_toolkit/ (python/ in the source tree, the top of the sdist),
+whether pip was pointed at python/ or at the project's top (whose
+pyproject.toml names python/build_backend).
+"""
 
 import base64
 import hashlib
+import io
 import os
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tempfile
+import time
 import zipfile
 
 NAME, VERSION = "crafter_toolkit", "0.1.0"
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-METADATA = f"""Metadata-Version: 2.1
-Name: crafter-toolkit
-Version: {VERSION}
-Summary: The Crafter benchmark, exact and fast, through crafter-step: crafter.Env, Gymnasium and vector envs
-License: MIT
-Requires-Python: >=3.8
-Requires-Dist: numpy
-Provides-Extra: gymnasium
-Requires-Dist: gymnasium>=1.0; extra == "gymnasium"
-"""
-WHEEL = """Wheel-Version: 1.0
-Generator: crafter_build
-Root-Is-Purelib: true
-Tag: py3-none-any
-"""
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIST_INFO = f"{NAME}-{VERSION}.dist-info"
+DEBIAN_PACKAGES = "gcc make zlib1g-dev libyaml-dev libpng-dev"
+EXTRAS = {
+    "gymnasium": ["gymnasium>=1.0"],
+    "sb3": ["stable-baselines3>=2.0", "gymnasium>=1.0"],
+}
 
 
-def _files():
-    package = os.path.join(HERE, NAME)
-    for name in sorted(os.listdir(package)):
-        if name.endswith(".py") and name != "_source_tree.py":
-            yield f"{NAME}/{name}", os.path.join(package, name)
+class CrafterBuildError(RuntimeError):
+    """The C build of crafter-step failed; the message says how it ended."""
 
 
-def _record_line(path, data):
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    return f"{path},sha256={digest},{len(data)}"
+# ---------------------------------------------------------------- metadata
 
+def _readme():
+    try:
+        with open(os.path.join(PACKAGE_ROOT, "README.md"), encoding="utf-8") as stream:
+            return stream.read()
+    except OSError:
+        return ""
+
+
+def _metadata():
+    lines = [
+        "Metadata-Version: 2.1",
+        "Name: crafter-toolkit",
+        f"Version: {VERSION}",
+        "Summary: The Crafter benchmark, exact and fast, through crafter-step: "
+        "crafter.Env, Gymnasium and vector envs",
+        "License: MIT",
+        "Requires-Python: >=3.8",
+        "Requires-Dist: numpy",
+    ]
+    for extra, requirements in EXTRAS.items():
+        lines.append(f"Provides-Extra: {extra}")
+        lines += [f'Requires-Dist: {r}; extra == "{extra}"' for r in requirements]
+    lines.append("Description-Content-Type: text/markdown")
+    return "\n".join(lines) + "\n\n" + _readme()
+
+
+def _wheel_file(tag, purelib):
+    return ("Wheel-Version: 1.0\nGenerator: crafter_build\n"
+            f"Root-Is-Purelib: {'true' if purelib else 'false'}\nTag: {tag}\n")
+
+
+def _platform_tag():
+    return sysconfig.get_platform().replace("-", "_").replace(".", "_")
+
+
+# ------------------------------------------------------------- the sources
+
+def _c_root():
+    """The folder with the C sources: csrc/ of the sdist, else the project's
+    folder around python/."""
+    for root in (os.path.join(PACKAGE_ROOT, "csrc"), os.path.dirname(PACKAGE_ROOT)):
+        if all(os.path.exists(os.path.join(root, name))
+               for name in ("Makefile", "configure", "lib", "bin")):
+            return root
+    raise CrafterBuildError(
+        f"the C sources of crafter-step are not here: neither {PACKAGE_ROOT}/csrc nor "
+        f"the folder above {PACKAGE_ROOT} has Makefile, configure, lib/ and bin/")
+
+
+def _listed(root, folder, suffixes, skip=()):
+    path = os.path.join(root, folder)
+    if not os.path.isdir(path):
+        return []
+    return [f"{folder}/{name}" for name in sorted(os.listdir(path))
+            if name.endswith(suffixes) and name not in skip
+            and os.path.isfile(os.path.join(path, name))]
+
+
+def _c_files(root):
+    """The files, relative to root, that make bin/crafter-step needs (the
+    Makefile's rules for it: the library, the program, the built-in
+    textures), and the licence."""
+    files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh"]
+    # lib/builtin_textures.c is made by the build from data/textures.
+    files += _listed(root, "lib", (".c", ".h", ".in"), skip=("builtin_textures.c",))
+    files += _listed(root, "bin", (".c",))
+    files += _listed(root, "data/textures", (".png",))
+    return [name for name in files if os.path.isfile(os.path.join(root, name))]
+
+
+def _package_files():
+    """The package's files, relative to the package root: no bytecode, no
+    hidden files, no built binary."""
+    package = os.path.join(PACKAGE_ROOT, NAME)
+    found = []
+    for folder, folders, names in os.walk(package):
+        relative = os.path.relpath(folder, PACKAGE_ROOT).replace(os.sep, "/")
+        folders[:] = sorted(f for f in folders if f != "__pycache__" and not f.startswith(".")
+                            and not (relative == NAME and f == "bin"))
+        found += [f"{relative}/{name}" for name in sorted(names)
+                  if not name.startswith(".") and not name.endswith((".pyc", ".pyo", "~"))]
+    return found
+
+
+# ------------------------------------------------------------- the C build
+
+def _make_environment():
+    """The environment for make: not the flags or jobserver of a make
+    that may be running pip (make check, say)."""
+    return {k: v for k, v in os.environ.items()
+            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+
+
+def _run(command, cwd, log):
+    """Runs command in cwd, its output appended to the list log; raises
+    CrafterBuildError with the output's tail when it fails."""
+    log.append("$ " + " ".join(shlex.quote(part) for part in command) + "\n")
+    try:
+        done = subprocess.run(command, cwd=cwd, env=_make_environment(), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+    except OSError as error:
+        log.append(f"{error}\n")
+        _fail(f"cannot run {command[0]}", log)
+    log.append(done.stdout.decode("utf-8", "replace"))
+    if done.returncode != 0:
+        _fail(f"{' '.join(command[:2])} failed (exit status {done.returncode})", log)
+
+
+def _fail(what, log):
+    tail = "".join(log).splitlines()[-40:]
+    raise CrafterBuildError(
+        f"building crafter-step: {what}.\n"
+        "The wheel carries crafter-step, compiled from the project's C sources: this needs a "
+        "C11 compiler, make, zlib, libyaml and libpng (with their headers); on Debian: "
+        f"sudo apt-get install {DEBIAN_PACKAGES}\n"
+        "The build's last lines:\n" + "\n".join(tail))
+
+
+def _jobs():
+    return str(max(1, min(os.cpu_count() or 1, 16)))
+
+
+def _compile(source, build):
+    """Copies the C sources from source into build, builds crafter-step
+    there and returns the path of the (stripped) binary."""
+    for name in _c_files(source):
+        target = os.path.join(build, *name.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(os.path.join(source, name), target)
+        shutil.copymode(os.path.join(source, name), target)
+    log = []
+    _run(["sh", "./configure"], build, log)
+    # No debugging information, and the build folder's name mapped to "."
+    # so that no path of this machine lands in the binary.
+    _run(["make", "-j", _jobs(), "bin/crafter-step", "OPTFLAGS=-O2",
+          "EXTRA_CFLAGS=-ffile-prefix-map=" + shlex.quote(build) + "=."], build, log)
+    program = os.path.join(build, "bin", "crafter-step")
+    if not os.access(program, os.X_OK):
+        _fail("make did not leave an executable bin/crafter-step", log)
+    strip = shutil.which("strip")
+    if strip:
+        stripped = subprocess.run([strip, program], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT)
+        if stripped.returncode != 0:
+            sys.stderr.write("crafter_build: strip failed, the binary is shipped unstripped: "
+                             + stripped.stdout.decode("utf-8", "replace"))
+    return program
+
+
+# ----------------------------------------------------------------- archives
+
+def _timestamp():
+    try:
+        return max(int(os.environ["SOURCE_DATE_EPOCH"]), 315532800)  # zip starts at 1980
+    except (KeyError, ValueError):
+        return int(time.time())
+
+
+class _Wheel:
+    """A wheel being written: files go in with their RECORD lines."""
+
+    def __init__(self, path):
+        self.zip = zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED)
+        self.records = []
+        self.date_time = time.gmtime(_timestamp())[:6]
+
+    def add(self, name, data, executable=False):
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        info = zipfile.ZipInfo(name, self.date_time)
+        # A regular file's mode: pip makes a file executable only when the
+        # mode says regular file with an execute bit.
+        info.external_attr = (stat.S_IFREG | (0o755 if executable else 0o644)) << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        self.zip.writestr(info, data)
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        self.records.append(f"{name},sha256={digest},{len(data)}")
+
+    def close(self, tag, purelib):
+        self.add(f"{DIST_INFO}/METADATA", _metadata())
+        self.add(f"{DIST_INFO}/WHEEL", _wheel_file(tag, purelib))
+        self.add(f"{DIST_INFO}/top_level.txt", f"{NAME}\n")
+        self.records.append(f"{DIST_INFO}/RECORD,,")
+        info = zipfile.ZipInfo(f"{DIST_INFO}/RECORD", self.date_time)
+        info.external_attr = (stat.S_IFREG | 0o644) << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        self.zip.writestr(info, "\n".join(self.records) + "\n")
+        self.zip.close()
+
+
+def _read(path):
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+# -------------------------------------------------------------- the hooks
 
 def get_requires_for_build_wheel(config_settings=None):
     return []
@@ -46,41 +252,104 @@ def get_requires_for_build_sdist(config_settings=None):
     return []
 
 
+def get_requires_for_build_editable(config_settings=None):
+    return []
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    # Without it, pip would build the wheel (compiling crafter-step) to
+    # read the metadata.
+    os.makedirs(os.path.join(metadata_directory, DIST_INFO), exist_ok=True)
+    with open(os.path.join(metadata_directory, DIST_INFO, "METADATA"), "w",
+              encoding="utf-8") as stream:
+        stream.write(_metadata())
+    return DIST_INFO
+
+
+def prepare_metadata_for_build_editable(metadata_directory, config_settings=None):
+    return prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    dist_info = f"{NAME}-{VERSION}.dist-info"
-    wheel_name = f"{NAME}-{VERSION}-py3-none-any.whl"
-    records = []
-    with zipfile.ZipFile(os.path.join(wheel_directory, wheel_name), "w",
-                         zipfile.ZIP_DEFLATED) as wheel:
-        def add(path, data):
-            wheel.writestr(path, data)
-            records.append(_record_line(path, data))
-        for path, source in _files():
-            with open(source, "rb") as stream:
-                add(path, stream.read())
-        # Where the package was built from: installed elsewhere, it still
-        # finds that tree's bin/crafter-step.
-        tree = os.path.dirname(HERE)
-        add(f"{NAME}/_source_tree.py", f"SOURCE_TREE = {tree!r}\n".encode())
-        add(f"{dist_info}/METADATA", METADATA.encode())
-        add(f"{dist_info}/WHEEL", WHEEL.encode())
-        add(f"{dist_info}/top_level.txt", f"{NAME}\n".encode())
-        records.append(f"{dist_info}/RECORD,,")
-        wheel.writestr(f"{dist_info}/RECORD", "\n".join(records) + "\n")
+    source = _c_root()
+    tag = f"py3-none-{_platform_tag()}"
+    wheel_name = f"{NAME}-{VERSION}-{tag}.whl"
+    # The real path: the one the compiler sees as its working folder.
+    build = os.path.realpath(tempfile.mkdtemp(prefix="crafter-build-"))
+    try:
+        program = _compile(source, build)
+        path = os.path.join(wheel_directory, wheel_name)
+        wheel = _Wheel(path)
+        try:
+            for name in _package_files():
+                wheel.add(name, _read(os.path.join(PACKAGE_ROOT, *name.split("/"))))
+            wheel.add(f"{NAME}/bin/crafter-step", _read(program), executable=True)
+            if os.path.isfile(os.path.join(source, "COPYING")):
+                wheel.add(f"{DIST_INFO}/COPYING", _read(os.path.join(source, "COPYING")))
+            wheel.close(tag, purelib=False)
+        except BaseException:
+            wheel.zip.close()
+            os.unlink(path)
+            raise
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return wheel_name
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    tree = os.path.dirname(PACKAGE_ROOT)
+    if not all(os.path.exists(os.path.join(tree, name))
+               for name in ("Makefile", "configure", "lib", "bin")):
+        raise CrafterBuildError(
+            "an editable install needs the project's source tree (python/ inside it, with "
+            f"Makefile, configure, lib/ and bin/ above); {PACKAGE_ROOT} is not in one: "
+            "install the sdist without -e")
+    log = []
+    if not os.path.isfile(os.path.join(tree, "config.mk")):
+        _run(["sh", "./configure"], tree, log)
+    _run(["make", "-j", _jobs(), "bin/crafter-step"], tree, log)
+    if not os.access(os.path.join(tree, "bin", "crafter-step"), os.X_OK):
+        _fail("make did not leave an executable bin/crafter-step", log)
+    tag = "py3-none-any"
+    wheel_name = f"{NAME}-{VERSION}-{tag}.whl"
+    wheel = _Wheel(os.path.join(wheel_directory, wheel_name))
+    # The package is imported from the tree; crafter_toolkit finds the
+    # tree's bin/crafter-step next to it.
+    wheel.add(f"__editable__.{NAME}-{VERSION}.pth", PACKAGE_ROOT + "\n")
+    wheel.close(tag, purelib=True)
     return wheel_name
 
 
 def build_sdist(sdist_directory, config_settings=None):
-    import tarfile
+    source = _c_root()
     base = f"{NAME}-{VERSION}"
     name = f"{base}.tar.gz"
-    with tarfile.open(os.path.join(sdist_directory, name), "w:gz") as archive:
-        for relative in ["pyproject.toml", "build_backend/crafter_build.py"] + \
-                [path for path, _ in _files()]:
-            archive.add(os.path.join(HERE, relative), arcname=f"{base}/{relative}")
-        info = tarfile.TarInfo(f"{base}/PKG-INFO")
-        data = METADATA.encode()
-        info.size = len(data)
-        import io
+    mtime = _timestamp()
+
+    def add(archive, arcname, data, mode=0o644):
+        info = tarfile.TarInfo(f"{base}/{arcname}")
+        info.size, info.mtime, info.mode = len(data), mtime, mode
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
         archive.addfile(info, io.BytesIO(data))
+
+    def executable(path):
+        return 0o755 if os.stat(path).st_mode & 0o111 else 0o644
+
+    path = os.path.join(sdist_directory, name)
+    try:
+        with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT) as archive:
+            add(archive, "PKG-INFO", _metadata().encode("utf-8"))
+            for relative in ["pyproject.toml", "README.md", "build_backend/crafter_build.py"] \
+                    + _package_files():
+                full = os.path.join(PACKAGE_ROOT, *relative.split("/"))
+                if os.path.isfile(full):
+                    add(archive, relative, _read(full))
+            for relative in _c_files(source):
+                full = os.path.join(source, *relative.split("/"))
+                add(archive, f"csrc/{relative}", _read(full), executable(full))
+    except BaseException:
+        if os.path.exists(path):
+            os.unlink(path)
+        raise
     return name
