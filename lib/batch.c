@@ -24,6 +24,7 @@ struct crafter_batch {
   uint8_t *own_obs;
   size_t obs_bytes;
   uint8_t *final;       /* per env: the caller's place for final observations, or NULL */
+  int32_t (*final_achievements)[CRAFTER_ACHIEVEMENT_COUNT]; /* per env, at its last end */
   worker *workers;      /* helpers 1..threads-1; the caller is the first */
   int started;          /* helper threads running */
   int synchronized;     /* the lock and conditions exist */
@@ -67,10 +68,14 @@ static void step_env(crafter_batch *batch, int i) {
   crafter_env_step(&batch->envs[i], batch->actions[i], &batch->results[i]);
   if (!batch->results[i].done || batch->options.manual_reset) {
     observe(batch, i);
-  } else if (batch->final && batch->obs_bytes) {
-    observe(batch, i);
-    memcpy(batch->final + batch->obs_bytes * (size_t)i, batch->obs + batch->obs_bytes * (size_t)i,
-           batch->obs_bytes);
+  } else {
+    memcpy(batch->final_achievements[i], batch->envs[i].game.player.achievements,
+           sizeof(batch->final_achievements[i]));
+    if (batch->final && batch->obs_bytes) {
+      observe(batch, i);
+      memcpy(batch->final + batch->obs_bytes * (size_t)i,
+             batch->obs + batch->obs_bytes * (size_t)i, batch->obs_bytes);
+    }
   }
 }
 
@@ -206,6 +211,8 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
       !(batch->pickers = crafter_level_pickers_new(options->levels, options->level_order, count)))
     goto out_of_memory;
   batch->envs = calloc((size_t)count, sizeof(crafter_env));
+  batch->final_achievements = calloc((size_t)count, sizeof(*batch->final_achievements));
+  if (!batch->final_achievements) goto out_of_memory;
   batch->obs_bytes = obs_bytes_for(options);
   batch->obs = batch->own_obs = calloc((size_t)count, batch->obs_bytes ? batch->obs_bytes : 1);
   if (!batch->envs || !batch->obs) goto out_of_memory;
@@ -333,6 +340,7 @@ void crafter_batch_free(crafter_batch *batch) {
   free(batch->queue);
   free(batch->renderers);
   free(batch->envs);
+  free(batch->final_achievements);
   free(batch->own_obs);
   free(batch->workers);
   free(batch);
@@ -346,6 +354,10 @@ void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer) {
 }
 
 void crafter_batch_keep_final(crafter_batch *batch, uint8_t *buffer) { batch->final = buffer; }
+
+const int32_t *crafter_batch_final_achievements(const crafter_batch *batch, int i) {
+  return batch->final_achievements[i];
+}
 
 const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i) {
   return batch->obs + batch->obs_bytes * (size_t)i;

@@ -60,6 +60,10 @@ void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer);
  * is reset; the other envs' places are left alone.  NULL stops it. */
 void crafter_batch_keep_final(crafter_batch *batch, uint8_t *buffer);
 
+/* Without manual_reset: the achievement counts env i ended its last
+ * episode with (the env itself is on its next episode by then). */
+const int32_t *crafter_batch_final_achievements(const crafter_batch *batch, int i);
+
 /* The observation of env i (obs_bytes long), and its env. */
 const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i);
 size_t crafter_batch_observation_bytes(const crafter_batch *batch);

@@ -108,6 +108,8 @@ typedef struct session {
   uint8_t *ring;     /* --shm-fd: the mapping of the ring of frames */
   size_t ring_bytes;
   uint8_t *ended;    /* per env: its episode ended and it was not reset yet */
+  int32_t (*final_achievements)[CRAFTER_ACHIEVEMENT_COUNT]; /* binary, auto-reset: per env,
+                           the counts its last episode ended with */
   uint8_t *final_dirty; /* --final-obs: per frame buffer (ring slot) and env, whether its
                            final section holds an observation to clear */
   int lend_pages;    /* frames go to the pipe by vmsplice (until it fails) */
@@ -192,6 +194,7 @@ static void free_session(session *s) {
     munmap(s->frame, s->frame_bytes);
   free(s->ended);
   free(s->final_dirty);
+  free(s->final_achievements);
 }
 
 /* Threads help only where the work comes in batches: the binary protocol
@@ -414,7 +417,8 @@ static int setup(session *s, char *error, size_t error_size) {
     if (!s->writer) return -1;
   }
   s->ended = calloc((size_t)count, 1);
-  if (!s->ended) goto out_of_memory;
+  s->final_achievements = calloc((size_t)count, sizeof(*s->final_achievements));
+  if (!s->ended || !s->final_achievements) goto out_of_memory;
   if (options->levels &&
       !(s->pickers = crafter_level_pickers_new(options->levels, options->level_order, count)))
     goto out_of_memory;
@@ -565,10 +569,15 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
   uint8_t *inventory = frame + at[CRAFTER_SECTION_INVENTORY] + 4 * CRAFTER_ITEM_COUNT * (size_t)i;
   for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
     crafter_put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
+  /* A step that ended an episode and started the next reports the
+   * achievements the episode ended with. */
+  const int32_t *counts = player->achievements;
+  if (result && result->done && reset)
+    counts = s->batch ? crafter_batch_final_achievements(s->batch, i) : s->final_achievements[i];
   uint8_t *achievements =
       frame + at[CRAFTER_SECTION_ACHIEVEMENTS] + 4 * CRAFTER_ACHIEVEMENT_COUNT * (size_t)i;
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-    crafter_put_u32(achievements + 4 * k, (uint32_t)player->achievements[k]);
+    crafter_put_u32(achievements + 4 * k, (uint32_t)counts[k]);
   uint8_t *position = frame + at[CRAFTER_SECTION_POSITION] + 16 * (size_t)i;
   crafter_put_u32(position, (uint32_t)body->x);
   crafter_put_u32(position + 4, (uint32_t)body->y);
@@ -950,6 +959,8 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
                    s->obs + s->obs_bytes * (size_t)i, s->obs_bytes);
           }
           if (result.done && !stop && !s->options->manual_reset) {
+            memcpy(s->final_achievements[i], s->envs[i].game.player.achievements,
+                   sizeof(s->final_achievements[i]));
             if (reset_env(s, i, error, error_size) < 0) return 1;
             reset = 1;
           }

@@ -3,7 +3,7 @@
 # error giving one line and a non-zero status.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 25
+plan 26
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 # u32 FILE OFFSET: the little-endian uint32 at OFFSET.
@@ -109,6 +109,22 @@ cmp -s "$scratch/ended" "$scratch/kept" && ! cmp -s "$scratch/kept" "$scratch/ne
   [ "$(slice "$scratch/final" $((128 + 5 * fb + 128)) 1 | od -An -tu1 | tr -d ' ')" = 1 ] &&
   [ "$(slice "$scratch/final" $((128 + 5 * fb + 192)) 1 | od -An -tu1 | tr -d ' ')" = 1 ]
 ok $? "the final section of the ending step holds the final observation, the obs the next episode's"
+# The ending step's frame reports the achievements the episode ended with,
+# by default as with --manual-reset, on one thread and on two.
+awk 'BEGIN { for (i = 0; i < 60; i++) printf "%c", (i % 3 ? 5 : 1) }' >"$scratch/gather"
+awk 'BEGIN { for (i = 0; i < 60; i++) printf "%c%c", (i % 3 ? 5 : 1), (i % 3 ? 5 : 1) }' >"$scratch/gather2"
+achievements() { # FRAMES-FILE FRAME-BYTES STEP
+  slice "$1" $((128 + $3 * $2 + $(u32 "$1" $((76 + 4 * 8))))) 88 | od -An -v -tu4 | tr -s ' \n' ' '
+}
+"$step" --binary --seed 3 --length 60 --manual-reset <"$scratch/gather" >"$scratch/ends-manual"
+"$step" --binary --seed 3 --length 60 <"$scratch/gather" >"$scratch/ends-auto"
+"$step" --binary --seed 3 --length 60 --envs 2 --threads 2 <"$scratch/gather2" >"$scratch/ends-two"
+fb0=$(frame_bytes 1 0)
+ended=$(achievements "$scratch/ends-manual" "$fb0" 60)
+[ "$ended" = "$(achievements "$scratch/ends-auto" "$fb0" 60)" ] &&
+  [ "$(echo "$ended" | tr ' ' '\n' | grep -c '^[1-9]')" -gt 0 ] &&
+  [ "$(achievements "$scratch/ends-two" "$(frame_bytes 2 0)" 60 | cut -d' ' -f1-23)" = "$(echo "$ended" | cut -d' ' -f1-23)" ]
+ok $? "the step that ends an episode reports the achievements it ended with:$ended"
 "$step" --binary --envs 8 --obs pixels --length 30 --final-obs <"$scratch/actions" >"$scratch/file"
 cksum <"$scratch/file" >"$scratch/one"
 "$step" --binary --envs 8 --obs pixels --length 30 --final-obs --threads 2 <"$scratch/actions" |
