@@ -3,8 +3,9 @@
     python -m crafter_toolkit.bench --envs 64 --threads 2 --obs pixels \\
         --transport shm --seconds 5 --format json
 
-Random actions (drawn before timing), arrays viewing crafter-step's frames
-(no copies), and every frame read.  --api env measures one
+Random actions (drawn before timing) and every frame read; arrays view
+crafter-step's frames (copy=False) unless --copy, and --threads defaults
+to VectorEnv's (as many as the process may use cores).  --api env measures one
 crafter_toolkit.Env instead, the drop-in for crafter.Env (a copied
 observation and the info dicts every step).  Prints one JSON object (or a line of
 text) with sps, the environment steps per second.
@@ -20,9 +21,10 @@ import numpy as np
 from .vector import VectorEnv
 
 
-def measure(envs, threads, obs, transport, seconds, seed=0):
+def measure(envs, threads, obs, transport, seconds, seed=0, copy=False):
     vector = VectorEnv(envs, obs=obs, threads=threads, transport=transport, seed=seed,
-                       copy=False)
+                       copy=copy)
+    threads = vector.threads
     try:
         vector.reset()
         used = vector._stream.transport
@@ -42,7 +44,8 @@ def measure(envs, threads, obs, transport, seconds, seed=0):
     finally:
         vector.close()
     return {"sps": round(steps * envs / elapsed, 1), "envs": envs, "threads": threads,
-            "obs": obs, "transport": used, "steps": steps, "seconds": round(elapsed, 3)}
+            "obs": obs, "transport": used, "copy": copy, "steps": steps,
+            "seconds": round(elapsed, 3)}
 
 
 def measure_env(obs, transport, seconds, seed=0):
@@ -78,7 +81,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m crafter_toolkit.bench",
                                      description="Steps per second through the Python client.")
     parser.add_argument("--envs", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=None,
+                        help="crafter-step's threads (default: VectorEnv's, one a core)")
+    parser.add_argument("--copy", action="store_true",
+                        help="copy observations and infos, as VectorEnv does by default")
     parser.add_argument("--obs", default="pixels",
                         choices=["none", "pixels", "semantic", "symbolic"])
     parser.add_argument("--transport", default="auto", choices=["auto", "pipe", "shm"])
@@ -88,18 +94,19 @@ def main(argv=None):
                         help="VectorEnv (default), or one crafter_toolkit.Env, the drop-in "
                         "for crafter.Env (--envs and --threads do not apply)")
     args = parser.parse_args(argv)
-    if args.envs < 1 or args.threads < 1 or args.seconds <= 0:
+    if args.envs < 1 or (args.threads is not None and args.threads < 1) or args.seconds <= 0:
         parser.error("--envs and --threads must be at least 1, --seconds above 0")
     if args.api == "env":
         result = measure_env(args.obs, args.transport, args.seconds)
     else:
-        result = measure(args.envs, args.threads, args.obs, args.transport, args.seconds)
+        result = measure(args.envs, args.threads, args.obs, args.transport, args.seconds,
+                         copy=args.copy)
         result["api"] = "vector"
     if args.format == "json":
         print(json.dumps(result))
     else:
-        print("%(api)s, %(envs)d envs, %(threads)d threads, %(obs)s over %(transport)s: "
-              "%(sps).0f steps/s" % result)
+        print("%(api)s, %(envs)d envs, %(threads)d threads, %(obs)s over %(transport)s%(copied)s: "
+              "%(sps).0f steps/s" % dict(result, copied=", copied" if result.get("copy") else ""))
     return 0
 
 

@@ -66,7 +66,9 @@ class Env(_Base):
     obs       what reset() and step() return: "pixels" (Crafter's
               observation), "semantic", "symbolic" or "none"
     record    a trajectory file (crafter-trajectory(5)) keeping every episode
-    stats     a stats.jsonl file or folder, as crafter.Recorder writes it
+    stats     Crafter's stats.jsonl, a line per episode appended as
+              crafter.Recorder writes it: a file (a path ending in .jsonl, or
+              an existing file) or a folder (made if missing) that gets one
     tasks     a task file (crafter-task(5)): every episode gets a goal, its
               wording in info["instruction"] (and self.instruction after
               reset()), its id in info["task"]; the step that meets it

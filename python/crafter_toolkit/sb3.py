@@ -34,7 +34,8 @@ class VecEnv(_SB3VecEnv):
     obs, area, view, size, length, textures, reward, threads (None: as many
     as this process may use cores), transport, tasks, split, task, levels,
     start_level, level_order and record are VectorEnv's; stats writes
-    Crafter's stats.jsonl (a file, or a folder that gets one), which
+    Crafter's stats.jsonl (as Env's stats: a .jsonl file, or a folder
+    made if missing that gets one), which
     crafter-score reads.  Observations are copied out of crafter-step's
     frames (SB3 keeps them in its rollout buffer).
     """

@@ -9,13 +9,18 @@ from .names import ACHIEVEMENTS
 
 
 class StatsWriter:
-    """Appends episode lines to PATH (a file, or a folder that gets
-    stats.jsonl); each line is flushed as its episode ends."""
+    """Appends episode lines to PATH, as crafter.Recorder does: a file (an
+    existing one, or a new path ending in .jsonl), else a folder, made if
+    missing, that gets stats.jsonl; each line is flushed as its episode
+    ends."""
 
     def __init__(self, path, envs=1):
         path = os.fspath(path)
-        if os.path.isdir(path):
+        if os.path.isdir(path) or (not os.path.exists(path) and not path.endswith(".jsonl")):
+            os.makedirs(path, exist_ok=True)
             path = os.path.join(path, "stats.jsonl")
+        elif os.path.dirname(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
         self.path = path
         self._file = open(path, "a")
         self.length = [0] * envs

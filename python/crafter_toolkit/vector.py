@@ -96,7 +96,8 @@ class VectorEnv(_Base):
                the pipe), so keep a copy of what you store
     threads    crafter-step's threads; None (default): as many as this
                process may use cores (one with record or tasks)
-    record     a trajectory file keeping every episode; stats a stats.jsonl
+    record     a trajectory file keeping every episode; stats Crafter's
+               stats.jsonl (as Env's stats: a .jsonl file or a folder)
     tasks      a task file (crafter-task(5)): every episode has a goal;
                infos["instruction"] (an array of N strings), infos["task"]
                (their ids) and infos["goal"] (met at this step, terminated)

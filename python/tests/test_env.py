@@ -136,3 +136,17 @@ def test_stats_jsonl(tmp_path):
     first = json.loads(lines[0])
     assert first["length"] == 40 and "achievement_collect_wood" in first
     assert len([k for k in first if k.startswith("achievement_")]) == 22
+
+
+def test_stats_path_is_a_file_or_a_folder(tmp_path):
+    """stats= takes a .jsonl path (its folder made) or a folder (made
+    if missing), and appends, as crafter's Recorder does."""
+    for stats, written in ((tmp_path / "new" / "run.jsonl", tmp_path / "new" / "run.jsonl"),
+                           (tmp_path / "logs" / "deep", tmp_path / "logs" / "deep" / "stats.jsonl")):
+        for _ in range(2):
+            env = crafter_toolkit.Env(seed=1, length=5, obs="none", stats=stats)
+            env.reset()
+            for _ in range(5):
+                env.step(0)
+            env.close()
+        assert len(written.read_text().splitlines()) == 2
