@@ -14,7 +14,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"'
 LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures session video \
+LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures session video \
 	levels batch bench worldfile gen \
 	proto json cli envopts score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per

@@ -553,7 +553,7 @@ static int fits_later(const view *v, int action, int x, int y) {
 static int standable(const view *v, int x, int y) {
   if (!crafter_world_inside(v->world, x, y) || !walkable(material_at(v, x, y))) return 0;
   const crafter_object *object = object_at(v, x, y);
-  return !object || object == &v->world->objects[0];
+  return !object || object == crafter_game_body(&v->env->game, 0);
 }
 
 /* Marks the cells holding `thing` (placed by the agent, with `placed`);
@@ -1316,8 +1316,8 @@ static void make_view(const crafter_agent *agent, const crafter_env *env, view *
   v->env = env;
   v->world = &env->game.world;
   v->player = &env->game.player;
-  v->x = v->world->objects[0].x;
-  v->y = v->world->objects[0].y;
+  v->x = crafter_game_body(&env->game, 0)->x;
+  v->y = crafter_game_body(&env->game, 0)->y;
   v->facing = direction_index(v->player->facing_x, v->player->facing_y);
   v->inventory = v->player->inventory;
   v->avoid = agent->task ? agent->avoid : 0;

@@ -46,14 +46,6 @@ int crafter_parse_pair(const char *text, int minimum, int maximum, int out[2]) {
   return 0;
 }
 
-int crafter_fail(char *error, size_t error_size, const char *format, ...) {
-  va_list arguments;
-  va_start(arguments, format);
-  vsnprintf(error, error_size, format, arguments);
-  va_end(arguments);
-  return -1;
-}
-
 void crafter_usage_error(const char *program, const char *format, const char *argument) {
   /* The argument is the user's text: shown, never obeyed by the terminal. */
   char shown[1024];

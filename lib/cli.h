@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "params.h"
+
 /* Parses "W,H" (or a single "N" for N,N) into two ints in [minimum, maximum].
  * Returns 0, or -1 if the text is not of that form. */
 int crafter_parse_pair(const char *text, int minimum, int maximum, int out[2]);
@@ -13,26 +15,12 @@ int crafter_parse_pair(const char *text, int minimum, int maximum, int out[2]);
 /* Parses a whole decimal integer in [minimum, maximum]; 0 or -1. */
 int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int64_t *out);
 
-/* The ranges of options the programs share.  A seed leaves room for
- * seed+i, the seed of environment i, within 64 bits; the episode counter
- * and the time limit are what the trajectory format stores
- * (crafter-trajectory(5)). */
-#define CRAFTER_SEED_MIN (INT64_MIN / 2) /* -2**62 */
-#define CRAFTER_SEED_MAX (INT64_MAX / 2) /* 2**62 - 1 */
-#define CRAFTER_EPISODE_MAX INT32_MAX    /* 2**31 - 1 */
-#define CRAFTER_LENGTH_MAX 1000000000
-
 /* Parses the argument of an option as a whole decimal integer in
  * [minimum, maximum], or prints `program: invalid WHAT 'TEXT' (expected an
  * integer from MINIMUM to MAXIMUM)` and a hint to --help, and exits with
  * status 2. */
 int64_t crafter_option_int64(const char *program, const char *what, const char *text,
                              int64_t minimum, int64_t maximum);
-
-/* Writes a message into error[error_size] and returns -1, for functions
- * that report failure with a reason. */
-int crafter_fail(char *error, size_t error_size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* Prints `program: message` (format with one string argument, shown as
  * crafter_escape shows it) and a hint to --help on stderr, and exits with

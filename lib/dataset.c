@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "agents.h"
-#include "cli.h"
+#include "errors.h"
 #include "npz.h"
 #include "proto.h"
 #include "render.h"
@@ -773,8 +773,8 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
       put_f64_le(row + 8, s->reward);
       row[16] = s->done;
       put_f64_le(row + 24, s->died ? 0.0 : 1.0);
-      put_i64_le(row + 32, env->game.world.objects[0].x);
-      put_i64_le(row + 40, env->game.world.objects[0].y);
+      put_i64_le(row + 32, crafter_game_body(&env->game, 0)->x);
+      put_i64_le(row + 40, crafter_game_body(&env->game, 0)->y);
       for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
         put_i64_le(row + 48 + 8 * k, env->game.player.achievements[k]);
       for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "errors.h"
 #include "config.h"
 #include "levels.h"
 #include "tasks.h"

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "terrain.h"
+#include "variant.h"
 
 /* The terrain fields' numbers (terrain.h). */
 #define TERRAIN crafter_terrain_fields

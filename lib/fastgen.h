@@ -1,7 +1,7 @@
 /* fastgen: the vector kernels of the fast world generator: the noise
  * fields of a whole world at once, the comparisons they settle, and the
- * materials those fix.  Compiled once per instruction set (kernels.h);
- * worldgen.c picks the copy.  Nothing here is exact: what it computes is
+ * materials those fix.  Compiled once per instruction set (variant.h);
+ * kernels.h picks the copy.  Nothing here is exact: what it computes is
  * used only where it is provably far enough from a threshold (see
  * worldgen.c). */
 #ifndef CRAFTER_FASTGEN_H
@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "config.h"
-#include "kernels.h"
 #include "noise.h"
 
 /* The comparisons a cell's material depends on, in the reference's order. */
@@ -88,10 +88,22 @@ typedef struct crafter_fastgen {
   int geometry_count;
 } crafter_fastgen;
 
-/* Frees the kept geometry (worldgen.c). */
-void crafter_fastgen_forget(crafter_fastgen *gen);
-/* Frees one geometry and all it made (worldgen.c); NULL is ignored. */
-void crafter_field_geometry_free(crafter_field_geometry *g);
+/* Frees one geometry and all it made; NULL is ignored. */
+static inline void crafter_field_geometry_free(crafter_field_geometry *g) {
+  if (!g) return;
+  free(g->vertices);
+  free(g->at);
+  free(g->by_block);
+  free(g->span_at);
+  free(g->spans);
+  free(g);
+}
+
+/* Frees the kept geometry. */
+static inline void crafter_fastgen_forget(crafter_fastgen *gen) {
+  for (int n = 0; n < gen->geometry_count; n++) crafter_field_geometry_free(gen->geometry[n]);
+  gen->geometry_count = 0;
+}
 
 /* One copy of the kernels. */
 typedef struct crafter_fastgen_kernels {
@@ -118,11 +130,9 @@ typedef struct crafter_fastgen_kernels {
 #define CRAFTER_FASTGEN_ROCK_DIAMOND 4
 #define CRAFTER_FASTGEN_ROCK_LAVA 8
 
-/* The copy of the current level (worldgen.c). */
-const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void);
-
-/* The fast, inexact companion of crafter_noise3 for a whole area at once
- * (the copy of the current level, through worldgen.c).
+/* crafter_noise_field_add (the copy of the current level, through
+ * kernels.h): the fast, inexact companion of crafter_noise3 for a whole
+ * area at once.
  *
  * The area is `width` rows of `blocks` blocks of 8 cells; wanted[x *
  * blocks + b] nonzero asks for the cells 8b..8b+7 of row x.  For every
@@ -151,20 +161,10 @@ const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void);
 #define CRAFTER_NOISE_FIELD_ERROR 1.5e-4
 #endif
 
-int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
-                            double weight, int width, int blocks, const uint8_t *wanted,
-                            double *acc, int stride);
-
-/* Fills in gen->facts for the world of `noise` with the player at
- * (player_x, player_y): every comparison whose answer is certain.
- * Returns 0, or -1 if a field is too fine for the fast path. */
-static inline int crafter_fastgen_facts(crafter_fastgen *gen, const crafter_noise *noise,
-                                        const crafter_worldgen_config *config, int player_x,
-                                        int player_y) {
-  return crafter_fastgen_kernels_now()->facts(gen, noise, config, player_x, player_y);
-}
-
-/* The copies; call them through crafter_fastgen_kernels_now(). */
+/* The copies; call them through crafter_kernels_fastgen() (kernels.h).
+ * facts() fills in gen->facts for the world of `noise` with the player at
+ * (player_x, player_y): every comparison whose answer is certain; 0, or
+ * -1 if a field is too fine for the fast path. */
 #define CRAFTER_FASTGEN_DECLARE(suffix)                                                      \
   int crafter_noise_field_add_##suffix(const crafter_noise *noise, double z, double ax,      \
                                        double ay, double weight, int width, int blocks,      \

@@ -172,7 +172,8 @@ static int thing_of_kind(int kind) {
 
 static void count_world(const crafter_env *env, world_counts *out) {
   const crafter_world *world = &env->game.world;
-  int spawn_x = world->objects[0].x, spawn_y = world->objects[0].y;
+  const crafter_object *body = crafter_game_body(&env->game, 0);
+  int spawn_x = body->x, spawn_y = body->y;
   for (int i = 0; i < CRAFTER_GEN_THINGS; i++) {
     out->count[i] = 0;
     out->nearest[i] = -1;

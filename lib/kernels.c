@@ -3,6 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastgen.h"
+#include "rng_kernels.h"
+#include "shade.h"
+
 static int chosen_level = -1;
 static int plain_paths = -1;
 
@@ -59,4 +63,62 @@ const char *crafter_kernels_name(void) {
     case 3: return "x86-64-v3";
     default: return "plain C";
   }
+}
+
+/* ---- The copies, by level ---- */
+
+#define FASTGEN_KERNELS(suffix)                                         \
+  {crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, \
+   crafter_fastgen_settle_##suffix}
+static const crafter_fastgen_kernels fastgen_base = FASTGEN_KERNELS(base);
+#if defined(CRAFTER_FASTGEN_X86)
+static const crafter_fastgen_kernels fastgen_v3 = FASTGEN_KERNELS(v3),
+                                     fastgen_v4 = FASTGEN_KERNELS(v4);
+#endif
+
+const crafter_fastgen_kernels *crafter_kernels_fastgen(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return &fastgen_v4;
+    case 3: return &fastgen_v3;
+  }
+#endif
+  return &fastgen_base;
+}
+
+int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
+                            double weight, int width, int blocks, const uint8_t *wanted,
+                            double *acc, int stride) {
+  return crafter_kernels_fastgen()->field_add(noise, z, ax, ay, weight, width, blocks, wanted,
+                                              acc, stride);
+}
+
+crafter_twist_fn crafter_kernels_twist(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return crafter_mt_twist_v4;
+    case 3: return crafter_mt_twist_v3;
+  }
+#endif
+  return crafter_mt_twist_base;
+}
+
+crafter_peek16_fn crafter_kernels_peek16(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return crafter_rng_peek16_v4;
+    case 3: return crafter_rng_peek16_v3;
+  }
+#endif
+  return crafter_rng_peek16_base;
+}
+
+crafter_shade_fn crafter_kernels_shade(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return crafter_shade_run_v4;
+    case 3: return crafter_shade_run_v3;
+  }
+#endif
+  return crafter_shade_run_base;
 }

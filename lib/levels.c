@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "bytes.h"
-#include "cli.h"
+#include "errors.h"
 #include "outfile.h"
 
 /* ---- names, checksums ---- */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "errors.h"
 
 enum { MAX_LINK_HOPS = 40 };
 

@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The ranges of the parameters the programs and files share.  A seed leaves room for
+ * seed+i, the seed of environment i, within 64 bits; the episode counter
+ * and the time limit are what the trajectory format stores
+ * (crafter-trajectory(5)). */
+#define CRAFTER_SEED_MIN (INT64_MIN / 2) /* -2**62 */
+#define CRAFTER_SEED_MAX (INT64_MAX / 2) /* 2**62 - 1 */
+#define CRAFTER_EPISODE_MAX INT32_MAX    /* 2**31 - 1 */
+#define CRAFTER_LENGTH_MAX 1000000000
+
 typedef struct crafter_params {
   int area[2];   /* world width, height */
   int view[2];   /* view grid width, height (local view plus inventory rows) */

@@ -627,7 +627,8 @@ static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, i
   const crafter_world *world = &env->game.world;
   int first_x = (screen->grid[0] - cells_x) / 2, first_y = (screen->grid[1] - cells_y) / 2;
   if (screen->mode == CRAFTER_PLAY_GLYPHS) {
-    int center_x = world->objects[0].x, center_y = world->objects[0].y;
+    int center_x = crafter_game_body(&env->game, 0)->x;
+    int center_y = crafter_game_body(&env->game, 0)->y;
     crafter_play_text *line = new_line(all);
     if (line) {
       put_string(line, "+");
@@ -773,8 +774,8 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   add_vitals(all, screen, env, width, packing);
   if (airy) add_line(all, "%s", "");
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
-  int target_x = world->objects[0].x + player->facing_x;
-  int target_y = world->objects[0].y + player->facing_y;
+  int target_x = crafter_game_body(&env->game, 0)->x + player->facing_x;
+  int target_y = crafter_game_body(&env->game, 0)->y + player->facing_y;
   int slot = crafter_world_object_slot(world, target_x, target_y);
   const char *target = slot >= 0 ? crafter_object_kind_names[world->objects[slot].kind]
                        : crafter_world_inside(world, target_x, target_y)
@@ -972,8 +973,8 @@ static void watch_action(action_watch *watch, const crafter_env *env, int action
   watch->outlook = crafter_game_action_outlook(&env->game, action, watch->reason,
                                                sizeof(watch->reason));
   memcpy(watch->items, env->game.player.inventory, sizeof(watch->items));
-  watch->x = env->game.world.objects[0].x;
-  watch->y = env->game.world.objects[0].y;
+  watch->x = crafter_game_body(&env->game, 0)->x;
+  watch->y = crafter_game_body(&env->game, 0)->y;
 }
 
 /* After the step: the reason when the action did nothing (the player
@@ -981,8 +982,8 @@ static void watch_action(action_watch *watch, const crafter_env *env, int action
  * else NULL. */
 static const char *action_failure(const action_watch *watch, const crafter_env *env) {
   const int32_t *items = env->game.player.inventory;
-  int unchanged = watch->x == env->game.world.objects[0].x &&
-                  watch->y == env->game.world.objects[0].y &&
+  int unchanged = watch->x == crafter_game_body(&env->game, 0)->x &&
+                  watch->y == crafter_game_body(&env->game, 0)->y &&
                   memcmp(watch->items + CRAFTER_SAPLING, items + CRAFTER_SAPLING,
                          sizeof(items[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0;
   return watch->outlook != CRAFTER_ACTION_POSSIBLE && unchanged ? watch->reason : NULL;

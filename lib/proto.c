@@ -249,7 +249,7 @@ static unsigned long semantic_crc(const crafter_env *env) {
 static void write_place(FILE *out, const crafter_game *game) {
   const crafter_player *player = &game->player;
   fprintf(out, ", \"pos\": [%d, %d], \"facing\": [%d, %d], \"sleeping\": %s, \"daylight\": ",
-          game->world.objects[0].x, game->world.objects[0].y, player->facing_x, player->facing_y,
+          crafter_game_body(game, 0)->x, crafter_game_body(game, 0)->y, player->facing_x, player->facing_y,
           player->sleeping ? "true" : "false");
   write_double(out, game->daylight);
 }

@@ -397,7 +397,7 @@ static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) 
   const crafter_world *world = &env->game.world;
   int height = renderer->a->local[1];
   memset(renderer->canvas, 127, (size_t)renderer->a->local[0] * (size_t)height * 3);
-  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
   int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   for (int x = 0; x < renderer->a->grid[0]; x++)
     for (int y = 0; y < renderer->a->grid[1]; y++) {
@@ -558,25 +558,11 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  * showing only its material looks the same wherever it is: each material
  * in view is lit once, a cell with a creature on it is composed and lit on
  * its own, and the rest are copies. */
-/* The copy of the shading kernel (shade.h) for the current level. */
-typedef void (*shade_fn)(const uint8_t *, int, double, int, double, const double *,
-                         const double *, uint8_t *, ptrdiff_t);
-
-static shade_fn shade_now(void) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_kernels_level()) {
-    case 4: return crafter_shade_run_v4;
-    case 3: return crafter_shade_run_v3;
-  }
-#endif
-  return crafter_shade_run_base;
-}
-
 /* Lights a composed cell (x-major) into rows (y-major) ready to copy,
  * column by column through the vector kernel. */
 static void light_cell(const uint8_t *colours, int width, int height, double daylight,
                        int sleeping, uint8_t *rows) {
-  shade_fn shade_run = shade_now();
+  crafter_shade_fn shade_run = crafter_kernels_shade();
   for (int x = 0; x < width; x++)
     shade_run(colours + (size_t)x * (size_t)height * 3, height, daylight, sleeping, 0, NULL, NULL,
               rows + (size_t)x * 3, (ptrdiff_t)width * 3);
@@ -611,7 +597,7 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
   int sleeping = env->game.player.sleeping;
   int unit_w = renderer->a->unit[0], unit_h = renderer->a->unit[1];
   int width = renderer->a->params.size[0];
-  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
   int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   size_t cell_bytes = (size_t)unit_w * (size_t)unit_h * 3;
   uint8_t *outside = renderer->lit_cells + (size_t)CRAFTER_MATERIAL_COUNT * cell_bytes;
@@ -659,7 +645,7 @@ static void compose_local_view(crafter_renderer *renderer, const crafter_env *en
   const render_assets *a = renderer->a;
   const crafter_world *world = &env->game.world;
   int unit_w = a->unit[0], unit_h = a->unit[1], height = a->local[1];
-  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
   int offset_x = a->grid[0] / 2, offset_y = a->grid[1] / 2;
   size_t column_bytes = (size_t)unit_h * 3;
   for (int gx = 0; gx < a->grid[0]; gx++)
@@ -687,7 +673,7 @@ static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *
                            (long)renderer->a->local[0] * height);
   double daylight = env->game.daylight, amount = 2 * (0.5 - daylight);
   int sleeping = env->game.player.sleeping;
-  shade_fn shade_run = shade_now();
+  crafter_shade_fn shade_run = crafter_kernels_shade();
   for (int x = 0; x < renderer->a->local[0]; x++) {
     size_t column = (size_t)x * (size_t)height;
     uint8_t *out = pixels + ((size_t)renderer->a->border[1] * (size_t)width +
@@ -789,7 +775,7 @@ void crafter_render_symbolic(const crafter_env *env, float *out) {
   const crafter_world *world = &env->game.world;
   const crafter_player *player = &env->game.player;
   memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
-  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
   for (int row = 0; row < SYMBOLIC_ROWS; row++)
     for (int column = 0; column < SYMBOLIC_COLUMNS; column++) {
       int x = center_x + column - SYMBOLIC_COLUMNS / 2, y = center_y + row - SYMBOLIC_ROWS / 2;
@@ -883,7 +869,7 @@ size_t crafter_render_text(const crafter_env *env, char *out, size_t size) {
   const crafter_world *world = &env->game.world;
   const crafter_player *player = &env->game.player;
   int width = env->params.view[0], height = env->params.view[1] - env->item_rows;
-  int center_x = world->objects[0].x, center_y = world->objects[0].y;
+  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
   static const char *const directions[4] = {"left", "right", "up", "down"};
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
   put(&text, "Step %ld. It is %s. You are %s, facing %s.\n", env->game.step,

@@ -3,31 +3,6 @@
 #include <string.h>
 
 #include "kernels.h"
-#include "rng_kernels.h"
-
-/* The copies of the kernels (rng_kernels.h), by level (kernels.h). */
-typedef void (*twist_fn)(uint32_t *state);
-typedef void (*peek16_fn)(const uint32_t *words, double *out);
-
-static twist_fn twist_now(void) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_kernels_level()) {
-    case 4: return crafter_mt_twist_v4;
-    case 3: return crafter_mt_twist_v3;
-  }
-#endif
-  return crafter_mt_twist_base;
-}
-
-static peek16_fn peek16_now(void) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_kernels_level()) {
-    case 4: return crafter_rng_peek16_v4;
-    case 3: return crafter_rng_peek16_v3;
-  }
-#endif
-  return crafter_rng_peek16_base;
-}
 
 void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
   rng->state[0] = seed;
@@ -54,7 +29,7 @@ static void regenerate(crafter_rng *rng) {
   if (crafter_kernels_plain())
     twist_plain(rng->state);
   else
-    twist_now()(rng->state);
+    crafter_kernels_twist()(rng->state);
   rng->position = 0;
 }
 
@@ -72,7 +47,7 @@ uint32_t crafter_rng_next_u32(crafter_rng *rng) { return next_word(rng); }
  * after another (CRAFTER_KERNELS=plain). */
 static void peek16(const uint32_t *words, double *out) {
   if (!crafter_kernels_plain()) {
-    peek16_now()(words, out);
+    crafter_kernels_peek16()(words, out);
     return;
   }
   for (int i = 0; i < 16; i++)

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "kernels.h"
+#include "variant.h"
 
 typedef double v8d __attribute__((vector_size(64)));
 typedef int32_t v8i __attribute__((vector_size(32)));

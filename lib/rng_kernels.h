@@ -1,6 +1,6 @@
 /* rng_kernels: MT19937's twist and sixteen of numpy's uniform draws at
- * once, one copy per instruction set (kernels.h); exact in every copy:
- * whole words, and doubles scaled by powers of two.  rng.c picks the copy. */
+ * once, one copy per instruction set (variant.h); exact in every copy:
+ * whole words, and doubles scaled by powers of two.  kernels.h picks the copy. */
 #ifndef CRAFTER_RNG_KERNELS_H
 #define CRAFTER_RNG_KERNELS_H
 

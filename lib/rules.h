@@ -47,6 +47,19 @@ typedef struct crafter_game {
   long daylight_steps;
 } crafter_game;
 
+/* Player p of a game (Crafter has one: p = 0): its state, and its body,
+ * the object that stands for it in the world.  Outside the rules every
+ * reader of a player goes through these, so that a game of several players
+ * changes them alone. */
+static inline crafter_player *crafter_game_player(crafter_game *game, int p) {
+  (void)p;
+  return &game->player;
+}
+static inline const crafter_object *crafter_game_body(const crafter_game *game, int p) {
+  (void)p;
+  return &game->world.objects[0];
+}
+
 /* Crafter's daylight after `step` steps (a day of 300 steps). */
 double crafter_daylight(long step);
 

@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "cli.h"
+#include "errors.h"
 #include "score.h"
 
 #include <ctype.h>

@@ -556,7 +556,7 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
   uint8_t *frame = s->frame;
   crafter_env *env = s->batch ? crafter_batch_env(s->batch, i) : &s->envs[i];
   const crafter_player *player = &env->game.player;
-  const crafter_object *body = &env->game.world.objects[0];
+  const crafter_object *body = crafter_game_body(&env->game, 0);
   size_t *at = s->section;
   crafter_put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, result ? result->reward : 0.0);
   crafter_put_f32(frame + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,

@@ -13,7 +13,7 @@
 #include <immintrin.h>
 #endif
 
-#include "kernels.h"
+#include "variant.h"
 #include "shade.h"
 
 /* Eight lanes, passed only between static functions (-Wno-psabi). */

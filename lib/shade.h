@@ -1,6 +1,6 @@
 /* shade: the light of a run of pixels, exactly as the reference computes
- * it, eight at a time; one copy per instruction set (kernels.h), chosen by
- * render.c.  colour is `count` RGB triples; vignette and noise, the
+ * it, eight at a time; one copy per instruction set (variant.h), chosen by
+ * kernels.h.  colour is `count` RGB triples; vignette and noise, the
  * night's, or both NULL by day; pixel i goes to out + i * out_stride. */
 #ifndef CRAFTER_SHADE_H
 #define CRAFTER_SHADE_H

@@ -486,7 +486,7 @@ void crafter_task_tracker_free(crafter_task_tracker *tracker) {
 static void track_placements(crafter_task_tracker *tracker, const crafter_env *env, int action) {
   const crafter_world *world = &env->game.world;
   const crafter_player *player = &env->game.player;
-  const crafter_object *body = &world->objects[0];
+  const crafter_object *body = crafter_game_body(&env->game, 0);
   int target_x = body->x + player->facing_x, target_y = body->y + player->facing_y;
   int index = action - CRAFTER_PLACE_STONE;
   int placing = index >= 0 && index < 4;
@@ -533,8 +533,8 @@ static int placeable(crafter_thing thing) {
 }
 
 static void player_at(const crafter_env *env, int *x, int *y) {
-  *x = env->game.world.objects[0].x;
-  *y = env->game.world.objects[0].y;
+  *x = crafter_game_body(&env->game, 0)->x;
+  *y = crafter_game_body(&env->game, 0)->y;
 }
 
 static int in_window(int x, int y, int px, int py, int radius) {

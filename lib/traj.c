@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "errors.h"
 #include "traj.h"
 
 #include <errno.h>

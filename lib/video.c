@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "errors.h"
 #include "outfile.h"
 #include "render.h"
 #include "textures.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "errors.h"
 #include "outfile.h"
 
 #define MAGIC "crafter-world"

@@ -7,39 +7,12 @@
 
 #include "config.h"
 #include "fastgen.h"
+#include "kernels.h"
 #include "noise.h"
 #include "terrain.h"
 
 /* The terrain fields' numbers (terrain.h). */
 #define T crafter_terrain_fields
-
-/* ---- The copies of the fast generator's kernels (fastgen.h) ---- */
-
-#define FASTGEN_KERNELS(suffix)                                         \
-  {crafter_noise_field_add_##suffix, crafter_fastgen_facts_##suffix, \
-   crafter_fastgen_settle_##suffix}
-static const crafter_fastgen_kernels base_kernels = FASTGEN_KERNELS(base);
-#if defined(CRAFTER_FASTGEN_X86)
-static const crafter_fastgen_kernels v3_kernels = FASTGEN_KERNELS(v3),
-                                     v4_kernels = FASTGEN_KERNELS(v4);
-#endif
-
-const crafter_fastgen_kernels *crafter_fastgen_kernels_now(void) {
-#if defined(CRAFTER_FASTGEN_X86)
-  switch (crafter_kernels_level()) {
-    case 4: return &v4_kernels;
-    case 3: return &v3_kernels;
-  }
-#endif
-  return &base_kernels;
-}
-
-int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
-                            double weight, int width, int blocks, const uint8_t *wanted,
-                            double *acc, int stride) {
-  return crafter_fastgen_kernels_now()->field_add(noise, z, ax, ay, weight, width, blocks,
-                                                  wanted, acc, stride);
-}
 
 /* Crafter's _simplex(x, y, z, size): one octave, coordinates divided by
  * the size; a single weight of 1 leaves the value unchanged. */
@@ -177,7 +150,8 @@ static int generate_plain(crafter_game *game, const crafter_noise *noise) {
   crafter_world *world = &game->world;
   const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
   int width = world->width, height = world->height;
-  int player_x = world->objects[0].x, player_y = world->objects[0].y;
+  const crafter_object *body = crafter_game_body(game, 0);
+  int player_x = body->x, player_y = body->y;
   uint8_t *tunnels = calloc((size_t)width * (size_t)height, 1);
   if (!tunnels) return -1;
   for (int x = 0; x < width; x++)
@@ -315,21 +289,6 @@ typedef struct scratch {
   uint8_t *settled; /* width x stride: what the facts fix (fastgen.h) */
 } scratch;
 
-void crafter_field_geometry_free(crafter_field_geometry *g) {
-  if (!g) return;
-  free(g->vertices);
-  free(g->at);
-  free(g->by_block);
-  free(g->span_at);
-  free(g->spans);
-  free(g);
-}
-
-void crafter_fastgen_forget(crafter_fastgen *gen) {
-  for (int n = 0; n < gen->geometry_count; n++) crafter_field_geometry_free(gen->geometry[n]);
-  gen->geometry_count = 0;
-}
-
 static void scratch_free(scratch *s) {
   if (!s) return;
   crafter_fastgen_forget(&s->gen);
@@ -433,12 +392,13 @@ int crafter_generate_world(crafter_game *game) {
   const crafter_config *config = game->config ? game->config : &crafter_config_builtin;
   const crafter_worldgen_config *wg = &config->worldgen;
   int width = world->width, height = world->height;
-  int player_x = world->objects[0].x, player_y = world->objects[0].y;
+  const crafter_object *body = crafter_game_body(game, 0);
+  int player_x = body->x, player_y = body->y;
   scratch *s = scratch_take(width, height);
   if (!s) return -1;
   crafter_noise noise;
   crafter_noise_init(&noise, crafter_rng_randint(&game->rng, 0, 2147483647));
-  if (crafter_fastgen_facts(&s->gen, &noise, wg, player_x, player_y) < 0) {
+  if (crafter_kernels_fastgen()->facts(&s->gen, &noise, wg, player_x, player_y) < 0) {
     /* Too fine a field for the fast path: the plain one, on the same noise. */
     scratch_release(s);
     return generate_plain(game, &noise);
@@ -448,7 +408,7 @@ int crafter_generate_world(crafter_game *game) {
   draws d = {&game->rng, 0, 0, ahead};
   /* Most cells' facts fix their material with no draw: those are copied a
    * row at a time, and only the rest visited, in order. */
-  crafter_fastgen_kernels_now()->settle(s->gen.facts, (size_t)width * (size_t)stride, s->settled,
+  crafter_kernels_fastgen()->settle(s->gen.facts, (size_t)width * (size_t)stride, s->settled,
                                         s->tunnels);
   for (int x = 0; x < width; x++) {
     const uint8_t *settled = s->settled + (size_t)x * (size_t)stride;

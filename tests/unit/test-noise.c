@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fastgen.h"
+#include "kernels.h"
 #include "noise.h"
 #include "npmath.h"
 #include "rules.h"

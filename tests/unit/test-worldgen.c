@@ -9,6 +9,7 @@
 
 #include "env.h"
 #include "fastgen.h"
+#include "kernels.h"
 #include "noise.h"
 #include "rng.h"
 #include "tap.h"
