@@ -1,6 +1,7 @@
 /* crafter-score: success rates and Crafter scores from Crafter's stats.jsonl
- * logs and the run files of its analysis scripts.  Options are parsed
- * here; the library reads, computes, writes and plots. */
+ * logs, the run files of its analysis scripts and trajectory files.
+ * Options are parsed here; the library (score) reads, computes, writes and
+ * plots. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -62,21 +63,21 @@ static void usage_error(const char *format, const char *argument) {
   crafter_usage_error(PROGRAM, format, argument);
 }
 
-enum { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
-
 /* Codes of the long options without a letter. */
 enum { OPTION_TRAIN_LEVELS = 0x100, OPTION_TRAIN_SEED, OPTION_TRAIN_START };
 
-/* The training levels the options name: --train-levels N with
- * --train-seed and --train-start, or a level file's, whose seed and first
- * level those two must then match.  Exits with status 2 on options that
- * contradict each other or the file, 1 on a file that cannot be read. */
-static crafter_score_levels training_levels(const char *levels, const char *seed,
-                                            const char *start) {
+/* The training levels the options name into the request: --train-levels
+ * N with --train-seed and --train-start, or a level file's, whose seed
+ * and first level those two must then match (the library checks that
+ * once it reads the file).  Exits with status 2 on options that
+ * contradict each other. */
+static void training_levels(crafter_score_request *request, const char *levels, const char *seed,
+                            const char *start) {
   crafter_score_levels training = {0, 1, 0};
+  request->levels = training;
   if (!levels) {
     if (seed || start) usage_error("%s", "--train-seed and --train-start need --train-levels");
-    return training;
+    return;
   }
   if (seed)
     training.seed =
@@ -90,34 +91,20 @@ static crafter_score_levels training_levels(const char *levels, const char *seed
         crafter_option_int64(PROGRAM, "number of training levels", levels, 1, CRAFTER_LEVELS_MAX);
     if (training.first > (int64_t)CRAFTER_EPISODE_MAX - (training.count - 1))
       usage_error("%s", "--train-start and --train-levels go past episode 2**31-1");
-    return training;
+  } else {
+    request->levels_file = levels;
+    request->seed_given = seed != NULL;
+    request->first_given = start != NULL;
   }
-  crafter_score_levels file;
-  char error[512];
-  if (crafter_score_levels_of_file(&file, levels, error, sizeof(error)) < 0) {
-    fprintf(stderr, PROGRAM ": %s\n", error);
-    exit(1);
-  }
-  char shown[300];
-  crafter_escape(shown, sizeof(shown), levels, strlen(levels));
-  if (seed && training.seed != file.seed) {
-    fprintf(stderr, PROGRAM ": %s holds levels of seed %lld, not of --train-seed %lld\n", shown,
-            (long long)file.seed, (long long)training.seed);
-    exit(2);
-  }
-  if (start && training.first != file.first) {
-    fprintf(stderr, PROGRAM ": %s starts at level %lld, not at --train-start %lld\n", shown,
-            (long long)file.first, (long long)training.first);
-    exit(2);
-  }
-  return file;
+  request->levels = training;
 }
 
 int main(int argc, char **argv) {
-  const char *method = NULL, *seed = NULL, *plot = NULL;
   const char *train_levels = NULL, *train_seed = NULL, *train_start = NULL;
-  double budget = 1e6;
-  int format = FORMAT_TABLE;
+  crafter_score_request request;
+  memset(&request, 0, sizeof(request));
+  request.budget = 1e6;
+  request.format = CRAFTER_SCORE_TABLE;
   static const struct option long_options[] = {
       {"method", required_argument, NULL, 'm'}, {"seed", required_argument, NULL, 's'},
       {"budget", required_argument, NULL, 'B'}, {"format", required_argument, NULL, 'f'},
@@ -133,34 +120,34 @@ int main(int argc, char **argv) {
     switch (option) {
       case 'm':
         if (!*optarg) usage_error("%s", "the method name is empty");
-        method = optarg;
+        request.method = optarg;
         break;
       case 's':
         if (!*optarg) usage_error("%s", "the seed is empty");
-        seed = optarg;
+        request.seed = optarg;
         break;
       case 'B': {
         /* A number, so the reference's 1e6 reads too. */
         char *end;
-        budget = strtod(optarg, &end);
-        if (end == optarg || *end || !isfinite(budget) || budget < 0)
+        request.budget = strtod(optarg, &end);
+        if (end == optarg || *end || !isfinite(request.budget) || request.budget < 0)
           usage_error("invalid budget '%s' (expected a number of env steps)", optarg);
         break;
       }
       case 'f':
         if (strcmp(optarg, "table") == 0)
-          format = FORMAT_TABLE;
+          request.format = CRAFTER_SCORE_TABLE;
         else if (strcmp(optarg, "json") == 0)
-          format = FORMAT_JSON;
+          request.format = CRAFTER_SCORE_JSON;
         else if (strcmp(optarg, "csv") == 0)
-          format = FORMAT_CSV;
+          request.format = CRAFTER_SCORE_CSV;
         else
           usage_error("invalid format '%s' (expected table, json or csv)", optarg);
         break;
       case 'p':
         if (crafter_score_plot_format(optarg) < 0)
           usage_error("invalid plot file '%s' (expected a name ending in .png or .svg)", optarg);
-        plot = optarg;
+        request.plot = optarg;
         break;
       case OPTION_TRAIN_LEVELS:
         if (!*optarg) usage_error("%s", "the training levels are empty");
@@ -175,49 +162,8 @@ int main(int argc, char **argv) {
       default: fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n"); return 2;
     }
   }
-
-  crafter_score_set set;
-  crafter_score_set_init(&set, budget);
-  set.train_levels = training_levels(train_levels, train_seed, train_start);
-  char error[1024];
-  int status = 0;
-  char *stdin_only[] = {"-"};
-  char **files = optind < argc ? argv + optind : stdin_only;
-  int file_count = optind < argc ? argc - optind : 1;
-  for (int i = 0; i < file_count && status == 0; i++)
-    if (crafter_score_read_file(&set, files[i], method, seed, error, sizeof(error)) < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      status = 1;
-    } else if (set.note[0]) {
-      fprintf(stderr, PROGRAM ": note: %s\n", set.note);
-    }
-  size_t count = 0;
-  crafter_score_method *methods = status ? NULL : crafter_score_summarize(&set, &count);
-  if (status == 0 && !methods) {
-    fprintf(stderr, PROGRAM ": out of memory\n");
-    status = 1;
-  }
-  if (status == 0) {
-    crafter_score_write_warnings(stderr, PROGRAM, &set);
-    if (format == FORMAT_JSON)
-      crafter_score_write_json(stdout, methods, count, &set);
-    else if (format == FORMAT_CSV)
-      crafter_score_write_csv(stdout, methods, count);
-    else {
-      crafter_score_write_table(stdout, methods, count);
-      crafter_score_write_runs(stdout, &set);
-    }
-  }
-  if (status == 0 && plot) {
-    int plotted = crafter_score_plot(plot, methods, count, error, sizeof(error));
-    if (plotted == CRAFTER_PLOT_NO_GNUPLOT)
-      fprintf(stderr, PROGRAM ": gnuplot is not installed (or not on PATH); no plot drawn\n");
-    else if (plotted != CRAFTER_PLOT_OK) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      status = 1;
-    }
-  }
-  free(methods);
-  crafter_score_set_free(&set);
-  return crafter_close_stdout(PROGRAM, status);
+  training_levels(&request, train_levels, train_seed, train_start);
+  request.files = (const char *const *)(argv + optind);
+  request.file_count = (size_t)(argc - optind);
+  return crafter_close_stdout(PROGRAM, crafter_score_main(PROGRAM, &request, stdout, stderr));
 }

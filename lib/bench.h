@@ -7,8 +7,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "batch.h"
+#include "envopts.h"
+#include "json.h"
 
 typedef struct crafter_bench_options {
   crafter_batch_options batch;
@@ -36,5 +39,47 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
 
 /* Monotonic time in seconds. */
 double crafter_now(void);
+
+/* What crafter-bench does, for its main() to call once it has read the
+ * command line. */
+
+enum crafter_bench_sweep {
+  CRAFTER_BENCH_SWEEP_NONE = 0,
+  CRAFTER_BENCH_SWEEP_THREADS, /* 1, 2, .. batch.threads threads */
+  CRAFTER_BENCH_SWEEP_ENVS     /* 1, 2, 4, .. batch.envs envs */
+};
+
+typedef struct crafter_bench_request {
+  crafter_bench_options options; /* a sweep's largest point */
+  unsigned given;                /* enum crafter_given: parameters over the config's */
+  const char *config_path;       /* a configuration (crafter-config(5)), or NULL */
+  const char *textures_dir;      /* textures for pixels; NULL: the built-in ones */
+  crafter_level_options levels;  /* a level set to start episodes on */
+  int json;                      /* 1: one JSON object (text: a table) */
+  int sweep;                     /* enum crafter_bench_sweep */
+  const char *plot_path;         /* with a sweep: steps per second drawn here */
+  const char *compare_path;      /* an earlier JSON result to print ratios against */
+} crafter_bench_request;
+
+/* Loads the configuration, textures and levels the request names, reads
+ * the result to compare with (before anything is measured, so that a bad
+ * file costs no benchmark), measures every point, prints the results on
+ * `out` (flushed after each point), draws the plot and prints the
+ * comparison.  Failures are said on `err` as "program: what went wrong".
+ * Returns the exit status: 0, 1 on a failure, 2 on options that cannot
+ * work together. */
+int crafter_bench_main(const char *program, const crafter_bench_request *request, FILE *out,
+                       FILE *err);
+
+/* The CPU's "model name" in a /proc/cpuinfo-like file, or "unknown". */
+void crafter_bench_cpu_name(const char *cpuinfo_path, char *out, size_t size);
+
+/* One result as crafter-bench --format json writes it: {"sps",
+ * "resets_per_s", "reset_us", "envs", "threads", "obs", "steps",
+ * "seconds", "resets", "repeats", "bytes_per_env", "cpu", "kernels"}, the
+ * rates with 1 decimal, reset_us with 2, seconds with 4. */
+void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_options *options,
+                              const crafter_bench_result *result, const char *cpu,
+                              const char *kernels);
 
 #endif

@@ -73,4 +73,22 @@ static inline uint32_t crafter_crc32(const void *data, size_t size) {
   return crafter_crc32_update(0, data, size);
 }
 
+/* Bytes in the well-formed UTF-8 character of two or more bytes at
+ * text[0..length) (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or 0 when there is none there. */
+static inline size_t crafter_utf8_character(const unsigned char *text, size_t length) {
+  unsigned char lead = text[0];
+  size_t bytes = lead >= 0xc2 && lead <= 0xdf   ? 2
+                 : lead >= 0xe0 && lead <= 0xef ? 3
+                 : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                : 0;
+  if (bytes == 0 || bytes > length) return 0;
+  for (size_t i = 1; i < bytes; i++)
+    if ((text[i] & 0xc0) != 0x80) return 0;
+  if ((lead == 0xe0 && text[1] < 0xa0) || (lead == 0xed && text[1] > 0x9f) ||
+      (lead == 0xf0 && text[1] < 0x90) || (lead == 0xf4 && text[1] > 0x8f))
+    return 0;
+  return bytes;
+}
+
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
+
 int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int64_t *out) {
   if (!text || !*text) return -1;
   char *end;
@@ -58,20 +60,8 @@ void crafter_usage_error(const char *program, const char *format, const char *ar
 /* Bytes in the well-formed UTF-8 character at text[0..length) that a
  * terminal prints (not a C1 control), or 0 when there is none. */
 static size_t printable_utf8(const unsigned char *text, size_t length) {
-  unsigned char lead = text[0];
-  size_t bytes = lead >= 0xc2 && lead <= 0xdf   ? 2
-                 : lead >= 0xe0 && lead <= 0xef ? 3
-                 : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                : 0;
-  if (bytes == 0 || bytes > length) return 0;
-  for (size_t i = 1; i < bytes; i++)
-    if ((text[i] & 0xc0) != 0x80) return 0;
-  /* Overlong forms, surrogates, beyond U+10FFFF, and U+0080..U+009F. */
-  if ((lead == 0xe0 && text[1] < 0xa0) || (lead == 0xed && text[1] > 0x9f) ||
-      (lead == 0xf0 && text[1] < 0x90) || (lead == 0xf4 && text[1] > 0x8f) ||
-      (lead == 0xc2 && text[1] < 0xa0))
-    return 0;
-  return bytes;
+  size_t bytes = crafter_utf8_character(text, length);
+  return bytes && !(text[0] == 0xc2 && text[1] < 0xa0) ? bytes : 0; /* not U+0080..U+009F */
 }
 
 const char *crafter_escape(char *out, size_t out_size, const char *text, size_t length) {

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "env.h"
+#include "json.h"
 
 const char *const crafter_gen_thing_names[CRAFTER_GEN_THINGS] = {
     "water", "grass", "stone",   "path",    "sand", "tree",   "lava",     "coal",
@@ -343,26 +344,64 @@ void crafter_gen_stats_write_text(FILE *out, const crafter_gen_stats_options *op
 
 void crafter_gen_stats_write_json(FILE *out, const crafter_gen_stats_options *options,
                                   const crafter_gen_stats *stats) {
-  fprintf(out,
-          "{\"worlds\": %ld, \"first_seed\": %lld, \"last_seed\": %lld, \"episode\": %lld, "
-          "\"area\": [%d, %d], \"seconds\": %.6f, \"threads\": %d, \"ms_per_world\": %.6f, "
-          "\"things\": {",
-          stats->worlds, (long long)options->first_seed, (long long)options->last_seed,
-          (long long)options->episode, options->params.area[0], options->params.area[1],
-          stats->seconds, stats->threads,
-          stats->worlds ? 1000 * stats->seconds * stats->threads / (double)stats->worlds : 0.0);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "worlds");
+  crafter_json_int(&json, stats->worlds);
+  crafter_json_key(&json, "first_seed");
+  crafter_json_int(&json, options->first_seed);
+  crafter_json_key(&json, "last_seed");
+  crafter_json_int(&json, options->last_seed);
+  crafter_json_key(&json, "episode");
+  crafter_json_int(&json, options->episode);
+  crafter_json_key(&json, "area");
+  crafter_json_begin_array(&json);
+  crafter_json_int(&json, options->params.area[0]);
+  crafter_json_int(&json, options->params.area[1]);
+  crafter_json_end_array(&json);
+  crafter_json_key(&json, "seconds");
+  crafter_json_fixed(&json, stats->seconds, 6);
+  crafter_json_key(&json, "threads");
+  crafter_json_int(&json, stats->threads);
+  crafter_json_key(&json, "ms_per_world");
+  crafter_json_fixed(&json,
+                     stats->worlds ? 1000 * stats->seconds * stats->threads / (double)stats->worlds
+                                   : 0.0,
+                     6);
+  crafter_json_key(&json, "things");
+  crafter_json_begin_object(&json);
   for (int i = 0; i < CRAFTER_GEN_THINGS; i++) {
     const crafter_gen_thing_stats *thing = &stats->things[i];
-    fprintf(out,
-            "%s\"%s\": {\"count\": {\"mean\": %.4f, \"min\": %ld, \"max\": %ld}, "
-            "\"worlds_without\": %ld, \"nearest\": ",
-            i ? ", " : "", crafter_gen_thing_names[i], thing->count_mean, thing->count_min,
-            thing->count_max, thing->worlds_without);
-    if (thing->nearest_median >= 0)
-      fprintf(out, "{\"mean\": %.4f, \"median\": %ld, \"max\": %ld}}", thing->nearest_mean,
-              thing->nearest_median, thing->nearest_max);
-    else
-      fprintf(out, "null}");
+    crafter_json_key(&json, crafter_gen_thing_names[i]);
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "count");
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "mean");
+    crafter_json_fixed(&json, thing->count_mean, 4);
+    crafter_json_key(&json, "min");
+    crafter_json_int(&json, thing->count_min);
+    crafter_json_key(&json, "max");
+    crafter_json_int(&json, thing->count_max);
+    crafter_json_end_object(&json);
+    crafter_json_key(&json, "worlds_without");
+    crafter_json_int(&json, thing->worlds_without);
+    crafter_json_key(&json, "nearest");
+    if (thing->nearest_median >= 0) {
+      crafter_json_begin_object(&json);
+      crafter_json_key(&json, "mean");
+      crafter_json_fixed(&json, thing->nearest_mean, 4);
+      crafter_json_key(&json, "median");
+      crafter_json_int(&json, thing->nearest_median);
+      crafter_json_key(&json, "max");
+      crafter_json_int(&json, thing->nearest_max);
+      crafter_json_end_object(&json);
+    } else {
+      crafter_json_null(&json);
+    }
+    crafter_json_end_object(&json);
   }
-  fprintf(out, "}}\n");
+  crafter_json_end_object(&json);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
 }

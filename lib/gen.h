@@ -61,6 +61,11 @@ typedef struct crafter_gen_stats {
 int crafter_gen_stats_run(const crafter_gen_stats_options *options, crafter_gen_stats *stats,
                           char *error, size_t error_size);
 
+/* The statistics as a table, or as one line of JSON (json's writer):
+ * {"worlds", "first_seed", "last_seed", "episode", "area", "seconds",
+ * "threads", "ms_per_world", "things": {NAME: {"count": {"mean", "min",
+ * "max"}, "worlds_without", "nearest": {"mean", "median", "max"} or
+ * null}}}, seconds and ms_per_world with 6 decimals, means with 4. */
 void crafter_gen_stats_write_text(FILE *out, const crafter_gen_stats_options *options,
                                   const crafter_gen_stats *stats);
 void crafter_gen_stats_write_json(FILE *out, const crafter_gen_stats_options *options,

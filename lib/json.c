@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
+
 #define MAX_DEPTH 256
 
 typedef struct arena_block {
@@ -166,6 +168,13 @@ static int parse_string(parser *p, char **out, size_t *out_length) {
 static int parse_number(parser *p, crafter_json *value) {
   size_t start = p->position;
   if (p->text[p->position] == '-') p->position++;
+  /* Python's json writes -Infinity for the negative infinity. */
+  if (p->position < p->length && p->text[p->position] == 'I') {
+    if (literal(p, "Infinity") < 0) return -1;
+    value->type = CRAFTER_JSON_NUMBER;
+    value->number = -INFINITY;
+    return 0;
+  }
   size_t digits = p->position;
   while (p->position < p->length && p->text[p->position] >= '0' && p->text[p->position] <= '9')
     p->position++;
@@ -319,9 +328,9 @@ static int parse_value(parser *p, crafter_json *value, int depth) {
     default:
       if (c == '-' || (c >= '0' && c <= '9')) return parse_number(p, value);
       /* Python's json writes these for non-finite floats. */
-      if (c == 'N' && literal(p, "NaN") == 0) {
+      if ((c == 'N' && literal(p, "NaN") == 0) || (c == 'I' && literal(p, "Infinity") == 0)) {
         value->type = CRAFTER_JSON_NUMBER;
-        value->number = NAN;
+        value->number = c == 'N' ? NAN : INFINITY;
         return 0;
       }
       return fail(p, "unexpected character");
@@ -357,4 +366,385 @@ const crafter_json *crafter_json_get(const crafter_json *object, const char *key
   for (size_t i = 0; i < object->length; i++)
     if (strcmp(object->keys[i], key) == 0) return &object->items[i];
   return NULL;
+}
+
+/* ---- writing ---- */
+
+/* Everything but the staging area, which needs no clearing. */
+static void writer_reset(crafter_json_writer *writer, FILE *out) {
+  writer->file = out;
+  writer->buffer = NULL;
+  writer->length = writer->capacity = 0;
+  writer->staged = 0;
+  writer->depth = 0;
+  writer->is_object[0] = 0;
+  writer->has_items[0] = 0;
+  writer->after_key = 0;
+  writer->in_string = 0;
+  writer->failed = 0;
+}
+
+void crafter_json_writer_init_file(crafter_json_writer *writer, FILE *out) {
+  writer_reset(writer, out);
+}
+
+void crafter_json_writer_init_buffer(crafter_json_writer *writer) { writer_reset(writer, NULL); }
+
+void crafter_json_writer_flush(crafter_json_writer *writer) {
+  if (writer->file && writer->staged) fwrite(writer->staging, 1, writer->staged, writer->file);
+  writer->staged = 0;
+}
+
+void crafter_json_writer_free(crafter_json_writer *writer) {
+  free(writer->buffer);
+  writer->buffer = NULL;
+  writer->length = writer->capacity = 0;
+}
+
+const char *crafter_json_writer_text(const crafter_json_writer *writer, size_t *length) {
+  if (length) *length = writer->buffer ? writer->length : 0;
+  return writer->buffer ? writer->buffer : "";
+}
+
+int crafter_json_writer_status(const crafter_json_writer *writer) {
+  if (writer->failed || (writer->file && ferror(writer->file))) return -1;
+  return 0;
+}
+
+static void put(crafter_json_writer *writer, const char *text, size_t length) {
+  if (writer->failed || length == 0) return;
+  if (writer->file) {
+    /* Many small writes to a stream each take its lock: gather them. */
+    if (writer->staged + length > sizeof(writer->staging)) {
+      crafter_json_writer_flush(writer);
+      if (length > sizeof(writer->staging)) {
+        fwrite(text, 1, length, writer->file);
+        return;
+      }
+    }
+    memcpy(writer->staging + writer->staged, text, length);
+    writer->staged += length;
+    return;
+  }
+  if (writer->capacity - writer->length <= length) {
+    size_t capacity = writer->capacity ? writer->capacity : 256;
+    while (capacity - writer->length <= length) {
+      if (capacity > SIZE_MAX / 2) {
+        writer->failed = 1;
+        return;
+      }
+      capacity *= 2;
+    }
+    char *grown = realloc(writer->buffer, capacity);
+    if (!grown) {
+      writer->failed = 1;
+      return;
+    }
+    writer->buffer = grown;
+    writer->capacity = capacity;
+  }
+  memcpy(writer->buffer + writer->length, text, length);
+  writer->length += length;
+  writer->buffer[writer->length] = '\0';
+}
+
+static void put_text(crafter_json_writer *writer, const char *text) {
+  put(writer, text, strlen(text));
+}
+
+/* Makes room for a value: the separator after the one before it in an
+ * array, nothing after a key; a value in an object without its key, or
+ * a second value at the top level without a newline between, is misuse. */
+static int begin_value(crafter_json_writer *writer) {
+  if (writer->failed || writer->in_string) {
+    writer->failed = 1;
+    return -1;
+  }
+  if (writer->after_key) {
+    writer->after_key = 0;
+    return 0;
+  }
+  if (writer->depth == 0) {
+    if (writer->has_items[0]) writer->failed = 1;
+    writer->has_items[0] = 1;
+    return writer->failed ? -1 : 0;
+  }
+  int level = writer->depth;
+  if (writer->is_object[level]) {
+    writer->failed = 1;
+    return -1;
+  }
+  if (writer->has_items[level]) put(writer, ", ", 2);
+  writer->has_items[level] = 1;
+  return 0;
+}
+
+/* After a value: a complete top-level value goes out to the stream. */
+static void end_value(crafter_json_writer *writer) {
+  if (writer->depth == 0 && !writer->in_string) crafter_json_writer_flush(writer);
+}
+
+/* Level 0 is the top; containers open at levels 1..depth. */
+static void begin_container(crafter_json_writer *writer, int is_object) {
+  if (begin_value(writer) < 0) return;
+  if (writer->depth + 1 >= CRAFTER_JSON_WRITER_DEPTH) {
+    writer->failed = 1;
+    return;
+  }
+  writer->depth++;
+  writer->is_object[writer->depth] = (unsigned char)is_object;
+  writer->has_items[writer->depth] = 0;
+  put(writer, is_object ? "{" : "[", 1);
+}
+
+static void end_container(crafter_json_writer *writer, int is_object) {
+  if (writer->failed) return;
+  if (writer->depth == 0 || writer->is_object[writer->depth] != is_object || writer->after_key ||
+      writer->in_string) {
+    writer->failed = 1;
+    return;
+  }
+  writer->depth--;
+  put(writer, is_object ? "}" : "]", 1);
+  end_value(writer);
+}
+
+void crafter_json_begin_object(crafter_json_writer *writer) { begin_container(writer, 1); }
+void crafter_json_end_object(crafter_json_writer *writer) { end_container(writer, 1); }
+void crafter_json_begin_array(crafter_json_writer *writer) { begin_container(writer, 0); }
+void crafter_json_end_array(crafter_json_writer *writer) { end_container(writer, 0); }
+
+
+static void put_escaped(crafter_json_writer *writer, const char *text, size_t length) {
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *bytes = (const unsigned char *)text;
+  size_t plain = 0; /* start of the bytes that go out as they are */
+  for (size_t i = 0; i < length;) {
+    unsigned char c = bytes[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      i++;
+      continue;
+    }
+    if (c >= 0x80) {
+      size_t character = crafter_utf8_character(bytes + i, length - i);
+      if (character) {
+        i += character;
+        continue;
+      }
+    }
+    put(writer, text + plain, i - plain);
+    char escape[7] = {'\\', 0, 0, 0, 0, 0, 0};
+    size_t size = 2;
+    switch (c) {
+      case '"': escape[1] = '"'; break;
+      case '\\': escape[1] = '\\'; break;
+      case '\b': escape[1] = 'b'; break;
+      case '\f': escape[1] = 'f'; break;
+      case '\n': escape[1] = 'n'; break;
+      case '\r': escape[1] = 'r'; break;
+      case '\t': escape[1] = 't'; break;
+      default:
+        if (c < 0x20)
+          memcpy(escape + 1, (char[]){'u', '0', '0', hex[c >> 4], hex[c & 15]}, 5);
+        else /* not part of well-formed UTF-8 */
+          memcpy(escape + 1, "ufffd", 5);
+        size = 6;
+        break;
+    }
+    put(writer, escape, size);
+    i++;
+    plain = i;
+  }
+  put(writer, text + plain, length - plain);
+}
+
+void crafter_json_string_begin(crafter_json_writer *writer) {
+  if (begin_value(writer) < 0) return;
+  put(writer, "\"", 1);
+  writer->in_string = 1;
+}
+
+void crafter_json_string_append(crafter_json_writer *writer, const char *text, size_t length) {
+  if (!writer->in_string) {
+    writer->failed = 1;
+    return;
+  }
+  put_escaped(writer, text, length);
+}
+
+void crafter_json_string_end(crafter_json_writer *writer) {
+  if (!writer->in_string) {
+    writer->failed = 1;
+    return;
+  }
+  writer->in_string = 0;
+  put(writer, "\"", 1);
+  end_value(writer);
+}
+
+void crafter_json_string_n(crafter_json_writer *writer, const char *text, size_t length) {
+  crafter_json_string_begin(writer);
+  crafter_json_string_append(writer, text, length);
+  crafter_json_string_end(writer);
+}
+
+void crafter_json_string(crafter_json_writer *writer, const char *text) {
+  crafter_json_string_n(writer, text, strlen(text));
+}
+
+void crafter_json_key(crafter_json_writer *writer, const char *key) {
+  if (writer->failed) return;
+  int level = writer->depth;
+  if (level == 0 || !writer->is_object[level] || writer->after_key || writer->in_string) {
+    writer->failed = 1;
+    return;
+  }
+  if (writer->has_items[level]) put(writer, ", ", 2);
+  writer->has_items[level] = 1;
+  put(writer, "\"", 1);
+  put_escaped(writer, key, strlen(key));
+  put(writer, "\": ", 3);
+  writer->after_key = 1;
+}
+
+/* Decimal digits of magnitude, with a minus sign before them when
+ * negative, ending at end; returns where they start.  (Records are mostly
+ * small integers: printf would be most of their cost.) */
+static char *decimal(char *end, uint64_t magnitude, int negative) {
+  char *at = end;
+  do {
+    *--at = (char)('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude);
+  if (negative) *--at = '-';
+  return at;
+}
+
+void crafter_json_int(crafter_json_writer *writer, int64_t value) {
+  if (begin_value(writer) < 0) return;
+  char text[24];
+  /* The magnitude in unsigned arithmetic: -INT64_MIN does not fit. */
+  uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+  char *start = decimal(text + sizeof(text), magnitude, value < 0);
+  put(writer, start, (size_t)(text + sizeof(text) - start));
+  end_value(writer);
+}
+
+void crafter_json_uint(crafter_json_writer *writer, uint64_t value) {
+  if (begin_value(writer) < 0) return;
+  char text[24];
+  char *start = decimal(text + sizeof(text), value, 0);
+  put(writer, start, (size_t)(text + sizeof(text) - start));
+  end_value(writer);
+}
+
+int crafter_json_format_double(char *out, double value) {
+  if (isnan(value)) return sprintf(out, "NaN");
+  if (isinf(value)) return sprintf(out, value > 0 ? "Infinity" : "-Infinity");
+  /* The fewest significant digits that read back to the same value... */
+  char scientific[40];
+  int digits = 1;
+  for (; digits < 17; digits++) {
+    snprintf(scientific, sizeof(scientific), "%.*e", digits - 1, value);
+    if (strtod(scientific, NULL) == value) break;
+  }
+  snprintf(scientific, sizeof(scientific), "%.*e", digits - 1, value);
+  char *mark = strchr(scientific, 'e');
+  int exponent = atoi(mark + 1);
+  /* ...laid out as Python's repr(): positional from 1e-4 up to 1e16,
+   * always with a decimal point, else scientific with two exponent
+   * digits at least. */
+  if (exponent >= -4 && exponent < 16) {
+    int decimals = digits - 1 - exponent;
+    return sprintf(out, "%.*f", decimals > 0 ? decimals : 1, value);
+  }
+  int length = (int)(mark - scientific);
+  memcpy(out, scientific, (size_t)length);
+  return length + sprintf(out + length, "e%c%02d", exponent < 0 ? '-' : '+', abs(exponent));
+}
+
+void crafter_json_double(crafter_json_writer *writer, double value) {
+  if (!isfinite(value)) {
+    crafter_json_null(writer);
+    return;
+  }
+  if (begin_value(writer) < 0) return;
+  char text[40];
+  put(writer, text, (size_t)crafter_json_format_double(text, value));
+  end_value(writer);
+}
+
+void crafter_json_python_double(crafter_json_writer *writer, double value) {
+  if (begin_value(writer) < 0) return;
+  char text[40];
+  put(writer, text, (size_t)crafter_json_format_double(text, value));
+  end_value(writer);
+}
+
+void crafter_json_fixed(crafter_json_writer *writer, double value, int decimals) {
+  if (!isfinite(value)) {
+    crafter_json_null(writer);
+    return;
+  }
+  if (begin_value(writer) < 0) return;
+  if (decimals < 0) decimals = 0;
+  if (decimals > 17) decimals = 17;
+  /* The widest: 309 digits of DBL_MAX, a sign, a point and 17 decimals. */
+  char text[340];
+  put(writer, text, (size_t)snprintf(text, sizeof(text), "%.*f", decimals, value));
+  end_value(writer);
+}
+
+void crafter_json_bool(crafter_json_writer *writer, int value) {
+  if (begin_value(writer) < 0) return;
+  put_text(writer, value ? "true" : "false");
+  end_value(writer);
+}
+
+void crafter_json_null(crafter_json_writer *writer) {
+  if (begin_value(writer) < 0) return;
+  put(writer, "null", 4);
+  end_value(writer);
+}
+
+void crafter_json_base64(crafter_json_writer *writer, const uint8_t *data, size_t size) {
+  static const char alphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  if (begin_value(writer) < 0) return;
+  put(writer, "\"", 1);
+  /* Four characters for every three bytes, written a block at a time. */
+  char block[1024];
+  size_t used = 0, i = 0;
+  for (; i + 3 <= size; i += 3) {
+    uint32_t bits = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
+    block[used++] = alphabet[bits >> 18];
+    block[used++] = alphabet[(bits >> 12) & 63];
+    block[used++] = alphabet[(bits >> 6) & 63];
+    block[used++] = alphabet[bits & 63];
+    if (used == sizeof(block)) {
+      put(writer, block, used);
+      used = 0;
+    }
+  }
+  if (i < size) {
+    uint32_t bits = (uint32_t)data[i] << 16 | (i + 1 < size ? (uint32_t)data[i + 1] << 8 : 0);
+    block[used++] = alphabet[bits >> 18];
+    block[used++] = alphabet[(bits >> 12) & 63];
+    block[used++] = i + 1 < size ? alphabet[(bits >> 6) & 63] : '=';
+    block[used++] = '=';
+  }
+  put(writer, block, used);
+  put(writer, "\"", 1);
+  end_value(writer);
+}
+
+void crafter_json_newline(crafter_json_writer *writer) {
+  if (writer->failed) return;
+  if (writer->depth != 0 || writer->after_key || writer->in_string) {
+    writer->failed = 1;
+    return;
+  }
+  writer->has_items[0] = 0;
+  put(writer, "\n", 1);
+  crafter_json_writer_flush(writer);
 }

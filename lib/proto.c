@@ -1,40 +1,14 @@
 #include "proto.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-int crafter_format_double(char *out, double value) {
-  if (isnan(value)) return sprintf(out, "NaN");
-  if (isinf(value)) return sprintf(out, value > 0 ? "Infinity" : "-Infinity");
-  /* The fewest significant digits that read back to the same value... */
-  char scientific[40];
-  int digits = 1;
-  for (; digits < 17; digits++) {
-    sprintf(scientific, "%.*e", digits - 1, value);
-    if (strtod(scientific, NULL) == value) break;
-  }
-  sprintf(scientific, "%.*e", digits - 1, value);
-  int exponent = atoi(strchr(scientific, 'e') + 1);
-  /* ...laid out as Python's repr(): positional from 1e-4 up to 1e16,
-   * always with a decimal point, else scientific with two exponent
-   * digits at least. */
-  if (exponent >= -4 && exponent < 16) {
-    int decimals = digits - 1 - exponent;
-    return sprintf(out, "%.*f", decimals > 0 ? decimals : 1, value);
-  }
-  char *mark = strchr(scientific, 'e');
-  int length = (int)(mark - scientific);
-  memcpy(out, scientific, (size_t)length);
-  return length + sprintf(out + length, "e%c%02d", exponent < 0 ? '-' : '+', abs(exponent));
-}
+#include "json.h"
 
-static void write_double(FILE *out, double value) {
-  char text[40];
-  crafter_format_double(text, value);
-  fputs(text, out);
+int crafter_format_double(char *out, double value) {
+  return crafter_json_format_double(out, value);
 }
 
 int crafter_facing_index(int dx, int dy) {
@@ -56,47 +30,35 @@ static int object_extra(const crafter_env *env, const crafter_object *object) {
   }
 }
 
-static void write_objects(FILE *out, const crafter_env *env) {
+static void write_objects(crafter_json_writer *json, const crafter_env *env) {
   int count;
   const crafter_object *objects = crafter_env_objects(env, &count);
-  fputc('[', out);
+  crafter_json_begin_array(json);
   for (int i = 0; i < count; i++) {
     const crafter_object *object = &objects[i];
     int health = object->kind == CRAFTER_PLAYER ? env->game.player.inventory[CRAFTER_HEALTH]
                                                 : object->health;
-    fprintf(out, "%s[%d, %d, %d, %d, %d]", i ? ", " : "", object->kind, object->x, object->y,
-            health, object_extra(env, object));
+    const int fields[5] = {object->kind, object->x, object->y, health, object_extra(env, object)};
+    crafter_json_begin_array(json);
+    for (int f = 0; f < 5; f++) crafter_json_int(json, fields[f]);
+    crafter_json_end_array(json);
   }
-  fputc(']', out);
+  crafter_json_end_array(json);
 }
 
-static void write_int_list(FILE *out, const int32_t *values, int count) {
-  fputc('[', out);
-  for (int i = 0; i < count; i++) fprintf(out, "%s%d", i ? ", " : "", values[i]);
-  fputc(']', out);
+static void write_int_list(crafter_json_writer *json, const int32_t *values, int count) {
+  crafter_json_begin_array(json);
+  for (int i = 0; i < count; i++) crafter_json_int(json, values[i]);
+  crafter_json_end_array(json);
 }
 
-void crafter_write_base64(FILE *out, const uint8_t *data, size_t size) {
-  static const char alphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  char quad[4];
-  size_t i = 0;
-  for (; i + 3 <= size; i += 3) {
-    uint32_t bits = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
-    quad[0] = alphabet[bits >> 18];
-    quad[1] = alphabet[(bits >> 12) & 63];
-    quad[2] = alphabet[(bits >> 6) & 63];
-    quad[3] = alphabet[bits & 63];
-    fwrite(quad, 1, 4, out);
-  }
-  if (i < size) {
-    uint32_t bits = (uint32_t)data[i] << 16 | (i + 1 < size ? (uint32_t)data[i + 1] << 8 : 0);
-    quad[0] = alphabet[bits >> 18];
-    quad[1] = alphabet[(bits >> 12) & 63];
-    quad[2] = i + 1 < size ? alphabet[(bits >> 6) & 63] : '=';
-    quad[3] = '=';
-    fwrite(quad, 1, 4, out);
-  }
+/* [a, b]: a position, a facing, an area. */
+static void write_pair(crafter_json_writer *json, const char *key, int a, int b) {
+  crafter_json_key(json, key);
+  crafter_json_begin_array(json);
+  crafter_json_int(json, a);
+  crafter_json_int(json, b);
+  crafter_json_end_array(json);
 }
 
 static unsigned long checksum(const uint8_t *data, size_t size) {
@@ -121,80 +83,92 @@ int crafter_obs_kind_from_name(const char *name) {
   return -1;
 }
 
-static void write_json_string(FILE *out, const char *text, size_t length) {
-  fputc('"', out);
-  for (size_t i = 0; i < length; i++) {
-    unsigned char c = (unsigned char)text[i];
-    if (c == '"' || c == '\\')
-      fprintf(out, "\\%c", c);
-    else if (c == '\n')
-      fputs("\\n", out);
-    else if (c < 0x20)
-      fprintf(out, "\\u%04x", c);
-    else
-      fputc(c, out);
+static void write_env_index(crafter_json_writer *json, const crafter_record_extra *extra) {
+  if (extra && extra->env_index >= 0) {
+    crafter_json_key(json, "env");
+    crafter_json_int(json, extra->env_index);
   }
-  fputc('"', out);
 }
 
-static void write_env_index(FILE *out, const crafter_record_extra *extra) {
-  if (extra && extra->env_index >= 0) fprintf(out, "\"env\": %d, ", extra->env_index);
-}
-
-static void write_extra(FILE *out, const crafter_record_extra *extra) {
+static void write_extra(crafter_json_writer *json, const crafter_record_extra *extra) {
   if (!extra) return;
-  if (extra->level) fprintf(out, ", \"level\": %lld", (long long)extra->level);
-  if (extra->pixels)
-    fprintf(out, ", \"obs_crc\": %lu", checksum(extra->pixels, extra->pixel_bytes));
+  if (extra->level) {
+    crafter_json_key(json, "level");
+    crafter_json_int(json, extra->level);
+  }
+  if (extra->pixels) {
+    crafter_json_key(json, "obs_crc");
+    crafter_json_uint(json, checksum(extra->pixels, extra->pixel_bytes));
+  }
   if (extra->task_id) {
-    fputs(", \"task\": ", out);
-    write_json_string(out, extra->task_id, strlen(extra->task_id));
-    fputs(", \"instruction\": ", out);
-    write_json_string(out, extra->instruction, strlen(extra->instruction));
-    if (extra->goal >= 0) fprintf(out, ", \"goal\": %s", extra->goal ? "true" : "false");
+    crafter_json_key(json, "task");
+    crafter_json_string(json, extra->task_id);
+    crafter_json_key(json, "instruction");
+    crafter_json_string(json, extra->instruction);
+    if (extra->goal >= 0) {
+      crafter_json_key(json, "goal");
+      crafter_json_bool(json, extra->goal);
+    }
   }
   if (!extra->include || extra->kind == CRAFTER_OBS_NONE || !extra->data) return;
-  fputs(", \"obs\": ", out);
+  crafter_json_key(json, "obs");
   switch (extra->kind) {
     case CRAFTER_OBS_SYMBOLIC: {
       const float *values = extra->data;
-      fputc('[', out);
-      for (size_t i = 0; i < extra->size / sizeof(float); i++) {
-        char number[40];
-        crafter_format_double(number, values[i]);
-        fprintf(out, "%s%s", i ? ", " : "", number);
-      }
-      fputc(']', out);
+      crafter_json_begin_array(json);
+      for (size_t i = 0; i < extra->size / sizeof(float); i++)
+        crafter_json_python_double(json, values[i]);
+      crafter_json_end_array(json);
       break;
     }
-    case CRAFTER_OBS_TEXT: write_json_string(out, extra->data, extra->size); break;
-    default:
-      fputc('"', out);
-      crafter_write_base64(out, extra->data, extra->size);
-      fputc('"', out);
-      break;
+    case CRAFTER_OBS_TEXT: crafter_json_string_n(json, extra->data, extra->size); break;
+    default: crafter_json_base64(json, extra->data, extra->size); break;
   }
+}
+
+/* Ends a record: its extras, the closing brace and the line. */
+static void end_record(crafter_json_writer *json, const crafter_record_extra *extra) {
+  write_extra(json, extra);
+  crafter_json_end_object(json);
+  crafter_json_newline(json);
 }
 
 void crafter_proto_write_reset(FILE *out, const crafter_env *env,
                                const crafter_record_extra *extra) {
   const crafter_params *params = &env->params;
   const crafter_world *world = &env->game.world;
-  fputc('{', out);
-  write_env_index(out, extra);
-  fprintf(out,
-          "\"kind\": \"reset\", \"seed\": %lld, \"episode\": %lld, \"area\": [%d, %d], "
-          "\"view\": [%d, %d], \"size\": [%d, %d], \"length\": %ld, \"world_seed\": %lld, "
-          "\"materials\": \"",
-          (long long)params->seed, (long long)env->episode, params->area[0], params->area[1],
-          params->view[0], params->view[1], params->size[0], params->size[1], params->length,
-          (long long)env->world_seed);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  write_env_index(&json, extra);
+  crafter_json_key(&json, "kind");
+  crafter_json_string(&json, "reset");
+  crafter_json_key(&json, "seed");
+  crafter_json_int(&json, params->seed);
+  crafter_json_key(&json, "episode");
+  crafter_json_int(&json, env->episode);
+  write_pair(&json, "area", params->area[0], params->area[1]);
+  write_pair(&json, "view", params->view[0], params->view[1]);
+  write_pair(&json, "size", params->size[0], params->size[1]);
+  crafter_json_key(&json, "length");
+  crafter_json_int(&json, params->length);
+  crafter_json_key(&json, "world_seed");
+  crafter_json_int(&json, env->world_seed);
+  /* The grid, a letter a cell ('a' + material), column by column. */
+  crafter_json_key(&json, "materials");
+  crafter_json_string_begin(&json);
   size_t cells = (size_t)world->width * (size_t)world->height;
-  for (size_t i = 0; i < cells; i++) fputc('a' + world->materials[i], out);
-  fputs("\", \"objects\": ", out);
-  write_objects(out, env);
-  write_extra(out, extra);
-  fputs("}\n", out);
+  char letters[512];
+  for (size_t done = 0; done < cells;) {
+    size_t piece = cells - done < sizeof(letters) ? cells - done : sizeof(letters);
+    for (size_t i = 0; i < piece; i++) letters[i] = (char)('a' + world->materials[done + i]);
+    crafter_json_string_append(&json, letters, piece);
+    done += piece;
+  }
+  crafter_json_string_end(&json);
+  crafter_json_key(&json, "objects");
+  write_objects(&json, env);
+  end_record(&json, extra);
 }
 
 static int compare_changes(const void *left, const void *right) {
@@ -205,10 +179,10 @@ static int compare_changes(const void *left, const void *right) {
 
 /* The cells whose material differs from the start of the step, in x-major
  * order; a cell changed and changed back is no change. */
-static void write_changes(FILE *out, const crafter_world *world) {
+static void write_changes(crafter_json_writer *json, const crafter_world *world) {
   int count = world->change_count;
   crafter_change *sorted = malloc((size_t)(count ? count : 1) * sizeof(crafter_change));
-  fputc('[', out);
+  crafter_json_begin_array(json);
   if (sorted) {
     memcpy(sorted, world->changes, (size_t)count * sizeof(crafter_change));
     /* A stable sort keeps each cell's first change (its material before the
@@ -222,16 +196,19 @@ static void write_changes(FILE *out, const crafter_world *world) {
       }
       sorted[j + 1] = key;
     }
-    int written = 0;
     for (int i = 0; i < count; i++) {
       if (i > 0 && compare_changes(&sorted[i - 1], &sorted[i]) == 0) continue;
       int now = crafter_world_material(world, sorted[i].x, sorted[i].y);
       if (now == sorted[i].previous) continue;
-      fprintf(out, "%s[%d, %d, %d]", written++ ? ", " : "", sorted[i].x, sorted[i].y, now);
+      crafter_json_begin_array(json);
+      crafter_json_int(json, sorted[i].x);
+      crafter_json_int(json, sorted[i].y);
+      crafter_json_int(json, now);
+      crafter_json_end_array(json);
     }
     free(sorted);
   }
-  fputc(']', out);
+  crafter_json_end_array(json);
 }
 
 static unsigned long semantic_crc(const crafter_env *env) {
@@ -245,13 +222,25 @@ static unsigned long semantic_crc(const crafter_env *env) {
   return crc;
 }
 
-/* ", pos, facing, sleeping, daylight" of full and state records. */
-static void write_place(FILE *out, const crafter_game *game) {
+/* pos, facing, sleeping, daylight of full and state records. */
+static void write_place(crafter_json_writer *json, const crafter_game *game) {
   const crafter_player *player = &game->player;
-  fprintf(out, ", \"pos\": [%d, %d], \"facing\": [%d, %d], \"sleeping\": %s, \"daylight\": ",
-          crafter_game_body(game, 0)->x, crafter_game_body(game, 0)->y, player->facing_x, player->facing_y,
-          player->sleeping ? "true" : "false");
-  write_double(out, game->daylight);
+  write_pair(json, "pos", crafter_game_body(game, 0)->x, crafter_game_body(game, 0)->y);
+  write_pair(json, "facing", player->facing_x, player->facing_y);
+  crafter_json_key(json, "sleeping");
+  crafter_json_bool(json, player->sleeping);
+  crafter_json_key(json, "daylight");
+  crafter_json_python_double(json, game->daylight);
+}
+
+/* reward, done, discount of step records. */
+static void write_outcome(crafter_json_writer *json, const crafter_step_result *result) {
+  crafter_json_key(json, "reward");
+  crafter_json_python_double(json, result->reward);
+  crafter_json_key(json, "done");
+  crafter_json_bool(json, result->done);
+  crafter_json_key(json, "discount");
+  crafter_json_python_double(json, result->discount);
 }
 
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
@@ -259,78 +248,90 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
                               const crafter_record_extra *extra) {
   const crafter_game *game = &env->game;
   const crafter_player *player = &game->player;
-  fputc('{', out);
-  write_env_index(out, extra);
-  fprintf(out, "\"kind\": \"step\", \"t\": %ld, \"action\": %d, \"reward\": ", game->step,
-          action);
-  write_double(out, result->reward);
-  fprintf(out, ", \"done\": %s, \"discount\": ", result->done ? "true" : "false");
-  write_double(out, result->discount);
-  write_place(out, game);
-  fputs(", \"inventory\": ", out);
-  write_int_list(out, player->inventory, CRAFTER_ITEM_COUNT);
-  fputs(", \"achievements\": ", out);
-  write_int_list(out, player->achievements, CRAFTER_ACHIEVEMENT_COUNT);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  write_env_index(&json, extra);
+  crafter_json_key(&json, "kind");
+  crafter_json_string(&json, "step");
+  crafter_json_key(&json, "t");
+  crafter_json_int(&json, game->step);
+  crafter_json_key(&json, "action");
+  crafter_json_int(&json, action);
+  write_outcome(&json, result);
+  write_place(&json, game);
+  crafter_json_key(&json, "inventory");
+  write_int_list(&json, player->inventory, CRAFTER_ITEM_COUNT);
+  crafter_json_key(&json, "achievements");
+  write_int_list(&json, player->achievements, CRAFTER_ACHIEVEMENT_COUNT);
   const double counters[4] = {player->hunger, player->thirst, player->fatigue, player->recover};
   const char *const counter_names[4] = {"hunger", "thirst", "fatigue", "recover"};
   for (int i = 0; i < 4; i++) {
-    fprintf(out, ", \"%s\": ", counter_names[i]);
-    write_double(out, counters[i]);
+    crafter_json_key(&json, counter_names[i]);
+    crafter_json_python_double(&json, counters[i]);
   }
-  fputs(", \"changes\": ", out);
-  write_changes(out, &game->world);
-  fputs(", \"objects\": ", out);
-  write_objects(out, env);
-  fprintf(out, ", \"semantic_crc\": %lu", semantic_crc(env));
-  write_extra(out, extra);
-  fputs("}\n", out);
+  crafter_json_key(&json, "changes");
+  write_changes(&json, &game->world);
+  crafter_json_key(&json, "objects");
+  write_objects(&json, env);
+  crafter_json_key(&json, "semantic_crc");
+  crafter_json_uint(&json, semantic_crc(env));
+  end_record(&json, extra);
 }
 
 /* The keys short and state step records share. */
-static void write_step_head(FILE *out, const crafter_env *env, const crafter_step_result *result) {
-  fprintf(out, "\"t\": %ld, \"reward\": ", env->game.step);
-  write_double(out, result->reward);
-  fprintf(out, ", \"done\": %s, \"discount\": ", result->done ? "true" : "false");
-  write_double(out, result->discount);
-  fputs(", \"unlocked\": [", out);
-  int written = 0;
+static void write_step_head(crafter_json_writer *json, const crafter_env *env,
+                            const crafter_step_result *result) {
+  crafter_json_key(json, "t");
+  crafter_json_int(json, env->game.step);
+  write_outcome(json, result);
+  crafter_json_key(json, "unlocked");
+  crafter_json_begin_array(json);
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++)
-    if (result->unlocked & (1u << i))
-      fprintf(out, "%s\"%s\"", written++ ? ", " : "", crafter_achievement_names[i]);
-  fputc(']', out);
+    if (result->unlocked & (1u << i)) crafter_json_string(json, crafter_achievement_names[i]);
+  crafter_json_end_array(json);
 }
 
-static void write_named_counts(FILE *out, const char *const *names, const int32_t *values,
-                               int count) {
-  fputc('{', out);
-  for (int i = 0; i < count; i++) fprintf(out, "%s\"%s\": %d", i ? ", " : "", names[i], values[i]);
-  fputc('}', out);
+static void write_named_counts(crafter_json_writer *json, const char *const *names,
+                               const int32_t *values, int count) {
+  crafter_json_begin_object(json);
+  for (int i = 0; i < count; i++) {
+    crafter_json_key(json, names[i]);
+    crafter_json_int(json, values[i]);
+  }
+  crafter_json_end_object(json);
 }
 
 /* A short record, or with with_state a state record. */
 static void write_short_or_state(FILE *out, const crafter_env *env,
                                  const crafter_step_result *result,
                                  const crafter_record_extra *extra, int with_state) {
-  fputc('{', out);
-  write_env_index(out, extra);
-  if (result)
-    write_step_head(out, env, result);
-  else
-    fprintf(out, "\"reset\": %lld", (long long)env->episode);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  write_env_index(&json, extra);
+  if (result) {
+    write_step_head(&json, env, result);
+  } else {
+    crafter_json_key(&json, "reset");
+    crafter_json_int(&json, env->episode);
+  }
   if (with_state) {
     const crafter_player *player = &env->game.player;
-    if (!result)
-      fprintf(out, ", \"seed\": %lld, \"world_seed\": %lld", (long long)env->params.seed,
-              (long long)env->world_seed);
-    write_place(out, &env->game);
-    fputs(", \"inventory\": ", out);
-    write_named_counts(out, crafter_item_names, player->inventory, CRAFTER_ITEM_COUNT);
-    fputs(", \"achievements\": ", out);
-    write_named_counts(out, crafter_achievement_names, player->achievements,
+    if (!result) {
+      crafter_json_key(&json, "seed");
+      crafter_json_int(&json, env->params.seed);
+      crafter_json_key(&json, "world_seed");
+      crafter_json_int(&json, env->world_seed);
+    }
+    write_place(&json, &env->game);
+    crafter_json_key(&json, "inventory");
+    write_named_counts(&json, crafter_item_names, player->inventory, CRAFTER_ITEM_COUNT);
+    crafter_json_key(&json, "achievements");
+    write_named_counts(&json, crafter_achievement_names, player->achievements,
                        CRAFTER_ACHIEVEMENT_COUNT);
   }
-  write_extra(out, extra);
-  fputs("}\n", out);
+  end_record(&json, extra);
 }
 
 void crafter_proto_write_short(FILE *out, const crafter_env *env,

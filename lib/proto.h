@@ -1,8 +1,11 @@
 /* proto: what crafter-step writes and reads over its pipes.
  *
- * Text mode is one JSON object per line.  A full step record carries the
- * keys and meanings of the reference traces (see crafter-step(1)), so a
- * run can be compared with the reference field by field. */
+ * Text mode is one JSON object per line, written by json's writer.  A
+ * full step record carries the keys and meanings of the reference traces
+ * (see crafter-step(1)), so a run can be compared with the reference
+ * field by field.  Floats are written as Python writes them, NaN and
+ * Infinity included (a symbolic observation holds Infinity where
+ * Craftax-Classic's float16 overflows). */
 #ifndef CRAFTER_PROTO_H
 #define CRAFTER_PROTO_H
 
@@ -12,7 +15,8 @@
 
 /* Writes a double as Python's repr() would: the shortest text that reads
  * back to the same value, with ".0" on integral values.  Returns the
- * length written into out (at least 32 bytes). */
+ * length written into out (at least 32 bytes).  The same as
+ * crafter_json_format_double, the one format of the toolkit's JSON. */
 int crafter_format_double(char *out, double value);
 
 /* Kinds of observation. */
@@ -45,9 +49,6 @@ typedef struct crafter_record_extra {
   int goal;              /* a step record's "goal": 1 met at this step, 0 not, -1 no key */
   int64_t level;         /* on a level set: the "level" key (the episode's number), 0: none */
 } crafter_record_extra;
-
-/* Writes data as base64 (RFC 4648, with padding). */
-void crafter_write_base64(FILE *out, const uint8_t *data, size_t size);
 
 /* The reset record: parameters, world seed, material grid and objects;
  * extra may be NULL. */

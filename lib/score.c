@@ -997,173 +997,189 @@ static void write_levels_table(FILE *out, const crafter_score_method *methods, s
   }
 }
 
-/* A finite double as Python's repr() writes it, so JSON and CSV readers
- * get back the same value: the shortest digits that read back exactly,
- * fixed notation for exponents -4..15 with ".0" on whole numbers. */
-static void format_number(char *out, size_t size, double value) {
-  char digits[40];
-  int precision = 1;
-  for (; precision < 17; precision++) {
-    snprintf(digits, sizeof(digits), "%.*e", precision - 1, value);
-    if (strtod(digits, NULL) == value) break;
+static void write_json_success(crafter_json_writer *json, const double success[ACHIEVEMENTS]) {
+  crafter_json_begin_object(json);
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    crafter_json_key(json, crafter_achievement_names[k]);
+    crafter_json_double(json, success[k]);
   }
-  snprintf(digits, sizeof(digits), "%.*e", precision - 1, value);
-  int exponent = atoi(strchr(digits, 'e') + 1);
-  if (exponent < -4 || exponent >= 16) {
-    snprintf(out, size, "%s", digits);
-    return;
-  }
-  int decimals = precision - 1 - exponent;
-  snprintf(out, size, "%.*f%s", decimals > 0 ? decimals : 0, value, decimals > 0 ? "" : ".0");
+  crafter_json_end_object(json);
 }
 
-static void write_json_number(FILE *out, double value) {
-  char text[40];
-  if (isnan(value) || isinf(value)) {
-    fputs("null", out);
-    return;
-  }
-  format_number(text, sizeof(text), value);
-  fputs(text, out);
+static void write_json_string_or_null(crafter_json_writer *json, const char *text) {
+  if (text)
+    crafter_json_string(json, text);
+  else
+    crafter_json_null(json);
 }
 
-static void write_json_string(FILE *out, const char *text) {
-  fputc('"', out);
-  for (; *text; text++) {
-    unsigned char c = (unsigned char)*text;
-    if (c == '"' || c == '\\')
-      fprintf(out, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(out, "\\u%04x", c);
-    else
-      fputc(c, out);
-  }
-  fputc('"', out);
+static void write_json_pair(crafter_json_writer *json, const char *key, const int pair[2]) {
+  crafter_json_key(json, key);
+  crafter_json_begin_array(json);
+  crafter_json_int(json, pair[0]);
+  crafter_json_int(json, pair[1]);
+  crafter_json_end_array(json);
 }
 
-static void write_json_params(FILE *out, const crafter_score_run *run) {
+static void write_json_params(crafter_json_writer *json, const crafter_score_run *run) {
   if (!run->has_params) {
-    fputs("null", out);
+    crafter_json_null(json);
     return;
   }
   const crafter_params *params = &run->params;
-  fprintf(out,
-          "{\"area\": [%d, %d], \"view\": [%d, %d], \"size\": [%d, %d], \"length\": %ld, "
-          "\"reward\": %s}",
-          params->area[0], params->area[1], params->view[0], params->view[1], params->size[0],
-          params->size[1], params->length, params->reward ? "true" : "false");
+  crafter_json_begin_object(json);
+  write_json_pair(json, "area", params->area);
+  write_json_pair(json, "view", params->view);
+  write_json_pair(json, "size", params->size);
+  crafter_json_key(json, "length");
+  crafter_json_int(json, params->length);
+  crafter_json_key(json, "reward");
+  crafter_json_bool(json, params->reward);
+  crafter_json_end_object(json);
 }
 
-static void write_json_text_or_null(FILE *out, const char *text) {
-  if (text)
-    write_json_string(out, text);
-  else
-    fputs("null", out);
-}
-
-static void write_json_runs(FILE *out, const crafter_score_set *set) {
-  fputs(", \"runs\": [", out);
+static void write_json_runs(crafter_json_writer *json, const crafter_score_set *set) {
+  crafter_json_key(json, "runs");
+  crafter_json_begin_array(json);
   for (size_t i = 0; i < set->count; i++) {
     const crafter_score_run *run = &set->runs[i];
-    fputs(i ? ", {\"file\": " : "{\"file\": ", out);
-    write_json_text_or_null(out, run->file);
-    fputs(", \"method\": ", out);
-    write_json_string(out, run->method);
-    fprintf(out, ", \"method_from\": \"%s\", \"seed\": ", crafter_score_origin_name(run->origin));
-    write_json_string(out, run->seed);
-    fputs(", \"agent\": ", out);
-    write_json_text_or_null(out, run->agent);
-    fputs(", \"params\": ", out);
-    write_json_params(out, run);
-    fprintf(out, ", \"episodes\": %ld", run->episodes);
-    if (set->train_levels.count)
-      fprintf(out, ", \"train_episodes\": %ld, \"unseen_episodes\": %ld",
-              run->sides[CRAFTER_SCORE_TRAIN].episodes, run->sides[CRAFTER_SCORE_UNSEEN].episodes);
-    fputc('}', out);
+    crafter_json_begin_object(json);
+    crafter_json_key(json, "file");
+    write_json_string_or_null(json, run->file);
+    crafter_json_key(json, "method");
+    crafter_json_string(json, run->method);
+    crafter_json_key(json, "method_from");
+    crafter_json_string(json, crafter_score_origin_name(run->origin));
+    crafter_json_key(json, "seed");
+    crafter_json_string(json, run->seed);
+    crafter_json_key(json, "agent");
+    write_json_string_or_null(json, run->agent);
+    crafter_json_key(json, "params");
+    write_json_params(json, run);
+    crafter_json_key(json, "episodes");
+    crafter_json_int(json, run->episodes);
+    if (set->train_levels.count) {
+      crafter_json_key(json, "train_episodes");
+      crafter_json_int(json, run->sides[CRAFTER_SCORE_TRAIN].episodes);
+      crafter_json_key(json, "unseen_episodes");
+      crafter_json_int(json, run->sides[CRAFTER_SCORE_UNSEEN].episodes);
+    }
+    crafter_json_end_object(json);
   }
-  fputc(']', out);
+  crafter_json_end_array(json);
 }
 
-static void write_json_success(FILE *out, const double success[ACHIEVEMENTS]) {
-  fputc('{', out);
-  for (int k = 0; k < ACHIEVEMENTS; k++) {
-    fprintf(out, "%s\"%s\": ", k ? ", " : "", crafter_achievement_names[k]);
-    write_json_number(out, success[k]);
-  }
-  fputc('}', out);
+/* "episodes", "met" and "success" of a group of goals (-1: all). */
+static void write_json_goal_counts(crafter_json_writer *json, const crafter_score_goals *goals,
+                                   int group) {
+  crafter_json_key(json, "episodes");
+  crafter_json_int(json, goal_episodes(goals, group));
+  crafter_json_key(json, "met");
+  crafter_json_int(json, group < 0 ? goals->met : goals->group_met[group]);
+  crafter_json_key(json, "success");
+  crafter_json_double(json, goal_rate(goals, group));
 }
 
-/* ", "train": {...}, "unseen": {...}, "gap": x" of a method. */
-static void write_json_sides(FILE *out, const crafter_score_method *method) {
+/* "goals": {episodes, met, success, then an object per kind of group
+ * ("family", "difficulty", "split") holding each group's counts}. */
+static void write_json_goals(crafter_json_writer *json, const crafter_score_goals *goals) {
+  crafter_json_key(json, "goals");
+  crafter_json_begin_object(json);
+  write_json_goal_counts(json, goals, -1);
+  const char *kind = NULL;
+  for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
+    if (kind != crafter_score_goal_group_kind(g)) {
+      if (kind) crafter_json_end_object(json);
+      kind = crafter_score_goal_group_kind(g);
+      crafter_json_key(json, kind);
+      crafter_json_begin_object(json);
+    }
+    crafter_json_key(json, crafter_score_goal_group_name(g));
+    crafter_json_begin_object(json);
+    write_json_goal_counts(json, goals, g);
+    crafter_json_end_object(json);
+  }
+  crafter_json_end_object(json); /* the last kind */
+  crafter_json_end_object(json);
+}
+
+/* "train": {...}, "unseen": {...}, "gap": x of a method. */
+static void write_json_sides(crafter_json_writer *json, const crafter_score_method *method) {
   for (int side = 0; side < CRAFTER_SCORE_SIDES; side++) {
     const crafter_score_side *scored = &method->sides[side];
-    fprintf(out, ", \"%s\": {\"score_mean\": ", crafter_score_side_name(side));
-    write_json_number(out, scored->score_mean);
-    fputs(", \"score_std\": ", out);
-    write_json_number(out, scored->score_std);
-    fputs(", \"success\": ", out);
-    write_json_success(out, scored->success);
-    fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld}", scored->episodes, scored->seeds);
+    crafter_json_key(json, crafter_score_side_name(side));
+    crafter_json_begin_object(json);
+    crafter_json_key(json, "score_mean");
+    crafter_json_double(json, scored->score_mean);
+    crafter_json_key(json, "score_std");
+    crafter_json_double(json, scored->score_std);
+    crafter_json_key(json, "success");
+    write_json_success(json, scored->success);
+    crafter_json_key(json, "episodes");
+    crafter_json_int(json, scored->episodes);
+    crafter_json_key(json, "seeds");
+    crafter_json_int(json, scored->seeds);
+    crafter_json_end_object(json);
   }
-  fputs(", \"gap\": ", out);
-  write_json_number(out, method->gap);
+  crafter_json_key(json, "gap");
+  crafter_json_double(json, method->gap);
 }
 
 void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count,
                               const crafter_score_set *set) {
-  fputs("{\"methods\": [", out);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "methods");
+  crafter_json_begin_array(&json);
+  int goals = any_goals(methods, count);
   for (size_t m = 0; m < count; m++) {
     const crafter_score_method *method = &methods[m];
-    fputs(m ? ", {\"name\": " : "{\"name\": ", out);
-    write_json_string(out, method->name);
-    fputs(", \"score_mean\": ", out);
-    write_json_number(out, method->score_mean);
-    fputs(", \"score_std\": ", out);
-    write_json_number(out, method->score_std);
-    fputs(", \"success\": ", out);
-    write_json_success(out, method->success);
-    fputs(", \"reward_mean\": ", out);
-    write_json_number(out, method->reward_mean);
-    fputs(", \"length_mean\": ", out);
-    write_json_number(out, method->length_mean);
-    fprintf(out, ", \"episodes\": %ld, \"seeds\": %ld", method->episodes, method->seeds);
-    if (any_goals(methods, count)) {
-      const crafter_score_goals *goals = &method->goals;
-      fprintf(out, ", \"goals\": {\"episodes\": %ld, \"met\": %ld, \"success\": ", goals->episodes,
-              goals->met);
-      write_json_number(out, goal_rate(goals, -1));
-      const char *kind = NULL;
-      for (int g = 0; g < CRAFTER_SCORE_GOAL_GROUPS; g++) {
-        if (kind != crafter_score_goal_group_kind(g)) {
-          fprintf(out, "%s, \"%s\": {", kind ? "}" : "", crafter_score_goal_group_kind(g));
-          kind = crafter_score_goal_group_kind(g);
-        } else {
-          fputs(", ", out);
-        }
-        fprintf(out, "\"%s\": {\"episodes\": %ld, \"met\": %ld, \"success\": ",
-                crafter_score_goal_group_name(g), goals->group_episodes[g], goals->group_met[g]);
-        write_json_number(out, goal_rate(goals, g));
-        fputc('}', out);
-      }
-      fputs("}}", out);
-    }
-    if (method->train_levels.count) write_json_sides(out, method);
-    fputc('}', out);
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "name");
+    crafter_json_string(&json, method->name);
+    crafter_json_key(&json, "score_mean");
+    crafter_json_double(&json, method->score_mean);
+    crafter_json_key(&json, "score_std");
+    crafter_json_double(&json, method->score_std);
+    crafter_json_key(&json, "success");
+    write_json_success(&json, method->success);
+    crafter_json_key(&json, "reward_mean");
+    crafter_json_double(&json, method->reward_mean);
+    crafter_json_key(&json, "length_mean");
+    crafter_json_double(&json, method->length_mean);
+    crafter_json_key(&json, "episodes");
+    crafter_json_int(&json, method->episodes);
+    crafter_json_key(&json, "seeds");
+    crafter_json_int(&json, method->seeds);
+    if (goals) write_json_goals(&json, &method->goals);
+    if (method->train_levels.count) write_json_sides(&json, method);
+    crafter_json_end_object(&json);
   }
-  fputc(']', out);
+  crafter_json_end_array(&json);
   if (count && methods[0].train_levels.count) {
     const crafter_score_levels *levels = &methods[0].train_levels;
-    fprintf(out, ", \"train_levels\": {\"seed\": %lld, \"first\": %lld, \"count\": %lld}",
-            (long long)levels->seed, (long long)levels->first, (long long)levels->count);
+    crafter_json_key(&json, "train_levels");
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "seed");
+    crafter_json_int(&json, levels->seed);
+    crafter_json_key(&json, "first");
+    crafter_json_int(&json, levels->first);
+    crafter_json_key(&json, "count");
+    crafter_json_int(&json, levels->count);
+    crafter_json_end_object(&json);
   }
-  if (set) write_json_runs(out, set);
-  fputs("}\n", out);
+  if (set) write_json_runs(&json, set);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
 }
 
+/* A number in CSV: the shortest digits that read back to the same double
+ * (as in JSON); an empty field for one that cannot be computed. */
 static void write_csv_number(FILE *out, double value) {
   char text[40];
-  if (isnan(value)) return; /* an empty field */
-  format_number(text, sizeof(text), value);
+  if (!isfinite(value)) return;
+  crafter_json_format_double(text, value);
   fputs(text, out);
 }
 
@@ -1281,10 +1297,10 @@ static void write_gnuplot_string(FILE *out, const char *text) {
 
 static void write_gnuplot_number(FILE *out, double value) {
   char text[40];
-  if (isnan(value))
+  if (!isfinite(value))
     fputs("NaN", out); /* gnuplot reads it as a missing point */
   else {
-    format_number(text, sizeof(text), value);
+    crafter_json_format_double(text, value);
     fputs(text, out);
   }
 }
@@ -1537,4 +1553,84 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return crafter_fail(error, error_size, "gnuplot failed; its message is above");
   return CRAFTER_PLOT_OK;
+}
+
+/* ---- crafter-score ---- */
+
+/* The training levels the request names: its own, or a level file's,
+ * checked against the seed and first level given with it.  Returns 0, or
+ * the exit status after saying what is wrong. */
+static int training_levels(const char *program, const crafter_score_request *request,
+                           crafter_score_levels *training, FILE *err) {
+  *training = request->levels;
+  if (!request->levels_file) return 0;
+  crafter_score_levels file;
+  char error[512];
+  if (crafter_score_levels_of_file(&file, request->levels_file, error, sizeof(error)) < 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    return 1;
+  }
+  char shown[300];
+  crafter_escape(shown, sizeof(shown), request->levels_file, strlen(request->levels_file));
+  if (request->seed_given && request->levels.seed != file.seed) {
+    fprintf(err, "%s: %s holds levels of seed %lld, not of --train-seed %lld\n", program, shown,
+            (long long)file.seed, (long long)request->levels.seed);
+    return 2;
+  }
+  if (request->first_given && request->levels.first != file.first) {
+    fprintf(err, "%s: %s starts at level %lld, not at --train-start %lld\n", program, shown,
+            (long long)file.first, (long long)request->levels.first);
+    return 2;
+  }
+  *training = file;
+  return 0;
+}
+
+int crafter_score_main(const char *program, const crafter_score_request *request, FILE *out,
+                       FILE *err) {
+  crafter_score_set set;
+  crafter_score_set_init(&set, request->budget);
+  int status = training_levels(program, request, &set.train_levels, err);
+  if (status != 0) return status;
+  char error[1024];
+  static const char *const standard_input[] = {"-"};
+  const char *const *files = request->file_count ? request->files : standard_input;
+  size_t file_count = request->file_count ? request->file_count : 1;
+  for (size_t i = 0; i < file_count && status == 0; i++)
+    if (crafter_score_read_file(&set, files[i], request->method, request->seed, error,
+                                sizeof(error)) < 0) {
+      fprintf(err, "%s: %s\n", program, error);
+      status = 1;
+    } else if (set.note[0]) {
+      fprintf(err, "%s: note: %s\n", program, set.note);
+    }
+  size_t count = 0;
+  crafter_score_method *methods = status ? NULL : crafter_score_summarize(&set, &count);
+  if (status == 0 && !methods) {
+    fprintf(err, "%s: out of memory\n", program);
+    status = 1;
+  }
+  if (status == 0) {
+    crafter_score_write_warnings(err, program, &set);
+    if (request->format == CRAFTER_SCORE_JSON)
+      crafter_score_write_json(out, methods, count, &set);
+    else if (request->format == CRAFTER_SCORE_CSV)
+      crafter_score_write_csv(out, methods, count);
+    else {
+      crafter_score_write_table(out, methods, count);
+      crafter_score_write_runs(out, &set);
+    }
+  }
+  if (status == 0 && request->plot) {
+    int plotted = crafter_score_plot(request->plot, methods, count, error, sizeof(error));
+    if (plotted == CRAFTER_PLOT_NO_GNUPLOT)
+      fprintf(err, "%s: gnuplot is not installed (or not on PATH); no plot drawn\n", program);
+    else if (plotted != CRAFTER_PLOT_OK) {
+      fprintf(err, "%s: %s\n", program, error);
+      status = 1;
+    }
+  }
+  free(methods);
+  crafter_score_set_free(&set);
+  return status;
 }

@@ -7,7 +7,7 @@
 score=$top/bin/crafter-score
 data=$top/tests/data/score
 SCORES_DIR=${SCORES_DIR:-$(dirname "$GOLDEN_DIR")/scores}
-plan 37
+plan 38
 
 # field CSV METHOD COLUMN: one value of crafter-score's CSV output.
 field() {
@@ -200,6 +200,15 @@ sed '2s/"length": 200/"length": "200"/' "$data/walker/stats.jsonl" >"$scratch/ty
 bad type.jsonl "a wrong type in a log" 'line 2: "length" is missing or not a count'
 sed '4s/"xs": \[5, 15, 2000000\]/"xs": [5, 15]/' "$data/runs.json" >"$scratch/short.json"
 bad short.json "lists of unequal length" 'line 4: run 3: "length" has 3 values for 2 episodes'
+# Rewards whose sum passes the largest double: a mean that cannot be
+# computed is an empty CSV field and null in JSON (CSV crashed on it).
+sed -n 1p "$data/walker/stats.jsonl" | sed 's/"reward": [-0-9.e]*/"reward": 1e308/' >"$scratch/huge.jsonl"
+cat "$scratch/huge.jsonl" "$scratch/huge.jsonl" >"$scratch/huge2.jsonl"
+"$score" --format csv "$scratch/huge2.jsonl" >"$scratch/csv" 2>"$scratch/err" &&
+  [ "$(field "$scratch/csv" "$(basename "$scratch")" reward_mean)" = "" ] &&
+  [ "$(field "$scratch/csv" "$(basename "$scratch")" length_mean)" = 100.0 ] &&
+  "$score" --format json "$scratch/huge2.jsonl" | grep -q '"reward_mean": null, "length_mean": 100.0,'
+ok $? "a mean past the largest double: an empty CSV field, null in JSON $(cat "$scratch/err")"
 head -c 3000 /dev/urandom >"$scratch/noise"
 printf '{' | cat - "$scratch/noise" >"$scratch/brace"
 "$score" "$scratch/noise" "$scratch/brace" >/dev/null 2>"$scratch/err"
