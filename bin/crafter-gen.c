@@ -303,6 +303,19 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
 /* --levels: makes or reads the set, then saves or lists it. */
 static int run_levels(arguments *a, const crafter_config *config) {
   char error[1024];
+  if (a->levels.count) { /* made here: generated and written a batch at a time */
+    if (crafter_params_check(&a->params, error, sizeof(error)) < 0) usage_error("%s", error);
+    int64_t first = a->levels.start ? a->levels.start : 1;
+    int made = a->save_levels_path
+                   ? crafter_levels_generate_save(&a->params, config, first, a->levels.count,
+                                                  a->levels.threads, a->save_levels_path, error,
+                                                  sizeof(error))
+                   : crafter_levels_generate_list(stdout, &a->params, config, first,
+                                                  a->levels.count, a->levels.threads, error,
+                                                  sizeof(error));
+    if (made < 0) fprintf(stderr, PROGRAM ": %s\n", error);
+    return crafter_close_stdout(PROGRAM, made < 0 ? 1 : 0);
+  }
   crafter_level_set set;
   /* A file is checked against what the command line says of it. */
   int status = crafter_level_options_open(&a->levels, &a->params, a->given, config, &set, error,

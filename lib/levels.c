@@ -1,10 +1,15 @@
 #include "levels.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "bytes.h"
@@ -43,12 +48,18 @@ static size_t chunks_of(const crafter_level_set *set) {
          (size_t)((set->area[1] + set->chunk[1] - 1) / set->chunk[1]);
 }
 
+/* Bytes of one level's fixed-size arrays (the grid and the chunks'). */
+static size_t arrays_bytes(const crafter_level_set *set) {
+  size_t chunks = chunks_of(set);
+  size_t bytes = cells_of(set) + chunks * sizeof(int16_t) +
+                 chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t);
+  return (bytes + 15) & ~(size_t)15;
+}
+
 /* Room for `count` levels' fixed-size arrays; objects come later. */
 static int allocate(crafter_level_set *set, int count) {
-  size_t cells = cells_of(set), chunks = chunks_of(set);
-  size_t per_level = cells + chunks * sizeof(int16_t) +
-                     chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t);
-  per_level = (per_level + 15) & ~(size_t)15;
+  size_t chunks = chunks_of(set);
+  size_t per_level = arrays_bytes(set);
   set->levels = calloc((size_t)count, sizeof(crafter_level));
   set->memory = calloc((size_t)count, per_level);
   if (!set->levels || !set->memory) return -1;
@@ -64,6 +75,69 @@ static int allocate(crafter_level_set *set, int count) {
   return 0;
 }
 
+/* The objects a generated level of this area is taken to hold, for the
+ * estimate of a set's memory before it is made: Crafter's 64x64 worlds
+ * start with about 50, one for every 80 cells; this allows one for every
+ * 64. */
+static uint64_t objects_estimate(const crafter_level_set *set) {
+  return cells_of(set) / 64 + 1;
+}
+
+uint64_t crafter_levels_memory(const crafter_level_set *set, int64_t count, uint64_t objects) {
+  /* Each level's objects are an allocation of their own: a few words of
+   * the allocator's besides. */
+  uint64_t per_level = sizeof(crafter_level) + arrays_bytes(set) + 32;
+  return (uint64_t)count * per_level + objects * sizeof(crafter_object);
+}
+
+/* The memory this process may take: the machine's, or what its limits
+ * allow when less; *whose says which ("this machine has", "this process
+ * may use"). */
+static uint64_t memory_available(const char **whose) {
+  long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+  uint64_t available = pages > 0 && page_bytes > 0 ? (uint64_t)pages * (uint64_t)page_bytes
+                                                   : UINT64_MAX;
+  *whose = "this machine has";
+  const int resources[] = {RLIMIT_AS, RLIMIT_DATA};
+  for (int i = 0; i < 2; i++) {
+    struct rlimit limit;
+    if (getrlimit(resources[i], &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)limit.rlim_cur < available) {
+      available = (uint64_t)limit.rlim_cur;
+      *whose = "this process may use";
+    }
+  }
+  return available;
+}
+
+/* "9.2 GB", "770 kB": bytes in decimal units, as a person reads them. */
+static const char *bytes_text(char *text, size_t size, uint64_t bytes) {
+  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  double value = (double)bytes;
+  int unit = 0;
+  while (value >= 1000 && unit < 5) value /= 1000, unit++;
+  snprintf(text, size, unit == 0 ? "%.0f %s" : value < 10 ? "%.1f %s" : "%.0f %s", value,
+           units[unit]);
+  return text;
+}
+
+/* Refuses, before anything is allocated, `count` levels that with `more`
+ * bytes besides would take more memory than the process can have.
+ * Returns 0, or -1 with a sentence saying how much they would take. */
+static int check_memory(const crafter_level_set *set, int64_t count, uint64_t objects,
+                        uint64_t more, char *error, size_t error_size) {
+  const char *whose;
+  uint64_t available = memory_available(&whose);
+  uint64_t needed = crafter_levels_memory(set, count, objects) + more;
+  if (needed <= available) return 0;
+  char needed_text[32], available_text[32];
+  return crafter_fail(error, error_size,
+                      "%lld levels of a %dx%d area take about %s of memory, more than the %s %s",
+                      (long long)count, set->area[0], set->area[1],
+                      bytes_text(needed_text, sizeof(needed_text), needed),
+                      bytes_text(available_text, sizeof(available_text), available), whose);
+}
+
 void crafter_levels_free(crafter_level_set *set) {
   if (set->levels)
     for (int i = 0; i < set->count; i++) free(set->levels[i].objects);
@@ -77,7 +151,7 @@ int crafter_levels_find(const crafter_level_set *set, int64_t episode) {
   return (int)(episode - set->first);
 }
 
-void crafter_levels_write_list(FILE *out, const crafter_level_set *set) {
+static void write_list_header(FILE *out, const crafter_level_set *set) {
   fprintf(out,
           "# %d levels of seed %lld: episodes %lld to %lld; area %dx%d, view %dx%d, "
           "configuration %08x\n",
@@ -85,14 +159,18 @@ void crafter_levels_write_list(FILE *out, const crafter_level_set *set) {
           (long long)set->first + set->count - 1, set->area[0], set->area[1], set->view[0],
           set->view[1], set->config_crc);
   fprintf(out, "# level world_seed cows zombies skeletons\n");
-  for (int i = 0; i < set->count; i++) {
-    const crafter_level *level = &set->levels[i];
-    int kinds[CRAFTER_OBJECT_KIND_COUNT] = {0};
-    for (int slot = 0; slot < level->object_count; slot++) kinds[level->objects[slot].kind]++;
-    fprintf(out, "%lld %lld %d %d %d\n", (long long)level->episode,
-            (long long)level->world_seed, kinds[CRAFTER_COW], kinds[CRAFTER_ZOMBIE],
-            kinds[CRAFTER_SKELETON]);
-  }
+}
+
+static void write_list_line(FILE *out, const crafter_level *level) {
+  int kinds[CRAFTER_OBJECT_KIND_COUNT] = {0};
+  for (int slot = 0; slot < level->object_count; slot++) kinds[level->objects[slot].kind]++;
+  fprintf(out, "%lld %lld %d %d %d\n", (long long)level->episode, (long long)level->world_seed,
+          kinds[CRAFTER_COW], kinds[CRAFTER_ZOMBIE], kinds[CRAFTER_SKELETON]);
+}
+
+void crafter_levels_write_list(FILE *out, const crafter_level_set *set) {
+  write_list_header(out, set);
+  for (int i = 0; i < set->count; i++) write_list_line(out, &set->levels[i]);
 }
 
 /* ---- start states ---- */
@@ -186,11 +264,11 @@ static void *generate_range(void *argument) {
   return NULL;
 }
 
-int crafter_levels_generate(crafter_level_set *set, const crafter_params *params,
-                            const crafter_config *config, int64_t first, int count, int threads,
-                            char *error, size_t error_size) {
+/* The parameters of a set to generate, checked; no level yet. */
+static int shape_of(crafter_level_set *set, const crafter_params *params,
+                    const crafter_config *config, int64_t first, int count, char *error,
+                    size_t error_size) {
   memset(set, 0, sizeof(*set));
-  if (!config) config = &crafter_config_builtin;
   if (count < 1 || count > CRAFTER_LEVELS_MAX)
     return crafter_fail(error, error_size, "a level set holds 1 to %d levels, not %d",
                         CRAFTER_LEVELS_MAX, count);
@@ -198,17 +276,22 @@ int crafter_levels_generate(crafter_level_set *set, const crafter_params *params
     return crafter_fail(error, error_size,
                         "levels %lld to %lld are not all episodes from 1 to %d",
                         (long long)first, (long long)first + count - 1, CRAFTER_EPISODE_MAX);
+  if (crafter_params_check(params, error, error_size) < 0) return -1;
   set->seed = params->seed;
   set->first = first;
+  set->count = count;
   set->area[0] = params->area[0], set->area[1] = params->area[1];
   set->view[0] = params->view[0], set->view[1] = params->view[1];
   set->chunk[0] = config->chunk[0], set->chunk[1] = config->chunk[1];
   set->config_crc = crafter_config_crc(config);
-  if (crafter_params_check(params, error, error_size) < 0) return -1;
-  if (allocate(set, count) < 0) {
-    crafter_levels_free(set);
-    return crafter_fail(error, error_size, "out of memory for %d levels", count);
-  }
+  return 0;
+}
+
+/* Fills the set's levels, allocated, on `threads` threads. */
+static int fill_levels(crafter_level_set *set, const crafter_params *params,
+                       const crafter_config *config, int threads, char *error,
+                       size_t error_size) {
+  int count = set->count;
   if (threads < 1) threads = 1;
   if (threads > count) threads = count;
   generator jobs[64];
@@ -226,12 +309,83 @@ int crafter_levels_generate(crafter_level_set *set, const crafter_params *params
   generate_range(&jobs[0]);
   for (int t = 1; t <= started; t++) pthread_join(handles[t], NULL);
   for (int t = 0; t < threads; t++)
-    if (jobs[t].failed) {
-      crafter_fail(error, error_size, "%s", jobs[t].error);
-      crafter_levels_free(set);
-      return -1;
-    }
+    if (jobs[t].failed) return crafter_fail(error, error_size, "%s", jobs[t].error);
   return 0;
+}
+
+int crafter_levels_generate(crafter_level_set *set, const crafter_params *params,
+                            const crafter_config *config, int64_t first, int count, int threads,
+                            char *error, size_t error_size) {
+  if (!config) config = &crafter_config_builtin;
+  if (shape_of(set, params, config, first, count, error, error_size) < 0 ||
+      check_memory(set, count, (uint64_t)count * objects_estimate(set), 0, error, error_size) <
+          0) {
+    memset(set, 0, sizeof(*set));
+    return -1;
+  }
+  if (allocate(set, count) < 0) {
+    crafter_levels_free(set);
+    return crafter_fail(error, error_size, "out of memory for %d levels", count);
+  }
+  if (fill_levels(set, params, config, threads, error, error_size) < 0) {
+    crafter_levels_free(set);
+    return -1;
+  }
+  return 0;
+}
+
+/* Levels generated a batch at a time, each handed to `take` in order
+ * and then forgotten: memory for one batch, whatever the count. */
+typedef int (*level_taker)(void *context, const crafter_level_set *shape,
+                           const crafter_level *level, char *error, size_t error_size);
+
+enum { LEVELS_PER_THREAD_BATCH = 64 };
+
+static int generate_each(const crafter_level_set *shape, const crafter_params *params,
+                         const crafter_config *config, int threads, level_taker take,
+                         void *context, char *error, size_t error_size) {
+  if (threads < 1) { /* one a core, at most 16 */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+  }
+  if (threads > 64) threads = 64;
+  int most = LEVELS_PER_THREAD_BATCH * threads;
+  if (most > shape->count) most = shape->count;
+  crafter_level_set batch = *shape;
+  if (allocate(&batch, most) < 0) {
+    crafter_levels_free(&batch);
+    return crafter_fail(error, error_size, "out of memory for %d levels", most);
+  }
+  int status = 0;
+  for (int done = 0; done < shape->count && status == 0; done += batch.count) {
+    batch.first = shape->first + done;
+    batch.count = shape->count - done < most ? shape->count - done : most;
+    status = fill_levels(&batch, params, config, threads, error, error_size);
+    for (int i = 0; i < batch.count; i++) {
+      if (status == 0) status = take(context, shape, &batch.levels[i], error, error_size);
+      free(batch.levels[i].objects);
+      batch.levels[i].objects = NULL;
+    }
+  }
+  crafter_levels_free(&batch);
+  return status;
+}
+
+static int take_line(void *context, const crafter_level_set *shape, const crafter_level *level,
+                     char *error, size_t error_size) {
+  (void)shape, (void)error, (void)error_size;
+  write_list_line(context, level);
+  return 0;
+}
+
+int crafter_levels_generate_list(FILE *out, const crafter_params *params,
+                                 const crafter_config *config, int64_t first, int count,
+                                 int threads, char *error, size_t error_size) {
+  if (!config) config = &crafter_config_builtin;
+  crafter_level_set shape;
+  if (shape_of(&shape, params, config, first, count, error, error_size) < 0) return -1;
+  write_list_header(out, &shape);
+  return generate_each(&shape, params, config, threads, take_line, out, error, error_size);
 }
 
 int crafter_levels_check(const crafter_level_set *set, const crafter_params *params,
@@ -365,46 +519,208 @@ static void encode_header(const crafter_level_set *set, uint64_t packed, uint64_
   crafter_put_u32(out + 124, crafter_crc32(out, 124));
 }
 
-int crafter_levels_save(const crafter_level_set *set, const char *path, char *error,
-                        size_t error_size) {
-  size_t raw = 0;
-  for (int i = 0; i < set->count; i++) raw += level_bytes(set, &set->levels[i]);
-  uint8_t *payload = malloc(raw);
-  uLong bound = compressBound((uLong)raw);
-  uint8_t *packed = malloc(bound);
-  if (!payload || !packed) {
-    free(payload), free(packed);
-    return crafter_fail(error, error_size, "out of memory writing %s", path);
+/* A level file written as its levels come, in memory for one level
+ * whatever their number: each is deflated as it comes, and the header,
+ * which holds their sizes and checksum, is written last -- over the blank
+ * one left at the start of the file when the file can be rewritten there
+ * (a regular file, not appended to), else before the compressed levels,
+ * kept meanwhile in a temporary file (a pipe, a device, standard output).
+ * The bytes are those of deflating all the levels at once. */
+typedef struct level_writer {
+  const char *path;
+  FILE *file;            /* the destination */
+  crafter_outfile out;   /* it, unless standard output */
+  FILE *payload;         /* where the compressed levels go: file, or a temporary file */
+  z_stream stream;
+  int deflating;
+  uint32_t crc;
+  uint64_t raw;
+  uint8_t *level;        /* one level encoded */
+  size_t level_capacity;
+  uint8_t piece[1 << 16];
+} level_writer;
+
+/* A write that failed, to the temporary file or the destination, with
+ * the reason. */
+static int write_failure(const level_writer *writer, int temporary, int saved, char *error,
+                         size_t error_size) {
+  if (temporary)
+    return crafter_fail(error, error_size, "cannot write a temporary file for %s: %s",
+                        writer->path, strerror(saved ? saved : EIO));
+  if (writer->file == stdout)
+    return crafter_fail(error, error_size, "cannot write the levels to standard output: %s",
+                        strerror(saved ? saved : EIO));
+  return crafter_fail(error, error_size, "cannot write %s: %s", writer->path,
+                      strerror(saved ? saved : EIO));
+}
+
+static void writer_close(level_writer *writer) {
+  if (writer->deflating) deflateEnd(&writer->stream);
+  if (writer->payload && writer->payload != writer->file) fclose(writer->payload);
+  if (writer->file && writer->file != stdout) crafter_outfile_abort(&writer->out);
+  free(writer->level);
+  free(writer);
+}
+
+static level_writer *writer_open(const char *path, char *error, size_t error_size) {
+  level_writer *writer = calloc(1, sizeof(*writer));
+  if (!writer) {
+    crafter_fail(error, error_size, "out of memory writing %s", path);
+    return NULL;
   }
-  uint8_t *at = payload;
-  for (int i = 0; i < set->count; i++) at = encode_level(set, &set->levels[i], at);
-  uLongf packed_bytes = bound;
-  if (compress2(packed, &packed_bytes, payload, (uLong)raw, 6) != Z_OK) {
-    free(payload), free(packed);
-    return crafter_fail(error, error_size, "cannot compress the levels for %s", path);
-  }
-  uint8_t header[CRAFTER_LEVELS_HEADER_BYTES];
-  encode_header(set, packed_bytes, raw, crafter_crc32(payload, raw), header);
-  free(payload);
+  writer->path = path;
   if (strcmp(path, "-") == 0) {
-    int written = fwrite(header, 1, sizeof(header), stdout) == sizeof(header) &&
-                  fwrite(packed, 1, packed_bytes, stdout) == packed_bytes && fflush(stdout) == 0;
-    free(packed);
-    return written ? 0 : crafter_fail(error, error_size, "cannot write the levels to standard output");
+    writer->file = stdout;
+  } else if (crafter_outfile_open(&writer->out, path, error, error_size) < 0) {
+    free(writer);
+    return NULL;
+  } else {
+    writer->file = writer->out.file;
   }
-  crafter_outfile out;
-  if (crafter_outfile_open(&out, path, error, error_size) < 0) {
-    free(packed);
+  struct stat status;
+  int descriptor = fileno(writer->file);
+  int flags = fcntl(descriptor, F_GETFL);
+  int rewritable = writer->file != stdout && fstat(descriptor, &status) == 0 &&
+                   S_ISREG(status.st_mode) && flags >= 0 && !(flags & O_APPEND) &&
+                   ftello(writer->file) == 0;
+  if (rewritable) {
+    static const uint8_t blank[CRAFTER_LEVELS_HEADER_BYTES];
+    writer->payload = writer->file;
+    if (fwrite(blank, 1, sizeof(blank), writer->file) != sizeof(blank)) {
+      write_failure(writer, 0, errno, error, error_size);
+      writer_close(writer);
+      return NULL;
+    }
+  } else if (!(writer->payload = tmpfile())) {
+    crafter_fail(error, error_size, "cannot make a temporary file for %s: %s", path,
+                 strerror(errno));
+    writer_close(writer);
+    return NULL;
+  }
+  if (deflateInit(&writer->stream, 6) != Z_OK) {
+    crafter_fail(error, error_size, "cannot compress the levels for %s", path);
+    writer_close(writer);
+    return NULL;
+  }
+  writer->deflating = 1;
+  return writer;
+}
+
+/* Deflates the input given to the stream, writing what comes out. */
+static int writer_deflate(level_writer *writer, int flush, char *error, size_t error_size) {
+  int status;
+  do {
+    writer->stream.next_out = writer->piece;
+    writer->stream.avail_out = sizeof(writer->piece);
+    status = deflate(&writer->stream, flush);
+    if (status == Z_STREAM_ERROR)
+      return crafter_fail(error, error_size, "cannot compress the levels for %s", writer->path);
+    size_t out = sizeof(writer->piece) - writer->stream.avail_out;
+    if (out && fwrite(writer->piece, 1, out, writer->payload) != out)
+      return write_failure(writer, writer->payload != writer->file, errno, error, error_size);
+  } while (writer->stream.avail_out == 0 || (flush == Z_FINISH && status != Z_STREAM_END));
+  return 0;
+}
+
+static int writer_add(level_writer *writer, const crafter_level_set *shape,
+                      const crafter_level *level, char *error, size_t error_size) {
+  size_t bytes = level_bytes(shape, level);
+  if (bytes > writer->level_capacity) {
+    uint8_t *grown = realloc(writer->level, bytes);
+    if (!grown) return crafter_fail(error, error_size, "out of memory writing %s", writer->path);
+    writer->level = grown;
+    writer->level_capacity = bytes;
+  }
+  encode_level(shape, level, writer->level);
+  writer->crc = crafter_crc32_update(writer->crc, writer->level, bytes);
+  writer->raw += bytes;
+  writer->stream.next_in = writer->level;
+  writer->stream.avail_in = (uInt)bytes; /* a level is far below 4 GB */
+  return writer_deflate(writer, Z_NO_FLUSH, error, error_size);
+}
+
+static int take_level(void *context, const crafter_level_set *shape, const crafter_level *level,
+                      char *error, size_t error_size) {
+  return writer_add(context, shape, level, error, error_size);
+}
+
+/* Ends the stream, writes the header and closes the file; the writer is
+ * released either way. */
+static int writer_finish(level_writer *writer, const crafter_level_set *shape, char *error,
+                         size_t error_size) {
+  if (writer_deflate(writer, Z_FINISH, error, error_size) < 0) {
+    writer_close(writer);
     return -1;
   }
-  int written = fwrite(header, 1, sizeof(header), out.file) == sizeof(header) &&
-                fwrite(packed, 1, packed_bytes, out.file) == packed_bytes;
-  free(packed);
-  if (!written) {
-    crafter_outfile_abort(&out);
-    return crafter_fail(error, error_size, "cannot write %s", path);
+  uint8_t header[CRAFTER_LEVELS_HEADER_BYTES];
+  encode_header(shape, writer->stream.total_out, writer->raw, writer->crc, header);
+  int failed = 0;
+  if (writer->payload == writer->file) {
+    failed = fflush(writer->file) != 0 || fseeko(writer->file, 0, SEEK_SET) != 0 ||
+             fwrite(header, 1, sizeof(header), writer->file) != sizeof(header);
+  } else if (fflush(writer->payload) != 0 || ferror(writer->payload) ||
+             fseeko(writer->payload, 0, SEEK_SET) != 0) {
+    int saved = errno;
+    crafter_fail(error, error_size, "cannot read back a temporary file for %s: %s",
+                 writer->path, strerror(saved ? saved : EIO));
+    writer_close(writer);
+    return -1;
+  } else {
+    failed = fwrite(header, 1, sizeof(header), writer->file) != sizeof(header);
+    size_t got;
+    while (!failed && (got = fread(writer->piece, 1, sizeof(writer->piece), writer->payload)) > 0)
+      failed = fwrite(writer->piece, 1, got, writer->file) != got;
+    if (!failed && ferror(writer->payload)) {
+      int saved = errno;
+      crafter_fail(error, error_size, "cannot read back a temporary file for %s: %s",
+                   writer->path, strerror(saved ? saved : EIO));
+      writer_close(writer);
+      return -1;
+    }
   }
-  return crafter_outfile_commit(&out, error, error_size);
+  if (!failed && writer->file == stdout) failed = fflush(stdout) != 0;
+  if (failed) {
+    write_failure(writer, 0, errno, error, error_size);
+    writer_close(writer);
+    return -1;
+  }
+  int status = 0;
+  if (writer->file != stdout) {
+    status = crafter_outfile_commit(&writer->out, error, error_size);
+    /* Closed, and committed or removed: nothing to abort. */
+    if (writer->payload == writer->file) writer->payload = NULL;
+    writer->file = NULL;
+  }
+  writer_close(writer);
+  return status;
+}
+
+int crafter_levels_save(const crafter_level_set *set, const char *path, char *error,
+                        size_t error_size) {
+  level_writer *writer = writer_open(path, error, error_size);
+  if (!writer) return -1;
+  for (int i = 0; i < set->count; i++)
+    if (writer_add(writer, set, &set->levels[i], error, error_size) < 0) {
+      writer_close(writer);
+      return -1;
+    }
+  return writer_finish(writer, set, error, error_size);
+}
+
+int crafter_levels_generate_save(const crafter_params *params, const crafter_config *config,
+                                 int64_t first, int count, int threads, const char *path,
+                                 char *error, size_t error_size) {
+  if (!config) config = &crafter_config_builtin;
+  crafter_level_set shape;
+  if (shape_of(&shape, params, config, first, count, error, error_size) < 0) return -1;
+  level_writer *writer = writer_open(path, error, error_size);
+  if (!writer) return -1;
+  if (generate_each(&shape, params, config, threads, take_level, writer, error, error_size) <
+      0) {
+    writer_close(writer);
+    return -1;
+  }
+  return writer_finish(writer, &shape, error, error_size);
 }
 
 /* Reads one level at `at` (with `left` bytes of payload after it) and
@@ -459,8 +775,9 @@ static size_t decode_level(const crafter_level_set *set, int index, const uint8_
     wrong = "its generator's position is out of range";
   else if (bad_count || player->last_health < -COUNT_LIMIT || player->last_health > COUNT_LIMIT)
     wrong = "the player holds a count out of range";
-  else if (abs(player->facing_x) + abs(player->facing_y) != 1 || abs(player->facing_x) > 1)
-    wrong = "the player faces no direction";
+  else if (player->facing_x < -1 || player->facing_x > 1 || player->facing_y < -1 ||
+           player->facing_y > 1 || (player->facing_x == 0) == (player->facing_y == 0))
+    wrong = "the player faces no direction"; /* one of the four, each axis in -1..1 */
   else if (player->sleeping != 0 && player->sleeping != 1)
     wrong = "the player's sleeping flag is neither 0 nor 1";
   else if (!(fabs(player->hunger) <= COUNT_LIMIT) || !(fabs(player->thirst) <= COUNT_LIMIT) ||
@@ -524,7 +841,8 @@ static size_t decode_level(const crafter_level_set *set, int index, const uint8_
     else if (object->x < 0 || object->y < 0 || object->x >= set->area[0] ||
              object->y >= set->area[1])
       wrong = "an object lies outside the area";
-    else if (abs(object->health) > COUNT_LIMIT || abs(object->counter) > COUNT_LIMIT)
+    else if (object->health < -COUNT_LIMIT || object->health > COUNT_LIMIT ||
+             object->counter < -COUNT_LIMIT || object->counter > COUNT_LIMIT)
       wrong = "an object's health or counter is out of range";
     if (wrong) break;
     uint32_t *cell = &occupied[(size_t)object->x * (size_t)set->area[1] + (size_t)object->y];
@@ -622,6 +940,12 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
   if (raw / 1032 > packed) /* deflate's best ratio */
     return crafter_fail(error, error_size, "%s: %llu bytes cannot compress into %llu", name,
                         (unsigned long long)raw, (unsigned long long)packed);
+  /* Refused before anything is allocated when the levels, inflated and
+   * then loaded, cannot fit. */
+  uint64_t objects = (raw - (uint64_t)count * (fixed_bytes(set) + cells)) / OBJECT_BYTES;
+  if (check_memory(set, count, objects, raw + cells * sizeof(uint32_t), reason,
+                   sizeof(reason)) < 0)
+    return crafter_fail(error, error_size, "%s: %s", name, reason);
   uint8_t *payload = malloc((size_t)raw);
   uint32_t *occupied = calloc(cells, sizeof(uint32_t));
   crafter_world scratch;

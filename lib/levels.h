@@ -70,15 +70,38 @@ uint32_t crafter_config_crc(const crafter_config *config);
 
 /* Generates levels first .. first+count-1 of the Env seed params->seed,
  * with params' area and view and `config` (NULL: Crafter's), on
- * `threads` threads.  Returns 0, or -1 with a reason. */
+ * `threads` threads.  Returns 0, or -1 with a reason: a set that would
+ * take more memory than the process can have (the machine's, or less
+ * under a ulimit) is refused before anything is generated, with how
+ * much it would take. */
 int crafter_levels_generate(crafter_level_set *set, const crafter_params *params,
                             const crafter_config *config, int64_t first, int count, int threads,
                             char *error, size_t error_size);
 
+/* The bytes a set of `count` levels of set's area and chunk takes in
+ * memory, with `objects` objects in all (crafter_levels_generate refuses
+ * a set that would take more than the process can have, saying how much;
+ * a reader, one whose levels would not fit once inflated). */
+uint64_t crafter_levels_memory(const crafter_level_set *set, int64_t count, uint64_t objects);
+
 /* Writes the set to `path` ("-" for standard output) whole, as outfile.h
- * promises.  Returns 0, or -1 with a reason. */
+ * promises, deflating one level at a time.  Returns 0, or -1 with a
+ * reason (a write's ends with the system's reason). */
 int crafter_levels_save(const crafter_level_set *set, const char *path, char *error,
                         size_t error_size);
+
+/* Generates the levels crafter_levels_generate would and writes them to
+ * `path` as crafter_levels_save would (the same bytes), or lists them to
+ * `out` as crafter_levels_write_list would, never holding more than 64
+ * levels a thread: memory stays that of a batch, whatever the count.
+ * `threads` 0 takes one a core, at most 16.  Returns 0, or -1 with a
+ * reason. */
+int crafter_levels_generate_save(const crafter_params *params, const crafter_config *config,
+                                 int64_t first, int count, int threads, const char *path,
+                                 char *error, size_t error_size);
+int crafter_levels_generate_list(FILE *out, const crafter_params *params,
+                                 const crafter_config *config, int64_t first, int count,
+                                 int threads, char *error, size_t error_size);
 
 /* Reads a level file, checking its checksums, its version and every
  * state in it.  Returns 0, or -1 with a reason naming the path. */

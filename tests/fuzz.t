@@ -1,11 +1,13 @@
 #!/bin/sh
-# Every fuzz target over its seed corpus (tests/fuzz/corpus), and over
-# damaged copies of each seed: truncated at several points and with bytes
-# flipped.  Under make check-asan this runs with the sanitizers, leak
-# checking included; make fuzz runs the same targets under libFuzzer.
+# Every fuzz target (tests/fuzz/fuzz-*.c) over its seed corpus
+# (tests/fuzz/corpus/TARGET), and over damaged copies of each seed:
+# truncated at several points and with bytes flipped.  A target with a
+# mutator of its own (the -repair ones) also runs a few mutants of every
+# file it is given.  Under make check-asan this runs with the sanitizers,
+# leak checking included; make fuzz runs the same targets under libFuzzer.
 . "$(dirname "$0")/tap.sh"
-targets="traj config world score tasks levels"
-plan 12
+targets=$(cd "$top/tests/fuzz" && ls fuzz-*.c | sed 's/^fuzz-//; s/\.c$//')
+plan $((2 * $(echo $targets | wc -w)))
 
 for target in $targets; do
   "$top/tests/fuzz/fuzz-$target" "$top/tests/fuzz/corpus/$target" >"$scratch/out" 2>&1

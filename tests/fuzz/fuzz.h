@@ -10,4 +10,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A target may also define a mutator of its own (repair.h's formats do);
+ * it calls LLVMFuzzerMutate, libFuzzer's own mutation, which driver.c
+ * stands in for outside libFuzzer. */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
 #endif
