@@ -14,7 +14,7 @@ CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"'
 LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures session video \
+LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures episode session video terminal \
 	levels batch bench worldfile gen \
 	proto json cli envopts score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per
@@ -26,19 +26,24 @@ LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
-PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h ids.h params.h render.h rng.h rules.h \
+PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h rules.h \
 	levels.h score.h tasks.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
-	tests/unit/test-levels
+	tests/unit/test-levels tests/unit/test-behaviours
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
-# tests/fuzz.t, and by libFuzzer under clang with make fuzz.
-FUZZ_TARGETS = traj config world score tasks levels
+# tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
+# targets rewrite the checksums of their input first (tests/fuzz/repair.h);
+# step-text and step-binary drive crafter-step's session, world-play
+# plays a world file.
+FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
+	step-text step-binary
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
+FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30
 
 GOLDEN_DIR ?= ../shared/golden
@@ -81,10 +86,10 @@ bin/%: bin/%.c lib/libcrafter.a
 tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
-tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c tests/fuzz/fuzz.h lib/libcrafter.a
+tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c $(FUZZ_SOURCES) lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -Itests/fuzz -o $@ $< tests/fuzz/driver.c lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
-tests/fuzz/libfuzzer-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h lib/libcrafter.a
+tests/fuzz/libfuzzer-%: tests/fuzz/fuzz-%.c $(FUZZ_SOURCES) lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -Itests/fuzz -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
 # test-worldgen-shrunk: the worldgen test against a portable fast generator
@@ -132,6 +137,7 @@ check-asan:
 # Each reader under libFuzzer for FUZZ_SECONDS, built with clang, address
 # and undefined-behaviour sanitizers, in a separate tree.  New inputs go to
 # build-fuzz/corpus-TARGET; a failing input to build-fuzz/crash-TARGET-*.
+# Every target runs, whatever the others found; FUZZ_TARGETS=... picks some.
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz: clang is needed (Debian packages clang and libclang-rt-14-dev)" >&2; exit 1; }
 	rm -rf build-fuzz && mkdir -p build-fuzz/tree
@@ -140,16 +146,22 @@ fuzz:
 	$(MAKE) -C build-fuzz/tree fuzz-targets CC=clang OPTFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		EXTRA_CFLAGS='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' \
 		EXTRA_LIBS='-fsanitize=address,undefined'
-	for target in $(FUZZ_TARGETS); do \
+	failed=; for target in $(FUZZ_TARGETS); do \
 		mkdir -p build-fuzz/corpus-$$target && \
 		echo "fuzz-$$target: $(FUZZ_SECONDS) s" && \
-		build-fuzz/tree/tests/fuzz/libfuzzer-$$target -max_total_time=$(FUZZ_SECONDS) \
-			-rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+		if UBSAN_OPTIONS=print_stacktrace=1 build-fuzz/tree/tests/fuzz/libfuzzer-$$target \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
 			-artifact_prefix=build-fuzz/crash-$$target- \
-			build-fuzz/corpus-$$target tests/fuzz/corpus/$$target 2>build-fuzz/$$target.log || \
-			{ tail -n 40 build-fuzz/$$target.log; exit 1; }; \
-		grep -h 'stat::number_of_executed_units' build-fuzz/$$target.log; \
-	done
+			build-fuzz/corpus-$$target tests/fuzz/corpus/$$target 2>build-fuzz/$$target.log; then \
+			grep -h 'stat::number_of_executed_units' build-fuzz/$$target.log; \
+		else \
+			tail -n 40 build-fuzz/$$target.log; failed="$$failed $$target"; \
+		fi; \
+	done; \
+	if [ -n "$$failed" ]; then \
+		echo "make fuzz: failed:$$failed (logs build-fuzz/TARGET.log, inputs build-fuzz/crash-*)" >&2; \
+		exit 1; \
+	fi
 
 fuzz-targets: $(FUZZ_TARGETS:%=tests/fuzz/libfuzzer-%)
 

@@ -59,6 +59,12 @@ static void usage(FILE *out) {
           "                          1..N of --seed or a level file; episode i's level\n"
           "                          depends on i alone\n"
           "      --start-level=K --level-order=random|sequential   as in crafter-step(1)\n"
+          "  -c, --config=FILE       play by the configuration FILE (crafter-config(5)),\n"
+          "                          stored in the file for replays\n"
+          "  -w, --world=FILE        start every episode on the world file FILE\n"
+          "                          (crafter-world(5))\n"
+          "  -T, --threads=T         play T episodes at once (default 1); the file is the\n"
+          "                          same bytes whatever T is\n"
           "  -o, --output=FILE       the file to write (required)\n"
           "  -q, --quiet             no progress bar (drawn only when stderr is a terminal)\n"
           "\n"
@@ -112,6 +118,9 @@ static const struct option long_options[] = {
     CRAFTER_OPTION_NO_REWARD_ENTRY,
     CRAFTER_OPTION_TASK_ENTRIES,
     CRAFTER_OPTION_LEVEL_ENTRIES,
+    {"config", required_argument, NULL, 'c'},
+    {"world", required_argument, NULL, 'w'},
+    {"threads", required_argument, NULL, 'T'},
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
     {"resimulate", no_argument, NULL, 'r'},
@@ -128,7 +137,7 @@ typedef struct arguments {
   const char *command;
   crafter_record_options record;
   int quiet, resimulate, fps;
-  const char *output, *textures, *format, *steps;
+  const char *output, *textures, *format, *steps, *config_path, *world_path;
   long episode;
   unsigned given; /* enum crafter_given */
   crafter_task_options tasks;
@@ -177,14 +186,30 @@ static int run_record(arguments *a) {
   crafter_task_options_check(PROGRAM, &a->tasks);
   crafter_level_options_check(PROGRAM, &a->levels);
   int use_levels = crafter_level_options_wanted(&a->levels);
-  if (use_levels && a->first_episode_given)
-    usage_error("%s", "--levels chooses each episode's world: not with --first-episode");
+  if (use_levels && (a->first_episode_given || a->world_path))
+    usage_error("%s", "--levels chooses each episode's world: not with --first-episode or --world");
+  crafter_rules rules;
+  int ruled = crafter_rules_open(a->config_path, a->world_path, &record->params, a->given, &rules,
+                                 a->error, sizeof(a->error));
+  if (ruled != 0) {
+    crafter_rules_free(&rules);
+    return report(a, ruled);
+  }
+  record->config = rules.config;
+  record->config_text = rules.config_text;
+  record->config_bytes = rules.config_bytes;
+  record->world = rules.world;
+  record->world_text = rules.world_text;
+  record->world_bytes = rules.world_bytes;
   crafter_level_set levels;
   memset(&levels, 0, sizeof(levels));
   if (use_levels) {
-    int opened = crafter_level_options_open(&a->levels, &record->params, a->given, NULL, &levels,
-                                            a->error, sizeof(a->error));
-    if (opened != 0) return report(a, opened);
+    int opened = crafter_level_options_open(&a->levels, &record->params, a->given, record->config,
+                                            &levels, a->error, sizeof(a->error));
+    if (opened != 0) {
+      crafter_rules_free(&rules);
+      return report(a, opened);
+    }
     record->levels = &levels;
     record->level_order = a->levels.order;
   }
@@ -195,6 +220,7 @@ static int run_record(arguments *a) {
                                     a->error, sizeof(a->error));
     if (opened < 0) {
       crafter_levels_free(&levels);
+      crafter_rules_free(&rules);
       return report(a, opened == -2 ? 2 : 1);
     }
     record->tasks = &pool;
@@ -205,6 +231,7 @@ static int run_record(arguments *a) {
     crafter_task_set_free(&set);
   }
   crafter_levels_free(&levels);
+  crafter_rules_free(&rules);
   return report(a, status);
 }
 
@@ -244,7 +271,7 @@ static int run_merge(arguments *a) {
   need_files(a, 0);
   if (!a->output) usage_error("%s", "merge needs an output file: -o FILE");
   return report(a, crafter_dataset_merge((const char *const *)a->files, a->file_count, a->output,
-                                         stderr, a->error, sizeof(a->error)));
+                                         stderr, PROGRAM, a->error, sizeof(a->error)));
 }
 
 /* stats.jsonl to standard output or, whole or not at all, to -o FILE. */
@@ -301,7 +328,7 @@ static int run_video(arguments *a) {
 }
 
 static const command commands[] = {
-    {"record", "a n steps s e shard obs t area view size no-reward tasks split task levels start-level level-order o q", run_record},
+    {"record", "a n steps s e shard obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
     {"info", "", run_info},
     {"list", "", run_list},
     {"verify", "r t", run_verify},
@@ -343,7 +370,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
   int64_t number;
   int option, index;
   optind = 1;
-  while ((option = getopt_long(count, args, "a:n:s:e:t:o:qf:E:S:hV", long_options, &index)) != -1) {
+  while ((option = getopt_long(count, args, "a:n:s:e:t:o:qf:E:S:c:w:T:hV", long_options, &index)) != -1) {
     if (option == 'h') {
       usage(stdout);
       exit(crafter_close_stdout(PROGRAM, 0));
@@ -383,6 +410,7 @@ static void parse(const command *c, int count, char **args, arguments *a) {
         }
         number = crafter_option_int64(PROGRAM, "step limit", optarg, 1, CRAFTER_LENGTH_MAX);
         a->record.params.length = (long)number;
+        a->given |= CRAFTER_GIVEN_LENGTH;
         break;
       case 'e':
         a->record.first_episode = crafter_option_int64(PROGRAM, "first episode", optarg, 1,
@@ -415,6 +443,11 @@ static void parse(const command *c, int count, char **args, arguments *a) {
         a->fps = (int)number;
         break;
       case 'o': a->output = optarg; break;
+      case 'c': a->config_path = optarg; break;
+      case 'w': a->world_path = optarg; break;
+      case 'T':
+        a->record.threads = (int)crafter_option_int64(PROGRAM, "number of threads", optarg, 1, 1024);
+        break;
       case 'q': a->quiet = 1; break;
       case 'r': a->resimulate = 1; break;
       case 'f':

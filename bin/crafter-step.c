@@ -62,10 +62,8 @@ static void usage(FILE *out) {
           "                          from its env's own generator; sequential: env i of\n"
           "                          E plays levels i+1, i+1+E, ... cycling\n"
           "  -N, --envs=N            run N environments side by side (default 1)\n"
-          "  -T, --threads=T         step them on T threads (default 1); with --binary,\n"
-          "                          when the run is not recorded, has no --world, no\n"
-          "                          --tasks and no --episodes count; results do not\n"
-          "                          depend on T\n"
+          "  -T, --threads=T         step them on T threads (default 1), with every\n"
+          "                          other option; results do not depend on T\n"
           "\n"
           "Observations:\n"
           "  -O, --obs=KIND          none (default), pixels, semantic, symbolic or text\n"
@@ -261,36 +259,20 @@ static void parse_options(int argc, char **argv, arguments *a) {
 static int run(arguments *a) {
   crafter_session_options *options = &a->options;
   char error[512];
-  static crafter_config config;
-  crafter_config_default(&config);
-  if (a->config_path) {
-    if (crafter_config_load(a->config_path, &config, error, sizeof(error)) < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      return 1;
-    }
-    /* The file's env section, under the options given here. */
-    crafter_params_take_unset(&options->params, &config.params, a->given);
-    options->config = &config;
+  crafter_rules rules;
+  int opened = crafter_rules_open(a->config_path, a->world_path, &options->params, a->given,
+                                  &rules, error, sizeof(error));
+  if (opened != 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
+    crafter_rules_free(&rules);
+    return opened;
   }
-  crafter_world_map map;
-  memset(&map, 0, sizeof(map));
-  if (a->world_path) {
-    if (crafter_world_map_load(&map, a->world_path, error, sizeof(error)) < 0) {
-      fprintf(stderr, PROGRAM ": %s\n", error);
-      return 1;
-    }
-    if ((a->given & CRAFTER_GIVEN_AREA) &&
-        (options->params.area[0] != map.width || options->params.area[1] != map.height)) {
-      fprintf(stderr, PROGRAM ": --area %d,%d does not match the %dx%d world of %s\n",
-              options->params.area[0], options->params.area[1], map.width, map.height,
-              a->world_path);
-      crafter_world_map_free(&map);
-      return 2;
-    }
-    options->params.area[0] = map.width;
-    options->params.area[1] = map.height;
-    options->world = &map;
-  }
+  options->config = rules.config;
+  options->config_text = rules.config_text;
+  options->config_bytes = rules.config_bytes;
+  options->world = rules.world;
+  options->world_text = rules.world_text;
+  options->world_bytes = rules.world_bytes;
   crafter_task_set set;
   crafter_task_pool pool;
   if (a->tasks.path) {
@@ -298,7 +280,7 @@ static int run(arguments *a) {
                                     error, sizeof(error));
     if (opened < 0) {
       fprintf(stderr, PROGRAM ": %s\n", error);
-      crafter_world_map_free(&map);
+      crafter_rules_free(&rules);
       return opened == -2 ? 2 : 1;
     }
     options->tasks = &pool;
@@ -320,7 +302,7 @@ static int run(arguments *a) {
     crafter_task_pool_free(&pool);
     crafter_task_set_free(&set);
   }
-  crafter_world_map_free(&map);
+  crafter_rules_free(&rules);
   return crafter_close_stdout(PROGRAM, status);
 }
 

@@ -1,8 +1,9 @@
-/* batch: many environments stepped together, across threads, with
- * auto-reset.  Environment i has the seed params.seed + i; each resets on
- * its own when its episode ends.  Results are the same whatever the number
- * of threads: every env is stepped by one thread at a time and envs share
- * nothing. */
+/* batch: many environments stepped together across threads, each an
+ * episode runner (episode.h).  Environment i has the seed params.seed + i.
+ * Results are the same whatever the number of threads: every env is
+ * stepped by one thread at a time, envs share nothing, and whatever
+ * crosses envs (what ends, what is restarted, what is written) happens in
+ * env order on the caller's thread. */
 #ifndef CRAFTER_BATCH_H
 #define CRAFTER_BATCH_H
 
@@ -10,8 +11,12 @@
 #include <stdint.h>
 
 #include "env.h"
+#include "episode.h"
 #include "levels.h"
+#include "tasks.h"
 #include "textures.h"
+#include "traj.h"
+#include "worldfile.h"
 
 typedef struct crafter_batch crafter_batch;
 
@@ -20,7 +25,7 @@ typedef struct crafter_batch_options {
   int64_t first_episode;
   int envs;
   int threads;                       /* worker threads, 1 or more */
-  int obs_kind;                      /* enum crafter_obs_kind, not text */
+  int obs_kind;                      /* enum crafter_obs_kind */
   const crafter_textures *textures;  /* for pixels */
   const crafter_config *config;      /* the rules every env plays by; NULL: Crafter's */
   int manual_reset;                  /* 1: an env whose episode ended is not reset until
@@ -29,29 +34,63 @@ typedef struct crafter_batch_options {
   const crafter_level_set *levels;   /* episodes start on levels of this set (its seed
                                         and area rule), or NULL for fresh worlds */
   int level_order;                   /* enum crafter_level_order */
+  const crafter_world_map *world;    /* every episode on this map, or NULL */
+  const crafter_task_pool *tasks;    /* a goal for every episode, or NULL */
+  const crafter_traj_header *record; /* every env records its episodes (a recorder of this
+                                        header each), or NULL */
 } crafter_batch_options;
 
 /* The action that starts an env's next episode now instead of stepping. */
 #define CRAFTER_BATCH_RESET 255
 
-/* Makes the envs and threads and resets every env.  NULL with a reason. */
+/* Makes the envs and threads and starts every env's first episode.  NULL
+ * with a reason. */
 crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *error,
                                  size_t error_size);
 void crafter_batch_free(crafter_batch *batch);
 
-/* Steps every env with its action (actions[i] in 0..16) and, unless
- * manual_reset, resets those whose episode ended: results[i] is the step's
- * outcome and the observation is that of the new episode.  An env given
- * CRAFTER_BATCH_RESET is reset instead of stepped (its result: reward 0,
- * not done, discount 1).  reset[i] (if not NULL) is set to 1 for the envs
- * that reset. */
+/* Work on some envs at once: job(context, i, runner) for every env i with
+ * which[i] set (which NULL: every env), spread over the threads, each env
+ * on one thread; returns once all are done.  Jobs must touch only their
+ * env's runner and what the context keeps apart per env. */
+typedef void (*crafter_batch_job)(void *context, int i, crafter_episode *episode);
+void crafter_batch_each(crafter_batch *batch, const uint8_t *which, crafter_batch_job job,
+                        void *context);
+
+/* Starts the next episode of every env marked in `which`, on the threads
+ * (with fresh worlds made ahead where there are several). */
+void crafter_batch_start(crafter_batch *batch, const uint8_t *which);
+
+/* What happens to an episode that is left, in crafter_batch_advance:
+ * called on the caller's thread in env order, once for each env whose
+ * episode finished at the step (finished 1) or is given up by
+ * CRAFTER_BATCH_RESET (finished 0), before any env starts its next one.
+ * Returns whether the env starts its next episode (an env given up always
+ * does; without manual_reset a finished one normally does). */
+typedef int (*crafter_batch_left)(void *context, int i, crafter_episode *episode, int finished);
+
+/* One step of every env: env i plays actions[i] (0..16), or with
+ * CRAFTER_BATCH_RESET starts its next episode instead (its record: reward
+ * 0, not done, discount 1).  Without manual_reset an env whose episode
+ * finished starts the next one in the same step, if `left` (or, NULL,
+ * always) says so.  records[i] is the step's outcome (the goal flag
+ * included, whatever started after it), started[i] (if not NULL) 1 for the
+ * envs that started an episode.  Before an env restarts its observation
+ * (when asked for with crafter_batch_keep_final) and its achievement counts
+ * are kept (crafter_batch_final_achievements). */
+void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
+                           crafter_step_record *records, uint8_t *started,
+                           crafter_batch_left left, void *context);
+
+/* crafter_batch_advance without a hook, for callers that need only the
+ * game's outcome of each step. */
 void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
                         crafter_step_result *results, uint8_t *reset);
 
 /* Makes the observations land in `buffer` (envs * obs_bytes bytes, which
- * the caller keeps alive) from the next step or reset on, instead of the
+ * the caller keeps alive) from the next step or start on, instead of the
  * batch's own memory: a protocol frame can be filled without a copy.
- * The buffer may change between steps; every step observes every env. */
+ * The buffer may change between steps. */
 void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer);
 
 /* Without manual_reset: from the next step on, an env whose episode ends
@@ -60,14 +99,21 @@ void crafter_batch_redirect(crafter_batch *batch, uint8_t *buffer);
  * is reset; the other envs' places are left alone.  NULL stops it. */
 void crafter_batch_keep_final(crafter_batch *batch, uint8_t *buffer);
 
-/* Without manual_reset: the achievement counts env i ended its last
- * episode with (the env itself is on its next episode by then). */
+/* The achievement counts env i ended its last episode with (the env
+ * itself may be on its next episode by then). */
 const int32_t *crafter_batch_final_achievements(const crafter_batch *batch, int i);
 
-/* The observation of env i (obs_bytes long), and its env. */
-const uint8_t *crafter_batch_observation(const crafter_batch *batch, int i);
+/* The observation of env i (obs_bytes long; text: NUL-terminated), made
+ * now if it was not yet since the last step; its env and runner. */
+const uint8_t *crafter_batch_observation(crafter_batch *batch, int i);
 size_t crafter_batch_observation_bytes(const crafter_batch *batch);
 crafter_env *crafter_batch_env(crafter_batch *batch, int i);
+crafter_episode *crafter_batch_episode(crafter_batch *batch, int i);
+
+/* What went wrong in a step or start that the runners could not say
+ * otherwise (recording out of memory, a world that cannot start), or NULL:
+ * the caller stops with it. */
+const char *crafter_batch_failure(const crafter_batch *batch);
 
 /* Bytes of state held per environment (env, world, renderer, buffers). */
 size_t crafter_batch_bytes_per_env(const crafter_batch *batch);

@@ -1251,16 +1251,31 @@ int crafter_config_load_string(const char *text, size_t length, const char *name
   return status;
 }
 
+int crafter_config_load_text(const char *path, crafter_config *config, char **text,
+                             size_t *length, char *error, size_t error_size) {
+  *text = NULL;
+  *length = 0;
+  char *read;
+  size_t bytes;
+  if (crafter_yaml_read_file(path, CRAFTER_CONFIG_MAX_BYTES, "a configuration is a few kilobytes",
+                             &read, &bytes, error, error_size) < 0)
+    return -1;
+  if (crafter_config_load_string(read, bytes, path, config, error, error_size) < 0) {
+    free(read);
+    return -1;
+  }
+  *text = read;
+  *length = bytes;
+  return 0;
+}
+
 int crafter_config_load(const char *path, crafter_config *config, char *error,
                         size_t error_size) {
   char *text;
   size_t length;
-  if (crafter_yaml_read_file(path, CRAFTER_CONFIG_MAX_BYTES, "a configuration is a few kilobytes",
-                             &text, &length, error, error_size) < 0)
-    return -1;
-  int status = crafter_config_load_string(text, length, path, config, error, error_size);
+  if (crafter_config_load_text(path, config, &text, &length, error, error_size) < 0) return -1;
   free(text);
-  return status;
+  return 0;
 }
 
 void crafter_params_take_unset(crafter_params *params, const crafter_params *file,

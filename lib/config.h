@@ -244,6 +244,11 @@ void crafter_config_default(crafter_config *config);
 int crafter_config_load(const char *path, crafter_config *config, char *error,
                         size_t error_size);
 
+/* crafter_config_load, keeping the file's bytes in *text (to free) and
+ * *length: what a recording stores to be replayed by the same rules. */
+int crafter_config_load_text(const char *path, crafter_config *config, char **text,
+                             size_t *length, char *error, size_t error_size);
+
 /* The same for YAML text in memory; `name` stands for the path in errors.
  * A text larger than CRAFTER_CONFIG_MAX_BYTES or nested deeper than
  * CRAFTER_CONFIG_MAX_DEPTH is refused with a sentence that says so. */

@@ -1,6 +1,7 @@
 #include "dataset.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,8 +10,11 @@
 #include <time.h>
 
 #include "agents.h"
+#include "episode.h"
+#include "json.h"
 #include "errors.h"
 #include "npz.h"
+#include "outfile.h"
 #include "proto.h"
 #include "render.h"
 #include "score.h"
@@ -131,6 +135,132 @@ static int level_of(const crafter_record_options *options, int64_t i) {
   return crafter_level_pick(&picker);
 }
 
+/* A recording on several threads.  Each worker plays whole episodes with
+ * an env and agent of its own, taking the shard's episodes in turn; an
+ * episode that ends is parked until those before it are written, so the
+ * file is the same whatever the number of threads, and the worker goes on
+ * with a fresh recorder meanwhile. */
+typedef struct recording {
+  const crafter_record_options *options;
+  crafter_episode_options episode;
+  crafter_traj_writer *writer;
+  pthread_mutex_t lock;
+  pthread_cond_t progress_made;
+  long total;                 /* episodes of this shard */
+  long next;                  /* the next to hand out (its place in the shard) */
+  long written;               /* the episodes written so far */
+  long steps;
+  int window;                 /* episodes that may wait to be written */
+  crafter_traj_recorder **parked; /* [place % window]: ended, waiting for its turn */
+  crafter_traj_recorder **spare;  /* recorders free to take */
+  int spare_count;
+  int failed;
+  char error[512];
+  double start, drawn;
+} recording;
+
+static void recording_fail(recording *r, const char *format, const char *detail) {
+  if (r->failed) return;
+  r->failed = 1;
+  snprintf(r->error, sizeof(r->error), format, detail);
+  pthread_cond_broadcast(&r->progress_made);
+}
+
+/* Writes the parked episodes whose turn has come; under the lock. */
+static void write_ready(recording *r) {
+  while (!r->failed && r->written < r->total) {
+    crafter_traj_recorder **slot = &r->parked[r->written % r->window];
+    if (!*slot) break;
+    char problem[300];
+    if (crafter_traj_writer_add(r->writer, *slot, problem, sizeof(problem)) < 0) {
+      recording_fail(r, "%s", problem);
+      break;
+    }
+    r->spare[r->spare_count++] = *slot;
+    *slot = NULL;
+    r->written++;
+    if (r->options->progress) {
+      double now = seconds_now();
+      if (now - r->drawn >= 0.1 || r->written == r->total) {
+        draw_progress(r->options->progress, r->written, r->total, r->steps, now - r->start,
+                      r->written == r->total);
+        r->drawn = now;
+      }
+    }
+  }
+  pthread_cond_broadcast(&r->progress_made);
+}
+
+typedef struct record_worker {
+  recording *recording;
+  int index;
+  pthread_t thread;
+  crafter_episode *runner;
+  crafter_agent *agent;
+} record_worker;
+
+/* Plays the shard's episode at `place`; 0, or -1 when the run failed. */
+static int record_one(record_worker *w, long place) {
+  recording *r = w->recording;
+  const crafter_record_options *options = r->options;
+  int64_t i = options->shard_index - 1 + (int64_t)place * options->shard_count;
+  crafter_episode *runner = w->runner;
+  if (options->levels)
+    crafter_episode_set_level(runner, level_of(options, i));
+  else
+    crafter_episode_set_next(runner, options->first_episode + i);
+  char problem[300];
+  if (crafter_episode_start(runner, NULL, problem, sizeof(problem)) < 0) {
+    pthread_mutex_lock(&r->lock);
+    recording_fail(r, "%s", problem);
+    pthread_mutex_unlock(&r->lock);
+    return -1;
+  }
+  const crafter_env *env = crafter_episode_env(runner);
+  crafter_agent_reset(w->agent, env);
+  /* A level is played many times: each play gets actions of its own. */
+  if (options->levels) crafter_agent_reseed(w->agent, (uint64_t)env->world_seed, (uint64_t)i + 1);
+  if (options->tasks)
+    crafter_agent_set_task(w->agent, crafter_episode_task(runner), crafter_episode_tracker(runner));
+  crafter_step_record step;
+  long steps = 0;
+  do {
+    if (crafter_episode_step(runner, crafter_agent_act(w->agent, env), &step) < 0) {
+      pthread_mutex_lock(&r->lock);
+      recording_fail(r, "%s", "out of memory");
+      pthread_mutex_unlock(&r->lock);
+      return -1;
+    }
+    steps++;
+  } while (!step.done);
+  pthread_mutex_lock(&r->lock);
+  /* Wait until the episode's turn is within the window, with a recorder
+   * to go on with. */
+  while (!r->failed && (place - r->written >= r->window || r->spare_count == 0))
+    pthread_cond_wait(&r->progress_made, &r->lock);
+  if (!r->failed) {
+    r->parked[place % r->window] =
+        crafter_episode_swap_recorder(runner, r->spare[--r->spare_count]);
+    r->steps += steps;
+    write_ready(r);
+  }
+  int status = r->failed ? -1 : 0;
+  pthread_mutex_unlock(&r->lock);
+  return status;
+}
+
+static void *record_episodes(void *argument) {
+  record_worker *w = argument;
+  recording *r = w->recording;
+  for (;;) {
+    pthread_mutex_lock(&r->lock);
+    long place = r->failed ? r->total : r->next++;
+    pthread_mutex_unlock(&r->lock);
+    if (place >= r->total || record_one(w, place) < 0) break;
+  }
+  return NULL;
+}
+
 int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size) {
   if (options->episodes < 1) return failn(2, error, error_size, "no episodes to record");
   if (options->shard_count < 1 || options->shard_index < 1 ||
@@ -143,99 +273,103 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
     return failn(2, error, error_size, "text observations have no fixed size and are not stored");
   if (options->agent < 0 || options->agent >= CRAFTER_AGENT_COUNT)
     return failn(2, error, error_size, "unknown agent");
-  crafter_env env;
   char problem[512];
-  if (crafter_env_init(&env, &options->params, problem, sizeof(problem)) < 0)
+  if (crafter_params_check(&options->params, problem, sizeof(problem)) < 0)
     return failn(2, error, error_size, "%s", problem);
-  observer o;
-  if (observer_init(&o, &env, options->obs_kind, 0, options->textures, problem,
-                    sizeof(problem)) < 0) {
-    crafter_env_free(&env);
-    return failn(2, error, error_size, "%s", problem);
+  crafter_textures textures;
+  int have_textures = 0;
+  if (options->obs_kind == CRAFTER_OBS_PIXELS) {
+    int status = options->textures
+                     ? crafter_textures_load_dir(&textures, options->textures, problem, sizeof(problem))
+                     : crafter_textures_load_builtin(&textures, problem, sizeof(problem));
+    if (status < 0)
+      return failn(2, error, error_size, "%s%s", problem,
+                   options->textures ? "" : " (give a folder of Crafter's PNG files with --textures)");
+    have_textures = 1;
   }
-  crafter_agent *agent = crafter_agent_new(options->agent, &options->params);
+  recording r;
+  memset(&r, 0, sizeof(r));
+  r.options = options;
   crafter_traj_header header;
   crafter_traj_header_init(&header, &options->params, options->obs_kind,
-                           crafter_agent_name(options->agent),
-                           o.have_textures ? &o.textures : NULL);
-  const crafter_task_pool *pool = options->tasks;
-  header.tasks = pool ? pool->set : NULL;
+                           crafter_agent_name(options->agent), have_textures ? &textures : NULL);
+  header.tasks = options->tasks ? options->tasks->set : NULL;
   crafter_traj_header_set_levels(&header, options->levels, options->level_order);
-  crafter_task_tracker tracker;
-  memset(&tracker, 0, sizeof(tracker));
-  crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
-  crafter_traj_writer *writer = NULL;
-  int status = 0;
-  if (!agent || !recorder) {
-    status = 1;
-    crafter_fail(error, error_size, "out of memory");
-  } else {
-    writer = crafter_traj_writer_create(options->output, &header, error, error_size);
-    if (!writer) status = 1;
-  }
-  long total = 0;
+  crafter_traj_header_set_rules(&header, options->config_text, options->config_bytes,
+                                options->config, options->world_text, options->world_bytes,
+                                options->world);
+  crafter_episode_options *e = &r.episode;
+  e->params = options->params;
+  e->config = options->config;
+  e->obs_kind = options->obs_kind;
+  e->textures = have_textures ? &textures : NULL;
+  e->first_episode = options->first_episode;
+  e->world = options->world;
+  e->levels = options->levels;
+  e->level_order = options->level_order;
+  e->level_envs = 1;
+  e->tasks = options->tasks;
+  e->record = &header;
   if (options->episodes > options->shard_index - 1)
-    total = (long)((options->episodes - options->shard_index) / options->shard_count + 1);
-  long finished = 0, steps = 0;
-  double start = seconds_now(), drawn = -1;
-  for (int64_t i = options->shard_index - 1; status == 0 && i < options->episodes;
-       i += options->shard_count) {
-    int started;
-    if (options->levels) {
-      started = crafter_env_reset_level(&env, options->levels, level_of(options, i));
-    } else {
-      crafter_env_set_next_episode(&env, options->first_episode + i);
-      started = crafter_env_reset(&env);
-    }
-    if (started < 0 || crafter_traj_recorder_start(recorder, &env, observe(&o, &env)) < 0) {
+    r.total = (long)((options->episodes - options->shard_index) / options->shard_count + 1);
+  int threads = options->threads < 1 ? 1 : options->threads;
+  if (threads > r.total && r.total > 0) threads = (int)r.total;
+  r.window = 4 * threads;
+  pthread_mutex_init(&r.lock, NULL);
+  pthread_cond_init(&r.progress_made, NULL);
+  record_worker *workers = calloc((size_t)threads, sizeof(*workers));
+  r.parked = calloc((size_t)r.window, sizeof(*r.parked));
+  r.spare = calloc((size_t)r.window, sizeof(*r.spare));
+  int status = 0;
+  if (!workers || !r.parked || !r.spare) status = failn(1, error, error_size, "out of memory");
+  for (int k = 0; status == 0 && k < r.window; k++)
+    if (!(r.spare[r.spare_count++] = crafter_traj_recorder_new(&header)))
       status = failn(1, error, error_size, "out of memory");
-      break;
+  for (int t = 0; status == 0 && t < threads; t++) {
+    workers[t].recording = &r;
+    workers[t].index = t;
+    workers[t].runner = crafter_episode_new(e, 0, t > 0 ? workers[0].runner : NULL, problem,
+                                            sizeof(problem));
+    workers[t].agent = crafter_agent_new(options->agent, &options->params);
+    if (!workers[t].runner) status = failn(2, error, error_size, "%s", problem);
+    else if (!workers[t].agent) status = failn(1, error, error_size, "out of memory");
+  }
+  if (status == 0) {
+    r.writer = crafter_traj_writer_create(options->output, &header, error, error_size);
+    if (!r.writer) status = 1;
+  }
+  if (status == 0) {
+    r.start = seconds_now();
+    r.drawn = -1;
+    int running = 0;
+    for (int t = 1; t < threads; t++) {
+      if (pthread_create(&workers[t].thread, NULL, record_episodes, &workers[t]) != 0) break;
+      running = t;
     }
-    crafter_agent_reset(agent, &env);
-    /* A level is played many times: each play gets actions of its own. */
-    if (options->levels) crafter_agent_reseed(agent, (uint64_t)env.world_seed, (uint64_t)i + 1);
-    const crafter_task *task = NULL;
-    if (pool) {
-      int candidate, text;
-      if (crafter_task_pool_begin(pool, &tracker, &env, &candidate, &text) < 0) {
-        status = failn(1, error, error_size, "out of memory");
-        break;
-      }
-      task = tracker.task;
-      crafter_traj_recorder_set_task(recorder, pool->tasks[candidate], text);
-      crafter_agent_set_task(agent, task, &tracker);
-    }
-    crafter_step_result result;
-    do {
-      int action = crafter_agent_act(agent, &env);
-      crafter_env_step(&env, action, &result);
-      int goal = task ? crafter_task_step(&tracker, &env, action, &result) : 0;
-      if (crafter_traj_recorder_step_goal(recorder, &env, action, &result, observe(&o, &env),
-                                          goal) < 0) {
-        status = failn(1, error, error_size, "out of memory");
-        break;
-      }
-      steps++;
-    } while (!result.done);
-    if (status == 0 && crafter_traj_writer_add(writer, recorder, error, error_size) < 0) status = 1;
-    finished++;
-    if (options->progress) {
-      double now = seconds_now();
-      if (now - drawn >= 0.1 || finished == total) {
-        draw_progress(options->progress, finished, total, steps, now - start, finished == total);
-        drawn = now;
-      }
+    record_episodes(&workers[0]);
+    for (int t = 1; t <= running; t++) pthread_join(workers[t].thread, NULL);
+    if (r.failed) {
+      snprintf(error, error_size, "%s", r.error);
+      status = 1;
     }
   }
-  if (options->progress && finished < total) fputc('\n', options->progress);
-  if (writer && crafter_traj_writer_close(writer, status ? problem : error,
-                                          status ? sizeof(problem) : error_size) < 0)
+  if (options->progress && r.written < r.total && r.written > 0) fputc('\n', options->progress);
+  if (r.writer && crafter_traj_writer_close(r.writer, status ? problem : error,
+                                            status ? sizeof(problem) : error_size) < 0)
     status = 1;
-  crafter_traj_recorder_free(recorder);
-  crafter_task_tracker_free(&tracker);
-  crafter_agent_free(agent);
-  observer_free(&o);
-  crafter_env_free(&env);
+  for (int t = 0; workers && t < threads; t++) {
+    crafter_agent_free(workers[t].agent);
+    /* later runners borrow the first one's textures: free it last */
+  }
+  for (int t = threads - 1; workers && t >= 0; t--) crafter_episode_free(workers[t].runner);
+  for (int k = 0; r.parked && k < r.window; k++) crafter_traj_recorder_free(r.parked[k]);
+  for (int k = 0; r.spare && k < r.spare_count; k++) crafter_traj_recorder_free(r.spare[k]);
+  free(r.parked);
+  free(r.spare);
+  free(workers);
+  pthread_cond_destroy(&r.progress_made);
+  pthread_mutex_destroy(&r.lock);
+  if (have_textures) crafter_textures_free(&textures);
   return status;
 }
 
@@ -248,15 +382,17 @@ static crafter_traj_reader *open_file(const char *path, char *error, size_t erro
 static void describe_damage(FILE *out, const char *path, const crafter_traj_reader *reader) {
   const crafter_traj_status *status = crafter_traj_status_of(reader);
   if (!status->indexed)
-    fprintf(out, "%s: note: %s; %zu episodes found by scanning\n", path, status->index_note,
-            crafter_traj_episode_count(reader));
+    fprintf(out, "%s: note: %s; %zu episode%s found by scanning\n", path, status->index_note,
+            crafter_traj_episode_count(reader), crafter_traj_episode_count(reader) == 1 ? "" : "s");
   if (status->damaged)
     fprintf(out,
-            "%s: damaged from byte %llu: %s (%ld damaged region%s, %llu bytes skipped); "
-            "%zu complete episodes are readable\n",
+            "%s: damaged from byte %llu: %s (%ld damaged region%s, %llu byte%s skipped); "
+            "%zu complete episode%s readable\n",
             path, (unsigned long long)status->damage_offset, status->damage,
             status->damaged_regions, status->damaged_regions == 1 ? "" : "s",
-            (unsigned long long)status->damaged_bytes, crafter_traj_episode_count(reader));
+            (unsigned long long)status->damaged_bytes, status->damaged_bytes == 1 ? "" : "s",
+            crafter_traj_episode_count(reader),
+            crafter_traj_episode_count(reader) == 1 ? " is" : "s are");
   if (status->duplicates)
     fprintf(out, "%s: %ld chunk%s from byte %llu repeat%s an episode already in the file; "
             "each episode is counted once\n",
@@ -334,6 +470,13 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
             h->level_count, (long long)h->level_first,
             (long long)h->level_first + h->level_count - 1,
             crafter_level_order_name(h->level_order));
+  if (h->config_text || h->world_text) {
+    fprintf(out, "rules        ");
+    if (h->config_text) fprintf(out, " configuration of %zu bytes%s", h->config_bytes,
+                                h->world_text ? "," : "");
+    if (h->world_text) fprintf(out, " world %dx%d", h->world->width, h->world->height);
+    fprintf(out, " (stored; replays play by them)\n");
+  }
   if (h->tasks) {
     fprintf(out, "tasks         %d in the file's table\n", h->tasks->count);
     fprintf(out,
@@ -358,9 +501,10 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   }
   fprintf(out, "index         %s\n", status->indexed ? "present" : status->index_note);
   if (status->damaged)
-    fprintf(out, "damage        from byte %llu: %s (%ld regions, %llu bytes)\n",
+    fprintf(out, "damage        from byte %llu: %s (%ld region%s, %llu byte%s)\n",
             (unsigned long long)status->damage_offset, status->damage, status->damaged_regions,
-            (unsigned long long)status->damaged_bytes);
+            status->damaged_regions == 1 ? "" : "s", (unsigned long long)status->damaged_bytes,
+            status->damaged_bytes == 1 ? "" : "s");
   else
     fprintf(out, "damage        none\n");
   if (status->duplicates)
@@ -377,6 +521,7 @@ typedef struct replay {
   crafter_env env;
   int env_ready;
   const crafter_task_set *tasks; /* the file's task table, or NULL */
+  const crafter_world_map *world; /* the file's world, or NULL for generated ones */
   crafter_task_tracker tracker;
   observer o;
   int compare_obs;      /* the stored observations can be compared */
@@ -395,10 +540,11 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
                        char *error, size_t error_size) {
   memset(r, 0, sizeof(*r));
   char problem[512];
-  if (crafter_env_init(&r->env, &h->params, problem, sizeof(problem)) < 0)
+  if (crafter_env_init_config(&r->env, &h->params, h->config, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "%s", problem);
   r->env_ready = 1;
   r->tasks = h->tasks;
+  r->world = h->world;
   if (observer_init(&r->o, &r->env, h->obs_kind, render, textures, problem, sizeof(problem)) < 0) {
     replay_free(r);
     return crafter_fail(error, error_size, "%s", problem);
@@ -410,7 +556,11 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
 static int replay_start(replay *r, const crafter_traj_episode *e, char *error, size_t error_size) {
   r->env.params.seed = e->seed;
   crafter_env_set_next_episode(&r->env, e->episode);
-  if (crafter_env_reset(&r->env) < 0) return crafter_fail(error, error_size, "out of memory");
+  if (r->world) {
+    if (crafter_env_reset_from_world(&r->env, r->world, error, error_size) < 0) return -1;
+  } else if (crafter_env_reset(&r->env) < 0) {
+    return crafter_fail(error, error_size, "out of memory");
+  }
   if (r->env.world_seed != e->world_seed)
     return crafter_fail(error, error_size, "world seed differs: stored %lld, replayed %lld",
                  (long long)e->world_seed, (long long)r->env.world_seed);
@@ -439,11 +589,10 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
     return crafter_fail(error, error_size, "out of memory");
   for (uint32_t t = 0; t < d->steps_count; t++) {
     const crafter_traj_step *s = &d->steps[t];
-    int32_t health = env->game.player.inventory[CRAFTER_HEALTH];
     crafter_step_result result;
     crafter_env_step(env, s->action, &result);
     int goal = task ? crafter_task_step(&r->tracker, env, s->action, &result) : 0;
-    double reward = crafter_traj_info_reward(env, health, &result);
+    double reward = result.info_reward;
     char stored[40], replayed[40];
     if (reward != s->reward) {
       format_value(stored, s->reward);
@@ -521,8 +670,9 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
     steps += e->steps;
   }
   if (status->damaged || status->duplicates) problems++;
-  fprintf(out, "%s: %zu episodes, %.0f steps%s: %s\n", path, count, steps,
-          have_replay ? ", re-simulated" : "", problems ? "FAILED" : "ok");
+  fprintf(out, "%s: %zu episode%s, %.0f step%s%s: %s\n", path, count, count == 1 ? "" : "s",
+          steps, steps == 1 ? "" : "s", have_replay ? ", re-simulated" : "",
+          problems ? "FAILED" : "ok");
   if (have_replay) replay_free(&r);
   crafter_traj_close(reader);
   return problems ? 1 : 0;
@@ -607,6 +757,15 @@ static int sort_entries(merge_entry *entries, size_t count, crafter_traj_reader 
 }
 
 static const char *header_difference(const crafter_traj_header *a, const crafter_traj_header *b) {
+  if (a->config_bytes != b->config_bytes ||
+      (a->config_bytes && memcmp(a->config_text, b->config_text, a->config_bytes) != 0))
+    return "configuration";
+  if (a->world_bytes != b->world_bytes ||
+      (a->world_bytes && memcmp(a->world_text, b->world_text, a->world_bytes) != 0))
+    return "world";
+  if (a->level_count != b->level_count || a->level_first != b->level_first ||
+      a->level_order != b->level_order)
+    return "level set";
   if (a->obs_kind != b->obs_kind) return "observation kind";
   if (a->params.area[0] != b->params.area[0] || a->params.area[1] != b->params.area[1])
     return "area";
@@ -632,7 +791,7 @@ static int same_file(const char *a, const char *b) {
 }
 
 int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
-                          char *error, size_t error_size) {
+                          const char *program, char *error, size_t error_size) {
   if (count < 1) return failn(2, error, error_size, "nothing to merge");
   for (int i = 0; i < count; i++)
     if (same_file(inputs[i], output))
@@ -657,12 +816,14 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
     }
     const crafter_traj_status *s = crafter_traj_status_of(readers[i]);
     if (s->damaged && notes)
-      fprintf(notes, "note: %s is damaged from byte %llu (%s); its %zu readable episodes are merged\n",
-              inputs[i], (unsigned long long)s->damage_offset, s->damage,
-              crafter_traj_episode_count(readers[i]));
+      fprintf(notes, "%s: note: %s is damaged from byte %llu (%s); its %zu readable episode%s %s merged\n",
+              program, inputs[i], (unsigned long long)s->damage_offset, s->damage,
+              crafter_traj_episode_count(readers[i]),
+              crafter_traj_episode_count(readers[i]) == 1 ? "" : "s",
+              crafter_traj_episode_count(readers[i]) == 1 ? "is" : "are");
     if (s->duplicates && notes)
-      fprintf(notes, "note: %s repeats %ld of its episodes; each is merged once\n", inputs[i],
-              s->duplicates);
+      fprintf(notes, "%s: note: %s repeats %ld of its episodes; each is merged once\n", program,
+              inputs[i], s->duplicates);
     total += crafter_traj_episode_count(readers[i]);
   }
   merge_entry *entries = status ? NULL : malloc((total ? total : 1) * sizeof(*entries));
@@ -709,13 +870,23 @@ int crafter_dataset_export_stats(const char *path, FILE *out, FILE *notes, char 
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
     if (e->end == CRAFTER_TRAJ_CUT) continue; /* the Recorder writes at done only */
     /* round(reward, 1) as Python rounds: the exact binary value, ties to even. */
-    char rounded[64], text[40];
+    char rounded[64];
     snprintf(rounded, sizeof(rounded), "%.1f", e->reward);
-    crafter_format_double(text, strtod(rounded, NULL));
-    fprintf(out, "{\"length\": %u, \"reward\": %s", e->steps, text);
-    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-      fprintf(out, ", \"achievement_%s\": %d", crafter_achievement_names[k], e->achievements[k]);
-    fputs("}\n", out);
+    crafter_json_writer json;
+    crafter_json_writer_init_file(&json, out);
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "length");
+    crafter_json_uint(&json, e->steps);
+    crafter_json_key(&json, "reward");
+    crafter_json_python_double(&json, strtod(rounded, NULL));
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) {
+      char key[64];
+      snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
+      crafter_json_key(&json, key);
+      crafter_json_int(&json, e->achievements[k]);
+    }
+    crafter_json_end_object(&json);
+    crafter_json_newline(&json);
   }
   crafter_traj_close(reader);
   if (fflush(out) != 0 || ferror(out))
@@ -758,10 +929,9 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
   for (size_t t = 0; t < rows && status == 0; t++) {
     if (t > 0) {
       const crafter_traj_step *s = &d.steps[t - 1];
-      int32_t health = env->game.player.inventory[CRAFTER_HEALTH];
       crafter_step_result result;
       crafter_env_step(env, s->action, &result);
-      if (crafter_traj_info_reward(env, health, &result) != s->reward ||
+      if (result.info_reward != s->reward ||
           (result.done != 0) != s->done || result.unlocked != s->unlocked) {
         status = crafter_fail(error, error_size,
                        "episode %zu does not re-simulate at step %zu (run verify --resimulate)",
@@ -794,9 +964,14 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
     snprintf(path, sizeof(path), "%s/s%lld-e%lld-ach%d-len%u.npz", directory, (long long)e->seed,
              (long long)e->episode, unlocked, e->steps);
+    /* Written aside and renamed when whole: an export killed midway leaves
+     * no half file under the episode's name. */
     crafter_npz_writer zip = {0};
-    zip.file = fopen(path, "wb");
-    if (!zip.file) status = crafter_fail(error, error_size, "%s: %s", path, strerror(errno));
+    crafter_outfile whole = {0};
+    if (crafter_outfile_open(&whole, path, error, error_size) < 0)
+      status = -1;
+    else
+      zip.file = whole.file;
     uint8_t *column = status == 0 ? malloc(rows * 16) : NULL;
     if (status == 0 && !column) status = crafter_fail(error, error_size, "out of memory");
     if (status == 0) {
@@ -831,8 +1006,11 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
     }
     free(column);
     crafter_npz_free(&zip);
-    if (zip.file && fclose(zip.file) != 0 && status == 0)
-      status = crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
+    if (status == 0) {
+      if (crafter_outfile_commit(&whole, error, error_size) < 0) status = -1;
+    } else {
+      crafter_outfile_abort(&whole);
+    }
     if (status == 0 && out) fprintf(out, "%s\n", path);
   }
   free(images);

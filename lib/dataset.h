@@ -17,6 +17,7 @@
 #include "env.h"
 #include "levels.h"
 #include "tasks.h"
+#include "worldfile.h"
 
 typedef struct crafter_record_options {
   crafter_params params;  /* seed: the Env seed; length: steps per episode at most */
@@ -33,6 +34,15 @@ typedef struct crafter_record_options {
                                       (so shards agree), or NULL; its seed is params.seed */
   int level_order;        /* enum crafter_level_order */
   FILE *progress;         /* a progress bar is drawn here when not NULL */
+  int threads;            /* episodes played at once (1 or more); the file does not
+                             depend on it */
+  const crafter_config *config;   /* the rules; NULL for Crafter's */
+  const char *config_text;        /* the configuration file's bytes, stored with the
+                                     episodes; NULL for Crafter's rules */
+  size_t config_bytes;
+  const char *world_text;         /* the world file's bytes, stored with them */
+  size_t world_bytes;
+  const crafter_world_map *world; /* every episode on this map, or NULL */
 } crafter_record_options;
 
 /* Records the episodes of one shard into a new file: episode counters
@@ -59,11 +69,11 @@ int crafter_dataset_verify(const char *path, int resimulate, const char *texture
 /* Merges files of one header into `output`, episodes ordered by seed and
  * episode counter (then by content), so the result does not depend on the
  * order of the inputs.  Every intact episode of a damaged input is taken,
- * and a chunk repeated within an input once, with a note on `notes`.  The
- * output is written whole (lib/outfile.h): a failed merge leaves it as it
- * was. */
+ * and a chunk repeated within an input once, with a note on `notes`
+ * (`program: note: ...`).  The output is written whole (lib/outfile.h): a
+ * failed merge leaves it as it was. */
 int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
-                          char *error, size_t error_size);
+                          const char *program, char *error, size_t error_size);
 
 /* The stats.jsonl lines Crafter's Recorder writes, one per ended episode.
  * Exports take the intact episodes; a missing index, damage or repeated

@@ -207,6 +207,7 @@ void crafter_env_step(crafter_env *env, int action, crafter_step_result *result)
   result->done = dead || over;
   result->discount = 1 - (double)dead;
   result->unlocked = unlocked;
+  result->info_reward = reward;
   result->reward = env->params.reward ? reward : 0.0;
 }
 

@@ -14,10 +14,12 @@
 #include "rules.h"
 
 typedef struct crafter_step_result {
-  double reward;
+  double reward;      /* by the config's reward keys; 0 when params.reward is off */
   int done;
   double discount;
-  uint32_t unlocked; /* bit i: achievement i unlocked for the first time now */
+  uint32_t unlocked;  /* bit i: achievement i unlocked for the first time now */
+  double info_reward; /* Crafter's info['reward']: the reward whether params.reward is on
+                         or off */
 } crafter_step_result;
 
 typedef struct crafter_env crafter_env;

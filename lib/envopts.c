@@ -1,6 +1,7 @@
 #include "envopts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include "config.h"
 #include "levels.h"
 #include "tasks.h"
+#include "worldfile.h"
 
 static void pair(const char *program, const char *what, const char *argument, int out[2]) {
   if (crafter_parse_pair(argument, 1, 4096, out) < 0) {
@@ -167,4 +169,51 @@ int crafter_level_options_open(const crafter_level_options *options, crafter_par
   }
   params->seed = set->seed;
   return 0;
+}
+
+int crafter_rules_open(const char *config_path, const char *world_path, crafter_params *params,
+                       unsigned given, crafter_rules *rules, char *error, size_t error_size) {
+  memset(rules, 0, sizeof(*rules));
+  if (config_path) {
+    rules->config = malloc(sizeof(*rules->config));
+    if (!rules->config) {
+      crafter_fail(error, error_size, "out of memory");
+      return 1;
+    }
+    crafter_config_default(rules->config);
+    if (crafter_config_load_text(config_path, rules->config, &rules->config_text,
+                                 &rules->config_bytes, error, error_size) < 0)
+      return 1;
+    /* The file's env section, under the options given on the command line. */
+    crafter_params_take_unset(params, &rules->config->params, given);
+  }
+  if (world_path) {
+    rules->world = calloc(1, sizeof(*rules->world));
+    if (!rules->world) {
+      crafter_fail(error, error_size, "out of memory");
+      return 1;
+    }
+    if (crafter_world_map_load_text(rules->world, world_path, &rules->world_text,
+                                    &rules->world_bytes, error, error_size) < 0)
+      return 1;
+    if ((given & CRAFTER_GIVEN_AREA) &&
+        (params->area[0] != rules->world->width || params->area[1] != rules->world->height)) {
+      snprintf(error, error_size, "--area %d,%d does not match the %dx%d world of %s",
+               params->area[0], params->area[1], rules->world->width, rules->world->height,
+               world_path);
+      return 2;
+    }
+    params->area[0] = rules->world->width;
+    params->area[1] = rules->world->height;
+  }
+  return 0;
+}
+
+void crafter_rules_free(crafter_rules *rules) {
+  free(rules->config);
+  free(rules->config_text);
+  free(rules->world_text);
+  if (rules->world) crafter_world_map_free(rules->world);
+  free(rules->world);
+  memset(rules, 0, sizeof(*rules));
 }

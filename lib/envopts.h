@@ -91,6 +91,7 @@ void crafter_level_options_check(const char *program, const crafter_level_option
 
 struct crafter_config;
 struct crafter_level_set;
+struct crafter_world_map;
 
 /* Makes the set the options name, for envs of `params` (their seed the
  * levels' seed) and `config`: generates it, or loads the file and checks
@@ -109,5 +110,27 @@ int crafter_level_options_open(const crafter_level_options *options, crafter_par
  * `program: invalid ...` and a hint to --help, and exits with status 2. */
 int crafter_env_option(const char *program, int option, const char *argument,
                        crafter_params *params, unsigned *given);
+
+/* The rules and the world a run plays by, from --config FILE and --world
+ * FILE. */
+typedef struct crafter_rules {
+  struct crafter_config *config; /* the file's over Crafter's, or NULL without a file */
+  char *config_text;             /* the file's bytes, for recordings; NULL without */
+  size_t config_bytes;
+  struct crafter_world_map *world; /* the map, or NULL without a file */
+  char *world_text;              /* the world file's bytes, for recordings; NULL without */
+  size_t world_bytes;
+} crafter_rules;
+
+/* Opens what --config (config_path) and --world (world_path) name, either
+ * NULL: the configuration over Crafter's, whose env section becomes
+ * params' where `given` says the command line gave nothing; the world map,
+ * whose area becomes params', which must agree with a given --area.
+ * Returns 0; 1 with a message for a file that cannot be read or is
+ * malformed, or when memory runs out; 2 for a given --area the world
+ * contradicts.  Free with crafter_rules_free in any case. */
+int crafter_rules_open(const char *config_path, const char *world_path, crafter_params *params,
+                       unsigned given, crafter_rules *rules, char *error, size_t error_size);
+void crafter_rules_free(crafter_rules *rules);
 
 #endif

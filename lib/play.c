@@ -1,13 +1,18 @@
 #include "play.h"
 
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "proto.h"
 #include "render.h"
+#include "terminal.h"
 
 /* ---- keys ---- */
 
@@ -850,21 +855,28 @@ static int choose_cell_rows(const crafter_play_screen *screen, int columns, int 
 int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
                       const crafter_play_status *status, int columns, int rows,
                       crafter_play_text *out) {
-  enum { MESSAGE_LINES = 3 };
+  enum { MESSAGE_LINES = 3, GOAL_LINES = 2 };
   out->length = 0;
   out->failed = 0;
   put_string(out, "");
-  lines help = {0}, message = {0}, map = {0}, panel = {0};
+  lines help = {0}, message = {0}, map = {0}, panel = {0}, goal = {0};
   /* Without a terminal (columns 0) the message and keys wrap as on the
    * common 80-column one. */
   int width = columns ? columns : 80;
   if (status->help) add_split(&help, status->help, "  ", width, "   ");
   if (status->message) add_split(&message, status->message, " ", width, " ");
   while (message.count > MESSAGE_LINES) crafter_play_text_free(&message.line[--message.count]);
+  if (status->instruction) {
+    char line[1200];
+    snprintf(line, sizeof(line), "Goal: %s", status->instruction);
+    add_split(&goal, line, " ", width, " ");
+    while (goal.count > GOAL_LINES) crafter_play_text_free(&goal.line[--goal.count]);
+  }
   int message_rows = message.count ? message.count : 1;
-  int body_rows = rows ? rows - message_rows - help.count : 0;
+  int body_rows = rows ? rows - message_rows - help.count - goal.count : 0;
   if (rows && body_rows < 1) { /* too small for everything: the map first */
     free_lines(&help);
+    free_lines(&goal);
     while (message.count > 1 && rows - message.count < 1)
       crafter_play_text_free(&message.line[--message.count]);
     message_rows = message.count ? message.count : 1;
@@ -878,6 +890,7 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
   if (!glyphs && prepare_renderer(screen, cell_rows) < 0) {
     free_lines(&help);
     free_lines(&message);
+    free_lines(&goal);
     return -1;
   }
   int cell_columns = glyphs ? 2 : 2 * cell_rows;
@@ -905,8 +918,14 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
     if (!body_rows || panel.count <= panel_rows) break;
   }
   int failed = lines_failed(&help) || lines_failed(&message) || lines_failed(&map) ||
-               lines_failed(&panel);
+               lines_failed(&panel) || lines_failed(&goal);
   int emitted = 0;
+  for (int i = 0; i < goal.count; i++) {
+    if (emitted++) put_string(out, "\n");
+    if (!glyphs) put_string(out, "\033[1m");
+    put_clipped(out, goal.line[i].data, width);
+    if (!glyphs) put_string(out, "\033[0m");
+  }
   int body = side ? (map.count > panel.count ? map.count : panel.count) : map.count + panel.count;
   if (body_rows && body > body_rows) body = body_rows;
   for (int i = 0; i < body; i++) {
@@ -942,6 +961,7 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
   free_lines(&message);
   free_lines(&map);
   free_lines(&panel);
+  free_lines(&goal);
   return failed || out->failed ? -1 : 0;
 }
 
@@ -995,46 +1015,67 @@ static void record_failure(crafter_play_game *game, const char *reason) {
   snprintf(game->record_error, sizeof(game->record_error), "%s", reason);
 }
 
+/* Stores the episode in the recording (once it ended, or cut short). */
+static void store_episode(crafter_play_game *game) {
+  if (!game->writer || game->record_failed) return;
+  char problem[300];
+  if (crafter_traj_writer_add(game->writer, crafter_episode_recorder(game->runner), problem,
+                              sizeof(problem)) < 0)
+    record_failure(game, problem);
+}
+
 static int start_episode(crafter_play_game *game, char *error, size_t error_size) {
-  const crafter_play_game_options *options = game->options;
-  if (options->world) {
-    if (crafter_env_reset_from_world(&game->env, options->world, error, error_size) < 0)
-      return -1;
-  } else if (crafter_env_reset(&game->env) < 0) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
-  }
+  if (crafter_episode_start(game->runner, NULL, error, error_size) < 0) return -1;
+  const crafter_env *env = crafter_episode_env(game->runner);
   game->reward = 0;
   game->over = 0;
-  snprintf(game->message, sizeof(game->message), "Episode %lld begins (world seed %lld).",
-           (long long)game->env.episode, (long long)game->env.world_seed);
-  if (game->recorder && !game->record_failed &&
-      crafter_traj_recorder_start(game->recorder, &game->env, NULL) < 0)
-    record_failure(game, "out of memory while recording");
+  if (game->options->levels)
+    snprintf(game->message, sizeof(game->message), "Level %lld begins.",
+             (long long)crafter_episode_level(game->runner));
+  else
+    snprintf(game->message, sizeof(game->message), "Episode %lld begins (world seed %lld).",
+             (long long)env->episode, (long long)env->world_seed);
   return 0;
+}
+
+crafter_env *crafter_play_game_env(crafter_play_game *game) {
+  return crafter_episode_env(game->runner);
+}
+
+const char *crafter_play_game_instruction(const crafter_play_game *game) {
+  return crafter_episode_instruction(game->runner);
 }
 
 int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
                            char *error, size_t error_size) {
   memset(game, 0, sizeof(*game));
   game->options = options;
-  if (crafter_env_init_config(&game->env, &options->params, options->config, error,
-                              error_size) < 0)
-    return -1;
-  crafter_env_set_next_episode(&game->env, options->first_episode);
+  crafter_episode_options *e = &game->episode;
+  e->params = options->params;
+  e->config = options->config;
+  e->obs_kind = CRAFTER_OBS_NONE;
+  e->first_episode = options->first_episode;
+  e->world = options->world;
+  e->levels = options->levels;
+  e->level_order = options->level_order;
+  e->level_envs = 1;
+  e->tasks = options->tasks;
   if (options->record) {
-    crafter_traj_header header;
-    crafter_traj_header_init(&header, &options->params, CRAFTER_OBS_NONE, "human", NULL);
-    game->recorder = crafter_traj_recorder_new(&header);
-    if (!game->recorder) {
-      snprintf(error, error_size, "out of memory");
-      crafter_env_free(&game->env);
-      return -1;
-    }
-    game->writer = crafter_traj_writer_create(options->record, &header, error, error_size);
+    crafter_traj_header_init(&game->header, &options->params, CRAFTER_OBS_NONE, "human", NULL);
+    game->header.tasks = options->tasks ? options->tasks->set : NULL;
+    crafter_traj_header_set_levels(&game->header, options->levels, options->level_order);
+    crafter_traj_header_set_rules(&game->header, options->config_text, options->config_bytes,
+                                  options->config, options->world_text, options->world_bytes,
+                                  options->world);
+    e->record = &game->header;
+  }
+  game->runner = crafter_episode_new(e, 0, NULL, error, error_size);
+  if (!game->runner) return -1;
+  if (options->record) {
+    game->writer = crafter_traj_writer_create(options->record, &game->header, error, error_size);
     if (!game->writer) {
-      crafter_traj_recorder_free(game->recorder);
-      crafter_env_free(&game->env);
+      crafter_episode_free(game->runner);
+      game->runner = NULL;
       return -1;
     }
   }
@@ -1048,24 +1089,18 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_opti
 
 void crafter_play_game_act(crafter_play_game *game, int action) {
   if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
-  crafter_env *env = &game->env;
+  crafter_env *env = crafter_episode_env(game->runner);
   int was_sleeping = env->game.player.sleeping;
   action_watch watch;
   watch_action(&watch, env, action);
-  crafter_step_result result;
-  crafter_env_step(env, action, &result);
+  crafter_step_record result;
+  if (crafter_episode_step(game->runner, action, &result) < 0)
+    record_failure(game, "out of memory while recording");
   const crafter_player *player = &env->game.player;
   const char *reason = action_failure(&watch, env);
   int failed = reason != NULL;
   game->reward += result.reward;
-  if (game->writer && !game->record_failed) {
-    char problem[300];
-    if (crafter_traj_recorder_step(game->recorder, env, action, &result, NULL) < 0)
-      record_failure(game, "out of memory while recording");
-    else if (result.done &&
-             crafter_traj_writer_add(game->writer, game->recorder, problem, sizeof(problem)) < 0)
-      record_failure(game, problem);
-  }
+  if (result.finished) store_episode(game);
   char unlocked[400];
   achievement_list(result.unlocked, unlocked, sizeof(unlocked));
   /* A wait where nothing happens leaves the last message up: in real time
@@ -1074,12 +1109,19 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   memcpy(previous, game->message, sizeof(previous));
   game->message[0] = '\0';
   if (result.done) {
-    int died = result.discount == 0.0;
-    game->over = died ? CRAFTER_TRAJ_DIED : CRAFTER_TRAJ_TIME_LIMIT;
+    int died = result.discount == 0.0 && !result.goal;
+    game->over = result.goal ? CRAFTER_TRAJ_GOAL
+                 : died      ? CRAFTER_TRAJ_DIED
+                             : CRAFTER_TRAJ_TIME_LIMIT;
+    char next[64];
+    if (game->options->levels)
+      snprintf(next, sizeof(next), "the next level");
+    else
+      snprintf(next, sizeof(next), "episode %lld", (long long)env->episode + 1);
     snprintf(game->message, sizeof(game->message),
-             "%s after %ld steps with a reward of %.1f.  Any key starts episode %lld; q quits.",
-             died ? "You died" : "Time is up", env->game.step, game->reward,
-             (long long)env->episode + 1);
+             "%s after %ld steps with a reward of %.1f.  Any key starts %s; q quits.",
+             result.goal ? "Goal met" : died ? "You died" : "Time is up", env->game.step,
+             game->reward, next);
   } else if (result.unlocked) {
     snprintf(game->message, sizeof(game->message), "Unlocked %s (reward %+.1f).", unlocked,
              result.reward);
@@ -1101,28 +1143,20 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
 }
 
 int crafter_play_game_next_episode(crafter_play_game *game, char *error, size_t error_size) {
-  if (game->writer && !game->record_failed && !game->over &&
-      crafter_traj_recorder_steps(game->recorder) > 0) {
-    char problem[300];
-    if (crafter_traj_writer_add(game->writer, game->recorder, problem, sizeof(problem)) < 0)
-      record_failure(game, problem);
-  }
+  if (crafter_episode_unfinished(game->runner)) store_episode(game);
   return start_episode(game, error, error_size);
 }
 
 int crafter_play_game_finish(crafter_play_game *game, char *error, size_t error_size) {
   if (game->writer) {
     char problem[300];
-    if (!game->record_failed && !game->over && crafter_traj_recorder_steps(game->recorder) > 0 &&
-        crafter_traj_writer_add(game->writer, game->recorder, problem, sizeof(problem)) < 0)
-      record_failure(game, problem);
+    if (game->runner && crafter_episode_unfinished(game->runner)) store_episode(game);
     if (crafter_traj_writer_close(game->writer, problem, sizeof(problem)) < 0)
       record_failure(game, problem);
     game->writer = NULL;
   }
-  crafter_traj_recorder_free(game->recorder);
-  game->recorder = NULL;
-  crafter_env_free(&game->env);
+  crafter_episode_free(game->runner);
+  game->runner = NULL;
   int status = 0;
   if (game->record_failed) {
     snprintf(error, error_size, "%s", game->record_error);
@@ -1144,6 +1178,14 @@ static int replay_restart(crafter_play_replay *replay, char *error, size_t error
   }
   replay->t = 0;
   replay->reward = 0;
+  const crafter_task_set *tasks = replay->header.tasks;
+  replay->task = tasks && replay->episode.task >= 0 && replay->episode.task < tasks->count
+                     ? &tasks->tasks[replay->episode.task]
+                     : NULL;
+  if (replay->task && crafter_task_begin(&replay->tracker, replay->task, &replay->env) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
   snprintf(replay->message, sizeof(replay->message), "Episode %lld (index %zu), %u steps, %s.",
            (long long)replay->episode.episode, replay->index, replay->episode.steps,
            crafter_traj_end_name(replay->episode.end));
@@ -1178,6 +1220,17 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
     return 1;
   }
   replay->episode = *crafter_traj_episode_at(replay->reader, index);
+  /* A file that keeps its rules is replayed by them. */
+  if ((config && replay->header.config) || (world && replay->header.world)) {
+    snprintf(error, error_size, "%s keeps the %s it was played by: replay it without %s", path,
+             config && replay->header.config ? "configuration" : "world",
+             config && replay->header.config ? "--config" : "--world");
+    crafter_play_replay_free(replay);
+    return 1;
+  }
+  if (replay->header.config) config = replay->header.config;
+  if (replay->header.world) world = replay->header.world;
+  replay->world = world;
   char problem[300];
   if (crafter_traj_read_steps(replay->reader, index, &replay->data, problem, sizeof(problem)) <
       0) {
@@ -1213,13 +1266,13 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
   while (replay->t < t) {
     const crafter_traj_step *stored = &replay->data.steps[replay->t];
     crafter_env *env = &replay->env;
-    int32_t health_before = env->game.player.inventory[CRAFTER_HEALTH];
     action_watch watch;
     watch_action(&watch, env, stored->action);
     crafter_step_result result;
     crafter_env_step(env, stored->action, &result);
+    int goal = replay->task ? crafter_task_step(&replay->tracker, env, stored->action, &result) : 0;
     const char *failure = action_failure(&watch, env);
-    double reward = crafter_traj_info_reward(env, health_before, &result);
+    double reward = result.info_reward;
     replay->reward += reward;
     replay->t++;
     char unlocked[400];
@@ -1229,6 +1282,7 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
                           : (result.done != 0) != (stored->done != 0) ? "done"
                           : result.unlocked != stored->unlocked      ? "achievements"
                           : (result.discount == 0.0) != (stored->died != 0) ? "death"
+                          : goal != (stored->goal != 0)                 ? "goal"
                                                                           : NULL;
     if (differs && replay->mismatch < 0) {
       replay->mismatch = replay->t;
@@ -1247,6 +1301,7 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
       !replay->message[0]) {
     const char *end = replay->episode.end == CRAFTER_TRAJ_DIED         ? "the player died"
                       : replay->episode.end == CRAFTER_TRAJ_TIME_LIMIT ? "the time limit"
+                      : replay->episode.end == CRAFTER_TRAJ_GOAL       ? "its goal was met"
                                                                        : "the recording stopped";
     snprintf(replay->message, sizeof(replay->message), "End of the episode: %s.", end);
   }
@@ -1254,6 +1309,7 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
 }
 
 void crafter_play_replay_free(crafter_play_replay *replay) {
+  crafter_task_tracker_free(&replay->tracker);
   crafter_traj_data_free(&replay->data);
   if (replay->reader) crafter_traj_close(replay->reader);
   crafter_env_free(&replay->env);
@@ -1267,3 +1323,495 @@ const char crafter_play_help[] =
 
 const char crafter_play_replay_help[] =
     "pause/resume: space  step: . or right  back: , or left  faster: +  slower: -  quit: q";
+
+const char *crafter_play_replay_instruction(const crafter_play_replay *replay) {
+  const crafter_task_set *tasks = replay->header.tasks;
+  const crafter_traj_episode *episode = &replay->episode;
+  if (!tasks || episode->task < 0 || episode->task >= tasks->count) return NULL;
+  const crafter_task *task = &tasks->tasks[episode->task];
+  return episode->text >= 0 && episode->text < task->text_count ? task->text[episode->text] : NULL;
+}
+
+/* ---- the program: crafter-play ---- */
+
+static const int speeds[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+enum { SPEED_COUNT = sizeof(speeds) / sizeof(speeds[0]) };
+
+typedef struct app {
+  int replaying;
+  crafter_play_game game;
+  crafter_play_replay replay;
+  crafter_play_screen *screen;
+  int interactive;  /* a terminal in raw mode, not --keys or --no-wait */
+  int columns, rows;
+  int paused;
+  int speed;        /* steps per second: of a replay, of sleep, or in real time */
+  int real_time;    /* play goes on by itself, a frame at a time (--fps) */
+  crafter_play_frames frames;
+  int quit;
+  int clear;        /* clear the screen before the next frame */
+  crafter_play_text frame;
+  char title[200], progress[200];
+  char error[512];
+  int failed;       /* 1 on an error that ends the program */
+  int suspend, continued, resized; /* what signals asked for, not yet done */
+} app;
+
+static crafter_env *app_env(app *a) {
+  return a->replaying ? &a->replay.env : crafter_play_game_env(&a->game);
+}
+
+static void describe(app *a, crafter_play_status *status) {
+  memset(status, 0, sizeof(*status));
+  if (a->replaying) {
+    const crafter_play_replay *replay = &a->replay;
+    snprintf(a->title, sizeof(a->title), "Replay  episode %lld  seed %lld  (index %zu)",
+             (long long)replay->episode.episode, (long long)replay->episode.seed, replay->index);
+    int at_end = replay->t == (long)replay->data.steps_count;
+    if (!a->interactive)
+      snprintf(a->progress, sizeof(a->progress), "of %u", replay->data.steps_count);
+    else
+      snprintf(a->progress, sizeof(a->progress), "of %u, %s at %d steps/s",
+               replay->data.steps_count,
+               at_end ? "at the end" : a->paused ? "paused" : "playing", a->speed);
+    status->reward = replay->reward;
+    status->message = replay->message;
+    status->help = crafter_play_replay_help;
+    status->instruction = crafter_play_replay_instruction(replay);
+  } else {
+    crafter_play_game *game = &a->game;
+    const crafter_env *env = crafter_play_game_env(game);
+    if (game->options->levels)
+      snprintf(a->title, sizeof(a->title), "Crafter  seed %lld  level %lld%s",
+               (long long)env->params.seed, (long long)env->episode,
+               game->writer ? "  (recording)" : "");
+    else
+      snprintf(a->title, sizeof(a->title), "Crafter  seed %lld  episode %lld%s",
+               (long long)env->params.seed, (long long)env->episode,
+               game->writer ? "  (recording)" : "");
+    a->progress[0] = '\0';
+    if (a->real_time)
+      snprintf(a->progress, sizeof(a->progress), "(real time, %d steps/s)", a->speed);
+    else if (a->interactive && env->game.player.sleeping && !game->over)
+      snprintf(a->progress, sizeof(a->progress), "(time passes at %d steps/s)", a->speed);
+    status->reward = game->reward;
+    status->message = game->record_failed ? game->record_error : game->message;
+    status->help = crafter_play_help;
+    status->instruction = crafter_play_game_instruction(game);
+  }
+  status->title = a->title;
+  status->progress = a->progress[0] ? a->progress : NULL;
+}
+
+/* Draws the frame: over the whole terminal, or on standard output. */
+static void show(app *a) {
+  crafter_play_status status;
+  describe(a, &status);
+  if (a->interactive && crafter_terminal_take_window_change()) {
+    crafter_terminal_size(&a->columns, &a->rows);
+    a->clear = 1;
+  }
+  if (crafter_play_draw(a->screen, app_env(a), &status, a->columns, a->rows, &a->frame) < 0) {
+    snprintf(a->error, sizeof(a->error), "out of memory");
+    a->failed = 1;
+    a->quit = 1;
+    return;
+  }
+  if (!a->interactive) {
+    fwrite(a->frame.data, 1, a->frame.length, stdout);
+    fputc('\n', stdout);
+    return;
+  }
+  /* Line by line from the top, each erased to its end, then the rest of
+   * the screen: no flicker, and nothing scrolls. */
+  char *text = a->frame.data;
+  size_t size = a->frame.length + 64;
+  for (size_t i = 0; i < a->frame.length; i++)
+    if (text[i] == '\n') size += 8;
+  char *buffer = malloc(size);
+  if (!buffer) {
+    snprintf(a->error, sizeof(a->error), "out of memory");
+    a->failed = 1;
+    a->quit = 1;
+    return;
+  }
+  size_t used = 0;
+  const char *home = a->clear ? "\033[0m\033[H\033[2J" : "\033[H";
+  a->clear = 0;
+  memcpy(buffer, home, strlen(home));
+  used += strlen(home);
+  for (size_t i = 0; i < a->frame.length; i++) {
+    if (text[i] == '\n') {
+      memcpy(buffer + used, "\033[0m\033[K\r\n", 9);
+      used += 9;
+    } else {
+      buffer[used++] = text[i];
+    }
+  }
+  memcpy(buffer + used, "\033[0m\033[K\033[J", 10);
+  used += 10;
+  crafter_terminal_write_all(STDOUT_FILENO, buffer, used);
+  free(buffer);
+}
+
+static int faster(int speed) {
+  for (int i = 0; i < SPEED_COUNT; i++)
+    if (speeds[i] > speed) return speeds[i];
+  return speed;
+}
+
+static int slower(int speed) {
+  for (int i = SPEED_COUNT - 1; i >= 0; i--)
+    if (speeds[i] < speed) return speeds[i];
+  return speed;
+}
+
+static void replay_seek(app *a, long t) {
+  if (crafter_play_replay_seek(&a->replay, t, a->error, sizeof(a->error)) < 0) {
+    a->failed = 1;
+    a->quit = 1;
+  }
+}
+
+/* One key; returns 1 when the frame changed. */
+static int press(app *a, int key) {
+  int command = crafter_play_command_of_key(key, a->replaying);
+  switch (command) {
+    case CRAFTER_PLAY_QUIT: a->quit = 1; return 0;
+    case CRAFTER_PLAY_REDRAW: a->clear = 1; return 1;
+    case CRAFTER_PLAY_FASTER:
+    case CRAFTER_PLAY_SLOWER:
+      a->speed = command == CRAFTER_PLAY_FASTER ? faster(a->speed) : slower(a->speed);
+      if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, crafter_terminal_now_ms());
+      return 1;
+    default: break;
+  }
+  if (a->replaying) {
+    crafter_play_replay *replay = &a->replay;
+    switch (command) {
+      case CRAFTER_PLAY_PAUSE:
+        if (replay->t == (long)replay->data.steps_count) { /* again from the start */
+          replay_seek(a, 0);
+          a->paused = 0;
+        } else {
+          a->paused = !a->paused;
+        }
+        return 1;
+      case CRAFTER_PLAY_FORWARD: a->paused = 1; replay_seek(a, replay->t + 1); return 1;
+      case CRAFTER_PLAY_BACK: a->paused = 1; replay_seek(a, replay->t - 1); return 1;
+      default: return 0;
+    }
+  }
+  crafter_play_game *game = &a->game;
+  if (game->over) { /* any key starts the next episode */
+    if (crafter_play_game_next_episode(game, a->error, sizeof(a->error)) < 0) {
+      a->failed = 1;
+      a->quit = 1;
+    }
+    if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, crafter_terminal_now_ms());
+    return 1;
+  }
+  int action = crafter_play_action_of_key(key);
+  if (action < 0) return 0;
+  if (a->real_time) { /* the frame takes it when it ends */
+    crafter_play_frames_key(&a->frames, action);
+    return 0;
+  }
+  crafter_play_game_act(game, action);
+  return 1;
+}
+
+/* Feeds bytes to the keys; returns the bytes used (an unfinished escape
+ * sequence stays unless `final`). */
+static size_t press_bytes(app *a, const uint8_t *bytes, size_t length, int final, int *changed) {
+  size_t used = 0;
+  while (used < length && !a->quit) {
+    int key;
+    size_t taken = crafter_play_decode_key(bytes + used, length - used, final, &key);
+    if (taken == 0) break;
+    used += taken;
+    *changed |= press(a, key);
+  }
+  return used;
+}
+
+/* The interval until the next step that happens by itself, -1 for none. */
+static long tick_interval(app *a) {
+  if (a->replaying) {
+    if (a->paused || a->replay.t >= (long)a->replay.data.steps_count) return -1;
+  } else if (a->game.over || !crafter_play_game_env(&a->game)->game.player.sleeping ||
+             a->real_time) {
+    return -1;
+  }
+  return 1000 / a->speed;
+}
+
+/* Real-time play: steps whose frames have ended.  Returns 1 when the
+ * game moved. */
+static int run_frames(app *a) {
+  if (!a->real_time || a->replaying || a->game.over) return 0;
+  int action = crafter_play_frames_take(&a->frames, crafter_terminal_now_ms());
+  if (action < 0) return 0;
+  crafter_play_game_act(&a->game, action);
+  return 1;
+}
+
+static void tick(app *a) {
+  if (a->replaying) {
+    replay_seek(a, a->replay.t + 1);
+    if (a->replay.t >= (long)a->replay.data.steps_count) a->paused = 1;
+  } else {
+    crafter_play_game_act(&a->game, CRAFTER_NOOP);
+  }
+}
+
+static void run_interactive(app *a) {
+  crafter_terminal_size(&a->columns, &a->rows);
+  if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, crafter_terminal_now_ms());
+  show(a);
+  uint8_t pending[256];
+  size_t pending_length = 0;
+  long next_tick = -1;
+  while (!a->quit) {
+    long interval = tick_interval(a);
+    if (interval < 0) {
+      next_tick = -1;
+    } else if (next_tick < 0) {
+      next_tick = crafter_terminal_now_ms() + interval;
+    }
+    int timeout = -1;
+    if (next_tick >= 0) {
+      long left = next_tick - crafter_terminal_now_ms();
+      timeout = left < 0 ? 0 : (int)left;
+    }
+    if (a->real_time && !a->replaying && !a->game.over) {
+      long left = crafter_play_frames_wait(&a->frames, crafter_terminal_now_ms());
+      if (timeout < 0 || left < timeout) timeout = (int)left;
+    }
+    /* Half an escape sequence waits a moment for the rest. */
+    int waiting_for_sequence = pending_length > 0;
+    if (waiting_for_sequence && (timeout < 0 || timeout > 30)) timeout = 30;
+    struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {crafter_terminal_wake_fd(), POLLIN, 0}};
+    int ready = 0;
+    if (!crafter_terminal_quit_signal() && !a->suspend && !a->continued && !a->resized) {
+      ready = poll(fds, 2, timeout);
+      if (ready < 0 && errno != EINTR) {
+        snprintf(a->error, sizeof(a->error), "waiting for keys: %s", strerror(errno));
+        a->failed = 1;
+        break;
+      }
+    }
+    crafter_terminal_drain_wake();
+    a->suspend |= crafter_terminal_take_suspend();
+    a->continued |= crafter_terminal_take_continued();
+    a->resized |= crafter_terminal_take_window_change();
+    /* Keys that arrived before a signal are still the player's. */
+    int changed = 0;
+    if (crafter_terminal_input_waiting()) {
+      ssize_t got = read(STDIN_FILENO, pending + pending_length, sizeof(pending) - pending_length);
+      if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) { /* the terminal is gone */
+        a->quit = 1;
+        break;
+      }
+      if (got > 0) pending_length += (size_t)got;
+      size_t used = press_bytes(a, pending, pending_length, pending_length == sizeof(pending),
+                                &changed);
+      memmove(pending, pending + used, pending_length - used);
+      pending_length -= used;
+    } else if (ready == 0 && waiting_for_sequence) {
+      size_t used = press_bytes(a, pending, pending_length, 1, &changed);
+      memmove(pending, pending + used, pending_length - used);
+      pending_length -= used;
+    }
+    if (a->quit || crafter_terminal_quit_signal()) break;
+    if (next_tick >= 0 && crafter_terminal_now_ms() >= next_tick && tick_interval(a) >= 0) {
+      tick(a);
+      changed = 1;
+      next_tick += tick_interval(a) > 0 ? tick_interval(a) : 0;
+      if (next_tick < crafter_terminal_now_ms()) next_tick = crafter_terminal_now_ms(); /* fell behind: do not hurry */
+    }
+    changed |= run_frames(a);
+    if (changed) show(a);
+    if (a->suspend) {
+      a->suspend = 0;
+      crafter_terminal_suspend();
+      a->continued = 1;
+    }
+    if (a->continued || a->resized) {
+      if (!crafter_terminal_raw()) crafter_terminal_setup();
+      /* Back from ^Z: the time away is not played. */
+      if (a->continued && a->real_time)
+        crafter_play_frames_start(&a->frames, a->speed, crafter_terminal_now_ms());
+      a->continued = a->resized = 0;
+      crafter_terminal_note_window_change();
+      a->clear = 1;
+      show(a);
+    }
+  }
+}
+
+
+/* The textures and the screen to draw on: 0, or 1 after saying why not. */
+static int open_screen(app *p, const crafter_play_options *a, crafter_textures *textures,
+                       int *have_textures) {
+  char error[1024];
+  /* Into a pipe or a file, letters unless an option asks for colour. */
+  int colour_asked = a->cell_rows || a->textures_dir;
+  int mode = a->glyphs        ? CRAFTER_PLAY_GLYPHS
+             : a->colors >= 0 ? a->colors
+                              : crafter_play_mode_for_terminal(
+                                    isatty(STDOUT_FILENO) || colour_asked, getenv("COLORTERM"),
+                                    getenv("TERM"));
+  if (mode != CRAFTER_PLAY_GLYPHS) {
+    int loaded = a->textures_dir ? crafter_textures_load_dir(textures, a->textures_dir, error,
+                                                             sizeof(error))
+                                 : crafter_textures_load_builtin(textures, error, sizeof(error));
+    if (loaded < 0) {
+      fprintf(stderr, "%s: %s\n", a->program, error);
+      return 1;
+    }
+    *have_textures = 1;
+  }
+  p->screen = crafter_play_screen_new(&app_env(p)->params, mode, *have_textures ? textures : NULL,
+                                      a->cell_rows, error, sizeof(error));
+  if (!p->screen) {
+    fprintf(stderr, "%s: %s\n", a->program, error);
+    return 1;
+  }
+  return 0;
+}
+
+/* Plays: in the terminal, or without one the keys given (or the whole
+ * replay), then prints the last frame.  0, or 1 after saying what failed. */
+static int play(app *p, const crafter_play_options *a) {
+  if (!a->interactive) {
+    /* On a terminal the frame fits it. */
+    if (isatty(STDOUT_FILENO)) crafter_terminal_size(&p->columns, &p->rows);
+    if (a->no_wait) replay_seek(p, (long)p->replay.data.steps_count);
+    if (a->keys) {
+      int changed = 0;
+      press_bytes(p, (const uint8_t *)a->keys, strlen(a->keys), 1, &changed);
+    }
+    if (!p->failed) show(p);
+    if (fflush(stdout) != 0) {
+      snprintf(p->error, sizeof(p->error), "writing standard output: %s", strerror(errno));
+      p->failed = 1;
+    }
+  } else if (crafter_terminal_open() < 0) {
+    snprintf(p->error, sizeof(p->error), "cannot set up the terminal: %s", strerror(errno));
+    p->failed = 1;
+  } else {
+    run_interactive(p);
+    crafter_terminal_restore();
+  }
+  int status = 0;
+  if (p->failed) {
+    fprintf(stderr, "%s: %s\n", a->program, p->error);
+    status = 1;
+  }
+  if (p->replaying && p->replay.mismatch >= 0) {
+    fprintf(stderr, "%s: %s: %s\n", a->program, a->replay_path, p->replay.mismatch_reason);
+    status = 1;
+  }
+  return status;
+}
+
+int crafter_play_main(crafter_play_options *a) {
+  char error[1024];
+  crafter_params *params = &a->params;
+  crafter_rules rules;
+  int status = crafter_rules_open(a->config_path, a->world_path, params, a->given, &rules, error,
+                                  sizeof(error));
+  if (status != 0) {
+    fprintf(stderr, "%s: %s\n", a->program, error);
+    crafter_rules_free(&rules);
+    return status;
+  }
+  crafter_task_set set;
+  crafter_task_pool pool;
+  crafter_level_set levels;
+  memset(&levels, 0, sizeof(levels));
+  int have_tasks = 0;
+  if (!a->replay_path) {
+    if (crafter_params_check(params, error, sizeof(error)) < 0) {
+      crafter_usage_error(a->program, "%s", error);
+    }
+    if (a->tasks.path) {
+      int opened = crafter_tasks_open(a->tasks.path, a->tasks.split, a->tasks.id, &set, &pool,
+                                      error, sizeof(error));
+      if (opened < 0) {
+        fprintf(stderr, "%s: %s\n", a->program, error);
+        crafter_rules_free(&rules);
+        return opened == -2 ? 2 : 1;
+      }
+      have_tasks = 1;
+    }
+    if (crafter_level_options_wanted(&a->levels)) {
+      status = crafter_level_options_open(&a->levels, params, a->given, rules.config, &levels,
+                                          error, sizeof(error));
+      if (status != 0) {
+        fprintf(stderr, "%s: %s\n", a->program, error);
+        if (have_tasks) {
+          crafter_task_pool_free(&pool);
+          crafter_task_set_free(&set);
+        }
+        crafter_rules_free(&rules);
+        return status;
+      }
+    }
+  }
+  static app p;
+  memset(&p, 0, sizeof(p));
+  p.interactive = a->interactive;
+  p.speed = a->fps ? a->fps : a->speed;
+  p.real_time = a->fps > 0;
+  p.replaying = a->replay_path != NULL;
+  crafter_play_game_options game_options;
+  memset(&game_options, 0, sizeof(game_options));
+  game_options.params = *params;
+  game_options.first_episode = a->first_episode;
+  game_options.config = rules.config;
+  game_options.world = rules.world;
+  game_options.config_text = rules.config_text;
+  game_options.config_bytes = rules.config_bytes;
+  game_options.world_text = rules.world_text;
+  game_options.world_bytes = rules.world_bytes;
+  game_options.tasks = have_tasks ? &pool : NULL;
+  game_options.levels = levels.count ? &levels : NULL;
+  game_options.level_order = a->levels.order;
+  game_options.record = a->record_path;
+  status = 0;
+  if (p.replaying) {
+    if (crafter_play_replay_open(&p.replay, a->replay_path, (size_t)a->episode_index, rules.config,
+                                 rules.world, error, sizeof(error)) != 0) {
+      fprintf(stderr, "%s: %s\n", a->program, error);
+      status = 1;
+    }
+    p.paused = a->keys != NULL;
+  } else if (crafter_play_game_init(&p.game, &game_options, error, sizeof(error)) < 0) {
+    fprintf(stderr, "%s: %s\n", a->program, error);
+    status = 1;
+  }
+  crafter_textures textures;
+  int have_textures = 0;
+  int started = status == 0;
+  if (status == 0) status = open_screen(&p, a, &textures, &have_textures);
+  if (status == 0) status = play(&p, a);
+  if (started && p.replaying) {
+    crafter_play_replay_free(&p.replay);
+  } else if (started && crafter_play_game_finish(&p.game, error, sizeof(error)) < 0) {
+    fprintf(stderr, "%s: %s: %s\n", a->program, a->record_path, error);
+    status = 1;
+  }
+  crafter_play_screen_free(p.screen);
+  if (have_textures) crafter_textures_free(&textures);
+  crafter_play_text_free(&p.frame);
+  crafter_levels_free(&levels);
+  if (have_tasks) {
+    crafter_task_pool_free(&pool);
+    crafter_task_set_free(&set);
+  }
+  crafter_rules_free(&rules);
+  crafter_terminal_reraise(); /* finish as a signal would have, now that all is saved */
+  return crafter_close_stdout(a->program, status);
+}

@@ -17,9 +17,13 @@
 
 #include "config.h"
 #include "env.h"
+#include "episode.h"
+#include "levels.h"
+#include "tasks.h"
 #include "textures.h"
 #include "traj.h"
 #include "worldfile.h"
+#include "envopts.h"
 
 /* ---- keys ---- */
 
@@ -147,6 +151,8 @@ typedef struct crafter_play_status {
   double reward;        /* the reward of the episode so far */
   const char *message;  /* the latest event, shown under the view; may be NULL */
   const char *help;     /* the keys, wrapped over the last lines */
+  const char *instruction; /* the episode's goal in words, shown above the view; may be
+                              NULL */
 } crafter_play_status;
 
 /* Draws the frame for a terminal of `columns` x `rows` (0 for no limit)
@@ -156,7 +162,8 @@ typedef struct crafter_play_status {
  * up to three lines, the keys below it; the panel drops its blank lines,
  * pairs the vitals and runs the lists on after their headings when it
  * would not fit the rows otherwise, and gives the achievements as a count
- * alone when even that does not fit.  In colour the local view is
+ * alone when even that does not fit.  An instruction goes first, over up
+ * to two lines.  In colour the local view is
  * rendered as the pixel observation is (daylight, night, sleep), from the
  * env's state; the night noise comes from a copy of its generator, so the
  * game is left exactly as it was.  Returns 0, or -1 when memory ran
@@ -179,14 +186,22 @@ typedef struct crafter_play_game_options {
   int64_t first_episode;          /* episode counter of the first episode (1: Crafter's first) */
   const crafter_config *config;   /* NULL for Crafter's; must outlive the game */
   const crafter_world_map *world; /* start every episode on it, or NULL; must outlive the game */
+  const char *config_text;        /* their files' bytes, kept by the recording */
+  size_t config_bytes;
+  const char *world_text;
+  size_t world_bytes;
+  const crafter_task_pool *tasks; /* a goal for every episode, or NULL; must outlive the game */
+  const crafter_level_set *levels; /* every episode on a level of this set, or NULL */
+  int level_order;                /* enum crafter_level_order */
   const char *record;             /* trajectory file of every episode played, or NULL */
 } crafter_play_game_options;
 
 typedef struct crafter_play_game {
-  crafter_env env;
+  crafter_episode *runner;  /* the env, its episodes, goals and recording */
+  crafter_episode_options episode;
+  crafter_traj_header header;
   const crafter_play_game_options *options;
   crafter_traj_writer *writer;
-  crafter_traj_recorder *recorder;
   double reward;            /* of the episode so far */
   int over;                 /* the episode has ended: 0, or enum crafter_traj_end */
   char message[512];        /* the latest event, or why the action did nothing */
@@ -199,9 +214,14 @@ typedef struct crafter_play_game {
 int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
                            char *error, size_t error_size);
 
-/* One step with an action; records it; when the episode ends, stores it
- * and sets `over`.  Does nothing once the episode is over. */
+/* One step with an action; records it; when the episode ends (death, the
+ * time limit, or its goal met) stores it and sets `over`.  Does nothing
+ * once the episode is over. */
 void crafter_play_game_act(crafter_play_game *game, int action);
+
+/* The game's env, and its episode's goal in words (NULL without tasks). */
+crafter_env *crafter_play_game_env(crafter_play_game *game);
+const char *crafter_play_game_instruction(const crafter_play_game *game);
 
 /* Starts the next episode.  Returns 0, or -1 with a reason. */
 int crafter_play_game_next_episode(crafter_play_game *game, char *error, size_t error_size);
@@ -221,6 +241,8 @@ typedef struct crafter_play_replay {
   crafter_traj_data data;
   size_t index;                   /* of the episode in the file */
   const crafter_world_map *world;
+  crafter_task_tracker tracker;   /* the episode's goal, when it has one */
+  const crafter_task *task;
   long t;                         /* steps taken */
   double reward;                  /* their info['reward'] summed */
   long mismatch;                  /* first step (from 1) that differs from the file, or -1 */
@@ -249,5 +271,29 @@ void crafter_play_replay_free(crafter_play_replay *replay);
 /* The help lines of the two modes. */
 extern const char crafter_play_help[];
 extern const char crafter_play_replay_help[];
+
+/* The goal of the episode a replay plays, in the words the recording
+ * gave it (NULL for none). */
+const char *crafter_play_replay_instruction(const crafter_play_replay *replay);
+
+/* ---- the program ---- */
+
+/* What crafter-play's command line asks for. */
+typedef struct crafter_play_options {
+  const char *program;      /* for messages: "crafter-play" */
+  crafter_params params;
+  unsigned given;           /* enum crafter_given of what the command line set */
+  int64_t first_episode, episode_index;
+  int glyphs, colors, cell_rows, speed, no_wait, fps;
+  int interactive;          /* a terminal to take: not --keys, not --no-wait */
+  const char *config_path, *world_path, *record_path, *replay_path, *textures_dir, *keys;
+  crafter_task_options tasks;   /* --tasks, --split, --task */
+  crafter_level_options levels; /* --levels, --start-level, --level-order */
+} crafter_play_options;
+
+/* Runs crafter-play: opens what the options name, then plays in the
+ * terminal (or the keys of --keys, or the replay), giving the terminal back
+ * however it ends.  Returns the exit status, after saying what failed. */
+int crafter_play_main(crafter_play_options *options);
 
 #endif

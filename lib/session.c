@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "episode.h"
 #include "bytes.h"
 #include "cli.h"
 #include "proto.h"
@@ -93,46 +94,41 @@ static int read_line(reader *in, line_buffer *line) {
 
 typedef struct session {
   const crafter_session_options *options;
-  crafter_env *envs;
+  crafter_batch *batch;
   crafter_textures textures;
   int have_textures;
-  crafter_renderer **renderers;
-  uint8_t *pixels;   /* per env */
-  size_t pixel_bytes;
-  uint8_t *obs;      /* per env, the observation of the chosen kind */
-  size_t obs_bytes;  /* fixed size of one (text: capacity) */
+  size_t obs_bytes;  /* one env's observation of the chosen kind (text: capacity) */
+  FILE *out;
+  /* Binary protocol. */
   uint8_t *frame;    /* binary frame of all envs: the buffer, or the slot of the
                         shared-memory ring being filled */
   size_t frame_bytes;
   size_t section[CRAFTER_PROTOCOL_SECTIONS]; /* offsets in a frame */
   uint8_t *ring;     /* --shm-fd: the mapping of the ring of frames */
   size_t ring_bytes;
-  uint8_t *ended;    /* per env: its episode ended and it was not reset yet */
-  int32_t (*final_achievements)[CRAFTER_ACHIEVEMENT_COUNT]; /* binary, auto-reset: per env,
-                           the counts its last episode ended with */
-  uint8_t *final_dirty; /* --final-obs: per frame buffer (ring slot) and env, whether its
-                           final section holds an observation to clear */
   int lend_pages;    /* frames go to the pipe by vmsplice (until it fails) */
   int frame_lent;    /* the pipe may hold the frame buffer's pages */
-  int64_t finished;
-  FILE *out;
-  crafter_traj_writer *writer;        /* --record */
-  crafter_traj_recorder **recorders;  /* per env */
-  int record_failed;
-  char record_error[300];
-  /* With several threads, a batch steps the envs instead of the array
-   * above (binary protocol, nothing recorded, no world file). */
-  crafter_batch *batch;
-  crafter_step_result *batch_results;
-  uint8_t *batch_resets;
-  /* --tasks: per env the tracker of its goal, the goal (index in the
-   * pool), its wording and whether the last step met it. */
-  crafter_task_tracker *trackers;
-  int *candidate, *text;
-  uint8_t *goal;
+  uint8_t *final_dirty; /* --final-obs: per frame buffer (ring slot) and env, whether its
+                           final section holds an observation to clear */
   uint8_t *table;    /* binary: the task table after the header */
   size_t table_bytes;
-  crafter_level_picker *pickers; /* --levels: per env */
+  /* Every step: each env's outcome and whether it started an episode. */
+  crafter_step_record *records;
+  uint8_t *started;
+  /* JSON lines: each env's records of a step, written on the env's thread
+   * and sent in env order. */
+  FILE **step_text, **start_text;
+  char **step_buffer, **start_buffer;
+  size_t *step_size, *start_size;
+  const int *text_actions;
+  int step_trouble;  /* a JSON-lines step ran out of memory while recording */
+  /* Episodes ended, and whether the run has all it asked for. */
+  int64_t finished;
+  int stop;
+  crafter_traj_writer *writer;        /* --record */
+  crafter_traj_header header;         /* its header */
+  int record_failed;
+  char record_error[300];
   /* Render requests: a renderer for the size last asked for, and its
    * pixels. */
   crafter_renderer *view_renderer;
@@ -140,70 +136,36 @@ typedef struct session {
   uint8_t *view_pixels;
 } session;
 
-enum { TEXT_CAPACITY = 8192 };
-
-static size_t observation_bytes(const crafter_session_options *options) {
-  const crafter_params *params = &options->params;
-  switch (options->obs_kind) {
-    case CRAFTER_OBS_PIXELS: return (size_t)params->size[0] * (size_t)params->size[1] * 3;
-    case CRAFTER_OBS_SEMANTIC: return (size_t)params->area[0] * (size_t)params->area[1];
-    case CRAFTER_OBS_SYMBOLIC: return CRAFTER_SYMBOLIC_SIZE * sizeof(float);
-    case CRAFTER_OBS_TEXT: return TEXT_CAPACITY;
-    default: return 0;
-  }
-}
-
-static void free_recording(session *s) {
-  if (s->recorders)
-    for (int i = 0; i < s->options->envs; i++) crafter_traj_recorder_free(s->recorders[i]);
-  free(s->recorders);
-  s->recorders = NULL;
+static void free_text(FILE **files, char **buffers, int count) {
+  for (int i = 0; files && i < count; i++)
+    if (files[i]) fclose(files[i]);
+  for (int i = 0; buffers && i < count; i++) free(buffers[i]);
+  free(files);
+  free(buffers);
 }
 
 static void free_session(session *s) {
-  if (s->trackers)
-    for (int i = 0; i < s->options->envs; i++) crafter_task_tracker_free(&s->trackers[i]);
-  free(s->trackers);
-  free(s->pickers);
-  free(s->candidate);
-  free(s->text);
-  free(s->goal);
+  int count = s->options->envs;
   free(s->table);
   crafter_renderer_free(s->view_renderer);
   free(s->view_pixels);
   crafter_batch_free(s->batch);
-  free(s->batch_results);
-  free(s->batch_resets);
-  free_recording(s);
   if (s->writer) {
     char ignored[64];
     crafter_traj_writer_close(s->writer, ignored, sizeof(ignored));
   }
-  if (s->envs)
-    for (int i = 0; i < s->options->envs; i++) crafter_env_free(&s->envs[i]);
-  if (s->renderers)
-    for (int i = 0; i < s->options->envs; i++) crafter_renderer_free(s->renderers[i]);
   if (s->have_textures) crafter_textures_free(&s->textures);
-  free(s->envs);
-  free(s->renderers);
-  free(s->pixels);
-  free(s->obs);
+  free(s->records);
+  free(s->started);
+  free_text(s->step_text, s->step_buffer, count);
+  free_text(s->start_text, s->start_buffer, count);
+  free(s->step_size);
+  free(s->start_size);
   if (s->ring)
     munmap(s->ring, s->ring_bytes);
   else if (s->frame)
     munmap(s->frame, s->frame_bytes);
-  free(s->ended);
   free(s->final_dirty);
-  free(s->final_achievements);
-}
-
-/* Threads help only where the work comes in batches: the binary protocol
- * without recording or a world file, running until the input ends (a
- * batch starts the next episode at once, so the last frame of a counted
- * run could not carry its final observation). */
-static int use_batch(const crafter_session_options *options) {
-  return options->threads > 1 && options->binary && !options->record && !options->world &&
-         !options->tasks && options->episodes == 0;
 }
 
 static int load_textures(session *s, char *error, size_t error_size) {
@@ -297,30 +259,11 @@ static int setup_frames(session *s, char *error, size_t error_size) {
 
 /* The batch draws the observations of the next frame straight into it. */
 static void aim_batch(session *s) {
-  if (s->batch && s->obs_bytes) {
+  if (s->obs_bytes) {
     crafter_batch_redirect(s->batch, s->frame + s->section[CRAFTER_SECTION_OBS]);
     if (s->options->final_obs)
       crafter_batch_keep_final(s->batch, s->frame + s->section[CRAFTER_SECTION_FINAL]);
   }
-}
-
-static int setup_batch(session *s, char *error, size_t error_size) {
-  const crafter_session_options *options = s->options;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0) return -1;
-  crafter_batch_options batch = {options->params, options->first_episode, options->envs,
-                                 options->threads, options->obs_kind,
-                                 s->have_textures ? &s->textures : NULL, options->config,
-                                 options->manual_reset, options->levels, options->level_order};
-  s->batch = crafter_batch_new(&batch, error, error_size);
-  s->batch_results = calloc((size_t)options->envs, sizeof(crafter_step_result));
-  s->batch_resets = calloc((size_t)options->envs, 1);
-  if (!s->batch) return -1;
-  s->obs_bytes = crafter_batch_observation_bytes(s->batch);
-  if (!s->batch_results || !s->batch_resets) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
-  }
-  return setup_frames(s, error, error_size);
 }
 
 /* The binary protocol's task table (crafter-protocol(5)): the goals of
@@ -365,114 +308,66 @@ static int build_task_table(session *s) {
   return 0;
 }
 
+/* JSON lines: a growable buffer an env's records are written into. */
+static int open_texts(FILE ***files, char ***buffers, size_t **sizes, int count) {
+  *files = calloc((size_t)count, sizeof(FILE *));
+  *buffers = calloc((size_t)count, sizeof(char *));
+  *sizes = calloc((size_t)count, sizeof(size_t));
+  if (!*files || !*buffers || !*sizes) return -1;
+  for (int i = 0; i < count; i++)
+    if (!((*files)[i] = open_memstream(&(*buffers)[i], &(*sizes)[i]))) return -1;
+  return 0;
+}
+
 static int setup(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
   int count = options->envs;
-  if (use_batch(options)) return setup_batch(s, error, error_size);
-  s->envs = calloc((size_t)count, sizeof(crafter_env));
-  if (!s->envs) goto out_of_memory;
-  for (int i = 0; i < count; i++) {
-    crafter_params params = options->params;
-    params.seed += i;
-    if (crafter_env_init_config(&s->envs[i], &params, options->config, error, error_size) < 0)
-      return -1;
-    crafter_env_set_next_episode(&s->envs[i], options->first_episode);
-  }
-  /* Pixels are rendered for pixel observations and for the obs_crc of
-   * full records; other kinds skip the renderer's work but not its
-   * draws, which the env does itself. */
-  int render = options->obs_kind == CRAFTER_OBS_PIXELS;
-  if (render) {
-    if (load_textures(s, error, error_size) < 0) return -1;
-    s->pixel_bytes = (size_t)options->params.size[0] * (size_t)options->params.size[1] * 3;
-    s->renderers = calloc((size_t)count, sizeof(crafter_renderer *));
-    s->pixels = malloc(s->pixel_bytes * (size_t)count);
-    if (!s->renderers || !s->pixels) goto out_of_memory;
-    for (int i = 0; i < count; i++) {
-      s->renderers[i] = i == 0 ? crafter_renderer_new(&s->textures, &s->envs[i].params, error,
-                                                      error_size)
-                               : crafter_renderer_share(s->renderers[0], error, error_size);
-      if (!s->renderers[i]) return -1;
-      crafter_renderer_attach(s->renderers[i], &s->envs[i], s->pixels + s->pixel_bytes * (size_t)i);
-    }
-  }
-  s->obs_bytes = observation_bytes(options);
-  if (s->obs_bytes) {
-    s->obs = malloc(s->obs_bytes * (size_t)count);
-    if (!s->obs) goto out_of_memory;
-  }
+  if (options->obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0)
+    return -1;
+  crafter_traj_header header;
   if (options->record) {
-    crafter_traj_header header;
     crafter_traj_header_init(&header, &options->params, options->obs_kind, "external",
                              s->have_textures ? &s->textures : NULL);
     header.tasks = options->tasks ? options->tasks->set : NULL;
     crafter_traj_header_set_levels(&header, options->levels, options->level_order);
-    s->recorders = calloc((size_t)count, sizeof(crafter_traj_recorder *));
-    if (!s->recorders) goto out_of_memory;
-    for (int i = 0; i < count; i++) {
-      s->recorders[i] = crafter_traj_recorder_new(&header);
-      if (!s->recorders[i]) goto out_of_memory;
-    }
-    s->writer = crafter_traj_writer_create(options->record, &header, error, error_size);
-    if (!s->writer) return -1;
+    crafter_traj_header_set_rules(&header, options->config_text, options->config_bytes,
+                                  options->config, options->world_text, options->world_bytes,
+                                  options->world);
   }
-  s->ended = calloc((size_t)count, 1);
-  s->final_achievements = calloc((size_t)count, sizeof(*s->final_achievements));
-  if (!s->ended || !s->final_achievements) goto out_of_memory;
-  if (options->levels &&
-      !(s->pickers = crafter_level_pickers_new(options->levels, options->level_order, count)))
-    goto out_of_memory;
+  crafter_batch_options batch = {0};
+  batch.params = options->params;
+  batch.first_episode = options->first_episode;
+  batch.envs = count;
+  batch.threads = options->threads < 1 ? 1 : options->threads > count ? count : options->threads;
+  batch.obs_kind = options->obs_kind;
+  batch.textures = s->have_textures ? &s->textures : NULL;
+  batch.config = options->config;
+  batch.manual_reset = options->manual_reset;
+  batch.levels = options->levels;
+  batch.level_order = options->level_order;
+  batch.world = options->world;
+  batch.tasks = options->tasks;
+  batch.record = options->record ? &header : NULL;
+  s->batch = crafter_batch_new(&batch, error, error_size);
+  if (!s->batch) return -1;
+  s->obs_bytes = options->obs_kind == CRAFTER_OBS_TEXT ? crafter_batch_observation_bytes(s->batch)
+                                                       : crafter_batch_observation_bytes(s->batch);
+  s->records = calloc((size_t)count, sizeof(*s->records));
+  s->started = calloc((size_t)count, 1);
+  if (!s->records || !s->started) goto out_of_memory;
+  if (options->record) s->header = header; /* the file is made once all else is ready */
   if (options->tasks && options->binary && build_task_table(s) < 0) goto out_of_memory;
-  if (options->tasks) {
-    s->trackers = calloc((size_t)count, sizeof(crafter_task_tracker));
-    s->candidate = calloc((size_t)count, sizeof(int));
-    s->text = calloc((size_t)count, sizeof(int));
-    s->goal = calloc((size_t)count, 1);
-    if (!s->trackers || !s->candidate || !s->text || !s->goal) goto out_of_memory;
-  }
   if (options->binary) return setup_frames(s, error, error_size);
+  if (open_texts(&s->step_text, &s->step_buffer, &s->step_size, count) < 0 ||
+      open_texts(&s->start_text, &s->start_buffer, &s->start_size, count) < 0)
+    goto out_of_memory;
   return 0;
 out_of_memory:
   snprintf(error, error_size, "out of memory");
   return -1;
 }
 
-/* The goal of env i's episode, and its wording. */
-static const crafter_task *goal_of(const session *s, int i) { return s->trackers[i].task; }
-
-static const char *instruction(const session *s, int i) {
-  return goal_of(s, i)->text[s->text[i]];
-}
-
-/* Fills env i's observation of the chosen kind; returns its size. */
-static size_t observe(session *s, int i) {
-  crafter_env *env = &s->envs[i];
-  uint8_t *obs = s->obs + s->obs_bytes * (size_t)i;
-  switch (s->options->obs_kind) {
-    case CRAFTER_OBS_PIXELS: memcpy(obs, s->pixels + s->pixel_bytes * (size_t)i, s->pixel_bytes); return s->pixel_bytes;
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); return s->obs_bytes;
-    case CRAFTER_OBS_SYMBOLIC: crafter_render_symbolic(env, (float *)(void *)obs); return s->obs_bytes;
-    case CRAFTER_OBS_TEXT: {
-      size_t at = 0;
-      if (s->options->tasks) {
-        int written = snprintf((char *)obs, s->obs_bytes, "Instruction: %s\n", instruction(s, i));
-        at = written > 0 && (size_t)written < s->obs_bytes ? (size_t)written : 0;
-      }
-      size_t length = at + crafter_render_text(env, (char *)obs + at, s->obs_bytes - at);
-      return length < s->obs_bytes ? length : s->obs_bytes - 1;
-    }
-    default: return 0;
-  }
-}
-
-/* The observation a recording stores for env i, NULL for none. */
-static const void *record_obs(session *s, int i) {
-  int kind = s->options->obs_kind;
-  if (kind != CRAFTER_OBS_PIXELS && kind != CRAFTER_OBS_SEMANTIC && kind != CRAFTER_OBS_SYMBOLIC)
-    return NULL;
-  observe(s, i);
-  return s->obs + s->obs_bytes * (size_t)i;
-}
+/* ---- recording ---- */
 
 static void record_failure(session *s, const char *message) {
   if (s->record_failed) return;
@@ -480,90 +375,132 @@ static void record_failure(session *s, const char *message) {
   snprintf(s->record_error, sizeof(s->record_error), "%s", message);
 }
 
-static void record_step(session *s, int i, int action, const crafter_step_result *result,
-                        int goal) {
+/* Stores env i's episode (finished, or cut short) in the file. */
+static void store_episode(session *s, int i) {
   if (!s->writer || s->record_failed) return;
-  crafter_env *env = &s->envs[i];
-  if (crafter_traj_recorder_step_goal(s->recorders[i], env, action, result, record_obs(s, i),
-                                      goal) < 0) {
-    record_failure(s, "out of memory while recording");
-    return;
-  }
   char problem[300];
-  if (result->done && crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
+  if (crafter_traj_writer_add(s->writer, crafter_episode_recorder(crafter_batch_episode(s->batch, i)),
+                              problem, sizeof(problem)) < 0)
     record_failure(s, problem);
 }
 
-static void record_reset(session *s, int i) {
-  if (!s->writer || s->record_failed) return;
-  if (crafter_traj_recorder_start(s->recorders[i], &s->envs[i], record_obs(s, i)) < 0)
-    record_failure(s, "out of memory while recording");
-  if (s->options->tasks)
-    crafter_traj_recorder_set_task(s->recorders[i], s->options->tasks->tasks[s->candidate[i]],
-                                   s->text[i]);
+/* An episode left, in env order before any starts: stored; counted when
+ * finished.  Whether the env starts its next one: not once the run has
+ * all the episodes it asked for. */
+static int episode_left(void *context, int i, crafter_episode *episode, int finished) {
+  session *s = context;
+  if (finished) {
+    store_episode(s, i);
+    s->finished++;
+    if (s->options->episodes && s->finished >= s->options->episodes) s->stop = 1;
+    return !s->stop;
+  }
+  if (crafter_episode_unfinished(episode)) store_episode(s, i);
+  return 1;
 }
 
 /* Stores the episodes the input cut short, then the index. */
 static int finish_recording(session *s, char *error, size_t error_size) {
   if (!s->writer) return 0;
   char problem[300] = "";
-  int status = 0;
   for (int i = 0; i < s->options->envs && !s->record_failed; i++)
-    if (crafter_traj_recorder_steps(s->recorders[i]) > 0 &&
-        crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
-      record_failure(s, problem);
+    if (crafter_episode_unfinished(crafter_batch_episode(s->batch, i))) store_episode(s, i);
   if (crafter_traj_writer_close(s->writer, problem, sizeof(problem)) < 0) record_failure(s, problem);
   s->writer = NULL;
   if (s->record_failed) {
     snprintf(error, error_size, "%s", s->record_error);
-    status = 1;
+    return 1;
   }
-  return status;
+  return 0;
 }
 
-static void write_text_record(session *s, int i, int action, const crafter_step_result *result) {
-  size_t size = observe(s, i);
-  crafter_record_extra extra = {s->options->envs > 1 ? i : -1,
-                                s->pixels && s->options->info == CRAFTER_INFO_FULL
-                                    ? s->pixels + s->pixel_bytes * (size_t)i
-                                    : NULL,
-                                s->pixel_bytes,
-                                s->options->obs_kind,
-                                1,
-                                s->obs ? s->obs + s->obs_bytes * (size_t)i : NULL,
-                                size,
-                                s->options->tasks ? goal_of(s, i)->id : NULL,
-                                s->options->tasks ? instruction(s, i) : NULL,
-                                s->options->tasks && result ? s->goal[i] : -1,
-                                s->options->levels ? s->envs[i].episode : 0};
-  crafter_env *env = &s->envs[i];
+/* Whether something the runners could not hand back went wrong. */
+static int step_failed(session *s, char *error, size_t error_size) {
+  const char *failure = crafter_batch_failure(s->batch);
+  if (!failure && !s->record_failed) return 0;
+  snprintf(error, error_size, "%s", failure ? failure : s->record_error);
+  return 1;
+}
+
+/* ---- JSON lines ---- */
+
+static crafter_step_result result_of(const crafter_step_record *record) {
+  return (crafter_step_result){record->reward, record->done, record->discount, record->unlocked,
+                               record->info_reward};
+}
+
+static void write_text_record(session *s, FILE *out, int i, int action,
+                              const crafter_step_record *record) {
+  crafter_episode *episode = crafter_batch_episode(s->batch, i);
+  size_t size;
+  const uint8_t *obs = crafter_episode_observe(episode, &size);
+  int tasks = s->options->tasks != NULL;
+  crafter_record_extra extra = {
+      s->options->envs > 1 ? i : -1,
+      s->options->obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
+                                                                                        : NULL,
+      s->options->obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
+      s->options->obs_kind,
+      1,
+      s->obs_bytes ? obs : NULL,
+      size,
+      tasks ? crafter_episode_task(episode)->id : NULL,
+      tasks ? crafter_episode_instruction(episode) : NULL,
+      tasks && record ? record->goal : -1,
+      crafter_episode_level(episode)};
+  const crafter_env *env = crafter_episode_env(episode);
+  crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
+  const crafter_step_result *step = record ? &result : NULL;
   if (s->options->info == CRAFTER_INFO_FULL) {
-    if (result)
-      crafter_proto_write_step(s->out, env, action, result, &extra);
+    if (step)
+      crafter_proto_write_step(out, env, action, step, &extra);
     else
-      crafter_proto_write_reset(s->out, env, &extra);
+      crafter_proto_write_reset(out, env, &extra);
   } else if (s->options->info == CRAFTER_INFO_STATE) {
-    crafter_proto_write_state(s->out, env, result, &extra); /* resets carry the first state */
-  } else if (result || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
+    crafter_proto_write_state(out, env, step, &extra); /* resets carry the first state */
+  } else if (step || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
              s->options->tasks || s->options->levels) {
     /* A short reset record only when it carries something: the goal and
      * the level are known before the first action. */
-    crafter_proto_write_short(s->out, env, result, &extra);
+    crafter_proto_write_short(out, env, step, &extra);
   }
 }
 
-static void fill_frame(session *s, int i, const crafter_step_result *result, int reset) {
+/* Sends what env i's memory stream holds, and empties it. */
+static void send_text(session *s, FILE *stream, char **buffer) {
+  fflush(stream);
+  long length = ftell(stream);
+  if (length > 0) fwrite(*buffer, 1, (size_t)length, s->out);
+  rewind(stream);
+}
+
+static void text_step_job(void *context, int i, crafter_episode *episode) {
+  session *s = context;
+  int action = s->text_actions[i];
+  if (crafter_episode_step(episode, action, &s->records[i]) < 0)
+    __atomic_store_n(&s->step_trouble, 1, __ATOMIC_RELAXED);
+  write_text_record(s, s->step_text[i], i, action, &s->records[i]);
+}
+
+static void text_start_job(void *context, int i, crafter_episode *episode) {
+  session *s = context;
+  (void)episode;
+  write_text_record(s, s->start_text[i], i, 0, NULL);
+}
+
+static void fill_frame(session *s, int i, const crafter_step_record *record, int started) {
   uint8_t *frame = s->frame;
-  crafter_env *env = s->batch ? crafter_batch_env(s->batch, i) : &s->envs[i];
+  crafter_episode *episode = crafter_batch_episode(s->batch, i);
+  const crafter_env *env = crafter_episode_env(episode);
   const crafter_player *player = &env->game.player;
   const crafter_object *body = crafter_game_body(&env->game, 0);
   size_t *at = s->section;
-  crafter_put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, result ? result->reward : 0.0);
+  crafter_put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, record ? record->reward : 0.0);
   crafter_put_f32(frame + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,
-          result ? (float)result->discount : 1.0f);
-  frame[at[CRAFTER_SECTION_DONE] + (size_t)i] = result && result->done;
-  frame[at[CRAFTER_SECTION_RESET] + (size_t)i] = (uint8_t)reset;
-  crafter_put_u32(frame + at[CRAFTER_SECTION_UNLOCKED] + 4 * (size_t)i, result ? result->unlocked : 0);
+                  record ? (float)record->discount : 1.0f);
+  frame[at[CRAFTER_SECTION_DONE] + (size_t)i] = record && record->done;
+  frame[at[CRAFTER_SECTION_RESET] + (size_t)i] = (uint8_t)started;
+  crafter_put_u32(frame + at[CRAFTER_SECTION_UNLOCKED] + 4 * (size_t)i, record ? record->unlocked : 0);
   crafter_put_u32(frame + at[CRAFTER_SECTION_EPISODE] + 4 * (size_t)i, (uint32_t)env->episode);
   crafter_put_u32(frame + at[CRAFTER_SECTION_STEP] + 4 * (size_t)i, (uint32_t)env->game.step);
   uint8_t *inventory = frame + at[CRAFTER_SECTION_INVENTORY] + 4 * CRAFTER_ITEM_COUNT * (size_t)i;
@@ -571,9 +508,9 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
     crafter_put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
   /* A step that ended an episode and started the next reports the
    * achievements the episode ended with. */
-  const int32_t *counts = player->achievements;
-  if (result && result->done && reset)
-    counts = s->batch ? crafter_batch_final_achievements(s->batch, i) : s->final_achievements[i];
+  const int32_t *counts = record && record->finished && started
+                              ? crafter_batch_final_achievements(s->batch, i)
+                              : player->achievements;
   uint8_t *achievements =
       frame + at[CRAFTER_SECTION_ACHIEVEMENTS] + 4 * CRAFTER_ACHIEVEMENT_COUNT * (size_t)i;
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
@@ -584,21 +521,18 @@ static void fill_frame(session *s, int i, const crafter_step_result *result, int
   crafter_put_u32(position + 8, (uint32_t)player->facing_x);
   crafter_put_u32(position + 12, (uint32_t)player->facing_y);
   if (s->options->tasks) {
+    /* The episode's wording, and whether the step met its goal (the
+     * record's: the next episode may have started since). */
     uint8_t *task = frame + at[CRAFTER_SECTION_TASK] + 8 * (size_t)i;
-    crafter_put_u32(task, (uint32_t)(s->options->tasks->first_text[s->candidate[i]] + s->text[i]));
-    crafter_put_u32(task + 4, result ? s->goal[i] : 0);
+    crafter_put_u32(task, (uint32_t)(s->options->tasks->first_text[crafter_episode_candidate(episode)] +
+                                     crafter_episode_text(episode)));
+    crafter_put_u32(task + 4, record ? (uint32_t)record->goal : 0);
   }
   if (s->options->semantic_info) {
     size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
     crafter_env_semantic(env, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
   }
-  uint8_t *obs = frame + at[CRAFTER_SECTION_OBS] + s->obs_bytes * (size_t)i;
-  if (s->batch) {
-    /* observed in place: the batch draws into the frame */
-  } else if (s->obs_bytes) {
-    observe(s, i);
-    memcpy(obs, s->obs + s->obs_bytes * (size_t)i, s->obs_bytes);
-  }
+  /* The observation is drawn into the frame by the batch. */
 }
 
 static void write_header(session *s) {
@@ -766,71 +700,6 @@ static void widen_pipe(session *s) {
   (void)s;
 #endif
 }
-
-/* Steps env i; on the end of an episode counts it and starts the next.
- * Returns 1 when the session has run all its episodes. */
-static int step_env(session *s, int i, int action, crafter_step_result *result, int *reset) {
-  crafter_env *env = &s->envs[i];
-  crafter_env_step(env, action, result);
-  int goal = s->options->tasks ? crafter_task_step(&s->trackers[i], env, action, result) : 0;
-  record_step(s, i, action, result, goal);
-  if (s->options->tasks) {
-    /* What the agent gets: the task's reward on top of the game's, and a
-     * terminal step. */
-    s->goal[i] = (uint8_t)goal;
-    if (goal) {
-      result->reward += goal_of(s, i)->reward;
-      result->discount = 0.0;
-    }
-  }
-  *reset = 0;
-  if (!result->done || s->ended[i]) return 0;
-  s->ended[i] = 1;
-  s->finished++;
-  if (s->options->episodes && s->finished >= s->options->episodes) return 1;
-  return 0;
-}
-
-static int reset_env(session *s, int i, char *error, size_t error_size) {
-  if (s->options->levels) {
-    if (crafter_env_reset_level(&s->envs[i], s->options->levels,
-                                crafter_level_pick(&s->pickers[i])) < 0) {
-      snprintf(error, error_size, "out of memory");
-      return -1;
-    }
-  } else if (s->options->world) {
-    if (crafter_env_reset_from_world(&s->envs[i], s->options->world, error, error_size) < 0)
-      return -1;
-  } else if (crafter_env_reset(&s->envs[i]) < 0) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
-  }
-  s->ended[i] = 0;
-  if (s->options->tasks) {
-    s->goal[i] = 0;
-    if (crafter_task_pool_begin(s->options->tasks, &s->trackers[i], &s->envs[i], &s->candidate[i],
-                                &s->text[i]) < 0) {
-      snprintf(error, error_size, "out of memory");
-      return -1;
-    }
-  }
-  record_reset(s, i);
-  return 0;
-}
-
-/* An episode given up by a reset action: stored as cut when recording. */
-static void cut_episode(session *s, int i) {
-  if (!s->writer || s->record_failed || s->ended[i] ||
-      crafter_traj_recorder_steps(s->recorders[i]) == 0)
-    return;
-  char problem[300];
-  if (crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
-    record_failure(s, problem);
-}
-
-/* A render request (crafter-protocol(5)): env i's view drawn at another
- * size, as Crafter's Env.render(size) draws it, night noise drawn from
- * the world's generator included; nothing is stepped. */
 static int answer_render(session *s, reader *in, long step, char *error, size_t error_size) {
   long available = fill(in, CRAFTER_PROTOCOL_RENDER_BYTES);
   if (available < 0) {
@@ -851,11 +720,7 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
              index, s->options->envs);
     return -1;
   }
-  if (s->batch) {
-    snprintf(error, error_size, "render requests need one thread (no --threads)");
-    return -1;
-  }
-  crafter_env *env = &s->envs[index];
+  crafter_env *env = crafter_batch_env(s->batch, (int)index);
   const int *view = env->params.view;
   if (width < 2u * (uint32_t)view[0] || height < 2u * (uint32_t)view[1] ||
       width > CRAFTER_PROTOCOL_RENDER_MAX || height > CRAFTER_PROTOCOL_RENDER_MAX) {
@@ -899,9 +764,10 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
   write_header(s);
   widen_pipe(s);
   s->lend_pages = !s->ring;
-  if (s->batch && s->obs_bytes) /* the first observations, drawn before there was a frame */
-    memcpy(s->frame + s->section[CRAFTER_SECTION_OBS], crafter_batch_observation(s->batch, 0),
-           s->obs_bytes * (size_t)count);
+  if (s->obs_bytes) /* the first observations, drawn before there was a frame */
+    for (int i = 0; i < count; i++)
+      memcpy(s->frame + s->section[CRAFTER_SECTION_OBS] + s->obs_bytes * (size_t)i,
+             crafter_batch_observation(s->batch, i), s->obs_bytes);
   for (int i = 0; i < count; i++) fill_frame(s, i, NULL, 1);
   if (send_frame(s, 0) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
@@ -938,47 +804,17 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
       snprintf(error, error_size, "out of memory");
       return 1;
     }
-    int stop = 0;
-    if (s->batch) {
-      aim_batch(s);
-      crafter_batch_step(s->batch, actions, s->batch_results, s->batch_resets);
-      for (int i = 0; i < count; i++) fill_frame(s, i, &s->batch_results[i], s->batch_resets[i]);
-    } else {
-      for (int i = 0; i < count; i++) {
-        crafter_step_result result = {0.0, 0, 1.0, 0};
-        int reset = 0;
-        if (actions[i] == CRAFTER_BATCH_RESET) {
-          cut_episode(s, i);
-          if (reset_env(s, i, error, error_size) < 0) return 1;
-          reset = 1;
-        } else {
-          stop |= step_env(s, i, actions[i], &result, &reset);
-          if (result.done && s->options->final_obs && s->obs_bytes) {
-            observe(s, i);
-            memcpy(s->frame + s->section[CRAFTER_SECTION_FINAL] + s->obs_bytes * (size_t)i,
-                   s->obs + s->obs_bytes * (size_t)i, s->obs_bytes);
-          }
-          if (result.done && !stop && !s->options->manual_reset) {
-            memcpy(s->final_achievements[i], s->envs[i].game.player.achievements,
-                   sizeof(s->final_achievements[i]));
-            if (reset_env(s, i, error, error_size) < 0) return 1;
-            reset = 1;
-          }
-        }
-        fill_frame(s, i, &result, reset);
-      }
-    }
+    aim_batch(s);
+    crafter_batch_advance(s->batch, actions, s->records, s->started, episode_left, s);
+    for (int i = 0; i < count; i++) fill_frame(s, i, &s->records[i], s->started[i]);
     settle_final(s);
     in->start += (size_t)count;
-    if (s->record_failed) {
-      snprintf(error, error_size, "%s", s->record_error);
-      return 1;
-    }
+    if (step_failed(s, error, error_size)) return 1;
     if (send_frame(s, (uint32_t)step) < 0) {
       snprintf(error, error_size, "writing standard output: %s", strerror(errno));
       return 1;
     }
-    if (stop) return 0;
+    if (s->stop) return 0;
   }
 }
 
@@ -987,9 +823,33 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
  * line of one env. */
 size_t crafter_session_line_limit(int envs) { return 4096 + 64 * (size_t)envs; }
 
+/* One line of actions in JSON lines: every env steps (on the batch's
+ * threads, each writing its record into its own buffer); in env order what
+ * ended is stored and counted; the envs to restart start (again on the
+ * threads, writing their reset records); then the records go out in env
+ * order, each env's step record followed by its reset record. */
+static void step_text(session *s, const int *actions) {
+  int count = s->options->envs;
+  s->text_actions = actions;
+  crafter_batch_each(s->batch, NULL, text_step_job, s);
+  if (__atomic_load_n(&s->step_trouble, __ATOMIC_RELAXED))
+    record_failure(s, "out of memory while recording");
+  for (int i = 0; i < count; i++) {
+    s->started[i] = 0;
+    if (s->records[i].finished)
+      s->started[i] = (uint8_t)episode_left(s, i, crafter_batch_episode(s->batch, i), 1);
+  }
+  crafter_batch_start(s->batch, s->started);
+  crafter_batch_each(s->batch, s->started, text_start_job, s);
+  for (int i = 0; i < count; i++) {
+    send_text(s, s->step_text[i], &s->step_buffer[i]);
+    if (s->started[i]) send_text(s, s->start_text[i], &s->start_buffer[i]);
+  }
+}
+
 static int run_text(session *s, reader *in, char *error, size_t error_size) {
   int count = s->options->envs;
-  for (int i = 0; i < count; i++) write_text_record(s, i, 0, NULL);
+  for (int i = 0; i < count; i++) write_text_record(s, s->out, i, 0, NULL);
   line_buffer buffer = {NULL, 0, 0, crafter_session_line_limit(count)};
   int *actions = malloc(sizeof(int) * (size_t)count);
   if (!actions) {
@@ -1055,25 +915,12 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
       status = 1;
       break;
     }
-    int stop = 0;
-    for (int i = 0; i < count; i++) {
-      crafter_step_result result;
-      int reset;
-      stop |= step_env(s, i, actions[i], &result, &reset);
-      write_text_record(s, i, actions[i], &result);
-      if (result.done && !stop) {
-        if (reset_env(s, i, error, error_size) < 0) {
-          status = 1;
-          break;
-        }
-        write_text_record(s, i, 0, NULL);
-      }
-    }
-    if (!status && s->record_failed) {
-      snprintf(error, error_size, "%s", s->record_error);
+    step_text(s, actions);
+    if (step_failed(s, error, error_size)) {
       status = 1;
+      break;
     }
-    if (status || stop) break;
+    if (s->stop) break;
   }
   free(actions);
   free(buffer.text);
@@ -1098,11 +945,12 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     free_session(&s);
     return 2;
   }
-  for (int i = 0; !s.batch && i < options->envs; i++)
-    if (reset_env(&s, i, error, error_size) < 0) {
-      free_session(&s);
-      return 1;
-    }
+  /* A file that cannot be written is the run's failure, not the options'. */
+  if (options->record &&
+      !(s.writer = crafter_traj_writer_create(options->record, &s.header, error, error_size))) {
+    free_session(&s);
+    return 1;
+  }
   reader *in = calloc(1, sizeof(reader));
   if (!in) {
     snprintf(error, error_size, "out of memory");

@@ -19,13 +19,17 @@ typedef struct crafter_session_options {
   int64_t first_episode;     /* episode counter of every env's first episode */
   int64_t episodes;          /* stop once this many episodes ended in all; 0: never */
   int envs;                  /* environments stepped together */
-  int threads;               /* threads stepping them (binary protocol, no recording,
-                                no world file, no episode count); 1 otherwise */
+  int threads;               /* threads stepping them, whatever else the run does; the
+                                output does not depend on it */
   int info;                  /* what text records carry: enum crafter_info_kind */
   int obs_kind;              /* enum crafter_obs_kind */
   int binary;                /* binary protocol instead of JSON lines */
   const char *textures;      /* folder of PNG files, NULL for the built-in set */
   const crafter_config *config;   /* the game's rules and numbers, NULL for Crafter's */
+  const char *config_text;   /* the configuration file's bytes, stored by --record */
+  size_t config_bytes;
+  const char *world_text;    /* the world file's bytes, stored by --record */
+  size_t world_bytes;
   const crafter_world_map *world; /* start every episode on this world, or NULL */
   int manual_reset;          /* binary protocol: an env whose episode ended waits for the
                                 reset action (it plays on meanwhile) instead of starting
@@ -45,7 +49,7 @@ typedef struct crafter_session_options {
   const crafter_task_pool *tasks; /* a goal for every episode (crafter_task_draw from the
                                 env's seed and episode), or NULL: its text in every record
                                 and first in text observations, its reward and the end of
-                                the episode when met (one thread) */
+                                the episode when met */
   const crafter_level_set *levels; /* every episode on a level of this set, or NULL: its
                                 seed is params.seed, every env's; records carry "level" */
   int level_order;           /* enum crafter_level_order */

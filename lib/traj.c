@@ -17,10 +17,12 @@
 #include "outfile.h"
 #include "proto.h"
 #include "render.h"
+#include "worldfile.h"
 
 #define CHUNK_TAG "EPSD"
 #define INDEX_TAG "INDX"
 #define TASK_TAG "TASK"
+#define RULES_TAG "RULE"
 #define TRAILER_MAGIC "CRAFTEND"
 #define INDEX_HEADER_BYTES 32
 /* Raw bytes handed to deflate at a time.  Always whole stages, so the same
@@ -107,11 +109,29 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
     header->textures_crc = crafter_traj_textures_crc(textures);
 }
 
+void crafter_traj_header_set_rules(crafter_traj_header *header, const char *config_text,
+                                   size_t config_bytes, const crafter_config *config,
+                                   const char *world_text, size_t world_bytes,
+                                   const crafter_world_map *world) {
+  header->config_text = config_text;
+  header->config_bytes = config_text ? config_bytes : 0;
+  header->config = config_text ? config : NULL;
+  header->world_text = world_text;
+  header->world_bytes = world_text ? world_bytes : 0;
+  header->world = world_text ? world : NULL;
+}
+
+int32_t crafter_traj_item_max(const crafter_traj_header *header, int item) {
+  return header->config ? header->config->items[item].max : crafter_config_builtin.items[item].max;
+}
+
 static void encode_header(const crafter_traj_header *header, uint32_t task_chunk_bytes,
-                          uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
+                          uint32_t config_chunk_bytes, uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_TRAJ_HEADER_BYTES);
   memcpy(out, CRAFTER_TRAJ_MAGIC, 8);
-  crafter_put_u32(out + 8, task_chunk_bytes ? CRAFTER_TRAJ_VERSION_TASKS : CRAFTER_TRAJ_VERSION);
+  crafter_put_u32(out + 8, config_chunk_bytes ? CRAFTER_TRAJ_VERSION_RULES
+                           : task_chunk_bytes ? CRAFTER_TRAJ_VERSION_TASKS
+                                              : CRAFTER_TRAJ_VERSION);
   crafter_put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
   crafter_put_u32(out + 16, (uint32_t)header->obs_kind);
   crafter_put_u32(out + 20, header->obs_bytes);
@@ -136,11 +156,13 @@ static void encode_header(const crafter_traj_header *header, uint32_t task_chunk
     crafter_put_u32(out + 112, (uint32_t)header->level_first);
     crafter_put_u32(out + 116, (uint32_t)header->level_order);
   }
+  crafter_put_u32(out + 120, config_chunk_bytes);
   crafter_put_u32(out + 124, crc_of(out, 124));
 }
 
 static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *header,
-                         uint32_t *task_chunk_bytes, char *error, size_t error_size) {
+                         uint32_t *task_chunk_bytes, uint32_t *config_chunk_bytes, char *error,
+                         size_t error_size) {
   if (size < 8 || memcmp(in, CRAFTER_TRAJ_MAGIC, 8) != 0)
     return crafter_fail(error, error_size, "not a trajectory file (it does not start with %s)",
                  CRAFTER_TRAJ_MAGIC);
@@ -148,11 +170,12 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
     return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
   uint32_t version = crafter_get_u32(in + 8);
-  if (version != CRAFTER_TRAJ_VERSION && version != CRAFTER_TRAJ_VERSION_TASKS)
+  if (version != CRAFTER_TRAJ_VERSION && version != CRAFTER_TRAJ_VERSION_TASKS &&
+      version != CRAFTER_TRAJ_VERSION_RULES)
     return crafter_fail(error, error_size,
-                 "format version %u, but this program reads versions %d and %d (a newer toolkit "
+                 "format version %u, but this program reads versions %d to %d (a newer toolkit "
                  "may)",
-                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_TASKS);
+                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_RULES);
   if (crafter_get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
     return crafter_fail(error, error_size, "the header size is %u, not %d", crafter_get_u32(in + 12),
                  CRAFTER_TRAJ_HEADER_BYTES);
@@ -189,10 +212,17 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   header->level_count = (int32_t)level_count;
   header->level_first = level_first;
   header->level_order = (int)level_order;
-  if ((version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0) ||
+  *config_chunk_bytes = crafter_get_u32(in + 120);
+  if ((version != CRAFTER_TRAJ_VERSION_RULES &&
+       (version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0)) ||
       (*task_chunk_bytes && *task_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES))
     return crafter_fail(error, error_size, "version %u with a task table of %u bytes", version,
                         *task_chunk_bytes);
+  if ((version == CRAFTER_TRAJ_VERSION_RULES) !=
+          (*config_chunk_bytes > CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES) ||
+      (version != CRAFTER_TRAJ_VERSION_RULES && *config_chunk_bytes))
+    return crafter_fail(error, error_size, "version %u with rules of %u bytes", version,
+                        *config_chunk_bytes);
   char problem[200];
   if (crafter_get_u32(in + 52) != CRAFTER_ACTION_COUNT || crafter_get_u32(in + 72) != CRAFTER_ACHIEVEMENT_COUNT ||
       crafter_get_u32(in + 100) != CRAFTER_ITEM_COUNT)
@@ -282,8 +312,10 @@ static void encode_chunk_header(const crafter_traj_episode *episode,
 /* Decodes a chunk header at `offset` of a file of `file_bytes`; checks
  * everything that can be checked without the payload. */
 static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file_bytes,
-                               uint32_t obs_bytes, const crafter_task_set *tasks,
-                               crafter_traj_episode *episode, char *error, size_t error_size) {
+                               const crafter_traj_header *header, crafter_traj_episode *episode,
+                               char *error, size_t error_size) {
+  uint32_t obs_bytes = header->obs_bytes;
+  const crafter_task_set *tasks = header->tasks;
   if (memcmp(in, CHUNK_TAG, 4) != 0)
     return crafter_fail(error, error_size, "no episode chunk starts here");
   if (crafter_get_u32(in + 252) != crc_of(in, 252))
@@ -307,16 +339,17 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++) episode->inventory[i] = crafter_get_i32(in + 160 + 4 * i);
   episode->payload_crc = crafter_get_u32(in + 248);
   uint32_t task = crafter_get_u32(in + 224), text = crafter_get_u32(in + 228);
-  episode->task = (int)task - 1;
-  episode->text = (int)text;
   if (!tasks && (task || text))
-    return crafter_fail(error, error_size, "the episode has a goal, but the file no task table");
+    return crafter_fail(error, error_size, "the episode has a goal, but the file has no task table");
   if (tasks && (task == 0 || task > (uint32_t)tasks->count))
     return crafter_fail(error, error_size, "the episode's goal is task %u of a table of %d", task,
                         tasks->count);
   if (tasks && text >= (uint32_t)tasks->tasks[task - 1].text_count)
     return crafter_fail(error, error_size, "the episode's goal is worded by text %u of %d", text,
                         tasks->tasks[task - 1].text_count);
+  /* Only now in range of an int: task is 0 or at most the table's count. */
+  episode->task = (int)task - 1;
+  episode->text = (int)text;
   episode->play = crafter_get_u32(in + 232);
   for (int i = 236; i < 248; i++)
     if (in[i]) return crafter_fail(error, error_size, "reserved bytes of the chunk header are set");
@@ -346,7 +379,7 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
     if (episode->achievements[i] < 0)
       return crafter_fail(error, error_size, "a negative achievement count");
   for (int i = 0; i < CRAFTER_ITEM_COUNT; i++)
-    if (episode->inventory[i] < 0 || episode->inventory[i] > 9)
+    if (episode->inventory[i] < 0 || episode->inventory[i] > crafter_traj_item_max(header, i))
       return crafter_fail(error, error_size, "an inventory count out of range");
   if (episode->unlocked != unlocked_of(episode->achievements))
     return crafter_fail(error, error_size, "the unlocked achievements disagree with their counts");
@@ -357,19 +390,10 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
 
 /* ---- recorder ---- */
 
-double crafter_traj_info_reward(const crafter_env *env, int32_t health_before,
-                                const crafter_step_result *result) {
-  if (env->params.reward) return result->reward;
-  double reward = (double)(env->game.player.inventory[CRAFTER_HEALTH] - health_before) / 10;
-  if (result->unlocked) reward += 1.0;
-  return reward;
-}
-
 struct crafter_traj_recorder {
   crafter_traj_header header;
   int started, failed;
   crafter_traj_episode episode;
-  int32_t last_health;
   uint8_t *stage;
   size_t staged;
   z_stream stream;
@@ -468,7 +492,6 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   episode->episode = env->episode;
   episode->world_seed = env->world_seed;
   episode->task = -1;
-  recorder->last_health = env->game.player.inventory[CRAFTER_HEALTH];
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
@@ -491,8 +514,7 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                                     const void *obs, int goal) {
   if (!recorder->started || recorder->failed) return -1;
   crafter_traj_episode *episode = &recorder->episode;
-  double reward = crafter_traj_info_reward(env, recorder->last_health, result);
-  recorder->last_health = env->game.player.inventory[CRAFTER_HEALTH];
+  double reward = result->info_reward;
   int died = result->discount == 0.0;
   uint8_t record[CRAFTER_TRAJ_STEP_BYTES] = {0};
   record[0] = (uint8_t)action;
@@ -529,6 +551,9 @@ struct crafter_traj_writer {
   uint64_t *offsets;
   size_t count, capacity;
   int levels;             /* episodes are numbered as they are played (episode->play) */
+  int keep_unless_filled; /* the path held a file: it is replaced only by a recording
+                             that finished an episode */
+  size_t finished;        /* episodes added that ended (not cut), or copied */
 };
 
 static int write_bytes(crafter_traj_writer *writer, const void *data, size_t size, char *error,
@@ -539,24 +564,26 @@ static int write_bytes(crafter_traj_writer *writer, const void *data, size_t siz
   return 0;
 }
 
-/* The task table: a 32-byte header ("TASK", its size, the compressed and
- * the raw size, the CRC-32 of the compressed bytes and of the header's
- * first 28), then the task file's bytes compressed with zlib. */
-static int encode_task_chunk(const crafter_task_set *tasks, uint8_t **out, size_t *bytes) {
-  uLongf packed = compressBound((uLong)tasks->source_bytes);
+/* A text table (the task file, "TASK"; the configuration, "CONF"): a
+ * 32-byte header (the tag, its size, the compressed and the raw size, the
+ * CRC-32 of the compressed bytes and of the header's first 28), then the
+ * file's bytes compressed with zlib. */
+static int encode_text_chunk(const char *tag, const char *text, size_t text_bytes, uint8_t **out,
+                             size_t *bytes) {
+  uLongf packed = compressBound((uLong)text_bytes);
   uint8_t *chunk = malloc(CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES + (size_t)packed);
   if (!chunk) return -1;
   uint8_t *payload = chunk + CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES;
-  if (compress2(payload, &packed, (const Bytef *)tasks->source, (uLong)tasks->source_bytes,
-                Z_BEST_COMPRESSION) != Z_OK) {
+  if (compress2(payload, &packed, (const Bytef *)text, (uLong)text_bytes, Z_BEST_COMPRESSION) !=
+      Z_OK) {
     free(chunk);
     return -1;
   }
   memset(chunk, 0, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
-  memcpy(chunk, TASK_TAG, 4);
+  memcpy(chunk, tag, 4);
   crafter_put_u32(chunk + 4, CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES);
   crafter_put_u64(chunk + 8, (uint64_t)packed);
-  crafter_put_u64(chunk + 16, (uint64_t)tasks->source_bytes);
+  crafter_put_u64(chunk + 16, (uint64_t)text_bytes);
   crafter_put_u32(chunk + 24, crc_of(payload, (size_t)packed));
   crafter_put_u32(chunk + 28, crc_of(chunk, 28));
   *out = chunk;
@@ -578,6 +605,13 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
     return NULL;
   }
   strcpy(writer->path, path);
+  /* A recording never empties a file that is there: it is written aside
+   * and takes the path once it holds an episode. */
+  struct stat info;
+  if (!whole && stat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    whole = 1;
+    writer->keep_unless_filled = 1;
+  }
   if (whole) {
     if (crafter_outfile_open(&writer->whole, path, error, error_size) == 0)
       writer->file = writer->whole.file;
@@ -590,19 +624,42 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
     free(writer);
     return NULL;
   }
-  uint8_t *table = NULL;
-  size_t table_bytes = 0;
-  if (header->tasks && encode_task_chunk(header->tasks, &table, &table_bytes) < 0) {
+  uint8_t *table = NULL, *rules = NULL;
+  size_t table_bytes = 0, rules_bytes = 0;
+  char *both = NULL;
+  size_t both_bytes = 0;
+  if (header->config_text || header->world_text) {
+    /* The rules' text: the sizes of the configuration's and the world's,
+     * then each. */
+    both_bytes = 16 + header->config_bytes + header->world_bytes;
+    both = malloc(both_bytes);
+    if (both) {
+      crafter_put_u64((uint8_t *)both, header->config_bytes);
+      crafter_put_u64((uint8_t *)both + 8, header->world_bytes);
+      if (header->config_bytes) memcpy(both + 16, header->config_text, header->config_bytes);
+      if (header->world_bytes)
+        memcpy(both + 16 + header->config_bytes, header->world_text, header->world_bytes);
+    }
+  }
+  if ((header->tasks && encode_text_chunk(TASK_TAG, header->tasks->source,
+                                          header->tasks->source_bytes, &table, &table_bytes) < 0) ||
+      (both_bytes && (!both || encode_text_chunk(RULES_TAG, both, both_bytes, &rules,
+                                                 &rules_bytes) < 0))) {
+    free(both);
+    free(table);
     crafter_fail(error, error_size, "out of memory");
     crafter_traj_writer_abort(writer);
     return NULL;
   }
   writer->levels = header->level_count > 0;
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
-  encode_header(header, (uint32_t)table_bytes, bytes);
+  encode_header(header, (uint32_t)table_bytes, (uint32_t)rules_bytes, bytes);
   int failed = write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
-               write_bytes(writer, table, table_bytes, error, error_size) < 0;
+               write_bytes(writer, table, table_bytes, error, error_size) < 0 ||
+               write_bytes(writer, rules, rules_bytes, error, error_size) < 0;
+  free(both);
   free(table);
+  free(rules);
   if (failed || fflush(writer->file) != 0) {
     crafter_fail(error, error_size, "writing %s: %s", path, strerror(errno));
     crafter_traj_writer_abort(writer);
@@ -671,6 +728,7 @@ int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *
     return -1;
   if (fflush(writer->file) != 0)
     return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  if (episode->end != CRAFTER_TRAJ_CUT) writer->finished++;
   return 0;
 }
 
@@ -680,6 +738,7 @@ int crafter_traj_writer_add_chunk(crafter_traj_writer *writer, const uint8_t *ch
   if (write_bytes(writer, chunk, bytes, error, error_size) < 0) return -1;
   if (fflush(writer->file) != 0)
     return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  writer->finished++; /* an episode stored before: content, not a recording under way */
   return 0;
 }
 
@@ -711,7 +770,7 @@ int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t e
     free(entries);
   }
   if (writer->whole.file) {
-    if (status < 0)
+    if (status < 0 || (writer->keep_unless_filled && writer->finished == 0))
       crafter_outfile_abort(&writer->whole);
     else if (crafter_outfile_commit(&writer->whole, error, error_size) < 0)
       status = -1;
@@ -739,6 +798,10 @@ struct crafter_traj_reader {
   uint64_t size;
   crafter_traj_header header;
   crafter_task_set tasks;  /* the task table, when the file has one */
+  crafter_config config;   /* the configuration, when the file has one */
+  crafter_world_map world; /* the world, when the file has one */
+  int have_world;
+  char *rules_text;        /* the text of both */
   uint64_t start;          /* where the first episode chunk may be: after the header and
                               the task table */
   crafter_traj_status status;
@@ -861,14 +924,15 @@ static int chunk_at(crafter_traj_reader *reader, uint64_t offset, uint64_t limit
       return crafter_fail(problem, problem_size,
                    "an episode chunk's header is cut short: %llu of %d bytes",
                    (unsigned long long)(limit - offset), CRAFTER_TRAJ_CHUNK_HEADER_BYTES);
-    return crafter_fail(problem, problem_size, "%llu bytes that are no chunk",
-                 (unsigned long long)(limit - offset));
+    return crafter_fail(problem, problem_size, "%llu byte%s that %s no chunk",
+                        (unsigned long long)(limit - offset), limit - offset == 1 ? "" : "s",
+                        limit - offset == 1 ? "is" : "are");
   }
   if (read_at(reader, offset, bytes, sizeof(bytes)) < 0)
     return crafter_fail(problem, problem_size, "cannot read: %s", strerror(errno));
   if (memcmp(bytes, CHUNK_TAG, 4) == 0) reader->status.checked_bytes += 252;
-  if (decode_chunk_header(bytes, offset, limit, reader->header.obs_bytes, reader->header.tasks,
-                          episode, problem, problem_size) < 0)
+  if (decode_chunk_header(bytes, offset, limit, &reader->header, episode, problem,
+                          problem_size) < 0)
     return -1;
   const crafter_traj_header *header = &reader->header;
   if (header->level_count == 0 && episode->play)
@@ -1095,50 +1159,107 @@ static int drop_duplicates(crafter_traj_reader *reader) {
   return 0;
 }
 
-/* Reads and parses the task table after the header; every episode of
- * the file needs it, so a damaged table fails the opening. */
-static int read_task_table(crafter_traj_reader *reader, uint32_t bytes, char *error,
-                           size_t error_size) {
-  reader->start = CRAFTER_TRAJ_HEADER_BYTES;
-  reader->header.tasks = NULL;
-  if (bytes == 0) return 0;
+/* Reads a text table of `bytes` at reader->start, whose header carries
+ * `tag`: its text in *text (to free) and *length, or -1 with a reason
+ * naming it `what`. */
+static int read_text_table(crafter_traj_reader *reader, uint32_t bytes, const char *tag,
+                           const char *what, uint64_t limit, char **text, size_t *length,
+                           char *error, size_t error_size) {
+  *text = NULL;
   uint8_t head[CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES];
-  if (read_at(reader, CRAFTER_TRAJ_HEADER_BYTES, head, sizeof(head)) < 0)
-    return crafter_fail(error, error_size, "the task table is cut short");
+  uint64_t at = reader->start;
+  if (read_at(reader, at, head, sizeof(head)) < 0)
+    return crafter_fail(error, error_size, "%s is cut short", what);
   uint64_t packed = crafter_get_u64(head + 8), raw = crafter_get_u64(head + 16);
-  if (memcmp(head, TASK_TAG, 4) != 0 || crafter_get_u32(head + 28) != crc_of(head, 28) ||
+  if (memcmp(head, tag, 4) != 0 || crafter_get_u32(head + 28) != crc_of(head, 28) ||
       crafter_get_u32(head + 4) != CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES)
-    return crafter_fail(error, error_size, "the task table's header is damaged");
-  if (packed != bytes - CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES || raw == 0 ||
-      raw > CRAFTER_TASKS_MAX_BYTES)
-    return crafter_fail(error, error_size, "the task table's sizes (%llu, %llu) are impossible",
+    return crafter_fail(error, error_size, "%s's header is damaged", what);
+  if (packed != bytes - CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES || raw == 0 || raw > limit)
+    return crafter_fail(error, error_size, "%s's sizes (%llu, %llu) are impossible", what,
                         (unsigned long long)packed, (unsigned long long)raw);
   uint8_t *payload = malloc((size_t)packed);
-  char *text = malloc((size_t)raw);
+  char *inflated = malloc((size_t)raw);
   int status = 0;
   uLongf got = (uLongf)raw;
-  if (!payload || !text) {
+  if (!payload || !inflated) {
     status = crafter_fail(error, error_size, "out of memory");
-  } else if (read_at(reader, CRAFTER_TRAJ_HEADER_BYTES + CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES,
-                     payload, (size_t)packed) < 0) {
-    status = crafter_fail(error, error_size, "the task table is cut short");
+  } else if (read_at(reader, at + CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES, payload, (size_t)packed) <
+             0) {
+    status = crafter_fail(error, error_size, "%s is cut short", what);
   } else if (crc_of(payload, (size_t)packed) != crafter_get_u32(head + 24)) {
-    status = crafter_fail(error, error_size, "the task table's checksum does not match");
-  } else if (uncompress((Bytef *)text, &got, payload, (uLong)packed) != Z_OK || got != raw) {
-    status = crafter_fail(error, error_size, "the task table does not inflate to %llu bytes",
+    status = crafter_fail(error, error_size, "%s's checksum does not match", what);
+  } else if (uncompress((Bytef *)inflated, &got, payload, (uLong)packed) != Z_OK || got != raw) {
+    status = crafter_fail(error, error_size, "%s does not inflate to %llu bytes", what,
                           (unsigned long long)raw);
-  } else {
-    char problem[200];
-    if (crafter_tasks_load_string(text, (size_t)raw, "the task table", &reader->tasks, problem,
-                                  sizeof(problem)) < 0)
-      status = crafter_fail(error, error_size, "%s", problem);
   }
   free(payload);
-  free(text);
-  if (status < 0) return -1;
+  if (status < 0) {
+    free(inflated);
+    return -1;
+  }
+  *text = inflated;
+  *length = (size_t)raw;
   reader->status.checked_bytes += bytes;
-  reader->header.tasks = &reader->tasks;
   reader->start += bytes;
+  return 0;
+}
+
+/* Reads and parses the task table and the configuration after the
+ * header; every episode of the file needs them, so a damaged table fails
+ * the opening. */
+static int read_tables(crafter_traj_reader *reader, uint32_t task_bytes, uint32_t config_bytes,
+                       char *error, size_t error_size) {
+  reader->start = CRAFTER_TRAJ_HEADER_BYTES;
+  reader->header.tasks = NULL;
+  reader->header.config = NULL;
+  crafter_traj_header_set_rules(&reader->header, NULL, 0, NULL, NULL, 0, NULL);
+  char *text;
+  size_t length;
+  char problem[200];
+  if (task_bytes) {
+    if (read_text_table(reader, task_bytes, TASK_TAG, "the task table", CRAFTER_TASKS_MAX_BYTES,
+                        &text, &length, error, error_size) < 0)
+      return -1;
+    int status = crafter_tasks_load_string(text, length, "the task table", &reader->tasks,
+                                           problem, sizeof(problem));
+    free(text);
+    if (status < 0) return crafter_fail(error, error_size, "%s", problem);
+    reader->header.tasks = &reader->tasks;
+  }
+  if (config_bytes) {
+    if (read_text_table(reader, config_bytes, RULES_TAG, "the rules",
+                        16 + (uint64_t)CRAFTER_CONFIG_MAX_BYTES + CRAFTER_WORLDFILE_MAX_BYTES, &text,
+                        &length, error, error_size) < 0)
+      return -1;
+    reader->rules_text = text;
+    uint64_t config_length = length >= 16 ? crafter_get_u64((uint8_t *)text) : 0;
+    uint64_t world_length = length >= 16 ? crafter_get_u64((uint8_t *)text + 8) : 0;
+    if (length < 16 || config_length > length - 16 || world_length != length - 16 - config_length ||
+        (config_length == 0 && world_length == 0))
+      return crafter_fail(error, error_size, "the rules' sizes do not add up");
+    const char *config_text = config_length ? text + 16 : NULL;
+    const char *world_text = world_length ? text + 16 + config_length : NULL;
+    crafter_config_default(&reader->config);
+    if (config_text &&
+        (crafter_config_load_string(config_text, (size_t)config_length, "the stored configuration",
+                                    &reader->config, problem, sizeof(problem)) < 0 ||
+         crafter_config_check(&reader->config, problem, sizeof(problem)) < 0))
+      return crafter_fail(error, error_size, "%s", problem);
+    if (world_text) {
+      if (crafter_world_map_parse(&reader->world, world_text, (size_t)world_length,
+                                  "the stored world", problem, sizeof(problem)) < 0)
+        return crafter_fail(error, error_size, "%s", problem);
+      reader->have_world = 1;
+      if (reader->world.width != reader->header.params.area[0] ||
+          reader->world.height != reader->header.params.area[1])
+        return crafter_fail(error, error_size, "the stored world is %dx%d, the area %dx%d",
+                            reader->world.width, reader->world.height,
+                            reader->header.params.area[0], reader->header.params.area[1]);
+    }
+    crafter_traj_header_set_rules(&reader->header, config_text, (size_t)config_length,
+                                  &reader->config, world_text, (size_t)world_length,
+                                  &reader->world);
+  }
   return 0;
 }
 
@@ -1152,9 +1273,10 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
     return NULL;
   }
   char problem[256];
-  uint32_t task_chunk_bytes = 0;
-  if (decode_header(bytes, have, &reader->header, &task_chunk_bytes, problem, sizeof(problem)) < 0 ||
-      read_task_table(reader, task_chunk_bytes, problem, sizeof(problem)) < 0) {
+  uint32_t task_chunk_bytes = 0, config_chunk_bytes = 0;
+  if (decode_header(bytes, have, &reader->header, &task_chunk_bytes, &config_chunk_bytes, problem,
+                    sizeof(problem)) < 0 ||
+      read_tables(reader, task_chunk_bytes, config_chunk_bytes, problem, sizeof(problem)) < 0) {
     crafter_fail(error, error_size, "%s: %s", name, problem);
     crafter_traj_close(reader);
     return NULL;
@@ -1222,6 +1344,8 @@ void crafter_traj_close(crafter_traj_reader *reader) {
   free(reader->episodes);
   free(reader->prefix_crc);
   crafter_task_set_free(&reader->tasks);
+  if (reader->have_world) crafter_world_map_free(&reader->world);
+  free(reader->rules_text);
   free(reader);
 }
 

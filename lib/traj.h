@@ -32,6 +32,9 @@
 #define CRAFTER_TRAJ_VERSION 1       /* a file of episodes without goals */
 #define CRAFTER_TRAJ_VERSION_TASKS 2 /* a file of episodes with goals: its task table
                                         follows the header */
+#define CRAFTER_TRAJ_VERSION_RULES 3 /* episodes played by a configuration or on a world
+                                        file, both stored after the header (and the task
+                                        table, if any) */
 #define CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES 32
 #define CRAFTER_TRAJ_HEADER_BYTES 128
 #define CRAFTER_TRAJ_CHUNK_HEADER_BYTES 256
@@ -56,6 +59,19 @@ typedef struct crafter_traj_header {
   int32_t level_count;
   int64_t level_first;
   int level_order;       /* enum crafter_level_order */
+  /* The configuration the episodes were played by (crafter-config(5)):
+   * the YAML text of its file, or NULL for Crafter's rules; and the world
+   * file (crafter-world(5)) every episode started on, or NULL for
+   * generated worlds.  A writer stores both texts after the header; a
+   * reader's header points at the texts it read, at the configuration they
+   * make (config: Crafter's values under the file's) and at the map
+   * (world), which replays play by. */
+  const char *config_text;
+  size_t config_bytes;
+  const crafter_config *config;
+  const char *world_text;
+  size_t world_bytes;
+  const struct crafter_world_map *world;
 } crafter_traj_header;
 
 /* Fills a header for envs of these parameters with observations of a
@@ -69,6 +85,20 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
 struct crafter_level_set;
 void crafter_traj_header_set_levels(crafter_traj_header *header,
                                     const struct crafter_level_set *levels, int order);
+
+/* Records that the episodes are played by the configuration whose file
+ * holds `config_text` (NULL: Crafter's rules), which makes `config`, and
+ * on the world whose file holds `world_text` (NULL: generated worlds),
+ * which makes `world`. */
+struct crafter_world_map;
+void crafter_traj_header_set_rules(crafter_traj_header *header, const char *config_text,
+                                   size_t config_bytes, const crafter_config *config,
+                                   const char *world_text, size_t world_bytes,
+                                   const struct crafter_world_map *world);
+
+/* The highest count a file's episode may end with in an inventory slot:
+ * its configuration's maximum (Crafter's: 9). */
+int32_t crafter_traj_item_max(const crafter_traj_header *header, int item);
 
 /* Bytes of one observation of a kind for these parameters, 0 for none or text. */
 uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind);
@@ -116,13 +146,6 @@ typedef struct crafter_traj_step {
   uint32_t unlocked; /* achievements unlocked for the first time by this step */
   double reward;     /* Crafter's info['reward'], whatever params.reward says */
 } crafter_traj_step;
-
-/* info['reward'] of a step: the env's reward, or, when the env reports
- * none (params.reward 0), what Crafter computes: the change of health
- * since health_before, divided by 10, plus 1 when the step unlocked
- * something. */
-double crafter_traj_info_reward(const crafter_env *env, int32_t health_before,
-                                const crafter_step_result *result);
 
 /* Builds one episode in memory, compressing as it goes. */
 typedef struct crafter_traj_recorder crafter_traj_recorder;

@@ -437,6 +437,17 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
 
 int crafter_world_map_load(crafter_world_map *map, const char *path, char *error,
                            size_t error_size) {
+  char *text;
+  size_t length;
+  if (crafter_world_map_load_text(map, path, &text, &length, error, error_size) < 0) return -1;
+  free(text);
+  return 0;
+}
+
+int crafter_world_map_load_text(crafter_world_map *map, const char *path, char **kept,
+                                size_t *kept_length, char *error, size_t error_size) {
+  *kept = NULL;
+  *kept_length = 0;
   memset(map, 0, sizeof(*map));
   int from_stdin = strcmp(path, "-") == 0;
   FILE *file = from_stdin ? stdin : fopen(path, "rb");
@@ -445,8 +456,7 @@ int crafter_world_map_load(crafter_world_map *map, const char *path, char *error
     snprintf(error, error_size, "%s: %s", path, strerror(errno));
     return -1;
   }
-  /* A full map is at most 4096 rows of 4096 cells, plus a header. */
-  const size_t limit = (size_t)(CRAFTER_WORLDFILE_MAX_SIDE + 2) * CRAFTER_WORLDFILE_MAX_SIDE * 2;
+  const size_t limit = CRAFTER_WORLDFILE_MAX_BYTES;
   size_t capacity = 1 << 16, used = 0;
   char *text = malloc(capacity);
   int status = 0;
@@ -476,8 +486,13 @@ int crafter_world_map_load(crafter_world_map *map, const char *path, char *error
   }
   if (!from_stdin) fclose(file);
   if (status == 0) status = crafter_world_map_parse(map, text, used, name, error, error_size);
-  free(text);
-  return status;
+  if (status < 0) {
+    free(text);
+    return status;
+  }
+  *kept = text;
+  *kept_length = used;
+  return 0;
 }
 
 /* ---- writing ---- */

@@ -18,6 +18,10 @@
 
 #define CRAFTER_WORLDFILE_VERSION 1
 #define CRAFTER_WORLDFILE_MAX_SIDE 4096
+/* The largest file a reader takes: 4096 rows of 4096 cells, and room for
+ * comments and line ends. */
+#define CRAFTER_WORLDFILE_MAX_BYTES \
+  ((size_t)(CRAFTER_WORLDFILE_MAX_SIDE + 2) * CRAFTER_WORLDFILE_MAX_SIDE * 2)
 
 /* A world's grid and objects, without the game around it. */
 typedef struct crafter_world_map {
@@ -48,6 +52,11 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
 /* Reads a world file ("-" for standard input). */
 int crafter_world_map_load(crafter_world_map *map, const char *path, char *error,
                            size_t error_size);
+
+/* The same, keeping the file's bytes in *text (to free) and *length: what
+ * a recording stores to be replayed on the same world. */
+int crafter_world_map_load_text(crafter_world_map *map, const char *path, char **text,
+                                size_t *length, char *error, size_t error_size);
 
 /* The current grid and objects of a game. */
 int crafter_world_map_from_game(crafter_world_map *map, const crafter_game *game);

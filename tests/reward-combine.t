@@ -7,31 +7,17 @@
 # achievements and larger second, and both below zero.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 8
-
 # The player in the middle of a 9x9 beach (no grass, so no creature
 # spawns), facing down onto a tree.
-cat >"$scratch/world.txt" <<'WORLD'
-crafter-world 1
-size 9 9
-map
-:::::::::
-:::::::::
-:::::::::
-:::::::::
-::::@::::
-::::T::::
-:::::::::
-:::::::::
-:::::::::
-WORLD
+tree=$top/tests/data/worlds/tree-9x9.txt
+plan 8
 
 # reward COMBINE SAPLING WOOD: the reward of one do on the tree.
 reward() {
   printf 'collect:\n  tree: {receive: {wood: 1, sapling: 1}, leaves: tree}\n' >"$scratch/config.yaml"
   printf 'reward:\n  health: 0\n  combine: %s\n' "$1" >>"$scratch/config.yaml"
   printf '  achievements: {collect_sapling: %s, collect_wood: %s}\n' "$2" "$3" >>"$scratch/config.yaml"
-  echo do | "$step" --area 9,9 --world "$scratch/world.txt" --config "$scratch/config.yaml" \
+  echo do | "$step" --area 9,9 --world "$tree" --config "$scratch/config.yaml" \
     >"$scratch/out" 2>&1 || return 1
   grep -q '"unlocked": \["collect_sapling", "collect_wood"\]' "$scratch/out" || return 1
   sed -n 's/.*"reward": \([^,]*\),.*/\1/p' "$scratch/out"
@@ -55,7 +41,7 @@ check sum -3 -1 -4.0 "combine: sum, -3 and -1 at once pay -4"
 # Crafter's own rewards: +1 however many unlock at once.
 printf 'collect:\n  tree: {receive: {wood: 1, sapling: 1}, leaves: tree}\nreward: {health: 0}\n' \
   >"$scratch/default.yaml"
-echo do | "$step" --area 9,9 --world "$scratch/world.txt" --config "$scratch/default.yaml" |
+echo do | "$step" --area 9,9 --world "$tree" --config "$scratch/default.yaml" |
   grep -q '"reward": 1.0, .*"unlocked": \["collect_sapling", "collect_wood"\]'
 ok $? "the default (max of ones) pays 1 for the two"
 finish

@@ -46,7 +46,7 @@ class VecEnv(_SB3VecEnv):
                  levels=None, start_level=None, level_order=None):
         num_envs = int(num_envs)
         if threads is None:
-            threads = 1 if record is not None or tasks is not None else default_threads(num_envs)
+            threads = default_threads(num_envs)
         self._stream_options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
                              length=length, textures=textures, threads=threads,
                              transport=transport, final_obs=True, record=record, tasks=tasks,

@@ -95,7 +95,7 @@ class VectorEnv(_Base):
                round again (after shm_slots steps with shm, two steps with
                the pipe), so keep a copy of what you store
     threads    crafter-step's threads; None (default): as many as this
-               process may use cores (one with record or tasks)
+               process may use cores; results do not depend on it
     record     a trajectory file keeping every episode; stats Crafter's
                stats.jsonl (as Env's stats: a .jsonl file or a folder)
     tasks      a task file (crafter-task(5)): every episode has a goal;
@@ -126,8 +126,7 @@ class VectorEnv(_Base):
             length = max_episode_steps
         self.num_envs = int(num_envs)
         if threads is None:
-            threads = 1 if record is not None or tasks is not None else \
-                default_threads(self.num_envs)
+            threads = default_threads(self.num_envs)
         self._options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
                              length=length, textures=textures, threads=threads,
                              transport=transport, manual_reset=True, record=record,

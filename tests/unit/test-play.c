@@ -181,7 +181,8 @@ static void test_frames(void) {
   crafter_env_init(&twin, &params, error, sizeof(error));
   crafter_env_reset(&env);
   crafter_env_reset(&twin);
-  crafter_play_status status = {"Crafter  seed 1", NULL, 0.0, "a message", crafter_play_help};
+  crafter_play_status status = {"Crafter  seed 1", NULL, 0.0, "a message", crafter_play_help,
+                                NULL};
   crafter_play_text text = {0};
 
   crafter_play_screen *glyphs =
@@ -279,7 +280,7 @@ static void test_small_terminal(void) {
   const char *message =
       "You died after 123 steps with a reward of 3.1.  Any key starts episode 2; q quits.";
   crafter_play_status status = {"Crafter  seed 1  episode 1  (recording)", NULL, 0.0, message,
-                                crafter_play_help};
+                                crafter_play_help, NULL};
   crafter_play_screen *screen =
       crafter_play_screen_new(&params, CRAFTER_PLAY_GLYPHS, NULL, 0, error, sizeof(error));
   crafter_play_text text = {0};
@@ -336,17 +337,17 @@ static void test_record_and_replay(void) {
   static const int first[] = {CRAFTER_MOVE_LEFT, CRAFTER_MOVE_RIGHT, CRAFTER_MOVE_RIGHT,
                               CRAFTER_MOVE_RIGHT, CRAFTER_MOVE_RIGHT, CRAFTER_DO};
   for (int i = 0; i < 6; i++) crafter_play_game_act(&game, first[i]);
-  ok(game.env.game.player.inventory[CRAFTER_WOOD] == 1 && game.reward == 1.0 &&
+  ok(crafter_play_game_env(&game)->game.player.inventory[CRAFTER_WOOD] == 1 && game.reward == 1.0 &&
          strstr(game.message, "collect_wood"),
      "seed 1: a, d, d, d, d, space collects wood (%s)", game.message);
   for (int i = 0; i < 30 && !game.over; i++) crafter_play_game_act(&game, CRAFTER_NOOP);
-  ok(game.over == CRAFTER_TRAJ_TIME_LIMIT && game.env.game.step == 20 &&
+  ok(game.over == CRAFTER_TRAJ_TIME_LIMIT && crafter_play_game_env(&game)->game.step == 20 &&
          strstr(game.message, "episode 2"),
      "the time limit ends the episode and says what comes next");
   crafter_play_game_act(&game, CRAFTER_NOOP);
-  ok(game.env.game.step == 20, "an ended episode takes no more steps");
+  ok(crafter_play_game_env(&game)->game.step == 20, "an ended episode takes no more steps");
   crafter_play_game_next_episode(&game, error, sizeof(error));
-  ok(game.env.episode == 2 && game.env.game.step == 0 && game.reward == 0 && !game.over,
+  ok(crafter_play_game_env(&game)->episode == 2 && crafter_play_game_env(&game)->game.step == 0 && game.reward == 0 && !game.over,
      "the next episode starts");
   for (int i = 0; i < 3; i++) crafter_play_game_act(&game, CRAFTER_MOVE_UP);
   ok(crafter_play_game_finish(&game, error, sizeof(error)) == 0, "the recording closes");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dataset.h"
 #include "proto.h"
 #include "render.h"
 #include "rng.h"
@@ -74,6 +75,8 @@ static uint8_t *read_whole(const char *path, size_t *size) {
 
 /* Records EPISODES episodes of random actions with `obs_kind`
  * observations. */
+static int tamper_step = -1; /* >= 0: the reward stored at this step of episode 0 is off by 1 */
+
 static int record(const char *path, int obs_kind, expected *out) {
   crafter_params params;
   crafter_params_default(&params);
@@ -103,13 +106,13 @@ static int record(const char *path, int obs_kind, expected *out) {
     int t = 0;
     for (; t < limit && !result.done; t++) {
       int action = (int)crafter_rng_randint(&rng, 0, CRAFTER_ACTION_COUNT);
-      int32_t health = env.game.player.inventory[CRAFTER_HEALTH];
       crafter_env_step(&env, action, &result);
+      if (e == 0 && t == tamper_step) result.info_reward += 1.0; /* as a broken engine would */
       if (obs_kind == CRAFTER_OBS_SEMANTIC) crafter_env_semantic(&env, obs);
       if (obs_kind == CRAFTER_OBS_SYMBOLIC) crafter_render_symbolic(&env, (float *)(void *)obs);
       crafter_traj_recorder_step(recorder, &env, action, &result, obs);
       out[e].actions[t] = (uint8_t)action;
-      out[e].rewards[t] = crafter_traj_info_reward(&env, health, &result);
+      out[e].rewards[t] = result.info_reward;
       out[e].done[t] = (uint8_t)result.done;
       out[e].unlocked[t] = result.unlocked;
     }
@@ -485,6 +488,27 @@ int main(void) {
   ok(none && readable(none, size2, again, &opened, NULL, NULL) == EPISODES,
      "and reads back");
   free(none);
+
+  /* Re-simulation catches a step the engine would play otherwise: an
+   * episode whose stored reward is off at step 4 fails, naming the step,
+   * while its checksums and steps are whole. */
+  tamper_step = 3;
+  ok(record(path2, CRAFTER_OBS_NONE, again) == 0, "an episode with a reward off by one is written");
+  tamper_step = -1;
+  char *report = NULL;
+  size_t report_bytes = 0;
+  FILE *out = open_memstream(&report, &report_bytes);
+  int verified = crafter_dataset_verify(path2, 1, NULL, out, error, sizeof(error));
+  fclose(out);
+  ok(verified == 1 && report && strstr(report, "episode 0 (seed 7, episode 1): step 4: reward differs"),
+     "verify --resimulate fails on it at step 4: %s", report ? report : error);
+  free(report);
+  report = NULL;
+  out = open_memstream(&report, &report_bytes);
+  verified = crafter_dataset_verify(path2, 0, NULL, out, error, sizeof(error));
+  fclose(out);
+  ok(verified == 0, "while its checksums and steps are whole");
+  free(report);
 
   free(copy);
   free(bytes);

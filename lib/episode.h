@@ -1,0 +1,134 @@
+/* episode: one environment's life for every program: the env, how each
+ * episode starts (a fresh world, a level of a set, a world file; a goal
+ * drawn from a task pool), the task tracker, what a step hands back (the
+ * reward once, from the config, the goal's reward added; the achievements
+ * unlocked; whether the goal was met; done; discount), the observation of
+ * the kind asked for, and the recording of each episode.  crafter-step's
+ * sessions, the batch's threads, crafter-dataset record, crafter-play and
+ * crafter-bench all run their environments on it.
+ *
+ * A runner owns its env, renderer and recorder and shares nothing
+ * writable, so runners may be stepped on different threads. */
+#ifndef CRAFTER_EPISODE_H
+#define CRAFTER_EPISODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "env.h"
+#include "levels.h"
+#include "render.h"
+#include "tasks.h"
+#include "textures.h"
+#include "traj.h"
+#include "worldfile.h"
+
+/* What every runner of a run shares; read only while they run. */
+typedef struct crafter_episode_options {
+  crafter_params params;          /* the run's; runner i plays seed params.seed + i */
+  const crafter_config *config;   /* the rules; NULL for Crafter's */
+  int obs_kind;                   /* enum crafter_obs_kind: what crafter_episode_observe makes */
+  const crafter_textures *textures; /* for pixels; NULL: no pixels are drawn */
+  int64_t first_episode;          /* the episode counter of the first episode */
+  const crafter_world_map *world; /* every episode on this map, or NULL */
+  const crafter_level_set *levels; /* every episode on a level of this set, or NULL */
+  int level_order;                /* enum crafter_level_order */
+  int level_envs;                 /* runners sharing the set's sequential order (>= 1) */
+  const crafter_task_pool *tasks; /* a goal for every episode, or NULL */
+  const crafter_traj_header *record; /* keep each episode in a recorder of this header,
+                                        or NULL */
+} crafter_episode_options;
+
+/* What a step (or a start) hands back. */
+typedef struct crafter_step_record {
+  double reward;      /* what the agent gets: the game's reward (0 with reward off), plus
+                         the task's reward on the step that meets the goal */
+  double info_reward; /* Crafter's info['reward']: the game's reward, even with reward off */
+  uint32_t unlocked;  /* achievements unlocked for the first time at this step */
+  int goal;           /* 1 when this step met the episode's goal */
+  int done;           /* the episode ended at this step: death, time limit, goal or the
+                         task's own step limit */
+  double discount;    /* 0 when the player died or met the goal, else 1 */
+  int finished;       /* this step ended the episode: its first done (a step after the
+                         end, which plays on as crafter.Env does, is done again but does
+                         not finish anything) */
+} crafter_step_record;
+
+typedef struct crafter_episode crafter_episode;
+
+/* Runner `index` of a run: its env (seed options->params.seed + index,
+ * next episode options->first_episode), and with levels its picker (env
+ * `index` of options->level_envs).  `share` (or NULL): a runner of the same
+ * run whose scaled textures it borrows, which must outlive it.  NULL with
+ * a reason. */
+crafter_episode *crafter_episode_new(const crafter_episode_options *options, int index,
+                                     const crafter_episode *share, char *error,
+                                     size_t error_size);
+void crafter_episode_free(crafter_episode *episode);
+
+/* Where the observations go from now on: a buffer of
+ * crafter_episode_obs_bytes() that the caller keeps alive, or NULL for the
+ * runner's own.  Pixels are drawn there at every start and step; other
+ * kinds when crafter_episode_observe is called. */
+void crafter_episode_set_obs_buffer(crafter_episode *episode, uint8_t *buffer);
+
+/* The bytes of one observation of the options' kind (for text, the
+ * capacity: a text observation is NUL-terminated within it). */
+size_t crafter_episode_obs_bytes(const crafter_episode *episode);
+
+/* What the next start plays: episode counter `episode` (set_next), or
+ * the level of index `level` of the set (set_level) instead of the
+ * picker's choice.  Each holds for one start. */
+void crafter_episode_set_next(crafter_episode *episode, int64_t number);
+void crafter_episode_set_level(crafter_episode *episode, int level);
+
+/* Starts the next episode: a level of the set (the picker's, or the one
+ * set), a world file, or a fresh world, made in `prepared` ahead of time
+ * when it is that episode's (NULL: made now); then the goal, the
+ * recording, and the first observation.  0, or -1 with a reason. */
+int crafter_episode_start(crafter_episode *episode, crafter_prepared *prepared, char *error,
+                          size_t error_size);
+
+/* One step with an action in [0, CRAFTER_ACTION_COUNT).  A step after
+ * the episode ended plays on, as crafter.Env does, and is not recorded.
+ * 0, or -1 when recording ran out of memory (the step was played). */
+int crafter_episode_step(crafter_episode *episode, int action, crafter_step_record *out);
+
+/* The observation of the options' kind now, in the buffer (made at most
+ * once between two steps); its bytes in *bytes (text: its length). */
+const uint8_t *crafter_episode_observe(crafter_episode *episode, size_t *bytes);
+
+/* Whether the episode has ended (done), whether it is under way with a
+ * step not yet stored (a cut if it is given up), and its steps so far. */
+int crafter_episode_ended(const crafter_episode *episode);
+int crafter_episode_unfinished(const crafter_episode *episode);
+
+/* The recorder holding the episode (NULL when not recording): once it
+ * ended, or to store it as cut. */
+crafter_traj_recorder *crafter_episode_recorder(crafter_episode *episode);
+
+/* Hands over the recorder of the episode that ended and records the next
+ * episodes with `fresh` (a recorder of the same header), so that the
+ * ended one can be stored later while the runner plays on. */
+crafter_traj_recorder *crafter_episode_swap_recorder(crafter_episode *episode,
+                                                     crafter_traj_recorder *fresh);
+
+/* The env; the goal (NULL without tasks), its candidate in the pool, its
+ * wording and whether it was met at the last step. */
+crafter_env *crafter_episode_env(crafter_episode *episode);
+const crafter_env *crafter_episode_env_const(const crafter_episode *episode);
+const crafter_task *crafter_episode_task(const crafter_episode *episode);
+int crafter_episode_candidate(const crafter_episode *episode);
+int crafter_episode_text(const crafter_episode *episode);
+const char *crafter_episode_instruction(const crafter_episode *episode);
+crafter_task_tracker *crafter_episode_tracker(crafter_episode *episode);
+
+/* The level being played (its number, from 1 as records show it), or 0
+ * without levels. */
+int64_t crafter_episode_level(const crafter_episode *episode);
+
+/* The renderer drawing the pixels (NULL without), for a runner to share. */
+const crafter_renderer *crafter_episode_renderer(const crafter_episode *episode);
+
+#endif
