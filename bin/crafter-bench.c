@@ -35,6 +35,12 @@ static void usage(FILE *out) {
           "      --start-level=K --level-order=random|sequential   as crafter-step's\n"
           "  -c, --config=FILE    play by the configuration FILE (crafter-config(5));\n"
           "                       the options above override its env section\n"
+          "  -w, --world=FILE     start every episode on the world in FILE\n"
+          "                       (crafter-world(5)); its size is the area\n"
+          "      --tasks=FILE     give every episode a goal from the task file FILE\n"
+          "      --split=NAME --task=ID   the tasks drawn from, as crafter-step's\n"
+          "  -r, --record=FILE    record every episode in the trajectory file FILE\n"
+          "                       (crafter-trajectory(5)): the figures include it\n"
           "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
           "  -f, --format=F       text (default) or json\n"
           "      --sweep=WHAT     threads: measure 1..T threads; envs: 1, 2, 4, .. N envs\n"
@@ -69,6 +75,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   a->options.batch.first_episode = 1;
   a->options.batch.envs = 1;
   crafter_level_options_init(&a->levels);
+  crafter_task_options_init(&a->tasks);
   a->options.batch.threads = 1;
   a->options.steps = 1000000;
   a->options.repeats = 5;
@@ -85,11 +92,13 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, 'p'},
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
       {"config", required_argument, NULL, 'c'}, {"version", no_argument, NULL, 'V'},
+      {"world", required_argument, NULL, 'w'},    {"record", required_argument, NULL, 'r'},
+      CRAFTER_OPTION_TASK_ENTRIES,
       {NULL, 0, NULL, 0},
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "O:N:T:S:R:s:t:f:c:p:hV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "O:N:T:S:R:s:t:f:c:p:w:r:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 'O':
         a->options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
@@ -147,6 +156,8 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       case 'p': a->plot_path = optarg; break;
       case OPT_COMPARE: a->compare_path = optarg; break;
       case 'c': a->config_path = optarg; break;
+      case 'w': a->world_path = optarg; break;
+      case 'r': a->record_path = optarg; break;
       case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
@@ -156,6 +167,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
             crafter_env_option(PROGRAM, option, optarg, &a->options.batch.params, &a->given))
           break;
         if (crafter_level_option(PROGRAM, option, optarg, &a->levels)) break;
+        if (crafter_task_option(PROGRAM, option, optarg, &a->tasks)) break;
         fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
         exit(2);
     }
@@ -163,6 +175,9 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
   crafter_level_options_check(PROGRAM, &a->levels);
+  crafter_task_options_check(PROGRAM, &a->tasks);
+  if (crafter_level_options_wanted(&a->levels) && a->world_path)
+    usage_error("%s", "--levels chooses each episode's world: not with --world");
   a->options.batch.level_order = a->levels.order;
 }
 

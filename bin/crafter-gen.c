@@ -104,14 +104,8 @@ static int write_png(const crafter_world_map *map, const char *path, const char 
             textures_dir ? "" : " (try --textures DIR with Crafter's assets folder)");
     return 1;
   }
-  uint8_t *rgb;
-  int width, height;
-  status = crafter_gen_draw(map, &textures, unit, &rgb, &width, &height, error, sizeof(error));
+  status = crafter_gen_write_png(map, &textures, unit, path, error, sizeof(error));
   crafter_textures_free(&textures);
-  if (status == 0) {
-    status = crafter_write_png(path, rgb, width, height, error, sizeof(error));
-    free(rgb);
-  }
   if (status < 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     return 1;

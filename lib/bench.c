@@ -11,7 +11,9 @@
 #include "kernels.h"
 #include "levels.h"
 #include "proto.h"
+#include "tasks.h"
 #include "textures.h"
+#include "errors.h"
 
 double crafter_now(void) {
   struct timespec now;
@@ -38,24 +40,55 @@ typedef struct run {
   double seconds;
 } run;
 
-static run timed_run(crafter_batch *batch, int envs, long steps, double seconds,
-                     uint64_t *random_state, uint8_t *actions, crafter_step_result *results,
-                     uint8_t *reset) {
-  run measured = {0, 0, 0};
+/* With --record: the episodes that end go to the writer. */
+typedef struct recording {
+  crafter_traj_writer *writer;
+  int failed;
+  char error[300];
+} recording;
+
+static void store(recording *r, crafter_episode *episode) {
+  if (r->failed) return;
+  if (crafter_traj_writer_add(r->writer, crafter_episode_recorder(episode), r->error,
+                              sizeof(r->error)) < 0)
+    r->failed = 1;
+}
+
+static int store_left(void *context, int i, crafter_episode *episode, int finished) {
+  (void)i;
+  if (finished || crafter_episode_unfinished(episode)) store(context, episode);
+  return 1;
+}
+
+typedef struct buffers {
+  uint8_t *actions, *started;
+  crafter_step_record *records;
+} buffers;
+
+/* Steps every env with random actions for `steps` env steps (or
+ * `seconds`); 0, or -1 with a reason when an episode could not start or
+ * be recorded. */
+static int timed_run(crafter_batch *batch, int envs, long steps, double seconds,
+                     uint64_t *random_state, buffers *b, recording *r, run *measured,
+                     char *error, size_t error_size) {
+  *measured = (run){0, 0, 0};
   double start = crafter_now();
   for (;;) {
-    draw_actions(random_state, actions, envs);
-    crafter_batch_step(batch, actions, results, reset);
-    measured.steps += envs;
-    for (int i = 0; i < envs; i++) measured.resets += reset[i];
+    draw_actions(random_state, b->actions, envs);
+    crafter_batch_advance(batch, b->actions, b->records, b->started, r ? store_left : NULL, r);
+    measured->steps += envs;
+    for (int i = 0; i < envs; i++) measured->resets += b->started[i];
     if (seconds > 0) {
-      if ((measured.steps / envs) % 64 == 0 && crafter_now() - start >= seconds) break;
-    } else if (measured.steps >= steps) {
+      if ((measured->steps / envs) % 64 == 0 && crafter_now() - start >= seconds) break;
+    } else if (measured->steps >= steps) {
       break;
     }
   }
-  measured.seconds = crafter_now() - start;
-  return measured;
+  measured->seconds = crafter_now() - start;
+  const char *failure = crafter_batch_failure(batch);
+  if (failure) return crafter_fail(error, error_size, "%s", failure);
+  if (r && r->failed) return crafter_fail(error, error_size, "%s", r->error);
+  return 0;
 }
 
 static int compare_doubles(const void *left, const void *right) {
@@ -63,37 +96,40 @@ static int compare_doubles(const void *left, const void *right) {
   return (a > b) - (a < b);
 }
 
-/* Median time of one reset: repetitions of a batch of resets of one env;
- * with a level set, of resets onto its levels in turn. */
-static double time_resets(const crafter_params *params, const crafter_config *config,
-                          const crafter_level_set *levels, int repeats, char *error,
+/* Median time of one reset on its own: repetitions of a batch of starts
+ * of one runner playing by the same options (a fresh world, a level
+ * copied, a world file, a goal drawn), with no observation. */
+static double time_resets(const crafter_batch_options *run_options, int repeats, char *error,
                           size_t error_size) {
-  crafter_env env;
-  if (crafter_env_init_config(&env, params, config, error, error_size) < 0) return -1;
-  const int RESETS = levels ? 2000 : 20;
-  int next_level = 0;
+  crafter_batch_options options = *run_options;
+  options.envs = 1;
+  options.threads = 1;
+  options.obs_kind = CRAFTER_OBS_NONE;
+  options.textures = NULL;
+  options.record = NULL;
+  crafter_batch *batch = crafter_batch_new(&options, error, error_size);
+  if (!batch) return -1;
+  const int RESETS = options.levels || options.world ? 2000 : 20;
   double *times = malloc(sizeof(double) * (size_t)repeats);
   if (!times) {
-    crafter_env_free(&env);
+    crafter_batch_free(batch);
+    crafter_fail(error, error_size, "out of memory");
     return -1;
   }
-  crafter_env_reset(&env); /* warm-up */
+  uint8_t which = 1;
+  crafter_batch_start(batch, &which); /* warm-up */
   for (int r = 0; r < repeats; r++) {
     double start = crafter_now();
-    if (levels)
-      for (int i = 0; i < RESETS; i++) {
-        crafter_env_reset_level(&env, levels, next_level);
-        next_level = (next_level + 1) % levels->count;
-      }
-    else
-      for (int i = 0; i < RESETS; i++) crafter_env_reset(&env);
+    for (int i = 0; i < RESETS; i++) crafter_batch_start(batch, &which);
     times[r] = (crafter_now() - start) / RESETS;
   }
   qsort(times, (size_t)repeats, sizeof(double), compare_doubles);
   double median = times[repeats / 2];
   free(times);
-  crafter_env_free(&env);
-  return median * 1e6;
+  const char *failure = crafter_batch_failure(batch);
+  if (failure) crafter_fail(error, error_size, "%s", failure);
+  crafter_batch_free(batch);
+  return failure ? -1 : median * 1e6;
 }
 
 int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
@@ -103,27 +139,35 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   int repeats = options->repeats > 0 ? options->repeats : 1;
   crafter_batch *batch = crafter_batch_new(&options->batch, error, error_size);
   if (!batch) return -1;
-  uint8_t *actions = malloc((size_t)envs);
-  uint8_t *reset = malloc((size_t)envs);
-  crafter_step_result *results = malloc(sizeof(*results) * (size_t)envs);
+  buffers b = {malloc((size_t)envs), malloc((size_t)envs),
+               malloc(sizeof(crafter_step_record) * (size_t)envs)};
   run *runs = malloc(sizeof(run) * (size_t)repeats);
   double *rates = malloc(sizeof(double) * (size_t)repeats);
-  if (!actions || !reset || !results || !runs || !rates) {
-    snprintf(error, error_size, "out of memory");
-    crafter_batch_free(batch);
-    free(actions), free(reset), free(results), free(runs), free(rates);
-    return -1;
+  int status = 0;
+  if (!b.actions || !b.started || !b.records || !runs || !rates) {
+    status = crafter_fail(error, error_size, "out of memory");
+    goto done;
   }
+  recording record = {options->writer, 0, ""};
+  recording *r = options->writer ? &record : NULL;
   uint64_t random_state = options->action_seed * 2 + 1;
   /* Warm-up: a tenth of a repetition, at least one step of every env. */
   long warm_steps = options->steps / 10 > envs ? options->steps / 10 : envs;
-  timed_run(batch, envs, warm_steps, options->seconds > 0 ? options->seconds / 10 : 0,
-            &random_state, actions, results, reset);
-  for (int r = 0; r < repeats; r++) {
-    runs[r] = timed_run(batch, envs, options->steps, options->seconds, &random_state, actions,
-                        results, reset);
-    rates[r] = runs[r].steps / runs[r].seconds;
+  run warm;
+  status = timed_run(batch, envs, warm_steps, options->seconds > 0 ? options->seconds / 10 : 0,
+                     &random_state, &b, r, &warm, error, error_size);
+  for (int k = 0; k < repeats && status == 0; k++) {
+    status = timed_run(batch, envs, options->steps, options->seconds, &random_state, &b, r,
+                       &runs[k], error, error_size);
+    rates[k] = runs[k].steps / runs[k].seconds;
   }
+  if (r) { /* the episodes under way are kept, cut */
+    for (int i = 0; i < envs; i++)
+      if (crafter_episode_unfinished(crafter_batch_episode(batch, i)))
+        store(r, crafter_batch_episode(batch, i));
+    if (status == 0 && r->failed) status = crafter_fail(error, error_size, "%s", r->error);
+  }
+  if (status < 0) goto done;
   /* Report the repetition with the median rate. */
   double sorted[64];
   int counted = repeats < 64 ? repeats : 64;
@@ -131,8 +175,8 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   qsort(sorted, (size_t)counted, sizeof(double), compare_doubles);
   double median = sorted[counted / 2];
   int chosen = 0;
-  for (int r = 0; r < repeats; r++)
-    if (rates[r] == median) chosen = r;
+  for (int k = 0; k < repeats; k++)
+    if (rates[k] == median) chosen = k;
   result->steps_per_second = median;
   result->steps = runs[chosen].steps;
   result->resets = runs[chosen].resets;
@@ -141,10 +185,11 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   result->bytes_per_env = crafter_batch_bytes_per_env(batch);
   result->envs = envs;
   result->threads = options->batch.threads < envs ? options->batch.threads : envs;
+done:
   crafter_batch_free(batch);
-  free(actions), free(reset), free(results), free(runs), free(rates);
-  result->reset_microseconds = time_resets(&options->batch.params, options->batch.config,
-                                           options->batch.levels, repeats, error, error_size);
+  free(b.actions), free(b.started), free(b.records), free(runs), free(rates);
+  if (status < 0) return -1;
+  result->reset_microseconds = time_resets(&options->batch, repeats, error, error_size);
   return result->reset_microseconds < 0 ? -1 : 0;
 }
 
@@ -375,7 +420,12 @@ static int measure(const char *program, const crafter_bench_request *request,
       }
       write_text_row(out, &run, &result);
     }
-    fflush(out);
+    errno = 0;
+    if (fflush(out) != 0 || ferror(out)) { /* said now, while errno knows why */
+      fprintf(err, "%s: write error: %s\n", program, strerror(errno ? errno : EIO));
+      status = 1;
+      break;
+    }
   }
   if (request->json && sweep) {
     /* A failed point ends the list where it stands: the text stays JSON. */
@@ -403,31 +453,39 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
                        FILE *err) {
   char error[512];
   crafter_bench_options options = request->options;
-  crafter_config *config = NULL;
   crafter_textures textures;
   int have_textures = 0;
   crafter_level_set levels;
   memset(&levels, 0, sizeof(levels));
-  int status = 0;
-  if (request->config_path) {
-    config = malloc(sizeof(*config));
-    if (!config) {
-      fprintf(err, "%s: out of memory\n", program);
-      return 1;
-    }
-    crafter_config_default(config);
-    if (crafter_config_load(request->config_path, config, error, sizeof(error)) < 0) {
-      fprintf(err, "%s: %s\n", program, error);
-      free(config);
-      return 1;
-    }
-    crafter_params_take_unset(&options.batch.params, &config->params, request->given);
-    options.action_seed = (uint64_t)options.batch.params.seed;
-    options.batch.config = config;
+  crafter_task_set set;
+  crafter_task_pool pool;
+  int have_tasks = 0;
+  crafter_traj_header header;
+  crafter_rules rules;
+  int status = crafter_rules_open(request->config_path, request->world_path,
+                                  &options.batch.params, request->given, &rules, error,
+                                  sizeof(error));
+  if (status != 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    goto done;
   }
+  options.batch.config = rules.config;
+  options.batch.world = rules.world;
+  options.action_seed = (uint64_t)options.batch.params.seed;
   if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0) {
     status = usage_failure(program, error, err);
     goto done;
+  }
+  if (request->tasks.path) {
+    int opened = crafter_tasks_open(request->tasks.path, request->tasks.split, request->tasks.id,
+                                    &set, &pool, error, sizeof(error));
+    if (opened < 0) {
+      fprintf(err, "%s: %s\n", program, error);
+      status = opened == -2 ? 2 : 1;
+      goto done;
+    }
+    have_tasks = 1;
+    options.batch.tasks = &pool;
   }
   if (options.batch.obs_kind == CRAFTER_OBS_PIXELS) {
     int loaded =
@@ -455,13 +513,38 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
   }
   options.batch.level_order = request->levels.order;
   double compare_old[3];
-  if (request->compare_path && compare_load(program, request->compare_path, compare_old, err) < 0)
+  if (request->compare_path && compare_load(program, request->compare_path, compare_old, err) < 0) {
     status = 1;
-  else
-    status = measure(program, request, &options, compare_old, out, err);
+    goto done;
+  }
+  if (request->record_path) {
+    crafter_traj_header_init(&header, &options.batch.params, options.batch.obs_kind,
+                             "random", have_textures ? &textures : NULL);
+    header.tasks = have_tasks ? &set : NULL;
+    crafter_traj_header_set_levels(&header, options.batch.levels, options.batch.level_order);
+    crafter_traj_header_set_rules(&header, rules.config_text, rules.config_bytes, rules.config,
+                                  rules.world_text, rules.world_bytes, rules.world);
+    options.batch.record = &header;
+    options.writer = crafter_traj_writer_create(request->record_path, &header, error,
+                                                sizeof(error));
+    if (!options.writer) {
+      fprintf(err, "%s: %s\n", program, error);
+      status = 1;
+      goto done;
+    }
+  }
+  status = measure(program, request, &options, compare_old, out, err);
+  if (options.writer && crafter_traj_writer_close(options.writer, error, sizeof(error)) < 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    status = 1;
+  }
 done:
   if (have_textures) crafter_textures_free(&textures);
   crafter_levels_free(&levels);
-  free(config);
+  if (have_tasks) {
+    crafter_task_pool_free(&pool);
+    crafter_task_set_free(&set);
+  }
+  crafter_rules_free(&rules);
   return status;
 }

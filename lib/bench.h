@@ -12,6 +12,7 @@
 #include "batch.h"
 #include "envopts.h"
 #include "json.h"
+#include "traj.h"
 
 typedef struct crafter_bench_options {
   crafter_batch_options batch;
@@ -19,6 +20,9 @@ typedef struct crafter_bench_options {
   double seconds;   /* instead of steps when > 0: time per repetition */
   int repeats;      /* timed repetitions, the median is reported */
   uint64_t action_seed;
+  crafter_traj_writer *writer; /* with batch.record (its header): every episode that ends,
+                                  and at the end every one under way, cut, is written
+                                  here; NULL: nothing is recorded */
 } crafter_bench_options;
 
 typedef struct crafter_bench_result {
@@ -53,6 +57,11 @@ typedef struct crafter_bench_request {
   crafter_bench_options options; /* a sweep's largest point */
   unsigned given;                /* enum crafter_given: parameters over the config's */
   const char *config_path;       /* a configuration (crafter-config(5)), or NULL */
+  const char *world_path;        /* a world file (crafter-world(5)) every episode starts
+                                    on, or NULL */
+  crafter_task_options tasks;    /* a goal for every episode (--tasks) */
+  const char *record_path;       /* a trajectory file every episode is recorded in, or
+                                    NULL */
   const char *textures_dir;      /* textures for pixels; NULL: the built-in ones */
   crafter_level_options levels;  /* a level set to start episodes on */
   int json;                      /* 1: one JSON object (text: a table) */
@@ -61,7 +70,8 @@ typedef struct crafter_bench_request {
   const char *compare_path;      /* an earlier JSON result to print ratios against */
 } crafter_bench_request;
 
-/* Loads the configuration, textures and levels the request names, reads
+/* Loads the configuration, world, tasks, textures and levels the request
+ * names, creates the recording, reads
  * the result to compare with (before anything is measured, so that a bad
  * file costs no benchmark), measures every point, prints the results on
  * `out` (flushed after each point), draws the plot and prints the

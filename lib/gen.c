@@ -1,5 +1,7 @@
 #include "gen.h"
 
+#include "errors.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,42 +110,56 @@ static void draw_cell(uint8_t *rgb, int width, int left, int top, int unit,
   }
 }
 
-int crafter_gen_draw(const crafter_world_map *map, const crafter_textures *textures, int unit,
-                     uint8_t **rgb, int *width, int *height, char *error, size_t error_size) {
-  *rgb = NULL;
-  if (unit < 1 || unit > 256 || (long)map->width * unit > 65536 ||
-      (long)map->height * unit > 65536) {
-    snprintf(error, error_size,
-             "a picture of %dx%d cells at %d pixels a cell is too large (at most 65536 pixels "
-             "a side)",
-             map->width, map->height, unit);
-    return -1;
-  }
-  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++)
-    if (!textures->images[i].pixels) {
-      snprintf(error, error_size, "texture %s is not loaded", crafter_texture_names[i]);
-      return -1;
-    }
-  *width = map->width * unit;
-  *height = map->height * unit;
-  uint8_t *pixels = malloc((size_t)*width * (size_t)*height * 3);
-  if (!pixels) {
-    snprintf(error, error_size, "out of memory for a %dx%d picture", *width, *height);
-    return -1;
-  }
-  for (int x = 0; x < map->width; x++)
-    for (int y = 0; y < map->height; y++) {
+/* The picture is drawn a band of cells at a time (one row of cells,
+ * `unit` rows of pixels), as the PNG writer asks for its rows. */
+typedef struct band_drawer {
+  const crafter_world_map *map;
+  const crafter_textures *textures;
+  int unit, width;
+  uint8_t *band; /* unit rows of width pixels */
+} band_drawer;
+
+static const uint8_t *band_row(void *context, int row) {
+  band_drawer *d = context;
+  int y = row / d->unit;
+  if (row % d->unit == 0) {
+    const crafter_world_map *map = d->map;
+    for (int x = 0; x < map->width; x++) {
       int material = map->materials[(size_t)x * (size_t)map->height + (size_t)y];
       /* Material ids are texture ids. */
-      draw_cell(pixels, *width, x * unit, y * unit, unit, &textures->images[material], 0);
+      draw_cell(d->band, d->width, x * d->unit, 0, d->unit, &d->textures->images[material], 0);
     }
-  for (int i = 0; i < map->object_count; i++) {
-    const crafter_object *object = &map->objects[i];
-    draw_cell(pixels, *width, object->x * unit, object->y * unit, unit,
-              &textures->images[object_texture(object)], 1);
+    for (int i = 0; i < map->object_count; i++) {
+      const crafter_object *object = &map->objects[i];
+      if (object->y == y)
+        draw_cell(d->band, d->width, object->x * d->unit, 0, d->unit,
+                  &d->textures->images[object_texture(object)], 1);
+    }
   }
-  *rgb = pixels;
-  return 0;
+  return d->band + (size_t)(row % d->unit) * (size_t)d->width * 3;
+}
+
+int crafter_gen_write_png(const crafter_world_map *map, const crafter_textures *textures,
+                          int unit, const char *path, char *error, size_t error_size) {
+  if (unit < 1 || unit > 256 || (long)map->width * unit > 65536 ||
+      (long)map->height * unit > 65536)
+    return crafter_fail(error, error_size,
+                        "a picture of %dx%d cells at %d pixels a cell is too large (at most "
+                        "65536 pixels a side)",
+                        map->width, map->height, unit);
+  for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++)
+    if (!textures->images[i].pixels)
+      return crafter_fail(error, error_size, "texture %s is not loaded",
+                          crafter_texture_names[i]);
+  band_drawer d = {map, textures, unit, map->width * unit, NULL};
+  d.band = malloc((size_t)d.width * (size_t)unit * 3);
+  if (!d.band)
+    return crafter_fail(error, error_size, "out of memory for a band of %dx%d pixels", d.width,
+                        unit);
+  int status = crafter_write_png_rows(path, d.width, map->height * unit, band_row, &d, error,
+                                      error_size);
+  free(d.band);
+  return status;
 }
 
 /* ---- statistics ---- */

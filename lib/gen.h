@@ -20,12 +20,14 @@ void crafter_gen_write_ascii(FILE *out, const crafter_world_map *map);
  * objects 13 + kind), one line per y, numbers separated by spaces. */
 void crafter_gen_write_semantic(FILE *out, const crafter_world_map *map);
 
-/* Draws the whole map, `unit` pixels a cell, materials opaque and objects
- * blended over them as Crafter draws its view (the player facing down, in
- * daylight).  *rgb is malloc'd, row-major RGB; returns 0, or -1 with a
+/* Draws the whole map into the PNG file `path`, `unit` pixels a cell,
+ * materials opaque and objects blended over them as Crafter draws its
+ * view (the player facing down, in daylight).  The picture is made a band
+ * of cells at a time: the memory it takes is one row of cells, whatever
+ * the map's height.  The file is written whole.  Returns 0, or -1 with a
  * reason. */
-int crafter_gen_draw(const crafter_world_map *map, const crafter_textures *textures, int unit,
-                     uint8_t **rgb, int *width, int *height, char *error, size_t error_size);
+int crafter_gen_write_png(const crafter_world_map *map, const crafter_textures *textures,
+                          int unit, const char *path, char *error, size_t error_size);
 
 /* What the statistics count: the materials water..furnace (1..12 as the
  * ids), then cows, zombies and skeletons. */

@@ -232,8 +232,8 @@ void crafter_textures_free(crafter_textures *textures) {
   memset(textures, 0, sizeof(*textures));
 }
 
-int crafter_write_png(const char *path, const uint8_t *rgb, int width, int height, char *error,
-                      size_t error_size) {
+int crafter_write_png_rows(const char *path, int width, int height, crafter_png_rows rows,
+                           void *context, char *error, size_t error_size) {
   crafter_outfile out;
   if (crafter_outfile_open(&out, path, error, error_size) < 0) return -1;
   decode_state state = {{0}};
@@ -256,9 +256,34 @@ int crafter_write_png(const char *path, const uint8_t *rgb, int width, int heigh
   png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
-  for (int row = 0; row < height; row++)
-    png_write_row(png, (png_const_bytep)(rgb + (size_t)row * (size_t)width * 3));
+  for (int row = 0; row < height; row++) {
+    const uint8_t *pixels = rows(context, row);
+    if (!pixels) {
+      png_destroy_write_struct(&png, &info);
+      crafter_outfile_abort(&out);
+      snprintf(error, error_size, "%s: out of memory while drawing", path);
+      return -1;
+    }
+    png_write_row(png, (png_const_bytep)pixels);
+  }
   png_write_end(png, NULL);
   png_destroy_write_struct(&png, &info);
   return crafter_outfile_commit(&out, error, error_size);
+}
+
+typedef struct whole_picture {
+  const uint8_t *rgb;
+  size_t row_bytes;
+} whole_picture;
+
+static const uint8_t *whole_picture_row(void *context, int row) {
+  const whole_picture *picture = context;
+  return picture->rgb + (size_t)row * picture->row_bytes;
+}
+
+int crafter_write_png(const char *path, const uint8_t *rgb, int width, int height, char *error,
+                      size_t error_size) {
+  whole_picture picture = {rgb, (size_t)width * 3};
+  return crafter_write_png_rows(path, width, height, whole_picture_row, &picture, error,
+                                error_size);
 }

@@ -90,4 +90,12 @@ int crafter_image_decode_png(crafter_image *image, const uint8_t *data, size_t s
 int crafter_write_png(const char *path, const uint8_t *rgb, int width, int height, char *error,
                       size_t error_size);
 
+/* The same, a row at a time: rows(context, row) hands back row `row`
+ * (width*3 bytes, read before the next call), rows in order from 0, or
+ * NULL to give up (out of memory).  The file is written whole
+ * (lib/outfile.h): a failure leaves the path as it was. */
+typedef const uint8_t *(*crafter_png_rows)(void *context, int row);
+int crafter_write_png_rows(const char *path, int width, int height, crafter_png_rows rows,
+                           void *context, char *error, size_t error_size);
+
 #endif

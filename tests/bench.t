@@ -3,7 +3,7 @@
 # options are refused.  No timing is asserted: machines are shared.
 . "$(dirname "$0")/tap.sh"
 bench=$top/bin/crafter-bench
-plan 11
+plan 15
 
 "$bench" --help >"$scratch/help"
 ok $? "--help exits 0"
@@ -37,6 +37,28 @@ ok $? "text observations are refused"
 ok $? "a missing comparison file is an error that names the program and the file"
 [ ! -s "$scratch/out" ]
 ok $? "the comparison file is checked before anything is measured"
+
+# --record: every episode of the warm-up (a tenth of the steps) and of
+# the repetition, on a world file where nothing can kill the player in
+# 50 steps: 2200 steps, 44 episodes of 50 steps, each with a goal.
+"$bench" --steps 2000 --repeats 1 --length 50 --world "$top/tests/data/worlds/tree-9x9.txt" \
+  --tasks "$top/data/tasks/crafter-tasks.yaml" --task ach.place_table --record "$scratch/b.traj" \
+  >/dev/null 2>"$scratch/err"
+ok $? "--record with --world and --tasks $(cat "$scratch/err")"
+"$top/bin/crafter-dataset" verify "$scratch/b.traj" >"$scratch/verify" 2>&1
+grep -q ": 44 episodes, 2200 steps: ok" "$scratch/verify"
+ok $? "the recording holds every step measured: $(cat "$scratch/verify")"
+"$bench" --levels 2 --world "$top/tests/data/worlds/tree-9x9.txt" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "not with --world" "$scratch/err"
+ok $? "--levels and --world together are refused"
+
+if [ -w /dev/full ]; then
+  "$bench" --steps 1000 --repeats 1 >/dev/full 2>"$scratch/err"
+  [ $? -eq 1 ] && grep -q "^crafter-bench: write error: ." "$scratch/err"
+  ok $? "a full output device is a failure that says why: $(cat "$scratch/err")"
+else
+  skip "no /dev/full"
+fi
 
 if command -v gnuplot >/dev/null 2>&1; then
   "$bench" --steps 4000 --repeats 1 --envs 2 --threads 2 --sweep threads --plot "$scratch/sweep.svg" >/dev/null

@@ -5,7 +5,7 @@
 # sanitizers too), level sets too large for memory, and level files that
 # cannot be written.
 . "$(dirname "$0")/tap.sh"
-plan 10
+plan 11
 corpus=$top/tests/fuzz/corpus
 
 # refused PATTERN DESCRIPTION COMMAND...: the command fails (not by a
@@ -62,6 +62,18 @@ else
   refused "64x64 area take about [0-9.]* GB of memory, more than the 2.0 GB this process may use" \
     "a set larger than ulimit -v allows is refused up front" \
     sh -c 'ulimit -v 2000000 && exec "$1" --levels 1000000 </dev/null' sh "$top/bin/crafter-step"
+fi
+
+# A picture is drawn a band of cells at a time: 6144x6144 pixels (113 MB
+# whole) within 60 MB of address space.
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  skip "ulimit -v under the sanitizers"
+else
+  sh -c 'ulimit -v 60000 && exec "$1" --area 96,96 --unit 64 --png "$2"' sh "$top/bin/crafter-gen" \
+    "$scratch/big.png" 2>"$scratch/err" &&
+    [ "$(od -An -tx1 -j16 -N8 "$scratch/big.png" | tr -d ' \n')" = 0000180000001800 ]
+  ok $? "--png draws a picture larger than the memory it may use $(cat "$scratch/err")"
+  rm -f "$scratch/big.png"
 fi
 
 # The two ways a level file is written -- over a blank header in a file,
