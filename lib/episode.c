@@ -169,7 +169,12 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
         crafter_traj_recorder_step_goal(e->recorder, &e->env, action, &result, recorded_obs(e),
                                         goal) < 0)
       status = -1;
-    if (result.done) e->ended = out->finished = 1;
+    if (result.done) {
+      e->ended = out->finished = 1;
+      /* Compressed to its end here, on the runner's thread: the writer
+       * only appends it. */
+      if (e->recorder && status == 0 && crafter_traj_recorder_seal(e->recorder) < 0) status = -1;
+    }
   }
   out->reward = result.reward;
   out->info_reward = result.info_reward;

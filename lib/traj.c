@@ -393,6 +393,7 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
 struct crafter_traj_recorder {
   crafter_traj_header header;
   int started, failed;
+  int sealed; /* the stream is finished: the episode ended */
   crafter_traj_episode episode;
   uint8_t *stage;
   size_t staged;
@@ -485,6 +486,7 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   recorder->staged = 0;
   recorder->out_used = 0;
   recorder->failed = 0;
+  recorder->sealed = 0;
   recorder->started = 1;
   crafter_traj_episode *episode = &recorder->episode;
   memset(episode, 0, sizeof(*episode));
@@ -512,7 +514,7 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
 int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
                                     int action, const crafter_step_result *result,
                                     const void *obs, int goal) {
-  if (!recorder->started || recorder->failed) return -1;
+  if (!recorder->started || recorder->failed || recorder->sealed) return -1;
   crafter_traj_episode *episode = &recorder->episode;
   double reward = result->info_reward;
   int died = result->discount == 0.0;
@@ -534,6 +536,16 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                                  : CRAFTER_TRAJ_TIME_LIMIT;
   memcpy(episode->achievements, env->game.player.achievements, sizeof(episode->achievements));
   memcpy(episode->inventory, env->game.player.inventory, sizeof(episode->inventory));
+  return 0;
+}
+
+int crafter_traj_recorder_seal(crafter_traj_recorder *recorder) {
+  if (!recorder->started || recorder->sealed) return 0;
+  if (recorder->failed || compress_stage(recorder, 1) < 0) {
+    recorder->failed = 1;
+    return -1;
+  }
+  recorder->sealed = 1;
   return 0;
 }
 
@@ -711,8 +723,9 @@ static int remember_offset(crafter_traj_writer *writer, uint64_t offset, char *e
 int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *recorder,
                             char *error, size_t error_size) {
   if (!recorder->started) return crafter_fail(error, error_size, "no episode was started");
+  int sealed = crafter_traj_recorder_seal(recorder);
   recorder->started = 0;
-  if (recorder->failed || compress_stage(recorder, 1) < 0)
+  if (sealed < 0)
     return crafter_fail(error, error_size, "out of memory while compressing an episode");
   crafter_traj_episode *episode = &recorder->episode;
   episode->raw_bytes = raw_bytes_for(episode->steps, recorder->header.obs_bytes);

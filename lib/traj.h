@@ -175,6 +175,11 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                                     int action, const crafter_step_result *result,
                                     const void *obs, int goal);
 
+/* Finishes the compression of the episode, which takes no more steps: the
+ * work crafter_traj_writer_add would do, done beforehand on the thread
+ * that played the episode.  0, or -1 when memory ran out. */
+int crafter_traj_recorder_seal(crafter_traj_recorder *recorder);
+
 /* Steps added since the start; -1 when no episode is started. */
 long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder);
 

@@ -76,6 +76,8 @@ static uint8_t *read_whole(const char *path, size_t *size) {
 /* Records EPISODES episodes of random actions with `obs_kind`
  * observations. */
 static int tamper_step = -1; /* >= 0: the reward stored at this step of episode 0 is off by 1 */
+static int seal_first;       /* 1: each episode is sealed before it is added */
+static int sealed_refuses = 1; /* every sealed recorder refused a further step */
 
 static int record(const char *path, int obs_kind, expected *out) {
   crafter_params params;
@@ -117,6 +119,10 @@ static int record(const char *path, int obs_kind, expected *out) {
       out[e].unlocked[t] = result.unlocked;
     }
     out[e].steps = t;
+    if (seal_first) {
+      if (crafter_traj_recorder_seal(recorder) < 0) status = -1;
+      sealed_refuses &= crafter_traj_recorder_step(recorder, &env, 0, &result, obs) < 0;
+    }
     if (crafter_traj_writer_add(writer, recorder, error, sizeof(error)) < 0) status = -1;
   }
   if (writer && crafter_traj_writer_close(writer, error, sizeof(error)) < 0) status = -1;
@@ -172,7 +178,11 @@ int main(void) {
   snprintf(path2, sizeof(path2), "%s/test-traj-%ld-b.traj", directory, (long)getpid());
   expected want[EPISODES], again[EPISODES];
   ok(record(path, CRAFTER_OBS_SEMANTIC, want) == 0, "a file with semantic observations is written");
-  ok(record(path2, CRAFTER_OBS_SEMANTIC, again) == 0, "and written again");
+  seal_first = 1;
+  ok(record(path2, CRAFTER_OBS_SEMANTIC, again) == 0,
+     "and written again, each episode sealed (compressed to its end) before it is added");
+  seal_first = 0;
+  ok(sealed_refuses, "a sealed recorder takes no more steps");
   size_t size, size2;
   uint8_t *bytes = read_whole(path, &size), *bytes2 = read_whole(path2, &size2);
   ok(bytes && bytes2 && size == size2 && memcmp(bytes, bytes2, size) == 0,
