@@ -370,6 +370,10 @@ static void parse(const command *c, int count, char **args, arguments *a) {
   int64_t number;
   int option, index;
   optind = 1;
+  /* getopt names the program by args[0]: the command's full name. */
+  static char name[64];
+  snprintf(name, sizeof(name), PROGRAM " %s", c->name);
+  args[0] = name;
   while ((option = getopt_long(count, args, "a:n:s:e:t:o:qf:E:S:c:w:T:hV", long_options, &index)) != -1) {
     if (option == 'h') {
       usage(stdout);

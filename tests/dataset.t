@@ -7,7 +7,7 @@
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 ASSETS_DIR=${ASSETS_DIR:-$(dirname "$GOLDEN_DIR")/crafter-assets}
-plan 37
+plan 38
 
 "$dataset" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -264,4 +264,7 @@ perl -MCompress::Zlib -e 'local $/; my $d = <STDIN>; my $at = 128;
 "$dataset" frames --steps 0 -o "$scratch/frames-seeded" "$scratch/seeded.traj" 2>"$scratch/err" >/dev/null
 [ $? -eq 1 ] && grep -q "world seed differs: stored 12345" "$scratch/err"
 ok $? "frames whose replay cannot start: $(cat "$scratch/err")"
+"$dataset" record -Z 2>"$scratch/err"
+[ $? -eq 2 ] && head -n 1 "$scratch/err" | grep -q "^crafter-dataset record: invalid option"
+ok $? "a bad option names the program and its command: $(head -n 1 "$scratch/err")"
 finish
