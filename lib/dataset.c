@@ -520,9 +520,9 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
 typedef struct replay {
   crafter_env env;
   int env_ready;
-  const crafter_task_set *tasks; /* the file's task table, or NULL */
-  const crafter_world_map *world; /* the file's world, or NULL for generated ones */
+  const crafter_traj_header *header; /* the file's: its world map and task table */
   crafter_task_tracker tracker;
+  const crafter_task *task; /* the goal of the episode replayed, or NULL */
   observer o;
   int compare_obs;      /* the stored observations can be compared */
 } replay;
@@ -543,8 +543,7 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
   if (crafter_env_init_config(&r->env, &h->params, h->config, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "%s", problem);
   r->env_ready = 1;
-  r->tasks = h->tasks;
-  r->world = h->world;
+  r->header = h;
   if (observer_init(&r->o, &r->env, h->obs_kind, render, textures, problem, sizeof(problem)) < 0) {
     replay_free(r);
     return crafter_fail(error, error_size, "%s", problem);
@@ -554,13 +553,9 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
 }
 
 static int replay_start(replay *r, const crafter_traj_episode *e, char *error, size_t error_size) {
-  r->env.params.seed = e->seed;
-  crafter_env_set_next_episode(&r->env, e->episode);
-  if (r->world) {
-    if (crafter_env_reset_from_world(&r->env, r->world, error, error_size) < 0) return -1;
-  } else if (crafter_env_reset(&r->env) < 0) {
-    return crafter_fail(error, error_size, "out of memory");
-  }
+  if (crafter_episode_start_stored(&r->env, r->header, e, &r->tracker, &r->task, error,
+                                   error_size) < 0)
+    return -1;
   if (r->env.world_seed != e->world_seed)
     return crafter_fail(error, error_size, "world seed differs: stored %lld, replayed %lld",
                  (long long)e->world_seed, (long long)r->env.world_seed);
@@ -584,9 +579,7 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
   if (replay_start(r, e, error, error_size) < 0) return -1;
   if (compare_obs(r, d, 0, error, error_size) < 0) return -1;
   crafter_env *env = &r->env;
-  const crafter_task *task = r->tasks && e->task >= 0 ? &r->tasks->tasks[e->task] : NULL;
-  if (task && crafter_task_begin(&r->tracker, task, env) < 0)
-    return crafter_fail(error, error_size, "out of memory");
+  const crafter_task *task = r->task;
   for (uint32_t t = 0; t < d->steps_count; t++) {
     const crafter_traj_step *s = &d->steps[t];
     crafter_step_result result;

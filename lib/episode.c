@@ -261,3 +261,22 @@ int64_t crafter_episode_level(const crafter_episode *e) {
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *e) {
   return e->renderer;
 }
+
+int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *header,
+                                 const crafter_traj_episode *stored, crafter_task_tracker *tracker,
+                                 const crafter_task **task, char *error, size_t error_size) {
+  env->params.seed = stored->seed;
+  crafter_env_set_next_episode(env, stored->episode);
+  if (header->world) {
+    if (crafter_env_reset_from_world(env, header->world, error, error_size) < 0) return -1;
+  } else if (crafter_env_reset(env) < 0) {
+    return crafter_fail(error, error_size, "out of memory");
+  }
+  if (!tracker) return 0;
+  const crafter_task_set *tasks = header->tasks;
+  *task = tasks && stored->task >= 0 && stored->task < tasks->count ? &tasks->tasks[stored->task]
+                                                                    : NULL;
+  if (*task && crafter_task_begin(tracker, *task, env) < 0)
+    return crafter_fail(error, error_size, "out of memory");
+  return 0;
+}

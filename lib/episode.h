@@ -128,6 +128,16 @@ crafter_task_tracker *crafter_episode_tracker(crafter_episode *episode);
  * without levels. */
 int64_t crafter_episode_level(const crafter_episode *episode);
 
+/* Replays begin here: starts `env` (made for the file's parameters and
+ * configuration) on episode `stored` of a file of `header` -- its Env seed
+ * and episode counter, on the file's world map if it has one -- so that its
+ * stored actions play it again.  With `tracker` (or NULL), *task is the
+ * episode's goal, begun in the tracker, or NULL.  The caller compares the
+ * world seed with the stored one.  0, or -1 with a reason. */
+int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *header,
+                                 const crafter_traj_episode *stored, crafter_task_tracker *tracker,
+                                 const crafter_task **task, char *error, size_t error_size);
+
 /* The renderer drawing the pixels (NULL without), for a runner to share. */
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *episode);
 

@@ -1168,24 +1168,11 @@ int crafter_play_game_finish(crafter_play_game *game, char *error, size_t error_
 /* ---- a replay ---- */
 
 static int replay_restart(crafter_play_replay *replay, char *error, size_t error_size) {
-  crafter_env_set_next_episode(&replay->env, replay->episode.episode);
-  if (replay->world) {
-    if (crafter_env_reset_from_world(&replay->env, replay->world, error, error_size) < 0)
-      return -1;
-  } else if (crafter_env_reset(&replay->env) < 0) {
-    snprintf(error, error_size, "out of memory");
+  if (crafter_episode_start_stored(&replay->env, &replay->header, &replay->episode,
+                                   &replay->tracker, &replay->task, error, error_size) < 0)
     return -1;
-  }
   replay->t = 0;
   replay->reward = 0;
-  const crafter_task_set *tasks = replay->header.tasks;
-  replay->task = tasks && replay->episode.task >= 0 && replay->episode.task < tasks->count
-                     ? &tasks->tasks[replay->episode.task]
-                     : NULL;
-  if (replay->task && crafter_task_begin(&replay->tracker, replay->task, &replay->env) < 0) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
-  }
   snprintf(replay->message, sizeof(replay->message), "Episode %lld (index %zu), %u steps, %s.",
            (long long)replay->episode.episode, replay->index, replay->episode.steps,
            crafter_traj_end_name(replay->episode.end));
@@ -1231,6 +1218,7 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
   if (replay->header.config) config = replay->header.config;
   if (replay->header.world) world = replay->header.world;
   replay->world = world;
+  replay->header.world = world; /* where crafter_episode_start_stored starts it */
   char problem[300];
   if (crafter_traj_read_steps(replay->reader, index, &replay->data, problem, sizeof(problem)) <
       0) {
