@@ -39,7 +39,7 @@ static void usage(FILE *out) {
           "                       (crafter-world(5)); its size is the area\n"
           "      --tasks=FILE     give every episode a goal from the task file FILE\n"
           "      --split=NAME --task=ID   the tasks drawn from, as crafter-step's\n"
-          "  -r, --record=FILE    record every episode in the trajectory file FILE\n"
+          "      --record=FILE    record every episode in the trajectory file FILE\n"
           "                       (crafter-trajectory(5)): the figures include it\n"
           "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
           "  -f, --format=F       text (default) or json\n"
@@ -79,7 +79,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   a->options.batch.threads = 1;
   a->options.steps = 1000000;
   a->options.repeats = 5;
-  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE };
+  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE, OPT_RECORD };
   static const struct option long_options[] = {
       {"obs", required_argument, NULL, 'O'},      {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'S'},
@@ -92,13 +92,13 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       {"sweep", required_argument, NULL, OPT_SWEEP}, {"plot", required_argument, NULL, 'p'},
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
       {"config", required_argument, NULL, 'c'}, {"version", no_argument, NULL, 'V'},
-      {"world", required_argument, NULL, 'w'},    {"record", required_argument, NULL, 'r'},
+      {"world", required_argument, NULL, 'w'},    {"record", required_argument, NULL, OPT_RECORD},
       CRAFTER_OPTION_TASK_ENTRIES,
       {NULL, 0, NULL, 0},
   };
   int option;
   int64_t number;
-  while ((option = getopt_long(argc, argv, "O:N:T:S:R:s:t:f:c:p:w:r:hV", long_options, NULL)) != -1) {
+  while ((option = getopt_long(argc, argv, "O:N:T:S:R:s:t:f:c:p:w:hV", long_options, NULL)) != -1) {
     switch (option) {
       case 'O':
         a->options.batch.obs_kind = crafter_obs_kind_from_name(optarg);
@@ -157,7 +157,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       case OPT_COMPARE: a->compare_path = optarg; break;
       case 'c': a->config_path = optarg; break;
       case 'w': a->world_path = optarg; break;
-      case 'r': a->record_path = optarg; break;
+      case OPT_RECORD: a->record_path = optarg; break;
       case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
