@@ -33,7 +33,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
-	tests/unit/test-levels tests/unit/test-behaviours
+	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
@@ -218,7 +218,8 @@ golden: tests/golden-compare
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/crafter $(DESTDIR)$(PREFIX)/share/crafter/examples
 	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	cp lib/libcrafter.a $(DESTDIR)$(PREFIX)/lib/
@@ -227,6 +228,7 @@ install: all
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/crafter.pc
 	cp man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	cp man/man5/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	cp man/man7/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	cp data/crafter.yaml $(DESTDIR)$(PREFIX)/share/crafter/
 	cp data/tasks/crafter-tasks.yaml $(DESTDIR)$(PREFIX)/share/crafter/
 	cp examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
@@ -235,7 +237,8 @@ uninstall:
 	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/crafter.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/crafter
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/crafter-*.1 $(DESTDIR)$(PREFIX)/share/man/man5/crafter-*.5 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/crafter.7
 	rm -rf $(DESTDIR)$(PREFIX)/share/crafter
 
 # The instruction-task suite, written by its generator (data/tasks/README).

@@ -41,6 +41,9 @@ static void usage(FILE *out) {
           "      --split=NAME --task=ID   the tasks drawn from, as crafter-step's\n"
           "      --record=FILE    record every episode in the trajectory file FILE\n"
           "                       (crafter-trajectory(5)): the figures include it\n"
+          "      --players=P      P players share each world (1..16, default 1):\n"
+          "                       steps/s counts world steps, player-steps/s P times\n"
+          "                       as many\n"
           "  -t, --textures=DIR   textures for pixels (default: built-in)\n"
           "  -f, --format=F       text (default) or json\n"
           "      --sweep=WHAT     threads: measure 1..T threads; envs: 1, 2, 4, .. N envs\n"
@@ -79,7 +82,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   a->options.batch.threads = 1;
   a->options.steps = 1000000;
   a->options.repeats = 5;
-  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE, OPT_RECORD };
+  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE, OPT_RECORD, OPT_PLAYERS };
   static const struct option long_options[] = {
       {"obs", required_argument, NULL, 'O'},      {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'S'},
@@ -93,6 +96,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       {"compare", required_argument, NULL, OPT_COMPARE}, {"help", no_argument, NULL, 'h'},
       {"config", required_argument, NULL, 'c'}, {"version", no_argument, NULL, 'V'},
       {"world", required_argument, NULL, 'w'},    {"record", required_argument, NULL, OPT_RECORD},
+      {"players", required_argument, NULL, OPT_PLAYERS},
       CRAFTER_OPTION_TASK_ENTRIES,
       {NULL, 0, NULL, 0},
   };
@@ -158,6 +162,13 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       case 'c': a->config_path = optarg; break;
       case 'w': a->world_path = optarg; break;
       case OPT_RECORD: a->record_path = optarg; break;
+      case OPT_PLAYERS: {
+        int64_t players;
+        if (crafter_parse_int64(optarg, 1, CRAFTER_PLAYERS_MAX, &players) < 0)
+          usage_error("invalid number of players '%s' (expected 1..16)", optarg);
+        a->options.batch.players = (int)players;
+        break;
+      }
       case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
@@ -174,6 +185,8 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
+  if (a->options.batch.players > 1 && a->record_path)
+    usage_error("%s", "--record does not store games of several players yet");
   crafter_level_options_check(PROGRAM, &a->levels);
   crafter_task_options_check(PROGRAM, &a->tasks);
   if (crafter_level_options_wanted(&a->levels) && a->world_path)

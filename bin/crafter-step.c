@@ -62,6 +62,10 @@ static void usage(FILE *out) {
           "                          from its env's own generator; sequential: env i of\n"
           "                          E plays levels i+1, i+1+E, ... cycling\n"
           "  -N, --envs=N            run N environments side by side (default 1)\n"
+          "      --players=P         P players share each world (1..16, default 1:\n"
+          "                          Crafter); a line (a frame) holds one action per\n"
+          "                          player of each env, and each player gets its own\n"
+          "                          record (frame entry), see crafter-step(1)\n"
           "  -T, --threads=T         step them on T threads (default 1), with every\n"
           "                          other option; results do not depend on T\n"
           "\n"
@@ -131,7 +135,8 @@ static void parse_options(int argc, char **argv, arguments *a) {
   crafter_task_options_init(&a->tasks);
   crafter_level_options_init(&a->levels);
   enum {
-    OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS, OPT_FINAL_OBS
+    OPT_RECORD = 256, OPT_MANUAL_RESET, OPT_SEMANTIC, OPT_SHM_FD, OPT_SHM_SLOTS, OPT_FINAL_OBS,
+    OPT_PLAYERS
   };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
@@ -147,6 +152,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       CRAFTER_OPTION_TASK_ENTRIES,
       CRAFTER_OPTION_LEVEL_ENTRIES,
       {"envs", required_argument, NULL, 'N'},
+      {"players", required_argument, NULL, OPT_PLAYERS},
       {"threads", required_argument, NULL, 'T'},
       {"obs", required_argument, NULL, 'O'},
       {"textures", required_argument, NULL, 't'},
@@ -181,6 +187,11 @@ static void parse_options(int argc, char **argv, arguments *a) {
         if (crafter_parse_int64(optarg, 1, 65536, &number) < 0)
           usage_error("invalid number of envs '%s' (expected 1..65536)", optarg);
         options->envs = (int)number;
+        break;
+      case OPT_PLAYERS:
+        if (crafter_parse_int64(optarg, 1, CRAFTER_PLAYERS_MAX, &number) < 0)
+          usage_error("invalid number of players '%s' (expected 1..16)", optarg);
+        options->players = (int)number;
         break;
       case 'T':
         if (crafter_parse_int64(optarg, 1, 1024, &number) < 0)
@@ -241,6 +252,12 @@ static void parse_options(int argc, char **argv, arguments *a) {
     usage_error("%s", "--levels chooses each episode's world: not with --world or --first-episode");
   options->level_order = a->levels.order;
   if (options->episodes < 0) options->episodes = options->envs == 1 && !options->binary ? 1 : 0;
+  if (options->players > 1 && options->record)
+    usage_error("%s", "--record does not store games of several players yet");
+  if (options->players > 1 && options->final_obs)
+    usage_error("%s", "--final-obs is not available with several players");
+  if (options->players > 1 && options->envs * options->players > 65536)
+    usage_error("%s", "--envs times --players is more than 65536");
   if (options->binary && options->info != CRAFTER_INFO_SHORT)
     usage_error("--info %s is for JSON lines, not the binary protocol",
                 crafter_info_kind_name(options->info));

@@ -871,7 +871,7 @@ static int unlock(crafter_agent *agent, const view *v, int achievement) {
 }
 
 static int achievements_act(crafter_agent *agent, const view *v) {
-  uint32_t wanted = agent->task->check.unlock & ~v->env->unlocked;
+  uint32_t wanted = agent->task->check.unlock & ~v->env->unlocked[v->env->viewer];
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++) {
     int achievement = unlock_order[i], action;
     if ((wanted >> achievement & 1u) && (action = unlock(agent, v, achievement)) >= 0)
@@ -1315,9 +1315,9 @@ static uint32_t unlocks(const view *v, int action) {
 static void make_view(const crafter_agent *agent, const crafter_env *env, view *v) {
   v->env = env;
   v->world = &env->game.world;
-  v->player = &env->game.player;
-  v->x = crafter_game_body(&env->game, 0)->x;
-  v->y = crafter_game_body(&env->game, 0)->y;
+  v->player = &env->game.players[env->viewer];
+  v->x = crafter_game_body(&env->game, env->viewer)->x;
+  v->y = crafter_game_body(&env->game, env->viewer)->y;
   v->facing = direction_index(v->player->facing_x, v->player->facing_y);
   v->inventory = v->player->inventory;
   v->avoid = agent->task ? agent->avoid : 0;

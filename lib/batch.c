@@ -24,7 +24,10 @@ struct crafter_batch {
   uint8_t *own_obs;
   size_t obs_bytes;
   uint8_t *final;       /* per env: the caller's place for final observations, or NULL */
-  int32_t (*final_achievements)[CRAFTER_ACHIEVEMENT_COUNT]; /* per env, at its last end */
+  int32_t (*final_achievements)[CRAFTER_ACHIEVEMENT_COUNT]; /* per player of each env, at
+                                                               its last end */
+  int players;          /* players of each env's game; arrays of actions and records
+                           hold one per player, env by env */
   worker *workers;      /* helpers 1..threads-1; the caller is the first */
   int started;          /* helper threads running */
   int synchronized;     /* the lock and conditions exist */
@@ -236,14 +239,17 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
   e->level_envs = count;
   e->tasks = options->tasks;
   e->record = options->record;
+  e->players = options->players;
+  batch->players = options->players > 1 ? options->players : 1;
   pthread_mutex_init(&batch->lock, NULL);
   pthread_cond_init(&batch->work_ready, NULL);
   pthread_cond_init(&batch->work_done, NULL);
   pthread_cond_init(&batch->spare_done, NULL);
   batch->synchronized = 1;
   batch->runners = calloc((size_t)count, sizeof(*batch->runners));
-  batch->final_achievements = calloc((size_t)count, sizeof(*batch->final_achievements));
-  batch->scratch_records = calloc((size_t)count, sizeof(*batch->scratch_records));
+  size_t agents = (size_t)count * (size_t)batch->players;
+  batch->final_achievements = calloc(agents, sizeof(*batch->final_achievements));
+  batch->scratch_records = calloc(agents, sizeof(*batch->scratch_records));
   batch->scratch_starts = calloc((size_t)count, 1);
   batch->starts = calloc((size_t)count, 1);
   if (!batch->runners || !batch->final_achievements || !batch->scratch_records ||
@@ -339,18 +345,30 @@ void crafter_batch_free(crafter_batch *batch) {
 
 static void step_job(void *context, int i, crafter_episode *runner) {
   crafter_batch *batch = context;
-  crafter_step_record *record = &batch->records[i];
-  int action = batch->actions[i];
-  if (action == CRAFTER_BATCH_RESET) {
-    *record = (crafter_step_record){0.0, 0.0, 0, 0, 0, 1.0, 0};
+  int players = batch->players;
+  crafter_step_record *record = &batch->records[(size_t)i * (size_t)players];
+  const uint8_t *actions = &batch->actions[(size_t)i * (size_t)players];
+  if (actions[0] == CRAFTER_BATCH_RESET) {
+    for (int p = 0; p < players; p++) record[p] = (crafter_step_record){0.0, 0.0, 0, 0, 0, 1.0, 0, 0};
     return;
   }
-  if (crafter_episode_step(runner, action, record) < 0) {
+  int status;
+  if (players == 1) {
+    status = crafter_episode_step(runner, actions[0], record);
+  } else {
+    /* A player's byte of 255 (a reset asked for by another than player 0)
+     * plays noop. */
+    int each[CRAFTER_PLAYERS_MAX];
+    for (int p = 0; p < players; p++)
+      each[p] = actions[p] == CRAFTER_BATCH_RESET ? CRAFTER_NOOP : actions[p];
+    status = crafter_episode_step_players(runner, each, record);
+  }
+  if (status < 0) {
     pthread_mutex_lock(&batch->lock);
     note_failure(batch, "out of memory while recording");
     pthread_mutex_unlock(&batch->lock);
   }
-  if (!record->finished || batch->options.manual_reset) {
+  if (!(players == 1 ? record->finished : record->over) || batch->options.manual_reset) {
     observe(batch, i);
   } else if (batch->final && batch->obs_bytes) {
     size_t bytes;
@@ -368,13 +386,17 @@ void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
   crafter_batch_each(batch, NULL, step_job, batch);
   /* What ends, in env order, before anything starts. */
   uint8_t *starts = started ? started : batch->starts;
+  int players = batch->players;
   for (int i = 0; i < count; i++) {
-    int reset = actions[i] == CRAFTER_BATCH_RESET;
-    int finished = records[i].finished;
+    size_t first = (size_t)i * (size_t)players;
+    int reset = actions[first] == CRAFTER_BATCH_RESET;
+    int finished = players == 1 ? records[first].finished : records[first].over;
     starts[i] = 0;
     if (finished)
-      memcpy(batch->final_achievements[i], crafter_batch_env(batch, i)->game.player.achievements,
-             sizeof(batch->final_achievements[i]));
+      for (int p = 0; p < players; p++)
+        memcpy(batch->final_achievements[first + (size_t)p],
+               crafter_batch_env(batch, i)->game.players[p].achievements,
+               sizeof(batch->final_achievements[0]));
     if (!reset && !(finished && !batch->options.manual_reset)) continue;
     int restart = left ? left(context, i, batch->runners[i], !reset) : 1;
     starts[i] = (uint8_t)(reset || restart);
@@ -388,7 +410,7 @@ void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
   crafter_batch_advance(batch, actions, batch->scratch_records, batch->scratch_starts, NULL,
                         NULL);
   for (int i = 0; i < batch->options.envs; i++) {
-    const crafter_step_record *record = &batch->scratch_records[i];
+    const crafter_step_record *record = &batch->scratch_records[(size_t)i * (size_t)batch->players];
     results[i] = (crafter_step_result){record->reward, record->done, record->discount,
                                        record->unlocked, record->info_reward};
     if (reset) reset[i] = batch->scratch_starts[i];
@@ -415,6 +437,8 @@ const uint8_t *crafter_batch_observation(crafter_batch *batch, int i) {
 }
 
 size_t crafter_batch_observation_bytes(const crafter_batch *batch) { return batch->obs_bytes; }
+
+int crafter_batch_players(const crafter_batch *batch) { return batch->players; }
 
 crafter_env *crafter_batch_env(crafter_batch *batch, int i) {
   return crafter_episode_env(batch->runners[i]);

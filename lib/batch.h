@@ -38,6 +38,11 @@ typedef struct crafter_batch_options {
   const crafter_task_pool *tasks;    /* a goal for every episode, or NULL */
   const crafter_traj_header *record; /* every env records its episodes (a recorder of this
                                         header each), or NULL */
+  int players;                       /* players sharing each env's world (0 or 1: one);
+                                        with several, actions and records come one per
+                                        player, env by env, and an env starts its next
+                                        episode when its player 0 is given
+                                        CRAFTER_BATCH_RESET */
 } crafter_batch_options;
 
 /* The action that starts an env's next episode now instead of stepping. */
@@ -114,6 +119,9 @@ crafter_episode *crafter_batch_episode(crafter_batch *batch, int i);
  * otherwise (recording out of memory, a world that cannot start), or NULL:
  * the caller stops with it. */
 const char *crafter_batch_failure(const crafter_batch *batch);
+
+/* Players a world (1 for Crafter's one). */
+int crafter_batch_players(const crafter_batch *batch);
 
 /* Bytes of state held per environment (env, world, renderer, buffers). */
 size_t crafter_batch_bytes_per_env(const crafter_batch *batch);

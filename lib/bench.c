@@ -73,8 +73,9 @@ static int timed_run(crafter_batch *batch, int envs, long steps, double seconds,
                      char *error, size_t error_size) {
   *measured = (run){0, 0, 0};
   double start = crafter_now();
+  int players = crafter_batch_players(batch);
   for (;;) {
-    draw_actions(random_state, b->actions, envs);
+    draw_actions(random_state, b->actions, envs * players);
     crafter_batch_advance(batch, b->actions, b->records, b->started, r ? store_left : NULL, r);
     measured->steps += envs;
     for (int i = 0; i < envs; i++) measured->resets += b->started[i];
@@ -139,8 +140,8 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   int repeats = options->repeats > 0 ? options->repeats : 1;
   crafter_batch *batch = crafter_batch_new(&options->batch, error, error_size);
   if (!batch) return -1;
-  buffers b = {malloc((size_t)envs), malloc((size_t)envs),
-               malloc(sizeof(crafter_step_record) * (size_t)envs)};
+  size_t agents = (size_t)envs * (size_t)crafter_batch_players(batch);
+  buffers b = {malloc(agents), malloc((size_t)envs), malloc(sizeof(crafter_step_record) * agents)};
   run *runs = malloc(sizeof(run) * (size_t)repeats);
   double *rates = malloc(sizeof(double) * (size_t)repeats);
   int status = 0;
@@ -184,6 +185,7 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   result->resets_per_second = runs[chosen].resets / runs[chosen].seconds;
   result->bytes_per_env = crafter_batch_bytes_per_env(batch);
   result->envs = envs;
+  result->players = crafter_batch_players(batch);
   result->threads = options->batch.threads < envs ? options->batch.threads : envs;
 done:
   crafter_batch_free(batch);
@@ -242,20 +244,31 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
   crafter_json_string(json, cpu);
   crafter_json_key(json, "kernels");
   crafter_json_string(json, kernels);
+  crafter_json_key(json, "players");
+  crafter_json_int(json, result->players);
+  crafter_json_key(json, "player_sps");
+  crafter_json_fixed(json, result->steps_per_second * result->players, 1);
   crafter_json_end_object(json);
 }
 
+/* With several players a world, two more columns: the players, and the
+ * player-steps a second (steps/s counts world steps). */
 static void write_text_row(FILE *out, const crafter_bench_options *options,
                            const crafter_bench_result *result) {
-  fprintf(out, "%-10s %5d %7d %14.0f %14.1f %11.1f %13zu\n",
+  fprintf(out, "%-10s %5d %7d %14.0f %14.1f %11.1f %13zu",
           crafter_obs_kind_name(options->batch.obs_kind), result->envs, result->threads,
           result->steps_per_second, result->resets_per_second, result->reset_microseconds,
           result->bytes_per_env);
+  if (result->players > 1)
+    fprintf(out, " %7d %15.0f", result->players, result->steps_per_second * result->players);
+  fprintf(out, "\n");
 }
 
-static void write_text_head(FILE *out) {
-  fprintf(out, "%-10s %5s %7s %14s %14s %11s %13s\n", "obs", "envs", "threads", "steps/s",
+static void write_text_head(FILE *out, int players) {
+  fprintf(out, "%-10s %5s %7s %14s %14s %11s %13s", "obs", "envs", "threads", "steps/s",
           "resets/s", "reset us", "bytes/env");
+  if (players > 1) fprintf(out, " %7s %15s", "players", "player-steps/s");
+  fprintf(out, "\n");
 }
 
 static const char *const compare_keys[3] = {"sps", "resets_per_s", "reset_us"};
@@ -416,7 +429,7 @@ static int measure(const char *program, const crafter_bench_request *request,
     } else {
       if (p == 0) {
         fprintf(out, "cpu: %s, kernels: %s\n", cpu, crafter_kernels_name());
-        write_text_head(out);
+        write_text_head(out, run.batch.players);
       }
       write_text_row(out, &run, &result);
     }

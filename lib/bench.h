@@ -35,6 +35,8 @@ typedef struct crafter_bench_result {
   double seconds;             /* its duration */
   size_t bytes_per_env;
   int envs, threads;
+  int players;                /* players a world: steps_per_second counts world steps,
+                                 each of which steps every player */
 } crafter_bench_result;
 
 /* Runs the benchmark; returns 0, or -1 with a reason. */

@@ -261,6 +261,11 @@ int crafter_config_check(const crafter_config *config, char *error, size_t error
     snprintf(error, error_size, "reward: a value is out of range");
     return -1;
   }
+  if (config->team.damage < 0 || config->team.damage > 1000000 ||
+      (config->team.shared != 0 && config->team.shared != 1)) {
+    snprintf(error, error_size, "players: a value is out of range");
+    return -1;
+  }
   return 0;
 }
 
@@ -1121,12 +1126,39 @@ static int object_section(reader *r, const yaml_node_t *node, const char *prefix
   return each_pair(r, node, prefix, keys.list, keys.count, object_pair, &keys);
 }
 
+/* ---- players: (games of several players) ---- */
+
+static const char *const players_keys[] = {"damage", "reward"};
+
+static int players_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t *value,
+                        void *context) {
+  (void)key_node;
+  (void)context;
+  crafter_team_rules *team = &r->config->team;
+  if (key == 0) {
+    long long number;
+    if (read_integer(r, value, "players.damage", 0, OBJECT_LIMIT, &number) < 0) return -1;
+    team->damage = (int32_t)number;
+    return 0;
+  }
+  const char *text = scalar_text(value);
+  if (text && strcmp(text, "individual") == 0)
+    team->shared = 0;
+  else if (text && strcmp(text, "shared") == 0)
+    team->shared = 1;
+  else
+    return crafter_yaml_fail(&r->yaml, value,
+                             "players.reward: expected individual or shared, got '%s'",
+                             text ? text : "(not a scalar)");
+  return 0;
+}
+
 /* ---- the top level ---- */
 
 static const char *const top_keys[] = {
     "version", "env",     "daylight",  "worldgen", "balance", "walkable", "items",
     "collect", "place",   "make",      "reward",   "actions", "materials", "achievements",
-    "player",  "cow",     "zombie",    "skeleton", "arrow",   "plant"};
+    "player",  "cow",     "zombie",    "skeleton", "arrow",   "plant",   "players"};
 #define TOP_KEYS ((int)(sizeof(top_keys) / sizeof(top_keys[0])))
 
 /* data.yaml's fixed lists may be present when they are Crafter's own. */
@@ -1192,6 +1224,7 @@ static int top_pair(reader *r, int key, const yaml_node_t *key_node, yaml_node_t
     case 13:
       return fixed_list(r, value, "achievements", crafter_achievement_names,
                         CRAFTER_ACHIEVEMENT_COUNT);
+    case 20: return each_pair(r, value, "players", players_keys, 2, players_pair, NULL);
     default: return object_section(r, value, top_keys[key]);
   }
 }

@@ -185,6 +185,15 @@ typedef struct crafter_plant_rules {
   int32_t health, ripe, food, damage;
 } crafter_plant_rules;
 
+/* Games of several players (players:).  `damage`: what a player's do
+ * takes from another player's health (0, the default: nothing); `shared`:
+ * every player whose episode runs gets the team's reward, the sum of
+ * theirs, instead of its own. */
+typedef struct crafter_team_rules {
+  int32_t damage;
+  int32_t shared;
+} crafter_team_rules;
+
 typedef struct crafter_config {
   crafter_params params;                 /* env: */
   long day_length;                       /* daylight: steps per day; 0: always day */
@@ -204,6 +213,10 @@ typedef struct crafter_config {
   crafter_skeleton_rules skeleton;       /* skeleton: */
   crafter_arrow_rules arrow;             /* arrow: */
   crafter_plant_rules plant;             /* plant: */
+  /* players: last, on an 8-byte boundary, and left out of
+   * crafter_config_crc while Crafter's (all zero), so that the sums of
+   * configurations made before it stay as they were. */
+  _Alignas(8) crafter_team_rules team;
 } crafter_config;
 
 /* The health a creature of `kind` (enum crafter_object_kind) starts with:

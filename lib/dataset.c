@@ -607,14 +607,14 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
     if (compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
   }
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-    if (env->game.player.achievements[k] != e->achievements[k])
+    if (env->game.players[0].achievements[k] != e->achievements[k])
       return crafter_fail(error, error_size, "the count of %s differs: stored %d, replayed %d",
                    crafter_achievement_names[k], e->achievements[k],
-                   env->game.player.achievements[k]);
+                   env->game.players[0].achievements[k]);
   for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
-    if (env->game.player.inventory[k] != e->inventory[k])
+    if (env->game.players[0].inventory[k] != e->inventory[k])
       return crafter_fail(error, error_size, "the final %s differs: stored %d, replayed %d",
-                   crafter_item_names[k], e->inventory[k], env->game.player.inventory[k]);
+                   crafter_item_names[k], e->inventory[k], env->game.players[0].inventory[k]);
   return 0;
 }
 
@@ -939,9 +939,9 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
       put_i64_le(row + 32, crafter_game_body(&env->game, 0)->x);
       put_i64_le(row + 40, crafter_game_body(&env->game, 0)->y);
       for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-        put_i64_le(row + 48 + 8 * k, env->game.player.achievements[k]);
+        put_i64_le(row + 48 + 8 * k, env->game.players[0].achievements[k]);
       for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
-        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), env->game.player.inventory[k]);
+        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), env->game.players[0].inventory[k]);
       crafter_env_semantic(env, semantic + t * area);
     } else {
       memset(semantic, 0, area); /* zeros at the first step, as the EpisodeRecorder fills in */

@@ -49,6 +49,7 @@ int crafter_env_init_config(crafter_env *env, const crafter_params *params,
     env->game.daylight_by_step = env->daylight_table;
     env->game.daylight_steps = table_steps;
   }
+  env->players = 1;
   env->item_rows = crafter_params_item_rows(params->view[0]);
   for (int axis = 0; axis < 2; axis++) env->unit[axis] = params->size[axis] / params->view[axis];
   env->local_pixels[0] = params->view[0] * env->unit[0];
@@ -60,6 +61,15 @@ void crafter_env_free(crafter_env *env) {
   crafter_world_free(&env->game.world);
   free(env->daylight_table);
   env->daylight_table = NULL;
+}
+
+int crafter_env_set_players(crafter_env *env, int players, char *error, size_t error_size) {
+  if (players < 1 || players > CRAFTER_PLAYERS_MAX) {
+    snprintf(error, error_size, "players must be 1 to %d, not %d", CRAFTER_PLAYERS_MAX, players);
+    return -1;
+  }
+  env->players = players;
+  return 0;
 }
 
 void crafter_env_set_next_episode(crafter_env *env, int64_t episode) {
@@ -81,7 +91,8 @@ static void observe_or_skip(crafter_env *env) {
   if (env->observe)
     env->observe(env->observer, env);
   else if (env->game.daylight < 0.5)
-    crafter_rng_skip_uniform(&env->game.rng, crafter_env_night_draws(env));
+    crafter_rng_skip_uniform(&env->game.rng, crafter_env_night_draws(env) *
+                                                 __builtin_popcount(env->game.present));
 }
 
 int crafter_env_reset(crafter_env *env) { return crafter_env_reset_custom(env, NULL, NULL); }
@@ -99,11 +110,21 @@ static int generate_game(const crafter_env *env, int64_t world_seed, crafter_gam
   return crafter_generate_world(game);
 }
 
-/* What every reset does once the game is in place. */
-static void begin_episode(crafter_env *env) {
-  env->last_health = env->game.player.inventory[CRAFTER_HEALTH];
-  env->unlocked = 0;
+/* What every reset does once the game is in place: the other players
+ * join, then the first observation.  Returns 0, or -1 when the world has
+ * no room for them. */
+static int begin_episode(crafter_env *env) {
+  int status = 0;
+  if (env->players > env->game.player_count) {
+    char error[128];
+    status = crafter_game_spread_players(&env->game, env->players, error, sizeof(error));
+  }
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) {
+    env->last_health[p] = env->game.players[p].inventory[CRAFTER_HEALTH];
+    env->unlocked[p] = 0;
+  }
   observe_or_skip(env);
+  return status;
 }
 
 int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context) {
@@ -111,14 +132,13 @@ int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *con
   env->world_seed = crafter_world_seed(env->params.seed, env->episode);
   if (generate_game(env, env->world_seed, &env->game) < 0) return -1;
   if (build && build(&env->game, context) < 0) return -1;
-  begin_episode(env);
-  return 0;
+  return begin_episode(env);
 }
 
 void crafter_env_begin_restored(crafter_env *env, int64_t episode, int64_t world_seed) {
   env->episode = episode;
   env->world_seed = world_seed;
-  begin_episode(env);
+  (void)begin_episode(env);
 }
 
 int crafter_prepared_init(crafter_prepared *prepared, const crafter_env *env) {
@@ -153,8 +173,7 @@ int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared) {
   prepared->ready = 0;
   env->episode = prepared->episode;
   env->world_seed = prepared->world_seed;
-  begin_episode(env);
-  return 0;
+  return begin_episode(env);
 }
 
 /* The achievements the player has, as bits (bit i: achievement i), four
@@ -174,17 +193,17 @@ static uint32_t achievements_held(const int32_t *achievements) {
   return bits;
 }
 
-void crafter_env_step(crafter_env *env, int action, crafter_step_result *result) {
-  crafter_game *game = &env->game;
-  crafter_game_update(game, action);
-  observe_or_skip(env);
+/* Player p's reward for the step: its health's change and its first
+ * unlocks, by the config's reward keys. */
+static double player_reward(crafter_env *env, int p, uint32_t *unlocked_now) {
   const crafter_reward_config *rewards = &env->config->reward;
-  int32_t health = game->player.inventory[CRAFTER_HEALTH];
+  const crafter_player *player = &env->game.players[p];
+  int32_t health = player->inventory[CRAFTER_HEALTH];
   double reward = rewards->health_divisor != 0
-                      ? (double)(health - env->last_health) / rewards->health_divisor
+                      ? (double)(health - env->last_health[p]) / rewards->health_divisor
                       : 0.0;
-  env->last_health = health;
-  uint32_t unlocked = achievements_held(game->player.achievements) & ~env->unlocked;
+  env->last_health[p] = health;
+  uint32_t unlocked = achievements_held(player->achievements) & ~env->unlocked[p];
   double unlock_reward = 0;
   for (uint32_t rest = unlocked; rest; rest &= rest - 1) {
     /* In the order of the achievements.  Crafter adds 1 however many
@@ -199,16 +218,60 @@ void crafter_env_step(crafter_env *env, int action, crafter_step_result *result)
       unlock_reward = value;
   }
   if (unlocked) {
-    env->unlocked |= unlocked;
+    env->unlocked[p] |= unlocked;
     reward += unlock_reward;
   }
-  int dead = health <= 0;
-  int over = env->params.length && game->step >= env->params.length;
+  *unlocked_now = unlocked;
+  return reward;
+}
+
+static void player_result(const crafter_env *env, int p, double reward, uint32_t unlocked,
+                          crafter_step_result *result) {
+  int dead = env->game.players[p].inventory[CRAFTER_HEALTH] <= 0;
+  int over = env->params.length && env->game.step >= env->params.length;
   result->done = dead || over;
   result->discount = 1 - (double)dead;
   result->unlocked = unlocked;
   result->info_reward = reward;
   result->reward = env->params.reward ? reward : 0.0;
+}
+
+void crafter_env_step(crafter_env *env, int action, crafter_step_result *result) {
+  if (env->game.player_count > 1) {
+    int actions[CRAFTER_PLAYERS_MAX] = {0};
+    crafter_step_result results[CRAFTER_PLAYERS_MAX];
+    actions[0] = action;
+    crafter_env_step_players(env, actions, results);
+    *result = results[0];
+    return;
+  }
+  crafter_game_update(&env->game, action);
+  observe_or_skip(env);
+  uint32_t unlocked;
+  double reward = player_reward(env, 0, &unlocked);
+  player_result(env, 0, reward, unlocked, result);
+}
+
+void crafter_env_step_players(crafter_env *env, const int *actions, crafter_step_result *results) {
+  int players = env->game.player_count;
+  if (players <= 1) {
+    crafter_env_step(env, actions[0], results);
+    return;
+  }
+  int running[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < players; p++) running[p] = env->last_health[p] > 0;
+  crafter_game_update_players(&env->game, actions);
+  observe_or_skip(env);
+  double rewards[CRAFTER_PLAYERS_MAX], team = 0;
+  uint32_t unlocked[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < players; p++) {
+    rewards[p] = player_reward(env, p, &unlocked[p]);
+    if (running[p]) team += rewards[p];
+  }
+  for (int p = 0; p < players; p++) {
+    double reward = env->config->team.shared && running[p] ? team : rewards[p];
+    player_result(env, p, reward, unlocked[p], &results[p]);
+  }
 }
 
 void crafter_env_semantic(const crafter_env *env, uint8_t *out) {
@@ -218,5 +281,13 @@ void crafter_env_semantic(const crafter_env *env, uint8_t *out) {
     const crafter_object *object = &world->objects[slot];
     out[(size_t)object->x * (size_t)world->height + (size_t)object->y] =
         (uint8_t)(CRAFTER_MATERIAL_COUNT + object->kind);
+  }
+  /* Other players than the viewer (games of several players). */
+  int viewer_slot = crafter_game_body_slot(&env->game, env->viewer);
+  for (int slot = 0, bodies = __builtin_popcount(env->game.present); slot < bodies; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    if (slot != viewer_slot)
+      out[(size_t)object->x * (size_t)world->height + (size_t)object->y] =
+          CRAFTER_SEMANTIC_OTHER_PLAYER;
   }
 }

@@ -36,8 +36,11 @@ struct crafter_env {
   crafter_game game;
   int64_t episode;    /* the episode counter: 1 after the first reset */
   int64_t world_seed; /* of the current episode */
-  int32_t last_health;
-  uint32_t unlocked;  /* achievements unlocked so far this episode */
+  int players;        /* players sharing the world: 1 (Crafter) to CRAFTER_PLAYERS_MAX */
+  int viewer;         /* the player whose view, inventory and goal the observation
+                         functions and task checkers read (0 unless set) */
+  int32_t last_health[CRAFTER_PLAYERS_MAX];
+  uint32_t unlocked[CRAFTER_PLAYERS_MAX]; /* achievements unlocked so far this episode */
   int item_rows;      /* rows of the view given to the inventory */
   int unit[2];        /* pixels per cell */
   int local_pixels[2]; /* size of the local view in pixels */
@@ -58,6 +61,12 @@ int crafter_env_init(crafter_env *env, const crafter_params *params, char *error
 int crafter_env_init_config(crafter_env *env, const crafter_params *params,
                             const crafter_config *config, char *error, size_t error_size);
 void crafter_env_free(crafter_env *env);
+
+/* Makes every episode from the next start a game of `players` players
+ * (1 to CRAFTER_PLAYERS_MAX; crafter(7), SEVERAL PLAYERS): player 0 where
+ * Crafter's player starts, the others spread by
+ * crafter_game_spread_players.  0, or -1 with a reason. */
+int crafter_env_set_players(crafter_env *env, int players, char *error, size_t error_size);
 
 /* The next reset() starts episode `episode` (Crafter counts from 1). */
 void crafter_env_set_next_episode(crafter_env *env, int64_t episode);
@@ -105,11 +114,19 @@ int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared);
 /* One step with an action in [0, CRAFTER_ACTION_COUNT). */
 void crafter_env_step(crafter_env *env, int action, crafter_step_result *result);
 
+/* One step of every player: actions[p] and results[p] for p in [0,
+ * env->players).  A player's done is its death or the time limit; the
+ * world's episode is over when every player's is.  A player who died
+ * before gets a reward of 0 and is done again. */
+void crafter_env_step_players(crafter_env *env, const int *actions, crafter_step_result *results);
+
 /* Sets (or with NULL clears) the observer called after reset and step. */
 void crafter_env_set_observer(crafter_env *env, crafter_observe_fn observe, void *observer);
 
-/* Uniform draws the renderer takes when it is night: one per pixel of the
- * local view. */
+/* Uniform draws the renderer takes for one player's view when it is
+ * night: one per pixel of the local view.  After every start and step the
+ * views of the players whose bodies are in the world draw, in the
+ * players' order. */
 long crafter_env_night_draws(const crafter_env *env);
 
 /* The player's position and the live objects. */
@@ -118,7 +135,10 @@ static inline const crafter_object *crafter_env_objects(const crafter_env *env, 
   return env->game.world.objects;
 }
 
-/* info['semantic']: material ids, objects as 13 + kind; x-major. */
+/* info['semantic']: material ids, objects as 13 + kind, and in games of
+ * several players the other players than the viewer as
+ * CRAFTER_SEMANTIC_OTHER_PLAYER; x-major. */
+#define CRAFTER_SEMANTIC_OTHER_PLAYER (CRAFTER_MATERIAL_COUNT + CRAFTER_OBJECT_KIND_COUNT)
 void crafter_env_semantic(const crafter_env *env, uint8_t *out);
 
 #endif

@@ -13,19 +13,46 @@ struct crafter_episode {
   const crafter_episode_options *options;
   crafter_env env;
   int env_ready;
+  int players;                /* players of the game: 1 (Crafter) or more */
   crafter_renderer *renderer; /* pixels only */
   uint8_t *own_obs;
-  uint8_t *obs;               /* where observations go: own_obs or the caller's */
-  size_t obs_bytes;
-  int observed;               /* the observation in obs is the present one */
-  size_t obs_length;          /* its bytes */
+  uint8_t *obs;               /* where observations go: own_obs or the caller's, the
+                                 players' one after another */
+  size_t obs_bytes;           /* one player's observation */
+  int observed;               /* the observations in obs are the present ones */
+  size_t obs_length[CRAFTER_PLAYERS_MAX]; /* their bytes */
   crafter_level_picker picker;
   int next_level;             /* -1: the picker's */
-  crafter_task_tracker tracker;
-  int candidate, text, goal;
+  crafter_task_tracker tracker[CRAFTER_PLAYERS_MAX];
+  int candidate[CRAFTER_PLAYERS_MAX], text[CRAFTER_PLAYERS_MAX], goal[CRAFTER_PLAYERS_MAX];
+  uint32_t done;              /* bit p: player p's episode has ended */
   crafter_traj_recorder *recorder;
   int started, ended, steps;
 };
+
+/* Draws every player's view in a game of several players: the views of
+ * the players whose bodies are in the world, in the players' order, each
+ * taking its night noise from the world's generator after the one
+ * before (crafter(7)). */
+static void observe_players(void *observer, crafter_env *env) {
+  crafter_episode *e = observer;
+  int viewer = env->viewer;
+  for (int p = 0; p < e->players; p++) {
+    uint8_t *pixels = e->obs + e->obs_bytes * (size_t)p;
+    if (crafter_game_body_slot(&env->game, p) < 0) {
+      memset(pixels, 0, e->obs_bytes); /* gone from the world: a black view */
+      continue;
+    }
+    env->viewer = p;
+    crafter_render_pixels(e->renderer, env, pixels);
+  }
+  env->viewer = viewer;
+}
+
+static void attach_renderer(crafter_episode *e) {
+  crafter_renderer_attach(e->renderer, &e->env, e->obs);
+  if (e->players > 1) crafter_env_set_observer(&e->env, observe_players, e);
+}
 
 static size_t obs_bytes_of(const crafter_episode_options *options) {
   const crafter_params *params = &options->params;
@@ -55,9 +82,19 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
     return NULL;
   }
   e->env_ready = 1;
+  e->players = options->players > 1 ? options->players : 1;
+  if (crafter_env_set_players(&e->env, e->players, error, error_size) < 0) {
+    crafter_episode_free(e);
+    return NULL;
+  }
+  if (e->players > 1 && options->record) {
+    crafter_fail(error, error_size, "recording games of several players is not supported yet");
+    crafter_episode_free(e);
+    return NULL;
+  }
   crafter_env_set_next_episode(&e->env, options->first_episode);
   e->obs_bytes = obs_bytes_of(options);
-  e->own_obs = malloc(e->obs_bytes ? e->obs_bytes : 1);
+  e->own_obs = calloc((size_t)e->players, e->obs_bytes ? e->obs_bytes : 1);
   if (!e->own_obs) goto out_of_memory;
   e->obs = e->own_obs;
   if (options->obs_kind == CRAFTER_OBS_PIXELS) {
@@ -73,7 +110,7 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
       crafter_episode_free(e);
       return NULL;
     }
-    crafter_renderer_attach(e->renderer, &e->env, e->obs);
+    attach_renderer(e);
   }
   if (options->levels)
     crafter_level_picker_init(&e->picker, options->levels, options->level_order, index,
@@ -90,7 +127,7 @@ out_of_memory:
 void crafter_episode_free(crafter_episode *e) {
   if (!e) return;
   crafter_traj_recorder_free(e->recorder);
-  crafter_task_tracker_free(&e->tracker);
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_task_tracker_free(&e->tracker[p]);
   if (e->env_ready) crafter_env_free(&e->env);
   crafter_renderer_free(e->renderer);
   free(e->own_obs);
@@ -101,10 +138,16 @@ void crafter_episode_set_obs_buffer(crafter_episode *e, uint8_t *buffer) {
   uint8_t *target = buffer ? buffer : e->own_obs;
   if (target != e->obs) e->observed = 0;
   e->obs = target;
-  if (e->renderer) crafter_renderer_attach(e->renderer, &e->env, e->obs);
+  if (e->renderer) attach_renderer(e);
 }
 
-size_t crafter_episode_obs_bytes(const crafter_episode *e) { return e->obs_bytes; }
+size_t crafter_episode_obs_bytes(const crafter_episode *e) {
+  return e->obs_bytes * (size_t)e->players;
+}
+
+size_t crafter_episode_player_obs_bytes(const crafter_episode *e) { return e->obs_bytes; }
+
+int crafter_episode_players(const crafter_episode *e) { return e->players; }
 
 void crafter_episode_set_next(crafter_episode *e, int64_t number) {
   crafter_env_set_next_episode(&e->env, number);
@@ -136,31 +179,65 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
   }
   e->next_level = -1;
   if (status < 0) return crafter_fail(error, error_size, "out of memory");
+  if (e->players > 1 && e->env.game.player_count < e->players)
+    return crafter_fail(error, error_size, "the world has room for %d player%s, not %d",
+                        e->env.game.player_count, e->env.game.player_count == 1 ? "" : "s", e->players);
   e->observed = 0;
   e->started = 1;
   e->ended = 0;
   e->steps = 0;
-  e->goal = 0;
-  if (options->tasks &&
-      crafter_task_pool_begin(options->tasks, &e->tracker, &e->env, &e->candidate, &e->text) < 0)
-    return crafter_fail(error, error_size, "out of memory");
+  e->done = 0;
+  memset(e->goal, 0, sizeof(e->goal));
+  for (int p = 0; p < e->players && options->tasks; p++) {
+    e->env.viewer = p;
+    int status = crafter_task_pool_begin(options->tasks, &e->tracker[p], &e->env,
+                                         &e->candidate[p], &e->text[p]);
+    e->env.viewer = 0;
+    if (status < 0) return crafter_fail(error, error_size, "out of memory");
+  }
   if (e->recorder) {
     if (crafter_traj_recorder_start(e->recorder, &e->env, recorded_obs(e)) < 0)
       return crafter_fail(error, error_size, "out of memory while recording");
     if (options->tasks)
-      crafter_traj_recorder_set_task(e->recorder, options->tasks->tasks[e->candidate], e->text);
+      crafter_traj_recorder_set_task(e->recorder, options->tasks->tasks[e->candidate[0]],
+                                     e->text[0]);
   }
   return 0;
 }
 
+/* What a step hands back of the game's result, and the goal's reward and
+ * terminal discount on the step that met it. */
+static void fill_record(crafter_step_record *out, const crafter_step_result *result, int goal,
+                        const crafter_task *task) {
+  out->reward = result->reward;
+  out->info_reward = result->info_reward;
+  out->unlocked = result->unlocked;
+  out->goal = goal;
+  out->done = result->done;
+  out->discount = result->discount;
+  if (goal) {
+    out->reward += task->reward;
+    out->discount = 0.0;
+  }
+}
+
 int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *out) {
+  if (e->players > 1) {
+    int actions[CRAFTER_PLAYERS_MAX] = {0};
+    crafter_step_record records[CRAFTER_PLAYERS_MAX];
+    actions[0] = action;
+    int status = crafter_episode_step_players(e, actions, records);
+    *out = records[0];
+    return status;
+  }
   crafter_step_result result;
   crafter_env_step(&e->env, action, &result);
   e->observed = 0;
-  int goal = e->options->tasks ? crafter_task_step(&e->tracker, &e->env, action, &result) : 0;
-  e->goal = goal;
+  int goal = e->options->tasks ? crafter_task_step(&e->tracker[0], &e->env, action, &result) : 0;
+  e->goal[0] = goal;
   int status = 0;
   out->finished = 0;
+  out->over = 0;
   if (!e->ended) {
     e->steps++;
     /* The recorder keeps the game's reward and discount; the goal is its
@@ -170,57 +247,108 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
                                         goal) < 0)
       status = -1;
     if (result.done) {
-      e->ended = out->finished = 1;
+      e->ended = out->finished = out->over = 1;
+      e->done = 1;
       /* Compressed to its end here, on the runner's thread: the writer
        * only appends it. */
       if (e->recorder && status == 0 && crafter_traj_recorder_seal(e->recorder) < 0) status = -1;
     }
   }
-  out->reward = result.reward;
-  out->info_reward = result.info_reward;
-  out->unlocked = result.unlocked;
-  out->goal = goal;
-  out->done = result.done;
-  out->discount = result.discount;
-  if (goal) {
-    out->reward += e->tracker.task->reward;
-    out->discount = 0.0;
-  }
+  fill_record(out, &result, goal, e->tracker[0].task);
   return status;
 }
 
-const uint8_t *crafter_episode_observe(crafter_episode *e, size_t *bytes) {
-  if (e->observed) {
-    *bytes = e->obs_length;
-    return e->obs;
+int crafter_episode_step_players(crafter_episode *e, const int *actions,
+                                 crafter_step_record *out) {
+  if (e->players == 1) {
+    out[0].over = 0;
+    return crafter_episode_step(e, actions[0], out);
   }
-  const crafter_env *env = &e->env;
+  crafter_step_result results[CRAFTER_PLAYERS_MAX];
+  crafter_env_step_players(&e->env, actions, results);
+  e->observed = 0;
+  int steps_on = !e->ended;
+  if (steps_on) e->steps++;
+  for (int p = 0; p < e->players; p++) {
+    crafter_step_result *result = &results[p];
+    int goal = 0;
+    if (e->options->tasks) {
+      e->env.viewer = p;
+      goal = crafter_task_step(&e->tracker[p], &e->env, actions[p], result);
+      e->env.viewer = 0;
+    }
+    e->goal[p] = goal;
+    crafter_step_record *record = &out[p];
+    fill_record(record, result, goal, e->tracker[p].task);
+    record->finished = 0;
+    record->over = 0;
+    if (steps_on && result->done && !((e->done >> p) & 1u)) {
+      e->done |= 1u << p;
+      record->finished = 1;
+    }
+  }
+  if (steps_on && e->done == (1u << e->players) - 1u) {
+    e->ended = 1;
+    for (int p = 0; p < e->players; p++) out[p].over = 1;
+  }
+  return 0;
+}
+
+/* Makes player p's observation of the options' kind in its place in the
+ * buffer; returns its bytes. */
+static size_t observe_player(crafter_episode *e, int p) {
+  crafter_env *env = &e->env;
+  uint8_t *obs = e->obs + e->obs_bytes * (size_t)p;
   size_t made = e->obs_bytes;
+  int present = crafter_game_body_slot(&env->game, p) >= 0;
+  int viewer = env->viewer;
+  env->viewer = p;
   switch (e->options->obs_kind) {
     case CRAFTER_OBS_PIXELS: break; /* drawn at every start and step */
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, e->obs); break;
-    case CRAFTER_OBS_SYMBOLIC: crafter_render_symbolic(env, (float *)(void *)e->obs); break;
+    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); break;
+    case CRAFTER_OBS_SYMBOLIC:
+      if (present)
+        crafter_render_symbolic(env, (float *)(void *)obs);
+      else
+        memset(obs, 0, e->obs_bytes);
+      break;
     case CRAFTER_OBS_TEXT: {
       size_t at = 0;
-      char *text = (char *)e->obs;
+      char *text = (char *)obs;
       if (e->options->tasks) {
         int written = snprintf(text, e->obs_bytes, "Instruction: %s\n",
-                               crafter_episode_instruction(e));
+                               crafter_episode_player_instruction(e, p));
         at = written > 0 && (size_t)written < e->obs_bytes ? (size_t)written : 0;
       }
-      size_t length = at + crafter_render_text(env, text + at, e->obs_bytes - at);
+      size_t length = present ? at + crafter_render_text(env, text + at, e->obs_bytes - at) : at;
+      if (!present) text[at] = '\0';
       made = length < e->obs_bytes ? length : e->obs_bytes - 1;
       break;
     }
     default: made = 0; break;
   }
-  e->observed = 1;
-  e->obs_length = made;
-  *bytes = made;
+  env->viewer = viewer;
+  return made;
+}
+
+const uint8_t *crafter_episode_observe(crafter_episode *e, size_t *bytes) {
+  if (!e->observed) {
+    for (int p = 0; p < e->players; p++) e->obs_length[p] = observe_player(e, p);
+    e->observed = 1;
+  }
+  *bytes = e->obs_length[0];
   return e->obs;
 }
 
+const uint8_t *crafter_episode_observe_player(crafter_episode *e, int p, size_t *bytes) {
+  crafter_episode_observe(e, bytes);
+  *bytes = e->obs_length[p];
+  return e->obs + e->obs_bytes * (size_t)p;
+}
+
 int crafter_episode_ended(const crafter_episode *e) { return e->ended; }
+
+int crafter_episode_player_done(const crafter_episode *e, int p) { return (e->done >> p) & 1u; }
 
 int crafter_episode_unfinished(const crafter_episode *e) {
   return e->started && !e->ended && e->steps > 0;
@@ -240,19 +368,31 @@ crafter_env *crafter_episode_env(crafter_episode *e) { return &e->env; }
 const crafter_env *crafter_episode_env_const(const crafter_episode *e) { return &e->env; }
 
 const crafter_task *crafter_episode_task(const crafter_episode *e) {
-  return e->options->tasks ? e->tracker.task : NULL;
+  return crafter_episode_player_task(e, 0);
 }
 
-int crafter_episode_candidate(const crafter_episode *e) { return e->candidate; }
+int crafter_episode_candidate(const crafter_episode *e) { return e->candidate[0]; }
 
-int crafter_episode_text(const crafter_episode *e) { return e->text; }
+int crafter_episode_text(const crafter_episode *e) { return e->text[0]; }
 
 const char *crafter_episode_instruction(const crafter_episode *e) {
-  const crafter_task *task = crafter_episode_task(e);
-  return task ? task->text[e->text] : NULL;
+  return crafter_episode_player_instruction(e, 0);
 }
 
-crafter_task_tracker *crafter_episode_tracker(crafter_episode *e) { return &e->tracker; }
+const crafter_task *crafter_episode_player_task(const crafter_episode *e, int p) {
+  return e->options->tasks ? e->tracker[p].task : NULL;
+}
+
+int crafter_episode_player_candidate(const crafter_episode *e, int p) { return e->candidate[p]; }
+
+int crafter_episode_player_text(const crafter_episode *e, int p) { return e->text[p]; }
+
+const char *crafter_episode_player_instruction(const crafter_episode *e, int p) {
+  const crafter_task *task = crafter_episode_player_task(e, p);
+  return task ? task->text[e->text[p]] : NULL;
+}
+
+crafter_task_tracker *crafter_episode_tracker(crafter_episode *e) { return &e->tracker[0]; }
 
 int64_t crafter_episode_level(const crafter_episode *e) {
   return e->options->levels ? e->env.episode : 0;

@@ -38,6 +38,7 @@ typedef struct crafter_episode_options {
   const crafter_task_pool *tasks; /* a goal for every episode, or NULL */
   const crafter_traj_header *record; /* keep each episode in a recorder of this header,
                                         or NULL */
+  int players;                    /* players sharing each world (0 or 1: Crafter's one) */
 } crafter_episode_options;
 
 /* What a step (or a start) hands back. */
@@ -52,7 +53,9 @@ typedef struct crafter_step_record {
   double discount;    /* 0 when the player died or met the goal, else 1 */
   int finished;       /* this step ended the episode: its first done (a step after the
                          end, which plays on as crafter.Env does, is done again but does
-                         not finish anything) */
+                         not finish anything); with several players, the player's */
+  int over;           /* the world's episode ended at this step: every player's has
+                         (with one player, finished) */
 } crafter_step_record;
 
 typedef struct crafter_episode crafter_episode;
@@ -73,9 +76,12 @@ void crafter_episode_free(crafter_episode *episode);
  * kinds when crafter_episode_observe is called. */
 void crafter_episode_set_obs_buffer(crafter_episode *episode, uint8_t *buffer);
 
-/* The bytes of one observation of the options' kind (for text, the
- * capacity: a text observation is NUL-terminated within it). */
+/* The bytes of the observations of the options' kind, every player's one
+ * after another (for text, the capacity: a text observation is
+ * NUL-terminated within its player's part), and of one player's. */
 size_t crafter_episode_obs_bytes(const crafter_episode *episode);
+size_t crafter_episode_player_obs_bytes(const crafter_episode *episode);
+int crafter_episode_players(const crafter_episode *episode);
 
 /* What the next start plays: episode counter `episode` (set_next), or
  * the level of index `level` of the set (set_level) instead of the
@@ -95,13 +101,25 @@ int crafter_episode_start(crafter_episode *episode, crafter_prepared *prepared, 
  * 0, or -1 when recording ran out of memory (the step was played). */
 int crafter_episode_step(crafter_episode *episode, int action, crafter_step_record *out);
 
+/* One step of every player: actions[p], out[p] for each of the runner's
+ * players.  A player's episode ends at its death, the time limit or its
+ * goal (out[p].finished once); it stays in the world unless it died.  The
+ * world's episode ends when every player's has (out[*].over). */
+int crafter_episode_step_players(crafter_episode *episode, const int *actions,
+                                 crafter_step_record *out);
+
 /* The observation of the options' kind now, in the buffer (made at most
  * once between two steps); its bytes in *bytes (text: its length). */
 const uint8_t *crafter_episode_observe(crafter_episode *episode, size_t *bytes);
 
+/* Player p's observation (made with every player's), and its bytes. */
+const uint8_t *crafter_episode_observe_player(crafter_episode *episode, int p, size_t *bytes);
+
 /* Whether the episode has ended (done), whether it is under way with a
  * step not yet stored (a cut if it is given up), and its steps so far. */
 int crafter_episode_ended(const crafter_episode *episode);
+/* Whether player p's episode has ended (its death, the time limit, its goal). */
+int crafter_episode_player_done(const crafter_episode *episode, int p);
 int crafter_episode_unfinished(const crafter_episode *episode);
 
 /* The recorder holding the episode (NULL when not recording): once it
@@ -123,6 +141,12 @@ int crafter_episode_candidate(const crafter_episode *episode);
 int crafter_episode_text(const crafter_episode *episode);
 const char *crafter_episode_instruction(const crafter_episode *episode);
 crafter_task_tracker *crafter_episode_tracker(crafter_episode *episode);
+
+/* The same for player p of a game of several (p = 0: the ones above). */
+const crafter_task *crafter_episode_player_task(const crafter_episode *episode, int p);
+int crafter_episode_player_candidate(const crafter_episode *episode, int p);
+int crafter_episode_player_text(const crafter_episode *episode, int p);
+const char *crafter_episode_player_instruction(const crafter_episode *episode, int p);
 
 /* The level being played (its number, from 1 as records show it), or 0
  * without levels. */

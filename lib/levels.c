@@ -34,6 +34,10 @@ uint32_t crafter_config_crc(const crafter_config *config) {
   crafter_config copy;
   memcpy(&copy, config ? config : &crafter_config_builtin, sizeof(copy));
   memset(&copy.params, 0, sizeof(copy.params));
+  /* The players' rules count only when they are not Crafter's. */
+  static const crafter_team_rules crafter_team = {0, 0};
+  if (memcmp(&copy.team, &crafter_team, sizeof(crafter_team)) == 0)
+    return crafter_crc32(&copy, offsetof(crafter_config, team));
   return crafter_crc32(&copy, sizeof(copy));
 }
 
@@ -193,7 +197,7 @@ static int take_state(const crafter_level_set *set, crafter_level *level, const 
   if (!level->objects) return -1;
   memcpy(level->objects, world->objects, (size_t)world->object_count * sizeof(crafter_object));
   level->rng = game->rng;
-  level->player = game->player;
+  level->player = game->players[0];
   level->daylight = game->daylight;
   level->action = game->action;
   return 0;
@@ -228,7 +232,9 @@ int crafter_env_reset_level(crafter_env *env, const crafter_level_set *set, int 
   world->change_count = 0;
   world->removed_pending = 0;
   game->rng = level->rng;
-  game->player = level->player;
+  game->players[0] = level->player;
+  game->player_count = 1;
+  game->present = 1;
   game->daylight = level->daylight;
   game->action = level->action;
   game->step = 0;

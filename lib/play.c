@@ -632,8 +632,8 @@ static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, i
   const crafter_world *world = &env->game.world;
   int first_x = (screen->grid[0] - cells_x) / 2, first_y = (screen->grid[1] - cells_y) / 2;
   if (screen->mode == CRAFTER_PLAY_GLYPHS) {
-    int center_x = crafter_game_body(&env->game, 0)->x;
-    int center_y = crafter_game_body(&env->game, 0)->y;
+    int center_x = crafter_game_body(&env->game, env->viewer)->x;
+    int center_y = crafter_game_body(&env->game, env->viewer)->y;
     crafter_play_text *line = new_line(all);
     if (line) {
       put_string(line, "+");
@@ -700,7 +700,7 @@ static const uint8_t vital_colours[4][3] = {
 /* A vital as its name, its value and a bar, onto a line. */
 static void put_vital(crafter_play_text *line, const crafter_play_screen *screen,
                       const crafter_env *env, int item) {
-  int value = env->game.player.inventory[item];
+  int value = env->game.players[env->viewer].inventory[item];
   int maximum = env->config->items[item].max;
   int length = maximum < 1 ? 1 : maximum > 20 ? 20 : maximum;
   int filled = maximum > 0 ? (int)(((long)value * length + maximum - 1) / maximum) : 0;
@@ -750,7 +750,7 @@ static void add_vitals(lines *all, const crafter_play_screen *screen, const craf
 
 static void add_panel(lines *all, const crafter_play_screen *screen, const crafter_env *env,
                       const crafter_play_status *status, int width, int packing) {
-  const crafter_player *player = &env->game.player;
+  const crafter_player *player = &env->game.players[env->viewer];
   const crafter_world *world = &env->game.world;
   int colour = screen->mode != CRAFTER_PLAY_GLYPHS;
   int airy = packing == PANEL_AIRY;
@@ -779,8 +779,8 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   add_vitals(all, screen, env, width, packing);
   if (airy) add_line(all, "%s", "");
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
-  int target_x = crafter_game_body(&env->game, 0)->x + player->facing_x;
-  int target_y = crafter_game_body(&env->game, 0)->y + player->facing_y;
+  int target_x = crafter_game_body(&env->game, env->viewer)->x + player->facing_x;
+  int target_y = crafter_game_body(&env->game, env->viewer)->y + player->facing_y;
   int slot = crafter_world_object_slot(world, target_x, target_y);
   const char *target = slot >= 0 ? crafter_object_kind_names[world->objects[slot].kind]
                        : crafter_world_inside(world, target_x, target_y)
@@ -810,7 +810,7 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   }
   int unlocked = 0;
   for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
-    unlocked += (env->unlocked >> achievement) & 1;
+    unlocked += (env->unlocked[env->viewer] >> achievement) & 1;
   snprintf(heading, sizeof(heading), "achievements %d of %d", unlocked,
            CRAFTER_ACHIEVEMENT_COUNT);
   if (packing == PANEL_COUNTS_ONLY) {
@@ -819,7 +819,7 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   }
   count = 0;
   for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
-    if (env->unlocked & (1u << achievement)) words[count++] = crafter_achievement_names[achievement];
+    if (env->unlocked[env->viewer] & (1u << achievement)) words[count++] = crafter_achievement_names[achievement];
   if (airy) {
     add_line(all, "%s", heading);
     add_wrapped(all, words, count, width, 2, ", ");
@@ -992,18 +992,18 @@ typedef struct action_watch {
 static void watch_action(action_watch *watch, const crafter_env *env, int action) {
   watch->outlook = crafter_game_action_outlook(&env->game, action, watch->reason,
                                                sizeof(watch->reason));
-  memcpy(watch->items, env->game.player.inventory, sizeof(watch->items));
-  watch->x = crafter_game_body(&env->game, 0)->x;
-  watch->y = crafter_game_body(&env->game, 0)->y;
+  memcpy(watch->items, env->game.players[env->viewer].inventory, sizeof(watch->items));
+  watch->x = crafter_game_body(&env->game, env->viewer)->x;
+  watch->y = crafter_game_body(&env->game, env->viewer)->y;
 }
 
 /* After the step: the reason when the action did nothing (the player
  * still there, no item gained or spent: the vitals go their own way),
  * else NULL. */
 static const char *action_failure(const action_watch *watch, const crafter_env *env) {
-  const int32_t *items = env->game.player.inventory;
-  int unchanged = watch->x == crafter_game_body(&env->game, 0)->x &&
-                  watch->y == crafter_game_body(&env->game, 0)->y &&
+  const int32_t *items = env->game.players[env->viewer].inventory;
+  int unchanged = watch->x == crafter_game_body(&env->game, env->viewer)->x &&
+                  watch->y == crafter_game_body(&env->game, env->viewer)->y &&
                   memcmp(watch->items + CRAFTER_SAPLING, items + CRAFTER_SAPLING,
                          sizeof(items[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0;
   return watch->outlook != CRAFTER_ACTION_POSSIBLE && unchanged ? watch->reason : NULL;
@@ -1090,13 +1090,13 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_opti
 void crafter_play_game_act(crafter_play_game *game, int action) {
   if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
   crafter_env *env = crafter_episode_env(game->runner);
-  int was_sleeping = env->game.player.sleeping;
+  int was_sleeping = env->game.players[env->viewer].sleeping;
   action_watch watch;
   watch_action(&watch, env, action);
   crafter_step_record result;
   if (crafter_episode_step(game->runner, action, &result) < 0)
     record_failure(game, "out of memory while recording");
-  const crafter_player *player = &env->game.player;
+  const crafter_player *player = &env->game.players[env->viewer];
   const char *reason = action_failure(&watch, env);
   int failed = reason != NULL;
   game->reward += result.reward;
@@ -1380,7 +1380,7 @@ static void describe(app *a, crafter_play_status *status) {
     a->progress[0] = '\0';
     if (a->real_time)
       snprintf(a->progress, sizeof(a->progress), "(real time, %d steps/s)", a->speed);
-    else if (a->interactive && env->game.player.sleeping && !game->over)
+    else if (a->interactive && env->game.players[env->viewer].sleeping && !game->over)
       snprintf(a->progress, sizeof(a->progress), "(time passes at %d steps/s)", a->speed);
     status->reward = game->reward;
     status->message = game->record_failed ? game->record_error : game->message;
@@ -1527,7 +1527,7 @@ static size_t press_bytes(app *a, const uint8_t *bytes, size_t length, int final
 static long tick_interval(app *a) {
   if (a->replaying) {
     if (a->paused || a->replay.t >= (long)a->replay.data.steps_count) return -1;
-  } else if (a->game.over || !crafter_play_game_env(&a->game)->game.player.sleeping ||
+  } else if (a->game.over || !crafter_play_game_env(&a->game)->game.players[0].sleeping ||
              a->real_time) {
     return -1;
   }

@@ -18,10 +18,18 @@ int crafter_facing_index(int dx, int dy) {
   return 3;
 }
 
+/* The player whose body an object is, or the viewer for any other. */
+static const crafter_player *player_of(const crafter_env *env, const crafter_object *object) {
+  int p = crafter_game_player_of_slot(&env->game, (int)(object - env->game.world.objects));
+  return &env->game.players[p < 0 ? env->viewer : p];
+}
+
 static int object_extra(const crafter_env *env, const crafter_object *object) {
   switch (object->kind) {
-    case CRAFTER_PLAYER:
-      return crafter_facing_index(env->game.player.facing_x, env->game.player.facing_y);
+    case CRAFTER_PLAYER: {
+      const crafter_player *player = player_of(env, object);
+      return crafter_facing_index(player->facing_x, player->facing_y);
+    }
     case CRAFTER_ARROW: return crafter_facing_index(object->facing_x, object->facing_y);
     case CRAFTER_ZOMBIE:
     case CRAFTER_SKELETON:
@@ -36,7 +44,7 @@ static void write_objects(crafter_json_writer *json, const crafter_env *env) {
   crafter_json_begin_array(json);
   for (int i = 0; i < count; i++) {
     const crafter_object *object = &objects[i];
-    int health = object->kind == CRAFTER_PLAYER ? env->game.player.inventory[CRAFTER_HEALTH]
+    int health = object->kind == CRAFTER_PLAYER ? player_of(env, object)->inventory[CRAFTER_HEALTH]
                                                 : object->health;
     const int fields[5] = {object->kind, object->x, object->y, health, object_extra(env, object)};
     crafter_json_begin_array(json);
@@ -87,6 +95,10 @@ static void write_env_index(crafter_json_writer *json, const crafter_record_extr
   if (extra && extra->env_index >= 0) {
     crafter_json_key(json, "env");
     crafter_json_int(json, extra->env_index);
+  }
+  if (extra && extra->player_key > 0) {
+    crafter_json_key(json, "player");
+    crafter_json_int(json, extra->player_key - 1);
   }
 }
 
@@ -223,9 +235,16 @@ static unsigned long semantic_crc(const crafter_env *env) {
 }
 
 /* pos, facing, sleeping, daylight of full and state records. */
-static void write_place(crafter_json_writer *json, const crafter_game *game) {
-  const crafter_player *player = &game->player;
-  write_pair(json, "pos", crafter_game_body(game, 0)->x, crafter_game_body(game, 0)->y);
+static void write_place(crafter_json_writer *json, const crafter_env *env) {
+  const crafter_game *game = &env->game;
+  const crafter_player *player = &game->players[env->viewer];
+  const crafter_object *body = crafter_game_body(game, env->viewer);
+  if (body) {
+    write_pair(json, "pos", body->x, body->y);
+  } else { /* a player who died and left the world */
+    crafter_json_key(json, "pos");
+    crafter_json_null(json);
+  }
   write_pair(json, "facing", player->facing_x, player->facing_y);
   crafter_json_key(json, "sleeping");
   crafter_json_bool(json, player->sleeping);
@@ -247,7 +266,7 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
                               const crafter_step_result *result,
                               const crafter_record_extra *extra) {
   const crafter_game *game = &env->game;
-  const crafter_player *player = &game->player;
+  const crafter_player *player = &game->players[env->viewer];
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, out);
   crafter_json_begin_object(&json);
@@ -259,7 +278,7 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   crafter_json_key(&json, "action");
   crafter_json_int(&json, action);
   write_outcome(&json, result);
-  write_place(&json, game);
+  write_place(&json, env);
   crafter_json_key(&json, "inventory");
   write_int_list(&json, player->inventory, CRAFTER_ITEM_COUNT);
   crafter_json_key(&json, "achievements");
@@ -317,14 +336,14 @@ static void write_short_or_state(FILE *out, const crafter_env *env,
     crafter_json_int(&json, env->episode);
   }
   if (with_state) {
-    const crafter_player *player = &env->game.player;
+    const crafter_player *player = &env->game.players[env->viewer];
     if (!result) {
       crafter_json_key(&json, "seed");
       crafter_json_int(&json, env->params.seed);
       crafter_json_key(&json, "world_seed");
       crafter_json_int(&json, env->world_seed);
     }
-    write_place(&json, &env->game);
+    write_place(&json, env);
     crafter_json_key(&json, "inventory");
     write_named_counts(&json, crafter_item_names, player->inventory, CRAFTER_ITEM_COUNT);
     crafter_json_key(&json, "achievements");

@@ -48,6 +48,8 @@ typedef struct crafter_record_extra {
   const char *instruction; /* or NULL for none */
   int goal;              /* a step record's "goal": 1 met at this step, 0 not, -1 no key */
   int64_t level;         /* on a level set: the "level" key (the episode's number), 0: none */
+  int player_key;        /* with several players: the "player" key after "env" is this
+                            minus 1; 0: no key */
 } crafter_record_extra;
 
 /* The reset record: parameters, world seed, material grid and objects;

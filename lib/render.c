@@ -42,18 +42,26 @@ typedef struct render_assets {
  * textures.h), then the unknown one.  A material's cells are: alone, then
  * under each of these. */
 #define FIRST_OBJECT_TEXTURE CRAFTER_TEX_PLAYER_LEFT
-#define OBJECT_TEXTURES (CRAFTER_TEX_PLANT_RIPE - CRAFTER_TEX_PLAYER_LEFT + 2)
+#define PLAIN_OBJECT_TEXTURES (CRAFTER_TEX_PLANT_RIPE - CRAFTER_TEX_PLAYER_LEFT + 1)
+#define TEAMMATE_TEXTURES (CRAFTER_TEX_TEAMMATE_SLEEP - CRAFTER_TEX_TEAMMATE_LEFT + 1)
+#define OBJECT_TEXTURES (PLAIN_OBJECT_TEXTURES + TEAMMATE_TEXTURES + 1)
 #define CELLS_PER_MATERIAL (OBJECT_TEXTURES + 1)
 
-/* The texture of a material's cell under object texture column c > 0. */
+/* The texture of a material's cell under object texture column c > 0:
+ * the objects', the other players', then the unknown one. */
 static int column_texture(int column) {
-  return column == OBJECT_TEXTURES ? CRAFTER_TEX_UNKNOWN : FIRST_OBJECT_TEXTURE + column - 1;
+  if (column == OBJECT_TEXTURES) return CRAFTER_TEX_UNKNOWN;
+  if (column > PLAIN_OBJECT_TEXTURES)
+    return CRAFTER_TEX_TEAMMATE_LEFT + column - 1 - PLAIN_OBJECT_TEXTURES;
+  return FIRST_OBJECT_TEXTURE + column - 1;
 }
 
 /* A material's cell under a texture object_texture() gives (or alone, for
  * -1), as the plain path composes it. */
 static const uint8_t *composed_cell(const render_assets *a, int material, int texture) {
-  int column = texture - FIRST_OBJECT_TEXTURE + 1;
+  int column = texture >= CRAFTER_TEX_TEAMMATE_LEFT
+                   ? PLAIN_OBJECT_TEXTURES + 1 + texture - CRAFTER_TEX_TEAMMATE_LEFT
+                   : texture - FIRST_OBJECT_TEXTURE + 1;
   if (texture < 0) column = 0;
   if (texture == CRAFTER_TEX_UNKNOWN) column = OBJECT_TEXTURES;
   return a->composed + ((size_t)material * CELLS_PER_MATERIAL + (size_t)column) * a->cell_bytes;
@@ -362,11 +370,14 @@ static surface canvas_surface(const crafter_renderer *renderer) {
 static int object_texture(const crafter_env *env, const crafter_object *object) {
   switch (object->kind) {
     case CRAFTER_PLAYER: {
-      const crafter_player *player = &env->game.player;
-      if (player->sleeping) return CRAFTER_TEX_PLAYER_SLEEP;
-      if (player->facing_x < 0) return CRAFTER_TEX_PLAYER_LEFT;
-      if (player->facing_x > 0) return CRAFTER_TEX_PLAYER_RIGHT;
-      return player->facing_y < 0 ? CRAFTER_TEX_PLAYER_UP : CRAFTER_TEX_PLAYER_DOWN;
+      int p = crafter_game_player_of_slot(&env->game, (int)(object - env->game.world.objects));
+      if (p < 0) p = env->viewer;
+      const crafter_player *player = &env->game.players[p];
+      int base = p == env->viewer ? CRAFTER_TEX_PLAYER_LEFT : CRAFTER_TEX_TEAMMATE_LEFT;
+      if (player->sleeping) return base + 4;
+      if (player->facing_x < 0) return base;
+      if (player->facing_x > 0) return base + 1;
+      return base + (player->facing_y < 0 ? 2 : 3);
     }
     case CRAFTER_COW: return CRAFTER_TEX_COW;
     case CRAFTER_ZOMBIE: return CRAFTER_TEX_ZOMBIE;
@@ -397,7 +408,7 @@ static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) 
   const crafter_world *world = &env->game.world;
   int height = renderer->a->local[1];
   memset(renderer->canvas, 127, (size_t)renderer->a->local[0] * (size_t)height * 3);
-  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
+  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
   int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   for (int x = 0; x < renderer->a->grid[0]; x++)
     for (int y = 0; y < renderer->a->grid[1]; y++) {
@@ -460,7 +471,7 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
   double daylight = env->game.daylight;
   int night = daylight < 0.5;
   double amount = 2 * (0.5 - daylight);
-  int sleeping = env->game.player.sleeping;
+  int sleeping = env->game.players[env->viewer].sleeping;
   int height = renderer->a->local[1];
   int width = renderer->a->params.size[0];
   if (!night) {
@@ -513,7 +524,7 @@ static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, u
   surface panel = {pixels + ((size_t)(renderer->a->border[1] + renderer->a->local[1]) * (size_t)width +
                              (size_t)renderer->a->border[0]) * 3,
                    3, (ptrdiff_t)width * 3};
-  const int32_t *inventory = env->game.player.inventory;
+  const int32_t *inventory = env->game.players[env->viewer].inventory;
   for (int index = 0; index < CRAFTER_ITEM_COUNT; index++) {
     int amount = inventory[index];
     if (amount < 1) continue;
@@ -594,10 +605,10 @@ static inline void copy_row(uint8_t *to, const uint8_t *from, size_t bytes) {
 static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
   const crafter_world *world = &env->game.world;
   double daylight = env->game.daylight;
-  int sleeping = env->game.player.sleeping;
+  int sleeping = env->game.players[env->viewer].sleeping;
   int unit_w = renderer->a->unit[0], unit_h = renderer->a->unit[1];
   int width = renderer->a->params.size[0];
-  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
+  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
   int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   size_t cell_bytes = (size_t)unit_w * (size_t)unit_h * 3;
   uint8_t *outside = renderer->lit_cells + (size_t)CRAFTER_MATERIAL_COUNT * cell_bytes;
@@ -645,7 +656,7 @@ static void compose_local_view(crafter_renderer *renderer, const crafter_env *en
   const render_assets *a = renderer->a;
   const crafter_world *world = &env->game.world;
   int unit_w = a->unit[0], unit_h = a->unit[1], height = a->local[1];
-  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
+  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
   int offset_x = a->grid[0] / 2, offset_y = a->grid[1] / 2;
   size_t column_bytes = (size_t)unit_h * 3;
   for (int gx = 0; gx < a->grid[0]; gx++)
@@ -672,7 +683,7 @@ static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *
   crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
                            (long)renderer->a->local[0] * height);
   double daylight = env->game.daylight, amount = 2 * (0.5 - daylight);
-  int sleeping = env->game.player.sleeping;
+  int sleeping = env->game.players[env->viewer].sleeping;
   crafter_shade_fn shade_run = crafter_kernels_shade();
   for (int x = 0; x < renderer->a->local[0]; x++) {
     size_t column = (size_t)x * (size_t)height;
@@ -689,7 +700,7 @@ static void draw_inventory_kept(crafter_renderer *renderer, const crafter_env *e
                                 uint8_t *pixels) {
   const render_assets *a = renderer->a;
   uint8_t *rows = pixels + (size_t)(a->border[1] + a->local[1]) * (size_t)a->params.size[0] * 3;
-  const int32_t *inventory = env->game.player.inventory;
+  const int32_t *inventory = env->game.players[env->viewer].inventory;
   if (renderer->panel_ready &&
       memcmp(renderer->panel_inventory, inventory, sizeof(renderer->panel_inventory)) == 0) {
     memcpy(rows, renderer->panel, panel_bytes(a));
@@ -773,9 +784,9 @@ _Static_assert(CRAFTER_SYMBOLIC_SIZE == 1345, "Craftax-Classic's vector has 1345
 
 void crafter_render_symbolic(const crafter_env *env, float *out) {
   const crafter_world *world = &env->game.world;
-  const crafter_player *player = &env->game.player;
+  const crafter_player *player = &env->game.players[env->viewer];
   memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
-  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
+  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
   for (int row = 0; row < SYMBOLIC_ROWS; row++)
     for (int column = 0; column < SYMBOLIC_COLUMNS; column++) {
       int x = center_x + column - SYMBOLIC_COLUMNS / 2, y = center_y + row - SYMBOLIC_ROWS / 2;
@@ -867,15 +878,17 @@ size_t crafter_render_text(const crafter_env *env, char *out, size_t size) {
   text_buffer text = {out, size, 0};
   if (size) out[0] = '\0';
   const crafter_world *world = &env->game.world;
-  const crafter_player *player = &env->game.player;
+  const crafter_player *player = &env->game.players[env->viewer];
   int width = env->params.view[0], height = env->params.view[1] - env->item_rows;
-  int center_x = crafter_game_body(&env->game, 0)->x, center_y = crafter_game_body(&env->game, 0)->y;
+  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
   static const char *const directions[4] = {"left", "right", "up", "down"};
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
   put(&text, "Step %ld. It is %s. You are %s, facing %s.\n", env->game.step,
       env->game.daylight < 0.5 ? "night" : "day", player->sleeping ? "asleep" : "awake",
       directions[facing]);
   put(&text, "Map (you are @; rows top to bottom, columns left to right):\n");
+  int viewer_slot = crafter_game_body_slot(&env->game, env->viewer);
+  int several = env->game.player_count > 1;
   int seen[CRAFTER_MATERIAL_COUNT] = {0};
   for (int row = 0; row < height; row++) {
     for (int column = 0; column < width; column++) {
@@ -886,12 +899,15 @@ size_t crafter_render_text(const crafter_env *env, char *out, size_t size) {
         int slot = crafter_world_object_slot(world, x, y);
         seen[material] = 1;
         letter = slot >= 0 ? object_letters[world->objects[slot].kind] : material_letters[material];
+        if (slot >= 0 && slot != viewer_slot && world->objects[slot].kind == CRAFTER_PLAYER)
+          letter = 'P';
       }
       put(&text, "%c", letter);
     }
     put(&text, "\n");
   }
-  put(&text, "Legend: @ you, C cow, Z zombie, S skeleton, * arrow, p plant");
+  put(&text, "Legend: @ you,%s C cow, Z zombie, S skeleton, * arrow, p plant",
+      several ? " P another player," : "");
   for (int material = 1; material < CRAFTER_MATERIAL_COUNT; material++)
     if (seen[material])
       put(&text, ", %c %s", material_letters[material], crafter_material_names[material]);
@@ -905,11 +921,15 @@ size_t crafter_render_text(const crafter_env *env, char *out, size_t size) {
         crafter_material_names[crafter_world_material(world, target_x, target_y)]);
   else
     put(&text, "Facing: the edge of the world.\n");
-  for (int slot = 1; slot < world->object_count; slot++) {
+  for (int slot = 0; slot < world->object_count; slot++) {
+    if (slot == viewer_slot) continue;
     const crafter_object *object = &world->objects[slot];
     int dx = object->x - center_x, dy = object->y - center_y;
     if (abs(dx) > width / 2 || abs(dy) > height / 2) continue;
-    put(&text, "%s: ", crafter_object_kind_names[object->kind]);
+    if (object->kind == CRAFTER_PLAYER)
+      put(&text, "player %d: ", crafter_game_player_of_slot(&env->game, slot));
+    else
+      put(&text, "%s: ", crafter_object_kind_names[object->kind]);
     describe_offset(&text, dx, dy);
     put(&text, "\n");
   }

@@ -62,11 +62,30 @@ static crafter_object *object(crafter_game *game, int slot) {
   return &game->world.objects[slot];
 }
 
-static int player_x(const crafter_game *game) { return game->world.objects[0].x; }
-static int player_y(const crafter_game *game) { return game->world.objects[0].y; }
+/* Bodies of players in the world: the first objects. */
+static int bodies_of(const crafter_game *game) { return __builtin_popcount(game->present); }
+
+/* The body nearest to (x, y) (Manhattan; ties: the lowest index) and its
+ * distance: whom creatures chase, shoot and bite, and whom balancing keeps
+ * its distance from.  With one player, the player. */
+static int nearest_body(const crafter_game *game, int x, int y, int *distance) {
+  const crafter_object *objects = game->world.objects;
+  int best = 0, best_distance = abs(x - objects[0].x) + abs(y - objects[0].y);
+  for (int slot = 1, bodies = bodies_of(game); slot < bodies; slot++) {
+    int d = abs(x - objects[slot].x) + abs(y - objects[slot].y);
+    if (d < best_distance) {
+      best = slot;
+      best_distance = d;
+    }
+  }
+  *distance = best_distance;
+  return best;
+}
 
 static int distance_to_player(const crafter_game *game, int x, int y) {
-  return abs(x - player_x(game)) + abs(y - player_y(game));
+  int distance;
+  nearest_body(game, x, y, &distance);
+  return distance;
 }
 
 static int clamp_health(int value) { return value < 0 ? 0 : value; }
@@ -75,13 +94,13 @@ static int clamp_health(int value) { return value < 0 ? 0 : value; }
  * vector registers of their target (SSE2 on any x86-64). */
 typedef int32_t lanes4 __attribute__((vector_size(16)));
 
-/* `obj.health -= amount`: the player's health is its inventory entry. */
+/* `obj.health -= amount`: a player's health is its inventory entry. */
 static void damage(crafter_game *game, int slot, int amount) {
   crafter_object *target = object(game, slot);
-  if (target->kind == CRAFTER_PLAYER)
-    game->player.inventory[CRAFTER_HEALTH] =
-        clamp_health(game->player.inventory[CRAFTER_HEALTH] - amount);
-  else
+  if (target->kind == CRAFTER_PLAYER) {
+    crafter_player *player = &game->players[crafter_game_player_of_slot(game, slot)];
+    player->inventory[CRAFTER_HEALTH] = clamp_health(player->inventory[CRAFTER_HEALTH] - amount);
+  } else
     target->health = clamp_health(target->health - amount);
 }
 
@@ -103,10 +122,12 @@ static int move_object(crafter_game *game, int slot, int dx, int dy, unsigned wa
 
 static int sign(int value) { return (value > 0) - (value < 0); }
 
-/* Object.toward: a unit step along the longer (or shorter) axis. */
-static void toward_player(const crafter_game *game, const crafter_object *from, int long_axis,
-                          int *dx, int *dy) {
-  int offset_x = player_x(game) - from->x, offset_y = player_y(game) - from->y;
+/* Object.toward: a unit step along the longer (or shorter) axis, toward
+ * the body in slot `target`. */
+static void toward_player(const crafter_game *game, int target, const crafter_object *from,
+                          int long_axis, int *dx, int *dy) {
+  const crafter_object *body = &game->world.objects[target];
+  int offset_x = body->x - from->x, offset_y = body->y - from->y;
   int along_x = long_axis ? abs(offset_x) > abs(offset_y) : abs(offset_x) <= abs(offset_y);
   *dx = along_x ? sign(offset_x) : 0;
   *dy = along_x ? 0 : sign(offset_y);
@@ -134,8 +155,8 @@ int crafter_game_add_creature(crafter_game *game, int kind, int x, int y) {
   return crafter_world_add(&game->world, &creature);
 }
 
-int crafter_game_place_player(crafter_game *game, int x, int y) {
-  crafter_player *player = &game->player;
+/* A fresh Player: the config's initial inventory, facing down. */
+static void fresh_player(crafter_game *game, crafter_player *player) {
   memset(player, 0, sizeof(*player));
   const crafter_config *config = config_of(game);
   for (int item = 0; item < CRAFTER_ITEM_COUNT; item++)
@@ -143,6 +164,12 @@ int crafter_game_place_player(crafter_game *game, int x, int y) {
   player->facing_x = 0;
   player->facing_y = 1;
   player->last_health = player->inventory[CRAFTER_HEALTH];
+}
+
+int crafter_game_place_player(crafter_game *game, int x, int y) {
+  fresh_player(game, &game->players[0]);
+  game->player_count = 1;
+  game->present = 1;
   crafter_object body = {0};
   body.kind = CRAFTER_PLAYER;
   body.x = x;
@@ -150,10 +177,65 @@ int crafter_game_place_player(crafter_game *game, int x, int y) {
   return crafter_world_add(&game->world, &body) == 0 ? 0 : -1;
 }
 
+int crafter_game_add_player(crafter_game *game, int x, int y) {
+  crafter_world *world = &game->world;
+  int p = game->player_count;
+  if (p >= CRAFTER_PLAYERS_MAX || crafter_world_reserve(world, world->object_count + 1) < 0)
+    return -1;
+  /* The body goes after the other bodies: the objects behind move up one
+   * slot, keeping their order. */
+  int slot = bodies_of(game);
+  crafter_object body = {0};
+  body.kind = CRAFTER_PLAYER;
+  body.x = x;
+  body.y = y;
+  int last = crafter_world_add(world, &body);
+  for (int at = last; at > slot; at--) {
+    world->objects[at] = world->objects[at - 1];
+    const crafter_object *moved = &world->objects[at];
+    world->object_at[(size_t)moved->x * (size_t)world->height + (size_t)moved->y] =
+        (uint32_t)at + 1;
+  }
+  world->objects[slot] = body;
+  world->object_at[(size_t)x * (size_t)world->height + (size_t)y] = (uint32_t)slot + 1;
+  fresh_player(game, &game->players[p]);
+  game->player_count = p + 1;
+  game->present |= 1u << p;
+  return 0;
+}
+
+int crafter_game_spread_players(crafter_game *game, int players, char *error, size_t error_size) {
+  if (players < 1 || players > CRAFTER_PLAYERS_MAX) {
+    snprintf(error, error_size, "players must be 1 to %d, not %d", CRAFTER_PLAYERS_MAX, players);
+    return -1;
+  }
+  const crafter_world *world = &game->world;
+  /* Player 0's cell, copied: adding bodies may move the object table. */
+  int first_x = crafter_game_body(game, 0)->x, first_y = crafter_game_body(game, 0)->y;
+  int reach = world->width + world->height;
+  for (int distance = 1; distance <= reach && game->player_count < players; distance++)
+    for (int dx = -distance; dx <= distance && game->player_count < players; dx++) {
+      int rest = distance - abs(dx);
+      for (int side = 0; side < (rest ? 2 : 1) && game->player_count < players; side++) {
+        int x = first_x + dx, y = first_y + (side ? rest : -rest);
+        if (!is_free(game, x, y, walkable(game))) continue;
+        if (crafter_game_add_player(game, x, y) < 0) {
+          snprintf(error, error_size, "out of memory");
+          return -1;
+        }
+      }
+    }
+  if (game->player_count < players) {
+    snprintf(error, error_size, "the world has room for %d player%s, not %d",
+             game->player_count, game->player_count == 1 ? "" : "s", players);
+    return -1;
+  }
+  return 0;
+}
+
 /* ---- the player ---- */
 
-static void player_do_object(crafter_game *game, int slot) {
-  crafter_player *player = &game->player;
+static void player_do_object(crafter_game *game, crafter_player *player, int slot) {
   crafter_object *target = object(game, slot);
   const crafter_config *config = config_of(game);
   const crafter_player_rules *rules = &config->player;
@@ -181,6 +263,16 @@ static void player_do_object(crafter_game *game, int slot) {
       damage(game, slot, strength);
       if (target->health <= 0) player->achievements[CRAFTER_DEFEAT_SKELETON]++;
       break;
+    case CRAFTER_PLAYER: {
+      /* Another player: hurt only when the config says by how much. */
+      int damage_player = config->team.damage;
+      crafter_player *victim = &game->players[crafter_game_player_of_slot(game, slot)];
+      if (damage_player <= 0 || victim == player) break;
+      int before = victim->inventory[CRAFTER_HEALTH];
+      damage(game, slot, damage_player);
+      if (before > 0 && victim->inventory[CRAFTER_HEALTH] <= 0) player->kills++;
+      break;
+    }
     case CRAFTER_COW:
       damage(game, slot, strength);
       if (target->health <= 0) {
@@ -193,8 +285,8 @@ static void player_do_object(crafter_game *game, int slot) {
   }
 }
 
-static void player_do_material(crafter_game *game, int x, int y, int material) {
-  crafter_player *player = &game->player;
+static void player_do_material(crafter_game *game, crafter_player *player, int x, int y,
+                               int material) {
   if (material == CRAFTER_WATER) player->thirst = 0;
   const crafter_collect_rule *rule = &config_of(game)->collect[material];
   if (!rule->present) return;
@@ -210,8 +302,8 @@ static void player_do_material(crafter_game *game, int x, int y, int material) {
   }
 }
 
-static void player_place(crafter_game *game, int action, int x, int y, int material) {
-  crafter_player *player = &game->player;
+static void player_place(crafter_game *game, crafter_player *player, int action, int x, int y,
+                         int material) {
   if (crafter_world_object_slot(&game->world, x, y) >= 0) return;
   int index = action - CRAFTER_PLACE_STONE;
   const crafter_place_rule *rule = &config_of(game)->place[index];
@@ -250,12 +342,12 @@ static unsigned materials_nearby(const crafter_game *game, int x, int y, int dis
   return found;
 }
 
-static void player_make(crafter_game *game, int action) {
-  crafter_player *player = &game->player;
+static void player_make(crafter_game *game, crafter_player *player, const crafter_object *body,
+                        int action) {
   int index = action - CRAFTER_MAKE_WOOD_PICKAXE;
   const crafter_make_rule *rule = &config_of(game)->make[index];
   if (!rule->present) return;
-  unsigned nearby = materials_nearby(game, player_x(game), player_y(game), 1);
+  unsigned nearby = materials_nearby(game, body->x, body->y, 1);
   if ((nearby & rule->nearby) != rule->nearby) return;
   for (int i = 0; i < rule->use_count; i++)
     if (player->inventory[rule->uses[i].item] < rule->uses[i].amount) return;
@@ -353,9 +445,10 @@ static void say_materials(sentence *out, unsigned materials) {
     }
 }
 
-static int outlook_move(const crafter_game *game, int action, sentence *out) {
+static int outlook_move(const crafter_game *game, const crafter_object *body, int action,
+                        sentence *out) {
   const int *direction = directions[action - CRAFTER_MOVE_LEFT];
-  int x = player_x(game) + direction[0], y = player_y(game) + direction[1];
+  int x = body->x + direction[0], y = body->y + direction[1];
   if (is_free(game, x, y, player_walkable(game))) return CRAFTER_ACTION_POSSIBLE;
   say(out, "Cannot move %s: ", action == CRAFTER_MOVE_LEFT    ? "left"
                                : action == CRAFTER_MOVE_RIGHT ? "right"
@@ -366,8 +459,8 @@ static int outlook_move(const crafter_game *game, int action, sentence *out) {
   return CRAFTER_ACTION_IMPOSSIBLE;
 }
 
-static int outlook_do(const crafter_game *game, int x, int y, sentence *out) {
-  const crafter_player *player = &game->player;
+static int outlook_do(const crafter_game *game, const crafter_player *player, int x, int y,
+                      sentence *out) {
   int slot = crafter_world_object_slot(&game->world, x, y);
   if (slot >= 0) {
     const crafter_object *target = &game->world.objects[slot];
@@ -377,6 +470,8 @@ static int outlook_do(const crafter_game *game, int x, int y, sentence *out) {
       return CRAFTER_ACTION_IMPOSSIBLE;
     }
     if (target->kind != CRAFTER_ARROW && target->kind != CRAFTER_PLAYER)
+      return CRAFTER_ACTION_POSSIBLE;
+    if (target->kind == CRAFTER_PLAYER && config_of(game)->team.damage > 0)
       return CRAFTER_ACTION_POSSIBLE;
     say(out, "Nothing to do with ");
     say_target(out, game, x, y);
@@ -415,8 +510,8 @@ static int outlook_do(const crafter_game *game, int x, int y, sentence *out) {
   return CRAFTER_ACTION_BY_CHANCE;
 }
 
-static int outlook_place(const crafter_game *game, int action, int x, int y, sentence *out) {
-  const crafter_player *player = &game->player;
+static int outlook_place(const crafter_game *game, const crafter_player *player, int action,
+                         int x, int y, sentence *out) {
   int index = action - CRAFTER_PLACE_STONE;
   const crafter_place_rule *rule = &config_of(game)->place[index];
   const char *what = crafter_action_names[action] + strlen("place_");
@@ -449,7 +544,8 @@ static int outlook_place(const crafter_game *game, int action, int x, int y, sen
   return CRAFTER_ACTION_IMPOSSIBLE;
 }
 
-static int outlook_make(const crafter_game *game, int action, sentence *out) {
+static int outlook_make(const crafter_game *game, const crafter_player *player,
+                        const crafter_object *body, int action, sentence *out) {
   int index = action - CRAFTER_MAKE_WOOD_PICKAXE;
   const crafter_make_rule *rule = &config_of(game)->make[index];
   say(out, "Cannot make ");
@@ -459,14 +555,19 @@ static int outlook_make(const crafter_game *game, int action, sentence *out) {
     say(out, "not in this game's rules.");
     return CRAFTER_ACTION_IMPOSSIBLE;
   }
-  unsigned nearby = materials_nearby(game, player_x(game), player_y(game), 1);
-  if (say_needs(out, &game->player, rule->uses, rule->use_count, rule->nearby, nearby) == 0)
+  unsigned nearby = materials_nearby(game, body->x, body->y, 1);
+  if (say_needs(out, player, rule->uses, rule->use_count, rule->nearby, nearby) == 0)
     return CRAFTER_ACTION_POSSIBLE;
   say(out, ".");
   return CRAFTER_ACTION_IMPOSSIBLE;
 }
 
 int crafter_game_action_outlook(const crafter_game *game, int action, char *reason,
+                                size_t reason_size) {
+  return crafter_game_player_outlook(game, 0, action, reason, reason_size);
+}
+
+int crafter_game_player_outlook(const crafter_game *game, int p, int action, char *reason,
                                 size_t reason_size) {
   char scratch[1];
   if (reason_size == 0) {
@@ -475,26 +576,26 @@ int crafter_game_action_outlook(const crafter_game *game, int action, char *reas
   }
   reason[0] = '\0';
   sentence out = {reason, reason_size};
-  const crafter_player *player = &game->player;
+  const crafter_player *player = &game->players[p];
+  const crafter_object *body = crafter_game_body(game, p);
   int energy = player->inventory[CRAFTER_ENERGY];
   int energy_max = config_of(game)->items[CRAFTER_ENERGY].max;
   int outlook = CRAFTER_ACTION_POSSIBLE;
-  if (action < 0 || action >= CRAFTER_ACTION_COUNT || game->world.object_count == 0)
-    return CRAFTER_ACTION_POSSIBLE;
+  if (action < 0 || action >= CRAFTER_ACTION_COUNT || !body) return CRAFTER_ACTION_POSSIBLE;
   if (player->sleeping && energy < energy_max) {
     if (action == CRAFTER_NOOP || action == CRAFTER_SLEEP) return CRAFTER_ACTION_POSSIBLE;
     say(&out, "You are asleep (energy %d of %d): you wake when rested or hurt.", energy,
         energy_max);
     return CRAFTER_ACTION_IMPOSSIBLE;
   }
-  int target_x = player_x(game) + player->facing_x, target_y = player_y(game) + player->facing_y;
+  int target_x = body->x + player->facing_x, target_y = body->y + player->facing_y;
   switch (action) {
     case CRAFTER_NOOP: break;
     case CRAFTER_MOVE_LEFT:
     case CRAFTER_MOVE_RIGHT:
     case CRAFTER_MOVE_UP:
-    case CRAFTER_MOVE_DOWN: outlook = outlook_move(game, action, &out); break;
-    case CRAFTER_DO: outlook = outlook_do(game, target_x, target_y, &out); break;
+    case CRAFTER_MOVE_DOWN: outlook = outlook_move(game, body, action, &out); break;
+    case CRAFTER_DO: outlook = outlook_do(game, player, target_x, target_y, &out); break;
     case CRAFTER_SLEEP:
       if (energy < energy_max) break;
       say(&out, "You are not tired: energy %d of %d.", energy, energy_max);
@@ -504,21 +605,21 @@ int crafter_game_action_outlook(const crafter_game *game, int action, char *reas
     case CRAFTER_PLACE_TABLE:
     case CRAFTER_PLACE_FURNACE:
     case CRAFTER_PLACE_PLANT:
-      outlook = outlook_place(game, action, target_x, target_y, &out);
+      outlook = outlook_place(game, player, action, target_x, target_y, &out);
       break;
-    default: outlook = outlook_make(game, action, &out); break;
+    default: outlook = outlook_make(game, player, body, action, &out); break;
   }
   if (outlook == CRAFTER_ACTION_POSSIBLE) reason[0] = '\0';
   return outlook;
 }
 
-static void player_move(crafter_game *game, int action) {
-  crafter_player *player = &game->player;
+static void player_move(crafter_game *game, crafter_player *player, int slot, int action) {
   const int *direction = directions[action - CRAFTER_MOVE_LEFT];
   player->facing_x = direction[0];
   player->facing_y = direction[1];
-  move_object(game, 0, direction[0], direction[1], player_walkable(game));
-  if (crafter_world_material(&game->world, player_x(game), player_y(game)) == CRAFTER_LAVA)
+  move_object(game, slot, direction[0], direction[1], player_walkable(game));
+  const crafter_object *body = object(game, slot);
+  if (crafter_world_material(&game->world, body->x, body->y) == CRAFTER_LAVA)
     player->inventory[CRAFTER_HEALTH] = 0;
 }
 
@@ -591,13 +692,13 @@ static void clamp_inventory(int32_t *inventory, const crafter_item_rule *items) 
   }
 }
 
-static void update_player(crafter_game *game) {
-  crafter_player *player = &game->player;
-  int target_x = player_x(game) + player->facing_x;
-  int target_y = player_y(game) + player->facing_y;
+static void update_player(crafter_game *game, int p, int slot, int action) {
+  crafter_player *player = &game->players[p];
+  const crafter_object *body = object(game, slot);
+  int target_x = body->x + player->facing_x;
+  int target_y = body->y + player->facing_y;
   int material = crafter_world_material(&game->world, target_x, target_y);
   int target_slot = crafter_world_object_slot(&game->world, target_x, target_y);
-  int action = game->action;
   const crafter_item_rule *items = config_of(game)->items;
   if (player->sleeping) {
     if (player->inventory[CRAFTER_ENERGY] < items[CRAFTER_ENERGY].max) {
@@ -612,12 +713,12 @@ static void update_player(crafter_game *game) {
     case CRAFTER_MOVE_LEFT:
     case CRAFTER_MOVE_RIGHT:
     case CRAFTER_MOVE_UP:
-    case CRAFTER_MOVE_DOWN: player_move(game, action); break;
+    case CRAFTER_MOVE_DOWN: player_move(game, player, slot, action); break;
     case CRAFTER_DO:
       if (target_slot >= 0)
-        player_do_object(game, target_slot);
+        player_do_object(game, player, target_slot);
       else if (material != CRAFTER_NONE)
-        player_do_material(game, target_x, target_y, material);
+        player_do_material(game, player, target_x, target_y, material);
       break;
     case CRAFTER_SLEEP:
       if (player->inventory[CRAFTER_ENERGY] < items[CRAFTER_ENERGY].max) player->sleeping = 1;
@@ -625,8 +726,10 @@ static void update_player(crafter_game *game) {
     case CRAFTER_PLACE_STONE:
     case CRAFTER_PLACE_TABLE:
     case CRAFTER_PLACE_FURNACE:
-    case CRAFTER_PLACE_PLANT: player_place(game, action, target_x, target_y, material); break;
-    default: player_make(game, action); break;
+    case CRAFTER_PLACE_PLANT:
+      player_place(game, player, action, target_x, target_y, material);
+      break;
+    default: player_make(game, player, body, action); break;
   }
   player_life_stats(&config_of(game)->player, player);
   player_health(&config_of(game)->player.recover, player);
@@ -651,20 +754,23 @@ static void update_zombie(crafter_game *game, int slot) {
   crafter_object *zombie = object(game, slot);
   const crafter_zombie_rules *rules = &config_of(game)->zombie;
   if (zombie->health <= 0) crafter_world_remove(&game->world, slot);
-  int dx, dy;
-  if (distance_to_player(game, zombie->x, zombie->y) <= rules->chase_distance &&
-      uniform(game) < rules->chase_probability) {
+  int dx, dy, distance;
+  /* The nearest player when its turn comes is the one it chases and bites. */
+  int target = nearest_body(game, zombie->x, zombie->y, &distance);
+  if (distance <= rules->chase_distance && uniform(game) < rules->chase_probability) {
     int long_axis = uniform(game) < rules->long_axis;
-    toward_player(game, zombie, long_axis, &dx, &dy);
+    toward_player(game, target, zombie, long_axis, &dx, &dy);
   } else {
     random_direction(game, &dx, &dy);
   }
   move_object(game, slot, dx, dy, walkable(game));
-  if (distance_to_player(game, zombie->x, zombie->y) <= rules->attack_distance) {
+  const crafter_object *body = object(game, target);
+  if (abs(zombie->x - body->x) + abs(zombie->y - body->y) <= rules->attack_distance) {
     if (zombie->counter) {
       zombie->counter -= 1;
     } else {
-      damage(game, 0, game->player.sleeping ? rules->damage_sleeping : rules->damage);
+      const crafter_player *victim = &game->players[crafter_game_player_of_slot(game, target)];
+      damage(game, target, victim->sleeping ? rules->damage_sleeping : rules->damage);
       zombie->counter = rules->cooldown;
     }
   }
@@ -675,16 +781,17 @@ static void update_skeleton(crafter_game *game, int slot) {
   const crafter_skeleton_rules *rules = &config_of(game)->skeleton;
   if (skeleton->health <= 0) crafter_world_remove(&game->world, slot);
   if (skeleton->counter > 0) skeleton->counter -= 1;
-  int distance = distance_to_player(game, skeleton->x, skeleton->y);
+  int distance;
+  int target = nearest_body(game, skeleton->x, skeleton->y, &distance);
   int dx, dy;
   if (distance <= rules->flee_distance) {
-    toward_player(game, skeleton, uniform(game) < rules->flee_long_axis, &dx,
+    toward_player(game, target, skeleton, uniform(game) < rules->flee_long_axis, &dx,
                   &dy);
     if (move_object(game, slot, -dx, -dy, walkable(game))) return;
   }
   if (distance <= rules->shoot_distance &&
       uniform(game) < rules->shoot_probability) {
-    toward_player(game, skeleton, 1, &dx, &dy);
+    toward_player(game, target, skeleton, 1, &dx, &dy);
     if (skeleton->counter > 0 || (dx == 0 && dy == 0)) return;
     int x = skeleton->x + dx, y = skeleton->y + dy;
     if (is_free(game, x, y, arrow_walkable(game))) {
@@ -699,7 +806,7 @@ static void update_skeleton(crafter_game *game, int slot) {
     }
   } else if (distance <= rules->chase_distance &&
              uniform(game) < rules->chase_probability) {
-    toward_player(game, skeleton, uniform(game) < rules->chase_long_axis, &dx,
+    toward_player(game, target, skeleton, uniform(game) < rules->chase_long_axis, &dx,
                   &dy);
     move_object(game, slot, dx, dy, walkable(game));
   } else if (uniform(game) < rules->wander) {
@@ -866,7 +973,6 @@ static void balance_chunks(crafter_game *game) {
 
 static void update_object(crafter_game *game, int slot) {
   switch (game->world.objects[slot].kind) {
-    case CRAFTER_PLAYER: update_player(game); break;
     case CRAFTER_COW: update_cow(game, slot); break;
     case CRAFTER_ZOMBIE: update_zombie(game, slot); break;
     case CRAFTER_SKELETON: update_skeleton(game, slot); break;
@@ -918,27 +1024,70 @@ static uint64_t near_objects(const crafter_object *objects, int count, int x, in
   return near;
 }
 
+/* Bodies of dead players leave the world while some player lives, at the
+ * start of the step after their death; with no player alive they stay and
+ * play on, as Crafter's player does after its episode ended. */
+static void leave_dead(crafter_game *game) {
+  crafter_world *world = &game->world;
+  int bodies = bodies_of(game), alive = 0;
+  uint32_t dead = 0;
+  for (int slot = 0; slot < bodies; slot++) {
+    int p = crafter_game_player_of_slot(game, slot);
+    if (game->players[p].inventory[CRAFTER_HEALTH] > 0)
+      alive = 1;
+    else
+      dead |= 1u << p;
+  }
+  if (!alive || !dead) return;
+  for (int slot = bodies - 1; slot >= 0; slot--)
+    if ((dead >> crafter_game_player_of_slot(game, slot)) & 1u) crafter_world_remove(world, slot);
+  crafter_world_compact(world);
+  game->present &= ~dead;
+}
+
+/* Whether some player in the world has health left. */
+static int anyone_alive(const crafter_game *game) {
+  for (uint32_t rest = game->present; rest; rest &= rest - 1)
+    if (game->players[__builtin_ctz(rest)].inventory[CRAFTER_HEALTH] > 0) return 1;
+  return 0;
+}
+
 void crafter_game_update(crafter_game *game, int action) {
+  crafter_game_update_players(game, &action);
+}
+
+void crafter_game_update_players(crafter_game *game, const int *actions) {
   crafter_world *world = &game->world;
   game->step += 1;
   const crafter_config *config = config_of(game);
   game->daylight = game->step >= 0 && game->step < game->daylight_steps
                        ? game->daylight_by_step[game->step]
                        : crafter_daylight_cycle(game->step, config->day_length);
-  game->action = action;
+  game->action = actions[0];
   world->change_count = 0;
+  if (game->player_count > 1) leave_dead(game);
   /* The objects there were when the step began, in slot order, each if it
-   * is near the player when its turn comes.  Only the player (slot 0, first)
-   * moves anything but itself, so after its update who is near is known
-   * for everyone, a run of 64 at a time. */
+   * is near a player when its turn comes.  The players come first and
+   * always act (a player is near itself); only they move anything but
+   * themselves, so after their turns who is near is known for everyone, a
+   * run of 64 at a time. */
   int snapshot = world->object_count;
-  if (snapshot > 0 &&
-      distance_to_player(game, world->objects[0].x, world->objects[0].y) < game->update_distance)
-    update_object(game, 0);
-  for (int start = 1; start < snapshot; start += 64) {
+  int bodies = bodies_of(game);
+  if (game->player_count == 1 && snapshot > 0) {
+    update_player(game, 0, 0, actions[0]);
+  } else {
+    for (int slot = 0; slot < bodies && slot < snapshot; slot++) {
+      int p = crafter_game_player_of_slot(game, slot);
+      if (game->players[p].inventory[CRAFTER_HEALTH] > 0 || !anyone_alive(game))
+        update_player(game, p, slot, actions[p]);
+    }
+  }
+  for (int start = bodies; start < snapshot; start += 64) {
     int count = snapshot - start < 64 ? snapshot - start : 64;
-    uint64_t near = near_objects(world->objects + start, count, player_x(game), player_y(game),
-                                 game->update_distance);
+    uint64_t near = 0;
+    for (int slot = 0; slot < bodies; slot++)
+      near |= near_objects(world->objects + start, count, world->objects[slot].x,
+                           world->objects[slot].y, game->update_distance);
     for (; near; near &= near - 1) update_object(game, start + __builtin_ctzll(near));
   }
   crafter_world_compact(world);

@@ -97,7 +97,9 @@ typedef struct session {
   crafter_batch *batch;
   crafter_textures textures;
   int have_textures;
-  size_t obs_bytes;  /* one env's observation of the chosen kind (text: capacity) */
+  size_t obs_bytes;  /* one player's observation of the chosen kind (text: capacity) */
+  int players;       /* players a world */
+  int agents;        /* envs * players: the entries of a frame, the records of a step */
   FILE *out;
   /* Binary protocol. */
   uint8_t *frame;    /* binary frame of all envs: the buffer, or the slot of the
@@ -194,6 +196,7 @@ static size_t section_bytes_per_env(const session *s, int section) {
     case CRAFTER_SECTION_OBS: return s->obs_bytes;
     case CRAFTER_SECTION_FINAL: return s->options->final_obs ? s->obs_bytes : 0;
     case CRAFTER_SECTION_TASK: return s->options->tasks ? 8 : 0;
+    case CRAFTER_SECTION_ALIVE: return s->players > 1 ? 1 : 0;
     default: return 4;
   }
 }
@@ -216,12 +219,12 @@ static int setup_frames(session *s, char *error, size_t error_size) {
   size_t at = 0;
   for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++) {
     s->section[k] = at;
-    at = align64(at + section_bytes_per_env(s, k) * (size_t)options->envs);
+    at = align64(at + section_bytes_per_env(s, k) * (size_t)s->agents);
   }
   s->frame_bytes = at;
   if (options->final_obs) {
     size_t buffers = options->shm_fd < 0 ? 1 : (size_t)options->shm_slots;
-    s->final_dirty = calloc(buffers * (size_t)options->envs, 1);
+    s->final_dirty = calloc(buffers * (size_t)s->agents, 1);
     if (!s->final_dirty) {
       snprintf(error, error_size, "out of memory");
       return -1;
@@ -348,16 +351,20 @@ static int setup(session *s, char *error, size_t error_size) {
   batch.world = options->world;
   batch.tasks = options->tasks;
   batch.record = options->record ? &header : NULL;
+  batch.players = s->players;
   s->batch = crafter_batch_new(&batch, error, error_size);
   if (!s->batch) return -1;
-  s->obs_bytes = options->obs_kind == CRAFTER_OBS_TEXT ? crafter_batch_observation_bytes(s->batch)
-                                                       : crafter_batch_observation_bytes(s->batch);
-  s->records = calloc((size_t)count, sizeof(*s->records));
+  s->obs_bytes = crafter_batch_observation_bytes(s->batch) / (size_t)s->players;
+  s->records = calloc((size_t)s->agents, sizeof(*s->records));
   s->started = calloc((size_t)count, 1);
   if (!s->records || !s->started) goto out_of_memory;
   if (options->record) s->header = header; /* the file is made once all else is ready */
   if (options->tasks && options->binary && build_task_table(s) < 0) goto out_of_memory;
   if (options->binary) return setup_frames(s, error, error_size);
+  if (s->players > 1 && options->final_obs) {
+    snprintf(error, error_size, "--final-obs is not available with several players");
+    return -1;
+  }
   if (open_texts(&s->step_text, &s->step_buffer, &s->step_size, count) < 0 ||
       open_texts(&s->start_text, &s->start_buffer, &s->start_size, count) < 0)
     goto out_of_memory;
@@ -429,14 +436,15 @@ static crafter_step_result result_of(const crafter_step_record *record) {
                                record->info_reward};
 }
 
-static void write_text_record(session *s, FILE *out, int i, int action,
+static void write_text_record(session *s, FILE *out, int agent, int action,
                               const crafter_step_record *record) {
+  int i = agent / s->players, p = agent % s->players;
   crafter_episode *episode = crafter_batch_episode(s->batch, i);
   size_t size;
-  const uint8_t *obs = crafter_episode_observe(episode, &size);
+  const uint8_t *obs = crafter_episode_observe_player(episode, p, &size);
   int tasks = s->options->tasks != NULL;
   crafter_record_extra extra = {
-      s->options->envs > 1 ? i : -1,
+      s->options->envs > 1 || s->players > 1 ? i : -1,
       s->options->obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
                                                                                         : NULL,
       s->options->obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
@@ -444,11 +452,13 @@ static void write_text_record(session *s, FILE *out, int i, int action,
       1,
       s->obs_bytes ? obs : NULL,
       size,
-      tasks ? crafter_episode_task(episode)->id : NULL,
-      tasks ? crafter_episode_instruction(episode) : NULL,
+      tasks ? crafter_episode_player_task(episode, p)->id : NULL,
+      tasks ? crafter_episode_player_instruction(episode, p) : NULL,
       tasks && record ? record->goal : -1,
-      crafter_episode_level(episode)};
-  const crafter_env *env = crafter_episode_env(episode);
+      crafter_episode_level(episode),
+      s->players > 1 ? p + 1 : 0};
+  crafter_env *env = crafter_episode_env(episode);
+  env->viewer = p;
   crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
   const crafter_step_result *step = record ? &result : NULL;
   if (s->options->info == CRAFTER_INFO_FULL) {
@@ -459,7 +469,7 @@ static void write_text_record(session *s, FILE *out, int i, int action,
   } else if (s->options->info == CRAFTER_INFO_STATE) {
     crafter_proto_write_state(out, env, step, &extra); /* resets carry the first state */
   } else if (step || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
-             s->options->tasks || s->options->levels) {
+             s->options->tasks || s->options->levels || s->players > 1) {
     /* A short reset record only when it carries something: the goal and
      * the level are known before the first action. */
     crafter_proto_write_short(out, env, step, &extra);
@@ -476,24 +486,44 @@ static void send_text(session *s, FILE *stream, char **buffer) {
 
 static void text_step_job(void *context, int i, crafter_episode *episode) {
   session *s = context;
-  int action = s->text_actions[i];
-  if (crafter_episode_step(episode, action, &s->records[i]) < 0)
-    __atomic_store_n(&s->step_trouble, 1, __ATOMIC_RELAXED);
-  write_text_record(s, s->step_text[i], i, action, &s->records[i]);
+  int first = i * s->players;
+  const int *actions = s->text_actions + first;
+  int status = s->players == 1
+                   ? crafter_episode_step(episode, actions[0], &s->records[first])
+                   : crafter_episode_step_players(episode, actions, &s->records[first]);
+  if (status < 0) __atomic_store_n(&s->step_trouble, 1, __ATOMIC_RELAXED);
+  for (int p = 0; p < s->players; p++)
+    write_text_record(s, s->step_text[i], first + p, actions[p], &s->records[first + p]);
 }
 
 static void text_start_job(void *context, int i, crafter_episode *episode) {
   session *s = context;
   (void)episode;
-  write_text_record(s, s->start_text[i], i, 0, NULL);
+  for (int p = 0; p < s->players; p++)
+    write_text_record(s, s->start_text[i], i * s->players + p, 0, NULL);
 }
 
-static void fill_frame(session *s, int i, const crafter_step_record *record, int started) {
+/* Whether the step of env i ended its world's episode. */
+static int world_ended(const session *s, int i) {
+  const crafter_step_record *record = &s->records[(size_t)i * (size_t)s->players];
+  return s->players == 1 ? record->finished : record->over;
+}
+
+static void fill_frame(session *s, int agent, const crafter_step_record *record, int started) {
   uint8_t *frame = s->frame;
-  crafter_episode *episode = crafter_batch_episode(s->batch, i);
-  const crafter_env *env = crafter_episode_env(episode);
-  const crafter_player *player = &env->game.player;
-  const crafter_object *body = crafter_game_body(&env->game, 0);
+  int i = agent, p = 0;
+  crafter_episode *episode = crafter_batch_episode(s->batch, agent / s->players);
+  crafter_env *env = crafter_episode_env(episode);
+  if (s->players > 1) {
+    p = agent % s->players;
+    env->viewer = p;
+    frame[s->section[CRAFTER_SECTION_ALIVE] + (size_t)agent] =
+        (uint8_t)!crafter_episode_player_done(episode, p);
+  }
+  const crafter_player *player = &env->game.players[env->viewer];
+  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  static const crafter_object nowhere = {0};
+  if (!body) body = &nowhere; /* a player who left the world: at (0, 0) */
   size_t *at = s->section;
   crafter_put_f64(frame + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, record ? record->reward : 0.0);
   crafter_put_f32(frame + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,
@@ -508,7 +538,7 @@ static void fill_frame(session *s, int i, const crafter_step_record *record, int
     crafter_put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
   /* A step that ended an episode and started the next reports the
    * achievements the episode ended with. */
-  const int32_t *counts = record && record->finished && started
+  const int32_t *counts = record && (s->players == 1 ? record->finished : record->over) && started
                               ? crafter_batch_final_achievements(s->batch, i)
                               : player->achievements;
   uint8_t *achievements =
@@ -524,8 +554,10 @@ static void fill_frame(session *s, int i, const crafter_step_record *record, int
     /* The episode's wording, and whether the step met its goal (the
      * record's: the next episode may have started since). */
     uint8_t *task = frame + at[CRAFTER_SECTION_TASK] + 8 * (size_t)i;
-    crafter_put_u32(task, (uint32_t)(s->options->tasks->first_text[crafter_episode_candidate(episode)] +
-                                     crafter_episode_text(episode)));
+    crafter_put_u32(task,
+                    (uint32_t)(s->options->tasks->first_text[crafter_episode_player_candidate(
+                                   episode, p)] +
+                               crafter_episode_player_text(episode, p)));
     crafter_put_u32(task + 4, record ? (uint32_t)record->goal : 0);
   }
   if (s->options->semantic_info) {
@@ -567,8 +599,11 @@ static void write_header(session *s) {
                    (options->levels ? CRAFTER_PROTOCOL_LEVELS : 0) |
                    (options->final_obs ? CRAFTER_PROTOCOL_FINAL : 0);
   crafter_put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
-  crafter_put_u32(header + 12, (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + s->table_bytes));
-  crafter_put_u32(header + 16, (uint32_t)options->envs);
+  size_t extension = s->players > 1 ? CRAFTER_PROTOCOL_PLAYERS_BYTES : 0;
+  if (s->players > 1) flags |= CRAFTER_PROTOCOL_PLAYERS;
+  crafter_put_u32(header + 12,
+                  (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + extension + s->table_bytes));
+  crafter_put_u32(header + 16, (uint32_t)s->agents);
   crafter_put_u32(header + 20, (uint32_t)options->obs_kind);
   crafter_put_u32(header + 24, type);
   for (int i = 0; i < 3; i++) crafter_put_u32(header + 28 + 4 * i, shape[i]);
@@ -588,6 +623,13 @@ static void write_header(session *s) {
     crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
   if (options->tasks) crafter_put_u32(header + 124, (uint32_t)s->section[CRAFTER_SECTION_TASK]);
   fwrite(header, 1, sizeof(header), s->out);
+  if (extension) {
+    uint8_t players[CRAFTER_PROTOCOL_PLAYERS_BYTES] = {0};
+    crafter_put_u32(players, (uint32_t)s->players);
+    crafter_put_u32(players + 4, (uint32_t)options->envs);
+    crafter_put_u32(players + 8, (uint32_t)s->section[CRAFTER_SECTION_ALIVE]);
+    fwrite(players, 1, sizeof(players), s->out);
+  }
   if (s->table_bytes) fwrite(s->table, 1, s->table_bytes, s->out);
 }
 
@@ -646,7 +688,7 @@ static int reclaim_frame(session *s) {
   if (!fresh) return -1;
   munmap(s->frame, s->frame_bytes);
   s->frame = fresh;
-  if (s->final_dirty) memset(s->final_dirty, 0, (size_t)s->options->envs);
+  if (s->final_dirty) memset(s->final_dirty, 0, (size_t)s->agents);
   return 0;
 }
 
@@ -657,9 +699,9 @@ static void settle_final(session *s) {
   if (!s->final_dirty || !s->obs_bytes) return;
   const uint8_t *ended = s->frame + s->section[CRAFTER_SECTION_DONE];
   size_t slot = s->ring ? (size_t)(s->frame - s->ring) / s->frame_bytes : 0;
-  uint8_t *dirty = s->final_dirty + slot * (size_t)s->options->envs;
+  uint8_t *dirty = s->final_dirty + slot * (size_t)s->agents;
   uint8_t *section = s->frame + s->section[CRAFTER_SECTION_FINAL];
-  for (int i = 0; i < s->options->envs; i++) {
+  for (int i = 0; i < s->agents; i++) {
     if (ended[i]) {
       dirty[i] = 1;
     } else if (dirty[i]) {
@@ -715,12 +757,13 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   uint32_t index = crafter_get_u32(request + 1);
   uint32_t width = crafter_get_u32(request + 5), height = crafter_get_u32(request + 9);
   in->start += CRAFTER_PROTOCOL_RENDER_BYTES;
-  if (index >= (uint32_t)s->options->envs) {
-    snprintf(error, error_size, "a render request before step %ld names env %u of %d", step,
-             index, s->options->envs);
+  if (index >= (uint32_t)s->agents) {
+    snprintf(error, error_size, "a render request before step %ld names %s %u of %d", step,
+             s->players > 1 ? "player" : "env", index, s->agents);
     return -1;
   }
-  crafter_env *env = crafter_batch_env(s->batch, (int)index);
+  crafter_env *env = crafter_batch_env(s->batch, (int)index / s->players);
+  env->viewer = (int)index % s->players;
   const int *view = env->params.view;
   if (width < 2u * (uint32_t)view[0] || height < 2u * (uint32_t)view[1] ||
       width > CRAFTER_PROTOCOL_RENDER_MAX || height > CRAFTER_PROTOCOL_RENDER_MAX) {
@@ -760,14 +803,15 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
 }
 
 static int run_binary(session *s, reader *in, char *error, size_t error_size) {
-  int count = s->options->envs;
+  int count = s->agents, envs = s->options->envs;
+  size_t env_obs = s->obs_bytes * (size_t)s->players;
   write_header(s);
   widen_pipe(s);
   s->lend_pages = !s->ring;
   if (s->obs_bytes) /* the first observations, drawn before there was a frame */
-    for (int i = 0; i < count; i++)
-      memcpy(s->frame + s->section[CRAFTER_SECTION_OBS] + s->obs_bytes * (size_t)i,
-             crafter_batch_observation(s->batch, i), s->obs_bytes);
+    for (int i = 0; i < envs; i++)
+      memcpy(s->frame + s->section[CRAFTER_SECTION_OBS] + env_obs * (size_t)i,
+             crafter_batch_observation(s->batch, i), env_obs);
   for (int i = 0; i < count; i++) fill_frame(s, i, NULL, 1);
   if (send_frame(s, 0) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
@@ -795,9 +839,9 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
     const uint8_t *actions = in->buffer + in->start;
     for (int i = 0; i < count; i++)
       if (actions[i] >= CRAFTER_ACTION_COUNT && actions[i] != CRAFTER_BATCH_RESET) {
-        snprintf(error, error_size,
-                 "step %ld, env %d: action %d out of range (0..%d, or %d to reset)", step, i,
-                 actions[i], CRAFTER_ACTION_COUNT - 1, CRAFTER_BATCH_RESET);
+        snprintf(error, error_size, "step %ld, %s %d: action %d out of range (0..%d, or %d to reset)",
+                 step, s->players > 1 ? "player" : "env", i, actions[i], CRAFTER_ACTION_COUNT - 1,
+                 CRAFTER_BATCH_RESET);
         return 1;
       }
     if (reclaim_frame(s) < 0) {
@@ -806,7 +850,8 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
     }
     aim_batch(s);
     crafter_batch_advance(s->batch, actions, s->records, s->started, episode_left, s);
-    for (int i = 0; i < count; i++) fill_frame(s, i, &s->records[i], s->started[i]);
+    for (int i = 0; i < count; i++)
+      fill_frame(s, i, &s->records[i], s->started[i / s->players]);
     settle_final(s);
     in->start += (size_t)count;
     if (step_failed(s, error, error_size)) return 1;
@@ -836,7 +881,7 @@ static void step_text(session *s, const int *actions) {
     record_failure(s, "out of memory while recording");
   for (int i = 0; i < count; i++) {
     s->started[i] = 0;
-    if (s->records[i].finished)
+    if (world_ended(s, i))
       s->started[i] = (uint8_t)episode_left(s, i, crafter_batch_episode(s->batch, i), 1);
   }
   crafter_batch_start(s->batch, s->started);
@@ -848,7 +893,7 @@ static void step_text(session *s, const int *actions) {
 }
 
 static int run_text(session *s, reader *in, char *error, size_t error_size) {
-  int count = s->options->envs;
+  int count = s->agents;
   for (int i = 0; i < count; i++) write_text_record(s, s->out, i, 0, NULL);
   line_buffer buffer = {NULL, 0, 0, crafter_session_line_limit(count)};
   int *actions = malloc(sizeof(int) * (size_t)count);
@@ -910,8 +955,9 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     if (status) break;
     if (parsed == 0) continue; /* blank line */
     if (parsed != count) {
-      snprintf(error, error_size, "line %ld: expected %d actions, one per env, got %s",
-               line_number, count, parsed > count ? "more" : "fewer");
+      snprintf(error, error_size, "line %ld: expected %d actions, one per %s, got %s",
+               line_number, count, s->players > 1 ? "player of each env" : "env",
+               parsed > count ? "more" : "fewer");
       status = 1;
       break;
     }
@@ -937,10 +983,17 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     snprintf(error, error_size, "text observations have no fixed size; use them with JSON lines");
     return 2;
   }
+  if (options->players < 0 || options->players > CRAFTER_PLAYERS_MAX) {
+    snprintf(error, error_size, "players must be 1 to %d, not %d", CRAFTER_PLAYERS_MAX,
+             options->players);
+    return 2;
+  }
   session s;
   memset(&s, 0, sizeof(s));
   s.options = options;
   s.out = output;
+  s.players = options->players > 1 ? options->players : 1;
+  s.agents = options->envs * s.players;
   if (setup(&s, error, error_size) < 0) {
     free_session(&s);
     return 2;

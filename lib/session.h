@@ -53,6 +53,9 @@ typedef struct crafter_session_options {
   const crafter_level_set *levels; /* every episode on a level of this set, or NULL: its
                                 seed is params.seed, every env's; records carry "level" */
   int level_order;           /* enum crafter_level_order */
+  int players;               /* players sharing each env's world (0 or 1: Crafter's one);
+                                with several, one record (frame entry) and one action per
+                                player, env by env (crafter-protocol(5)) */
 } crafter_session_options;
 
 /* The longest line of actions JSON lines accept for this many envs:
@@ -72,6 +75,10 @@ size_t crafter_session_line_limit(int envs);
                                          episode number is its level */
 #define CRAFTER_PROTOCOL_FINAL 32u    /* frames carry the final observation of the episodes
                                          that ended at the step (the final section) */
+#define CRAFTER_PROTOCOL_PLAYERS 64u  /* several players a world: N counts players, the
+                                         players extension follows the header, frames
+                                         carry the alive section */
+#define CRAFTER_PROTOCOL_PLAYERS_BYTES 16 /* uint32 players, envs, alive's offset, 0 */
 /* Bytes a client writes instead of a step's actions. */
 #define CRAFTER_PROTOCOL_RENDER 253u  /* then uint32 env, width, height: that env's view
                                          drawn at that size, answered with its pixels */
@@ -92,6 +99,7 @@ enum crafter_protocol_section {
                             header field */
   CRAFTER_SECTION_TASK, /* with goals: per env the instruction's index in the table and
                            whether the goal was met at this step (uint32 each) */
+  CRAFTER_SECTION_ALIVE, /* with several players: per player, 1 while its episode runs */
   CRAFTER_PROTOCOL_SECTIONS
 };
 

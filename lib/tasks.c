@@ -469,7 +469,7 @@ int crafter_task_begin(crafter_task_tracker *tracker, const crafter_task *task,
   tracker->task = task;
   tracker->width = world->width;
   tracker->height = world->height;
-  memcpy(tracker->before, env->game.player.inventory, sizeof(tracker->before));
+  memcpy(tracker->before, env->game.players[env->viewer].inventory, sizeof(tracker->before));
   tracker->met = 0;
   tracker->met_step = 0;
   return 0;
@@ -485,8 +485,8 @@ void crafter_task_tracker_free(crafter_task_tracker *tracker) {
  * other change of a marked cell (mined, burnt by an arrow) clears it. */
 static void track_placements(crafter_task_tracker *tracker, const crafter_env *env, int action) {
   const crafter_world *world = &env->game.world;
-  const crafter_player *player = &env->game.player;
-  const crafter_object *body = crafter_game_body(&env->game, 0);
+  const crafter_player *player = &env->game.players[env->viewer];
+  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
   int target_x = body->x + player->facing_x, target_y = body->y + player->facing_y;
   int index = action - CRAFTER_PLACE_STONE;
   int placing = index >= 0 && index < 4;
@@ -533,8 +533,8 @@ static int placeable(crafter_thing thing) {
 }
 
 static void player_at(const crafter_env *env, int *x, int *y) {
-  *x = crafter_game_body(&env->game, 0)->x;
-  *y = crafter_game_body(&env->game, 0)->y;
+  *x = crafter_game_body(&env->game, env->viewer)->x;
+  *y = crafter_game_body(&env->game, env->viewer)->y;
 }
 
 static int in_window(int x, int y, int px, int py, int radius) {
@@ -628,10 +628,10 @@ int crafter_task_holds(const crafter_task_tracker *t, const crafter_env *env) {
   const crafter_task_check *c = &t->task->check;
   switch (t->task->family) {
     case CRAFTER_TASK_ACHIEVEMENTS:
-      return (env->unlocked & c->unlock) == c->unlock && (env->unlocked & c->avoid) == 0;
+      return (env->unlocked[env->viewer] & c->unlock) == c->unlock && (env->unlocked[env->viewer] & c->avoid) == 0;
     case CRAFTER_TASK_LOCALIZATION: return localization(t, env, c);
     case CRAFTER_TASK_CONDITIONAL:
-      return env->game.player.inventory[c->item] < c->threshold &&
+      return env->game.players[env->viewer].inventory[c->item] < c->threshold &&
              count_near(t, env, c->object, placeable(c->object), NEAR_RADIUS) >= c->count;
     case CRAFTER_TASK_LINE: return line(t, env, c);
     case CRAFTER_TASK_SQUARE: return square(t, env, c);
@@ -658,7 +658,7 @@ int crafter_task_observe(crafter_task_tracker *t, const crafter_env *env, int ac
       t->met_step = env->game.step;
     }
   }
-  memcpy(t->before, env->game.player.inventory, sizeof(t->before));
+  memcpy(t->before, env->game.players[env->viewer].inventory, sizeof(t->before));
   return met;
 }
 
@@ -718,7 +718,13 @@ static uint64_t mix64(uint64_t z) { return crafter_mix64(z + CRAFTER_SPLITMIX_GA
 
 void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t episode,
                        int *candidate, int *text) {
+  crafter_task_draw_player(pool, seed, episode, 0, candidate, text);
+}
+
+void crafter_task_draw_player(const crafter_task_pool *pool, int64_t seed, int64_t episode,
+                              int player, int *candidate, int *text) {
   uint64_t h = mix64(mix64((uint64_t)seed) ^ (uint64_t)episode);
+  if (player > 0) h = mix64(h ^ (uint64_t)player * 0x9e3779b97f4a7c15u);
   *candidate = (int)(h % (uint64_t)pool->count);
   const crafter_task *task = &pool->set->tasks[pool->tasks[*candidate]];
   *text = (int)(mix64(h) % (uint64_t)task->text_count);
@@ -726,7 +732,7 @@ void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t epis
 
 int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,
                             const crafter_env *env, int *candidate, int *text) {
-  crafter_task_draw(pool, env->params.seed, env->episode, candidate, text);
+  crafter_task_draw_player(pool, env->params.seed, env->episode, env->viewer, candidate, text);
   return crafter_task_begin(tracker, &pool->set->tasks[pool->tasks[*candidate]], env);
 }
 

@@ -177,6 +177,11 @@ int crafter_tasks_open(const char *path, int split, const char *id, crafter_task
 void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t episode,
                        int *candidate, int *text);
 
+/* The goal of player `player` of a game of several: player 0's is
+ * crafter_task_draw's; player p > 0 draws from that hash mixed with p. */
+void crafter_task_draw_player(const crafter_task_pool *pool, int64_t seed, int64_t episode,
+                              int player, int *candidate, int *text);
+
 /* After crafter_env_step with `action`: looks at the goal and ends the
  * episode (result->done) when it is met or the task's time limit is
  * reached.  Returns 1 when the goal is met at this step.  The reward and
@@ -184,7 +189,8 @@ void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t epis
  * task's reward, and reports a discount of 0 (a terminal state), on the
  * step the goal is met. */
 /* Draws the goal of the env's episode just reset (crafter_task_draw from
- * its seed and episode counter) and starts tracking it: tracker->task is
+ * its seed and episode counter; in a game of several players, the
+ * viewer's: crafter_task_draw_player) and starts tracking it: tracker->task is
  * the goal, *candidate its index in the pool, *text its wording.  0, or
  * -1 when out of memory. */
 int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,

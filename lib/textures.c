@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "outfile.h"
 
@@ -20,8 +21,32 @@ const char *const crafter_texture_names[CRAFTER_TEXTURE_COUNT] = {
     "energy",        "sapling",      "wood",        "wood_pickaxe",  "stone_pickaxe",
     "iron_pickaxe",  "wood_sword",   "stone_sword", "iron_sword",    "1",
     "2",             "3",            "4",           "5",             "6",
-    "7",             "8",            "9",
+    "7",             "8",            "9",            "teammate-left", "teammate-right",
+    "teammate-up",   "teammate-down", "teammate-sleep",
 };
+
+/* The other players' textures a folder need not have: the player's, red
+ * and blue swapped. */
+static int is_teammate(int texture) { return texture >= CRAFTER_TEX_TEAMMATE_LEFT; }
+
+static int derive_teammate(crafter_textures *textures, int texture) {
+  const crafter_image *from =
+      &textures->images[CRAFTER_TEX_PLAYER_LEFT + (texture - CRAFTER_TEX_TEAMMATE_LEFT)];
+  crafter_image *to = &textures->images[texture];
+  size_t bytes = (size_t)from->width * (size_t)from->height * (size_t)from->channels;
+  to->pixels = malloc(bytes ? bytes : 1);
+  if (!to->pixels) return -1;
+  to->width = from->width;
+  to->height = from->height;
+  to->channels = from->channels;
+  memcpy(to->pixels, from->pixels, bytes);
+  for (size_t at = 0; at + 2 < bytes; at += (size_t)from->channels) {
+    uint8_t red = to->pixels[at];
+    to->pixels[at] = to->pixels[at + 2];
+    to->pixels[at + 2] = red;
+  }
+  return 0;
+}
 
 /* The embedded PNG files of data/textures, made at build time. */
 typedef struct builtin_texture {
@@ -185,6 +210,14 @@ int crafter_textures_load_dir(crafter_textures *textures, const char *directory,
   for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s.png", directory, crafter_texture_names[i]);
+    if (is_teammate(i) && access(path, F_OK) != 0) {
+      if (derive_teammate(textures, i) < 0) {
+        snprintf(error, error_size, "out of memory");
+        crafter_textures_free(textures);
+        return -1;
+      }
+      continue;
+    }
     uint8_t *data;
     size_t size;
     if (read_file(path, &data, &size, error, error_size) < 0) {
@@ -212,6 +245,14 @@ int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_
       if (strcmp(crafter_builtin_textures[j].name, crafter_texture_names[i]) == 0)
         found = &crafter_builtin_textures[j];
     char reason[200];
+    if (!found && is_teammate(i)) {
+      if (derive_teammate(textures, i) < 0) {
+        snprintf(error, error_size, "out of memory");
+        crafter_textures_free(textures);
+        return -1;
+      }
+      continue;
+    }
     if (!found) {
       snprintf(error, error_size, "built-in texture %s is missing", crafter_texture_names[i]);
       crafter_textures_free(textures);

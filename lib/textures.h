@@ -56,6 +56,13 @@ enum crafter_texture {
   /* digits 1..9 */
   CRAFTER_TEX_DIGIT_1,
   CRAFTER_TEX_DIGIT_9 = CRAFTER_TEX_DIGIT_1 + 8,
+  /* the other players, in a game of several (teammate-left.png, ...):
+   * a folder's own, or the player's with red and blue swapped */
+  CRAFTER_TEX_TEAMMATE_LEFT,
+  CRAFTER_TEX_TEAMMATE_RIGHT,
+  CRAFTER_TEX_TEAMMATE_UP,
+  CRAFTER_TEX_TEAMMATE_DOWN,
+  CRAFTER_TEX_TEAMMATE_SLEEP,
   CRAFTER_TEXTURE_COUNT
 };
 

@@ -534,8 +534,8 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                  : !result->done ? CRAFTER_TRAJ_CUT
                  : died          ? CRAFTER_TRAJ_DIED
                                  : CRAFTER_TRAJ_TIME_LIMIT;
-  memcpy(episode->achievements, env->game.player.achievements, sizeof(episode->achievements));
-  memcpy(episode->inventory, env->game.player.inventory, sizeof(episode->inventory));
+  memcpy(episode->achievements, env->game.players[0].achievements, sizeof(episode->achievements));
+  memcpy(episode->inventory, env->game.players[0].inventory, sizeof(episode->inventory));
   return 0;
 }
 

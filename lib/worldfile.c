@@ -344,6 +344,7 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
   }
   for (size_t i = 0; i < (size_t)width * (size_t)height; i++) object_at[i] = -1;
   long player_line = 0, player_column = 0;
+  int player_count = 0;
   rows = cursor;
   rows.position = map_start;
   int found_count = 0, found_capacity = 0;
@@ -370,14 +371,17 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
                     (unsigned char)c);
       }
       if (object.kind == CRAFTER_PLAYER) {
-        if (player_line) {
+        if (player_count == CRAFTER_PLAYERS_MAX) {
           return fail(&state, rows.number, x + 1,
-                      "a second player '@' (the first is at line %ld, column %ld); a world "
-                      "has one player",
-                      player_line, player_column);
+                      "a player '@' more than %d (the first is at line %ld, column %ld); a "
+                      "world has 1 to %d players",
+                      CRAFTER_PLAYERS_MAX, player_line, player_column, CRAFTER_PLAYERS_MAX);
         }
-        player_line = rows.number;
-        player_column = x + 1;
+        if (!player_line) {
+          player_line = rows.number;
+          player_column = x + 1;
+        }
+        player_count++;
       }
       map->materials[cell] = (uint8_t)crafter_object_default_ground(object.kind);
       object.x = x;
@@ -415,8 +419,8 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
   }
   free(grounds);
   grounds = NULL;
-  /* The player first, then the others by x, then y: the order world
-   * generation adds creatures in. */
+  /* The players first, in reading order (player 0 is the first '@'), then
+   * the others by x, then y: the order world generation adds creatures in. */
   map->objects = malloc(sizeof(crafter_object) * (size_t)found_count);
   if (!map->objects) {
     return fail(&state, 0, 0, "out of memory");
@@ -593,7 +597,8 @@ static int build_from_map(crafter_game *game, void *context) {
     const crafter_object *object = &map->objects[i];
     int status;
     if (object->kind == CRAFTER_PLAYER) {
-      status = crafter_game_place_player(game, object->x, object->y);
+      status = i == 0 ? crafter_game_place_player(game, object->x, object->y)
+                      : crafter_game_add_player(game, object->x, object->y);
     } else if (object->kind == CRAFTER_ARROW) {
       crafter_object arrow = *object;
       arrow.health = 0;
@@ -619,13 +624,21 @@ int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map,
     snprintf(error, error_size, "the world has no player");
     return -1;
   }
+  int players = 0;
   for (int i = 0; i < map->object_count; i++) {
     const crafter_object *object = &map->objects[i];
+    if (object->kind == CRAFTER_PLAYER) players++;
     if (object->x < 0 || object->y < 0 || object->x >= map->width || object->y >= map->height ||
-        object->kind >= CRAFTER_OBJECT_KIND_COUNT || (i > 0 && object->kind == CRAFTER_PLAYER)) {
+        object->kind >= CRAFTER_OBJECT_KIND_COUNT ||
+        (object->kind == CRAFTER_PLAYER && players != i + 1) || players > CRAFTER_PLAYERS_MAX) {
       snprintf(error, error_size, "object %d of the world is not valid", i);
       return -1;
     }
+  }
+  if (players > env->players) {
+    snprintf(error, error_size, "the world has %d players '@'; play it with %d players or more",
+             players, players);
+    return -1;
   }
   if (crafter_env_reset_custom(env, build_from_map, (void *)map) < 0) {
     snprintf(error, error_size, "out of memory");

@@ -3,7 +3,7 @@
 # document every long option that a program's --help lists; --help fits
 # 80 columns too.
 . "$(dirname "$0")/tap.sh"
-pages=$(ls "$top"/man/man1/*.1 "$top"/man/man5/*.5)
+pages=$(ls "$top"/man/man1/*.1 "$top"/man/man5/*.5 "$top"/man/man7/*.7)
 programs="crafter-step crafter-play crafter-score crafter-bench crafter-gen crafter-dataset"
 plan $(($(echo "$pages" | wc -l) * 2 + 12))
 

@@ -4,8 +4,9 @@
 # bad maps are refused with the line and column.
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
+step=$top/bin/crafter-step
 compare=$top/tests/golden-compare
-plan 23
+plan 25
 
 # refused NAME EXPECTED-MESSAGE DESCRIPTION: crafter-gen --world exits 1
 # and says EXPECTED-MESSAGE.
@@ -64,8 +65,17 @@ printf 'crafter-world 1\nmap\n..x..\n.@...\n' >"$scratch/unknown.txt"
 refused unknown.txt "unknown.txt:3:3: unknown character 'x'" "an unknown character names its line and column"
 printf 'crafter-world 1\nmap\n.....\n.....\n' >"$scratch/noplayer.txt"
 refused noplayer.txt "no player: the map needs one '@'" "a map without a player"
+printf 'crafter-world 1\nmap\n.@@@@\n@@@@@\n@@@@@\n@@@@.\n' >"$scratch/many.txt"
+refused many.txt "many.txt:6:3: a player '@' more than 16 (the first is at line 3, column 2)" "seventeen players"
 printf 'crafter-world 1\nmap\n.@...\n...@.\n' >"$scratch/two.txt"
-refused two.txt "two.txt:4:4: a second player '@' (the first is at line 3, column 2)" "two players"
+printf '0\n' | "$step" --world "$scratch/two.txt" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "the world has 2 players '@'; play it with 2 players or more" "$scratch/err"
+ok $? "a world of two players is refused for one"
+printf '0 4 0\n' | "$step" --world "$scratch/two.txt" --players 3 --info state >"$scratch/two.out"
+grep -q '"player": 0, "reset": 1.*"pos": \[1, 0\]' "$scratch/two.out" &&
+  grep -q '"player": 1, "reset": 1.*"pos": \[3, 1\]' "$scratch/two.out" &&
+  grep -q '"player": 2, "reset": 1.*"pos": \[0, 0\]' "$scratch/two.out"
+ok $? "a world of two players starts them on their '@' in reading order, a third by the rule"
 # e with acute accent, U+00E9, is two bytes in UTF-8: the row would look
 # six cells wide; it is the third character of line 3.
 printf 'crafter-world 1\nmap\n..\303\251..\n.@...\n' >"$scratch/accent.txt"

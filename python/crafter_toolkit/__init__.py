@@ -21,6 +21,8 @@ crafter_toolkit/CrafterReward-v1 and crafter_toolkit/CrafterNoReward-v1):
     envs = gymnasium.make_vec("crafter_toolkit/CrafterReward-v1", 64)  # VectorEnv
     envs = crafter_toolkit.VectorEnv(64, obs="pixels")
 
+Several players in one world: crafter_toolkit.ParallelEnv(players=2) (the
+PettingZoo ParallelEnv API), crafter_toolkit.VectorEnv(64, players=2).
 Stable-Baselines3: crafter_toolkit.sb3.VecEnv(64).  crafter-step is found
 through CRAFTER_STEP, in the package (a wheel carries it), in the source
 tree, or on PATH.  python/README.md says the rest.
@@ -33,9 +35,18 @@ from .recorder import Recorder
 from .stats import StatsWriter
 from .vector import VectorEnv
 
-__all__ = ["Env", "VectorEnv", "Recorder", "CrafterStepError", "StatsWriter",
+__all__ = ["Env", "VectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "StatsWriter",
            "find_crafter_step", "ACTIONS", "ITEMS", "ACHIEVEMENTS"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """ParallelEnv on first use, so that pettingzoo (its base when
+    installed) is imported only by those who play several players."""
+    if name == "ParallelEnv":
+        from .parallel import ParallelEnv
+        return ParallelEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # Gymnasium's ids, each with the fast VectorEnv as its vector entry point.
 GYMNASIUM_IDS = {"crafter_toolkit/Crafter-v1": {},

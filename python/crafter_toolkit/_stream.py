@@ -28,15 +28,20 @@ RENDER = 253  # then uint32 env, width, height: a view at any size, nothing step
 RENDER_MAX = 4096  # pixels on each axis
 ACTIONS = 17
 FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS, FLAG_LEVELS, FLAG_FINAL = 1, 2, 4, 8, 16, 32
-KNOWN_FLAGS = 63
-# Sections of a frame, in their order in the frame: (name, dtype, values a
-# env).  The header gives the offsets of those up to obs (12) and of task;
-# final, when there, starts where obs ends.
+FLAG_PLAYERS = 64  # several players a world: the header's N counts agents (envs * players)
+KNOWN_FLAGS = 127
+# After the header with FLAG_PLAYERS: players, envs, alive's offset, 0.
+PLAYERS = struct.Struct("<4I")
+PLAYERS_MAX = 16
+# Sections of a frame, in their order in the frame: (name, dtype, values an
+# agent: an env, or with several players agent env * players + player).  The
+# header gives the offsets of those up to obs (12) and of task; final, when
+# there, starts where obs ends; alive's offset follows the header.
 SECTIONS = (("reward", "<f8", 1), ("discount", "<f4", 1), ("done", "u1", 1),
             ("reset", "u1", 1), ("unlocked", "<u4", 1), ("episode", "<u4", 1),
             ("step", "<u4", 1), ("inventory", "<i4", 16), ("achievements", "<i4", 22),
             ("position", "<i4", 4), ("semantic", "u1", None), ("obs", None, None),
-            ("final", None, None), ("task", "<u4", 2))
+            ("final", None, None), ("task", "<u4", 2), ("alive", "u1", 1))
 # What a header may say before anything is allocated from it.
 AREA_MAX = 4096
 TABLE_MAX = 64 << 20  # bytes of a task table
@@ -80,6 +85,22 @@ def seed_value(seed):
 def fresh_seed():
     """A seed from fresh entropy, in crafter.Env's range [0, 2**31 - 1)."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] % (2 ** 31 - 1))
+
+
+def reopen(stream, current_seed, seed, options, draw):
+    """The stream a reset plays on: the running one when no seed is given,
+    else a new one (the old one closed) of the given seed, or of a seed from
+    draw() when there is none yet and no level file gives it.  Returns
+    (stream, seed)."""
+    if seed is None and stream is not None:
+        return stream, current_seed
+    if stream is not None:
+        stream.close()
+    if seed is not None:
+        current_seed = seed_value(seed)
+    elif current_seed is None and not level_file(options["levels"]):
+        current_seed = draw()
+    return Stream(seed=current_seed, **options), current_seed
 
 
 def pair(name, value):
@@ -138,13 +159,16 @@ class Stream:
     """One crafter-step speaking the binary protocol.  seed None is
     crafter-step's default (0, or a level file's seed).  With levels (see
     level_options) every env shares the level set and a frame's episode
-    section holds each env's level; first_episode must then be 1."""
+    section holds each env's level; first_episode must then be 1.  With
+    players P > 1, P players share each env's world: every section of a
+    frame is an array over the num_agents = envs * P agents, agent
+    env * P + p being player p of env, and a step takes num_agents bytes."""
 
     def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
                  size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
                  program=None, buffers=2, tasks=None, split=None, task=None, levels=None,
-                 start_level=None, level_order=None, final_obs=False):
+                 start_level=None, level_order=None, final_obs=False, players=1):
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
         if transport == "auto":
@@ -155,6 +179,10 @@ class Stream:
         if int(envs) < 1:
             raise ValueError(f"envs must be at least 1, not {envs!r}")
         self.num_envs = int(envs)
+        if not 1 <= int(players) <= PLAYERS_MAX:
+            raise ValueError(f"players must be 1 to {PLAYERS_MAX}, not {players!r}")
+        self.players = int(players)
+        self.num_agents = self.num_envs * self.players
         level_args = level_options(levels, start_level, level_order)
         if level_args and int(first_episode) != 1:
             raise ValueError("levels choose each episode's world: first_episode must be 1")
@@ -165,6 +193,8 @@ class Stream:
         if not level_args:
             args += ["--first-episode", str(int(first_episode))]
         args += ["--length", str(int(length or 0))] + level_args
+        if self.players > 1:
+            args += ["--players", str(self.players)]
         for name, value in (("area", area), ("view", view), ("size", size)):
             value = pair(name, value)
             if value is not None:
@@ -262,11 +292,14 @@ class Stream:
             raise self._bad_stream(f"not a crafter-step binary stream of version {VERSION} "
                                    f"(magic {magic!r}, version {version})")
         tasks = flags & FLAG_TASKS
-        if (envs != self.num_envs or actions != ACTIONS or achievements != 22 or items != 16
+        extension = PLAYERS.size if flags & FLAG_PLAYERS else 0
+        if (envs != self.num_agents or bool(extension) != (self.players > 1)
+                or actions != ACTIONS or achievements != 22 or items != 16
                 or flags & ~KNOWN_FLAGS or not 1 <= area_w <= AREA_MAX
                 or not 1 <= area_h <= AREA_MAX or kind >= len(OBS_KINDS)
-                or (header_bytes != HEADER.size and not tasks)
-                or (tasks and not HEADER.size < header_bytes <= HEADER.size + TABLE_MAX)
+                or (header_bytes != HEADER.size + extension and not tasks)
+                or (tasks and not HEADER.size + extension < header_bytes
+                    <= HEADER.size + extension + TABLE_MAX)
                 or (flags & FLAG_SHM and not 1 <= slots <= SLOTS_MAX)):
             raise self._bad_stream(f"a header that does not add up {fields[1:18]!r}")
         self.obs_kind = OBS_KINDS[kind]
@@ -282,9 +315,17 @@ class Stream:
         self.area = (area_w, area_h)
         self.flags = flags
         self.levels = bool(flags & FLAG_LEVELS)
+        alive = None
+        if extension:
+            raw = bytearray(extension)
+            self._read_into(memoryview(raw))
+            players, worlds, alive, _ = PLAYERS.unpack(raw)
+            if (players, worlds) != (self.players, self.num_envs):
+                raise self._bad_stream(f"{players} players in {worlds} envs, "
+                                       f"not {self.players} in {self.num_envs}")
         # The frame as crafter-step lays it out: every section on a multiple
         # of 64; what the header says must be exactly that.
-        n, at, layout = self.num_envs, 0, {}
+        n, at, layout = self.num_agents, 0, {}
         for name, section_dtype, width in SECTIONS:
             if name == "semantic":
                 size = area_w * area_h if flags & FLAG_SEMANTIC else 0
@@ -294,18 +335,21 @@ class Stream:
                 size = obs_bytes if flags & FLAG_FINAL else 0
             elif name == "task":
                 size = 8 if tasks else 0
+            elif name == "alive":
+                size = 1 if extension else 0
             else:
                 size = np.dtype(section_dtype).itemsize * width
             layout[name] = at
             at = (at + size * n + 63) // 64 * 64
-        said = list(offsets[:12]) + [layout["final"], offsets[12] if tasks else layout["task"]]
+        said = list(offsets[:12]) + [layout["final"], offsets[12] if tasks else layout["task"],
+                                     layout["alive"] if alive is None else alive]
         if said != [layout[name] for name, _, _ in SECTIONS] or frame_bytes != at:
             raise self._bad_stream(f"a frame layout that does not add up (frame of {frame_bytes} "
                                    f"bytes, sections at {offsets!r})")
         self.frame_bytes = frame_bytes
         self.offsets = [layout[name] for name, _, _ in SECTIONS]
         if tasks:
-            table = bytearray(header_bytes - HEADER.size)
+            table = bytearray(header_bytes - HEADER.size - extension)
             self._read_into(memoryview(table))
             self._read_task_table(bytes(table))
         if flags & FLAG_SHM:
@@ -379,7 +423,7 @@ class Stream:
         return {"level": int(frame["episode"][i])} if self.levels else {}
 
     def _views(self, buffer):
-        n, views = self.num_envs, {"buffer": buffer}
+        n, views = self.num_agents, {"buffer": buffer}
         for (name, dtype, width), offset in zip(SECTIONS, self.offsets):
             if name == "semantic":
                 if not self.flags & FLAG_SEMANTIC:
@@ -388,6 +432,8 @@ class Stream:
             elif name == "task" and not self.flags & FLAG_TASKS:
                 continue
             elif name == "final" and not self.flags & FLAG_FINAL:
+                continue
+            elif name == "alive" and not self.flags & FLAG_PLAYERS:
                 continue
             elif name in ("obs", "final"):
                 dtype, shape = self.obs_dtype, (n,) + self.obs_shape
@@ -416,7 +462,7 @@ class Stream:
     # -- stepping ------------------------------------------------------
 
     def step(self, actions):
-        """Sends one action byte per env (0..16, or RESET; an array or
+        """Sends one action byte per agent (0..16, or RESET; an array or
         bytes) and returns the
         next frame: a dict of numpy arrays that view the frame's buffer,
         valid until the buffer comes round again."""
@@ -431,10 +477,11 @@ class Stream:
         return self._read_frame()
 
     def render(self, i, width, height):
-        """Env i's view drawn at width x height pixels, as crafter.Env's
-        render(size) draws it (at night with noise from the world's
-        generator, so the game goes on differently, as Crafter's does);
-        nothing is stepped.  An array (height, width, 3) of its own."""
+        """Env i's view (with several players: agent i's) drawn at width x
+        height pixels, as crafter.Env's render(size) draws it (at night
+        with noise from the world's generator, so the game goes on
+        differently, as Crafter's does); nothing is stepped.  An array
+        (height, width, 3) of its own."""
         if self.process is None:
             raise CrafterStepError("the crafter-step of this environment was closed")
         try:

@@ -76,14 +76,10 @@ class CrafterEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         if seed is not None or self._stream is None:
-            if self._stream is not None:
-                self._stream.close()
-                self._stream = None
-            if seed is not None:
-                self._seed = _stream.seed_value(seed)
-            elif self._seed is None and not _stream.level_file(self._options["levels"]):
-                self._seed = int(self.np_random.integers(0, 2 ** 31 - 1))
-            self._stream = _stream.Stream(seed=self._seed, **self._options)
+            old, self._stream = self._stream, None
+            self._stream, self._seed = _stream.reopen(
+                old, self._seed, seed, self._options,
+                lambda: int(self.np_random.integers(0, 2 ** 31 - 1)))
             frame = self._stream.frame
         else:
             frame = self._stream.step([_stream.RESET])

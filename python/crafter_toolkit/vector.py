@@ -17,16 +17,16 @@ except ImportError:  # gymnasium is optional
     _Base = object
 
 
-def spaces_for(obs, size, area):
+def spaces_for(obs, size, area, players=1):
     """(single observation space, single action space), or Nones without
-    gymnasium."""
+    gymnasium.  With several players, semantic maps mark the others 19."""
     if gymnasium is None:
         return None, None
     from gymnasium import spaces
     if obs == "pixels":
         space = spaces.Box(0, 255, (size[1], size[0], 3), np.uint8)
     elif obs == "semantic":
-        space = spaces.Box(0, 18, tuple(area), np.uint8)
+        space = spaces.Box(0, 18 if players == 1 else 19, tuple(area), np.uint8)
     elif obs == "symbolic":
         # One-hot cells and facing, counts / 10 (at most 0.9 by Crafter's
         # rules), daylight and sleep in [0, 1].
@@ -55,7 +55,7 @@ def start_episodes(stream, seed, options, fresh):
         return stream, stream.frame
     if fresh:
         return stream, stream.frame
-    return stream, stream.step(np.full(stream.num_envs, _stream.RESET, np.uint8))
+    return stream, stream.step(np.full(stream.num_agents, _stream.RESET, np.uint8))
 
 
 def vector_seeds(seed, num_envs):
@@ -109,6 +109,21 @@ class VectorEnv(_Base):
     level_order  "random" (default: each env draws its episodes' levels
                from its own generator) or "sequential" (env i plays the
                set's levels i+1, i+1+num_envs, ... in turn, cycling)
+    players    P players share each env's world (1 to 16; default 1, Crafter):
+               every array then has a row per agent, num_envs * P rows,
+               agent env * P + p being player p of env (the attribute
+               num_envs is then that number of rows, as Gymnasium's wrappers
+               expect; num_worlds the envs); step() takes one action per
+               agent.  infos["alive"] (bool) is the mask of the players
+               still playing, whose next action counts; infos["player"]
+               each row's player p.  An agent's episode ends at its death
+               (terminated), the time limit (truncated) or its goal; its
+               row then says terminated or truncated on that step only, and
+               from then on alive False, reward 0, its action ignored,
+               until every player of its env is done: the next step starts
+               the env's next episode for all its players (next-step
+               autoreset, as with one player), alive True again.
+               Rewards are each player's own.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP if AutoresetMode else "next_step",
@@ -118,23 +133,26 @@ class VectorEnv(_Base):
                  area=(64, 64), view=(9, 9), size=(64, 64), length=10000, textures=None,
                  reward=True, copy=True, record=None, stats=None, shm_slots=2, tasks=None,
                  split=None, task=None, levels=None, start_level=None, level_order=None,
-                 render_mode=None, max_episode_steps=None):
+                 render_mode=None, max_episode_steps=None, players=1):
         if render_mode is not None:
             raise ValueError("VectorEnv renders nothing: render_mode must be None "
                              "(the observations are the pictures with obs='pixels')")
         if max_episode_steps is not None:  # what gymnasium.make_vec passes on
             length = max_episode_steps
-        self.num_envs = int(num_envs)
+        self.num_worlds = int(num_envs)
+        self.players = int(players)
+        self.num_envs = self.num_worlds * self.players  # rows: agents
         if threads is None:
-            threads = default_threads(self.num_envs)
+            threads = default_threads(self.num_worlds)
         self._options = dict(envs=num_envs, obs=obs, area=area, view=view, size=size,
                              length=length, textures=textures, threads=threads,
                              transport=transport, manual_reset=True, record=record,
                              shm_slots=shm_slots, tasks=tasks, split=split, task=task,
-                             levels=levels, start_level=start_level, level_order=level_order)
+                             levels=levels, start_level=start_level, level_order=level_order,
+                             players=players)
         self.threads = threads
         if seed is not None:
-            self._seed = vector_seeds(seed, self.num_envs)
+            self._seed = vector_seeds(seed, self.num_worlds)
         elif _stream.level_file(levels):
             self._seed = None
         else:
@@ -144,7 +162,8 @@ class VectorEnv(_Base):
         self._obs_kind = obs
         self.metadata = dict(self.metadata)
         size, area = _stream.pair("size", size), _stream.pair("area", area)
-        self.single_observation_space, self.single_action_space = spaces_for(obs, size, area)
+        self.single_observation_space, self.single_action_space = spaces_for(
+            obs, size, area, self.players)
         if gymnasium is not None:
             from gymnasium.vector.utils import batch_space
             self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -152,7 +171,8 @@ class VectorEnv(_Base):
         self._stats = StatsWriter(stats, self.num_envs) if stats is not None else None
         self._stream = _stream.Stream(seed=self._seed, **self._options)
         self._fresh = True
-        self._ended = np.zeros(self.num_envs, dtype=bool)
+        self._ended = np.zeros(self.num_envs, dtype=bool)  # the agent's env is over
+        self._done = np.zeros(self.num_envs, dtype=bool)  # the agent's episode ended
 
     def _result(self, frame):
         obs = frame["obs"]
@@ -164,6 +184,8 @@ class VectorEnv(_Base):
         }
         if self._stream.levels:
             infos["level"] = frame["episode"]
+        if self.players > 1:
+            infos["alive"] = frame["alive"].view(bool)
         if self._copy:
             obs = obs.copy()
             infos = {key: value.copy() for key, value in infos.items()}
@@ -172,17 +194,20 @@ class VectorEnv(_Base):
             infos["task"] = np.array([goal[0]["id"] for goal in goals], dtype=object)
             infos["instruction"] = np.array([goal[1] for goal in goals], dtype=object)
             infos["goal"] = np.array([goal[2] for goal in goals], dtype=bool)
+        if self.players > 1:
+            infos["player"] = np.tile(np.arange(self.players), self.num_worlds)
         return obs, infos
 
     def reset(self, *, seed=None, options=None):
         """New episodes in every env; with seed, the envs start over from
         that seed (env i: seed + i, episode 1)."""
         if seed is not None:
-            self._seed = vector_seeds(seed, self.num_envs)
+            self._seed = vector_seeds(seed, self.num_worlds)
         self._stream, frame = start_episodes(self._stream, None if seed is None else self._seed,
                                              self._options, self._fresh)
         self._fresh = False
         self._ended[:] = False
+        self._done[:] = False
         if self._stats:
             for i in range(self.num_envs):
                 self._stats.start(i)
@@ -191,7 +216,8 @@ class VectorEnv(_Base):
     def step(self, actions):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
-            raise ValueError(f"step() takes one action per env: shape ({self.num_envs},), "
+            per = "env" if self.players == 1 else "agent (env * players + player)"
+            raise ValueError(f"step() takes one action per {per}: shape ({self.num_envs},), "
                              f"not {actions.shape}")
         if not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions are integers 0..16, not {actions.dtype}")
@@ -200,20 +226,25 @@ class VectorEnv(_Base):
         if self._fresh:
             raise RuntimeError("call reset() before step()")
         sent = actions.astype(np.uint8)
+        sent[self._done] = 0  # the actions of players out of the game count for nothing
         sent[self._ended] = _stream.RESET
         frame = self._stream.step(sent)
         done = frame["done"].astype(bool)
+        ended = done & ~self._done  # a player out of the game stays out until its env is over
+        done |= self._done & ~frame["reset"].astype(bool)
         dead = frame["discount"] == 0
-        terminated, truncated = done & dead, done & ~dead
+        terminated, truncated = ended & dead, ended & ~dead
         rewards = frame["reward"].astype(np.float32)
+        rewards[self._done] = 0
         if self._stats:
-            for i in np.flatnonzero(~self._ended):
+            for i in np.flatnonzero(~self._ended & ~self._done):
                 self._stats.step(i, frame["reward"][i])
-                if done[i]:
+                if ended[i]:
                     self._stats.episode_ended(i, frame["achievements"][i])
             for i in np.flatnonzero(self._ended):
                 self._stats.start(i)
-        self._ended = done
+        self._done = done
+        self._ended = done.reshape(self.num_worlds, self.players).all(1).repeat(self.players)
         if not self._reward:
             rewards[:] = 0
         obs, infos = self._result(frame)

@@ -72,7 +72,7 @@ static int play(const char *map, const crafter_task *goal) {
   crafter_world_map_free(&world);
   if (status) return -1;
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
-    env.game.player.inventory[item] = 9;
+    env.game.players[0].inventory[item] = 9;
   return goal && crafter_task_begin(&tracker, goal, &env) == 0 ? 0 : -1;
 }
 
@@ -89,8 +89,8 @@ static void stand(int x, int y) { crafter_world_move(&env.game.world, 0, x, y); 
 /* Acts on the cell below (x, y - 1 standing): places or mines (x, y). */
 static int act_on(int x, int y, int action) {
   stand(x, y - 1);
-  env.game.player.facing_x = 0;
-  env.game.player.facing_y = 1;
+  env.game.players[0].facing_x = 0;
+  env.game.players[0].facing_y = 1;
   return act(action);
 }
 

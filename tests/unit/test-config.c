@@ -246,57 +246,57 @@ int main(int argc, char **argv) {
     put(4, 5, CRAFTER_TREE);
     crafter_game_update(&game, CRAFTER_DO);
   }
-  ok(game.player.inventory[CRAFTER_WOOD] == 3, "an item max of 3 clamps wood at 3");
+  ok(game.players[0].inventory[CRAFTER_WOOD] == 3, "an item max of 3 clamps wood at 3");
   beach(NULL);
   for (int i = 0; i < 12; i++) {
     put(4, 5, CRAFTER_TREE);
     crafter_game_update(&game, CRAFTER_DO);
   }
-  ok(game.player.inventory[CRAFTER_WOOD] == 9, "Crafter's max clamps wood at 9");
+  ok(game.players[0].inventory[CRAFTER_WOOD] == 9, "Crafter's max clamps wood at 9");
 
   load("items: {food: {initial: 2}, wood: {initial: 4}}\n", &config);
   beach(&config);
-  ok(game.player.inventory[CRAFTER_FOOD] == 2 && game.player.inventory[CRAFTER_WOOD] == 4 &&
-         game.player.inventory[CRAFTER_HEALTH] == 9,
+  ok(game.players[0].inventory[CRAFTER_FOOD] == 2 && game.players[0].inventory[CRAFTER_WOOD] == 4 &&
+         game.players[0].inventory[CRAFTER_HEALTH] == 9,
      "initial counts");
 
   load("collect: {tree: {receive: {wood: 2, sapling: 1}, leaves: sand}}\n", &config);
   beach(&config);
   put(4, 5, CRAFTER_TREE);
   crafter_game_update(&game, CRAFTER_DO);
-  ok(game.player.inventory[CRAFTER_WOOD] == 2 && game.player.inventory[CRAFTER_SAPLING] == 1 &&
-         game.player.achievements[CRAFTER_COLLECT_WOOD] == 1 &&
-         game.player.achievements[CRAFTER_COLLECT_SAPLING] == 1 &&
+  ok(game.players[0].inventory[CRAFTER_WOOD] == 2 && game.players[0].inventory[CRAFTER_SAPLING] == 1 &&
+         game.players[0].achievements[CRAFTER_COLLECT_WOOD] == 1 &&
+         game.players[0].achievements[CRAFTER_COLLECT_SAPLING] == 1 &&
          crafter_world_material(&game.world, 4, 5) == CRAFTER_SAND,
      "a collect rule gives what it says, counts collect_<item> and leaves its material");
 
   load("collect: {stone: {require: {wood_pickaxe: 2}}}\n", &config);
   beach(&config);
-  game.player.inventory[CRAFTER_WOOD_PICKAXE] = 1;
+  game.players[0].inventory[CRAFTER_WOOD_PICKAXE] = 1;
   put(4, 5, CRAFTER_STONE);
   crafter_game_update(&game, CRAFTER_DO);
-  ok(game.player.inventory[CRAFTER_ITEM_STONE] == 0, "a requirement of two pickaxes holds");
+  ok(game.players[0].inventory[CRAFTER_ITEM_STONE] == 0, "a requirement of two pickaxes holds");
 
   load("place: {table: {uses: {wood: 1, stone: 1}, where: [sand]}}\n", &config);
   beach(&config);
-  game.player.inventory[CRAFTER_WOOD] = 1;
+  game.players[0].inventory[CRAFTER_WOOD] = 1;
   crafter_game_update(&game, CRAFTER_PLACE_TABLE);
   ok(crafter_world_material(&game.world, 4, 5) == CRAFTER_SAND, "a table needs its stone too");
-  game.player.inventory[CRAFTER_ITEM_STONE] = 1;
+  game.players[0].inventory[CRAFTER_ITEM_STONE] = 1;
   crafter_game_update(&game, CRAFTER_PLACE_TABLE);
   ok(crafter_world_material(&game.world, 4, 5) == CRAFTER_TABLE &&
-         game.player.inventory[CRAFTER_WOOD] == 0 &&
-         game.player.inventory[CRAFTER_ITEM_STONE] == 0 &&
-         game.player.achievements[CRAFTER_PLACE_TABLE_ACH] == 1,
+         game.players[0].inventory[CRAFTER_WOOD] == 0 &&
+         game.players[0].inventory[CRAFTER_ITEM_STONE] == 0 &&
+         game.players[0].achievements[CRAFTER_PLACE_TABLE_ACH] == 1,
      "placing uses what the rule says");
 
   load("make: {wood_pickaxe: {uses: {sapling: 1}, nearby: [], gives: 2}}\n", &config);
   beach(&config);
-  game.player.inventory[CRAFTER_SAPLING] = 1;
+  game.players[0].inventory[CRAFTER_SAPLING] = 1;
   crafter_game_update(&game, CRAFTER_MAKE_WOOD_PICKAXE);
-  ok(game.player.inventory[CRAFTER_WOOD_PICKAXE] == 2 &&
-         game.player.inventory[CRAFTER_SAPLING] == 0 &&
-         game.player.achievements[CRAFTER_MAKE_WOOD_PICKAXE_ACH] == 1,
+  ok(game.players[0].inventory[CRAFTER_WOOD_PICKAXE] == 2 &&
+         game.players[0].inventory[CRAFTER_SAPLING] == 0 &&
+         game.players[0].achievements[CRAFTER_MAKE_WOOD_PICKAXE_ACH] == 1,
      "making needs nothing nearby and gives two when so configured");
 
   load("walkable: [sand, water]\n", &config);
@@ -307,16 +307,16 @@ int main(int argc, char **argv) {
 
   ok(load("items: {energy: {max: 5, initial: 5}}\n", &config) == 0, "energy max 5 loads");
   beach(&config);
-  game.player.inventory[CRAFTER_ENERGY] = 5;
+  game.players[0].inventory[CRAFTER_ENERGY] = 5;
   crafter_game_update(&game, CRAFTER_SLEEP);
-  ok(!game.player.sleeping, "sleep is refused at the configured energy max");
+  ok(!game.players[0].sleeping, "sleep is refused at the configured energy max");
 
   /* Rewards. */
   load("reward: {health: 0, achievements: {collect_wood: 5}}\n", &config);
   crafter_env_init_config(&env, &params, &config, error, sizeof(error));
   crafter_env_reset(&env);
-  env.game.player.achievements[CRAFTER_COLLECT_WOOD] = 1;
-  env.game.player.inventory[CRAFTER_HEALTH] = 5;
+  env.game.players[0].achievements[CRAFTER_COLLECT_WOOD] = 1;
+  env.game.players[0].inventory[CRAFTER_HEALTH] = 5;
   crafter_step_result result;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 5.0 && result.unlocked == (1u << CRAFTER_COLLECT_WOOD),
@@ -326,16 +326,16 @@ int main(int argc, char **argv) {
   load("reward: {combine: sum, achievements: {collect_wood: 2, collect_stone: 3}}\n", &config);
   crafter_env_init_config(&env, &params, &config, error, sizeof(error));
   crafter_env_reset(&env);
-  env.game.player.achievements[CRAFTER_COLLECT_WOOD] = 1;
-  env.game.player.achievements[CRAFTER_COLLECT_STONE] = 1;
+  env.game.players[0].achievements[CRAFTER_COLLECT_WOOD] = 1;
+  env.game.players[0].achievements[CRAFTER_COLLECT_STONE] = 1;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 5.0, "combine: sum adds the rewards of a step's unlocks");
   crafter_env_free(&env);
 
   crafter_env_init(&env, &params, error, sizeof(error));
   crafter_env_reset(&env);
-  env.game.player.achievements[CRAFTER_COLLECT_WOOD] = 1;
-  env.game.player.achievements[CRAFTER_COLLECT_STONE] = 1;
+  env.game.players[0].achievements[CRAFTER_COLLECT_WOOD] = 1;
+  env.game.players[0].achievements[CRAFTER_COLLECT_STONE] = 1;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 1.0, "Crafter gives +1 however many unlock at once");
   crafter_env_free(&env);

@@ -32,7 +32,8 @@ static int same_game(const crafter_game *a, const crafter_game *b, char *why, si
                   chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t)))
     wrong = "chunk counts";
   else if (memcmp(&a->rng, &b->rng, sizeof(a->rng))) wrong = "generator";
-  else if (memcmp(&a->player, &b->player, sizeof(a->player))) wrong = "player";
+  else if (memcmp(&a->players[0], &b->players[0], sizeof(a->players[0])) ||
+           a->player_count != b->player_count || a->present != b->present) wrong = "player";
   else if (a->step != b->step || a->daylight != b->daylight)
     wrong = "time"; /* not the action: every update sets it before use */
   for (int i = 0; !wrong && i < x->object_count; i++) {

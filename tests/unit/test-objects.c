@@ -66,10 +66,10 @@ static void steps(int count, int action) {
   for (int i = 0; i < count; i++) crafter_game_update(&game, action);
 }
 
-static int32_t *inventory(int item) { return &game.player.inventory[item]; }
+static int32_t *inventory(int item) { return &game.players[0].inventory[item]; }
 
 static void asleep(void) {
-  game.player.sleeping = 1;
+  game.players[0].sleeping = 1;
   *inventory(CRAFTER_ENERGY) = 3;
 }
 
@@ -80,13 +80,13 @@ static void hunger_and_thirst(void) {
   const char *name[2] = {"hunger", "thirst"};
   for (int k = 0; k < 2; k++) {
     char text[200];
-    double *counter = k == 0 ? &game.player.hunger : &game.player.thirst;
+    double *counter = k == 0 ? &game.players[0].hunger : &game.players[0].thirst;
     snprintf(text, sizeof(text), "player: {%s: {rate: 5}}\n", name[k]);
     load(text);
     beach(1);
     steps(1, CRAFTER_NOOP);
     ok(*counter == 5, "%s.rate 5: the counter is 5 after a step", name[k]);
-    counter = k == 0 ? &game.player.hunger : &game.player.thirst;
+    counter = k == 0 ? &game.players[0].hunger : &game.players[0].thirst;
 
     snprintf(text, sizeof(text), "player: {%s: {sleeping: 3}}\n", name[k]);
     load(text);
@@ -116,19 +116,19 @@ static void fatigue(void) {
   load("player: {fatigue: {rate: 4}}\n");
   beach(1);
   steps(1, CRAFTER_NOOP);
-  ok(game.player.fatigue == 4, "fatigue.rate 4: awake, fatigue grows by 4");
+  ok(game.players[0].fatigue == 4, "fatigue.rate 4: awake, fatigue grows by 4");
 
   load("player: {fatigue: {sleeping: 3}}\n");
   beach(1);
   asleep();
-  game.player.fatigue = 2;
+  game.players[0].fatigue = 2;
   steps(1, CRAFTER_NOOP);
-  ok(game.player.fatigue == -1, "fatigue.sleeping 3: asleep, fatigue 2 becomes min(2 - 3, 0)");
+  ok(game.players[0].fatigue == -1, "fatigue.sleeping 3: asleep, fatigue 2 becomes min(2 - 3, 0)");
 
   load("player: {fatigue: {tired: 0}}\n");
   beach(1);
   steps(1, CRAFTER_NOOP);
-  ok(*inventory(CRAFTER_ENERGY) == 8 && game.player.fatigue == 0,
+  ok(*inventory(CRAFTER_ENERGY) == 8 && game.players[0].fatigue == 0,
      "fatigue.tired 0: the first step awake costs energy");
 
   load("player: {fatigue: {rested: -0.5}}\n");
@@ -147,26 +147,26 @@ static void recover(void) {
   load("player: {recover: {rate: 3}}\n");
   beach(1);
   steps(1, CRAFTER_NOOP);
-  ok(game.player.recover == 3, "recover.rate 3: fed, recovery grows by 3");
+  ok(game.players[0].recover == 3, "recover.rate 3: fed, recovery grows by 3");
 
   load("player: {recover: {sleeping: 4}}\n");
   beach(1);
   asleep();
   steps(1, CRAFTER_NOOP);
-  ok(game.player.recover == 4, "recover.sleeping 4: asleep, recovery grows by 4");
+  ok(game.players[0].recover == 4, "recover.sleeping 4: asleep, recovery grows by 4");
 
   load("player: {recover: {decay: 2}}\n");
   beach(1);
   *inventory(CRAFTER_FOOD) = 0;
   steps(1, CRAFTER_NOOP);
-  ok(game.player.recover == -2, "recover.decay 2: starving, recovery falls by 2");
+  ok(game.players[0].recover == -2, "recover.decay 2: starving, recovery falls by 2");
 
   load("player: {recover: {decay_sleeping: 3}}\n");
   beach(1);
   asleep();
   *inventory(CRAFTER_DRINK) = 0;
   steps(1, CRAFTER_NOOP);
-  ok(game.player.recover == -3, "recover.decay_sleeping 3: thirsty asleep, it falls by 3");
+  ok(game.players[0].recover == -3, "recover.decay_sleeping 3: thirsty asleep, it falls by 3");
 
   load("player: {recover: {heal: 0}}\n");
   beach(1);
@@ -246,7 +246,7 @@ static void cow(void) {
   wall_in(4, 5);
   add(CRAFTER_COW, 4, 5);
   steps(1, CRAFTER_DO);
-  ok(*inventory(CRAFTER_FOOD) == 2 && game.player.achievements[CRAFTER_EAT_COW] == 1,
+  ok(*inventory(CRAFTER_FOOD) == 2 && game.players[0].achievements[CRAFTER_EAT_COW] == 1,
      "cow.food 2: eating a cow gives 2 food");
 }
 
@@ -431,7 +431,7 @@ static void arrow_and_plant(void) {
   ok(early && plant && crafter_plant_ripe(&game, plant),
      "plant.ripe 5: not ripe before growing past 5 steps, ripe after");
   steps(1, CRAFTER_DO);
-  ok(*inventory(CRAFTER_FOOD) == 5 && game.player.achievements[CRAFTER_EAT_PLANT] == 1 &&
+  ok(*inventory(CRAFTER_FOOD) == 5 && game.players[0].achievements[CRAFTER_EAT_PLANT] == 1 &&
          at(4, 5)->counter <= 1,
      "plant.food 2: eating a ripe plant gives 2 food and it grows again");
 

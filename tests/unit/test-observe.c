@@ -63,9 +63,9 @@ int main(void) {
   crafter_world_compact(world);
   world->materials[31 * 64 + 32] = CRAFTER_WATER;
   crafter_game_add_creature(&env.game, CRAFTER_COW, 32, 33);
-  env.game.player.facing_x = 0;
-  env.game.player.facing_y = -1;
-  env.game.player.inventory[CRAFTER_WOOD] = 3;
+  env.game.players[0].facing_x = 0;
+  env.game.players[0].facing_y = -1;
+  env.game.players[0].inventory[CRAFTER_WOOD] = 3;
 
   float symbolic[CRAFTER_SYMBOLIC_SIZE];
   crafter_render_symbolic(&env, symbolic);

@@ -200,11 +200,11 @@ static void score(int kind, int *met, long *steps, int *violations) {
       if (begin(env, agent, task, 1) < 0) continue;
       met[i] += play(env, agent, &used);
       steps[i] += used;
-      if (task->family == CRAFTER_TASK_ACHIEVEMENTS && (env->unlocked & task->check.avoid)) {
+      if (task->family == CRAFTER_TASK_ACHIEVEMENTS && (env->unlocked[0] & task->check.avoid)) {
         violations[i]++;
         if (kind == CRAFTER_AGENT_SCRIPTED)
           printf("#   %s, Env seed %d: unlocked %#x to avoid\n", task->id, 100 + seed,
-                 env->unlocked & task->check.avoid);
+                 env->unlocked[0] & task->check.avoid);
       }
     }
     crafter_env_free(env);

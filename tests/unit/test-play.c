@@ -275,8 +275,8 @@ static void test_small_terminal(void) {
   crafter_env_init(&env, &params, error, sizeof(error));
   crafter_env_reset(&env);
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
-    env.game.player.inventory[item] = 9;
-  env.unlocked = (1u << CRAFTER_ACHIEVEMENT_COUNT) - 1;
+    env.game.players[0].inventory[item] = 9;
+  env.unlocked[0] = (1u << CRAFTER_ACHIEVEMENT_COUNT) - 1;
   const char *message =
       "You died after 123 steps with a reward of 3.1.  Any key starts episode 2; q quits.";
   crafter_play_status status = {"Crafter  seed 1  episode 1  (recording)", NULL, 0.0, message,
@@ -337,7 +337,7 @@ static void test_record_and_replay(void) {
   static const int first[] = {CRAFTER_MOVE_LEFT, CRAFTER_MOVE_RIGHT, CRAFTER_MOVE_RIGHT,
                               CRAFTER_MOVE_RIGHT, CRAFTER_MOVE_RIGHT, CRAFTER_DO};
   for (int i = 0; i < 6; i++) crafter_play_game_act(&game, first[i]);
-  ok(crafter_play_game_env(&game)->game.player.inventory[CRAFTER_WOOD] == 1 && game.reward == 1.0 &&
+  ok(crafter_play_game_env(&game)->game.players[0].inventory[CRAFTER_WOOD] == 1 && game.reward == 1.0 &&
          strstr(game.message, "collect_wood"),
      "seed 1: a, d, d, d, d, space collects wood (%s)", game.message);
   for (int i = 0; i < 30 && !game.over; i++) crafter_play_game_act(&game, CRAFTER_NOOP);
@@ -369,12 +369,12 @@ static void test_record_and_replay(void) {
   ok(status == 0 && replay.t == 0 && replay.data.steps_count == 20, "the replay opens");
   if (status == 0) {
     crafter_play_replay_seek(&replay, 6, error, sizeof(error));
-    ok(replay.env.game.player.inventory[CRAFTER_WOOD] == 1 && replay.reward == 1.0 &&
+    ok(replay.env.game.players[0].inventory[CRAFTER_WOOD] == 1 && replay.reward == 1.0 &&
            replay.mismatch < 0,
        "six steps in: the wood, as played");
     crafter_play_replay_seek(&replay, 20, error, sizeof(error));
     crafter_play_replay_seek(&replay, 5, error, sizeof(error));
-    ok(replay.t == 5 && replay.env.game.player.inventory[CRAFTER_WOOD] == 0 &&
+    ok(replay.t == 5 && replay.env.game.players[0].inventory[CRAFTER_WOOD] == 0 &&
            replay.reward == 0.0,
        "back to step 5 by re-simulating: no wood yet");
     crafter_play_replay_seek(&replay, 99, error, sizeof(error));

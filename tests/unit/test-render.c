@@ -26,7 +26,7 @@ static void observe_both(void *observer, crafter_env *env) {
   crafter_render_pixels(d->renderer, env, d->fast);
   d->frames++;
   d->nights += env->game.daylight < 0.5;
-  d->sleeps += env->game.player.sleeping;
+  d->sleeps += env->game.players[0].sleeping;
   if (memcmp(d->fast, d->plain, d->bytes) != 0) d->differences++;
   if (memcmp(&after_plain, &env->game.rng, sizeof(crafter_rng)) != 0) d->draws_differ++;
 }

@@ -27,8 +27,8 @@ static void put(int x, int y, int material) { crafter_world_set_material(&game.w
 static int at(int x, int y) { return crafter_world_material(&game.world, x, y); }
 static int px(void) { return game.world.objects[0].x; }
 static int py(void) { return game.world.objects[0].y; }
-static int32_t *inventory(void) { return game.player.inventory; }
-static int32_t *achievements(void) { return game.player.achievements; }
+static int32_t *inventory(void) { return game.players[0].inventory; }
+static int32_t *achievements(void) { return game.players[0].achievements; }
 
 /* The outlook of an action and its sentence, as expected; an action the
  * rules call impossible then changes nothing when the game takes it: no
@@ -40,7 +40,7 @@ static void expect_outlook(int action, int outlook, const char *sentence, const 
   int same = got == outlook && strcmp(reason, sentence) == 0;
   if (!same) printf("# got %d \"%s\"\n", got, reason);
   if (same && outlook == CRAFTER_ACTION_IMPOSSIBLE) {
-    crafter_player before = game.player;
+    crafter_player before = game.players[0];
     int x = px(), y = py();
     uint8_t materials[81];
     memcpy(materials, game.world.materials, sizeof(materials));
@@ -124,7 +124,7 @@ static void test_outlook(void) {
   expect_outlook(CRAFTER_SLEEP, CRAFTER_ACTION_POSSIBLE, "", "sleep when tired");
   meadow();
   inventory()[CRAFTER_ENERGY] = 3;
-  game.player.sleeping = 1;
+  game.players[0].sleeping = 1;
   expect_outlook(CRAFTER_MOVE_LEFT, CRAFTER_ACTION_IMPOSSIBLE,
                  "You are asleep (energy 3 of 9): you wake when rested or hurt.",
                  "asleep, a move is not taken");
@@ -186,7 +186,7 @@ int main(void) {
   /* Movement. */
   meadow();
   crafter_game_update(&game, CRAFTER_MOVE_LEFT);
-  ok(px() == 3 && py() == 4 && game.player.facing_x == -1, "move_left walks onto grass");
+  ok(px() == 3 && py() == 4 && game.players[0].facing_x == -1, "move_left walks onto grass");
   put(2, 4, CRAFTER_WATER);
   crafter_game_update(&game, CRAFTER_MOVE_LEFT);
   ok(px() == 3, "water blocks the player");
@@ -195,7 +195,7 @@ int main(void) {
   crafter_game_update(&game, CRAFTER_MOVE_UP);
   crafter_game_update(&game, CRAFTER_MOVE_UP);
   ok(px() == 3 && py() == 0, "the player stops at the edge of the area");
-  ok(game.player.facing_x == 0 && game.player.facing_y == -1, "a blocked move still turns");
+  ok(game.players[0].facing_x == 0 && game.players[0].facing_y == -1, "a blocked move still turns");
 
   /* Lava kills. */
   meadow();
@@ -224,11 +224,11 @@ int main(void) {
   ok(inventory()[CRAFTER_ITEM_IRON] == 0, "iron needs a stone pickaxe");
   put(4, 5, CRAFTER_WATER);
   inventory()[CRAFTER_DRINK] = 5;
-  game.player.thirst = 10;
+  game.players[0].thirst = 10;
   crafter_game_update(&game, CRAFTER_DO);
   ok(inventory()[CRAFTER_DRINK] == 6 && at(4, 5) == CRAFTER_WATER,
      "drinking adds one drink and leaves the water");
-  ok(game.player.thirst == 1, "drinking resets thirst before it grows by one");
+  ok(game.players[0].thirst == 1, "drinking resets thirst before it grows by one");
 
   /* Saplings come with probability 0.1 from grass: one uniform per try. */
   meadow();
@@ -299,22 +299,22 @@ int main(void) {
   /* Vitals: food drops after 25 steps' hunger, energy after 30 awake. */
   meadow();
   for (int i = 0; i < 26; i++) crafter_game_update(&game, CRAFTER_NOOP);
-  ok(inventory()[CRAFTER_FOOD] == 8 && game.player.hunger == 0, "food drops after 26 steps");
-  ok(inventory()[CRAFTER_DRINK] == 8 && game.player.thirst == 5, "drink drops after 21 steps");
+  ok(inventory()[CRAFTER_FOOD] == 8 && game.players[0].hunger == 0, "food drops after 26 steps");
+  ok(inventory()[CRAFTER_DRINK] == 8 && game.players[0].thirst == 5, "drink drops after 21 steps");
   for (int i = 0; i < 5; i++) crafter_game_update(&game, CRAFTER_NOOP);
   ok(inventory()[CRAFTER_ENERGY] == 8, "energy drops after 31 steps awake");
-  ok(game.player.recover == 5, "recover grew by one per step and reset at 26");
+  ok(game.players[0].recover == 5, "recover grew by one per step and reset at 26");
 
   /* Sleeping: only when tired; wakes when energy is full. */
   meadow();
   crafter_game_update(&game, CRAFTER_SLEEP);
-  ok(!game.player.sleeping, "a rested player does not fall asleep");
+  ok(!game.players[0].sleeping, "a rested player does not fall asleep");
   inventory()[CRAFTER_ENERGY] = 8;
   crafter_game_update(&game, CRAFTER_SLEEP);
-  ok(game.player.sleeping, "a tired player sleeps");
-  ok(game.player.hunger == 1.5, "hunger grows by half while asleep");
+  ok(game.players[0].sleeping, "a tired player sleeps");
+  ok(game.players[0].hunger == 1.5, "hunger grows by half while asleep");
   int steps = 0;
-  while (game.player.sleeping && steps < 100) {
+  while (game.players[0].sleeping && steps < 100) {
     crafter_game_update(&game, CRAFTER_MOVE_LEFT);
     steps++;
   }

@@ -64,7 +64,7 @@ static void play(const char *map, const crafter_task *goal) {
     printf("# %s\n", error);
   crafter_world_map_free(&world);
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
-    env.game.player.inventory[item] = 9;
+    env.game.players[0].inventory[item] = 9;
   if (goal) crafter_task_begin(&tracker, goal, &env);
 }
 
@@ -80,8 +80,8 @@ static void stand(int x, int y) { crafter_world_move(&env.game.world, 0, x, y); 
 
 /* Places with `action` on the cell (dx, dy) from the player. */
 static int place(int dx, int dy, int action) {
-  env.game.player.facing_x = dx;
-  env.game.player.facing_y = dy;
+  env.game.players[0].facing_x = dx;
+  env.game.players[0].facing_y = dy;
   return act(action);
 }
 
@@ -274,17 +274,17 @@ static void conditional(void) {
   const crafter_task *goal = task("family: conditional\n    check: {item: stone, threshold: 2, "
                                   "object: stone, count: 3}");
   play(sand9, goal);
-  env.game.player.inventory[CRAFTER_ITEM_STONE] = 5;
+  env.game.players[0].inventory[CRAFTER_ITEM_STONE] = 5;
   tracker.before[CRAFTER_ITEM_STONE] = 5;
   int met = 0;
   for (int x = 2; x <= 4; x++) met |= place_at(x, 6, CRAFTER_PLACE_STONE);
-  ok(!met && env.game.player.inventory[CRAFTER_ITEM_STONE] == 2,
+  ok(!met && env.game.players[0].inventory[CRAFTER_ITEM_STONE] == 2,
      "conditional: three stones placed, two left: not yet below 2");
   ok(place_at(5, 6, CRAFTER_PLACE_STONE),
      "conditional: the fourth drops stone below 2 with at least 3 placed");
 
   play(sand9, goal);
-  env.game.player.inventory[CRAFTER_ITEM_STONE] = 2;
+  env.game.players[0].inventory[CRAFTER_ITEM_STONE] = 2;
   tracker.before[CRAFTER_ITEM_STONE] = 2;
   met = place_at(2, 6, CRAFTER_PLACE_STONE);
   met |= place_at(3, 6, CRAFTER_PLACE_STONE);
