@@ -195,7 +195,7 @@ static uint32_t achievements_held(const int32_t *achievements) {
 
 /* Player p's reward for the step: its health's change and its first
  * unlocks, by the config's reward keys. */
-static double player_reward(crafter_env *env, int p, uint32_t *unlocked_now) {
+static inline double player_reward(crafter_env *env, int p, uint32_t *unlocked_now) {
   const crafter_reward_config *rewards = &env->config->reward;
   const crafter_player *player = &env->game.players[p];
   int32_t health = player->inventory[CRAFTER_HEALTH];
@@ -225,7 +225,7 @@ static double player_reward(crafter_env *env, int p, uint32_t *unlocked_now) {
   return reward;
 }
 
-static void player_result(const crafter_env *env, int p, double reward, uint32_t unlocked,
+static inline void player_result(const crafter_env *env, int p, double reward, uint32_t unlocked,
                           crafter_step_result *result) {
   int dead = env->game.players[p].inventory[CRAFTER_HEALTH] <= 0;
   int over = env->params.length && env->game.step >= env->params.length;

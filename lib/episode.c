@@ -59,7 +59,7 @@ static size_t obs_bytes_of(const crafter_episode_options *options) {
   switch (options->obs_kind) {
     case CRAFTER_OBS_PIXELS: return (size_t)params->size[0] * (size_t)params->size[1] * 3;
     case CRAFTER_OBS_SEMANTIC: return (size_t)params->area[0] * (size_t)params->area[1];
-    case CRAFTER_OBS_SYMBOLIC: return CRAFTER_SYMBOLIC_SIZE * sizeof(float);
+    case CRAFTER_OBS_SYMBOLIC: return crafter_symbolic_size(options->players) * sizeof(float);
     case CRAFTER_OBS_TEXT: return TEXT_CAPACITY;
     default: return 0;
   }
@@ -308,7 +308,7 @@ static size_t observe_player(crafter_episode *e, int p) {
     case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); break;
     case CRAFTER_OBS_SYMBOLIC:
       if (present)
-        crafter_render_symbolic(env, (float *)(void *)obs);
+        crafter_render_symbolic_players(env, (float *)(void *)obs);
       else
         memset(obs, 0, e->obs_bytes);
       break;

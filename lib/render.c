@@ -829,6 +829,26 @@ void crafter_render_symbolic(const crafter_env *env, float *out) {
   *rest = player->sleeping ? 1.0f : 0.0f;
 }
 
+size_t crafter_symbolic_size(int players) {
+  return CRAFTER_SYMBOLIC_SIZE + (players > 1 ? CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS : 0);
+}
+
+void crafter_render_symbolic_players(const crafter_env *env, float *out) {
+  crafter_render_symbolic(env, out);
+  if (env->game.player_count <= 1) return;
+  float *others = out + CRAFTER_SYMBOLIC_SIZE;
+  memset(others, 0, sizeof(float) * SYMBOLIC_ROWS * SYMBOLIC_COLUMNS);
+  const crafter_object *viewer = crafter_game_body(&env->game, env->viewer);
+  for (int p = 0; p < env->game.player_count; p++) {
+    const crafter_object *body = crafter_game_body(&env->game, p);
+    if (p == env->viewer || !body) continue;
+    int column = body->x - viewer->x + SYMBOLIC_COLUMNS / 2;
+    int row = body->y - viewer->y + SYMBOLIC_ROWS / 2;
+    if (column >= 0 && column < SYMBOLIC_COLUMNS && row >= 0 && row < SYMBOLIC_ROWS)
+      others[row * SYMBOLIC_COLUMNS + column] = 1;
+  }
+}
+
 /* ---- text ---- */
 
 typedef struct text_buffer {

@@ -81,6 +81,13 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
    12 + 4 + 4 + 2) /* 1345 */
 void crafter_render_symbolic(const crafter_env *env, float *out);
 
+/* In a game of several players the symbolic observation has 63 values
+ * more: the 7x9 window again, 1 where another player stands.  The floats
+ * of a game of `players` players (1345 for one), and the observation of
+ * the viewer with them. */
+size_t crafter_symbolic_size(int players);
+void crafter_render_symbolic_players(const crafter_env *env, float *out);
+
 /* The IEEE binary16 value nearest to value (ties to even), as a float;
  * beyond the largest half, infinity. */
 float crafter_round_to_half(float value);

@@ -68,9 +68,13 @@ static int bodies_of(const crafter_game *game) { return __builtin_popcount(game-
 /* The body nearest to (x, y) (Manhattan; ties: the lowest index) and its
  * distance: whom creatures chase, shoot and bite, and whom balancing keeps
  * its distance from.  With one player, the player. */
-static int nearest_body(const crafter_game *game, int x, int y, int *distance) {
+static inline int nearest_body(const crafter_game *game, int x, int y, int *distance) {
   const crafter_object *objects = game->world.objects;
   int best = 0, best_distance = abs(x - objects[0].x) + abs(y - objects[0].y);
+  if (game->player_count == 1) {
+    *distance = best_distance;
+    return 0;
+  }
   for (int slot = 1, bodies = bodies_of(game); slot < bodies; slot++) {
     int d = abs(x - objects[slot].x) + abs(y - objects[slot].y);
     if (d < best_distance) {
@@ -1072,23 +1076,32 @@ void crafter_game_update_players(crafter_game *game, const int *actions) {
    * themselves, so after their turns who is near is known for everyone, a
    * run of 64 at a time. */
   int snapshot = world->object_count;
-  int bodies = bodies_of(game);
-  if (game->player_count == 1 && snapshot > 0) {
-    update_player(game, 0, 0, actions[0]);
+  if (game->player_count == 1) { /* Crafter's game */
+    if (snapshot > 0) update_player(game, 0, 0, actions[0]);
+    /* Where the player stands now: creatures move only themselves (and
+     * arrows may move the table, so the cell is copied). */
+    int player_x = world->objects[0].x, player_y = world->objects[0].y;
+    for (int start = 1; start < snapshot; start += 64) {
+      int count = snapshot - start < 64 ? snapshot - start : 64;
+      uint64_t near = near_objects(world->objects + start, count, player_x, player_y,
+                                   game->update_distance);
+      for (; near; near &= near - 1) update_object(game, start + __builtin_ctzll(near));
+    }
   } else {
+    int bodies = bodies_of(game);
     for (int slot = 0; slot < bodies && slot < snapshot; slot++) {
       int p = crafter_game_player_of_slot(game, slot);
       if (game->players[p].inventory[CRAFTER_HEALTH] > 0 || !anyone_alive(game))
         update_player(game, p, slot, actions[p]);
     }
-  }
-  for (int start = bodies; start < snapshot; start += 64) {
-    int count = snapshot - start < 64 ? snapshot - start : 64;
-    uint64_t near = 0;
-    for (int slot = 0; slot < bodies; slot++)
-      near |= near_objects(world->objects + start, count, world->objects[slot].x,
-                           world->objects[slot].y, game->update_distance);
-    for (; near; near &= near - 1) update_object(game, start + __builtin_ctzll(near));
+    for (int start = bodies; start < snapshot; start += 64) {
+      int count = snapshot - start < 64 ? snapshot - start : 64;
+      uint64_t near = 0;
+      for (int slot = 0; slot < bodies; slot++)
+        near |= near_objects(world->objects + start, count, world->objects[slot].x,
+                             world->objects[slot].y, game->update_distance);
+      for (; near; near &= near - 1) update_object(game, start + __builtin_ctzll(near));
+    }
   }
   crafter_world_compact(world);
   if (config->balance_interval > 0 && game->step % config->balance_interval == 0) {

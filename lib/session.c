@@ -587,7 +587,7 @@ static void write_header(session *s) {
       break;
     case CRAFTER_OBS_SYMBOLIC:
       type = 2;
-      shape[0] = CRAFTER_SYMBOLIC_SIZE;
+      shape[0] = (uint32_t)crafter_symbolic_size(s->players);
       shape[1] = shape[2] = 1;
       break;
     default: break;

@@ -9,7 +9,7 @@
 step=$top/bin/crafter-step
 bench=$top/bin/crafter-bench
 tasks=$top/data/tasks/crafter-tasks.yaml
-plan 11
+plan 12
 
 # lines N COUNT SEED: COUNT lines of N random actions.
 lines() {
@@ -94,6 +94,18 @@ printf '0 0\n0 0\n' | "$step" --players 2 --levels 3 --info state >"$scratch/lev
 [ "$(grep -c '"level": ' "$scratch/levels")" -eq 6 ] &&
   [ "$(grep -c '"player": 1, "reset": 1' "$scratch/levels")" -eq 1 ]
 ok $? "a level set with two players"
+
+# Other players are marked: player 1 starts one cell left of player 0, so
+# player 0's symbolic observation has 1408 values with a single 1 among
+# the last 63, at row 3, column 3 of the window (value 1345 + 30), and its
+# semantic map has 19 at (31, 32).
+printf '0 0\n' | "$step" --players 2 --obs symbolic | head -n 1 |
+  sed 's/.*"obs": \[\([^]]*\)\].*/\1/' |
+  awk -F', ' '{ s = 0; for (i = 1346; i <= NF; i++) s += $i; exit !(NF == 1408 && s == 1 && $1376 == 1) }'
+symbolic=$?
+printf '0 0\n' | "$step" --players 2 --obs semantic --info state | head -n 1 | grep -q '"pos": \[32, 32\]'
+[ $symbolic -eq 0 ] && [ $? -eq 0 ]
+ok $? "other players are marked in the symbolic window (63 more values) and stand where expected"
 
 # The binary header of several players: flag 64, N counts players, the
 # extension gives players, envs and the alive section's offset.

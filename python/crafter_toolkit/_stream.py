@@ -87,6 +87,12 @@ def fresh_seed():
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] % (2 ** 31 - 1))
 
 
+def symbolic_size(players=1):
+    """Floats of a symbolic observation: Craftax-Classic's 1345, and with
+    several players 63 more, the 7x9 window marking the other players."""
+    return 1345 + (63 if players > 1 else 0)
+
+
 def reopen(stream, current_seed, seed, options, draw):
     """The stream a reset plays on: the running one when no seed is given,
     else a new one (the old one closed) of the given seed, or of a seed from
@@ -307,7 +313,7 @@ class Stream:
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
         expected_shape = {"none": ((0, 0, 0), 0), "pixels": ((s0, s1, 3), 1),
                           "semantic": ((area_w, area_h, 1), 1),
-                          "symbolic": ((1345, 1, 1), 2)}[self.obs_kind]
+                          "symbolic": ((symbolic_size(self.players), 1, 1), 2)}[self.obs_kind]
         if (s0, s1, s2) != expected_shape[0] or dtype != expected_shape[1] or \
                 (kind == 1 and not 1 <= min(s0, s1) <= max(s0, s1) <= RENDER_MAX) or \
                 obs_bytes != int(np.prod(self.obs_shape)) * self.obs_dtype.itemsize:

@@ -29,8 +29,9 @@ def spaces_for(obs, size, area, players=1):
         space = spaces.Box(0, 18 if players == 1 else 19, tuple(area), np.uint8)
     elif obs == "symbolic":
         # One-hot cells and facing, counts / 10 (at most 0.9 by Crafter's
-        # rules), daylight and sleep in [0, 1].
-        space = spaces.Box(0.0, 1.0, (1345,), np.float32)
+        # rules), daylight and sleep in [0, 1]; with several players the
+        # window of the others after them.
+        space = spaces.Box(0.0, 1.0, (_stream.symbolic_size(players),), np.float32)
     else:
         space = spaces.Box(0, 0, (0,), np.uint8)
     return space, spaces.Discrete(len(ACTIONS))
