@@ -32,6 +32,9 @@ static void usage(FILE *out) {
           "  -c, --config=FILE       generate by the configuration FILE (crafter-config(5))\n"
           "  -w, --world=FILE        show the world file FILE (crafter-world(5)) instead of\n"
           "                          generating one; checks it\n"
+          "      --players=P         show the start cells of P players (1..16) as @, as an\n"
+          "                          episode of P players starts (crafter(7)); --save\n"
+          "                          writes them\n"
           "\n"
           "What to show (default: the ASCII map):\n"
           "      --ascii             the map, one character per cell, and a legend\n"
@@ -120,6 +123,7 @@ typedef struct arguments {
   int64_t episode, first_seed, last_seed;
   int given_episode, given_seeds, given_format, threads, unit;
   int ascii, semantic, stats, json;
+  int players;
   const char *config_path, *world_path, *png_path, *save_path, *textures_dir;
   crafter_level_options levels;
   const char *save_levels_path;
@@ -135,13 +139,14 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->unit = 16;
   crafter_level_options_init(&a->levels);
   int64_t number;
-  enum { OPT_SEMANTIC = 256, OPT_STATS, OPT_SEEDS, OPT_SAVE_LEVELS };
+  enum { OPT_SEMANTIC = 256, OPT_STATS, OPT_SEEDS, OPT_SAVE_LEVELS, OPT_PLAYERS };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
       {"episode", required_argument, NULL, 'e'},
       CRAFTER_OPTION_AREA_ENTRY,
       {"config", required_argument, NULL, 'c'},
       {"world", required_argument, NULL, 'w'},
+      {"players", required_argument, NULL, OPT_PLAYERS},
       {"ascii", no_argument, NULL, 'a'},
       {"semantic", no_argument, NULL, OPT_SEMANTIC},
       {"png", required_argument, NULL, 'p'},
@@ -180,6 +185,11 @@ static void parse_options(int argc, char **argv, arguments *a) {
       case 't': a->textures_dir = optarg; break;
       case 'o': a->save_path = optarg; break;
       case OPT_STATS: a->stats = 1; break;
+      case OPT_PLAYERS:
+        if (crafter_parse_int64(optarg, 1, CRAFTER_PLAYERS_MAX, &number) < 0)
+          usage_error("invalid number of players '%s' (expected 1..16)", optarg);
+        a->players = (int)number;
+        break;
       case OPT_SAVE_LEVELS:
         if (!*optarg) usage_error("%s", "the level file to write is empty");
         a->save_levels_path = optarg;
@@ -223,6 +233,8 @@ static void parse_options(int argc, char **argv, arguments *a) {
   if (!levels && (a->save_levels_path || (a->given & CRAFTER_GIVEN_VIEW)))
     usage_error("%s", "--save-levels and --view need --levels");
   a->levels.threads = a->threads;
+  if (a->players && (levels || a->stats))
+    usage_error("%s", "--players shows the start cells of one world: not with --levels or --stats");
   if (levels) return;
   int to_stdout = a->ascii + a->semantic + (a->save_path && strcmp(a->save_path, "-") == 0);
   if (to_stdout > 1)
@@ -272,18 +284,46 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
     }
     snprintf(comment, comment_size, "Crafter world, from %s, saved by " PROGRAM " "
              CRAFTER_VERSION, a->world_path);
-    return 0;
+    if (!a->players) return 0;
   }
   crafter_env env;
-  if (crafter_env_init_config(&env, &a->params, config, error, sizeof(error)) < 0) {
+  crafter_params params = a->params;
+  if (a->world_path) {
+    params.area[0] = map->width;
+    params.area[1] = map->height;
+  }
+  if (crafter_env_init_config(&env, &params, config, error, sizeof(error)) < 0 ||
+      (a->players && crafter_env_set_players(&env, a->players, error, sizeof(error)) < 0)) {
     fprintf(stderr, PROGRAM ": %s\n", error);
+    if (a->world_path) crafter_world_map_free(map);
     return 1;
   }
   crafter_env_set_next_episode(&env, a->episode);
-  if (crafter_env_reset(&env) < 0 || crafter_world_map_from_game(map, &env.game) < 0) {
-    fprintf(stderr, PROGRAM ": out of memory\n");
+  int status;
+  if (a->world_path) {
+    status = crafter_env_reset_from_world(&env, map, error, sizeof(error));
+    crafter_world_map_free(map);
+  } else {
+    status = crafter_env_reset(&env) < 0 ? -1 : 0;
+    if (status < 0) snprintf(error, sizeof(error), "out of memory");
+  }
+  if (status == 0 && env.game.player_count < env.players) {
+    snprintf(error, sizeof(error), "the world has room for %d player%s, not %d",
+             env.game.player_count, env.game.player_count == 1 ? "" : "s", env.players);
+    status = -1;
+  }
+  if (status == 0 && crafter_world_map_from_game(map, &env.game) < 0) {
+    snprintf(error, sizeof(error), "out of memory");
+    status = -1;
+  }
+  if (status < 0) {
+    fprintf(stderr, PROGRAM ": %s\n", error);
     crafter_env_free(&env);
     return 1;
+  }
+  if (a->world_path) {
+    crafter_env_free(&env);
+    return 0;
   }
   snprintf(comment, comment_size,
            "Crafter world of seed %lld, episode %lld (world seed %lld)%s%s, made by " PROGRAM

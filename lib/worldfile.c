@@ -239,6 +239,9 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
   int declared_width = 0, declared_height = 0;
   long size_line = 0;
   int ground_count = 0, ground_capacity = 0;
+  /* player K X Y lines: which '@' is player K (-1: none said). */
+  int player_x[CRAFTER_PLAYERS_MAX], player_y[CRAFTER_PLAYERS_MAX];
+  long player_said[CRAFTER_PLAYERS_MAX] = {0};
   int in_map = 0;
   while (!in_map && next_line(&cursor, &line, &size)) {
     if (blank(line, size) || line[0] == '#') continue;
@@ -254,6 +257,20 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
                     CRAFTER_WORLDFILE_MAX_SIDE);
       }
       size_line = cursor.number;
+    } else if (count >= 1 && strcmp(words[0], "player") == 0) {
+      int k, x, y;
+      if (count != 4 || parse_coordinate(words[1], &k) < 0 || k >= CRAFTER_PLAYERS_MAX ||
+          parse_coordinate(words[2], &x) < 0 || parse_coordinate(words[3], &y) < 0) {
+        return fail(&state, cursor.number, 1, "expected 'player K X Y' with K from 0 to %d",
+                    CRAFTER_PLAYERS_MAX - 1);
+      }
+      if (player_said[k]) {
+        return fail(&state, cursor.number, 1, "player %d is placed twice (first at line %ld)",
+                    k, player_said[k]);
+      }
+      player_said[k] = cursor.number;
+      player_x[k] = x;
+      player_y[k] = y;
     } else if (count >= 1 && strcmp(words[0], "ground") == 0) {
       ground_line ground;
       ground.line = cursor.number;
@@ -282,7 +299,7 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
     } else {
       return fail(&state, cursor.number, 1,
                   "unknown header line '%.40s' (expected 'size W H', 'ground X Y MATERIAL', "
-                  "'map' or a # comment)",
+                  "'player K X Y', 'map' or a # comment)",
                   words[0]);
     }
   }
@@ -425,9 +442,38 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
   if (!map->objects) {
     return fail(&state, 0, 0, "out of memory");
   }
+  /* Players named by a player line take their places; the others fill the
+   * rest in reading order. */
+  int order[CRAFTER_PLAYERS_MAX];
+  for (int k = 0; k < CRAFTER_PLAYERS_MAX; k++) order[k] = -1;
+  for (int k = 0; k < CRAFTER_PLAYERS_MAX; k++) {
+    if (!player_said[k]) continue;
+    int index = player_x[k] < width && player_y[k] < height
+                    ? object_at[(size_t)player_x[k] * (size_t)height + (size_t)player_y[k]]
+                    : -1;
+    if (index < 0 || found[index].kind != CRAFTER_PLAYER || k >= player_count) {
+      return fail(&state, player_said[k], 1,
+                  k >= player_count ? "player %d: the map has %d players '@'"
+                                    : "player %d: no '@' at %d %d",
+                  k, k >= player_count ? player_count : player_x[k], player_y[k]);
+    }
+    for (int j = 0; j < k; j++)
+      if (order[j] == index) {
+        return fail(&state, player_said[k], 1, "player %d: the '@' of player %d", k, j);
+      }
+    order[k] = index;
+  }
+  int next = 0;
+  for (int i = 0; i < found_count; i++) {
+    if (found[i].kind != CRAFTER_PLAYER) continue;
+    int taken = 0;
+    for (int k = 0; k < CRAFTER_PLAYERS_MAX; k++) taken |= order[k] == i;
+    if (taken) continue;
+    while (order[next] >= 0) next++;
+    order[next] = i;
+  }
   int placed = 0;
-  for (int i = 0; i < found_count; i++)
-    if (found[i].kind == CRAFTER_PLAYER) map->objects[placed++] = found[i];
+  for (int k = 0; k < player_count; k++) map->objects[placed++] = found[order[k]];
   for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y++) {
       int index = object_at[(size_t)x * (size_t)height + (size_t)y];
@@ -544,6 +590,10 @@ int crafter_world_map_write(FILE *out, const crafter_world_map *map, const char 
   fprintf(out, "# Objects stand on grass (S and arrows on path) unless a ground line\n"
                "# names the material under them.  See crafter-world(5).\n");
   fprintf(out, "size %d %d\n", map->width, map->height);
+  int players = 0;
+  while (players < map->object_count && map->objects[players].kind == CRAFTER_PLAYER) players++;
+  for (int k = 0; players > 1 && k < players; k++)
+    fprintf(out, "player %d %d %d\n", k, map->objects[k].x, map->objects[k].y);
   for (int i = 0; i < map->object_count; i++) {
     const crafter_object *object = &map->objects[i];
     size_t cell = (size_t)object->x * (size_t)map->height + (size_t)object->y;

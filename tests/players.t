@@ -9,7 +9,7 @@
 step=$top/bin/crafter-step
 bench=$top/bin/crafter-bench
 tasks=$top/data/tasks/crafter-tasks.yaml
-plan 12
+plan 13
 
 # lines N COUNT SEED: COUNT lines of N random actions.
 lines() {
@@ -124,6 +124,18 @@ s2=$?
 [ $s1 -eq 2 ] && grep -q "invalid number of players '17'" "$scratch/e1" && [ $s2 -eq 2 ] &&
   grep -q "several players" "$scratch/e2" && [ ! -e "$scratch/x.traj" ]
 ok $? "--players 17 and --players with --record are refused"
+
+# crafter-gen --players shows the start cells, and a saved world starts
+# the same players: player 0 at (32, 32) for seed 0, the others at
+# distance 1 by x then y (31,32), (32,31), (32,33).
+"$top/bin/crafter-gen" --players 4 --save "$scratch/four.txt"
+printf '0 0 0 0\n' | "$step" --players 4 --info state >"$scratch/generated"
+printf '0 0 0 0\n' | "$step" --players 4 --info state --world "$scratch/four.txt" >"$scratch/saved"
+[ "$(grep -c '@' "$scratch/four.txt")" -eq 4 ] &&
+  grep -q '"player": 1, "reset": 1.*"pos": \[31, 32\]' "$scratch/generated" &&
+  grep -q '"player": 3, "reset": 1.*"pos": \[32, 33\]' "$scratch/generated" &&
+  [ "$(grep -o '"pos": [^]]*]' "$scratch/generated")" = "$(grep -o '"pos": [^]]*]' "$scratch/saved")" ]
+ok $? "crafter-gen --players 4 saves the start cells an episode of 4 players starts on"
 
 # crafter-bench --players: world steps and player steps.
 "$bench" --players 4 --steps 2000 --repeats 1 --format json >"$scratch/bench" 2>&1

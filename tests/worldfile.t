@@ -6,7 +6,7 @@
 gen=$top/bin/crafter-gen
 step=$top/bin/crafter-step
 compare=$top/tests/golden-compare
-plan 25
+plan 27
 
 # refused NAME EXPECTED-MESSAGE DESCRIPTION: crafter-gen --world exits 1
 # and says EXPECTED-MESSAGE.
@@ -76,6 +76,13 @@ grep -q '"player": 0, "reset": 1.*"pos": \[1, 0\]' "$scratch/two.out" &&
   grep -q '"player": 1, "reset": 1.*"pos": \[3, 1\]' "$scratch/two.out" &&
   grep -q '"player": 2, "reset": 1.*"pos": \[0, 0\]' "$scratch/two.out"
 ok $? "a world of two players starts them on their '@' in reading order, a third by the rule"
+printf 'crafter-world 1\nplayer 0 3 1\nmap\n.@...\n...@.\n' >"$scratch/named.txt"
+printf '0 0\n' | "$step" --world "$scratch/named.txt" --players 2 --info state >"$scratch/named.out"
+grep -q '"player": 0, "reset": 1.*"pos": \[3, 1\]' "$scratch/named.out" &&
+  grep -q '"player": 1, "reset": 1.*"pos": \[1, 0\]' "$scratch/named.out"
+ok $? "a player line names player 0; the other '@' is player 1"
+printf 'crafter-world 1\nplayer 0 2 1\nmap\n.@...\n...@.\n' >"$scratch/misnamed.txt"
+refused misnamed.txt "misnamed.txt:2:1: player 0: no '@' at 2 1" "a player line without its '@'"
 # e with acute accent, U+00E9, is two bytes in UTF-8: the row would look
 # six cells wide; it is the third character of line 3.
 printf 'crafter-world 1\nmap\n..\303\251..\n.@...\n' >"$scratch/accent.txt"
