@@ -185,8 +185,6 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   }
   if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
-  if (a->options.batch.players > 1 && a->record_path)
-    usage_error("%s", "--record does not store games of several players yet");
   crafter_level_options_check(PROGRAM, &a->levels);
   crafter_task_options_check(PROGRAM, &a->tasks);
   if (crafter_level_options_wanted(&a->levels) && a->world_path)

@@ -252,8 +252,6 @@ static void parse_options(int argc, char **argv, arguments *a) {
     usage_error("%s", "--levels chooses each episode's world: not with --world or --first-episode");
   options->level_order = a->levels.order;
   if (options->episodes < 0) options->episodes = options->envs == 1 && !options->binary ? 1 : 0;
-  if (options->players > 1 && options->record)
-    usage_error("%s", "--record does not store games of several players yet");
   if (options->players > 1 && options->final_obs)
     usage_error("%s", "--final-obs is not available with several players");
   if (options->players > 1 && options->envs * options->players > 65536)

@@ -49,8 +49,7 @@ typedef struct recording {
 
 static void store(recording *r, crafter_episode *episode) {
   if (r->failed) return;
-  if (crafter_traj_writer_add(r->writer, crafter_episode_recorder(episode), r->error,
-                              sizeof(r->error)) < 0)
+  if (crafter_episode_store(episode, r->writer, r->error, sizeof(r->error)) < 0)
     r->failed = 1;
 }
 
@@ -537,6 +536,7 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
     crafter_traj_header_set_levels(&header, options.batch.levels, options.batch.level_order);
     crafter_traj_header_set_rules(&header, rules.config_text, rules.config_bytes, rules.config,
                                   rules.world_text, rules.world_bytes, rules.world);
+    crafter_traj_header_set_players(&header, options.batch.players);
     options.batch.record = &header;
     options.writer = crafter_traj_writer_create(request->record_path, &header, error,
                                                 sizeof(error));

@@ -60,7 +60,8 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
                          char *error, size_t error_size) {
   memset(o, 0, sizeof(*o));
   o->kind = kind;
-  o->obs_bytes = crafter_traj_obs_bytes(&env->params, kind);
+  o->obs_bytes = kind == CRAFTER_OBS_SYMBOLIC ? (uint32_t)crafter_symbolic_size(env->players) * 4u
+                                              : crafter_traj_obs_bytes(&env->params, kind);
   if (kind == CRAFTER_OBS_PIXELS) render = 1;
   if (render) {
     char problem[512];
@@ -77,7 +78,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
       return crafter_fail(error, error_size, "%s", problem);
     }
     o->pixel_bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
-    o->pixels = malloc(o->pixel_bytes);
+    o->pixels = malloc(o->pixel_bytes * (size_t)env->players); /* every player's view */
     if (!o->pixels) {
       observer_free(o);
       return crafter_fail(error, error_size, "out of memory");
@@ -94,12 +95,14 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
   return 0;
 }
 
-/* The observation of the env's current state, NULL for none. */
+/* The observation of the env's current state, the viewer's; NULL for none. */
 static const uint8_t *observe(observer *o, const crafter_env *env) {
   switch (o->kind) {
-    case CRAFTER_OBS_PIXELS: return o->pixels;
+    case CRAFTER_OBS_PIXELS: return o->pixels + o->pixel_bytes * (size_t)env->viewer;
     case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, o->obs); return o->obs;
-    case CRAFTER_OBS_SYMBOLIC: crafter_render_symbolic(env, (float *)(void *)o->obs); return o->obs;
+    case CRAFTER_OBS_SYMBOLIC:
+      crafter_render_symbolic_players(env, (float *)(void *)o->obs);
+      return o->obs;
     default: return NULL;
   }
 }
@@ -415,8 +418,9 @@ int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
   crafter_traj_reader *reader = open_file(path, error, error_size);
   if (!reader) return 1;
   const crafter_task_set *tasks = crafter_traj_header_of(reader)->tasks;
-  fprintf(out, "index\tseed\tepisode\tworld_seed\tlength\treward\tend\tunlocked%s\n",
-          tasks ? "\ttask\ttext" : "");
+  int players = crafter_traj_header_of(reader)->players > 1;
+  fprintf(out, "index\tseed\tepisode\tworld_seed\tlength\treward\tend\tunlocked%s%s\n",
+          tasks ? "\ttask\ttext" : "", players ? "\tplayer" : "");
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
     fprintf(out, "%zu\t%lld\t%lld\t%lld\t%u\t%.1f\t%s\t", i, (long long)e->seed,
@@ -424,6 +428,7 @@ int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
             crafter_traj_end_name(e->end));
     unlocked_names(out, e->unlocked);
     if (tasks) fprintf(out, "\t%s\t%d", tasks->tasks[e->task].id, e->text);
+    if (players) fprintf(out, "\t%d", e->player);
     fputc('\n', out);
   }
   if (notes) describe_damage(notes, path, reader);
@@ -457,6 +462,8 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   fprintf(out, "format        crafter-trajectory version %u, %llu bytes\n", h->version,
           (unsigned long long)status->file_bytes);
   fprintf(out, "agent         %s\n", h->agent[0] ? h->agent : "(unnamed)");
+  if (h->players > 1)
+    fprintf(out, "players       %d a world (an episode is one player's)\n", h->players);
   fprintf(out, "observations  %s", crafter_obs_kind_name(h->obs_kind));
   if (h->obs_kind == CRAFTER_OBS_PIXELS) fprintf(out, " (textures %08x)", h->textures_crc);
   fprintf(out, "\nseed          %lld\n", (long long)h->params.seed);
@@ -523,13 +530,18 @@ typedef struct replay {
   const crafter_traj_header *header; /* the file's: its world map and task table */
   crafter_task_tracker tracker;
   const crafter_task *task; /* the goal of the episode replayed, or NULL */
+  /* Games of several players: the goals of players 1.. */
+  crafter_task_tracker more[CRAFTER_PLAYERS_MAX];
+  const crafter_task *more_task[CRAFTER_PLAYERS_MAX];
   observer o;
   int compare_obs;      /* the stored observations can be compared */
+  int together;         /* several players: their episodes are replayed together */
 } replay;
 
 static void replay_free(replay *r) {
   if (r->env_ready) crafter_env_free(&r->env);
   crafter_task_tracker_free(&r->tracker);
+  for (int p = 1; p < CRAFTER_PLAYERS_MAX; p++) crafter_task_tracker_free(&r->more[p]);
   observer_free(&r->o);
   memset(r, 0, sizeof(*r));
 }
@@ -543,6 +555,10 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
   if (crafter_env_init_config(&r->env, &h->params, h->config, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "%s", problem);
   r->env_ready = 1;
+  if (crafter_env_set_players(&r->env, h->players, problem, sizeof(problem)) < 0) {
+    replay_free(r);
+    return crafter_fail(error, error_size, "%s", problem);
+  }
   r->header = h;
   if (observer_init(&r->o, &r->env, h->obs_kind, render, textures, problem, sizeof(problem)) < 0) {
     replay_free(r);
@@ -553,6 +569,12 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
 }
 
 static int replay_start(replay *r, const crafter_traj_episode *e, char *error, size_t error_size) {
+  if (r->env.players > 1 && !r->together)
+    return crafter_fail(error, error_size,
+                        "one player's episode of a game of %d players cannot be re-simulated "
+                        "alone (verify --resimulate replays the players together; stored "
+                        "observations are shown as they are)",
+                        r->env.players);
   if (crafter_episode_start_stored(&r->env, r->header, e, &r->tracker, &r->task, error,
                                    error_size) < 0)
     return -1;
@@ -573,18 +595,11 @@ static int compare_obs(replay *r, const crafter_traj_data *d, uint32_t t, char *
 
 static void format_value(char *out, double value) { crafter_format_double(out, value); }
 
-/* Replays one episode and compares every stored field. */
-static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_traj_data *d,
-                      char *error, size_t error_size) {
-  if (replay_start(r, e, error, error_size) < 0) return -1;
-  if (compare_obs(r, d, 0, error, error_size) < 0) return -1;
-  crafter_env *env = &r->env;
-  const crafter_task *task = r->task;
-  for (uint32_t t = 0; t < d->steps_count; t++) {
-    const crafter_traj_step *s = &d->steps[t];
-    crafter_step_result result;
-    crafter_env_step(env, s->action, &result);
-    int goal = task ? crafter_task_step(&r->tracker, env, s->action, &result) : 0;
+/* A replayed step against the stored one (t from 0). */
+static int compare_step(const crafter_step_result *replayed, int goal, const crafter_traj_step *s,
+                        uint32_t t, char *error, size_t error_size) {
+  crafter_step_result result = *replayed;
+  {
     double reward = result.info_reward;
     char stored[40], replayed[40];
     if (reward != s->reward) {
@@ -604,18 +619,158 @@ static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_tr
     if (goal != s->goal)
       return crafter_fail(error, error_size, "step %u: the goal %s met, but the file says it %s",
                           t + 1, goal ? "is" : "is not", s->goal ? "is" : "is not");
-    if (compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
   }
-  for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-    if (env->game.players[0].achievements[k] != e->achievements[k])
-      return crafter_fail(error, error_size, "the count of %s differs: stored %d, replayed %d",
-                   crafter_achievement_names[k], e->achievements[k],
-                   env->game.players[0].achievements[k]);
-  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
-    if (env->game.players[0].inventory[k] != e->inventory[k])
-      return crafter_fail(error, error_size, "the final %s differs: stored %d, replayed %d",
-                   crafter_item_names[k], e->inventory[k], env->game.players[0].inventory[k]);
   return 0;
+}
+
+/* Player p's state at the end against the chunk's. */
+static int compare_end(const crafter_env *env, int p, const crafter_traj_episode *e, char *error,
+                       size_t error_size) {
+  const crafter_player *player = &env->game.players[p];
+  for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+    if (player->achievements[k] != e->achievements[k])
+      return crafter_fail(error, error_size, "the count of %s differs: stored %d, replayed %d",
+                   crafter_achievement_names[k], e->achievements[k], player->achievements[k]);
+  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
+    if (player->inventory[k] != e->inventory[k])
+      return crafter_fail(error, error_size, "the final %s differs: stored %d, replayed %d",
+                   crafter_item_names[k], e->inventory[k], player->inventory[k]);
+  return 0;
+}
+
+/* Replays one episode and compares every stored field. */
+static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_traj_data *d,
+                      char *error, size_t error_size) {
+  if (replay_start(r, e, error, error_size) < 0) return -1;
+  if (compare_obs(r, d, 0, error, error_size) < 0) return -1;
+  crafter_env *env = &r->env;
+  const crafter_task *task = r->task;
+  for (uint32_t t = 0; t < d->steps_count; t++) {
+    const crafter_traj_step *s = &d->steps[t];
+    crafter_step_result result;
+    crafter_env_step(env, s->action, &result);
+    int goal = task ? crafter_task_step(&r->tracker, env, s->action, &result) : 0;
+    if (compare_step(&result, goal, s, t, error, error_size) < 0 ||
+        compare_obs(r, d, t + 1, error, error_size) < 0)
+      return -1;
+  }
+  return compare_end(env, 0, e, error, error_size);
+}
+
+/* Replays the episode of a world of several players, its players' chunks
+ * e[p] with their steps d[p]: each player acts by its chunk until its own
+ * end, then does nothing, as the runner plays it. */
+static int resimulate_players(replay *r, const crafter_traj_episode *const *e,
+                              const crafter_traj_data *d, int *bad_player, char *error,
+                              size_t error_size) {
+  int players = r->env.players;
+  *bad_player = 0;
+  r->together = 1;
+  int started = replay_start(r, e[0], error, error_size);
+  r->together = 0;
+  if (started < 0) return -1;
+  crafter_env *env = &r->env;
+  const crafter_task_set *tasks = r->header->tasks;
+  for (int p = 1; p < players; p++) {
+    r->more_task[p] = tasks && e[p]->task >= 0 ? &tasks->tasks[e[p]->task] : NULL;
+    env->viewer = p;
+    int status = r->more_task[p] ? crafter_task_begin(&r->more[p], r->more_task[p], env) : 0;
+    env->viewer = 0;
+    if (status < 0) return crafter_fail(error, error_size, "out of memory");
+  }
+  uint32_t longest = 0;
+  for (int p = 0; p < players; p++) {
+    if (d[p].steps_count > longest) longest = d[p].steps_count;
+    env->viewer = p;
+    *bad_player = p;
+    int status = compare_obs(r, &d[p], 0, error, error_size);
+    env->viewer = 0;
+    if (status < 0) return -1;
+  }
+  for (uint32_t t = 0; t < longest; t++) {
+    int actions[CRAFTER_PLAYERS_MAX];
+    for (int p = 0; p < players; p++)
+      actions[p] = t < d[p].steps_count ? d[p].steps[t].action : CRAFTER_NOOP;
+    crafter_step_result results[CRAFTER_PLAYERS_MAX];
+    crafter_env_step_players(env, actions, results);
+    for (int p = 0; p < players; p++) {
+      if (t >= d[p].steps_count) continue;
+      *bad_player = p;
+      const crafter_task *task = p == 0 ? r->task : r->more_task[p];
+      env->viewer = p;
+      int goal = task ? crafter_task_step(p == 0 ? &r->tracker : &r->more[p], env, actions[p],
+                                          &results[p])
+                      : 0;
+      int status = compare_step(&results[p], goal, &d[p].steps[t], t, error, error_size);
+      if (status == 0) status = compare_obs(r, &d[p], t + 1, error, error_size);
+      if (status == 0 && t + 1 == d[p].steps_count)
+        status = compare_end(env, p, e[p], error, error_size);
+      env->viewer = 0;
+      if (status < 0) return -1;
+    }
+  }
+  return 0;
+}
+
+/* The chunks of the world episode whose player 0's chunk is `first`: the
+ * next ones of the same seed, episode, world and play, one per player in
+ * order.  Returns how many players were found in a row. */
+static int world_chunks(crafter_traj_reader *reader, size_t first, int players, size_t *index) {
+  const crafter_traj_episode *zero = crafter_traj_episode_at(reader, first);
+  size_t count = crafter_traj_episode_count(reader);
+  int found = 0;
+  for (size_t i = first; i < count && found < players; i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    if (e->player != found || e->seed != zero->seed || e->episode != zero->episode ||
+        e->world_seed != zero->world_seed || e->play != zero->play)
+      break;
+    index[found++] = i;
+  }
+  return found;
+}
+
+/* verify for a file of several players: every chunk reads back, every
+ * world episode has a chunk per player, and with a replay the players'
+ * chunks are re-simulated together.  Returns the problems found. */
+static long verify_players(crafter_traj_reader *reader, const char *path, replay *r, FILE *out,
+                           double *steps) {
+  int players = crafter_traj_header_of(reader)->players;
+  int keep_obs = r && r->compare_obs && crafter_traj_header_of(reader)->obs_bytes;
+  size_t count = crafter_traj_episode_count(reader);
+  long problems = 0;
+  for (size_t i = 0; i < count; i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    *steps += e->steps;
+    if (e->player != 0) continue;
+    size_t index[CRAFTER_PLAYERS_MAX];
+    const crafter_traj_episode *chunks[CRAFTER_PLAYERS_MAX];
+    crafter_traj_data data[CRAFTER_PLAYERS_MAX];
+    memset(data, 0, sizeof(data));
+    char problem[400] = "";
+    int bad_player = 0;
+    int found = world_chunks(reader, i, players, index);
+    int bad = found < players;
+    if (bad)
+      snprintf(problem, sizeof(problem), "player %d's chunk of this world episode is missing",
+               found);
+    for (int p = 0; !bad && p < players; p++) {
+      chunks[p] = crafter_traj_episode_at(reader, index[p]);
+      bad_player = p;
+      bad = (keep_obs ? crafter_traj_read_episode(reader, index[p], &data[p], problem,
+                                                  sizeof(problem))
+                      : crafter_traj_read_steps(reader, index[p], &data[p], problem,
+                                                sizeof(problem))) < 0;
+    }
+    if (!bad && r) bad = resimulate_players(r, chunks, data, &bad_player, problem, sizeof(problem)) < 0;
+    for (int p = 0; p < players; p++) crafter_traj_data_free(&data[p]);
+    if (bad) {
+      fprintf(out, "%s: episode %zu (seed %lld, episode %lld, player %d): %s\n", path,
+              found < players ? i : index[bad_player], (long long)e->seed, (long long)e->episode,
+              found < players ? found : bad_player, problem);
+      problems++;
+    }
+  }
+  return problems;
 }
 
 int crafter_dataset_verify(const char *path, int resimulate_episodes, const char *textures,
@@ -645,7 +800,8 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
   }
   describe_damage(out, path, reader);
   size_t count = crafter_traj_episode_count(reader);
-  for (size_t i = 0; i < count; i++) {
+  if (h->players > 1) problems += verify_players(reader, path, have_replay ? &r : NULL, out, &steps);
+  for (size_t i = 0; h->players == 1 && i < count; i++) {
     const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
     crafter_traj_data data;
     char problem[400];
@@ -690,6 +846,8 @@ static int compare_entries(const merge_entry *a, const merge_entry *b) {
   int order = compare_numbers(x->seed, y->seed);
   if (!order) order = compare_numbers(x->episode, y->episode);
   if (!order) order = compare_numbers(x->world_seed, y->world_seed);
+  if (!order) order = compare_numbers(x->play, y->play);
+  if (!order) order = compare_numbers(x->player, y->player); /* a world's chunks stay together */
   if (!order) order = compare_numbers((int64_t)x->bytes, (int64_t)y->bytes);
   if (!order) order = compare_numbers(x->payload_crc, y->payload_crc);
   if (!order) order = compare_numbers(x->steps, y->steps);
@@ -759,6 +917,7 @@ static const char *header_difference(const crafter_traj_header *a, const crafter
   if (a->level_count != b->level_count || a->level_first != b->level_first ||
       a->level_order != b->level_order)
     return "level set";
+  if (a->players != b->players) return "number of players";
   if (a->obs_kind != b->obs_kind) return "observation kind";
   if (a->params.area[0] != b->params.area[0] || a->params.area[1] != b->params.area[1])
     return "area";

@@ -27,31 +27,12 @@ struct crafter_episode {
   int candidate[CRAFTER_PLAYERS_MAX], text[CRAFTER_PLAYERS_MAX], goal[CRAFTER_PLAYERS_MAX];
   uint32_t done;              /* bit p: player p's episode has ended */
   crafter_traj_recorder *recorder;
+  crafter_traj_recorder *more[CRAFTER_PLAYERS_MAX]; /* players 1..: their recorders */
   int started, ended, steps;
 };
 
-/* Draws every player's view in a game of several players: the views of
- * the players whose bodies are in the world, in the players' order, each
- * taking its night noise from the world's generator after the one
- * before (crafter(7)). */
-static void observe_players(void *observer, crafter_env *env) {
-  crafter_episode *e = observer;
-  int viewer = env->viewer;
-  for (int p = 0; p < e->players; p++) {
-    uint8_t *pixels = e->obs + e->obs_bytes * (size_t)p;
-    if (crafter_game_body_slot(&env->game, p) < 0) {
-      memset(pixels, 0, e->obs_bytes); /* gone from the world: a black view */
-      continue;
-    }
-    env->viewer = p;
-    crafter_render_pixels(e->renderer, env, pixels);
-  }
-  env->viewer = viewer;
-}
-
 static void attach_renderer(crafter_episode *e) {
   crafter_renderer_attach(e->renderer, &e->env, e->obs);
-  if (e->players > 1) crafter_env_set_observer(&e->env, observe_players, e);
 }
 
 static size_t obs_bytes_of(const crafter_episode_options *options) {
@@ -87,8 +68,9 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
     crafter_episode_free(e);
     return NULL;
   }
-  if (e->players > 1 && options->record) {
-    crafter_fail(error, error_size, "recording games of several players is not supported yet");
+  if (options->record && options->record->players != e->players) {
+    crafter_fail(error, error_size, "a recording of %d player%s for a game of %d",
+                 options->record->players, options->record->players == 1 ? "" : "s", e->players);
     crafter_episode_free(e);
     return NULL;
   }
@@ -117,6 +99,8 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
                               options->level_envs > 0 ? options->level_envs : 1);
   if (options->record && !(e->recorder = crafter_traj_recorder_new(options->record)))
     goto out_of_memory;
+  for (int p = 1; options->record && p < e->players; p++)
+    if (!(e->more[p] = crafter_traj_recorder_new(options->record))) goto out_of_memory;
   return e;
 out_of_memory:
   crafter_fail(error, error_size, "out of memory");
@@ -127,6 +111,7 @@ out_of_memory:
 void crafter_episode_free(crafter_episode *e) {
   if (!e) return;
   crafter_traj_recorder_free(e->recorder);
+  for (int p = 1; p < CRAFTER_PLAYERS_MAX; p++) crafter_traj_recorder_free(e->more[p]);
   for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_task_tracker_free(&e->tracker[p]);
   if (e->env_ready) crafter_env_free(&e->env);
   crafter_renderer_free(e->renderer);
@@ -155,13 +140,19 @@ void crafter_episode_set_next(crafter_episode *e, int64_t number) {
 
 void crafter_episode_set_level(crafter_episode *e, int level) { e->next_level = level; }
 
-/* The observation a recording stores: pixels, semantic or symbolic. */
-static const void *recorded_obs(crafter_episode *e) {
+/* The observation a recording stores: pixels, semantic or symbolic;
+ * player p's. */
+static const void *recorded_obs(crafter_episode *e, int p) {
   int kind = e->options->obs_kind;
   if (kind != CRAFTER_OBS_PIXELS && kind != CRAFTER_OBS_SEMANTIC && kind != CRAFTER_OBS_SYMBOLIC)
     return NULL;
   size_t bytes;
-  return crafter_episode_observe(e, &bytes);
+  return crafter_episode_observe_player(e, p, &bytes);
+}
+
+/* Player p's recorder: each player's episode is a chunk of its own. */
+static crafter_traj_recorder *player_recorder(crafter_episode *e, int p) {
+  return p == 0 ? e->recorder : e->more[p];
 }
 
 int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *error,
@@ -195,12 +186,15 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
     e->env.viewer = 0;
     if (status < 0) return crafter_fail(error, error_size, "out of memory");
   }
-  if (e->recorder) {
-    if (crafter_traj_recorder_start(e->recorder, &e->env, recorded_obs(e)) < 0)
-      return crafter_fail(error, error_size, "out of memory while recording");
+  for (int p = 0; e->recorder && p < e->players; p++) {
+    crafter_traj_recorder *recorder = player_recorder(e, p);
+    e->env.viewer = p;
+    int status = crafter_traj_recorder_start(recorder, &e->env, recorded_obs(e, p));
+    e->env.viewer = 0;
+    if (status < 0) return crafter_fail(error, error_size, "out of memory while recording");
     if (options->tasks)
-      crafter_traj_recorder_set_task(e->recorder, options->tasks->tasks[e->candidate[0]],
-                                     e->text[0]);
+      crafter_traj_recorder_set_task(recorder, options->tasks->tasks[e->candidate[p]],
+                                     e->text[p]);
   }
   return 0;
 }
@@ -243,7 +237,7 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
     /* The recorder keeps the game's reward and discount; the goal is its
      * own flag. */
     if (e->recorder &&
-        crafter_traj_recorder_step_goal(e->recorder, &e->env, action, &result, recorded_obs(e),
+        crafter_traj_recorder_step_goal(e->recorder, &e->env, action, &result, recorded_obs(e, 0),
                                         goal) < 0)
       status = -1;
     if (result.done) {
@@ -265,6 +259,13 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
     return crafter_episode_step(e, actions[0], out);
   }
   crafter_step_result results[CRAFTER_PLAYERS_MAX];
+  /* A player whose episode ended (its goal met: it stays in the world)
+   * does nothing more. */
+  int acting[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < e->players; p++)
+    acting[p] = (e->done >> p) & 1u && !e->ended ? CRAFTER_NOOP : actions[p];
+  actions = acting;
+  int status = 0;
   crafter_env_step_players(&e->env, actions, results);
   e->observed = 0;
   int steps_on = !e->ended;
@@ -272,7 +273,7 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
   for (int p = 0; p < e->players; p++) {
     crafter_step_result *result = &results[p];
     int goal = 0;
-    if (e->options->tasks) {
+    if (e->options->tasks && !((e->done >> p) & 1u)) {
       e->env.viewer = p;
       goal = crafter_task_step(&e->tracker[p], &e->env, actions[p], result);
       e->env.viewer = 0;
@@ -282,15 +283,36 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
     fill_record(record, result, goal, e->tracker[p].task);
     record->finished = 0;
     record->over = 0;
-    if (steps_on && result->done && !((e->done >> p) & 1u)) {
-      e->done |= 1u << p;
-      record->finished = 1;
+    if ((e->done >> p) & 1u && !e->ended) {
+      /* Its episode ended before: done again, nothing more to gain. */
+      *record = (crafter_step_record){0.0, 0.0, 0, 0, 1, 0.0, 0, 0};
+    }
+    if (steps_on && !((e->done >> p) & 1u)) {
+      /* A player's chunk holds its steps up to its own end. */
+      crafter_traj_recorder *recorder = e->recorder ? player_recorder(e, p) : NULL;
+      e->env.viewer = p;
+      if (recorder && crafter_traj_recorder_step_goal(recorder, &e->env, actions[p], result,
+                                                      recorded_obs(e, p), goal) < 0)
+        status = -1;
+      e->env.viewer = 0;
+      if (result->done) {
+        e->done |= 1u << p;
+        record->finished = 1;
+        if (recorder && status == 0 && crafter_traj_recorder_seal(recorder) < 0) status = -1;
+      }
     }
   }
   if (steps_on && e->done == (1u << e->players) - 1u) {
     e->ended = 1;
     for (int p = 0; p < e->players; p++) out[p].over = 1;
   }
+  return status;
+}
+
+int crafter_episode_store(crafter_episode *e, crafter_traj_writer *writer, char *error,
+                          size_t error_size) {
+  for (int p = 0; e->recorder && p < e->players; p++)
+    if (crafter_traj_writer_add(writer, player_recorder(e, p), error, error_size) < 0) return -1;
   return 0;
 }
 

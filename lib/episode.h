@@ -126,6 +126,12 @@ int crafter_episode_unfinished(const crafter_episode *episode);
  * ended, or to store it as cut. */
 crafter_traj_recorder *crafter_episode_recorder(crafter_episode *episode);
 
+/* Stores the episode in `writer` (a file of the options' record header):
+ * every player's chunk, in the players' order, as cut if it has not
+ * ended.  0, or -1 with a reason. */
+int crafter_episode_store(crafter_episode *episode, crafter_traj_writer *writer, char *error,
+                          size_t error_size);
+
 /* Hands over the recorder of the episode that ended and records the next
  * episodes with `fresh` (a recorder of the same header), so that the
  * ended one can be stored later while the runner plays on. */

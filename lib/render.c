@@ -730,9 +730,29 @@ static void observe(void *observer, crafter_env *env) {
   crafter_render_pixels(renderer, env, renderer->pixels);
 }
 
+void crafter_render_players(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+  size_t bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
+  int viewer = env->viewer;
+  for (int p = 0; p < env->players; p++) {
+    uint8_t *view = pixels + bytes * (size_t)p;
+    if (crafter_game_body_slot(&env->game, p) < 0) {
+      memset(view, 0, bytes); /* gone from the world: a black view */
+      continue;
+    }
+    env->viewer = p;
+    crafter_render_pixels(renderer, env, view);
+  }
+  env->viewer = viewer;
+}
+
+static void observe_players(void *observer, crafter_env *env) {
+  crafter_renderer *renderer = observer;
+  crafter_render_players(renderer, env, renderer->pixels);
+}
+
 void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
   renderer->pixels = pixels;
-  crafter_env_set_observer(env, observe, renderer);
+  crafter_env_set_observer(env, env->players > 1 ? observe_players : observe, renderer);
 }
 
 /* ---- symbolic ---- */

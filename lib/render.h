@@ -36,8 +36,15 @@ size_t crafter_renderer_bytes(const crafter_renderer *renderer);
 /* Attaches the renderer to an env: from then on every reset and step
  * renders into `pixels` (size[1] rows of size[0] RGB pixels), consuming
  * the night noise draws as the reference does.  One renderer serves one
- * env. */
+ * env.  An env of several players (set before attaching) gets every
+ * player's view, one after another (crafter_render_players). */
 void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
+
+/* Every player's view into pixels, player p's at p * size[0] * size[1] * 3:
+ * the players whose bodies are in the world in their order, each drawing
+ * its night noise after the one before (crafter(7)); a view of a player
+ * who left the world is black. */
+void crafter_render_players(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
 
 /* Renders the env's current state into pixels, drawing the night noise
  * from its generator when it is night.  Called by the env once attached;

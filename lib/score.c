@@ -398,6 +398,45 @@ static void add_goals(crafter_score_goals *to, const crafter_score_goals *from) 
   }
 }
 
+/* The run of a trajectory file's episodes (player `player`'s, or all for
+ * -1); `given`: the method comes from the command line. */
+static int read_player(crafter_score_set *set, crafter_traj_reader *reader, int player,
+                       const char *method, int given, const char *seed, char *problem,
+                       size_t problem_size) {
+  const crafter_traj_header *header = crafter_traj_header_of(reader);
+  crafter_score_run run = {0};
+  run.origin = given ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_AGENT;
+  run.agent = copy_text(header->agent[0] ? header->agent : "unknown");
+  run.has_params = 1;
+  run.params = header->params;
+  run.seed_recorded = seed == NULL;
+  char recorded_seed[32];
+  snprintf(recorded_seed, sizeof(recorded_seed), "%lld", (long long)header->params.seed);
+  if (!method) method = run.agent ? run.agent : "unknown";
+  if (!seed) seed = recorded_seed;
+  double steps = 0;
+  for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
+    const crafter_traj_episode *episode = crafter_traj_episode_at(reader, i);
+    if (episode->end == CRAFTER_TRAJ_CUT || (player >= 0 && episode->player != player)) continue;
+    double counts[ACHIEVEMENTS];
+    for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = episode->achievements[k];
+    steps += episode->steps;
+    if (steps > set->budget) continue;
+    add_episode(&run, episode->reward, episode->steps, counts);
+    if (set->train_levels.count)
+      add_to_tally(&run.sides[crafter_score_levels_hold(&set->train_levels, episode->seed,
+                                                        episode->episode)
+                                  ? CRAFTER_SCORE_TRAIN
+                                  : CRAFTER_SCORE_UNSEEN],
+                   counts);
+    if (header->tasks && episode->task >= 0)
+      add_goal(&run.goals, &header->tasks->tasks[episode->task],
+               episode->end == CRAFTER_TRAJ_GOAL);
+  }
+  return run.agent ? add_named_run(set, &run, method, seed, problem, problem_size)
+                   : crafter_fail(problem, problem_size, "out of memory");
+}
+
 static int read_trajectory(crafter_score_set *set, const char *text, size_t length,
                            const char *method, const char *seed, char *error, size_t error_size) {
   char problem[300];
@@ -417,37 +456,21 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
              noted ? "; " : "", damage->duplicates, damage->duplicates == 1 ? "" : "s",
              damage->duplicates == 1 ? "s" : "");
   const crafter_traj_header *header = crafter_traj_header_of(reader);
-  crafter_score_run run = {0};
-  run.origin = method ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_AGENT;
-  run.agent = copy_text(header->agent[0] ? header->agent : "unknown");
-  run.has_params = 1;
-  run.params = header->params;
-  run.seed_recorded = seed == NULL;
-  char recorded_seed[32];
-  snprintf(recorded_seed, sizeof(recorded_seed), "%lld", (long long)header->params.seed);
-  if (!method) method = run.agent ? run.agent : "unknown";
-  if (!seed) seed = recorded_seed;
-  double steps = 0;
-  for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
-    const crafter_traj_episode *episode = crafter_traj_episode_at(reader, i);
-    if (episode->end == CRAFTER_TRAJ_CUT) continue;
-    double counts[ACHIEVEMENTS];
-    for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = episode->achievements[k];
-    steps += episode->steps;
-    if (steps > set->budget) continue;
-    add_episode(&run, episode->reward, episode->steps, counts);
-    if (set->train_levels.count)
-      add_to_tally(&run.sides[crafter_score_levels_hold(&set->train_levels, episode->seed,
-                                                        episode->episode)
-                                  ? CRAFTER_SCORE_TRAIN
-                                  : CRAFTER_SCORE_UNSEEN],
-                   counts);
-    if (header->tasks && episode->task >= 0)
-      add_goal(&run.goals, &header->tasks->tasks[episode->task],
-               episode->end == CRAFTER_TRAJ_GOAL);
+  /* A file of several players gives a run per player, its method named
+   * "METHOD player P": each player's success rates and score apart. */
+  int players = header->players > 1 ? header->players : 1;
+  int status = 0;
+  for (int p = 0; p < players && status == 0; p++) {
+    char named[300];
+    const char *player_method = method;
+    if (players > 1) {
+      snprintf(named, sizeof(named), "%s player %d",
+               method ? method : header->agent[0] ? header->agent : "unknown", p);
+      player_method = named;
+    }
+    status = read_player(set, reader, players > 1 ? p : -1, player_method, method != NULL, seed,
+                         problem, sizeof(problem));
   }
-  int status = run.agent ? add_named_run(set, &run, method, seed, problem, sizeof(problem))
-                         : crafter_fail(problem, sizeof(problem), "out of memory");
   crafter_traj_close(reader);
   if (status == 0) return 0;
   return crafter_fail(error, error_size, "%s", problem);

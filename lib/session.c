@@ -336,6 +336,7 @@ static int setup(session *s, char *error, size_t error_size) {
     crafter_traj_header_set_rules(&header, options->config_text, options->config_bytes,
                                   options->config, options->world_text, options->world_bytes,
                                   options->world);
+    crafter_traj_header_set_players(&header, s->players);
   }
   crafter_batch_options batch = {0};
   batch.params = options->params;
@@ -386,8 +387,8 @@ static void record_failure(session *s, const char *message) {
 static void store_episode(session *s, int i) {
   if (!s->writer || s->record_failed) return;
   char problem[300];
-  if (crafter_traj_writer_add(s->writer, crafter_episode_recorder(crafter_batch_episode(s->batch, i)),
-                              problem, sizeof(problem)) < 0)
+  if (crafter_episode_store(crafter_batch_episode(s->batch, i), s->writer, problem,
+                            sizeof(problem)) < 0)
     record_failure(s, problem);
 }
 
@@ -794,7 +795,9 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   }
   size_t bytes = (size_t)width * height * 3;
   memset(s->view_pixels, 0, bytes); /* the border Crafter leaves black */
-  crafter_render_pixels(s->view_renderer, env, s->view_pixels);
+  /* A player who left the world has a black view. */
+  if (crafter_game_body_slot(&env->game, env->viewer) >= 0)
+    crafter_render_pixels(s->view_renderer, env, s->view_pixels);
   if (fflush(s->out) != 0 || write_all(fileno(s->out), s->view_pixels, bytes) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
     return -1;

@@ -487,9 +487,10 @@ static void track_placements(crafter_task_tracker *tracker, const crafter_env *e
   const crafter_world *world = &env->game.world;
   const crafter_player *player = &env->game.players[env->viewer];
   const crafter_object *body = crafter_game_body(&env->game, env->viewer);
-  int target_x = body->x + player->facing_x, target_y = body->y + player->facing_y;
+  int target_x = body ? body->x + player->facing_x : -1;
+  int target_y = body ? body->y + player->facing_y : -1;
   int index = action - CRAFTER_PLACE_STONE;
-  int placing = index >= 0 && index < 4;
+  int placing = body && index >= 0 && index < 4;
   for (int i = 0; i < world->change_count; i++) {
     const crafter_change *change = &world->changes[i];
     size_t cell = (size_t)change->x * (size_t)world->height + (size_t)change->y;
@@ -532,9 +533,12 @@ static int placeable(crafter_thing thing) {
   return thing.id == CRAFTER_STONE || thing.id == CRAFTER_TABLE || thing.id == CRAFTER_FURNACE;
 }
 
+/* Where the viewer stands; a player who left the world (several players)
+ * is taken to stand outside it. */
 static void player_at(const crafter_env *env, int *x, int *y) {
-  *x = crafter_game_body(&env->game, env->viewer)->x;
-  *y = crafter_game_body(&env->game, env->viewer)->y;
+  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  *x = body ? body->x : -1000000;
+  *y = body ? body->y : -1000000;
 }
 
 static int in_window(int x, int y, int px, int py, int radius) {

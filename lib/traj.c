@@ -104,9 +104,16 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
     obs_kind = CRAFTER_OBS_NONE;
   header->obs_kind = obs_kind;
   header->obs_bytes = crafter_traj_obs_bytes(params, obs_kind);
+  header->players = 1;
   snprintf(header->agent, sizeof(header->agent), "%s", agent ? agent : "");
   if (obs_kind == CRAFTER_OBS_PIXELS && textures)
     header->textures_crc = crafter_traj_textures_crc(textures);
+}
+
+void crafter_traj_header_set_players(crafter_traj_header *header, int players) {
+  header->players = players > 1 ? players : 1;
+  if (header->obs_kind == CRAFTER_OBS_SYMBOLIC)
+    header->obs_bytes = (uint32_t)crafter_symbolic_size(header->players) * 4u;
 }
 
 void crafter_traj_header_set_rules(crafter_traj_header *header, const char *config_text,
@@ -129,11 +136,13 @@ static void encode_header(const crafter_traj_header *header, uint32_t task_chunk
                           uint32_t config_chunk_bytes, uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_TRAJ_HEADER_BYTES);
   memcpy(out, CRAFTER_TRAJ_MAGIC, 8);
-  crafter_put_u32(out + 8, config_chunk_bytes ? CRAFTER_TRAJ_VERSION_RULES
-                           : task_chunk_bytes ? CRAFTER_TRAJ_VERSION_TASKS
-                                              : CRAFTER_TRAJ_VERSION);
+  crafter_put_u32(out + 8, header->players > 1   ? CRAFTER_TRAJ_VERSION_PLAYERS
+                           : config_chunk_bytes ? CRAFTER_TRAJ_VERSION_RULES
+                           : task_chunk_bytes   ? CRAFTER_TRAJ_VERSION_TASKS
+                                                : CRAFTER_TRAJ_VERSION);
   crafter_put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
-  crafter_put_u32(out + 16, (uint32_t)header->obs_kind);
+  crafter_put_u16(out + 16, (uint16_t)header->obs_kind);
+  if (header->players > 1) crafter_put_u16(out + 18, (uint16_t)header->players);
   crafter_put_u32(out + 20, header->obs_bytes);
   const crafter_params *params = &header->params;
   for (int axis = 0; axis < 2; axis++) {
@@ -171,11 +180,11 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
                  CRAFTER_TRAJ_HEADER_BYTES);
   uint32_t version = crafter_get_u32(in + 8);
   if (version != CRAFTER_TRAJ_VERSION && version != CRAFTER_TRAJ_VERSION_TASKS &&
-      version != CRAFTER_TRAJ_VERSION_RULES)
+      version != CRAFTER_TRAJ_VERSION_RULES && version != CRAFTER_TRAJ_VERSION_PLAYERS)
     return crafter_fail(error, error_size,
                  "format version %u, but this program reads versions %d to %d (a newer toolkit "
                  "may)",
-                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_RULES);
+                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_PLAYERS);
   if (crafter_get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
     return crafter_fail(error, error_size, "the header size is %u, not %d", crafter_get_u32(in + 12),
                  CRAFTER_TRAJ_HEADER_BYTES);
@@ -186,7 +195,14 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
     return crafter_fail(error, error_size, "the header's checksum does not match (bytes 0-127 are damaged)");
   memset(header, 0, sizeof(*header));
   header->version = version;
-  header->obs_kind = (int)crafter_get_u32(in + 16);
+  header->obs_kind = (int)crafter_get_u16(in + 16);
+  /* Version 4 counts its players at 18; before, those bytes are zero. */
+  header->players = (int)crafter_get_u16(in + 18);
+  if (version == CRAFTER_TRAJ_VERSION_PLAYERS ? header->players < 2 ||
+                                                    header->players > CRAFTER_PLAYERS_MAX
+                                              : header->players != 0)
+    return crafter_fail(error, error_size, "version %u with %d players", version, header->players);
+  if (header->players == 0) header->players = 1;
   header->obs_bytes = crafter_get_u32(in + 20);
   crafter_params *params = &header->params;
   for (int axis = 0; axis < 2; axis++) {
@@ -213,14 +229,16 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   header->level_first = level_first;
   header->level_order = (int)level_order;
   *config_chunk_bytes = crafter_get_u32(in + 120);
-  if ((version != CRAFTER_TRAJ_VERSION_RULES &&
-       (version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0)) ||
+  int any_rules = version >= CRAFTER_TRAJ_VERSION_RULES;
+  if ((!any_rules && (version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0)) ||
       (*task_chunk_bytes && *task_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES))
     return crafter_fail(error, error_size, "version %u with a task table of %u bytes", version,
                         *task_chunk_bytes);
-  if ((version == CRAFTER_TRAJ_VERSION_RULES) !=
-          (*config_chunk_bytes > CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES) ||
-      (version != CRAFTER_TRAJ_VERSION_RULES && *config_chunk_bytes))
+  if ((version == CRAFTER_TRAJ_VERSION_RULES &&
+       *config_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES) ||
+      (version == CRAFTER_TRAJ_VERSION_PLAYERS && *config_chunk_bytes &&
+       *config_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES) ||
+      (!any_rules && *config_chunk_bytes))
     return crafter_fail(error, error_size, "version %u with rules of %u bytes", version,
                         *config_chunk_bytes);
   char problem[200];
@@ -243,10 +261,12 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   if (header->obs_kind != CRAFTER_OBS_NONE && header->obs_kind != CRAFTER_OBS_PIXELS &&
       header->obs_kind != CRAFTER_OBS_SEMANTIC && header->obs_kind != CRAFTER_OBS_SYMBOLIC)
     return crafter_fail(error, error_size, "unknown observation kind %d", header->obs_kind);
-  if (header->obs_bytes != crafter_traj_obs_bytes(params, header->obs_kind))
+  uint32_t expected = header->obs_kind == CRAFTER_OBS_SYMBOLIC
+                         ? (uint32_t)crafter_symbolic_size(header->players) * 4u
+                         : crafter_traj_obs_bytes(params, header->obs_kind);
+  if (header->obs_bytes != expected)
     return crafter_fail(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
-                 header->obs_bytes, crafter_obs_kind_name(header->obs_kind),
-                 crafter_traj_obs_bytes(params, header->obs_kind));
+                 header->obs_bytes, crafter_obs_kind_name(header->obs_kind), expected);
   for (int i = 0; i < CRAFTER_TRAJ_AGENT_BYTES && header->agent[i]; i++)
     if ((unsigned char)header->agent[i] < 0x20 || (unsigned char)header->agent[i] > 0x7e)
       return crafter_fail(error, error_size, "the agent's name is not printable text");
@@ -305,6 +325,7 @@ static void encode_chunk_header(const crafter_traj_episode *episode,
     crafter_put_u32(out + 228, (uint32_t)episode->text);
   }
   crafter_put_u32(out + 232, episode->play);
+  if (episode->player >= 0) crafter_put_u32(out + 236, (uint32_t)episode->player + 1);
   crafter_put_u32(out + 248, episode->payload_crc);
   crafter_put_u32(out + 252, crc_of(out, 252));
 }
@@ -351,7 +372,13 @@ static int decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_t file
   episode->task = (int)task - 1;
   episode->text = (int)text;
   episode->play = crafter_get_u32(in + 232);
-  for (int i = 236; i < 248; i++)
+  /* Files of several players: each chunk is one player's episode. */
+  uint32_t player = crafter_get_u32(in + 236);
+  if (header->players > 1 ? player == 0 || player > (uint32_t)header->players : player != 0)
+    return crafter_fail(error, error_size, "the episode is player %u's in a file of %d player%s",
+                        player, header->players, header->players == 1 ? "" : "s");
+  episode->player = (int)player - 1;
+  for (int i = 240; i < 248; i++)
     if (in[i]) return crafter_fail(error, error_size, "reserved bytes of the chunk header are set");
   if (payload == 0) return crafter_fail(error, error_size, "the episode chunk has no compressed steps");
   uint64_t room = file_bytes - offset - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;
@@ -472,10 +499,10 @@ static int feed_obs(crafter_traj_recorder *recorder, const void *obs) {
   uint32_t bytes = recorder->header.obs_bytes;
   if (bytes == 0) return 0;
   if (recorder->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian()) {
-    uint8_t swapped[CRAFTER_SYMBOLIC_SIZE * 4];
-    memcpy(swapped, obs, sizeof(swapped));
-    to_little_endian_floats(swapped, sizeof(swapped));
-    return feed(recorder, swapped, sizeof(swapped));
+    uint8_t swapped[(CRAFTER_SYMBOLIC_SIZE + CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS) * 4];
+    memcpy(swapped, obs, bytes);
+    to_little_endian_floats(swapped, bytes);
+    return feed(recorder, swapped, bytes);
   }
   return feed(recorder, obs, bytes);
 }
@@ -494,6 +521,7 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   episode->episode = env->episode;
   episode->world_seed = env->world_seed;
   episode->task = -1;
+  episode->player = recorder->header.players > 1 ? env->viewer : -1;
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
@@ -534,8 +562,10 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                  : !result->done ? CRAFTER_TRAJ_CUT
                  : died          ? CRAFTER_TRAJ_DIED
                                  : CRAFTER_TRAJ_TIME_LIMIT;
-  memcpy(episode->achievements, env->game.players[0].achievements, sizeof(episode->achievements));
-  memcpy(episode->inventory, env->game.players[0].inventory, sizeof(episode->inventory));
+  /* The player whose episode this is: the env's viewer. */
+  const crafter_player *player = &env->game.players[env->viewer];
+  memcpy(episode->achievements, player->achievements, sizeof(episode->achievements));
+  memcpy(episode->inventory, player->inventory, sizeof(episode->inventory));
   return 0;
 }
 

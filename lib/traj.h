@@ -35,6 +35,9 @@
 #define CRAFTER_TRAJ_VERSION_RULES 3 /* episodes played by a configuration or on a world
                                         file, both stored after the header (and the task
                                         table, if any) */
+#define CRAFTER_TRAJ_VERSION_PLAYERS 4 /* episodes of several players: the header counts
+                                          them, each chunk is one player's episode (the
+                                          rules and tasks as in version 3, if any) */
 #define CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES 32
 #define CRAFTER_TRAJ_HEADER_BYTES 128
 #define CRAFTER_TRAJ_CHUNK_HEADER_BYTES 256
@@ -72,6 +75,9 @@ typedef struct crafter_traj_header {
   const char *world_text;
   size_t world_bytes;
   const struct crafter_world_map *world;
+  /* Players sharing each world: 1, or with version 4 2..16, each episode
+   * then stored as one chunk per player (crafter_traj_episode.player). */
+  int players;
 } crafter_traj_header;
 
 /* Fills a header for envs of these parameters with observations of a
@@ -79,6 +85,11 @@ typedef struct crafter_traj_header {
  * unless the kind is pixels. */
 void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
                               int obs_kind, const char *agent, const crafter_textures *textures);
+
+/* Records that every world has `players` players (1: Crafter's one); with
+ * several the file is of version 4 and symbolic observations have 1408
+ * values. */
+void crafter_traj_header_set_players(crafter_traj_header *header, int players);
 
 /* Records that the episodes are played on `levels` (NULL: fresh worlds)
  * in `order`; the header's seed must be the set's. */
@@ -135,6 +146,8 @@ typedef struct crafter_traj_episode {
   int text;             /* the wording given: 0 the instruction, k paraphrase k */
   uint32_t play;        /* on a level set: the episode's place in its recording, from 1
                            (the same level may be played again); 0 otherwise */
+  int player;           /* in a file of several players, whose episode this is (0..);
+                           -1 otherwise */
   uint32_t payload_crc;
 } crafter_traj_episode;
 
@@ -154,8 +167,9 @@ crafter_traj_recorder *crafter_traj_recorder_new(const crafter_traj_header *head
 void crafter_traj_recorder_free(crafter_traj_recorder *recorder);
 
 /* Starts an episode after crafter_env_reset; obs is its first observation
- * (obs_bytes of the header; ignored when there are none).  Returns 0, or
- * -1 when memory ran out. */
+ * (obs_bytes of the header; ignored when there are none).  In a file of
+ * several players the episode is the env's viewer's, and every step after
+ * reads that player's state.  Returns 0, or -1 when memory ran out. */
 int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
                                 const void *obs);
 

@@ -8,8 +8,9 @@
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
 bench=$top/bin/crafter-bench
+dataset=$top/bin/crafter-dataset
 tasks=$top/data/tasks/crafter-tasks.yaml
-plan 13
+plan 16
 
 # lines N COUNT SEED: COUNT lines of N random actions.
 lines() {
@@ -116,14 +117,36 @@ od -A n -t u4 -j 128 -N 8 "$scratch/header" | tr -s ' ' >>"$scratch/fields"
 [ "$(tr '\n' ' ' <"$scratch/fields" | tr -s ' ')" = " 144 6 65 3 2 " ]
 ok $? "binary header: size 144, N 6, flags 65, 3 players, 2 envs ($(tr '\n' ' ' <"$scratch/fields"))"
 
-# Refused: more than 16, recording, final observations.
+# Refused: more than 16 players, final observations with several.
 "$step" --players 17 </dev/null >/dev/null 2>"$scratch/e1"
 s1=$?
-"$step" --players 2 --record "$scratch/x.traj" </dev/null >/dev/null 2>"$scratch/e2"
+"$step" --binary --players 2 --final-obs </dev/null >/dev/null 2>"$scratch/e2"
 s2=$?
 [ $s1 -eq 2 ] && grep -q "invalid number of players '17'" "$scratch/e1" && [ $s2 -eq 2 ] &&
-  grep -q "several players" "$scratch/e2" && [ ! -e "$scratch/x.traj" ]
-ok $? "--players 17 and --players with --record are refused"
+  grep -q "several players" "$scratch/e2"
+ok $? "--players 17 and --final-obs with several players are refused"
+
+# Recording games of several players: a chunk per player's episode (format
+# version 4), the same file on 1 and 2 threads, re-simulated together, and
+# scored per player.
+lines 6 500 9 >"$scratch/rec-lines"
+for t in 1 2; do
+  "$step" --players 3 --envs 2 --seed 4 --length 120 --obs symbolic --threads $t \
+    --tasks "$tasks" --record "$scratch/rec$t.traj" <"$scratch/rec-lines" >/dev/null
+done
+cmp -s "$scratch/rec1.traj" "$scratch/rec2.traj"
+ok $? "a recording of 3 players is the same file on 1 and 2 threads"
+"$dataset" verify --resimulate "$scratch/rec1.traj" >"$scratch/verify" 2>&1
+verified=$?
+"$dataset" info "$scratch/rec1.traj" >"$scratch/info"
+"$dataset" list "$scratch/rec1.traj" >"$scratch/list"
+[ $verified -eq 0 ] && grep -q "re-simulated: ok" "$scratch/verify" &&
+  grep -q "^format .*version 4" "$scratch/info" && grep -q "^players       3" "$scratch/info" &&
+  [ "$(awk -F'\t' 'NR > 1 { print $NF }' "$scratch/list" | sort -u | tr '\n' ' ')" = "0 1 2 " ]
+ok $? "it re-simulates with every player's goal and lists each player's episodes"
+"$top/bin/crafter-score" "$scratch/rec1.traj" >"$scratch/score"
+head -n 1 "$scratch/score" | grep -q "external player 0 *external player 1 *external player 2"
+ok $? "crafter-score scores each player apart"
 
 # crafter-gen --players shows the start cells, and a saved world starts
 # the same players: player 0 at (32, 32) for seed 0, the others at
