@@ -44,6 +44,8 @@ static void usage(FILE *out) {
           "      --shard=K/N         record only shard K of N (1 <= K <= N): the episodes\n"
           "                          whose index from 0 is K-1 modulo N; merging the N\n"
           "                          shards gives the file recorded at once\n"
+          "      --players=P         P players a world (1..16), each played by an agent\n"
+          "                          of --agent's kind; each player's episode is a chunk\n"
           "      --obs=KIND          store observations: none (default), pixels,\n"
           "                          semantic or symbolic\n"
           "  -t, --textures=DIR      draw pixels with the PNG files in DIR\n"
@@ -100,7 +102,7 @@ static void usage_error(const char *format, const char *argument) {
 }
 
 enum {
-  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_FPS
+  OPT_STEPS = 256, OPT_SHARD, OPT_OBS, OPT_FPS, OPT_PLAYERS
 };
 
 static const struct option long_options[] = {
@@ -110,6 +112,7 @@ static const struct option long_options[] = {
     CRAFTER_OPTION_SEED_ENTRY,
     {"first-episode", required_argument, NULL, 'e'},
     {"shard", required_argument, NULL, OPT_SHARD},
+    {"players", required_argument, NULL, OPT_PLAYERS},
     {"obs", required_argument, NULL, OPT_OBS},
     {"textures", required_argument, NULL, 't'},
     CRAFTER_OPTION_AREA_ENTRY,
@@ -328,7 +331,7 @@ static int run_video(arguments *a) {
 }
 
 static const command commands[] = {
-    {"record", "a n steps s e shard obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
+    {"record", "a n steps s e shard players obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
     {"info", "", run_info},
     {"list", "", run_list},
     {"verify", "r t", run_verify},
@@ -421,6 +424,13 @@ static void parse(const command *c, int count, char **args, arguments *a) {
                                                        CRAFTER_EPISODE_MAX);
         a->first_episode_given = 1;
         break;
+      case OPT_PLAYERS: {
+        int64_t players;
+        if (crafter_parse_int64(optarg, 1, CRAFTER_PLAYERS_MAX, &players) < 0)
+          usage_error("invalid number of players '%s' (expected 1..16)", optarg);
+        a->record.players = (int)players;
+        break;
+      }
       case OPT_SHARD: {
         int shard[2];
         const char *slash = strchr(optarg, '/');

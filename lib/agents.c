@@ -553,7 +553,7 @@ static int fits_later(const view *v, int action, int x, int y) {
 static int standable(const view *v, int x, int y) {
   if (!crafter_world_inside(v->world, x, y) || !walkable(material_at(v, x, y))) return 0;
   const crafter_object *object = object_at(v, x, y);
-  return !object || object == crafter_game_body(&v->env->game, 0);
+  return !object || object == crafter_game_body(&v->env->game, v->env->viewer);
 }
 
 /* Marks the cells holding `thing` (placed by the agent, with `placed`);

@@ -154,7 +154,9 @@ typedef struct recording {
   long written;               /* the episodes written so far */
   long steps;
   int window;                 /* episodes that may wait to be written */
-  crafter_traj_recorder **parked; /* [place % window]: ended, waiting for its turn */
+  int players;                /* players a world: chunks an episode */
+  crafter_traj_recorder **parked; /* [place % window * players + p]: ended, waiting for
+                                     its turn */
   crafter_traj_recorder **spare;  /* recorders free to take */
   int spare_count;
   int failed;
@@ -172,15 +174,16 @@ static void recording_fail(recording *r, const char *format, const char *detail)
 /* Writes the parked episodes whose turn has come; under the lock. */
 static void write_ready(recording *r) {
   while (!r->failed && r->written < r->total) {
-    crafter_traj_recorder **slot = &r->parked[r->written % r->window];
+    crafter_traj_recorder **slot = &r->parked[r->written % r->window * r->players];
     if (!*slot) break;
-    char problem[300];
-    if (crafter_traj_writer_add(r->writer, *slot, problem, sizeof(problem)) < 0) {
-      recording_fail(r, "%s", problem);
-      break;
+    for (int p = 0; p < r->players && !r->failed; p++) {
+      char problem[300];
+      if (crafter_traj_writer_add(r->writer, slot[p], problem, sizeof(problem)) < 0)
+        recording_fail(r, "%s", problem);
+      r->spare[r->spare_count++] = slot[p];
+      slot[p] = NULL;
     }
-    r->spare[r->spare_count++] = *slot;
-    *slot = NULL;
+    if (r->failed) break;
     r->written++;
     if (r->options->progress) {
       double now = seconds_now();
@@ -199,7 +202,7 @@ typedef struct record_worker {
   int index;
   pthread_t thread;
   crafter_episode *runner;
-  crafter_agent *agent;
+  crafter_agent *agent[CRAFTER_PLAYERS_MAX]; /* one a player */
 } record_worker;
 
 /* Plays the shard's episode at `place`; 0, or -1 when the run failed. */
@@ -219,31 +222,58 @@ static int record_one(record_worker *w, long place) {
     pthread_mutex_unlock(&r->lock);
     return -1;
   }
-  const crafter_env *env = crafter_episode_env(runner);
-  crafter_agent_reset(w->agent, env);
-  /* A level is played many times: each play gets actions of its own. */
-  if (options->levels) crafter_agent_reseed(w->agent, (uint64_t)env->world_seed, (uint64_t)i + 1);
-  if (options->tasks)
-    crafter_agent_set_task(w->agent, crafter_episode_task(runner), crafter_episode_tracker(runner));
-  crafter_step_record step;
+  crafter_env *env = crafter_episode_env(runner);
+  int players = r->players;
+  for (int p = 0; p < players; p++) {
+    env->viewer = p;
+    crafter_agent_reset(w->agent[p], env);
+    /* A level is played many times: each play gets actions of its own;
+     * every player too. */
+    if (options->levels || p > 0)
+      crafter_agent_reseed(w->agent[p], (uint64_t)env->world_seed,
+                           p == 0 ? (uint64_t)i + 1
+                                  : ((uint64_t)i + 1) * CRAFTER_PLAYERS_MAX + (uint64_t)p);
+    if (options->tasks)
+      crafter_agent_set_task(w->agent[p], crafter_episode_player_task(runner, p),
+                             crafter_episode_player_tracker(runner, p));
+  }
+  env->viewer = 0;
+  crafter_step_record step[CRAFTER_PLAYERS_MAX];
   long steps = 0;
+  int over;
   do {
-    if (crafter_episode_step(runner, crafter_agent_act(w->agent, env), &step) < 0) {
+    int status;
+    if (players == 1) {
+      status = crafter_episode_step(runner, crafter_agent_act(w->agent[0], env), &step[0]);
+      over = step[0].done;
+    } else {
+      int actions[CRAFTER_PLAYERS_MAX];
+      for (int p = 0; p < players; p++) {
+        env->viewer = p;
+        actions[p] = crafter_episode_player_done(runner, p) ? CRAFTER_NOOP
+                                                            : crafter_agent_act(w->agent[p], env);
+      }
+      env->viewer = 0;
+      status = crafter_episode_step_players(runner, actions, step);
+      over = step[0].over;
+    }
+    if (status < 0) {
       pthread_mutex_lock(&r->lock);
       recording_fail(r, "%s", "out of memory");
       pthread_mutex_unlock(&r->lock);
       return -1;
     }
     steps++;
-  } while (!step.done);
+  } while (!over);
   pthread_mutex_lock(&r->lock);
   /* Wait until the episode's turn is within the window, with a recorder
    * to go on with. */
-  while (!r->failed && (place - r->written >= r->window || r->spare_count == 0))
+  while (!r->failed && (place - r->written >= r->window || r->spare_count < players))
     pthread_cond_wait(&r->progress_made, &r->lock);
   if (!r->failed) {
-    r->parked[place % r->window] =
-        crafter_episode_swap_recorder(runner, r->spare[--r->spare_count]);
+    for (int p = 0; p < players; p++)
+      r->parked[place % r->window * players + p] =
+          crafter_episode_swap_player_recorder(runner, p, r->spare[--r->spare_count]);
     r->steps += steps;
     write_ready(r);
   }
@@ -301,6 +331,8 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   crafter_traj_header_set_rules(&header, options->config_text, options->config_bytes,
                                 options->config, options->world_text, options->world_bytes,
                                 options->world);
+  r.players = options->players > 1 ? options->players : 1;
+  crafter_traj_header_set_players(&header, r.players);
   crafter_episode_options *e = &r.episode;
   e->params = options->params;
   e->config = options->config;
@@ -313,6 +345,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   e->level_envs = 1;
   e->tasks = options->tasks;
   e->record = &header;
+  e->players = r.players;
   if (options->episodes > options->shard_index - 1)
     r.total = (long)((options->episodes - options->shard_index) / options->shard_count + 1);
   int threads = options->threads < 1 ? 1 : options->threads;
@@ -321,11 +354,12 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   pthread_mutex_init(&r.lock, NULL);
   pthread_cond_init(&r.progress_made, NULL);
   record_worker *workers = calloc((size_t)threads, sizeof(*workers));
-  r.parked = calloc((size_t)r.window, sizeof(*r.parked));
-  r.spare = calloc((size_t)r.window, sizeof(*r.spare));
+  size_t slots = (size_t)r.window * (size_t)r.players;
+  r.parked = calloc(slots, sizeof(*r.parked));
+  r.spare = calloc(slots, sizeof(*r.spare));
   int status = 0;
   if (!workers || !r.parked || !r.spare) status = failn(1, error, error_size, "out of memory");
-  for (int k = 0; status == 0 && k < r.window; k++)
+  for (size_t k = 0; status == 0 && k < slots; k++)
     if (!(r.spare[r.spare_count++] = crafter_traj_recorder_new(&header)))
       status = failn(1, error, error_size, "out of memory");
   for (int t = 0; status == 0 && t < threads; t++) {
@@ -333,9 +367,11 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
     workers[t].index = t;
     workers[t].runner = crafter_episode_new(e, 0, t > 0 ? workers[0].runner : NULL, problem,
                                             sizeof(problem));
-    workers[t].agent = crafter_agent_new(options->agent, &options->params);
+    int agents = 1;
+    for (int p = 0; p < r.players; p++)
+      agents &= (workers[t].agent[p] = crafter_agent_new(options->agent, &options->params)) != NULL;
     if (!workers[t].runner) status = failn(2, error, error_size, "%s", problem);
-    else if (!workers[t].agent) status = failn(1, error, error_size, "out of memory");
+    else if (!agents) status = failn(1, error, error_size, "out of memory");
   }
   if (status == 0) {
     r.writer = crafter_traj_writer_create(options->output, &header, error, error_size);
@@ -361,11 +397,11 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                                             status ? sizeof(problem) : error_size) < 0)
     status = 1;
   for (int t = 0; workers && t < threads; t++) {
-    crafter_agent_free(workers[t].agent);
+    for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_agent_free(workers[t].agent[p]);
     /* later runners borrow the first one's textures: free it last */
   }
   for (int t = threads - 1; workers && t >= 0; t--) crafter_episode_free(workers[t].runner);
-  for (int k = 0; r.parked && k < r.window; k++) crafter_traj_recorder_free(r.parked[k]);
+  for (size_t k = 0; r.parked && k < slots; k++) crafter_traj_recorder_free(r.parked[k]);
   for (int k = 0; r.spare && k < r.spare_count; k++) crafter_traj_recorder_free(r.spare[k]);
   free(r.parked);
   free(r.spare);

@@ -43,6 +43,8 @@ typedef struct crafter_record_options {
   const char *world_text;         /* the world file's bytes, stored with them */
   size_t world_bytes;
   const crafter_world_map *world; /* every episode on this map, or NULL */
+  int players;                    /* players a world (0 or 1: one), each played by an
+                                     agent of the kind, with its own generator */
 } crafter_record_options;
 
 /* Records the episodes of one shard into a new file: episode counters

@@ -378,6 +378,18 @@ int crafter_episode_unfinished(const crafter_episode *e) {
 
 crafter_traj_recorder *crafter_episode_recorder(crafter_episode *e) { return e->recorder; }
 
+crafter_traj_recorder *crafter_episode_swap_player_recorder(crafter_episode *e, int p,
+                                                            crafter_traj_recorder *fresh) {
+  if (p == 0) return crafter_episode_swap_recorder(e, fresh);
+  crafter_traj_recorder *ended = e->more[p];
+  e->more[p] = fresh;
+  return ended;
+}
+
+crafter_task_tracker *crafter_episode_player_tracker(crafter_episode *e, int p) {
+  return &e->tracker[p];
+}
+
 crafter_traj_recorder *crafter_episode_swap_recorder(crafter_episode *e,
                                                      crafter_traj_recorder *fresh) {
   crafter_traj_recorder *ended = e->recorder;

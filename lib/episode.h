@@ -138,6 +138,10 @@ int crafter_episode_store(crafter_episode *episode, crafter_traj_writer *writer,
 crafter_traj_recorder *crafter_episode_swap_recorder(crafter_episode *episode,
                                                      crafter_traj_recorder *fresh);
 
+/* The same for player p's recorder (p = 0: crafter_episode_swap_recorder). */
+crafter_traj_recorder *crafter_episode_swap_player_recorder(crafter_episode *episode, int p,
+                                                            crafter_traj_recorder *fresh);
+
 /* The env; the goal (NULL without tasks), its candidate in the pool, its
  * wording and whether it was met at the last step. */
 crafter_env *crafter_episode_env(crafter_episode *episode);
@@ -153,6 +157,7 @@ const crafter_task *crafter_episode_player_task(const crafter_episode *episode, 
 int crafter_episode_player_candidate(const crafter_episode *episode, int p);
 int crafter_episode_player_text(const crafter_episode *episode, int p);
 const char *crafter_episode_player_instruction(const crafter_episode *episode, int p);
+crafter_task_tracker *crafter_episode_player_tracker(crafter_episode *episode, int p);
 
 /* The level being played (its number, from 1 as records show it), or 0
  * without levels. */

@@ -10,7 +10,7 @@ step=$top/bin/crafter-step
 bench=$top/bin/crafter-bench
 dataset=$top/bin/crafter-dataset
 tasks=$top/data/tasks/crafter-tasks.yaml
-plan 16
+plan 17
 
 # lines N COUNT SEED: COUNT lines of N random actions.
 lines() {
@@ -144,6 +144,14 @@ verified=$?
   grep -q "^format .*version 4" "$scratch/info" && grep -q "^players       3" "$scratch/info" &&
   [ "$(awk -F'\t' 'NR > 1 { print $NF }' "$scratch/list" | sort -u | tr '\n' ' ')" = "0 1 2 " ]
 ok $? "it re-simulates with every player's goal and lists each player's episodes"
+for t in 1 2; do
+  "$dataset" record -q --players 2 --agent scripted -n 4 --steps 300 --threads $t --obs semantic \
+    --tasks "$tasks" -o "$scratch/agents$t.traj"
+done
+cmp -s "$scratch/agents1.traj" "$scratch/agents2.traj" &&
+  "$dataset" verify --resimulate "$scratch/agents1.traj" >/dev/null &&
+  [ "$("$dataset" list "$scratch/agents1.traj" | wc -l)" -eq 9 ]
+ok $? "crafter-dataset record --players 2: scripted agents, the same file on 1 and 2 threads, re-simulated"
 "$top/bin/crafter-score" "$scratch/rec1.traj" >"$scratch/score"
 head -n 1 "$scratch/score" | grep -q "external player 0 *external player 1 *external player 2"
 ok $? "crafter-score scores each player apart"
