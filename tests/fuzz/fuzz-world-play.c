@@ -65,12 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   params.length = PLAY_STEPS / 2;       /* an episode that ends, then another */
   params.seed = (int64_t)size;
   crafter_env env;
-  if (crafter_env_init(&env, &params, error, sizeof(error)) < 0) {
+  int players = 0;
+  for (int i = 0; i < map.object_count; i++) players += map.objects[i].kind == CRAFTER_PLAYER;
+  if (crafter_env_init(&env, &params, error, sizeof(error)) < 0 ||
+      crafter_env_set_players(&env, players, error, sizeof(error)) < 0) {
     fprintf(stderr, "fuzz-world-play: %s\n", error);
     abort();
   }
-  static uint8_t pixels[27 * 27 * 3];
-  static float symbolic[CRAFTER_SYMBOLIC_SIZE];
+  static uint8_t pixels[27 * 27 * 3 * CRAFTER_PLAYERS_MAX]; /* every player's view */
+  static float symbolic[CRAFTER_SYMBOLIC_SIZE + CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS];
   static char text[8192];
   uint8_t *semantic = malloc((size_t)map.width * (size_t)map.height);
   if (!semantic) abort();
@@ -82,13 +85,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check_holds(&env, &map);
   for (int t = 0; t < PLAY_STEPS; t++) {
-    crafter_step_result result;
-    crafter_env_step(&env, size ? data[(size_t)t * 7919 % size] % CRAFTER_ACTION_COUNT : 0,
-                     &result);
-    crafter_env_semantic(&env, semantic);
-    crafter_render_symbolic(&env, symbolic);
-    (void)crafter_render_text(&env, text, sizeof(text));
-    if (result.done && crafter_env_reset_from_world(&env, &map, error, sizeof(error)) < 0) abort();
+    int actions[CRAFTER_PLAYERS_MAX];
+    for (int p = 0; p < players; p++)
+      actions[p] = size ? data[((size_t)t * 7919 + (size_t)p * 31) % size] % CRAFTER_ACTION_COUNT : 0;
+    crafter_step_result results[CRAFTER_PLAYERS_MAX];
+    crafter_env_step_players(&env, actions, results);
+    int over = 1;
+    for (int p = 0; p < players; p++) {
+      over &= results[p].done != 0;
+      if (crafter_game_body_slot(&env.game, p) < 0) continue;
+      env.viewer = p;
+      crafter_env_semantic(&env, semantic);
+      crafter_render_symbolic_players(&env, symbolic);
+      (void)crafter_render_text(&env, text, sizeof(text));
+    }
+    env.viewer = 0;
+    if (over && crafter_env_reset_from_world(&env, &map, error, sizeof(error)) < 0) abort();
   }
   free(semantic);
   crafter_env_free(&env);
