@@ -349,6 +349,10 @@ static void write_short_or_state(FILE *out, const crafter_env *env,
     crafter_json_key(&json, "achievements");
     write_named_counts(&json, crafter_achievement_names, player->achievements,
                        CRAFTER_ACHIEVEMENT_COUNT);
+    if (env->game.player_count > 1) { /* other players this one's hits finished */
+      crafter_json_key(&json, "kills");
+      crafter_json_int(&json, player->kills);
+    }
   }
   end_record(&json, extra);
 }

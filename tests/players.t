@@ -10,7 +10,7 @@ step=$top/bin/crafter-step
 bench=$top/bin/crafter-bench
 dataset=$top/bin/crafter-dataset
 tasks=$top/data/tasks/crafter-tasks.yaml
-plan 17
+plan 18
 
 # lines N COUNT SEED: COUNT lines of N random actions.
 lines() {
@@ -167,6 +167,23 @@ printf '0 0 0 0\n' | "$step" --players 4 --info state --world "$scratch/four.txt
   grep -q '"player": 3, "reset": 1.*"pos": \[32, 33\]' "$scratch/generated" &&
   [ "$(grep -o '"pos": [^]]*]' "$scratch/generated")" = "$(grep -o '"pos": [^]]*]' "$scratch/saved")" ]
 ok $? "crafter-gen --players 4 saves the start cells an episode of 4 players starts on"
+
+# Damage between players only when configured: player 0 turns to player
+# 1 and hits; with players.damage 9 the hit kills (a kill counted, player 1
+# done with discount 0, player 0 playing on); without, nothing happens.
+printf 'crafter-world 1\nmap\n.@@..\n.....\n.....\n' >"$scratch/duel.txt"
+printf 'players:\n  damage: 9\n' >"$scratch/duel.yaml"
+printf 'move_right noop\ndo noop\nnoop noop\n' |
+  "$step" --players 2 --world "$scratch/duel.txt" --config "$scratch/duel.yaml" --info state \
+  >"$scratch/duel"
+printf 'move_right noop\ndo noop\n' |
+  "$step" --players 2 --world "$scratch/duel.txt" --info state >"$scratch/peace"
+grep -q '"player": 0, "t": 2, .*"kills": 1' "$scratch/duel" &&
+  grep -q '"player": 1, "t": 2, "reward": -0.9, "done": true, "discount": 0.0' "$scratch/duel" &&
+  grep -q '"player": 1, "t": 3, .*"pos": null' "$scratch/duel" &&
+  grep -q '"player": 0, "t": 3, .*"done": false' "$scratch/duel" &&
+  grep -q '"player": 1, "t": 2, .*"health": 9' "$scratch/peace"
+ok $? "a hit takes players.damage health and counts a kill; by default it does nothing"
 
 # crafter-bench --players: world steps and player steps.
 "$bench" --players 4 --steps 2000 --repeats 1 --format json >"$scratch/bench" 2>&1
