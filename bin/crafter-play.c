@@ -26,6 +26,9 @@ static void usage(FILE *out) {
           "t place a table, r a stone, f a furnace, p a plant; 1 2 3 make a wood, stone,\n"
           "iron pickaxe, 4 5 6 a wood, stone, iron sword; . or n waits a step; q quits.\n"
           "While the player sleeps time passes by itself (+ and - change its speed).\n"
+          "With --players 2, player 1 has the arrows, Enter do, Backspace sleep, h j k l\n"
+          "place a stone, table, furnace, plant, 7 8 9 make the pickaxes and u i o the\n"
+          "swords; player 0 keeps the other keys.\n"
           "\n"
           "The game (as crafter.Env):\n"
           "  -s, --seed=N            the Env seed (default 0)\n"
@@ -55,6 +58,9 @@ static void usage(FILE *out) {
           "      --fps=N             real time, as Crafter's own GUI: N steps a second\n"
           "                          (1..1000), each with the last key pressed during it,\n"
           "                          or noop when none was; + and - change N\n"
+          "      --players=P         P players on one keyboard (1 or 2, default 1): their\n"
+          "                          views side by side; a key is a step of its player,\n"
+          "                          the other waiting (with --fps both act each frame)\n"
           "\n"
           "Replay:\n"
           "  -r, --replay=FILE       replay an episode of FILE, re-simulated from its seeds\n"
@@ -112,7 +118,8 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->colors = -1;
   a->speed = 10;
   int64_t number;
-  enum { OPT_RECORD = 256, OPT_NO_WAIT, OPT_COLORS, OPT_CELL, OPT_SPEED, OPT_FPS };
+  enum { OPT_RECORD = 256, OPT_NO_WAIT, OPT_COLORS, OPT_CELL, OPT_SPEED, OPT_FPS,
+         OPT_PLAYERS };
   static const struct option long_options[] = {
       CRAFTER_OPTION_SEED_ENTRY,
       {"first-episode", required_argument, NULL, 'e'},
@@ -125,6 +132,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
       {"world", required_argument, NULL, 'w'},
       {"record", required_argument, NULL, OPT_RECORD},
       {"fps", required_argument, NULL, OPT_FPS},
+      {"players", required_argument, NULL, OPT_PLAYERS},
       {"replay", required_argument, NULL, 'r'},
       {"episode-index", required_argument, NULL, 'i'},
       {"no-wait", no_argument, NULL, OPT_NO_WAIT},
@@ -189,6 +197,11 @@ static void parse_options(int argc, char **argv, arguments *a) {
           usage_error("invalid fps '%s' (expected 1..1000 steps per second)", optarg);
         a->fps = (int)number;
         break;
+      case OPT_PLAYERS:
+        if (crafter_parse_int64(optarg, 1, 2, &number) < 0)
+          usage_error("invalid number of players '%s' (expected 1 or 2)", optarg);
+        a->players = (int)number;
+        break;
       case 'k': a->keys = optarg; break;
       case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
@@ -206,6 +219,11 @@ static void parse_options(int argc, char **argv, arguments *a) {
   if (a->replay_path && (a->given || a->record_path))
     usage_error("%s", "--replay takes the seed, episode, area, view, size and length from "
                       "the file; --record is for play");
+  if (a->players > 1 && a->record_path)
+    usage_error("%s", "--record does not store games of several players yet: play --players 2 "
+                      "without it");
+  if (a->players > 1 && a->replay_path)
+    usage_error("%s", "--replay plays back one player's recording: not with --players 2");
   crafter_task_options_check(PROGRAM, &a->tasks);
   crafter_level_options_check(PROGRAM, &a->levels);
   if (a->replay_path && (a->tasks.path || crafter_level_options_wanted(&a->levels)))

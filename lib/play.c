@@ -105,6 +105,43 @@ int crafter_play_action_of_key(int key) {
   }
 }
 
+/* Player 1's keys in a game of two (crafter_play_player_action_of_key). */
+static int second_player_action(int key) {
+  if (key >= 'A' && key <= 'Z') key += 'a' - 'A';
+  switch (key) {
+    case CRAFTER_KEY_LEFT: return CRAFTER_MOVE_LEFT;
+    case CRAFTER_KEY_RIGHT: return CRAFTER_MOVE_RIGHT;
+    case CRAFTER_KEY_UP: return CRAFTER_MOVE_UP;
+    case CRAFTER_KEY_DOWN: return CRAFTER_MOVE_DOWN;
+    case '\r': case '\n': return CRAFTER_DO;
+    case 0x7f: case '\b': return CRAFTER_SLEEP;
+    case 'h': return CRAFTER_PLACE_STONE;
+    case 'j': return CRAFTER_PLACE_TABLE;
+    case 'k': return CRAFTER_PLACE_FURNACE;
+    case 'l': return CRAFTER_PLACE_PLANT;
+    case '7': return CRAFTER_MAKE_WOOD_PICKAXE;
+    case '8': return CRAFTER_MAKE_STONE_PICKAXE;
+    case '9': return CRAFTER_MAKE_IRON_PICKAXE;
+    case 'u': return CRAFTER_MAKE_WOOD_SWORD;
+    case 'i': return CRAFTER_MAKE_STONE_SWORD;
+    case 'o': return CRAFTER_MAKE_IRON_SWORD;
+    default: return -1;
+  }
+}
+
+int crafter_play_player_action_of_key(int key, int players, int *player) {
+  *player = 0;
+  if (players < 2) return crafter_play_action_of_key(key);
+  int action = second_player_action(key);
+  if (action >= 0) {
+    *player = 1;
+    return action;
+  }
+  action = crafter_play_action_of_key(key);
+  if (action == CRAFTER_NOOP) *player = -1;
+  return action;
+}
+
 int crafter_play_command_of_key(int key, int replay) {
   switch (key) {
     case 'q': case 'Q': case CRAFTER_KEY_ESCAPE: case 3: case 4: return CRAFTER_PLAY_QUIT;
@@ -128,11 +165,15 @@ void crafter_play_frames_start(crafter_play_frames *frames, int fps, long now) {
   frames->fps = fps < 1 ? 1 : fps > 1000 ? 1000 : fps;
   frames->start = now;
   frames->frame = 0;
-  frames->pending = -1;
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) frames->pending[p] = -1;
 }
 
 void crafter_play_frames_key(crafter_play_frames *frames, int action) {
-  frames->pending = action;
+  frames->pending[0] = action;
+}
+
+void crafter_play_frames_key_player(crafter_play_frames *frames, int p, int action) {
+  if (p >= 0 && p < CRAFTER_PLAYERS_MAX) frames->pending[p] = action;
 }
 
 /* When the frame under way ends: frame k of a run ends k + 1 frames after
@@ -147,15 +188,23 @@ long crafter_play_frames_wait(const crafter_play_frames *frames, long now) {
 }
 
 int crafter_play_frames_take(crafter_play_frames *frames, long now) {
-  if (now < frame_end(frames)) return -1;
-  int action = frames->pending >= 0 ? frames->pending : CRAFTER_NOOP;
-  frames->pending = -1;
+  int action;
+  return crafter_play_frames_take_players(frames, now, 1, &action) ? action : -1;
+}
+
+int crafter_play_frames_take_players(crafter_play_frames *frames, long now, int players,
+                                     int *actions) {
+  if (now < frame_end(frames)) return 0;
+  if (players > CRAFTER_PLAYERS_MAX) players = CRAFTER_PLAYERS_MAX;
+  for (int p = 0; p < players; p++)
+    actions[p] = frames->pending[p] >= 0 ? frames->pending[p] : CRAFTER_NOOP;
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) frames->pending[p] = -1;
   frames->frame++;
   if (frame_end(frames) <= now) { /* late: the next frame is a whole one from now */
     frames->start = now;
     frames->frame = 0;
   }
-  return action;
+  return 1;
 }
 
 /* ---- colours ---- */
@@ -462,11 +511,15 @@ static int prepare_renderer(crafter_play_screen *screen, int cell_rows) {
   return 0;
 }
 
-/* Renders the env's observation without touching its generator, then
- * averages factor x factor blocks of the local view into `shown`. */
-static void render_shown(crafter_play_screen *screen, crafter_env *env) {
+/* Renders the env's observation without touching its generator: the
+ * night noise is drawn from `noise`, a copy of it that the caller keeps
+ * (so that views drawn one after another draw on), then averages factor x
+ * factor blocks of the local view into `shown`. */
+static void render_shown(crafter_play_screen *screen, crafter_env *env, crafter_rng *noise) {
   crafter_rng saved = env->game.rng;
+  env->game.rng = *noise;
   crafter_render_pixels(screen->renderer, env, screen->pixels);
+  *noise = env->game.rng;
   env->game.rng = saved;
   int factor = screen->factor;
   int shown_width = screen->grid[0] * screen->unit / factor;
@@ -616,21 +669,65 @@ static void add_split(lines *all, const char *text, const char *split, int width
   add_wrapped(all, words, count, width, 0, separator);
 }
 
-/* The glyph of a cell: the object on it, else its material; blank outside. */
-static char cell_glyph(const crafter_world *world, int x, int y) {
+/* The glyph of a cell: the object on it, else its material; blank outside.
+ * The viewer is @, another player its number. */
+static char cell_glyph(const crafter_env *env, int x, int y) {
+  const crafter_world *world = &env->game.world;
   if (!crafter_world_inside(world, x, y)) return ' ';
   int slot = crafter_world_object_slot(world, x, y);
-  if (slot >= 0) return crafter_object_char(&world->objects[slot]);
+  if (slot >= 0) {
+    int p = crafter_game_player_of_slot(&env->game, slot);
+    if (p >= 0 && p != env->viewer) return (char)(p < 10 ? '0' + p : 'a' + p - 10);
+    return crafter_object_char(&world->objects[slot]);
+  }
   char c = crafter_material_char(crafter_world_material(world, x, y));
   return c ? c : '?';
 }
 
+/* Where the view of a player who left the world was: a box of the view's
+ * size saying so. */
+static void add_gone(lines *all, const crafter_play_screen *screen, const crafter_env *env,
+                     int cells_x, int cells_y) {
+  char words[64];
+  snprintf(words, sizeof(words), "player %d died", env->viewer);
+  int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
+  int inner = glyphs ? 2 * cells_x + 1 : 2 * screen->cell_rows * cells_x;
+  int height = glyphs ? cells_y : cells_y * screen->cell_rows;
+  int length = (int)strlen(words);
+  if (length > inner) length = inner;
+  for (int row = -1; row <= height; row++) {
+    int border = row < 0 || row == height;
+    if (border && !glyphs) continue;
+    crafter_play_text *line = new_line(all);
+    if (!line) return;
+    if (border) {
+      put_string(line, "+");
+      put_repeat(line, "-", inner);
+      put_string(line, "+");
+      continue;
+    }
+    if (glyphs) put_string(line, "|");
+    if (row != height / 2) {
+      put_repeat(line, " ", inner);
+    } else {
+      int before = (inner - length) / 2;
+      put_repeat(line, " ", before);
+      put_bytes(line, words, (size_t)length);
+      put_repeat(line, " ", inner - length - before);
+    }
+    if (glyphs) put_string(line, "|");
+  }
+}
+
 /* The map: `cells` columns and `cell_lines` rows of cells around the
- * player (at most the view). */
+ * player (at most the view); its night noise from `noise`. */
 static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, int cells_x,
-                    int cells_y) {
-  const crafter_world *world = &env->game.world;
+                    int cells_y, crafter_rng *noise) {
   int first_x = (screen->grid[0] - cells_x) / 2, first_y = (screen->grid[1] - cells_y) / 2;
+  if (!crafter_game_body(&env->game, env->viewer)) {
+    add_gone(all, screen, env, cells_x, cells_y);
+    return;
+  }
   if (screen->mode == CRAFTER_PLAY_GLYPHS) {
     int center_x = crafter_game_body(&env->game, env->viewer)->x;
     int center_y = crafter_game_body(&env->game, env->viewer)->y;
@@ -645,7 +742,7 @@ static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, i
       if (!line) return;
       put_string(line, "|");
       for (int gx = first_x; gx < first_x + cells_x; gx++) {
-        char glyph[3] = {' ', cell_glyph(world, center_x + gx - screen->grid[0] / 2,
+        char glyph[3] = {' ', cell_glyph(env, center_x + gx - screen->grid[0] / 2,
                                          center_y + gy - screen->grid[1] / 2), '\0'};
         put_string(line, glyph);
       }
@@ -659,7 +756,7 @@ static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, i
     }
     return;
   }
-  render_shown(screen, env);
+  render_shown(screen, env, noise);
   int shown_unit = 2 * screen->cell_rows;
   int shown_width = screen->grid[0] * shown_unit;
   size_t shown_pixels = (size_t)shown_width * (size_t)(screen->grid[1] * shown_unit);
@@ -779,14 +876,23 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   add_vitals(all, screen, env, width, packing);
   if (airy) add_line(all, "%s", "");
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
-  int target_x = crafter_game_body(&env->game, env->viewer)->x + player->facing_x;
-  int target_y = crafter_game_body(&env->game, env->viewer)->y + player->facing_y;
-  int slot = crafter_world_object_slot(world, target_x, target_y);
-  const char *target = slot >= 0 ? crafter_object_kind_names[world->objects[slot].kind]
-                       : crafter_world_inside(world, target_x, target_y)
-                           ? crafter_material_names[crafter_world_material(world, target_x, target_y)]
-                           : "the edge of the world";
-  add_line(all, "facing  %s, %s", facing_names[facing], target);
+  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  if (body) {
+    int target_x = body->x + player->facing_x;
+    int target_y = body->y + player->facing_y;
+    int slot = crafter_world_object_slot(world, target_x, target_y);
+    int other = slot >= 0 ? crafter_game_player_of_slot(&env->game, slot) : -1;
+    const char *target = slot >= 0 ? crafter_object_kind_names[world->objects[slot].kind]
+                         : crafter_world_inside(world, target_x, target_y)
+                             ? crafter_material_names[crafter_world_material(world, target_x, target_y)]
+                             : "the edge of the world";
+    if (other >= 0)
+      add_line(all, "facing  %s, player %d", facing_names[facing], other);
+    else
+      add_line(all, "facing  %s, %s", facing_names[facing], target);
+  } else {
+    add_line(all, "%s", "facing  nothing");
+  }
   if (airy) add_line(all, "%s", "");
   /* Packed, the heading leads the words of its list. */
   char items[CRAFTER_ITEM_COUNT][48], heading[64];
@@ -852,47 +958,38 @@ static int choose_cell_rows(const crafter_play_screen *screen, int columns, int 
   return 0;
 }
 
-int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
-                      const crafter_play_status *status, int columns, int rows,
-                      crafter_play_text *out) {
-  enum { MESSAGE_LINES = 3, GOAL_LINES = 2 };
-  out->length = 0;
-  out->failed = 0;
-  put_string(out, "");
-  lines help = {0}, message = {0}, map = {0}, panel = {0}, goal = {0};
-  /* Without a terminal (columns 0) the message and keys wrap as on the
-   * common 80-column one. */
-  int width = columns ? columns : 80;
-  if (status->help) add_split(&help, status->help, "  ", width, "   ");
-  if (status->message) add_split(&message, status->message, " ", width, " ");
-  while (message.count > MESSAGE_LINES) crafter_play_text_free(&message.line[--message.count]);
+enum { MESSAGE_LINES = 3, GOAL_LINES = 2 };
+
+/* A status's goal (over up to two lines) and message (up to three),
+ * wrapped at `width`. */
+static void wrap_status(const crafter_play_status *status, int width, lines *goal,
+                        lines *message) {
+  if (status->message) add_split(message, status->message, " ", width, " ");
+  while (message->count > MESSAGE_LINES) crafter_play_text_free(&message->line[--message->count]);
   if (status->instruction) {
     char line[1200];
     snprintf(line, sizeof(line), "Goal: %s", status->instruction);
-    add_split(&goal, line, " ", width, " ");
-    while (goal.count > GOAL_LINES) crafter_play_text_free(&goal.line[--goal.count]);
+    add_split(goal, line, " ", width, " ");
+    while (goal->count > GOAL_LINES) crafter_play_text_free(&goal->line[--goal->count]);
   }
-  int message_rows = message.count ? message.count : 1;
-  int body_rows = rows ? rows - message_rows - help.count - goal.count : 0;
-  if (rows && body_rows < 1) { /* too small for everything: the map first */
-    free_lines(&help);
-    free_lines(&goal);
-    while (message.count > 1 && rows - message.count < 1)
-      crafter_play_text_free(&message.line[--message.count]);
-    message_rows = message.count ? message.count : 1;
-    body_rows = rows - message_rows > 1 ? rows - message_rows : 1;
-  }
+}
+
+/* The body of a frame into `body`: the view of env->viewer (its noise
+ * from `noise`) and the panel beside it, or under it when the columns do
+ * not allow, in at most `body_rows` rows (0: any); the cells' size chosen
+ * for `columns` (0: any) and the rows.  `width` is what the panel may take
+ * under the view.  Returns 0, or -1 when the renderer could not be made;
+ * a line that ran out of memory fails `body`. */
+static int add_body(lines *body, crafter_play_screen *screen, crafter_env *env,
+                    const crafter_play_status *status, int columns, int body_rows, int width,
+                    crafter_rng *noise) {
   int cell_rows = choose_cell_rows(screen, columns, body_rows);
   screen->mode = cell_rows ? screen->colour_mode : CRAFTER_PLAY_GLYPHS;
   int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
   if (glyphs) cell_rows = 1;
   screen->frame_cell_rows = cell_rows;
-  if (!glyphs && prepare_renderer(screen, cell_rows) < 0) {
-    free_lines(&help);
-    free_lines(&message);
-    free_lines(&goal);
-    return -1;
-  }
+  if (!glyphs && prepare_renderer(screen, cell_rows) < 0) return -1;
+  lines map = {0}, panel = {0};
   int cell_columns = glyphs ? 2 : 2 * cell_rows;
   int frame = glyphs ? 3 : 0;         /* columns of the glyph border and last space */
   int frame_rows = glyphs ? 2 : 0;
@@ -906,7 +1003,7 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
   /* Keep the player in the middle when cropping. */
   if ((screen->grid[0] - cells_x) % 2) cells_x = cells_x > 1 ? cells_x - 1 : cells_x;
   if ((screen->grid[1] - cells_y) % 2) cells_y = cells_y > 1 ? cells_y - 1 : cells_y;
-  add_map(&map, screen, env, cells_x, cells_y);
+  add_map(&map, screen, env, cells_x, cells_y, noise);
   int map_width = cells_x * cell_columns + frame;
   int side = !columns || columns >= map_width + GAP + PANEL_MIN;
   int panel_width = side ? (columns ? columns - map_width - GAP : PANEL_NATURAL) : width;
@@ -917,41 +1014,85 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
     add_panel(&panel, screen, env, status, panel_width, packing);
     if (!body_rows || panel.count <= panel_rows) break;
   }
-  int failed = lines_failed(&help) || lines_failed(&message) || lines_failed(&map) ||
-               lines_failed(&panel) || lines_failed(&goal);
+  if (lines_failed(&map) || lines_failed(&panel)) body->failed = 1;
+  int count = side ? (map.count > panel.count ? map.count : panel.count) : map.count + panel.count;
+  if (body_rows && count > body_rows) count = body_rows;
+  for (int i = 0; i < count; i++) {
+    crafter_play_text *line = new_line(body);
+    if (!line) break;
+    if (side) {
+      if (i < map.count) {
+        put_string(line, map.line[i].data);
+      } else if (i < panel.count) {
+        put_repeat(line, " ", map_width);
+      }
+      if (i < panel.count) {
+        put_repeat(line, " ", GAP);
+        put_clipped(line, panel.line[i].data, panel_width);
+      }
+    } else if (i < map.count) {
+      put_string(line, map.line[i].data);
+    } else {
+      put_clipped(line, panel.line[i - map.count].data, width);
+    }
+  }
+  free_lines(&map);
+  free_lines(&panel);
+  return 0;
+}
+
+/* A goal or message line: bold in colour. */
+static void put_bold(crafter_play_text *out, int glyphs, const char *text, int width) {
+  if (!glyphs) put_string(out, "\033[1m");
+  put_clipped(out, text, width);
+  if (!glyphs) put_string(out, "\033[0m");
+}
+
+int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
+                      const crafter_play_status *status, int columns, int rows,
+                      crafter_play_text *out) {
+  out->length = 0;
+  out->failed = 0;
+  put_string(out, "");
+  lines help = {0}, message = {0}, body = {0}, goal = {0};
+  /* Without a terminal (columns 0) the message and keys wrap as on the
+   * common 80-column one. */
+  int width = columns ? columns : 80;
+  if (status->help) add_split(&help, status->help, "  ", width, "   ");
+  wrap_status(status, width, &goal, &message);
+  int message_rows = message.count ? message.count : 1;
+  int body_rows = rows ? rows - message_rows - help.count - goal.count : 0;
+  if (rows && body_rows < 1) { /* too small for everything: the map first */
+    free_lines(&help);
+    free_lines(&goal);
+    while (message.count > 1 && rows - message.count < 1)
+      crafter_play_text_free(&message.line[--message.count]);
+    message_rows = message.count ? message.count : 1;
+    body_rows = rows - message_rows > 1 ? rows - message_rows : 1;
+  }
+  crafter_rng noise = env->game.rng;
+  if (add_body(&body, screen, env, status, columns, body_rows, width, &noise) < 0) {
+    free_lines(&help);
+    free_lines(&message);
+    free_lines(&goal);
+    return -1;
+  }
+  int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
+  int failed = lines_failed(&help) || lines_failed(&message) || lines_failed(&body) ||
+               lines_failed(&goal);
   int emitted = 0;
   for (int i = 0; i < goal.count; i++) {
     if (emitted++) put_string(out, "\n");
-    if (!glyphs) put_string(out, "\033[1m");
-    put_clipped(out, goal.line[i].data, width);
-    if (!glyphs) put_string(out, "\033[0m");
+    put_bold(out, glyphs, goal.line[i].data, width);
   }
-  int body = side ? (map.count > panel.count ? map.count : panel.count) : map.count + panel.count;
-  if (body_rows && body > body_rows) body = body_rows;
-  for (int i = 0; i < body; i++) {
+  for (int i = 0; i < body.count; i++) {
     if (emitted++) put_string(out, "\n");
-    if (side) {
-      if (i < map.count) {
-        put_string(out, map.line[i].data);
-      } else if (i < panel.count) {
-        put_repeat(out, " ", map_width);
-      }
-      if (i < panel.count) {
-        put_repeat(out, " ", GAP);
-        put_clipped(out, panel.line[i].data, panel_width);
-      }
-    } else if (i < map.count) {
-      put_string(out, map.line[i].data);
-    } else {
-      put_clipped(out, panel.line[i - map.count].data, width);
-    }
+    put_string(out, body.line[i].data);
   }
   for (int i = 0; i < message_rows && (!rows || emitted < rows); i++) {
     if (emitted++) put_string(out, "\n");
     if (i >= message.count) continue;
-    if (!glyphs) put_string(out, "\033[1m");
-    put_clipped(out, message.line[i].data, width);
-    if (!glyphs) put_string(out, "\033[0m");
+    put_bold(out, glyphs, message.line[i].data, width);
   }
   for (int i = 0; i < help.count && (!rows || emitted < rows); i++) {
     if (emitted++) put_string(out, "\n");
@@ -959,10 +1100,126 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
   }
   free_lines(&help);
   free_lines(&message);
-  free_lines(&map);
-  free_lines(&panel);
+  free_lines(&body);
   free_lines(&goal);
   return failed || out->failed ? -1 : 0;
+}
+
+/* The widest line of a list, in columns. */
+static int widest(const lines *all) {
+  int most = 0;
+  for (int i = 0; i < all->count; i++) {
+    int width = visible_width(all->line[i].data);
+    if (width > most) most = width;
+  }
+  return most;
+}
+
+int crafter_play_draw_players(crafter_play_screen *screen, crafter_env *env, int players,
+                              const crafter_play_status *status, const char *help_text,
+                              int columns, int rows, crafter_play_text *out) {
+  if (players < 1) players = 1;
+  if (players > CRAFTER_PLAYERS_MAX) players = CRAFTER_PLAYERS_MAX;
+  out->length = 0;
+  out->failed = 0;
+  put_string(out, "");
+  /* Each half an equal share of the columns; without a terminal the
+   * messages wrap at 80 columns and the keys under them all. */
+  int half_columns = columns ? (columns - GAP * (players - 1)) / players : 0;
+  if (columns && half_columns < 1) half_columns = 1;
+  int half_width = half_columns ? half_columns : 80;
+  int width = columns ? columns : players * 80 + (players - 1) * GAP;
+  lines help = {0};
+  lines goal[CRAFTER_PLAYERS_MAX], message[CRAFTER_PLAYERS_MAX], body[CRAFTER_PLAYERS_MAX];
+  memset(goal, 0, sizeof(goal));
+  memset(message, 0, sizeof(message));
+  memset(body, 0, sizeof(body));
+  if (help_text) add_split(&help, help_text, "  ", width, "   ");
+  int goal_rows = 0, message_rows = 1;
+  for (int p = 0; p < players; p++) {
+    wrap_status(&status[p], half_width, &goal[p], &message[p]);
+    if (goal[p].count > goal_rows) goal_rows = goal[p].count;
+    if (message[p].count > message_rows) message_rows = message[p].count;
+  }
+  int body_rows = rows ? rows - message_rows - help.count - goal_rows : 0;
+  if (rows && body_rows < 1) { /* too small for everything: the maps first */
+    free_lines(&help);
+    goal_rows = 0;
+    while (message_rows > 1 && rows - message_rows < 1) message_rows--;
+    body_rows = rows - message_rows > 1 ? rows - message_rows : 1;
+  }
+  crafter_rng noise = env->game.rng; /* each view draws on after the one before */
+  int viewer = env->viewer;
+  int status_code = 0;
+  for (int p = 0; p < players && status_code == 0; p++) {
+    env->viewer = p;
+    status_code = add_body(&body[p], screen, env, &status[p], half_columns, body_rows,
+                           half_width, &noise);
+  }
+  env->viewer = viewer;
+  int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
+  int body_count = 0;
+  int failed = lines_failed(&help);
+  for (int p = 0; p < players; p++) {
+    if (body[p].count > body_count) body_count = body[p].count;
+    failed |= lines_failed(&goal[p]) || lines_failed(&message[p]) || lines_failed(&body[p]);
+  }
+  /* Where each half ends: its share, or its widest line. */
+  int ends[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < players; p++) {
+    int most = half_columns;
+    if (!most) {
+      most = widest(&body[p]);
+      for (int i = 0; i < goal_rows && i < goal[p].count; i++) {
+        int w = visible_width(goal[p].line[i].data);
+        if (w > most) most = w;
+      }
+      for (int i = 0; i < message_rows && i < message[p].count; i++) {
+        int w = visible_width(message[p].line[i].data);
+        if (w > most) most = w;
+      }
+    }
+    ends[p] = most;
+  }
+  int sections[3] = {goal_rows, body_count, message_rows};
+  int emitted = 0;
+  for (int section = 0; section < 3 && status_code == 0; section++) {
+    for (int i = 0; i < sections[section] && (!rows || emitted < rows); i++) {
+      if (emitted++) put_string(out, "\n");
+      int used = 0; /* columns written on this row */
+      int start = 0; /* where the present half begins */
+      for (int p = 0; p < players; p++) {
+        lines *list = section == 0 ? &goal[p] : section == 1 ? &body[p] : &message[p];
+        if (i < list->count) { /* no trailing blanks: they would pad the next half */
+          crafter_play_text *line = &list->line[i];
+          while (line->length && line->data[line->length - 1] == ' ')
+            line->data[--line->length] = '\0';
+        }
+        if (i < list->count && list->line[i].data[0]) {
+          put_repeat(out, " ", start - used);
+          size_t before = out->length;
+          if (section == 1) {
+            put_clipped(out, list->line[i].data, half_columns ? half_columns : ends[p]);
+          } else {
+            put_bold(out, glyphs, list->line[i].data, half_width);
+          }
+          used = start + visible_width(out->data + before);
+        }
+        start += ends[p] + GAP;
+      }
+    }
+  }
+  for (int i = 0; i < help.count && (!rows || emitted < rows) && status_code == 0; i++) {
+    if (emitted++) put_string(out, "\n");
+    put_clipped(out, help.line[i].data, width);
+  }
+  free_lines(&help);
+  for (int p = 0; p < players; p++) {
+    free_lines(&goal[p]);
+    free_lines(&message[p]);
+    free_lines(&body[p]);
+  }
+  return status_code < 0 || failed || out->failed ? -1 : 0;
 }
 
 /* ---- a game that records ---- */
@@ -989,21 +1246,22 @@ typedef struct action_watch {
   int x, y;
 } action_watch;
 
-static void watch_action(action_watch *watch, const crafter_env *env, int action) {
-  watch->outlook = crafter_game_action_outlook(&env->game, action, watch->reason,
+/* Player p's action; p's body must be in the world. */
+static void watch_action(action_watch *watch, const crafter_env *env, int p, int action) {
+  watch->outlook = crafter_game_player_outlook(&env->game, p, action, watch->reason,
                                                sizeof(watch->reason));
-  memcpy(watch->items, env->game.players[env->viewer].inventory, sizeof(watch->items));
-  watch->x = crafter_game_body(&env->game, env->viewer)->x;
-  watch->y = crafter_game_body(&env->game, env->viewer)->y;
+  memcpy(watch->items, env->game.players[p].inventory, sizeof(watch->items));
+  watch->x = crafter_game_body(&env->game, p)->x;
+  watch->y = crafter_game_body(&env->game, p)->y;
 }
 
-/* After the step: the reason when the action did nothing (the player
- * still there, no item gained or spent: the vitals go their own way),
- * else NULL. */
-static const char *action_failure(const action_watch *watch, const crafter_env *env) {
-  const int32_t *items = env->game.players[env->viewer].inventory;
-  int unchanged = watch->x == crafter_game_body(&env->game, env->viewer)->x &&
-                  watch->y == crafter_game_body(&env->game, env->viewer)->y &&
+/* After the step: the reason when player p's action did nothing (the
+ * player still there, no item gained or spent: the vitals go their own
+ * way), else NULL. */
+static const char *action_failure(const action_watch *watch, const crafter_env *env, int p) {
+  const int32_t *items = env->game.players[p].inventory;
+  const crafter_object *body = crafter_game_body(&env->game, p);
+  int unchanged = body && watch->x == body->x && watch->y == body->y &&
                   memcmp(watch->items + CRAFTER_SAPLING, items + CRAFTER_SAPLING,
                          sizeof(items[0]) * (CRAFTER_ITEM_COUNT - CRAFTER_SAPLING)) == 0;
   return watch->outlook != CRAFTER_ACTION_POSSIBLE && unchanged ? watch->reason : NULL;
@@ -1035,6 +1293,12 @@ static int start_episode(crafter_play_game *game, char *error, size_t error_size
   else
     snprintf(game->message, sizeof(game->message), "Episode %lld begins (world seed %lld).",
              (long long)env->episode, (long long)env->world_seed);
+  for (int p = 0; p < game->players; p++) {
+    crafter_play_side *side = &game->side[p];
+    side->reward = 0;
+    side->over = 0;
+    memcpy(side->message, game->message, sizeof(side->message));
+  }
   return 0;
 }
 
@@ -1046,10 +1310,19 @@ const char *crafter_play_game_instruction(const crafter_play_game *game) {
   return crafter_episode_instruction(game->runner);
 }
 
+const char *crafter_play_game_player_instruction(const crafter_play_game *game, int p) {
+  return crafter_episode_player_instruction(game->runner, p);
+}
+
 int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
                            char *error, size_t error_size) {
   memset(game, 0, sizeof(*game));
   game->options = options;
+  game->players = options->players > 1 ? options->players : 1;
+  if (game->players > CRAFTER_PLAYERS_MAX) {
+    snprintf(error, error_size, "at most %d players share a world", CRAFTER_PLAYERS_MAX);
+    return -1;
+  }
   crafter_episode_options *e = &game->episode;
   e->params = options->params;
   e->config = options->config;
@@ -1060,6 +1333,7 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_opti
   e->level_order = options->level_order;
   e->level_envs = 1;
   e->tasks = options->tasks;
+  e->players = game->players;
   if (options->record) {
     crafter_traj_header_init(&game->header, &options->params, CRAFTER_OBS_NONE, "human", NULL);
     game->header.tasks = options->tasks ? options->tasks->set : NULL;
@@ -1089,15 +1363,21 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_opti
 
 void crafter_play_game_act(crafter_play_game *game, int action) {
   if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
+  if (game->players > 1) {
+    int actions[CRAFTER_PLAYERS_MAX] = {0};
+    actions[0] = action;
+    crafter_play_game_act_players(game, actions);
+    return;
+  }
   crafter_env *env = crafter_episode_env(game->runner);
   int was_sleeping = env->game.players[env->viewer].sleeping;
   action_watch watch;
-  watch_action(&watch, env, action);
+  watch_action(&watch, env, 0, action);
   crafter_step_record result;
   if (crafter_episode_step(game->runner, action, &result) < 0)
     record_failure(game, "out of memory while recording");
   const crafter_player *player = &env->game.players[env->viewer];
-  const char *reason = action_failure(&watch, env);
+  const char *reason = action_failure(&watch, env, 0);
   int failed = reason != NULL;
   game->reward += result.reward;
   if (result.finished) store_episode(game);
@@ -1140,6 +1420,114 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   } else if (action == CRAFTER_NOOP) {
     memcpy(game->message, previous, sizeof(previous));
   }
+}
+
+/* A player's message after a step of several players, as
+ * crafter_play_game_act words one player's. */
+static void side_message(crafter_play_game *game, int p, int action, const action_watch *watch,
+                         int was_sleeping, const crafter_step_record *result) {
+  crafter_env *env = crafter_episode_env(game->runner);
+  crafter_play_side *side = &game->side[p];
+  const crafter_player *player = &env->game.players[p];
+  const char *reason = watch ? action_failure(watch, env, p) : NULL;
+  if (!side->over) side->reward += result->reward;
+  char unlocked[400];
+  achievement_list(result->unlocked, unlocked, sizeof(unlocked));
+  char previous[sizeof(side->message)];
+  memcpy(previous, side->message, sizeof(previous));
+  side->message[0] = '\0';
+  if (result->finished) {
+    int died = result->discount == 0.0 && !result->goal;
+    side->over = result->goal ? CRAFTER_TRAJ_GOAL : died ? CRAFTER_TRAJ_DIED
+                                                         : CRAFTER_TRAJ_TIME_LIMIT;
+    if (result->goal)
+      snprintf(side->message, sizeof(side->message),
+               "Player %d met the goal after %ld steps with a reward of %.1f.", p,
+               env->game.step, side->reward);
+    else if (died)
+      snprintf(side->message, sizeof(side->message),
+               "Player %d died after %ld steps with a reward of %.1f.", p, env->game.step,
+               side->reward);
+    else
+      snprintf(side->message, sizeof(side->message),
+               "Time is up after %ld steps with a reward of %.1f.", env->game.step,
+               side->reward);
+  } else if (result->unlocked) {
+    snprintf(side->message, sizeof(side->message), "Unlocked %s (reward %+.1f).", unlocked,
+             result->reward);
+  } else if (reason && result->reward != 0) {
+    snprintf(side->message, sizeof(side->message), "%s  Health %d (reward %+.1f).", reason,
+             player->inventory[CRAFTER_HEALTH], result->reward);
+  } else if (reason) {
+    snprintf(side->message, sizeof(side->message), "%s", reason);
+  } else if (result->reward != 0) {
+    snprintf(side->message, sizeof(side->message), "Health %d (reward %+.1f).",
+             player->inventory[CRAFTER_HEALTH], result->reward);
+  } else if (player->sleeping && !was_sleeping) {
+    snprintf(side->message, sizeof(side->message), "You fall asleep.");
+  } else if (!player->sleeping && was_sleeping) {
+    snprintf(side->message, sizeof(side->message), "You wake up.");
+  } else if (action == CRAFTER_NOOP) {
+    memcpy(side->message, previous, sizeof(previous));
+  }
+}
+
+void crafter_play_game_act_players(crafter_play_game *game, const int *actions) {
+  if (game->players == 1) {
+    crafter_play_game_act(game, actions[0]);
+    return;
+  }
+  if (game->over) return;
+  crafter_env *env = crafter_episode_env(game->runner);
+  int played[CRAFTER_PLAYERS_MAX], was_sleeping[CRAFTER_PLAYERS_MAX];
+  action_watch watch[CRAFTER_PLAYERS_MAX];
+  int watched[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < game->players; p++) {
+    played[p] = actions[p] >= 0 && actions[p] < CRAFTER_ACTION_COUNT ? actions[p] : CRAFTER_NOOP;
+    was_sleeping[p] = env->game.players[p].sleeping;
+    /* Only an action the player chose has a reason to fail. */
+    watched[p] = played[p] != CRAFTER_NOOP && game->side[p].over != CRAFTER_TRAJ_DIED &&
+                 crafter_game_body(&env->game, p);
+    if (watched[p]) watch_action(&watch[p], env, p, played[p]);
+  }
+  crafter_step_record results[CRAFTER_PLAYERS_MAX];
+  if (crafter_episode_step_players(game->runner, played, results) < 0)
+    record_failure(game, "out of memory while recording");
+  for (int p = 0; p < game->players; p++) {
+    if (game->side[p].over == CRAFTER_TRAJ_DIED) continue; /* it acts no more */
+    side_message(game, p, played[p], watched[p] ? &watch[p] : NULL, was_sleeping[p], &results[p]);
+  }
+  if (!results[0].over) return;
+  game->over = game->side[0].over ? game->side[0].over : CRAFTER_TRAJ_TIME_LIMIT;
+  char next[64];
+  if (game->options->levels)
+    snprintf(next, sizeof(next), "the next level");
+  else
+    snprintf(next, sizeof(next), "episode %lld", (long long)env->episode + 1);
+  for (int p = 0; p < game->players; p++) {
+    crafter_play_side *side = &game->side[p];
+    size_t used = strlen(side->message);
+    snprintf(side->message + used, sizeof(side->message) - used,
+             "%sAny key starts %s; q quits.", used ? "  " : "", next);
+  }
+}
+
+int crafter_play_game_player_active(crafter_play_game *game, int p) {
+  if (game->over || p < 0 || p >= game->players) return 0;
+  if (game->players == 1) return 1;
+  return game->side[p].over != CRAFTER_TRAJ_DIED &&
+         crafter_game_body(&crafter_play_game_env(game)->game, p) != NULL;
+}
+
+int crafter_play_game_asleep(crafter_play_game *game) {
+  const crafter_env *env = crafter_play_game_env(game);
+  int active = 0;
+  for (int p = 0; p < game->players; p++) {
+    if (!crafter_play_game_player_active(game, p)) continue;
+    if (!env->game.players[p].sleeping) return 0;
+    active++;
+  }
+  return active > 0;
 }
 
 int crafter_play_game_next_episode(crafter_play_game *game, char *error, size_t error_size) {
@@ -1255,11 +1643,11 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
     const crafter_traj_step *stored = &replay->data.steps[replay->t];
     crafter_env *env = &replay->env;
     action_watch watch;
-    watch_action(&watch, env, stored->action);
+    watch_action(&watch, env, 0, stored->action);
     crafter_step_result result;
     crafter_env_step(env, stored->action, &result);
     int goal = replay->task ? crafter_task_step(&replay->tracker, env, stored->action, &result) : 0;
-    const char *failure = action_failure(&watch, env);
+    const char *failure = action_failure(&watch, env, 0);
     double reward = result.info_reward;
     replay->reward += reward;
     replay->t++;
@@ -1309,6 +1697,12 @@ const char crafter_play_help[] =
     "p plant  make: 1 wood, 2 stone, 3 iron pickaxe; 4 wood, 5 stone, 6 iron sword  "
     "wait: . or n  quit: q";
 
+const char crafter_play_two_help[] =
+    "player 0 (left): move w a s d  do: space  sleep: tab  place: r stone, t table, "
+    "f furnace, p plant  make: 1 2 3 wood, stone, iron pickaxe; 4 5 6 sword  "
+    "player 1 (right): move arrows  do: enter  sleep: backspace  place: h stone, j table, "
+    "k furnace, l plant  make: 7 8 9 pickaxe; u i o sword  both wait: . or n  quit: q";
+
 const char crafter_play_replay_help[] =
     "pause/resume: space  step: . or right  back: , or left  faster: +  slower: -  quit: q";
 
@@ -1343,6 +1737,8 @@ typedef struct app {
   char error[512];
   int failed;       /* 1 on an error that ends the program */
   int suspend, continued, resized; /* what signals asked for, not yet done */
+  int players;      /* sharing the world in play: 1, or 2 on one keyboard */
+  char side_title[CRAFTER_PLAYERS_MAX][200], side_progress[CRAFTER_PLAYERS_MAX][200];
 } app;
 
 static crafter_env *app_env(app *a) {
@@ -1391,6 +1787,44 @@ static void describe(app *a, crafter_play_status *status) {
   status->progress = a->progress[0] ? a->progress : NULL;
 }
 
+/* What player p's half of the frame says in a game of several players. */
+static void describe_side(app *a, int p, crafter_play_status *status) {
+  memset(status, 0, sizeof(*status));
+  crafter_play_game *game = &a->game;
+  const crafter_env *env = crafter_play_game_env(game);
+  const crafter_play_side *side = &game->side[p];
+  snprintf(a->side_title[p], sizeof(a->side_title[p]), "Player %d  seed %lld  %s %lld", p,
+           (long long)env->params.seed, game->options->levels ? "level" : "episode",
+           (long long)env->episode);
+  const char *end = side->over == CRAFTER_TRAJ_DIED        ? "died"
+                    : side->over == CRAFTER_TRAJ_GOAL      ? "goal met"
+                    : side->over == CRAFTER_TRAJ_TIME_LIMIT ? "time is up"
+                                                           : NULL;
+  a->side_progress[p][0] = '\0';
+  if (end)
+    snprintf(a->side_progress[p], sizeof(a->side_progress[p]), "(%s)", end);
+  else if (a->real_time)
+    snprintf(a->side_progress[p], sizeof(a->side_progress[p]), "(real time, %d steps/s)",
+             a->speed);
+  else if (a->interactive && crafter_play_game_asleep(game))
+    snprintf(a->side_progress[p], sizeof(a->side_progress[p]), "(time passes at %d steps/s)",
+             a->speed);
+  status->title = a->side_title[p];
+  status->progress = a->side_progress[p][0] ? a->side_progress[p] : NULL;
+  status->reward = side->reward;
+  status->message = game->record_failed ? game->record_error : side->message;
+  status->instruction = crafter_play_game_player_instruction(game, p);
+}
+
+/* The frame of play by several players into a->frame: 0, or -1 when
+ * memory ran out. */
+static int draw_sides(app *a) {
+  crafter_play_status status[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < a->players; p++) describe_side(a, p, &status[p]);
+  return crafter_play_draw_players(a->screen, app_env(a), a->players, status,
+                                   crafter_play_two_help, a->columns, a->rows, &a->frame);
+}
+
 /* Draws the frame: over the whole terminal, or on standard output. */
 static void show(app *a) {
   crafter_play_status status;
@@ -1399,7 +1833,11 @@ static void show(app *a) {
     crafter_terminal_size(&a->columns, &a->rows);
     a->clear = 1;
   }
-  if (crafter_play_draw(a->screen, app_env(a), &status, a->columns, a->rows, &a->frame) < 0) {
+  int drawn = a->players > 1 && !a->replaying
+                  ? draw_sides(a)
+                  : crafter_play_draw(a->screen, app_env(a), &status, a->columns, a->rows,
+                                      &a->frame);
+  if (drawn < 0) {
     snprintf(a->error, sizeof(a->error), "out of memory");
     a->failed = 1;
     a->quit = 1;
@@ -1499,6 +1937,21 @@ static int press(app *a, int key) {
     if (a->real_time) crafter_play_frames_start(&a->frames, a->speed, crafter_terminal_now_ms());
     return 1;
   }
+  if (a->players > 1) {
+    int player;
+    int action = crafter_play_player_action_of_key(key, a->players, &player);
+    if (action < 0) return 0;
+    if (player >= 0 && !crafter_play_game_player_active(game, player)) return 0; /* it died */
+    if (a->real_time) { /* the frame takes it when it ends; a wait is everyone's */
+      for (int p = 0; p < a->players; p++)
+        if (p == player || player < 0) crafter_play_frames_key_player(&a->frames, p, action);
+      return 0;
+    }
+    int actions[CRAFTER_PLAYERS_MAX] = {0};
+    if (player >= 0) actions[player] = action;
+    crafter_play_game_act_players(game, actions);
+    return 1;
+  }
   int action = crafter_play_action_of_key(key);
   if (action < 0) return 0;
   if (a->real_time) { /* the frame takes it when it ends */
@@ -1527,8 +1980,7 @@ static size_t press_bytes(app *a, const uint8_t *bytes, size_t length, int final
 static long tick_interval(app *a) {
   if (a->replaying) {
     if (a->paused || a->replay.t >= (long)a->replay.data.steps_count) return -1;
-  } else if (a->game.over || !crafter_play_game_env(&a->game)->game.players[0].sleeping ||
-             a->real_time) {
+  } else if (a->game.over || !crafter_play_game_asleep(&a->game) || a->real_time) {
     return -1;
   }
   return 1000 / a->speed;
@@ -1538,9 +1990,11 @@ static long tick_interval(app *a) {
  * game moved. */
 static int run_frames(app *a) {
   if (!a->real_time || a->replaying || a->game.over) return 0;
-  int action = crafter_play_frames_take(&a->frames, crafter_terminal_now_ms());
-  if (action < 0) return 0;
-  crafter_play_game_act(&a->game, action);
+  int actions[CRAFTER_PLAYERS_MAX];
+  if (!crafter_play_frames_take_players(&a->frames, crafter_terminal_now_ms(), a->players,
+                                        actions))
+    return 0;
+  crafter_play_game_act_players(&a->game, actions);
   return 1;
 }
 
@@ -1549,7 +2003,8 @@ static void tick(app *a) {
     replay_seek(a, a->replay.t + 1);
     if (a->replay.t >= (long)a->replay.data.steps_count) a->paused = 1;
   } else {
-    crafter_play_game_act(&a->game, CRAFTER_NOOP);
+    int actions[CRAFTER_PLAYERS_MAX] = {0}; /* every player waits */
+    crafter_play_game_act_players(&a->game, actions);
   }
 }
 
@@ -1754,6 +2209,7 @@ int crafter_play_main(crafter_play_options *a) {
   p.speed = a->fps ? a->fps : a->speed;
   p.real_time = a->fps > 0;
   p.replaying = a->replay_path != NULL;
+  p.players = a->players > 1 && !p.replaying ? a->players : 1;
   crafter_play_game_options game_options;
   memset(&game_options, 0, sizeof(game_options));
   game_options.params = *params;
@@ -1768,6 +2224,7 @@ int crafter_play_main(crafter_play_options *a) {
   game_options.levels = levels.count ? &levels : NULL;
   game_options.level_order = a->levels.order;
   game_options.record = a->record_path;
+  game_options.players = p.players;
   status = 0;
   if (p.replaying) {
     if (crafter_play_replay_open(&p.replay, a->replay_path, (size_t)a->episode_index, rules.config,

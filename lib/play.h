@@ -5,7 +5,8 @@
  * records what it plays and says why a failed action did nothing, the
  * replay of a recorded episode, and the frame: the local view in colour
  * (half blocks) or in letters, the vitals, inventory and achievements
- * beside it, a message and a help line.
+ * beside it, a message and a help line; for two players on one keyboard
+ * their keys, their game and a frame of both views side by side.
  *
  * Nothing here touches a terminal or a clock or keeps global state; the
  * program owns raw mode, signals and time. */
@@ -54,6 +55,18 @@ size_t crafter_play_decode_key(const uint8_t *bytes, size_t length, int final, i
  * keys. */
 int crafter_play_action_of_key(int key);
 
+/* The keyboard of a game of `players` players on one keyboard (crafter-play
+ * --players 2).  With one player it is crafter_play_action_of_key, player
+ * 0's.  With two, player 1 has the arrows to move, Enter (CR or LF) to do,
+ * Backspace (DEL or ^H) to sleep, h j k l to place a stone, a table, a
+ * furnace, a plant, 7 8 9 to make the wood, stone and iron pickaxe and
+ * u i o the wood, stone and iron sword (letters in either case); player 0
+ * keeps every other key of crafter_play_action_of_key, w a s d to move and
+ * space to do among them; '.' and n are everyone's wait.  Returns the
+ * action and sets *player to the player whose key it is (-1 for a wait,
+ * which is every player's), or returns -1 for other keys. */
+int crafter_play_player_action_of_key(int key, int players, int *player);
+
 enum crafter_play_command {
   CRAFTER_PLAY_NOTHING = 0,
   CRAFTER_PLAY_QUIT,    /* q, Q, Escape, ^C, ^D */
@@ -82,15 +95,19 @@ typedef struct crafter_play_frames {
   int fps;
   long start;   /* when frame 0 of the present run began */
   long frame;   /* frames taken since then */
-  int pending;  /* the action of the frame under way, -1 for none yet */
+  int pending[CRAFTER_PLAYERS_MAX]; /* each player's action of the frame under way, -1 for
+                                       none yet */
 } crafter_play_frames;
 
 /* Starts frames at `fps` (1..1000) at time `now`, no key pressed yet. */
 void crafter_play_frames_start(crafter_play_frames *frames, int fps, long now);
 
 /* An action key pressed: it is the frame's action unless another follows
- * within the frame. */
+ * within the frame.  The first is player 0's; in a game of several
+ * players each player has its own, player p's (0 .. CRAFTER_PLAYERS_MAX - 1)
+ * by the second. */
 void crafter_play_frames_key(crafter_play_frames *frames, int action);
+void crafter_play_frames_key_player(crafter_play_frames *frames, int p, int action);
 
 /* Milliseconds from `now` until the frame under way ends; 0 when it has. */
 long crafter_play_frames_wait(const crafter_play_frames *frames, long now);
@@ -98,6 +115,12 @@ long crafter_play_frames_wait(const crafter_play_frames *frames, long now);
 /* When the frame under way has ended at `now`: returns its action (noop
  * when no key was pressed) and begins the next frame.  Else -1. */
 int crafter_play_frames_take(crafter_play_frames *frames, long now);
+
+/* The same for a game of `players` players: when the frame has ended,
+ * fills actions[p] with each player's action of the frame (noop for a
+ * player who pressed none), begins the next frame and returns 1; else 0. */
+int crafter_play_frames_take_players(crafter_play_frames *frames, long now, int players,
+                                     int *actions);
 
 /* ---- colours ---- */
 
@@ -172,6 +195,24 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
                       const crafter_play_status *status, int columns, int rows,
                       crafter_play_text *out);
 
+/* The frame of a game of several players (crafter-play --players 2): the
+ * views of players 0 .. players - 1 side by side, player 0 on the left,
+ * each drawn as crafter_play_draw draws one with env->viewer set to it and
+ * status[p] (its help unused): its goal above, its view, its panel beside
+ * or under the view, its message below; the halves' goals, views and
+ * messages begin on the same rows.  The keys `help` (may be NULL) are
+ * wrapped under them all, across the whole width.  A player who has left
+ * the world (it died) has a box saying so where its view was.  Each half
+ * gets an equal share of `columns` (0: each takes its natural width, the
+ * message wrapped at 80, and the next begins after the widest line of the
+ * one before); `rows` (0 for no limit) is the whole frame's.  The night
+ * noise of the views comes from one copy of the game's generator, view
+ * after view: the game is left exactly as it was, and env->viewer as it
+ * was.  Returns 0, or -1 when memory ran out. */
+int crafter_play_draw_players(crafter_play_screen *screen, crafter_env *env, int players,
+                              const crafter_play_status *status, const char *help, int columns,
+                              int rows, crafter_play_text *out);
+
 /* The terminal rows a cell takes in the last frame drawn (1 for glyphs). */
 int crafter_play_screen_cell_rows(const crafter_play_screen *screen);
 
@@ -193,8 +234,18 @@ typedef struct crafter_play_game_options {
   const crafter_task_pool *tasks; /* a goal for every episode, or NULL; must outlive the game */
   const crafter_level_set *levels; /* every episode on a level of this set, or NULL */
   int level_order;                /* enum crafter_level_order */
-  const char *record;             /* trajectory file of every episode played, or NULL */
+  const char *record;             /* trajectory file of every episode played, or NULL; one
+                                     player only */
+  int players;                    /* players sharing the world (0 or 1: one; at most
+                                     CRAFTER_PLAYERS_MAX) */
 } crafter_play_game_options;
+
+/* What a game of several players keeps of each player's episode. */
+typedef struct crafter_play_side {
+  double reward;      /* of the player's episode so far */
+  int over;           /* the player's episode has ended: 0, or enum crafter_traj_end */
+  char message[512];  /* the player's latest event, or why its action did nothing */
+} crafter_play_side;
 
 typedef struct crafter_play_game {
   crafter_episode *runner;  /* the env, its episodes, goals and recording */
@@ -202,11 +253,16 @@ typedef struct crafter_play_game {
   crafter_traj_header header;
   const crafter_play_game_options *options;
   crafter_traj_writer *writer;
-  double reward;            /* of the episode so far */
-  int over;                 /* the episode has ended: 0, or enum crafter_traj_end */
-  char message[512];        /* the latest event, or why the action did nothing */
+  double reward;            /* of the episode so far (one player) */
+  int over;                 /* the episode has ended: 0, or enum crafter_traj_end (with
+                               several players: every player's has, and this is
+                               player 0's end) */
+  char message[512];        /* the latest event, or why the action did nothing (one
+                               player) */
   int record_failed;
   char record_error[300];
+  int players;              /* players sharing the world: 1, or more */
+  crafter_play_side side[CRAFTER_PLAYERS_MAX]; /* each player's, with several players */
 } crafter_play_game;
 
 /* Makes the env, opens the recording and starts the first episode.
@@ -216,12 +272,28 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_opti
 
 /* One step with an action; records it; when the episode ends (death, the
  * time limit, or its goal met) stores it and sets `over`.  Does nothing
- * once the episode is over. */
+ * once the episode is over.  With several players it is player 0's
+ * action, the others waiting (noop). */
 void crafter_play_game_act(crafter_play_game *game, int action);
+
+/* One step of every player, actions[p] for player p (one player: as
+ * crafter_play_game_act).  Each player's reward, end and message go to
+ * side[p]: a player's episode ends at its death, the time limit or its
+ * goal, and the game's (`over`) when every player's has, the others
+ * playing on meanwhile.  Does nothing once the game is over. */
+void crafter_play_game_act_players(crafter_play_game *game, const int *actions);
+
+/* Whether player p still acts: the game is not over and p has not died. */
+int crafter_play_game_player_active(crafter_play_game *game, int p);
+
+/* Whether time should pass by itself: some player still acts, and every
+ * player who still acts sleeps. */
+int crafter_play_game_asleep(crafter_play_game *game);
 
 /* The game's env, and its episode's goal in words (NULL without tasks). */
 crafter_env *crafter_play_game_env(crafter_play_game *game);
 const char *crafter_play_game_instruction(const crafter_play_game *game);
+const char *crafter_play_game_player_instruction(const crafter_play_game *game, int p);
 
 /* Starts the next episode.  Returns 0, or -1 with a reason. */
 int crafter_play_game_next_episode(crafter_play_game *game, char *error, size_t error_size);
@@ -268,9 +340,10 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
 
 void crafter_play_replay_free(crafter_play_replay *replay);
 
-/* The help lines of the two modes. */
+/* The help lines of the two modes, and of play by two players. */
 extern const char crafter_play_help[];
 extern const char crafter_play_replay_help[];
+extern const char crafter_play_two_help[];
 
 /* The goal of the episode a replay plays, in the words the recording
  * gave it (NULL for none). */
@@ -285,6 +358,7 @@ typedef struct crafter_play_options {
   unsigned given;           /* enum crafter_given of what the command line set */
   int64_t first_episode, episode_index;
   int glyphs, colors, cell_rows, speed, no_wait, fps;
+  int players;              /* --players: 0 or 1 for one, 2 for two on one keyboard */
   int interactive;          /* a terminal to take: not --keys, not --no-wait */
   const char *config_path, *world_path, *record_path, *replay_path, *textures_dir, *keys;
   crafter_task_options tasks;   /* --tasks, --split, --task */

@@ -46,6 +46,10 @@ void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8
  * who left the world is black. */
 void crafter_render_players(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
 
+/* The view, text and symbolic renderers below draw the env's viewer
+ * (env->viewer), who must be in the world (crafter_game_body not NULL):
+ * a player of several who died and left it has no view to draw. */
+
 /* Renders the env's current state into pixels, drawing the night noise
  * from its generator when it is night.  Called by the env once attached;
  * call it yourself only for an env without a renderer attached. */

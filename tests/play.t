@@ -7,7 +7,7 @@
 . "$(dirname "$0")/tap.sh"
 play=$top/bin/crafter-play
 dataset=$top/bin/crafter-dataset
-plan 50
+plan 64
 
 "$play" --help >"$scratch/help" 2>&1
 [ $? -eq 0 ] && grep -q -- "--replay" "$scratch/help" && grep -q -- "--record" "$scratch/help" &&
@@ -110,9 +110,74 @@ ok $? "--colors truecolor: half blocks in 24-bit colour"
 grep -q "$(printf '\033')\[48;5;" "$scratch/frame" && ! grep -q "$(printf '\033')\[48;2;" "$scratch/frame"
 ok $? "--colors 256: the palette only"
 
+# ---- two players on one keyboard ----
+"$play" --players 3 --keys q >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "expected 1 or 2" "$scratch/err"
+ok $? "--players 3 is refused: $(head -1 "$scratch/err")"
+"$play" --players 2 --record "$scratch/two.traj" --keys q >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q -- "--record" "$scratch/err" && [ ! -e "$scratch/two.traj" ]
+ok $? "--players 2 --record is refused: $(head -1 "$scratch/err")"
+"$play" --players 2 --replay "$scratch/keys.traj" --no-wait >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q -- "--replay" "$scratch/err"
+ok $? "--players 2 --replay is refused"
+
+# A hand-drawn 64x64 world of grass: on row 32, lava at x 28, player 0 at
+# x 31 and player 1 at x 33 (the two @ in reading order).
+awk 'BEGIN { print "crafter-world 1"; print "size 64 64"; print "map";
+  for (y = 0; y < 64; y++) { row = ""; for (x = 0; x < 64; x++)
+    row = row (y == 32 && x == 28 ? "%" : y == 32 && (x == 31 || x == 33) ? "@" : ".");
+    print row } }' >"$scratch/lava.txt"
+"$play" --players 2 --world "$scratch/lava.txt" --keys '' >"$scratch/two0" 2>&1
+grep -q '^| \. % \. \. @ \. 1 \. \. |  .*| \. \. 0 \. @ \. \. \. \. |$' "$scratch/two0" &&
+  grep -q 'Player 0  seed 0  episode 1 .*Player 1  seed 0  episode 1$' "$scratch/two0"
+ok $? "--players 2: both views side by side, each player @ in its own and the other its number"
+# Player 1's left arrow: player 1 steps next to player 0, who stays put.
+"$play" --players 2 --world "$scratch/lava.txt" --keys "$(printf '\033[D')" >"$scratch/two1" 2>&1
+grep -q '^| \. % \. \. @ 1 \. \. \. |  .*| % \. \. 0 @ \. \. \. \. |$' "$scratch/two1" &&
+  grep -q 'facing  down, grass .*facing  left, player 0$' "$scratch/two1" &&
+  grep -q 'step 1 .*step 1$' "$scratch/two1"
+ok $? "player 1's left arrow moves player 1, not player 0, in one step"
+# Player 0's a and d: player 0 moves, player 1 does not; Enter is player
+# 1's do (facing player 0 it hits, which takes nothing by default).
+"$play" --players 2 --world "$scratch/lava.txt" --keys "$(printf 'ad\033[D\r')" >"$scratch/two2" 2>&1
+grep -q 'facing  right, player 1 .*facing  left, player 0$' "$scratch/two2" &&
+  grep -q 'step 4 .*step 4$' "$scratch/two2" &&
+  grep -q '^| \. % \. \. @ 1 \. \. \. |' "$scratch/two2"
+ok $? "w a s d are player 0's, the arrows and Enter player 1's, a step each"
+"$play" --seed 1 --keys '' >"$scratch/one0" 2>&1
+"$play" --players 2 --seed 1 --keys '' >"$scratch/two3" 2>&1
+one=$(head -n 1 "$scratch/one0" | awk '{ print length($0) }')
+two=$(head -n 1 "$scratch/two3" | awk '{ print length($0) }')
+[ "$two" -ge $((one * 2)) ] && [ "$two" -le $((one * 5 / 2)) ] &&
+  [ "$(grep -c '^+-------------------+ .*+-------------------+' "$scratch/two3")" -eq 2 ]
+ok $? "the frame of two is about twice as wide as one's ($two and $one columns)"
+grep -q '^player 0 (left): move w a s d' "$scratch/two3" && grep -q 'player 1 (right): move arrows' "$scratch/two3"
+ok $? "the keys of both players are under the views"
+
+# Player 0 walks into the lava (three a) and dies; its later keys do
+# nothing; player 1 plays on with the arrows.
+"$play" --players 2 --world "$scratch/lava.txt" --keys "$(printf 'aaaw\033[C\033[C')" >"$scratch/dead" 2>&1
+grep -q '^|   player 0 died   |  .*| \. \. \. \. @ \. \. \. \. |$' "$scratch/dead" &&
+  grep -q '^Player 0 died after 3 steps' "$scratch/dead"
+ok $? "a death: player 0's half says it died, player 1's view goes on"
+grep -q 'step 5 (died) .*step 5$' "$scratch/dead" && grep -q 'health   0 .*health   9' "$scratch/dead" &&
+  grep -q 'facing  nothing .*facing  right, grass$' "$scratch/dead" &&
+  ! grep -q 'Any key starts' "$scratch/dead"
+ok $? "the dead player's w is no step, player 1's two arrows are; the episode goes on"
+# The episode ends when both have: the time limit ends player 1's.
+"$play" --players 2 --world "$scratch/lava.txt" --length 6 --keys "$(printf 'aaa\033[C\033[C\033[C\033[C')" >"$scratch/over" 2>&1
+grep -q 'Player 0  seed 0  episode 2 .*Player 1  seed 0  episode 2$' "$scratch/over" &&
+  grep -q 'step 0 .*step 0$' "$scratch/over" &&
+  grep -q '^| \. % \. \. @ \. 1 \. \. |  .*| \. \. 0 \. @ \. \. \. \. |$' "$scratch/over"
+ok $? "when both have ended the next key starts episode 2, both players back at the start"
+"$play" --players 2 --world "$scratch/lava.txt" --length 6 --keys "$(printf 'aaa\033[C\033[C\033[C')" >"$scratch/over" 2>&1
+grep -q 'step 6 (died) .*step 6 (time is up)$' "$scratch/over" &&
+  grep -q 'Any key starts episode 2; q' "$scratch/over"
+ok $? "after the time limit both halves say how to go on"
+
 # ---- in a terminal ----
 if ! command -v tmux >/dev/null 2>&1; then
-  for i in $(seq 30); do skip "tmux is not installed"; done
+  for i in $(seq 32); do skip "tmux is not installed"; done
   finish
 fi
 socket=$scratch/tmux.socket
@@ -231,6 +296,23 @@ t capture-pane -p -J -t small | awk 'length($0) > 80 { wide = 1 } END { exit wid
 ok $? "80x24: no line wider than the terminal"
 t send-keys -t small q
 t kill-session -t small
+pane=play
+
+# Two players in a 160-column terminal: the arrows and Enter are player
+# 1's, w a s d player 0's, each a step.
+t new-session -d -s two -x 160 -y 40 \
+  "bin/crafter-play --glyphs --players 2 --world '$scratch/lava.txt'; sleep 600"
+pane=two
+wait_for 'Player 0  seed 0  episode 1 .*Player 1  seed 0  episode 1'
+t send-keys -t two Left
+wait_for 'facing  down, grass .*facing  left, player 0'
+ok $? "two players in a terminal: the left arrow turns player 1 to player 0"
+t send-keys -t two Enter d
+wait_for 'step 3 .*step 3$' && grep -q 'facing  right, player 1 .*facing  left, player 0' "$scratch/screen" &&
+  t capture-pane -p -J -t two | awk 'length($0) > 160 { wide = 1 } END { exit wide }'
+ok $? "Enter and d are a step each; no line wider than the terminal"
+t send-keys -t two q
+t kill-session -t two
 pane=play
 
 # SIGTERM: the terminal is given back and the episode so far is stored.

@@ -12,6 +12,7 @@
 #include "tap.h"
 #include "textures.h"
 #include "traj.h"
+#include "worldfile.h"
 
 static int decode_one(const char *bytes, int final, int *key) {
   return (int)crafter_play_decode_key((const uint8_t *)bytes, strlen(bytes), final, key);
@@ -440,13 +441,200 @@ static void test_reasons(void) {
   unlink(path);
 }
 
+/* Two players on one keyboard: every action has a key of each player
+ * (noop is everyone's), no key is both players', none is a command. */
+static void test_two_keys(void) {
+  int keys[200], count = 0;
+  for (int key = 0; key < 128; key++) keys[count++] = key;
+  for (int key = CRAFTER_KEY_UP; key <= CRAFTER_KEY_UNKNOWN; key++) keys[count++] = key;
+  unsigned covered[2] = {0, 0};
+  int commands = 0, everyone = 0;
+  for (int i = 0; i < count; i++) {
+    int player = -2;
+    int action = crafter_play_player_action_of_key(keys[i], 2, &player);
+    if (action < 0) continue;
+    if (player < 0) {
+      everyone += action == CRAFTER_NOOP;
+      covered[0] |= 1u << action;
+      covered[1] |= 1u << action;
+    } else {
+      covered[player] |= 1u << action;
+    }
+    commands += crafter_play_command_of_key(keys[i], 0) != CRAFTER_PLAY_NOTHING;
+  }
+  unsigned all = (1u << CRAFTER_ACTION_COUNT) - 1;
+  ok(covered[0] == all && covered[1] == all && everyone > 0 && commands == 0,
+     "two players: each has a key for every action, a wait is everyone's, no key is a command");
+  int player = -2;
+  ok(crafter_play_player_action_of_key('w', 2, &player) == CRAFTER_MOVE_UP && player == 0 &&
+         crafter_play_player_action_of_key(' ', 2, &player) == CRAFTER_DO && player == 0 &&
+         crafter_play_player_action_of_key(CRAFTER_KEY_UP, 2, &player) == CRAFTER_MOVE_UP &&
+         player == 1 &&
+         crafter_play_player_action_of_key('\r', 2, &player) == CRAFTER_DO && player == 1 &&
+         crafter_play_player_action_of_key(0x7f, 2, &player) == CRAFTER_SLEEP && player == 1 &&
+         crafter_play_player_action_of_key('J', 2, &player) == CRAFTER_PLACE_TABLE &&
+         player == 1 &&
+         crafter_play_player_action_of_key('.', 2, &player) == CRAFTER_NOOP && player == -1 &&
+         crafter_play_player_action_of_key('q', 2, &player) < 0,
+     "w and space are player 0's; the arrows, Enter, Backspace and j player 1's");
+  ok(crafter_play_player_action_of_key(CRAFTER_KEY_LEFT, 1, &player) == CRAFTER_MOVE_LEFT &&
+         player == 0 && crafter_play_player_action_of_key('\r', 1, &player) < 0 &&
+         crafter_play_player_action_of_key('j', 1, &player) < 0 &&
+         crafter_play_player_action_of_key('.', 1, &player) == CRAFTER_NOOP && player == 0,
+     "one player: Crafter's keyboard as before, the arrows player 0's");
+
+  crafter_play_frames frames;
+  crafter_play_frames_start(&frames, 5, 0);
+  crafter_play_frames_key_player(&frames, 0, CRAFTER_MOVE_LEFT);
+  crafter_play_frames_key_player(&frames, 1, CRAFTER_DO);
+  crafter_play_frames_key_player(&frames, 1, CRAFTER_SLEEP);
+  int actions[2] = {-1, -1};
+  int early = crafter_play_frames_take_players(&frames, 199, 2, actions);
+  int taken = crafter_play_frames_take_players(&frames, 200, 2, actions);
+  ok(!early && taken && actions[0] == CRAFTER_MOVE_LEFT && actions[1] == CRAFTER_SLEEP,
+     "real time with two players: each player's last key of the frame");
+  ok(crafter_play_frames_take_players(&frames, 400, 2, actions) && actions[0] == CRAFTER_NOOP &&
+         actions[1] == CRAFTER_NOOP,
+     "a frame without keys is a noop for both");
+}
+
+/* A 64x64 world of grass: on row 32 lava at x 28, player 0 at x 31 and
+ * player 1 at x 33. */
+static int lava_world(crafter_world_map *map) {
+  static char text[64 * 65 + 64];
+  size_t used = (size_t)snprintf(text, sizeof(text), "crafter-world 1\nsize 64 64\nmap\n");
+  for (int y = 0; y < 64; y++) {
+    for (int x = 0; x < 64; x++)
+      text[used++] = y == 32 && x == 28 ? '%' : y == 32 && (x == 31 || x == 33) ? '@' : '.';
+    text[used++] = '\n';
+  }
+  char error[300];
+  return crafter_world_map_parse(map, text, used, "lava", error, sizeof(error));
+}
+
+static void test_two_players(void) {
+  crafter_world_map map;
+  if (lava_world(&map) < 0) {
+    ok(0, "the lava world parses");
+    return;
+  }
+  crafter_play_game_options options;
+  memset(&options, 0, sizeof(options));
+  crafter_params_default(&options.params);
+  options.params.length = 8;
+  options.first_episode = 1;
+  options.world = &map;
+  options.players = 2;
+  crafter_play_game game;
+  char error[300];
+  if (crafter_play_game_init(&game, &options, error, sizeof(error)) != 0) {
+    ok(0, "a game of two starts: %s", error);
+    crafter_world_map_free(&map);
+    return;
+  }
+  crafter_env *env = crafter_play_game_env(&game);
+  int moved[2] = {CRAFTER_NOOP, CRAFTER_MOVE_LEFT};
+  crafter_play_game_act_players(&game, moved);
+  ok(crafter_game_body(&env->game, 0)->x == 31 && crafter_game_body(&env->game, 1)->x == 32 &&
+         env->game.step == 1,
+     "player 1's move moves player 1 alone, in one step");
+  for (int i = 0; i < 3; i++) crafter_play_game_act(&game, CRAFTER_MOVE_LEFT);
+  ok(game.side[0].over == CRAFTER_TRAJ_DIED && !game.over && game.side[1].over == 0 &&
+         strstr(game.side[0].message, "Player 0 died after 4 steps") &&
+         !crafter_play_game_player_active(&game, 0) && crafter_play_game_player_active(&game, 1),
+     "player 0 walks into the lava and dies; player 1 plays on (%s)", game.side[0].message);
+  int right[2] = {CRAFTER_NOOP, CRAFTER_MOVE_RIGHT};
+  crafter_play_game_act_players(&game, right);
+  ok(!crafter_game_body(&env->game, 0) && crafter_game_body(&env->game, 1)->x == 33 &&
+         env->game.step == 5 && !game.over,
+     "the next step its body has left the world, and player 1 walks");
+
+  crafter_play_status status[2] = {
+      {"Player 0", NULL, game.side[0].reward, game.side[0].message, NULL, NULL},
+      {"Player 1", NULL, game.side[1].reward, game.side[1].message, NULL, NULL}};
+  crafter_play_screen *screen =
+      crafter_play_screen_new(&env->params, CRAFTER_PLAY_GLYPHS, NULL, 0, error, sizeof(error));
+  crafter_play_text text = {0};
+  int lines = 0;
+  int drawn = screen && crafter_play_draw_players(screen, env, 2, status, crafter_play_two_help,
+                                                  0, 0, &text) == 0;
+  /* The box's words and player 1 are in the middle row of the views. */
+  const char *box = drawn ? strstr(text.data, "|   player 0 died   |") : NULL;
+  const char *end = box ? strchr(box, '\n') : NULL;
+  const char *view = box ? strstr(box, "| . . . . @ . . . . |") : NULL;
+  ok(box && end && view && view < end && strstr(text.data, "+  Player 0") &&
+         strstr(text.data, "+  Player 1") && env->viewer == 0,
+     "the frame: player 0's half says it died, player 1's view beside it");
+  ok(screen &&
+         crafter_play_draw_players(screen, env, 2, status, crafter_play_two_help, 120, 30,
+                                   &text) == 0 &&
+         fits(&text, 120, &lines) && lines <= 30 && strstr(text.data, "player 0 died") &&
+         strstr(text.data, "player 1 (right)"),
+     "it fits 120x30 (%d lines)", lines);
+  env->game.players[1].sleeping = 1;
+  ok(crafter_play_game_asleep(&game), "time passes by itself when the one left sleeps");
+  env->game.players[1].sleeping = 0;
+  ok(!crafter_play_game_asleep(&game), "and not while it is awake");
+  for (int i = 0; i < 5 && !game.over; i++) crafter_play_game_act_players(&game, right);
+  ok(game.over && game.side[1].over == CRAFTER_TRAJ_TIME_LIMIT && env->game.step == 8 &&
+         strstr(game.side[1].message, "Any key starts episode 2") &&
+         strstr(game.side[0].message, "Any key starts episode 2"),
+     "the time limit ends player 1's episode, and the game: %s", game.side[1].message);
+  crafter_play_game_next_episode(&game, error, sizeof(error));
+  ok(!game.over && game.side[0].over == 0 && crafter_game_body(&env->game, 0) &&
+         crafter_game_body(&env->game, 0)->x == 31 && env->episode == 2,
+     "the next episode brings player 0 back");
+  ok(crafter_play_game_finish(&game, error, sizeof(error)) == 0, "the game of two ends");
+  crafter_play_screen_free(screen);
+
+  /* At night in colour: both views draw their noise from one copy of the
+   * generator, and the game goes on as a twin that is never drawn. */
+  crafter_params params;
+  crafter_params_default(&params);
+  crafter_env one, twin;
+  crafter_env_init(&one, &params, error, sizeof(error));
+  crafter_env_init(&twin, &params, error, sizeof(error));
+  crafter_env_set_players(&one, 2, error, sizeof(error));
+  crafter_env_set_players(&twin, 2, error, sizeof(error));
+  crafter_env_reset(&one);
+  crafter_env_reset(&twin);
+  crafter_textures textures;
+  int have = crafter_textures_load_builtin(&textures, error, sizeof(error)) == 0;
+  crafter_play_screen *colour = have ? crafter_play_screen_new(&params, CRAFTER_PLAY_TRUECOLOR,
+                                                               &textures, 0, error, sizeof(error))
+                                     : NULL;
+  int same = colour != NULL, frames_drawn = 0;
+  for (int t = 0; t < 260 && same; t++) {
+    crafter_step_result a[2], b[2];
+    int actions[2] = {(t * 7) % CRAFTER_ACTION_COUNT, (t * 5) % CRAFTER_ACTION_COUNT};
+    crafter_env_step_players(&one, actions, a);
+    crafter_env_step_players(&twin, actions, b);
+    if (t % 10 == 0 && crafter_play_draw_players(colour, &one, 2, status, NULL, 200, 50,
+                                                 &text) == 0)
+      frames_drawn++;
+    same = memcmp(&one.game.rng, &twin.game.rng, sizeof(one.game.rng)) == 0 &&
+           one.game.world.object_count == twin.game.world.object_count &&
+           a[0].reward == b[0].reward && a[1].reward == b[1].reward && one.viewer == 0;
+  }
+  ok(same && frames_drawn == 26 && one.game.daylight < 0.5 && strstr(text.data, "\033[48;2;"),
+     "drawing two views by night and day leaves the game as it was");
+  crafter_play_text_free(&text);
+  crafter_play_screen_free(colour);
+  if (have) crafter_textures_free(&textures);
+  crafter_env_free(&one);
+  crafter_env_free(&twin);
+  crafter_world_map_free(&map);
+}
+
 int main(void) {
   test_keys();
+  test_two_keys();
   test_frames_clock();
   test_colours();
   test_frames();
   test_small_terminal();
   test_record_and_replay();
   test_reasons();
+  test_two_players();
   return tap_done();
 }
