@@ -241,7 +241,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man7/crafter.7
 	rm -rf $(DESTDIR)$(PREFIX)/share/crafter
 
-# The instruction-task suite, written by its generator (data/tasks/README).
+# The instruction-task suite, assembled by its generator from the goal list
+# and the sentences of data/tasks/wordings (data/tasks/README).
 tasks:
 	sh data/tasks/generate.sh > data/tasks/crafter-tasks.yaml.tmp || \
 		{ rm -f data/tasks/crafter-tasks.yaml.tmp; exit 1; }
