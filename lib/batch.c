@@ -368,7 +368,7 @@ static void step_job(void *context, int i, crafter_episode *runner) {
     note_failure(batch, "out of memory while recording");
     pthread_mutex_unlock(&batch->lock);
   }
-  if (!(players == 1 ? record->finished : record->over) || batch->options.manual_reset) {
+  if (!record->over || batch->options.manual_reset) {
     observe(batch, i);
   } else if (batch->final && batch->obs_bytes) {
     size_t bytes;
@@ -390,7 +390,7 @@ void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
   for (int i = 0; i < count; i++) {
     size_t first = (size_t)i * (size_t)players;
     int reset = actions[first] == CRAFTER_BATCH_RESET;
-    int finished = players == 1 ? records[first].finished : records[first].over;
+    int finished = records[first].over; /* the world's episode ended */
     starts[i] = 0;
     if (finished)
       for (int p = 0; p < players; p++)

@@ -60,8 +60,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
                          char *error, size_t error_size) {
   memset(o, 0, sizeof(*o));
   o->kind = kind;
-  o->obs_bytes = kind == CRAFTER_OBS_SYMBOLIC ? (uint32_t)crafter_symbolic_size(env->players) * 4u
-                                              : crafter_traj_obs_bytes(&env->params, kind);
+  o->obs_bytes = crafter_traj_obs_bytes(&env->params, kind, env->players);
   if (kind == CRAFTER_OBS_PIXELS) render = 1;
   if (render) {
     char problem[512];
@@ -632,30 +631,26 @@ static int compare_obs(replay *r, const crafter_traj_data *d, uint32_t t, char *
 static void format_value(char *out, double value) { crafter_format_double(out, value); }
 
 /* A replayed step against the stored one (t from 0). */
-static int compare_step(const crafter_step_result *replayed, int goal, const crafter_traj_step *s,
+static int compare_step(const crafter_step_result *result, int goal, const crafter_traj_step *s,
                         uint32_t t, char *error, size_t error_size) {
-  crafter_step_result result = *replayed;
-  {
-    double reward = result.info_reward;
+  if (result->info_reward != s->reward) {
     char stored[40], replayed[40];
-    if (reward != s->reward) {
-      format_value(stored, s->reward);
-      format_value(replayed, reward);
-      return crafter_fail(error, error_size, "step %u: reward differs: stored %s, replayed %s", t + 1,
-                   stored, replayed);
-    }
-    if ((result.done != 0) != s->done)
-      return crafter_fail(error, error_size, "step %u: done differs: stored %d, replayed %d", t + 1,
-                   s->done, result.done != 0);
-    if ((result.discount == 0.0) != s->died)
-      return crafter_fail(error, error_size, "step %u: discount differs: stored %d, replayed %s", t + 1,
-                   !s->died, result.discount == 0.0 ? "0" : "1");
-    if (result.unlocked != s->unlocked)
-      return crafter_fail(error, error_size, "step %u: unlocked achievements differ", t + 1);
-    if (goal != s->goal)
-      return crafter_fail(error, error_size, "step %u: the goal %s met, but the file says it %s",
-                          t + 1, goal ? "is" : "is not", s->goal ? "is" : "is not");
+    format_value(stored, s->reward);
+    format_value(replayed, result->info_reward);
+    return crafter_fail(error, error_size, "step %u: reward differs: stored %s, replayed %s", t + 1,
+                        stored, replayed);
   }
+  if ((result->done != 0) != s->done)
+    return crafter_fail(error, error_size, "step %u: done differs: stored %d, replayed %d", t + 1,
+                        s->done, result->done != 0);
+  if ((result->discount == 0.0) != s->died)
+    return crafter_fail(error, error_size, "step %u: discount differs: stored %d, replayed %s",
+                        t + 1, !s->died, result->discount == 0.0 ? "0" : "1");
+  if (result->unlocked != s->unlocked)
+    return crafter_fail(error, error_size, "step %u: unlocked achievements differ", t + 1);
+  if (goal != s->goal)
+    return crafter_fail(error, error_size, "step %u: the goal %s met, but the file says it %s",
+                        t + 1, goal ? "is" : "is not", s->goal ? "is" : "is not");
   return 0;
 }
 
@@ -674,31 +669,12 @@ static int compare_end(const crafter_env *env, int p, const crafter_traj_episode
   return 0;
 }
 
-/* Replays one episode and compares every stored field. */
-static int resimulate(replay *r, const crafter_traj_episode *e, const crafter_traj_data *d,
-                      char *error, size_t error_size) {
-  if (replay_start(r, e, error, error_size) < 0) return -1;
-  if (compare_obs(r, d, 0, error, error_size) < 0) return -1;
-  crafter_env *env = &r->env;
-  const crafter_task *task = r->task;
-  for (uint32_t t = 0; t < d->steps_count; t++) {
-    const crafter_traj_step *s = &d->steps[t];
-    crafter_step_result result;
-    crafter_env_step(env, s->action, &result);
-    int goal = task ? crafter_task_step(&r->tracker, env, s->action, &result) : 0;
-    if (compare_step(&result, goal, s, t, error, error_size) < 0 ||
-        compare_obs(r, d, t + 1, error, error_size) < 0)
-      return -1;
-  }
-  return compare_end(env, 0, e, error, error_size);
-}
-
-/* Replays the episode of a world of several players, its players' chunks
- * e[p] with their steps d[p]: each player acts by its chunk until its own
- * end, then does nothing, as the runner plays it. */
-static int resimulate_players(replay *r, const crafter_traj_episode *const *e,
-                              const crafter_traj_data *d, int *bad_player, char *error,
-                              size_t error_size) {
+/* Replays the episode of a world and compares every stored field: its
+ * players' chunks e[p] with their steps d[p] (one chunk with one player),
+ * each player acting by its chunk until its own end, then doing nothing,
+ * as the runner plays it.  *bad_player: the player a difference is of. */
+static int resimulate(replay *r, const crafter_traj_episode *const *e, const crafter_traj_data *d,
+                      int *bad_player, char *error, size_t error_size) {
   int players = r->env.players;
   *bad_player = 0;
   r->together = 1;
@@ -720,6 +696,7 @@ static int resimulate_players(replay *r, const crafter_traj_episode *const *e,
     env->viewer = p;
     *bad_player = p;
     int status = compare_obs(r, &d[p], 0, error, error_size);
+    if (status == 0 && d[p].steps_count == 0) status = compare_end(env, p, e[p], error, error_size);
     env->viewer = 0;
     if (status < 0) return -1;
   }
@@ -797,7 +774,7 @@ static long verify_players(crafter_traj_reader *reader, const char *path, replay
                       : crafter_traj_read_steps(reader, index[p], &data[p], problem,
                                                 sizeof(problem))) < 0;
     }
-    if (!bad && r) bad = resimulate_players(r, chunks, data, &bad_player, problem, sizeof(problem)) < 0;
+    if (!bad && r) bad = resimulate(r, chunks, data, &bad_player, problem, sizeof(problem)) < 0;
     for (int p = 0; p < players; p++) crafter_traj_data_free(&data[p]);
     if (bad) {
       fprintf(out, "%s: episode %zu (seed %lld, episode %lld, player %d): %s\n", path,
@@ -845,7 +822,8 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
     int keep_obs = have_replay && r.compare_obs && h->obs_bytes;
     int bad = (keep_obs ? crafter_traj_read_episode(reader, i, &data, problem, sizeof(problem))
                         : crafter_traj_read_steps(reader, i, &data, problem, sizeof(problem))) < 0;
-    if (!bad && have_replay) bad = resimulate(&r, e, &data, problem, sizeof(problem)) < 0;
+    int player;
+    if (!bad && have_replay) bad = resimulate(&r, &e, &data, &player, problem, sizeof(problem)) < 0;
     crafter_traj_data_free(&data);
     if (bad) {
       fprintf(out, "%s: episode %zu (seed %lld, episode %lld): %s\n", path, i,

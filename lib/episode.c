@@ -36,14 +36,9 @@ static void attach_renderer(crafter_episode *e) {
 }
 
 static size_t obs_bytes_of(const crafter_episode_options *options) {
-  const crafter_params *params = &options->params;
-  switch (options->obs_kind) {
-    case CRAFTER_OBS_PIXELS: return (size_t)params->size[0] * (size_t)params->size[1] * 3;
-    case CRAFTER_OBS_SEMANTIC: return (size_t)params->area[0] * (size_t)params->area[1];
-    case CRAFTER_OBS_SYMBOLIC: return crafter_symbolic_size(options->players) * sizeof(float);
-    case CRAFTER_OBS_TEXT: return TEXT_CAPACITY;
-    default: return 0;
-  }
+  if (options->obs_kind == CRAFTER_OBS_TEXT) return TEXT_CAPACITY;
+  return crafter_traj_obs_bytes(&options->params, options->obs_kind,
+                                options->players > 1 ? options->players : 1);
 }
 
 crafter_episode *crafter_episode_new(const crafter_episode_options *options, int index,

@@ -475,6 +475,7 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
      * the level are known before the first action. */
     crafter_proto_write_short(out, env, step, &extra);
   }
+  env->viewer = 0;
 }
 
 /* Sends what env i's memory stream holds, and empties it. */
@@ -507,7 +508,7 @@ static void text_start_job(void *context, int i, crafter_episode *episode) {
 /* Whether the step of env i ended its world's episode. */
 static int world_ended(const session *s, int i) {
   const crafter_step_record *record = &s->records[(size_t)i * (size_t)s->players];
-  return s->players == 1 ? record->finished : record->over;
+  return record->over;
 }
 
 static void fill_frame(session *s, int agent, const crafter_step_record *record, int started) {
@@ -539,7 +540,7 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
     crafter_put_u32(inventory + 4 * k, (uint32_t)player->inventory[k]);
   /* A step that ended an episode and started the next reports the
    * achievements the episode ended with. */
-  const int32_t *counts = record && (s->players == 1 ? record->finished : record->over) && started
+  const int32_t *counts = record && record->over && started
                               ? crafter_batch_final_achievements(s->batch, i)
                               : player->achievements;
   uint8_t *achievements =
@@ -565,6 +566,7 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
     size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
     crafter_env_semantic(env, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
   }
+  env->viewer = 0;
   /* The observation is drawn into the frame by the batch. */
 }
 
@@ -764,7 +766,7 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
     return -1;
   }
   crafter_env *env = crafter_batch_env(s->batch, (int)index / s->players);
-  env->viewer = (int)index % s->players;
+  int player = (int)index % s->players;
   const int *view = env->params.view;
   if (width < 2u * (uint32_t)view[0] || height < 2u * (uint32_t)view[1] ||
       width > CRAFTER_PROTOCOL_RENDER_MAX || height > CRAFTER_PROTOCOL_RENDER_MAX) {
@@ -796,8 +798,11 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   size_t bytes = (size_t)width * height * 3;
   memset(s->view_pixels, 0, bytes); /* the border Crafter leaves black */
   /* A player who left the world has a black view. */
-  if (crafter_game_body_slot(&env->game, env->viewer) >= 0)
+  if (crafter_game_body_slot(&env->game, player) >= 0) {
+    env->viewer = player;
     crafter_render_pixels(s->view_renderer, env, s->view_pixels);
+    env->viewer = 0;
+  }
   if (fflush(s->out) != 0 || write_all(fileno(s->out), s->view_pixels, bytes) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
     return -1;

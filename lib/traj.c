@@ -69,11 +69,11 @@ void crafter_traj_header_set_levels(crafter_traj_header *header,
   header->level_order = levels ? order : 0;
 }
 
-uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind) {
+uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind, int players) {
   switch (obs_kind) {
     case CRAFTER_OBS_PIXELS: return (uint32_t)params->size[0] * (uint32_t)params->size[1] * 3u;
     case CRAFTER_OBS_SEMANTIC: return (uint32_t)params->area[0] * (uint32_t)params->area[1];
-    case CRAFTER_OBS_SYMBOLIC: return CRAFTER_SYMBOLIC_SIZE * 4u;
+    case CRAFTER_OBS_SYMBOLIC: return (uint32_t)crafter_symbolic_size(players) * 4u;
     default: return 0;
   }
 }
@@ -103,7 +103,7 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
       obs_kind != CRAFTER_OBS_SYMBOLIC)
     obs_kind = CRAFTER_OBS_NONE;
   header->obs_kind = obs_kind;
-  header->obs_bytes = crafter_traj_obs_bytes(params, obs_kind);
+  header->obs_bytes = crafter_traj_obs_bytes(params, obs_kind, 1);
   header->players = 1;
   snprintf(header->agent, sizeof(header->agent), "%s", agent ? agent : "");
   if (obs_kind == CRAFTER_OBS_PIXELS && textures)
@@ -112,8 +112,7 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
 
 void crafter_traj_header_set_players(crafter_traj_header *header, int players) {
   header->players = players > 1 ? players : 1;
-  if (header->obs_kind == CRAFTER_OBS_SYMBOLIC)
-    header->obs_bytes = (uint32_t)crafter_symbolic_size(header->players) * 4u;
+  header->obs_bytes = crafter_traj_obs_bytes(&header->params, header->obs_kind, header->players);
 }
 
 void crafter_traj_header_set_rules(crafter_traj_header *header, const char *config_text,
@@ -261,9 +260,7 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
   if (header->obs_kind != CRAFTER_OBS_NONE && header->obs_kind != CRAFTER_OBS_PIXELS &&
       header->obs_kind != CRAFTER_OBS_SEMANTIC && header->obs_kind != CRAFTER_OBS_SYMBOLIC)
     return crafter_fail(error, error_size, "unknown observation kind %d", header->obs_kind);
-  uint32_t expected = header->obs_kind == CRAFTER_OBS_SYMBOLIC
-                         ? (uint32_t)crafter_symbolic_size(header->players) * 4u
-                         : crafter_traj_obs_bytes(params, header->obs_kind);
+  uint32_t expected = crafter_traj_obs_bytes(params, header->obs_kind, header->players);
   if (header->obs_bytes != expected)
     return crafter_fail(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
                  header->obs_bytes, crafter_obs_kind_name(header->obs_kind), expected);

@@ -111,8 +111,10 @@ void crafter_traj_header_set_rules(crafter_traj_header *header, const char *conf
  * its configuration's maximum (Crafter's: 9). */
 int32_t crafter_traj_item_max(const crafter_traj_header *header, int item);
 
-/* Bytes of one observation of a kind for these parameters, 0 for none or text. */
-uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind);
+/* Bytes of one observation of a kind for these parameters in a game of
+ * `players` players (a symbolic one has 63 values more with several), 0
+ * for none or text. */
+uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind, int players);
 
 /* CRC-32 of the sizes and pixels of every texture: tells which textures
  * drew the pixels of a file. */
