@@ -590,6 +590,7 @@ struct crafter_traj_writer {
   uint64_t *offsets;
   size_t count, capacity;
   int levels;             /* episodes are numbered as they are played (episode->play) */
+  uint32_t plays;         /* world episodes added so far: a world's chunks share its number */
   int keep_unless_filled; /* the path held a file: it is replaced only by a recording
                              that finished an episode */
   size_t finished;        /* episodes added that ended (not cut), or copied */
@@ -758,7 +759,9 @@ int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *
   episode->raw_bytes = raw_bytes_for(episode->steps, recorder->header.obs_bytes);
   episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + recorder->out_used;
   episode->payload_crc = crc_of(recorder->out, recorder->out_used);
-  episode->play = writer->levels ? (uint32_t)writer->count + 1 : 0;
+  /* Every player's chunk of a world episode carries the world's place. */
+  if (writer->levels && episode->player <= 0) writer->plays++;
+  episode->play = writer->levels ? writer->plays : 0;
   uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
   encode_chunk_header(episode, header);
   uint64_t offset = writer->offset;
