@@ -417,6 +417,18 @@ static crafter_traj_reader *open_file(const char *path, char *error, size_t erro
   return crafter_traj_open(path, error, error_size);
 }
 
+/* What the reader left out of a file of several players: world episodes
+ * missing a player's chunk. */
+static void describe_partial(char *out, size_t size, const crafter_traj_status *status) {
+  snprintf(out, size,
+           "%ld world episode%s lack%s a player's chunk (from byte %llu: %s); the chunks %s "
+           "%s (%ld) are left out",
+           status->partial_worlds, status->partial_worlds == 1 ? "" : "s",
+           status->partial_worlds == 1 ? "s" : "", (unsigned long long)status->partial_offset,
+           status->partial, status->partial_worlds == 1 ? "it" : "they",
+           status->partial_worlds == 1 ? "has" : "have", status->partial_chunks);
+}
+
 static void describe_damage(FILE *out, const char *path, const crafter_traj_reader *reader) {
   const crafter_traj_status *status = crafter_traj_status_of(reader);
   if (!status->indexed)
@@ -436,6 +448,11 @@ static void describe_damage(FILE *out, const char *path, const crafter_traj_read
             "each episode is counted once\n",
             path, status->duplicates, status->duplicates == 1 ? "" : "s",
             (unsigned long long)status->duplicate_offset, status->duplicates == 1 ? "s" : "");
+  if (status->partial_worlds) {
+    char partial[400];
+    describe_partial(partial, sizeof(partial), status);
+    fprintf(out, "%s: damaged: %s\n", path, partial);
+  }
 }
 
 static void unlocked_names(FILE *out, uint32_t unlocked) {
@@ -547,8 +564,12 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
             (unsigned long long)status->damage_offset, status->damage, status->damaged_regions,
             status->damaged_regions == 1 ? "" : "s", (unsigned long long)status->damaged_bytes,
             status->damaged_bytes == 1 ? "" : "s");
-  else
-    fprintf(out, "damage        none\n");
+  if (status->partial_worlds) {
+    char partial[400];
+    describe_partial(partial, sizeof(partial), status);
+    fprintf(out, "damage        %s\n", partial);
+  }
+  if (!status->damaged && !status->partial_worlds) fprintf(out, "damage        none\n");
   if (status->duplicates)
     fprintf(out, "duplicates    %ld chunk%s from byte %llu repeat%s an episode (counted once)\n",
             status->duplicates, status->duplicates == 1 ? "" : "s",
@@ -725,61 +746,40 @@ static int resimulate(replay *r, const crafter_traj_episode *const *e, const cra
   return 0;
 }
 
-/* The chunks of the world episode whose player 0's chunk is `first`: the
- * next ones of the same seed, episode, world and play, one per player in
- * order.  Returns how many players were found in a row. */
-static int world_chunks(crafter_traj_reader *reader, size_t first, int players, size_t *index) {
-  const crafter_traj_episode *zero = crafter_traj_episode_at(reader, first);
-  size_t count = crafter_traj_episode_count(reader);
-  int found = 0;
-  for (size_t i = first; i < count && found < players; i++) {
-    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
-    if (e->player != found || e->seed != zero->seed || e->episode != zero->episode ||
-        e->world_seed != zero->world_seed || e->play != zero->play)
-      break;
-    index[found++] = i;
-  }
-  return found;
-}
-
-/* verify for a file of several players: every chunk reads back, every
- * world episode has a chunk per player, and with a replay the players'
- * chunks are re-simulated together.  Returns the problems found. */
+/* verify for a file of several players: every chunk reads back and with
+ * a replay the players' chunks of a world are re-simulated together.  The
+ * reader lists whole world episodes only, each the chunks of players
+ * 0..P-1 in a row (a world missing one is damage it reports).  Returns
+ * the problems found. */
 static long verify_players(crafter_traj_reader *reader, const char *path, replay *r, FILE *out,
                            double *steps) {
   int players = crafter_traj_header_of(reader)->players;
   int keep_obs = r && r->compare_obs && crafter_traj_header_of(reader)->obs_bytes;
   size_t count = crafter_traj_episode_count(reader);
   long problems = 0;
-  for (size_t i = 0; i < count; i++) {
-    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
-    *steps += e->steps;
-    if (e->player != 0) continue;
-    size_t index[CRAFTER_PLAYERS_MAX];
+  for (size_t i = 0; i + (size_t)players <= count; i += (size_t)players) {
     const crafter_traj_episode *chunks[CRAFTER_PLAYERS_MAX];
     crafter_traj_data data[CRAFTER_PLAYERS_MAX];
     memset(data, 0, sizeof(data));
     char problem[400] = "";
-    int bad_player = 0;
-    int found = world_chunks(reader, i, players, index);
-    int bad = found < players;
-    if (bad)
-      snprintf(problem, sizeof(problem), "player %d's chunk of this world episode is missing",
-               found);
+    int bad_player = 0, bad = 0;
+    for (int p = 0; p < players; p++) {
+      chunks[p] = crafter_traj_episode_at(reader, i + (size_t)p);
+      *steps += chunks[p]->steps;
+    }
     for (int p = 0; !bad && p < players; p++) {
-      chunks[p] = crafter_traj_episode_at(reader, index[p]);
       bad_player = p;
-      bad = (keep_obs ? crafter_traj_read_episode(reader, index[p], &data[p], problem,
+      bad = (keep_obs ? crafter_traj_read_episode(reader, i + (size_t)p, &data[p], problem,
                                                   sizeof(problem))
-                      : crafter_traj_read_steps(reader, index[p], &data[p], problem,
+                      : crafter_traj_read_steps(reader, i + (size_t)p, &data[p], problem,
                                                 sizeof(problem))) < 0;
     }
     if (!bad && r) bad = resimulate(r, chunks, data, &bad_player, problem, sizeof(problem)) < 0;
     for (int p = 0; p < players; p++) crafter_traj_data_free(&data[p]);
     if (bad) {
       fprintf(out, "%s: episode %zu (seed %lld, episode %lld, player %d): %s\n", path,
-              found < players ? i : index[bad_player], (long long)e->seed, (long long)e->episode,
-              found < players ? found : bad_player, problem);
+              i + (size_t)bad_player, (long long)chunks[0]->seed, (long long)chunks[0]->episode,
+              bad_player, problem);
       problems++;
     }
   }
@@ -832,7 +832,7 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
     }
     steps += e->steps;
   }
-  if (status->damaged || status->duplicates) problems++;
+  if (status->damaged || status->duplicates || status->partial_worlds) problems++;
   fprintf(out, "%s: %zu episode%s, %.0f step%s%s: %s\n", path, count, count == 1 ? "" : "s",
           steps, steps == 1 ? "" : "s", have_replay ? ", re-simulated" : "",
           problems ? "FAILED" : "ok");
@@ -843,15 +843,13 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
 
 /* ---- merge ---- */
 
+/* A world episode of an input: its chunks from `index` on, one a player
+ * (one chunk with one player); `episode` is the first. */
 typedef struct merge_entry {
   size_t file;
   size_t index;
   const crafter_traj_episode *episode;
 } merge_entry;
-
-typedef struct merge_context {
-  crafter_traj_reader **readers;
-} merge_context;
 
 static int compare_numbers(int64_t a, int64_t b) { return (a > b) - (a < b); }
 
@@ -861,17 +859,42 @@ static int compare_entries(const merge_entry *a, const merge_entry *b) {
   if (!order) order = compare_numbers(x->episode, y->episode);
   if (!order) order = compare_numbers(x->world_seed, y->world_seed);
   if (!order) order = compare_numbers(x->play, y->play);
-  if (!order) order = compare_numbers(x->player, y->player); /* a world's chunks stay together */
   if (!order) order = compare_numbers((int64_t)x->bytes, (int64_t)y->bytes);
   if (!order) order = compare_numbers(x->payload_crc, y->payload_crc);
   if (!order) order = compare_numbers(x->steps, y->steps);
   return order;
 }
 
+/* The order of two world episodes of equal keys by their chunks' bytes,
+ * player by player, in *order (0: the same). */
+static int compare_world_bytes(crafter_traj_reader **readers, const merge_entry *x,
+                               const merge_entry *y, int players, int *order, char *error,
+                               size_t error_size) {
+  *order = 0;
+  for (int p = 0; p < players && *order == 0; p++) {
+    uint8_t *a, *b;
+    size_t a_bytes, b_bytes;
+    if (crafter_traj_read_chunk(readers[x->file], x->index + (size_t)p, &a, &a_bytes, error,
+                                error_size) < 0)
+      return -1;
+    if (crafter_traj_read_chunk(readers[y->file], y->index + (size_t)p, &b, &b_bytes, error,
+                                error_size) < 0) {
+      free(a);
+      return -1;
+    }
+    *order = a_bytes != b_bytes ? compare_numbers((int64_t)a_bytes, (int64_t)b_bytes)
+                                : memcmp(a, b, a_bytes);
+    free(a);
+    free(b);
+  }
+  return 0;
+}
+
 /* Sorted with a stable insertion of runs: qsort's comparator cannot read
  * files, and content ties are settled by comparing the chunks. */
-static int sort_entries(merge_entry *entries, size_t count, crafter_traj_reader **readers,
-                        const char *const *inputs, char *error, size_t error_size) {
+static int sort_entries(merge_entry *entries, size_t count, int players,
+                        crafter_traj_reader **readers, const char *const *inputs, char *error,
+                        size_t error_size) {
   /* A merge sort on the header keys first. */
   if (count < 2) return 0;
   merge_entry *scratch = malloc(count * sizeof(*scratch));
@@ -893,19 +916,10 @@ static int sort_entries(merge_entry *entries, size_t count, crafter_traj_reader 
   for (size_t i = 0; i + 1 < count; i++) {
     size_t j = i + 1;
     if (compare_entries(&entries[i], &entries[j]) != 0) continue;
-    uint8_t *a, *b;
-    size_t a_bytes, b_bytes;
-    if (crafter_traj_read_chunk(readers[entries[i].file], entries[i].index, &a, &a_bytes, error,
-                                error_size) < 0)
+    int order;
+    if (compare_world_bytes(readers, &entries[i], &entries[j], players, &order, error,
+                            error_size) < 0)
       return -1;
-    if (crafter_traj_read_chunk(readers[entries[j].file], entries[j].index, &b, &b_bytes, error,
-                                error_size) < 0) {
-      free(a);
-      return -1;
-    }
-    int order = memcmp(a, b, a_bytes);
-    free(a);
-    free(b);
     if (order == 0)
       return crafter_fail(error, error_size,
                    "episode %lld of seed %lld is in %s and again in %s (the same shard twice?)",
@@ -990,27 +1004,39 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
     if (s->duplicates && notes)
       fprintf(notes, "%s: note: %s repeats %ld of its episodes; each is merged once\n", program,
               inputs[i], s->duplicates);
+    if (s->partial_worlds && notes) {
+      char partial[400];
+      describe_partial(partial, sizeof(partial), s);
+      fprintf(notes, "%s: note: %s is damaged: %s, and not merged\n", program, inputs[i],
+              partial);
+    }
     total += crafter_traj_episode_count(readers[i]);
   }
+  /* World episodes are merged whole: the reader lists whole ones only,
+   * each a chunk per player in a row. */
+  int players = status == 0 ? crafter_traj_header_of(readers[0])->players : 1;
+  total /= (size_t)players;
   merge_entry *entries = status ? NULL : malloc((total ? total : 1) * sizeof(*entries));
   if (status == 0 && !entries) status = failn(1, error, error_size, "out of memory");
   if (status == 0) {
     size_t k = 0;
     for (int i = 0; i < count; i++)
-      for (size_t j = 0; j < crafter_traj_episode_count(readers[i]); j++)
+      for (size_t j = 0; j + (size_t)players <= crafter_traj_episode_count(readers[i]);
+           j += (size_t)players)
         entries[k++] = (merge_entry){(size_t)i, j, crafter_traj_episode_at(readers[i], j)};
-    if (sort_entries(entries, total, readers, inputs, error, error_size) < 0) status = 1;
+    if (sort_entries(entries, total, players, readers, inputs, error, error_size) < 0) status = 1;
   }
   if (status == 0) {
     /* Written whole or not at all: a failed merge leaves the output as it was. */
     crafter_traj_writer *writer = crafter_traj_writer_create_whole(
         output, crafter_traj_header_of(readers[0]), error, error_size);
     if (!writer) status = 1;
-    for (size_t k = 0; k < total && status == 0; k++) {
+    for (size_t k = 0; k < total * (size_t)players && status == 0; k++) {
+      const merge_entry *world = &entries[k / (size_t)players];
       uint8_t *chunk;
       size_t bytes;
-      if (crafter_traj_read_chunk(readers[entries[k].file], entries[k].index, &chunk, &bytes,
-                                  error, error_size) < 0)
+      if (crafter_traj_read_chunk(readers[world->file], world->index + k % (size_t)players,
+                                  &chunk, &bytes, error, error_size) < 0)
         status = 1;
       else if (crafter_traj_writer_add_chunk(writer, chunk, bytes, error, error_size) < 0)
         status = 1;

@@ -451,10 +451,20 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
                              (unsigned long long)damage->damage_offset, damage->damage,
                              crafter_traj_episode_count(reader));
   if (damage->duplicates && noted < sizeof(set->note))
+    noted += (size_t)snprintf(
+        set->note + noted, sizeof(set->note) - noted,
+        "%s%ld chunk%s repeat%s an episode already in the file; each episode is scored once",
+        noted ? "; " : "", damage->duplicates, damage->duplicates == 1 ? "" : "s",
+        damage->duplicates == 1 ? "s" : "");
+  /* Several players: a world episode missing a player's chunk is damage,
+   * none of its players' episodes scored. */
+  if (damage->partial_worlds && noted < sizeof(set->note))
     snprintf(set->note + noted, sizeof(set->note) - noted,
-             "%s%ld chunk%s repeat%s an episode already in the file; each episode is scored once",
-             noted ? "; " : "", damage->duplicates, damage->duplicates == 1 ? "" : "s",
-             damage->duplicates == 1 ? "s" : "");
+             "%sdamaged: %ld world episode%s lack%s a player's chunk (from byte %llu: %s); "
+             "no player's episode of %s is scored",
+             noted ? "; " : "", damage->partial_worlds, damage->partial_worlds == 1 ? "" : "s",
+             damage->partial_worlds == 1 ? "s" : "", (unsigned long long)damage->partial_offset,
+             damage->partial, damage->partial_worlds == 1 ? "it" : "them");
   const crafter_traj_header *header = crafter_traj_header_of(reader);
   /* A file of several players gives a run per player, its method named
    * "METHOD player P": each player's success rates and score apart. */

@@ -1202,6 +1202,47 @@ static int drop_duplicates(crafter_traj_reader *reader) {
   return 0;
 }
 
+/* Whether chunk b may follow chunk a in one world episode: the next
+ * player of the same seed, episode, world and place. */
+static int next_of_world(const crafter_traj_episode *a, const crafter_traj_episode *b) {
+  return b->player == a->player + 1 && b->seed == a->seed && b->episode == a->episode &&
+         b->world_seed == a->world_seed && b->play == a->play;
+}
+
+/* Files of several players: a world episode is the chunks of players 0,
+ * 1, ..., P-1 in a row.  Chunks in a row of the same world that do not
+ * make a whole one (a chunk damaged, left out as a repeat, or never
+ * written) are left out, and the world is counted as damage. */
+static void drop_partial_worlds(crafter_traj_reader *reader) {
+  int players = reader->header.players;
+  if (players < 2) return;
+  crafter_traj_status *status = &reader->status;
+  size_t kept = 0;
+  for (size_t i = 0; i < reader->count;) {
+    size_t run = 1;
+    while (i + run < reader->count &&
+           next_of_world(&reader->episodes[i + run - 1], &reader->episodes[i + run]))
+      run++;
+    const crafter_traj_episode *first = &reader->episodes[i];
+    if (first->player == 0 && run == (size_t)players) {
+      memmove(&reader->episodes[kept], first, run * sizeof(*first));
+      kept += run;
+    } else {
+      if (status->partial_worlds++ == 0) {
+        status->partial_offset = first->offset;
+        /* The first player missing: before the run, or after it. */
+        int missing = first->player > 0 ? 0 : (int)run;
+        snprintf(status->partial, sizeof(status->partial),
+                 "player %d's chunk of the world episode of seed %lld, episode %lld is missing",
+                 missing, (long long)first->seed, (long long)first->episode);
+      }
+      status->partial_chunks += (long)run;
+    }
+    i += run;
+  }
+  reader->count = kept;
+}
+
 /* Reads a text table of `bytes` at reader->start, whose header carries
  * `tag`: its text in *text (to free) and *length, or -1 with a reason
  * naming it `what`. */
@@ -1339,6 +1380,7 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
     crafter_traj_close(reader);
     return NULL;
   }
+  drop_partial_worlds(reader);
   return reader;
 }
 

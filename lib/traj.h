@@ -249,6 +249,14 @@ typedef struct crafter_traj_status {
   uint64_t damaged_bytes; /* their total size */
   long duplicates;        /* chunks left out as repeats of an earlier one */
   uint64_t duplicate_offset; /* the first of them */
+  /* Files of several players: world episodes some of whose players'
+   * chunks are missing (damaged, or never written) are damage too; their
+   * remaining chunks are left out, so that the episodes listed are whole
+   * worlds, each a chunk per player in the players' order. */
+  long partial_worlds;    /* world episodes left out */
+  long partial_chunks;    /* their chunks that were there */
+  uint64_t partial_offset; /* the first of those chunks */
+  char partial[200];      /* what the first such world lacks */
   uint64_t checked_bytes; /* bytes checksummed to open the file: the work done, a
                              small multiple of the file's size whatever its bytes */
 } crafter_traj_status;
@@ -262,7 +270,10 @@ typedef struct crafter_traj_status {
  * exactly the intact ones and every program reports the same damage: a
  * damaged chunk is left out and counted as damage, and the episodes after
  * it are found by scanning.  A chunk whose header equals an earlier one's
- * is the same episode again and is left out too (status.duplicates). */
+ * is the same episode again and is left out too (status.duplicates).
+ * In a file of several players the episodes listed are whole world
+ * episodes only: the chunks of players 0..P-1 of a world, one after the
+ * other; a world missing a chunk is left out (status.partial_worlds). */
 crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size);
 
 /* The same over bytes in memory, which must outlive the reader. */

@@ -12,7 +12,7 @@ step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 play=$top/bin/crafter-play
-plan 2
+plan 7
 
 # bytes COUNT SEED: COUNT random action bytes.
 bytes() {
@@ -39,5 +39,97 @@ bytes 200 1 | "$step" --binary --players 2 --levels 3 --area 16,16 --length 10 \
   --record "$scratch/step-levels.traj" >/dev/null
 "$dataset" verify --resimulate "$scratch/step-levels.traj" >"$scratch/out" 2>&1
 ok $? "crafter-step --binary --players 2 --levels 3 --record verifies: $(tail -n 1 "$scratch/out")"
+
+# 3-4. Player 1's chunks alone, every action changed and every
+# observation zeroed, their checksums made right: no world episode is
+# whole, so there is nothing to verify or score, and every reader says so.
+"$dataset" record -q -o "$scratch/two.traj" -n 3 --steps 50 --players 2 --seed 3 --obs semantic
+perl -MCompress::Zlib -e '
+  local $/; my $d = <STDIN>; my $obs = unpack("V", substr($d, 20, 4));
+  my $at = 128 + unpack("V", substr($d, 104, 4)) + unpack("V", substr($d, 120, 4));
+  my $out = substr($d, 0, $at);
+  while (substr($d, $at, 4) eq "EPSD") {
+    my $p = unpack("Q<", substr($d, $at + 8, 8)); my $head = substr($d, $at, 256);
+    my $steps = uncompress(substr($d, $at + 256, $p));
+    if (unpack("V", substr($head, 236, 4)) == 2) {
+      substr($steps, 0, $obs) = "\0" x $obs;
+      for (my $s = $obs; $s < length $steps; $s += 16 + $obs) {
+        substr($steps, $s, 1) = chr((ord(substr($steps, $s, 1)) + 1) % 17);
+        substr($steps, $s + 16, $obs) = "\0" x $obs;
+      }
+      my $packed = compress($steps);
+      substr($head, 8, 8) = pack("Q<", length $packed);
+      substr($head, 248, 4) = pack("V", crc32($packed));
+      substr($head, 252, 4) = pack("V", crc32(substr($head, 0, 252)));
+      $out .= $head . $packed;
+    }
+    $at += 256 + $p;
+  }
+  print $out' <"$scratch/two.traj" >"$scratch/only1.traj"
+[ "$(chunks "$scratch/only1.traj" | awk '{ print $2 }' | sort -u)" = 1 ]
+found=$?
+"$dataset" verify --resimulate "$scratch/only1.traj" >"$scratch/verify" 2>&1
+verified=$?
+"$dataset" list "$scratch/only1.traj" >"$scratch/list" 2>"$scratch/notes"
+"$dataset" info "$scratch/only1.traj" >"$scratch/info"
+"$score" "$scratch/only1.traj" >"$scratch/score" 2>"$scratch/score-notes"
+[ $found -eq 0 ] && [ $verified -eq 1 ] &&
+  grep -q "player 0's chunk of the world episode of seed 3, episode 1 is missing" "$scratch/verify" &&
+  grep -q "FAILED" "$scratch/verify" &&
+  [ "$(wc -l <"$scratch/list")" -eq 1 ] && grep -q "lack a player's chunk" "$scratch/notes" &&
+  grep -q "^damage .*3 world episodes lack a player's chunk" "$scratch/info" &&
+  ! grep -q "^damage  *none" "$scratch/info" &&
+  grep -q "lack a player's chunk" "$scratch/score-notes" &&
+  grep -q "^episodes  *0  *0$" "$scratch/score"
+status=$?
+diag <"$scratch/verify"
+ok $status "player 1's chunks alone, actions changed: verify fails, list, info and crafter-score see no episode and say why"
+# The same damage in a real recording: one chunk of world 0 taken out.
+chunks "$scratch/two.traj" >"$scratch/offsets"
+cut=$(awk 'NR == 2 { print $1 } NR == 3 { print $1 }' "$scratch/offsets" | tr '\n' ' ')
+perl -e 'local $/; my $d = <STDIN>; my ($from, $to) = @ARGV;
+  print substr($d, 0, $from), substr($d, $to)' $cut <"$scratch/two.traj" >"$scratch/cut.traj"
+"$dataset" list "$scratch/two.traj" | tail -n +4 | cut -f 1 --complement >"$scratch/whole-list"
+"$dataset" list "$scratch/cut.traj" 2>"$scratch/notes" | tail -n +2 | cut -f 1 --complement \
+  >"$scratch/cut-list"
+"$dataset" verify "$scratch/cut.traj" >/dev/null 2>&1
+[ $? -eq 1 ] && cmp -s "$scratch/whole-list" "$scratch/cut-list" &&
+  grep -q "player 1's chunk of the world episode of seed 3, episode 1 is missing" "$scratch/notes"
+ok $? "a world without player 1's chunk is left out whole and reported"
+
+# 5-7. The documented repair: a byte of player 1's chunk of the first
+# world damaged; merge keeps the whole worlds only, says what it dropped,
+# and the result verifies.
+at=$(awk 'NR == 2 { print $1 + 300 }' "$scratch/offsets")
+perl -e 'local $/; my $d = <STDIN>; my $at = shift;
+  substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0xff); print $d' $at \
+  <"$scratch/two.traj" >"$scratch/damaged.traj"
+"$dataset" merge -o "$scratch/fixed.traj" "$scratch/damaged.traj" 2>"$scratch/merge-notes"
+merged=$?
+"$dataset" verify --resimulate "$scratch/fixed.traj" >"$scratch/verify" 2>&1
+verified=$?
+"$dataset" list "$scratch/fixed.traj" | tail -n +2 | cut -f 1 --complement >"$scratch/fixed-list"
+[ $merged -eq 0 ] && [ $verified -eq 0 ] && cmp -s "$scratch/whole-list" "$scratch/fixed-list" &&
+  grep -q "damaged.traj is damaged: 1 world episode lacks a player's chunk.*not merged" \
+    "$scratch/merge-notes"
+status=$?
+diag <"$scratch/merge-notes"
+ok $status "merge of a damaged file of two players keeps whole worlds and verifies: $(tail -n 1 "$scratch/verify")"
+"$dataset" verify "$scratch/damaged.traj" >"$scratch/verify" 2>&1
+[ $? -eq 1 ] && grep -q "damaged from byte" "$scratch/verify" &&
+  grep -q "1 world episode lacks a player's chunk" "$scratch/verify" &&
+  "$score" "$scratch/damaged.traj" 2>&1 >/dev/null | grep -q "1 world episode lacks"
+ok $? "verify and crafter-score name the damaged chunk and the world it leaves incomplete"
+
+# Two recordings of the same levels by other actions: their worlds have
+# the same seeds and places, and merge keeps each world's chunks together.
+bytes 200 2 | "$step" --binary --players 2 --levels 3 --area 16,16 --length 10 \
+  --record "$scratch/step-levels2.traj" >/dev/null
+"$dataset" merge -o "$scratch/both.traj" "$scratch/step-levels.traj" "$scratch/step-levels2.traj" &&
+  "$dataset" verify --resimulate "$scratch/both.traj" >"$scratch/verify" 2>&1 &&
+  [ "$("$dataset" list "$scratch/both.traj" | tail -n +2 | wc -l)" -eq 40 ]
+status=$?
+diag <"$scratch/verify"
+ok $status "two recordings of the same levels merge world by world and verify"
 
 finish
