@@ -584,26 +584,20 @@ typedef struct replay {
   crafter_env env;
   int env_ready;
   const crafter_traj_header *header; /* the file's: its world map and task table */
-  crafter_task_tracker tracker;
-  const crafter_task *task; /* the goal of the episode replayed, or NULL */
-  /* Games of several players: the goals of players 1.. */
-  crafter_task_tracker more[CRAFTER_PLAYERS_MAX];
-  const crafter_task *more_task[CRAFTER_PLAYERS_MAX];
+  crafter_stored_world world; /* the world episode replayed: its players' steps and goals */
   observer o;
   int compare_obs;      /* the stored observations can be compared */
-  int together;         /* several players: their episodes are replayed together */
 } replay;
 
 static void replay_free(replay *r) {
   if (r->env_ready) crafter_env_free(&r->env);
-  crafter_task_tracker_free(&r->tracker);
-  for (int p = 1; p < CRAFTER_PLAYERS_MAX; p++) crafter_task_tracker_free(&r->more[p]);
+  crafter_stored_world_free(&r->world);
   observer_free(&r->o);
   memset(r, 0, sizeof(*r));
 }
 
-/* An env for the file's parameters, observing what the file stores (and
- * pixels when `render`). */
+/* An env for the file's parameters and players, observing what the file
+ * stores (and pixels, every player's view, when `render`). */
 static int replay_init(replay *r, const crafter_traj_header *h, int render, const char *textures,
                        char *error, size_t error_size) {
   memset(r, 0, sizeof(*r));
@@ -624,19 +618,56 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
   return 0;
 }
 
-static int replay_start(replay *r, const crafter_traj_episode *e, char *error, size_t error_size) {
-  if (r->env.players > 1 && !r->together)
-    return crafter_fail(error, error_size,
-                        "one player's episode of a game of %d players cannot be re-simulated "
-                        "alone (verify --resimulate replays the players together; stored "
-                        "observations are shown as they are)",
-                        r->env.players);
-  if (crafter_episode_start_stored(&r->env, r->header, e, &r->tracker, &r->task, error,
-                                   error_size) < 0)
+/* A world episode as the reader lists it: the chunks of its players in a
+ * row (one chunk with one player), with the steps read. */
+typedef struct world_episode {
+  size_t first;          /* the index of player 0's chunk */
+  int players;
+  const crafter_traj_episode *chunks[CRAFTER_PLAYERS_MAX];
+  crafter_traj_data data[CRAFTER_PLAYERS_MAX];
+} world_episode;
+
+static void world_free(world_episode *w) {
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_traj_data_free(&w->data[p]);
+}
+
+/* Reads the world episode of chunk `index`: the steps of the players in
+ * the mask `steps`, with their observations for those in `observations`
+ * (observations are kept only where needed).  0, or -1 with a reason and
+ * *bad_player the player whose chunk failed. */
+static int read_world(crafter_traj_reader *reader, size_t index, uint32_t steps,
+                      uint32_t observations, world_episode *w, int *bad_player, char *error,
+                      size_t error_size) {
+  memset(w, 0, sizeof(*w));
+  const crafter_traj_episode *e = crafter_traj_episode_at(reader, index);
+  w->players = crafter_traj_header_of(reader)->players;
+  w->first = index - (size_t)(w->players > 1 ? e->player : 0);
+  for (int p = 0; p < w->players; p++)
+    w->chunks[p] = crafter_traj_episode_at(reader, w->first + (size_t)p);
+  for (int p = 0; p < w->players; p++) {
+    if (!((steps >> p) & 1u)) continue;
+    *bad_player = p;
+    int status = (observations >> p) & 1u
+                     ? crafter_traj_read_episode(reader, w->first + (size_t)p, &w->data[p],
+                                                 error, error_size)
+                     : crafter_traj_read_steps(reader, w->first + (size_t)p, &w->data[p], error,
+                                               error_size);
+    if (status < 0) {
+      world_free(w);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Starts the world episode w (every player's steps read) at step 0. */
+static int replay_start(replay *r, const world_episode *w, char *error, size_t error_size) {
+  if (crafter_stored_world_start(&r->world, &r->env, r->header, w->chunks, w->data, error,
+                                 error_size) < 0)
     return -1;
-  if (r->env.world_seed != e->world_seed)
+  if (r->env.world_seed != w->chunks[0]->world_seed)
     return crafter_fail(error, error_size, "world seed differs: stored %lld, replayed %lld",
-                 (long long)e->world_seed, (long long)r->env.world_seed);
+                 (long long)w->chunks[0]->world_seed, (long long)r->env.world_seed);
   return 0;
 }
 
@@ -690,100 +721,40 @@ static int compare_end(const crafter_env *env, int p, const crafter_traj_episode
   return 0;
 }
 
-/* Replays the episode of a world and compares every stored field: its
- * players' chunks e[p] with their steps d[p] (one chunk with one player),
- * each player acting by its chunk until its own end, then doing nothing,
- * as the runner plays it.  *bad_player: the player a difference is of. */
-static int resimulate(replay *r, const crafter_traj_episode *const *e, const crafter_traj_data *d,
-                      int *bad_player, char *error, size_t error_size) {
-  int players = r->env.players;
+/* Replays a world episode (every player's steps read) and compares every
+ * stored field of every player's chunk.  *bad_player: the player a
+ * difference is of. */
+static int resimulate(replay *r, const world_episode *w, int *bad_player, char *error,
+                      size_t error_size) {
   *bad_player = 0;
-  r->together = 1;
-  int started = replay_start(r, e[0], error, error_size);
-  r->together = 0;
-  if (started < 0) return -1;
+  if (replay_start(r, w, error, error_size) < 0) return -1;
   crafter_env *env = &r->env;
-  const crafter_task_set *tasks = r->header->tasks;
-  for (int p = 1; p < players; p++) {
-    r->more_task[p] = tasks && e[p]->task >= 0 ? &tasks->tasks[e[p]->task] : NULL;
-    env->viewer = p;
-    int status = r->more_task[p] ? crafter_task_begin(&r->more[p], r->more_task[p], env) : 0;
-    env->viewer = 0;
-    if (status < 0) return crafter_fail(error, error_size, "out of memory");
-  }
+  const crafter_traj_data *d = w->data;
   uint32_t longest = 0;
-  for (int p = 0; p < players; p++) {
+  int status = 0;
+  for (int p = 0; p < w->players && status == 0; p++) {
     if (d[p].steps_count > longest) longest = d[p].steps_count;
     env->viewer = p;
     *bad_player = p;
-    int status = compare_obs(r, &d[p], 0, error, error_size);
-    if (status == 0 && d[p].steps_count == 0) status = compare_end(env, p, e[p], error, error_size);
-    env->viewer = 0;
-    if (status < 0) return -1;
+    status = compare_obs(r, &d[p], 0, error, error_size);
+    if (status == 0 && d[p].steps_count == 0)
+      status = compare_end(env, p, w->chunks[p], error, error_size);
   }
-  for (uint32_t t = 0; t < longest; t++) {
-    int actions[CRAFTER_PLAYERS_MAX];
-    for (int p = 0; p < players; p++)
-      actions[p] = t < d[p].steps_count ? d[p].steps[t].action : CRAFTER_NOOP;
-    crafter_step_result results[CRAFTER_PLAYERS_MAX];
-    crafter_env_step_players(env, actions, results);
-    for (int p = 0; p < players; p++) {
-      if (t >= d[p].steps_count) continue;
+  for (uint32_t t = 0; t < longest && status == 0; t++) {
+    crafter_stored_world_step(&r->world, env);
+    for (int p = 0; p < w->players && status == 0; p++) {
+      if (!crafter_stored_world_played(&r->world, p)) continue;
       *bad_player = p;
-      const crafter_task *task = p == 0 ? r->task : r->more_task[p];
       env->viewer = p;
-      int goal = task ? crafter_task_step(p == 0 ? &r->tracker : &r->more[p], env, actions[p],
-                                          &results[p])
-                      : 0;
-      int status = compare_step(&results[p], goal, &d[p].steps[t], t, error, error_size);
+      status = compare_step(&r->world.results[p], r->world.goal[p], &d[p].steps[t], t, error,
+                            error_size);
       if (status == 0) status = compare_obs(r, &d[p], t + 1, error, error_size);
       if (status == 0 && t + 1 == d[p].steps_count)
-        status = compare_end(env, p, e[p], error, error_size);
-      env->viewer = 0;
-      if (status < 0) return -1;
+        status = compare_end(env, p, w->chunks[p], error, error_size);
     }
   }
-  return 0;
-}
-
-/* verify for a file of several players: every chunk reads back and with
- * a replay the players' chunks of a world are re-simulated together.  The
- * reader lists whole world episodes only, each the chunks of players
- * 0..P-1 in a row (a world missing one is damage it reports).  Returns
- * the problems found. */
-static long verify_players(crafter_traj_reader *reader, const char *path, replay *r, FILE *out,
-                           double *steps) {
-  int players = crafter_traj_header_of(reader)->players;
-  int keep_obs = r && r->compare_obs && crafter_traj_header_of(reader)->obs_bytes;
-  size_t count = crafter_traj_episode_count(reader);
-  long problems = 0;
-  for (size_t i = 0; i + (size_t)players <= count; i += (size_t)players) {
-    const crafter_traj_episode *chunks[CRAFTER_PLAYERS_MAX];
-    crafter_traj_data data[CRAFTER_PLAYERS_MAX];
-    memset(data, 0, sizeof(data));
-    char problem[400] = "";
-    int bad_player = 0, bad = 0;
-    for (int p = 0; p < players; p++) {
-      chunks[p] = crafter_traj_episode_at(reader, i + (size_t)p);
-      *steps += chunks[p]->steps;
-    }
-    for (int p = 0; !bad && p < players; p++) {
-      bad_player = p;
-      bad = (keep_obs ? crafter_traj_read_episode(reader, i + (size_t)p, &data[p], problem,
-                                                  sizeof(problem))
-                      : crafter_traj_read_steps(reader, i + (size_t)p, &data[p], problem,
-                                                sizeof(problem))) < 0;
-    }
-    if (!bad && r) bad = resimulate(r, chunks, data, &bad_player, problem, sizeof(problem)) < 0;
-    for (int p = 0; p < players; p++) crafter_traj_data_free(&data[p]);
-    if (bad) {
-      fprintf(out, "%s: episode %zu (seed %lld, episode %lld, player %d): %s\n", path,
-              i + (size_t)bad_player, (long long)chunks[0]->seed, (long long)chunks[0]->episode,
-              bad_player, problem);
-      problems++;
-    }
-  }
-  return problems;
+  env->viewer = 0;
+  return status;
 }
 
 int crafter_dataset_verify(const char *path, int resimulate_episodes, const char *textures,
@@ -813,24 +784,27 @@ int crafter_dataset_verify(const char *path, int resimulate_episodes, const char
   }
   describe_damage(out, path, reader);
   size_t count = crafter_traj_episode_count(reader);
-  if (h->players > 1) problems += verify_players(reader, path, have_replay ? &r : NULL, out, &steps);
-  for (size_t i = 0; h->players == 1 && i < count; i++) {
-    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
-    crafter_traj_data data;
+  /* World by world: the reader lists whole ones, a chunk per player in a
+   * row, and with several players they are replayed together.
+   * Observations are kept only to be compared. */
+  uint32_t everyone = (1u << h->players) - 1u;
+  uint32_t observations = have_replay && r.compare_obs && h->obs_bytes ? everyone : 0;
+  for (size_t i = 0; i < count; i += (size_t)h->players) {
+    world_episode w;
     char problem[400];
-    /* Observations are kept only to be compared. */
-    int keep_obs = have_replay && r.compare_obs && h->obs_bytes;
-    int bad = (keep_obs ? crafter_traj_read_episode(reader, i, &data, problem, sizeof(problem))
-                        : crafter_traj_read_steps(reader, i, &data, problem, sizeof(problem))) < 0;
-    int player;
-    if (!bad && have_replay) bad = resimulate(&r, &e, &data, &player, problem, sizeof(problem)) < 0;
-    crafter_traj_data_free(&data);
-    if (bad) {
-      fprintf(out, "%s: episode %zu (seed %lld, episode %lld): %s\n", path, i,
-              (long long)e->seed, (long long)e->episode, problem);
-      problems++;
-    }
-    steps += e->steps;
+    int player = 0;
+    int bad = read_world(reader, i, everyone, observations, &w, &player, problem,
+                         sizeof(problem)) < 0;
+    if (!bad && have_replay) bad = resimulate(&r, &w, &player, problem, sizeof(problem)) < 0;
+    world_free(&w);
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i + (size_t)player);
+    for (int p = 0; p < h->players; p++) steps += crafter_traj_episode_at(reader, i + (size_t)p)->steps;
+    if (!bad) continue;
+    fprintf(out, "%s: episode %zu (seed %lld, episode %lld", path, i + (size_t)player,
+            (long long)e->seed, (long long)e->episode);
+    if (h->players > 1) fprintf(out, ", player %d", player);
+    fprintf(out, "): %s\n", problem);
+    problems++;
   }
   if (status->damaged || status->duplicates || status->partial_worlds) problems++;
   fprintf(out, "%s: %zu episode%s, %.0f step%s%s: %s\n", path, count, count == 1 ? "" : "s",
@@ -1098,14 +1072,21 @@ static void put_f64_le(uint8_t *at, double value) {
 }
 
 
-/* Replays episode i and writes its .npz. */
+/* Replays the world of chunk i and writes player's episode of chunk i as
+ * an .npz. */
 static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const char *directory,
                      FILE *out, char *error, size_t error_size) {
   const crafter_traj_header *h = crafter_traj_header_of(reader);
   const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
-  crafter_traj_data d;
-  if (crafter_traj_read_episode(reader, i, &d, error, error_size) < 0) return -1;
-  size_t rows = (size_t)d.steps_count + 1;
+  int p = h->players > 1 ? e->player : 0;
+  world_episode w;
+  int bad_player;
+  uint32_t stored = h->obs_kind == CRAFTER_OBS_PIXELS ? 1u << p : 0;
+  if (read_world(reader, i, (1u << h->players) - 1u, stored, &w, &bad_player, error,
+                 error_size) < 0)
+    return -1;
+  const crafter_traj_data *d = &w.data[p];
+  size_t rows = (size_t)d->steps_count + 1;
   size_t width = (size_t)h->params.size[0], height = (size_t)h->params.size[1];
   size_t area = (size_t)h->params.area[0] * (size_t)h->params.area[1];
   size_t image_bytes = width * height * 3;
@@ -1116,46 +1097,54 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
   uint8_t *scalars = calloc(rows * columns, 8);
   int status = 0;
   if (!images || !semantic || !scalars) status = crafter_fail(error, error_size, "out of memory");
-  if (status == 0) status = replay_start(r, e, error, error_size);
+  if (status == 0) status = replay_start(r, &w, error, error_size);
   crafter_env *env = &r->env;
+  int64_t position[2] = {0, 0};
   for (size_t t = 0; t < rows && status == 0; t++) {
     if (t > 0) {
-      const crafter_traj_step *s = &d.steps[t - 1];
-      crafter_step_result result;
-      crafter_env_step(env, s->action, &result);
-      if (result.info_reward != s->reward ||
-          (result.done != 0) != s->done || result.unlocked != s->unlocked) {
+      const crafter_traj_step *s = &d->steps[t - 1];
+      crafter_stored_world_step(&r->world, env);
+      const crafter_step_result *result = &r->world.results[p];
+      if (result->info_reward != s->reward || (result->done != 0) != s->done ||
+          result->unlocked != s->unlocked) {
         status = crafter_fail(error, error_size,
                        "episode %zu does not re-simulate at step %zu (run verify --resimulate)",
                        i, t);
         break;
+      }
+      const crafter_object *body = crafter_game_body(&env->game, p);
+      if (body) { /* a player keeps its place on the step it died */
+        position[0] = body->x;
+        position[1] = body->y;
       }
       uint8_t *row = scalars + t * columns * 8;
       put_i64_le(row, s->action);
       put_f64_le(row + 8, s->reward);
       row[16] = s->done;
       put_f64_le(row + 24, s->died ? 0.0 : 1.0);
-      put_i64_le(row + 32, crafter_game_body(&env->game, 0)->x);
-      put_i64_le(row + 40, crafter_game_body(&env->game, 0)->y);
+      put_i64_le(row + 32, position[0]);
+      put_i64_le(row + 40, position[1]);
       for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-        put_i64_le(row + 48 + 8 * k, env->game.players[0].achievements[k]);
+        put_i64_le(row + 48 + 8 * k, env->game.players[p].achievements[k]);
       for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
-        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), env->game.players[0].inventory[k]);
+        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), env->game.players[p].inventory[k]);
       crafter_env_semantic(env, semantic + t * area);
     } else {
       memset(semantic, 0, area); /* zeros at the first step, as the EpisodeRecorder fills in */
     }
-    if (h->obs_kind == CRAFTER_OBS_PIXELS)
-      memcpy(images + t * image_bytes, d.obs + t * image_bytes, image_bytes);
+    if (stored)
+      memcpy(images + t * image_bytes, d->obs + t * image_bytes, image_bytes);
     else
-      memcpy(images + t * image_bytes, r->o.pixels, image_bytes);
+      memcpy(images + t * image_bytes, r->o.pixels + r->o.pixel_bytes * (size_t)p, image_bytes);
   }
   char path[4096];
   if (status == 0) {
     int unlocked = 0;
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
-    snprintf(path, sizeof(path), "%s/s%lld-e%lld-ach%d-len%u.npz", directory, (long long)e->seed,
-             (long long)e->episode, unlocked, e->steps);
+    char player[32] = "";
+    if (h->players > 1) snprintf(player, sizeof(player), "-p%d", p);
+    snprintf(path, sizeof(path), "%s/s%lld-e%lld%s-ach%d-len%u.npz", directory,
+             (long long)e->seed, (long long)e->episode, player, unlocked, e->steps);
     /* Written aside and renamed when whole: an export killed midway leaves
      * no half file under the episode's name. */
     crafter_npz_writer zip = {0};
@@ -1208,7 +1197,7 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
   free(images);
   free(semantic);
   free(scalars);
-  crafter_traj_data_free(&d);
+  world_free(&w);
   return status;
 }
 
@@ -1299,45 +1288,47 @@ static int draw_frames(const char *path, const crafter_frames_options *options,
     return failn(1, error, error_size, "%s has no episode %ld (it has %zu, from 0)", path, episode,
                  count);
   }
-  crafter_traj_data d;
-  /* Stored pixels are drawn as they are; other observations are replayed,
-   * from the steps alone. */
+  /* Stored pixels are drawn as they are; otherwise the world is replayed
+   * (with several players, every player's steps) and the episode's
+   * player's view drawn. */
   int stored = h->obs_kind == CRAFTER_OBS_PIXELS;
-  if ((stored ? crafter_traj_read_episode(reader, (size_t)episode, &d, error, error_size)
-              : crafter_traj_read_steps(reader, (size_t)episode, &d, error, error_size)) < 0) {
+  const crafter_traj_episode *e = crafter_traj_episode_at(reader, (size_t)episode);
+  int p = h->players > 1 ? e->player : 0;
+  world_episode w;
+  int bad_player;
+  if (read_world(reader, (size_t)episode, stored ? 1u << p : (1u << h->players) - 1u,
+                 stored ? 1u << p : 0, &w, &bad_player, error, error_size) < 0) {
     crafter_traj_close(reader);
     return 1;
   }
-  const crafter_traj_episode *e = crafter_traj_episode_at(reader, (size_t)episode);
-  uint8_t *wanted = calloc((size_t)d.steps_count + 1, 1);
+  const crafter_traj_data *d = &w.data[p];
+  uint8_t *wanted = calloc((size_t)d->steps_count + 1, 1);
   int status = 0;
   char problem[600];
   replay r;
   int have_replay = 0;
   if (!wanted) status = failn(1, error, error_size, "out of memory");
-  if (status == 0 && parse_steps(options->steps, d.steps_count, wanted, error, error_size) < 0)
+  if (status == 0 && parse_steps(options->steps, d->steps_count, wanted, error, error_size) < 0)
     status = 2;
   if (status == 0 && pictures->directory &&
       make_directory(pictures->directory, error, error_size) < 0)
     status = 1;
-  if (status == 0 && h->obs_kind != CRAFTER_OBS_PIXELS) {
+  if (status == 0 && !stored) {
     if (replay_init(&r, h, 1, options->textures, problem, sizeof(problem)) < 0) {
       status = failn(1, error, error_size, "%s", problem);
     } else {
       have_replay = 1;
-      if (replay_start(&r, e, problem, sizeof(problem)) < 0)
+      if (replay_start(&r, &w, problem, sizeof(problem)) < 0)
         status = failn(1, error, error_size, "%s", problem);
     }
   }
   int width = h->params.size[0], height = h->params.size[1];
   size_t image_bytes = (size_t)width * (size_t)height * 3;
-  for (uint32_t t = 0; t <= d.steps_count && status == 0; t++) {
-    if (have_replay && t > 0) {
-      crafter_step_result result;
-      crafter_env_step(&r.env, d.steps[t - 1].action, &result);
-    }
+  for (uint32_t t = 0; t <= d->steps_count && status == 0; t++) {
+    if (have_replay && t > 0) crafter_stored_world_step(&r.world, &r.env);
     if (!wanted[t]) continue;
-    const uint8_t *pixels = have_replay ? r.o.pixels : d.obs + (size_t)t * image_bytes;
+    const uint8_t *pixels = have_replay ? r.o.pixels + r.o.pixel_bytes * (size_t)p
+                                        : d->obs + (size_t)t * image_bytes;
     if (crafter_pictures_add(pictures, t, pixels, width, height, problem, sizeof(problem)) < 0)
       status = failn(1, error, error_size, "%s", problem);
   }
@@ -1347,7 +1338,7 @@ static int draw_frames(const char *path, const crafter_frames_options *options,
     status = failn(1, error, error_size, "%s", problem);
   if (have_replay) replay_free(&r);
   free(wanted);
-  crafter_traj_data_free(&d);
+  world_free(&w);
   crafter_traj_close(reader);
   return status;
 }

@@ -449,3 +449,53 @@ int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *he
     return crafter_fail(error, error_size, "out of memory");
   return 0;
 }
+
+int crafter_stored_world_start(crafter_stored_world *world, crafter_env *env,
+                               const crafter_traj_header *header,
+                               const crafter_traj_episode *const *stored,
+                               const crafter_traj_data *data, char *error, size_t error_size) {
+  world->players = env->players;
+  world->data = data;
+  world->t = 0;
+  if (crafter_episode_start_stored(env, header, stored[0], &world->tracker[0], &world->task[0],
+                                   error, error_size) < 0)
+    return -1;
+  const crafter_task_set *tasks = header->tasks;
+  int viewer = env->viewer;
+  for (int p = 1; p < world->players; p++) {
+    int task = stored[p]->task;
+    world->task[p] = tasks && task >= 0 && task < tasks->count ? &tasks->tasks[task] : NULL;
+    env->viewer = p;
+    int status = world->task[p] ? crafter_task_begin(&world->tracker[p], world->task[p], env) : 0;
+    env->viewer = viewer;
+    if (status < 0) return crafter_fail(error, error_size, "out of memory");
+  }
+  return 0;
+}
+
+int crafter_stored_world_played(const crafter_stored_world *world, int p) {
+  return world->t >= 1 && world->t <= world->data[p].steps_count;
+}
+
+void crafter_stored_world_step(crafter_stored_world *world, crafter_env *env) {
+  uint32_t t = world->t;
+  for (int p = 0; p < world->players; p++)
+    world->actions[p] = t < world->data[p].steps_count ? world->data[p].steps[t].action
+                                                        : CRAFTER_NOOP;
+  crafter_env_step_players(env, world->actions, world->results);
+  world->t++;
+  int viewer = env->viewer;
+  for (int p = 0; p < world->players; p++) {
+    world->goal[p] = 0;
+    if (!crafter_stored_world_played(world, p) || !world->task[p]) continue;
+    env->viewer = p;
+    world->goal[p] =
+        crafter_task_step(&world->tracker[p], env, world->actions[p], &world->results[p]);
+  }
+  env->viewer = viewer;
+}
+
+void crafter_stored_world_free(crafter_stored_world *world) {
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_task_tracker_free(&world->tracker[p]);
+  memset(world, 0, sizeof(*world));
+}

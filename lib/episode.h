@@ -173,6 +173,41 @@ int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *he
                                  const crafter_traj_episode *stored, crafter_task_tracker *tracker,
                                  const crafter_task **task, char *error, size_t error_size);
 
+/* A world episode replayed from its stored chunks, one a player (one
+ * chunk with one player): every player acts by its own chunk's actions
+ * until the chunk ends and then does nothing, as the runner played it,
+ * and each player's goal is tracked. */
+typedef struct crafter_stored_world {
+  int players;                    /* the env's */
+  const crafter_traj_data *data;  /* [players]: each player's steps, the caller's */
+  crafter_task_tracker tracker[CRAFTER_PLAYERS_MAX];
+  const crafter_task *task[CRAFTER_PLAYERS_MAX]; /* each player's goal, or NULL */
+  uint32_t t;                     /* steps taken */
+  int actions[CRAFTER_PLAYERS_MAX];                 /* of the last step */
+  crafter_step_result results[CRAFTER_PLAYERS_MAX]; /* of the last step */
+  int goal[CRAFTER_PLAYERS_MAX];  /* the last step met the player's goal */
+} crafter_stored_world;
+
+/* Starts `env` (made for the file's parameters, configuration and
+ * players) on the world episode whose player p's chunk is stored[p] with
+ * the steps data[p], for every player of the env: crafter_episode_start_stored
+ * with every player's goal begun.  A world that starts afresh forgets
+ * the steps taken.  The caller compares the world seed with the stored
+ * one.  0, or -1 with a reason. */
+int crafter_stored_world_start(crafter_stored_world *world, crafter_env *env,
+                               const crafter_traj_header *header,
+                               const crafter_traj_episode *const *stored,
+                               const crafter_traj_data *data, char *error, size_t error_size);
+
+/* Plays the next step: each player's stored action while its chunk has
+ * steps, else noop; the results and goals of the players who played. */
+void crafter_stored_world_step(crafter_stored_world *world, crafter_env *env);
+
+/* Whether player p played the last step by its chunk (it had not ended). */
+int crafter_stored_world_played(const crafter_stored_world *world, int p);
+
+void crafter_stored_world_free(crafter_stored_world *world);
+
 /* The renderer drawing the pixels (NULL without), for a runner to share. */
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *episode);
 
