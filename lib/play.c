@@ -1556,13 +1556,19 @@ int crafter_play_game_finish(crafter_play_game *game, char *error, size_t error_
 /* ---- a replay ---- */
 
 static int replay_restart(crafter_play_replay *replay, char *error, size_t error_size) {
-  if (crafter_episode_start_stored(&replay->env, &replay->header, &replay->episode,
-                                   &replay->tracker, &replay->task, error, error_size) < 0)
+  const crafter_traj_episode *stored[CRAFTER_PLAYERS_MAX];
+  for (int p = 0; p < replay->players; p++) stored[p] = &replay->episodes[p];
+  if (crafter_stored_world_start(&replay->replayed, &replay->env, &replay->header, stored,
+                                 replay->data, error, error_size) < 0)
     return -1;
+  replay->env.viewer = replay->player;
   replay->t = 0;
   replay->reward = 0;
-  snprintf(replay->message, sizeof(replay->message), "Episode %lld (index %zu), %u steps, %s.",
-           (long long)replay->episode.episode, replay->index, replay->episode.steps,
+  char player[64] = "";
+  if (replay->players > 1)
+    snprintf(player, sizeof(player), ", player %d of %d", replay->player, replay->players);
+  snprintf(replay->message, sizeof(replay->message), "Episode %lld (index %zu%s), %u steps, %s.",
+           (long long)replay->episode.episode, replay->index, player, replay->episode.steps,
            crafter_traj_end_name(replay->episode.end));
   if (replay->env.world_seed != replay->episode.world_seed && replay->mismatch < 0) {
     replay->mismatch = 0;
@@ -1572,6 +1578,13 @@ static int replay_restart(crafter_play_replay *replay, char *error, size_t error
     snprintf(replay->message, sizeof(replay->message), "Beware: %s.", replay->mismatch_reason);
   }
   return 0;
+}
+
+/* Players '@' of a world map: its first objects. */
+static int map_players(const crafter_world_map *map) {
+  int players = 0;
+  while (players < map->object_count && map->objects[players].kind == CRAFTER_PLAYER) players++;
+  return players;
 }
 
 int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size_t index,
@@ -1595,6 +1608,12 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
     return 1;
   }
   replay->episode = *crafter_traj_episode_at(replay->reader, index);
+  /* The reader lists whole worlds, each a chunk per player in a row. */
+  replay->players = replay->header.players;
+  replay->player = replay->players > 1 ? replay->episode.player : 0;
+  replay->first = index - (size_t)replay->player;
+  for (int p = 0; p < replay->players; p++)
+    replay->episodes[p] = *crafter_traj_episode_at(replay->reader, replay->first + (size_t)p);
   /* A file that keeps its rules is replayed by them. */
   if ((config && replay->header.config) || (world && replay->header.world)) {
     snprintf(error, error_size, "%s keeps the %s it was played by: replay it without %s", path,
@@ -1603,17 +1622,29 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
     crafter_play_replay_free(replay);
     return 1;
   }
+  if (world && map_players(world) > replay->players) {
+    snprintf(error, error_size,
+             "the world has %d players '@' but %s holds games of %d player%s: replay it with "
+             "the world it was recorded on",
+             map_players(world), path, replay->players, replay->players == 1 ? "" : "s");
+    crafter_play_replay_free(replay);
+    return 1;
+  }
   if (replay->header.config) config = replay->header.config;
   if (replay->header.world) world = replay->header.world;
   replay->world = world;
   replay->header.world = world; /* where crafter_episode_start_stored starts it */
   char problem[300];
-  if (crafter_traj_read_steps(replay->reader, index, &replay->data, problem, sizeof(problem)) <
-      0) {
-    snprintf(error, error_size, "%s: episode %zu: %s", path, index, problem);
-    crafter_play_replay_free(replay);
-    return 1;
+  for (int p = 0; p < replay->players; p++) {
+    if (crafter_traj_read_steps(replay->reader, replay->first + (size_t)p, &replay->data[p],
+                                problem, sizeof(problem)) < 0) {
+      snprintf(error, error_size, "%s: episode %zu: %s", path, replay->first + (size_t)p,
+               problem);
+      crafter_play_replay_free(replay);
+      return 1;
+    }
   }
+  replay->length = replay->data[replay->player].steps_count;
   crafter_params params = replay->header.params;
   params.seed = replay->episode.seed;
   if (world && (world->width != params.area[0] || world->height != params.area[1])) {
@@ -1622,7 +1653,8 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
     crafter_play_replay_free(replay);
     return 1;
   }
-  if (crafter_env_init_config(&replay->env, &params, config, problem, sizeof(problem)) < 0) {
+  if (crafter_env_init_config(&replay->env, &params, config, problem, sizeof(problem)) < 0 ||
+      crafter_env_set_players(&replay->env, replay->players, problem, sizeof(problem)) < 0) {
     snprintf(error, error_size, "%s: %s", path, problem);
     crafter_play_replay_free(replay);
     return 1;
@@ -1634,47 +1666,61 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
   return 0;
 }
 
+/* The first field of a replayed step that differs from the stored one. */
+static const char *step_difference(const crafter_step_result *result, int goal,
+                                   const crafter_traj_step *stored) {
+  return result->info_reward != stored->reward                   ? "reward"
+         : (result->done != 0) != (stored->done != 0)            ? "done"
+         : result->unlocked != stored->unlocked                  ? "achievements"
+         : (result->discount == 0.0) != (stored->died != 0)      ? "death"
+         : goal != (stored->goal != 0)                           ? "goal"
+                                                                 : NULL;
+}
+
 int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
                              size_t error_size) {
   if (t < 0) t = 0;
-  if (t > (long)replay->data.steps_count) t = (long)replay->data.steps_count;
+  if (t > (long)replay->length) t = (long)replay->length;
   if (t < replay->t && replay_restart(replay, error, error_size) < 0) return -1;
+  int shown = replay->player;
   while (replay->t < t) {
-    const crafter_traj_step *stored = &replay->data.steps[replay->t];
+    crafter_stored_world *replayed = &replay->replayed;
     crafter_env *env = &replay->env;
     action_watch watch;
-    watch_action(&watch, env, 0, stored->action);
-    crafter_step_result result;
-    crafter_env_step(env, stored->action, &result);
-    int goal = replay->task ? crafter_task_step(&replay->tracker, env, stored->action, &result) : 0;
-    const char *failure = action_failure(&watch, env, 0);
-    double reward = result.info_reward;
-    replay->reward += reward;
+    watch_action(&watch, env, shown, replay->data[shown].steps[replay->t].action);
+    crafter_stored_world_step(replayed, env);
+    const crafter_step_result *result = &replayed->results[shown];
+    const char *failure = action_failure(&watch, env, shown);
+    replay->reward += result->info_reward;
     replay->t++;
     char unlocked[400];
-    achievement_list(result.unlocked, unlocked, sizeof(unlocked));
+    achievement_list(result->unlocked, unlocked, sizeof(unlocked));
     replay->message[0] = '\0';
-    const char *differs = reward != stored->reward                 ? "reward"
-                          : (result.done != 0) != (stored->done != 0) ? "done"
-                          : result.unlocked != stored->unlocked      ? "achievements"
-                          : (result.discount == 0.0) != (stored->died != 0) ? "death"
-                          : goal != (stored->goal != 0)                 ? "goal"
-                                                                          : NULL;
+    /* Every player who played the step is compared, the one shown first. */
+    const char *differs = NULL;
+    int who = shown;
+    for (int k = 0; k < replay->players && !differs; k++) {
+      who = k == 0 ? shown : k <= shown ? k - 1 : k;
+      if (crafter_stored_world_played(replayed, who))
+        differs = step_difference(&replayed->results[who], replayed->goal[who],
+                                  &replay->data[who].steps[replay->t - 1]);
+    }
     if (differs && replay->mismatch < 0) {
+      char whose[64] = "";
+      if (replay->players > 1) snprintf(whose, sizeof(whose), "player %d's ", who);
       replay->mismatch = replay->t;
       snprintf(replay->mismatch_reason, sizeof(replay->mismatch_reason),
-               "step %ld differs from the recording (%s): was it made with another --config "
+               "step %ld differs from the recording (%s%s): was it made with another --config "
                "or --world?",
-               replay->t, differs);
+               replay->t, whose, differs);
       snprintf(replay->message, sizeof(replay->message), "Beware: %s", replay->mismatch_reason);
-    } else if (result.unlocked) {
+    } else if (result->unlocked) {
       snprintf(replay->message, sizeof(replay->message), "Unlocked %s.", unlocked);
     } else if (failure) {
       snprintf(replay->message, sizeof(replay->message), "%s", failure);
     }
   }
-  if (replay->t == (long)replay->data.steps_count && replay->mismatch < 0 &&
-      !replay->message[0]) {
+  if (replay->t == (long)replay->length && replay->mismatch < 0 && !replay->message[0]) {
     const char *end = replay->episode.end == CRAFTER_TRAJ_DIED         ? "the player died"
                       : replay->episode.end == CRAFTER_TRAJ_TIME_LIMIT ? "the time limit"
                       : replay->episode.end == CRAFTER_TRAJ_GOAL       ? "its goal was met"
@@ -1685,8 +1731,8 @@ int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
 }
 
 void crafter_play_replay_free(crafter_play_replay *replay) {
-  crafter_task_tracker_free(&replay->tracker);
-  crafter_traj_data_free(&replay->data);
+  crafter_stored_world_free(&replay->replayed);
+  for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_traj_data_free(&replay->data[p]);
   if (replay->reader) crafter_traj_close(replay->reader);
   crafter_env_free(&replay->env);
   replay->reader = NULL;
@@ -1749,14 +1795,18 @@ static void describe(app *a, crafter_play_status *status) {
   memset(status, 0, sizeof(*status));
   if (a->replaying) {
     const crafter_play_replay *replay = &a->replay;
-    snprintf(a->title, sizeof(a->title), "Replay  episode %lld  seed %lld  (index %zu)",
-             (long long)replay->episode.episode, (long long)replay->episode.seed, replay->index);
-    int at_end = replay->t == (long)replay->data.steps_count;
+    char player[48] = "";
+    if (replay->players > 1)
+      snprintf(player, sizeof(player), "  player %d", replay->player);
+    snprintf(a->title, sizeof(a->title), "Replay  episode %lld  seed %lld%s  (index %zu)",
+             (long long)replay->episode.episode, (long long)replay->episode.seed, player,
+             replay->index);
+    int at_end = replay->t == (long)replay->length;
     if (!a->interactive)
-      snprintf(a->progress, sizeof(a->progress), "of %u", replay->data.steps_count);
+      snprintf(a->progress, sizeof(a->progress), "of %u", replay->length);
     else
       snprintf(a->progress, sizeof(a->progress), "of %u, %s at %d steps/s",
-               replay->data.steps_count,
+               replay->length,
                at_end ? "at the end" : a->paused ? "paused" : "playing", a->speed);
     status->reward = replay->reward;
     status->message = replay->message;
@@ -1916,7 +1966,7 @@ static int press(app *a, int key) {
     crafter_play_replay *replay = &a->replay;
     switch (command) {
       case CRAFTER_PLAY_PAUSE:
-        if (replay->t == (long)replay->data.steps_count) { /* again from the start */
+        if (replay->t == (long)replay->length) { /* again from the start */
           replay_seek(a, 0);
           a->paused = 0;
         } else {
@@ -1979,7 +2029,7 @@ static size_t press_bytes(app *a, const uint8_t *bytes, size_t length, int final
 /* The interval until the next step that happens by itself, -1 for none. */
 static long tick_interval(app *a) {
   if (a->replaying) {
-    if (a->paused || a->replay.t >= (long)a->replay.data.steps_count) return -1;
+    if (a->paused || a->replay.t >= (long)a->replay.length) return -1;
   } else if (a->game.over || !crafter_play_game_asleep(&a->game) || a->real_time) {
     return -1;
   }
@@ -2001,7 +2051,7 @@ static int run_frames(app *a) {
 static void tick(app *a) {
   if (a->replaying) {
     replay_seek(a, a->replay.t + 1);
-    if (a->replay.t >= (long)a->replay.data.steps_count) a->paused = 1;
+    if (a->replay.t >= (long)a->replay.length) a->paused = 1;
   } else {
     int actions[CRAFTER_PLAYERS_MAX] = {0}; /* every player waits */
     crafter_play_game_act_players(&a->game, actions);
@@ -2130,7 +2180,7 @@ static int play(app *p, const crafter_play_options *a) {
   if (!a->interactive) {
     /* On a terminal the frame fits it. */
     if (isatty(STDOUT_FILENO)) crafter_terminal_size(&p->columns, &p->rows);
-    if (a->no_wait) replay_seek(p, (long)p->replay.data.steps_count);
+    if (a->no_wait) replay_seek(p, (long)p->replay.length);
     if (a->keys) {
       int changed = 0;
       press_bytes(p, (const uint8_t *)a->keys, strlen(a->keys), 1, &changed);

@@ -309,12 +309,20 @@ typedef struct crafter_play_replay {
   crafter_env env;
   crafter_traj_reader *reader;
   crafter_traj_header header;
-  crafter_traj_episode episode;
-  crafter_traj_data data;
+  crafter_traj_episode episode;   /* the episode shown */
   size_t index;                   /* of the episode in the file */
+  /* A file of several players: the episode is player `player`'s, and its
+   * world is replayed with every player acting by its own chunk (the
+   * chunks of the world, `first` the index of player 0's); the view is
+   * the player's, the others in it. */
+  int players;
+  int player;
+  size_t first;
+  crafter_traj_episode episodes[CRAFTER_PLAYERS_MAX]; /* of the world, each player's */
+  crafter_traj_data data[CRAFTER_PLAYERS_MAX];        /* their steps */
+  uint32_t length;                /* the steps of the episode shown */
+  crafter_stored_world replayed;  /* the world as it is replayed, with every player's goal */
   const crafter_world_map *world;
-  crafter_task_tracker tracker;   /* the episode's goal, when it has one */
-  const crafter_task *task;
   long t;                         /* steps taken */
   double reward;                  /* their info['reward'] summed */
   long mismatch;                  /* first step (from 1) that differs from the file, or -1 */
@@ -323,7 +331,8 @@ typedef struct crafter_play_replay {
 } crafter_play_replay;
 
 /* Opens a trajectory file and starts episode `index` (from 0) at step 0,
- * re-simulated from its parameters, seeds and actions with `config` and
+ * re-simulated from its parameters, seeds and actions (in a file of
+ * several players, its world's, every player's) with `config` and
  * `world` (as the recording was made; NULL for Crafter's own).  Returns
  * 0, 1 with a reason for a file that cannot be read or an index out of
  * range, -1 with a reason when memory ran out. */
@@ -332,9 +341,10 @@ int crafter_play_replay_open(crafter_play_replay *replay, const char *path, size
                              char *error, size_t error_size);
 
 /* Moves to step t (0 .. the episode's length), forward by stepping, back
- * by re-simulating from the start.  Each step is compared with the file:
- * the reward, done and the achievements unlocked; the first difference
- * sets `mismatch` and the message.  Returns 0, or -1 with a reason. */
+ * by re-simulating from the start.  Each step is compared with the file,
+ * every player's that played it: the reward, done, death, the goal and
+ * the achievements unlocked; the first difference sets `mismatch` and the
+ * message.  Returns 0, or -1 with a reason. */
 int crafter_play_replay_seek(crafter_play_replay *replay, long t, char *error,
                              size_t error_size);
 

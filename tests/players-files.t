@@ -12,7 +12,7 @@ step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 play=$top/bin/crafter-play
-plan 11
+plan 14
 
 # bytes COUNT SEED: COUNT random action bytes.
 bytes() {
@@ -205,5 +205,37 @@ goals=$("$dataset" list "$scratch/goals.traj" | awk -F'\t' '$7 == "goal"' | wc -
 status=$?
 diag <"$scratch/out"
 ok $status "export npz of episodes that met their goal ($goals of 3)"
+
+# 12-14. A replay of several players plays every player's actions.  On a
+# world of two players side by side, player 1 walks right twice while
+# player 0 waits: player 0's view ends with player 1 three cells to its
+# right, and player 1's with player 0 three cells to its left.
+printf 'crafter-world 1\nmap\n.@@......\n.........\n.........\n' >"$scratch/pair.txt"
+printf 'noop move_right\nnoop move_right\n' |
+  "$step" --players 2 --world "$scratch/pair.txt" --length 2 --record "$scratch/pair.traj" >/dev/null
+"$play" --glyphs --replay "$scratch/pair.traj" --no-wait >"$scratch/frame0" 2>"$scratch/err"
+status0=$?
+"$play" --glyphs --replay "$scratch/pair.traj" --episode-index 1 --no-wait >"$scratch/frame1" 2>>"$scratch/err"
+status1=$?
+[ $status0 -eq 0 ] && [ $status1 -eq 0 ] && grep -q '@ \. \. 1' "$scratch/frame0" &&
+  grep -q '0 \. \. @' "$scratch/frame1" && grep -q "player 1" "$scratch/frame1"
+status=$?
+diag <"$scratch/err"
+ok $status "a replay of two players: each view shows the other where its own actions took it"
+bytes 600 5 | "$step" --binary --players 2 --seed 8 --length 150 --record "$scratch/random.traj" >/dev/null
+bad=0
+count=$("$dataset" list "$scratch/random.traj" | tail -n +2 | wc -l)
+for i in $(seq 0 $((count - 1))); do
+  "$play" --glyphs --replay "$scratch/random.traj" --episode-index $i --no-wait >/dev/null 2>>"$scratch/err2" ||
+    bad=$((bad + 1))
+done
+[ "$count" -ge 4 ] && [ $bad -eq 0 ]
+status=$?
+diag <"$scratch/err2" 2>/dev/null
+ok $status "every player's episode of a random game of two replays to its end as recorded ($count episodes)"
+printf 'noop\nnoop\n' | "$step" --area 9,3 --length 2 --record "$scratch/one.traj" >/dev/null
+"$play" --glyphs --replay "$scratch/one.traj" --world "$scratch/pair.txt" --no-wait >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "recorded on" "$scratch/err" && ! grep -q "players or more" "$scratch/err"
+ok $? "a replay on a world of more players than the recording says what to give: $(cat "$scratch/err")"
 
 finish

@@ -367,7 +367,7 @@ static void test_record_and_replay(void) {
 
   crafter_play_replay replay;
   status = crafter_play_replay_open(&replay, path, 0, NULL, NULL, error, sizeof(error));
-  ok(status == 0 && replay.t == 0 && replay.data.steps_count == 20, "the replay opens");
+  ok(status == 0 && replay.t == 0 && replay.length == 20, "the replay opens");
   if (status == 0) {
     crafter_play_replay_seek(&replay, 6, error, sizeof(error));
     ok(replay.env.game.players[0].inventory[CRAFTER_WOOD] == 1 && replay.reward == 1.0 &&
