@@ -1339,6 +1339,14 @@ static int read_tables(crafter_traj_reader *reader, uint32_t task_bytes, uint32_
         return crafter_fail(error, error_size, "the stored world is %dx%d, the area %dx%d",
                             reader->world.width, reader->world.height,
                             reader->header.params.area[0], reader->header.params.area[1]);
+      int players = 0; /* the first objects */
+      while (players < reader->world.object_count &&
+             reader->world.objects[players].kind == CRAFTER_PLAYER)
+        players++;
+      if (players > reader->header.players)
+        return crafter_fail(error, error_size,
+                            "the stored world has %d players '@', the file's games %d", players,
+                            reader->header.players);
     }
     crafter_traj_header_set_rules(&reader->header, config_text, (size_t)config_length,
                                   &reader->config, world_text, (size_t)world_length,

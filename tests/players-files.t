@@ -12,7 +12,7 @@ step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 play=$top/bin/crafter-play
-plan 14
+plan 15
 
 # bytes COUNT SEED: COUNT random action bytes.
 bytes() {
@@ -237,5 +237,16 @@ printf 'noop\nnoop\n' | "$step" --area 9,3 --length 2 --record "$scratch/one.tra
 "$play" --glyphs --replay "$scratch/one.traj" --world "$scratch/pair.txt" --no-wait >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "recorded on" "$scratch/err" && ! grep -q "players or more" "$scratch/err"
 ok $? "a replay on a world of more players than the recording says what to give: $(cat "$scratch/err")"
+
+# 15. A stored world of more players than the file's games is refused.
+printf 'noop move_right\n' |
+  "$step" --players 2 --world "$scratch/pair.txt" --length 1 --record "$scratch/pair1.traj" >/dev/null
+perl -MCompress::Zlib -e 'local $/; my $d = <STDIN>;
+  substr($d, 8, 4) = pack("V", 3); substr($d, 18, 2) = pack("v", 0);
+  substr($d, 124, 4) = pack("V", crc32(substr($d, 0, 124))); print $d' \
+  <"$scratch/pair1.traj" >"$scratch/pair-v3.traj"
+"$dataset" info "$scratch/pair-v3.traj" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "the stored world has 2 players '@', the file's games 1" "$scratch/err"
+ok $? "a file whose stored world has more players than its games is refused: $(cat "$scratch/err")"
 
 finish
