@@ -6,9 +6,11 @@
 # env or several; with players.reward shared a dead player gets nothing,
 # also once the world's episode is over and the env plays on
 # (--manual-reset); the messages count actions in the right number.
+# And crafter-bench says how many starts found their world made ahead by
+# the helper threads.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 7
+plan 8
 
 # Binary output, read by crafter-protocol(5): header size at 12, frame
 # size at 44, section offsets at 76 + 4 k (k: 0 reward, 1 discount, 2
@@ -165,4 +167,22 @@ ok $? "expected 1 action, expected 2 actions: $(cat "$scratch/err")"
 printf '0 0 0\n' | "$step" --players 2 >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q 'line 1: expected 2 actions, one per player of each env, got more$' "$scratch/err"
 ok $? "with players: $(cat "$scratch/err")"
+
+# crafter-bench --format json counts the episodes started and those that
+# started on a world a helper thread made ahead: none with one thread;
+# with two, some, and never more than all but each env's first (that
+# every one of those does, when the helpers have made the worlds in time,
+# is tests/unit/test-batch.c's).
+json_int() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$2"; }
+for threads in 1 2; do
+  "$top/bin/crafter-bench" --envs 2 --threads $threads --obs pixels --length 100 --steps 20000 \
+    --repeats 1 --format json >"$scratch/bench$threads" 2>&1
+done
+starts1=$(json_int starts "$scratch/bench1")
+prepared1=$(json_int prepared_starts "$scratch/bench1")
+starts2=$(json_int starts "$scratch/bench2")
+prepared2=$(json_int prepared_starts "$scratch/bench2")
+[ "${starts1:-0}" -gt 200 ] && [ "$prepared1" = 0 ] && [ "$starts2" = "$starts1" ] &&
+  [ "${prepared2:-0}" -gt 0 ] && [ "$prepared2" -le $((starts2 - 2)) ]
+ok $? "crafter-bench: $prepared2 of $starts2 starts on a prepared world with 2 threads, $prepared1 of $starts1 with 1"
 finish
