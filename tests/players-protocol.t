@@ -10,7 +10,7 @@
 # the helper threads.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 8
+plan 9
 
 # Binary output, read by crafter-protocol(5): header size at 12, frame
 # size at 44, section offsets at 76 + 4 k (k: 0 reward, 1 discount, 2
@@ -155,6 +155,31 @@ dones="$(field "$scratch/shared" 4 2 0)$(field "$scratch/shared" 4 2 1)$(field "
 episode="$(field "$scratch/shared" 6 5 0)$(field "$scratch/shared" 6 3 0)"
 [ $status -eq 0 ] && [ "$rewards" = " -0.9/-0.9 0/1 0/1" ] && [ "$dones" = 111 ] && [ "$episode" = 10 ]
 ok $? "shared reward: dead player 0 gets 0 while player 1 collects, before and after the world's end (player 0/1 at steps 2, 4, 6:$rewards)"
+
+# A goal's own step limit (a task's steps) ends only its player's
+# episode, at that many steps of the world: done with discount 1 (a
+# truncation); the player then stays where it stands, idle, while the
+# other, whose goal has no limit, plays on.  With seed 2 player 0 draws
+# the goal without a limit and player 1 the one of 3 steps.
+# (steps 0: the environment's limit only)
+{
+  echo 'tasks:'
+  for goal in 'fast 3' 'slow 0'; do
+    set -- $goal
+    printf '  - {id: diamond.%s, family: achievements, check: {unlock: [collect_diamond]},\n' "$1"
+    printf '     instruction: "Find a diamond.", paraphrases: [a, b, c, d, e],\n'
+    printf '     difficulty: hard, split: train, steps: %s}\n' "$2"
+  done
+} >"$scratch/limit.yaml"
+printf 'noop noop\nnoop noop\nnoop noop\nmove_right move_down\nmove_right move_down\n' |
+  "$step" --players 2 --seed 2 --tasks "$scratch/limit.yaml" --info state >"$scratch/limit"
+grep -q '"player": 0, "reset": 1, .*"task": "diamond.slow"' "$scratch/limit" &&
+  grep -q '"player": 1, "reset": 1, .*"task": "diamond.fast"' "$scratch/limit" &&
+  grep -q '"player": 1, "t": 3, "reward": 0.0, "done": true, "discount": 1.0, .*"pos": \[31, 32\]' "$scratch/limit" &&
+  grep -q '"player": 1, "t": 5, .*"done": true, .*"pos": \[31, 32\]' "$scratch/limit" &&
+  grep -q '"player": 0, "t": 5, .*"done": false, .*"pos": \[34, 32\]' "$scratch/limit" &&
+  [ "$(grep -c '"reset"' "$scratch/limit")" -eq 2 ]
+ok $? "a goal's step limit ends its player's episode alone (truncated); the player stays idle"
 
 # Messages count actions in the right number.
 printf '0 0\n' | "$step" >/dev/null 2>"$scratch/err"
