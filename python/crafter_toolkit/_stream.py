@@ -85,6 +85,11 @@ def timeout_seconds(value=None):
     return seconds
 
 
+def counted(count, noun):
+    """'1 byte', '2 bytes': a count and its noun, in the right number."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def exit_text(status):
     """A child's end as words: its exit status, or the signal that killed it."""
     if status is not None and status < 0:
@@ -361,10 +366,10 @@ class Stream:
         got, total = 0, len(view)
         while got < total:
             if self.timeout and not self._readable.select(self.timeout):
-                raise self._stalled("sent nothing", f"after {got} of {total} bytes")
+                raise self._stalled("sent nothing", f"after {got} of {counted(total, 'byte')}")
             count = self._out.readinto(view[got:])
             if not count:
-                raise self._failure(f"stopped after {got} of {total} bytes")
+                raise self._failure(f"stopped after {got} of {counted(total, 'byte')}")
             got += count
 
     def _send(self, data, what):
@@ -384,7 +389,7 @@ class Stream:
                 raise self._failure(f"stopped reading {what}") from None
             if not self._writable.select(self.timeout or None):
                 raise self._stalled(f"read none of the {what}",
-                                    f"after {sent} of {len(view)} bytes")
+                                    f"after {sent} of {counted(len(view), 'byte')}")
 
     def _read_header(self, memory_fd, buffers):
         raw = bytearray(HEADER.size)
@@ -433,8 +438,9 @@ class Stream:
             self._read_into(memoryview(raw))
             players, worlds, alive, _ = PLAYERS.unpack(raw)
             if (players, worlds) != (self.players, self.num_envs):
-                raise self._bad_stream(f"{players} players in {worlds} envs, "
-                                       f"not {self.players} in {self.num_envs}")
+                raise self._bad_stream(f"{counted(players, 'player')} in "
+                                       f"{counted(worlds, 'env')}, not {self.players} in "
+                                       f"{self.num_envs}")
         # The frame as crafter-step lays it out: every section on a multiple
         # of 64; what the header says must be exactly that.
         n, at, layout = self.num_agents, 0, {}
@@ -467,6 +473,10 @@ class Stream:
         if flags & FLAG_SHM:
             if memory_fd is None:
                 raise self._bad_stream("crafter-step wrote to shared memory it was not given")
+            size = os.fstat(memory_fd).st_size
+            if size != frame_bytes * slots:
+                raise self._bad_stream(f"a ring of {counted(slots, 'frame')} of {frame_bytes} "
+                                       f"bytes in shared memory of {counted(size, 'byte')}")
             self.memory = mmap.mmap(memory_fd, frame_bytes * slots, mmap.MAP_SHARED,
                                     mmap.PROT_READ)
             self._frames = [self._views(memoryview(self.memory)[k * frame_bytes:
@@ -490,7 +500,7 @@ class Stream:
     def _read_task_table(self, table):
         def text(at, length):
             if at + length > len(table):
-                raise IndexError(f"{length} bytes at {at} of a table of {len(table)}")
+                raise IndexError(f"{counted(length, 'byte')} at {at} of a table of {len(table)}")
             return table[at:at + length].decode()
 
         try:

@@ -49,10 +49,11 @@ def quick(monkeypatch):
 
 
 def start(program, **options):
-    """A Stream over program, and how long it took to give up on it."""
+    """A Stream over program (on the pipe unless options say otherwise),
+    the message it gave up with, and how long that took."""
     began = time.monotonic()
     with pytest.raises(crafter_toolkit.CrafterStepError) as raised:
-        _stream.Stream(program=program, transport="pipe", **options)
+        _stream.Stream(program=program, **{"transport": "pipe", **options})
     return str(raised.value), time.monotonic() - began
 
 
@@ -136,3 +137,26 @@ def test_exit_status_and_signal_are_said(tmp_path, quick):
     assert "killed by signal 9 (SIGKILL)" in str(raised.value)
     assert "status -9" not in str(raised.value)
     stream.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="no memfd_create: no shared memory")
+def test_a_ring_larger_than_the_shared_memory(tmp_path, quick):
+    """The header of a ring in shared memory that the child never sized:
+    refused before anything is mapped."""
+    memory = os.memfd_create("ring")
+    run = subprocess.run([crafter_toolkit.find_crafter_step(), "--binary", "--shm-fd",
+                          str(memory), "--shm-slots", "3"], input=b"", capture_output=True,
+                         pass_fds=(memory,), check=True)
+    os.close(memory)
+    frame = struct.unpack_from("<I", run.stdout, 44)[0]
+    message, _ = start(fake_child(tmp_path, run.stdout), obs="none", shm_slots=3,
+                       transport="shm")
+    assert f"a ring of 3 frames of {frame} bytes in shared memory of 0 bytes" in message
+
+
+def test_players_and_envs_are_counted_in_words(tmp_path, quick):
+    """A players extension that disagrees with the options, said in the
+    right number."""
+    data = real_stream("--players", "4")  # in 1 env
+    message, _ = start(fake_child(tmp_path, data), players=2, envs=2)
+    assert "sent 4 players in 1 env, not 2 in 2" in message, message
