@@ -14,7 +14,11 @@ typedef struct worker {
   pthread_t thread;
 } worker;
 
-enum { SPARE_EMPTY, SPARE_QUEUED, SPARE_BUSY, SPARE_READY };
+/* A spare's state.  An env is in the queue exactly when its spare is
+ * QUEUED or DROPPED (the caller started the episode without waiting for
+ * it: the entry stays until a helper reaches it, and counts again if the
+ * env is queued before then), so the queue holds each env at most once. */
+enum { SPARE_EMPTY, SPARE_QUEUED, SPARE_BUSY, SPARE_READY, SPARE_DROPPED };
 
 struct crafter_batch {
   crafter_batch_options options;
@@ -49,6 +53,7 @@ struct crafter_batch {
   int64_t *spare_episode;
   int *queue;           /* envs whose next world is to be made, in order */
   int queue_head, queue_count;
+  int held;             /* helpers leave the queue alone (crafter_batch_hold) */
   /* crafter_batch_advance's work between its phases. */
   const uint8_t *actions;
   crafter_step_record *records;
@@ -56,6 +61,8 @@ struct crafter_batch {
   crafter_step_record *scratch_records;
   uint8_t *scratch_starts;
   char failure[300];    /* the first thing that went wrong (recording memory) */
+  /* Episodes started, and how many of them on a world made ahead. */
+  int64_t started_count, prepared_count;
 };
 
 /* ---- the threads ---- */
@@ -76,11 +83,14 @@ static void work_on_envs(crafter_batch *batch) {
 }
 
 static void queue_spare(crafter_batch *batch, int i) {
+  int listed = batch->spare_state[i] == SPARE_DROPPED;
   batch->spare_state[i] = SPARE_QUEUED;
   batch->spare_episode[i] = crafter_batch_env(batch, i)->episode + 1;
   int count = batch->options.envs;
-  batch->queue[(batch->queue_head + batch->queue_count) % count] = i;
-  batch->queue_count++;
+  if (!listed) {
+    batch->queue[(batch->queue_head + batch->queue_count) % count] = i;
+    batch->queue_count++;
+  }
   pthread_cond_signal(&batch->work_ready);
 }
 
@@ -89,7 +99,10 @@ static int make_queued_spare(crafter_batch *batch) {
     int i = batch->queue[batch->queue_head];
     batch->queue_head = (batch->queue_head + 1) % batch->options.envs;
     batch->queue_count--;
-    if (batch->spare_state[i] != SPARE_QUEUED) continue; /* taken over by the caller */
+    if (batch->spare_state[i] == SPARE_DROPPED) { /* started without it */
+      batch->spare_state[i] = SPARE_EMPTY;
+      continue;
+    }
     batch->spare_state[i] = SPARE_BUSY;
     int64_t episode = batch->spare_episode[i];
     pthread_mutex_unlock(&batch->lock);
@@ -108,7 +121,8 @@ static void *work(void *argument) {
   long seen = 0;
   pthread_mutex_lock(&batch->lock);
   for (;;) {
-    while (batch->generation == seen && batch->queue_count == 0 && !batch->quit)
+    while (batch->generation == seen && (batch->queue_count == 0 || batch->held) &&
+           !batch->quit)
       pthread_cond_wait(&batch->work_ready, &batch->lock);
     if (batch->quit) break;
     if (batch->generation != seen) { /* a job first: the caller waits for it */
@@ -163,12 +177,16 @@ static void observe(crafter_batch *batch, int i) {
 
 static int start_with_spare(crafter_batch *batch, int i, char *error, size_t error_size) {
   pthread_mutex_lock(&batch->lock);
-  if (batch->spare_state[i] == SPARE_QUEUED) batch->spare_state[i] = SPARE_EMPTY;
+  if (batch->spare_state[i] == SPARE_QUEUED) batch->spare_state[i] = SPARE_DROPPED;
   /* While a helper finishes this world, make another one rather than wait. */
   while (batch->spare_state[i] == SPARE_BUSY)
     if (!make_queued_spare(batch)) pthread_cond_wait(&batch->spare_done, &batch->lock);
   pthread_mutex_unlock(&batch->lock);
+  /* A prepared world is used when it is the next episode's: the start
+   * takes it (and leaves the spare unready). */
+  int ready = batch->spares[i].ready;
   int status = crafter_episode_start(batch->runners[i], &batch->spares[i], error, error_size);
+  if (status == 0 && ready && !batch->spares[i].ready) batch->prepared_count++;
   pthread_mutex_lock(&batch->lock);
   queue_spare(batch, i);
   pthread_mutex_unlock(&batch->lock);
@@ -191,6 +209,7 @@ void crafter_batch_start(crafter_batch *batch, const uint8_t *which) {
   int count = 0;
   for (int i = 0; i < batch->options.envs; i++) count += which[i] != 0;
   if (count == 0) return;
+  batch->started_count += count;
   if (batch->spares) { /* the worlds are made ahead: the starts are copies */
     for (int i = 0; i < batch->options.envs; i++) {
       if (!which[i]) continue;
@@ -206,6 +225,27 @@ void crafter_batch_start(crafter_batch *batch, const uint8_t *which) {
     return;
   }
   crafter_batch_each(batch, which, start_job, batch);
+}
+
+void crafter_batch_hold(crafter_batch *batch, int held) {
+  if (!batch->spares) return;
+  pthread_mutex_lock(&batch->lock);
+  batch->held = held;
+  pthread_cond_broadcast(&batch->work_ready);
+  pthread_mutex_unlock(&batch->lock);
+}
+
+void crafter_batch_settle(crafter_batch *batch) {
+  if (!batch->spares) return;
+  pthread_mutex_lock(&batch->lock);
+  for (;;) {
+    if (make_queued_spare(batch)) continue;
+    int busy = 0;
+    for (int i = 0; i < batch->options.envs; i++) busy |= batch->spare_state[i] == SPARE_BUSY;
+    if (!busy) break;
+    pthread_cond_wait(&batch->spare_done, &batch->lock);
+  }
+  pthread_mutex_unlock(&batch->lock);
 }
 
 /* ---- making and freeing ---- */
@@ -274,6 +314,7 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
     }
     observe(batch, i);
   }
+  batch->started_count = count;
   int threads = options->threads;
   batch->workers = calloc((size_t)threads, sizeof(worker));
   if (!batch->workers) goto out_of_memory;
@@ -439,6 +480,11 @@ const uint8_t *crafter_batch_observation(crafter_batch *batch, int i) {
 size_t crafter_batch_observation_bytes(const crafter_batch *batch) { return batch->obs_bytes; }
 
 int crafter_batch_players(const crafter_batch *batch) { return batch->players; }
+
+int64_t crafter_batch_starts(const crafter_batch *batch, int64_t *prepared) {
+  if (prepared) *prepared = batch->prepared_count;
+  return batch->started_count;
+}
 
 crafter_env *crafter_batch_env(crafter_batch *batch, int i) {
   return crafter_episode_env(batch->runners[i]);

@@ -120,8 +120,23 @@ crafter_episode *crafter_batch_episode(crafter_batch *batch, int i);
  * the caller stops with it. */
 const char *crafter_batch_failure(const crafter_batch *batch);
 
+/* With several threads and fresh worlds, helper threads make each env's
+ * next world ahead (a prepared world) while the envs play.  settle waits
+ * until every world queued is made (making some on the caller's thread);
+ * hold(1) keeps the helpers from making any until hold(0).  For tests
+ * and measurements that must know which starts find their world made;
+ * nothing else needs them.  Without prepared worlds they do nothing. */
+void crafter_batch_settle(crafter_batch *batch);
+void crafter_batch_hold(crafter_batch *batch, int held);
+
 /* Players a world (1 for Crafter's one). */
 int crafter_batch_players(const crafter_batch *batch);
+
+/* Episodes started since the batch was made, every env's first included;
+ * in *prepared (if not NULL) how many of them started on a world made
+ * ahead by a helper thread (with several threads and fresh worlds: all
+ * but each env's first, unless a start came before its world was made). */
+int64_t crafter_batch_starts(const crafter_batch *batch, int64_t *prepared);
 
 /* Bytes of state held per environment (env, world, renderer, buffers). */
 size_t crafter_batch_bytes_per_env(const crafter_batch *batch);

@@ -185,6 +185,7 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   result->bytes_per_env = crafter_batch_bytes_per_env(batch);
   result->envs = envs;
   result->players = crafter_batch_players(batch);
+  result->starts = crafter_batch_starts(batch, &result->prepared_starts);
   result->threads = options->batch.threads < envs ? options->batch.threads : envs;
 done:
   crafter_batch_free(batch);
@@ -247,6 +248,10 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
   crafter_json_int(json, result->players);
   crafter_json_key(json, "player_sps");
   crafter_json_fixed(json, result->steps_per_second * result->players, 1);
+  crafter_json_key(json, "starts");
+  crafter_json_int(json, result->starts);
+  crafter_json_key(json, "prepared_starts");
+  crafter_json_int(json, result->prepared_starts);
   crafter_json_end_object(json);
 }
 

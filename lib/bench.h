@@ -37,6 +37,9 @@ typedef struct crafter_bench_result {
   int envs, threads;
   int players;                /* players a world: steps_per_second counts world steps,
                                  each of which steps every player */
+  int64_t starts;             /* episodes started over the whole measurement (the warm-up
+                                 and every repetition), each env's first included */
+  int64_t prepared_starts;    /* of them, those on a world a helper thread made ahead */
 } crafter_bench_result;
 
 /* Runs the benchmark; returns 0, or -1 with a reason. */
@@ -88,8 +91,9 @@ void crafter_bench_cpu_name(const char *cpuinfo_path, char *out, size_t size);
 
 /* One result as crafter-bench --format json writes it: {"sps",
  * "resets_per_s", "reset_us", "envs", "threads", "obs", "steps",
- * "seconds", "resets", "repeats", "bytes_per_env", "cpu", "kernels"}, the
- * rates with 1 decimal, reset_us with 2, seconds with 4. */
+ * "seconds", "resets", "repeats", "bytes_per_env", "cpu", "kernels",
+ * "players", "player_sps", "starts", "prepared_starts"}, the rates with 1
+ * decimal, reset_us with 2, seconds with 4. */
 void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_options *options,
                               const crafter_bench_result *result, const char *cpu,
                               const char *kernels);

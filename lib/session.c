@@ -963,8 +963,9 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     if (status) break;
     if (parsed == 0) continue; /* blank line */
     if (parsed != count) {
-      snprintf(error, error_size, "line %ld: expected %d actions, one per %s, got %s",
-               line_number, count, s->players > 1 ? "player of each env" : "env",
+      snprintf(error, error_size, "line %ld: expected %d action%s, one per %s, got %s",
+               line_number, count, count == 1 ? "" : "s",
+               s->players > 1 ? "player of each env" : "env",
                parsed > count ? "more" : "fewer");
       status = 1;
       break;

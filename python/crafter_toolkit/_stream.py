@@ -12,11 +12,15 @@ pipe: shared memory saves the reader a copy of every frame, which counts
 most once a frame outgrows a pipe (1 MiB on Linux without privileges).
 """
 
+import math
 import mmap
 import operator
 import os
+import selectors
+import signal
 import struct
 import subprocess
+import time
 
 import numpy as np
 
@@ -53,11 +57,47 @@ SPLITS = ("train", "test-paraphrase", "test-new-objects")
 OBS_KINDS = ("none", "pixels", "semantic", "symbolic")
 LEVEL_ORDERS = ("random", "sequential")
 LEVELS_MAX = 1000000  # the most levels a set holds
+TIMEOUT = 60.0  # seconds crafter-step may go without progress (CRAFTER_STEP_TIMEOUT)
 
 
 class CrafterStepError(RuntimeError):
     """crafter-step refused the options, stopped, or sent what this client
     does not understand; the message carries what crafter-step said."""
+
+
+def timeout_seconds(value=None):
+    """How long a Stream waits for crafter-step to make any progress
+    (send a byte, or take one) before it gives up: value (seconds), else
+    the environment variable CRAFTER_STEP_TIMEOUT, else TIMEOUT; 0 waits
+    for ever."""
+    name = "timeout"
+    if value is None:
+        value = os.environ.get("CRAFTER_STEP_TIMEOUT", "")
+        if value == "":
+            return TIMEOUT
+        name = "CRAFTER_STEP_TIMEOUT"
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"{name} is a number of seconds (0: no limit), not {value!r}")
+    return seconds
+
+
+def counted(count, noun):
+    """'1 byte', '2 bytes': a count and its noun, in the right number."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def exit_text(status):
+    """A child's end as words: its exit status, or the signal that killed it."""
+    if status is not None and status < 0:
+        try:
+            return f"killed by signal {-status} ({signal.Signals(-status).name})"
+        except ValueError:
+            return f"killed by signal {-status}"
+    return f"exit status {status}"
 
 
 def find_crafter_step():
@@ -168,13 +208,20 @@ class Stream:
     section holds each env's level; first_episode must then be 1.  With
     players P > 1, P players share each env's world: every section of a
     frame is an array over the num_agents = envs * P agents, agent
-    env * P + p being player p of env, and a step takes num_agents bytes."""
+    env * P + p being player p of env, and a step takes num_agents bytes.
+
+    timeout: the seconds crafter-step may go without any progress (a byte
+    sent or taken) before the stream gives up on it, stops it and raises
+    CrafterStepError; None takes CRAFTER_STEP_TIMEOUT from the environment,
+    else 60; 0 waits for ever."""
 
     def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
                  size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
                  program=None, buffers=2, tasks=None, split=None, task=None, levels=None,
-                 start_level=None, level_order=None, final_obs=False, players=1):
+                 start_level=None, level_order=None, final_obs=False, players=1,
+                 timeout=None):
+        self.timeout = timeout_seconds(timeout)
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
         if transport == "auto":
@@ -250,6 +297,14 @@ class Stream:
                                           if os.environ.get("CRAFTER_STEP") == args[0] else "")
                                        ) from None
             self._out = self.process.stdout
+            self._in = self.process.stdin.fileno()
+            # Actions go out without blocking, so that a child that stops
+            # reading is found out (see _send).
+            os.set_blocking(self._in, False)
+            self._readable = selectors.DefaultSelector()
+            self._readable.register(self._out, selectors.EVENT_READ)
+            self._writable = selectors.DefaultSelector()
+            self._writable.register(self._in, selectors.EVENT_WRITE)
             self._read_header(memory_fd, buffers)
         except BaseException:
             self.close()
@@ -263,29 +318,78 @@ class Stream:
 
     # -- reading -------------------------------------------------------
 
-    def _failure(self, what):
+    def _failure(self, what, stop=False):
+        """A CrafterStepError for crafter-step's end: with its status and
+        what it said on its standard error.  The child is given 5 seconds
+        to end once its input is closed, or with stop, stopped at once."""
         try:
             if self.process.stdin:
                 self.process.stdin.close()
         except OSError:
             pass
+        if stop:
+            self.process.kill()
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        message = self.process.stderr.read().decode(errors="replace").strip()
-        status = self.process.returncode
+        message = self._said()
         said = f": {message}" if message else ""
-        return CrafterStepError(f"crafter-step {what} (exit status {status}){said}")
+        ended = "stopped by this client" if stop else exit_text(self.process.returncode)
+        return CrafterStepError(f"crafter-step {what} ({ended}){said}")
+
+    def _said(self, seconds=5):
+        """What the ended child wrote on its standard error (waiting at
+        most `seconds` for it: a descendant may hold the pipe open)."""
+        stream = self.process.stderr
+        if stream is None:
+            return ""
+        chunks, deadline = [], time.monotonic() + seconds
+        with selectors.DefaultSelector() as selector:
+            selector.register(stream, selectors.EVENT_READ)
+            while sum(map(len, chunks)) < 1 << 16:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    break
+                chunk = os.read(stream.fileno(), 1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        return b"".join(chunks).decode(errors="replace").strip()
+
+    def _stalled(self, what, progress):
+        return self._failure(f"{what} for {self.timeout:g} s, {progress} (the seconds it may "
+                             f"go without progress: CRAFTER_STEP_TIMEOUT)", stop=True)
 
     def _read_into(self, view):
         got, total = 0, len(view)
         while got < total:
+            if self.timeout and not self._readable.select(self.timeout):
+                raise self._stalled("sent nothing", f"after {got} of {counted(total, 'byte')}")
             count = self._out.readinto(view[got:])
             if not count:
-                raise self._failure(f"stopped after {got} of {total} bytes")
+                raise self._failure(f"stopped after {got} of {counted(total, 'byte')}")
             got += count
+
+    def _send(self, data, what):
+        """Writes data to crafter-step's input; `what` it is (for errors)."""
+        if self.process is None:
+            raise CrafterStepError("the crafter-step of this environment was closed")
+        if self.process.stdin.closed:  # it ended before: say so again
+            raise self._failure(f"stopped reading {what}")
+        view, sent = memoryview(data).cast("B"), 0
+        while sent < len(view):
+            try:
+                sent += os.write(self._in, view[sent:])
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ValueError, OSError):
+                raise self._failure(f"stopped reading {what}") from None
+            if not self._writable.select(self.timeout or None):
+                raise self._stalled(f"read none of the {what}",
+                                    f"after {sent} of {counted(len(view), 'byte')}")
 
     def _read_header(self, memory_fd, buffers):
         raw = bytearray(HEADER.size)
@@ -294,9 +398,13 @@ class Stream:
         (magic, version, header_bytes, envs, kind, dtype, s0, s1, s2, obs_bytes, frame_bytes,
          actions, achievements, items, area_w, area_h, flags, slots) = fields[:18]
         offsets = fields[18:31]
-        if magic != MAGIC or version != VERSION:
-            raise self._bad_stream(f"not a crafter-step binary stream of version {VERSION} "
-                                   f"(magic {magic!r}, version {version})")
+        if magic != MAGIC:
+            raise self._bad_stream(f"not a crafter-step binary stream (magic {magic!r}, not "
+                                   f"{MAGIC!r})")
+        if version != VERSION:
+            raise self._bad_stream(f"a stream of protocol version {version}; this client "
+                                   f"reads version {VERSION} (crafter-protocol(5)): a "
+                                   f"crafter-step of another release")
         tasks = flags & FLAG_TASKS
         extension = PLAYERS.size if flags & FLAG_PLAYERS else 0
         if (envs != self.num_agents or bool(extension) != (self.players > 1)
@@ -308,6 +416,9 @@ class Stream:
                     <= HEADER.size + extension + TABLE_MAX)
                 or (flags & FLAG_SHM and not 1 <= slots <= SLOTS_MAX)):
             raise self._bad_stream(f"a header that does not add up {fields[1:18]!r}")
+        if tasks and (header_bytes - HEADER.size - extension) % 8:
+            raise self._bad_stream(f"a task table of {header_bytes - HEADER.size - extension} "
+                                   f"bytes, not a multiple of 8")
         self.obs_kind = OBS_KINDS[kind]
         self.obs_shape = {1: (s0, s1, 3), 2: (s0, s1), 3: (s0,)}.get(kind, (0,))
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
@@ -327,8 +438,9 @@ class Stream:
             self._read_into(memoryview(raw))
             players, worlds, alive, _ = PLAYERS.unpack(raw)
             if (players, worlds) != (self.players, self.num_envs):
-                raise self._bad_stream(f"{players} players in {worlds} envs, "
-                                       f"not {self.players} in {self.num_envs}")
+                raise self._bad_stream(f"{counted(players, 'player')} in "
+                                       f"{counted(worlds, 'env')}, not {self.players} in "
+                                       f"{self.num_envs}")
         # The frame as crafter-step lays it out: every section on a multiple
         # of 64; what the header says must be exactly that.
         n, at, layout = self.num_agents, 0, {}
@@ -361,6 +473,10 @@ class Stream:
         if flags & FLAG_SHM:
             if memory_fd is None:
                 raise self._bad_stream("crafter-step wrote to shared memory it was not given")
+            size = os.fstat(memory_fd).st_size
+            if size != frame_bytes * slots:
+                raise self._bad_stream(f"a ring of {counted(slots, 'frame')} of {frame_bytes} "
+                                       f"bytes in shared memory of {counted(size, 'byte')}")
             self.memory = mmap.mmap(memory_fd, frame_bytes * slots, mmap.MAP_SHARED,
                                     mmap.PROT_READ)
             self._frames = [self._views(memoryview(self.memory)[k * frame_bytes:
@@ -375,31 +491,42 @@ class Stream:
 
     def _bad_stream(self, what):
         """A CrafterStepError for what crafter-step sent, with what it
-        said on its standard error if it has stopped."""
-        if self.process is not None and self.process.poll() is not None:
-            return self._failure(f"sent {what}")
-        return CrafterStepError(f"crafter-step sent {what}")
+        said on its standard error; a child that sends what no
+        crafter-step of this protocol does is stopped."""
+        if self.process is None:
+            return CrafterStepError(f"crafter-step sent {what}")
+        return self._failure(f"sent {what}", stop=self.process.poll() is None)
 
     def _read_task_table(self, table):
+        def text(at, length):
+            if at + length > len(table):
+                raise IndexError(f"{counted(length, 'byte')} at {at} of a table of {len(table)}")
+            return table[at:at + length].decode()
+
         try:
             count, texts = struct.unpack_from("<II", table, 0)
             at = 8
             for _ in range(count):
                 family, difficulty, split, length = struct.unpack_from("<IIII", table, at)
-                name = table[at + 16:at + 16 + length].decode()
+                name = text(at + 16, length)
                 at += 16 + length
                 self.tasks.append({"id": name, "family": FAMILIES[family],
                                    "difficulty": DIFFICULTIES[difficulty],
                                    "split": SPLITS[split]})
             for _ in range(texts):
                 index, length = struct.unpack_from("<II", table, at)
-                text = table[at + 8:at + 8 + length].decode()
+                wording = text(at + 8, length)
                 at += 8 + length
                 if index >= count:
-                    raise IndexError(index)
-                self.instructions.append((index, text))
+                    raise IndexError(f"a wording of goal {index} of {count}")
+                self.instructions.append((index, wording))
         except (struct.error, IndexError, UnicodeDecodeError) as error:
-            raise CrafterStepError(f"a task table that cannot be read: {error}") from None
+            raise self._bad_stream(f"a task table that cannot be read: {error}") from None
+        # Its goals and wordings, then zeros up to a multiple of 8: the
+        # header's size must count exactly that.
+        if (at + 7) // 8 * 8 != len(table) or any(table[at:]):
+            raise self._bad_stream(f"a task table of {len(table)} bytes whose goals and "
+                                   f"wordings end at byte {at}")
 
     def goal(self, frame, i):
         """(task, instruction, met) of env i in a frame: the goal's
@@ -474,12 +601,7 @@ class Stream:
         valid until the buffer comes round again."""
         if not isinstance(actions, bytes):
             actions = np.ascontiguousarray(actions, dtype=np.uint8).tobytes()
-        if self.process is None:
-            raise CrafterStepError("the crafter-step of this environment was closed")
-        try:
-            self.process.stdin.write(actions)
-        except (BrokenPipeError, ValueError, OSError):
-            raise self._failure("stopped reading actions") from None
+        self._send(actions, "actions")
         return self._read_frame()
 
     def render(self, i, width, height):
@@ -488,17 +610,15 @@ class Stream:
         with noise from the world's generator, so the game goes on
         differently, as Crafter's does); nothing is stepped.  An array
         (height, width, 3) of its own."""
-        if self.process is None:
-            raise CrafterStepError("the crafter-step of this environment was closed")
-        try:
-            self.process.stdin.write(struct.pack("<BIII", RENDER, i, width, height))
-        except (BrokenPipeError, ValueError, OSError):
-            raise self._failure("stopped reading requests") from None
+        self._send(struct.pack("<BIII", RENDER, i, width, height), "requests")
         pixels = np.empty((height, width, 3), np.uint8)
         self._read_into(memoryview(pixels).cast("B"))
         return pixels
 
     def close(self):
+        for selector in (getattr(self, "_readable", None), getattr(self, "_writable", None)):
+            if selector is not None:
+                selector.close()
         process, self.process = self.process, None
         if process is not None:
             for stream in (process.stdin, process.stdout):

@@ -23,9 +23,11 @@ class ParallelEnv(_Base):
 
     A player's episode ends at its death (terminated, discount 0), at the
     time limit (truncated) or when it meets its goal (with tasks:
-    terminated); it then leaves `agents` and its body leaves the world
-    while the others play on.  When every player is done, `agents` is
-    empty and reset() starts the next episode.  step() takes a dict of
+    terminated; a goal's own step limit: truncated); it then leaves
+    `agents` while the others play on.  A dead player's body leaves the
+    world; one that met its goal or ran out of its goal's steps stays in
+    the world, idle (its actions play noop).  When every player is done,
+    `agents` is empty and reset() starts the next episode.  step() takes a dict of
     actions (0..16) of the agents in `agents` (a missing one plays noop)
     and returns dicts keyed by them.  infos: inventory (16 counts),
     achievements (22 counts), discount, player_pos and crafter_episode.

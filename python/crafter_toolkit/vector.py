@@ -118,7 +118,8 @@ class VectorEnv(_Base):
                agent.  infos["alive"] (bool) is the mask of the players
                still playing, whose next action counts; infos["player"]
                each row's player p.  An agent's episode ends at its death
-               (terminated), the time limit (truncated) or its goal; its
+               (terminated), the time limit (truncated) or its goal
+               (terminated; its goal's own step limit: truncated); its
                row then says terminated or truncated on that step only, and
                from then on alive False, reward 0, its action ignored,
                until every player of its env is done: the next step starts

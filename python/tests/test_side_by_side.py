@@ -1,5 +1,6 @@
 """crafter_toolkit.Env against crafter.Env of crafter 1.8.3, side by side."""
 
+import json
 import os
 import sys
 
@@ -123,3 +124,39 @@ def test_recorder_side_by_side(tmp_path, monkeypatch):
         ours_frames = mine[name.split("-", 1)[1]]
         assert frames.shape == ours_frames.shape == (len(frames), 96, 128, 3)
         assert np.array_equal(frames, ours_frames), name
+
+
+def test_recorder_with_reward_off(tmp_path):
+    """Recorder(Env(reward=False)), where step() returns 0: stats.jsonl
+    sums info["reward"], the game's reward, as crafter.Recorder does, and
+    the episode files keep it; Env(stats=) with reward=False writes the
+    same lines."""
+    assets = crafter_assets()
+    options = dict(seed=5, reward=False, length=200)
+    theirs = crafter.Recorder(crafter.Env(**options), tmp_path / "theirs", save_video=False)
+    ours = crafter_toolkit.Recorder(crafter_toolkit.Env(textures=assets, **options),
+                                    tmp_path / "ours", save_video=False)
+    plain = crafter_toolkit.Env(textures=assets, stats=tmp_path / "plain", **options)
+    rng = np.random.RandomState(2)
+    for episode in range(2):
+        theirs.reset(), ours.reset(), plain.reset()
+        done = False
+        while not done:
+            action = rng.randint(17)
+            _, ra, done, ia = theirs.step(action)
+            _, rb, db, ib = ours.step(action)
+            _, rc, dc, _ = plain.step(action)
+            assert ra == rb == rc == 0 and done == db == dc and ia["reward"] == ib["reward"]
+    ours.close()
+    plain.close()
+    read = [(tmp_path / side / "stats.jsonl").read_text() for side in ("theirs", "ours", "plain")]
+    assert read[0] == read[1] == read[2]
+    rewards = [json.loads(line)["reward"] for line in read[0].splitlines()]
+    assert len(rewards) == 2 and all(rewards), rewards  # the game's reward, not 0
+    their_files, our_files = ({path.name.split("-", 1)[1]: path  # without the time stamp
+                               for path in (tmp_path / side).glob("*.npz")}
+                              for side in ("theirs", "ours"))
+    assert sorted(their_files) == sorted(our_files) and len(our_files) == 2
+    for name in their_files:
+        a, b = np.load(their_files[name]), np.load(our_files[name])
+        assert np.array_equal(a["reward"], b["reward"]) and a["reward"].any()

@@ -1,5 +1,6 @@
 /* Batches give the same results whatever the number of threads, and the
- * same as envs stepped one by one. */
+ * same as envs stepped one by one; with several threads every start after
+ * an env's first plays the world a helper made ahead for it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +55,61 @@ static int same(const trace *a, const trace *b) {
   return memcmp(a->last_obs, b->last_obs, sizeof(a->last_obs)) == 0;
 }
 
+static crafter_batch *prepared_batch(int envs, char *error, size_t error_size) {
+  crafter_batch_options options;
+  memset(&options, 0, sizeof(options));
+  crafter_params_default(&options.params);
+  options.params.seed = 5;
+  options.params.length = 40;
+  options.first_episode = 1;
+  options.envs = envs;
+  options.threads = 2;
+  options.obs_kind = CRAFTER_OBS_NONE;
+  return crafter_batch_new(&options, error, error_size);
+}
+
+/* The worlds made ahead are the ones the envs start next: with every
+ * queued world made before each step (settle), every start but each env's
+ * first takes one.  And the queue keeps every env: envs queued while an
+ * env restarts again and again before its world is made (hold) all get
+ * theirs. */
+static void test_prepared(void) {
+  char error[200];
+  crafter_batch *batch = prepared_batch(3, error, sizeof(error));
+  uint8_t actions[3] = {0, 0, 0};
+  crafter_step_result results[3];
+  for (int t = 0; batch && t < 300; t++) {
+    crafter_batch_settle(batch);
+    crafter_batch_step(batch, actions, results, NULL);
+  }
+  int64_t prepared = 0, starts = batch ? crafter_batch_starts(batch, &prepared) : 0;
+  ok(batch && starts > 3 * 5 && prepared == starts - 3,
+     "settled: %lld of %lld starts on a prepared world (all but each env's first)",
+     (long long)prepared, (long long)starts);
+  crafter_batch_free(batch);
+
+  batch = prepared_batch(3, error, sizeof(error));
+  const uint8_t all[3] = {1, 1, 1}, first[3] = {1, 0, 0};
+  int64_t before = 0, after = 0;
+  if (batch) {
+    crafter_batch_settle(batch);
+    crafter_batch_hold(batch, 1);
+    crafter_batch_start(batch, all); /* the three worlds taken, three queued */
+    for (int k = 0; k < 4; k++) crafter_batch_start(batch, first); /* env 0 without one */
+    crafter_batch_hold(batch, 0);
+    crafter_batch_settle(batch);
+    crafter_batch_starts(batch, &before);
+    crafter_batch_start(batch, all);
+    crafter_batch_starts(batch, &after);
+  }
+  ok(batch && after - before == 3,
+     "env 0 restarted 4 times before its world was made: still all 3 envs start on theirs "
+     "(%lld)", (long long)(after - before));
+  crafter_batch_free(batch);
+}
+
 int main(void) {
+  test_prepared();
   trace *one = calloc(1, sizeof(trace)), *two = calloc(1, sizeof(trace)),
         *three = calloc(1, sizeof(trace));
   ok(run(1, one) == 0 && run(2, two) == 0 && run(3, three) == 0, "batches of 5 envs run");

@@ -174,7 +174,7 @@ static void test_first_leaves(void) {
 /* The env: a player's death ends its episode, not the others'; the
  * world's ends with the last player's.  Rewards are each player's own,
  * or with players.reward shared the team's sum for every player still
- * playing. */
+ * playing (a dead one gets nothing of it). */
 static void test_env(void) {
   char error[200];
   crafter_params params;
@@ -215,6 +215,20 @@ static void test_env(void) {
   ok(results[1].done && results[1].reward == 0 && !results[0].done &&
          crafter_game_body(&env.game, 1) == NULL,
      "next step: gone from the world, done again with a reward of 0");
+  /* Shared rewards go to the players still running: player 0 collects
+   * wood from a tree put where player 1 stood (its first: a reward of 1),
+   * and dead player 1 gets nothing of it. */
+  config.team.shared = 1;
+  const crafter_player *hitter = &env.game.players[0];
+  zero = crafter_game_body(&env.game, 0);
+  crafter_world_set_material(&env.game.world, zero->x + hitter->facing_x,
+                             zero->y + hitter->facing_y, CRAFTER_TREE);
+  actions[0] = CRAFTER_DO;
+  crafter_env_step_players(&env, actions, results);
+  ok(results[0].reward == 1 && results[1].reward == 0 && results[1].done,
+     "shared: player 0's wood gives player 0 a reward of 1 and dead player 1 none (%g, %g)",
+     results[0].reward, results[1].reward);
+  config.team.shared = 0;
   crafter_env_free(&env);
 }
 
