@@ -13,6 +13,7 @@
 #include "env.h"
 #include "gen.h"
 #include "levels.h"
+#include "outfile.h"
 #include "textures.h"
 #include "worldfile.h"
 
@@ -403,5 +404,7 @@ static int run(arguments *a) {
 int main(int argc, char **argv) {
   static arguments a;
   parse_options(argc, argv, &a);
+  /* A temporary being written goes when a signal ends the program. */
+  crafter_outfile_remove_on_signals();
   return run(&a);
 }
