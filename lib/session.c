@@ -353,8 +353,8 @@ static int setup(session *s, char *error, size_t error_size) {
   batch.tasks = options->tasks;
   batch.record = options->record ? &header : NULL;
   batch.players = s->players;
-  s->batch = crafter_batch_new(&batch, error, error_size);
-  if (!s->batch) return -1;
+  int made = crafter_batch_create(&batch, &s->batch, error, error_size);
+  if (made < 0) return made;
   s->obs_bytes = crafter_batch_observation_bytes(s->batch) / (size_t)s->players;
   s->records = calloc((size_t)s->agents, sizeof(*s->records));
   s->started = calloc((size_t)count, 1);
@@ -1002,9 +1002,12 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
   s.out = output;
   s.players = options->players > 1 ? options->players : 1;
   s.agents = options->envs * s.players;
-  if (setup(&s, error, error_size) < 0) {
+  int made = setup(&s, error, error_size);
+  if (made < 0) {
     free_session(&s);
-    return 2;
+    /* A world that cannot hold the players is a bad world, as in every
+     * program; the rest is the options'. */
+    return made == CRAFTER_PLAYERS_UNFIT ? 1 : 2;
   }
   /* A file that cannot be written is the run's failure, not the options'. */
   if (options->record &&

@@ -688,11 +688,13 @@ int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map,
   if (players > env->players) {
     snprintf(error, error_size, "the world has %d players '@'; play it with %d players or more",
              players, players);
-    return -1;
+    return CRAFTER_PLAYERS_UNFIT;
   }
-  if (crafter_env_reset_custom(env, build_from_map, (void *)map) < 0) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
+  int status = crafter_env_reset_custom(env, build_from_map, (void *)map);
+  if (status == CRAFTER_PLAYERS_UNFIT) {
+    crafter_env_no_room(env, error, error_size);
+    return CRAFTER_PLAYERS_UNFIT;
   }
+  if (status < 0) return crafter_fail(error, error_size, "out of memory");
   return 0;
 }

@@ -69,8 +69,8 @@ printf 'crafter-world 1\nmap\n.@@@@\n@@@@@\n@@@@@\n@@@@.\n' >"$scratch/many.txt"
 refused many.txt "many.txt:6:3: a player '@' more than 16 (the first is at line 3, column 2)" "seventeen players"
 printf 'crafter-world 1\nmap\n.@...\n...@.\n' >"$scratch/two.txt"
 printf '0\n' | "$step" --world "$scratch/two.txt" >/dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q "the world has 2 players '@'; play it with 2 players or more" "$scratch/err"
-ok $? "a world of two players is refused for one"
+[ $? -eq 1 ] && grep -q "the world has 2 players '@'; play it with 2 players or more" "$scratch/err"
+ok $? "a world of two players is refused for one, as a bad world (status 1, as in every program)"
 printf '0 4 0\n' | "$step" --world "$scratch/two.txt" --players 3 --info state >"$scratch/two.out"
 grep -q '"player": 0, "reset": 1.*"pos": \[1, 0\]' "$scratch/two.out" &&
   grep -q '"player": 1, "reset": 1.*"pos": \[3, 1\]' "$scratch/two.out" &&
