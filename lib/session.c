@@ -806,9 +806,19 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   uint32_t index = crafter_get_u32(request + 1);
   uint32_t width = crafter_get_u32(request + 5), height = crafter_get_u32(request + 9);
   in->start += CRAFTER_PROTOCOL_RENDER_BYTES;
+  if (index >= (uint32_t)s->agents && s->players > 1) {
+    /* With several players a request names an entry of the frame, an env's
+     * player (crafter-protocol(5)). */
+    int envs = s->options->envs;
+    snprintf(error, error_size,
+             "a render request before step %ld names entry %u, but a frame has %d (0 to %d: "
+             "%d env%s of %d players)",
+             step, index, s->agents, s->agents - 1, envs, envs == 1 ? "" : "s", s->players);
+    return -1;
+  }
   if (index >= (uint32_t)s->agents) {
-    snprintf(error, error_size, "a render request before step %ld names %s %u of %d", step,
-             s->players > 1 ? "player" : "env", index, s->agents);
+    snprintf(error, error_size, "a render request before step %ld names env %u of %d", step,
+             index, s->agents);
     return -1;
   }
   crafter_env *env = crafter_batch_env(s->batch, (int)index / s->players);
