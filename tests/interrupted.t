@@ -57,15 +57,17 @@ leftovers() { ls | grep '\.tmp\.'; }
 ended_by() { [ "$1" -gt 128 ] && [ "$(kill -l $(($1 - 128)))" = "$2" ]; }
 
 # checked SIGNAL STATUS DESCRIPTION: the name holds the new recording, a
-# trajectory of at least one episode that verify accepts (after SIGKILL, or that it reports
-# cut in its last chunk), no temporary is left, and the program ended by
+# trajectory of at least one episode that verify accepts (after SIGKILL,
+# or reports damaged at the end, where the kill cut a chunk, its whole
+# episodes readable), no temporary is left, and the program ended by
 # SIGNAL.
 checked() {
   "$dataset" verify run.traj >verify 2>&1
   verified=$?
   episodes=$(sed -n 's/^run\.traj: \([0-9]*\) episodes\{0,1\}, .*/\1/p' verify)
   { [ $verified -eq 0 ] ||
-    { [ "$1" = KILL ] && grep -q "^run\.traj: damaged from byte [0-9]*: the episode chunk is cut short" verify; }; } &&
+    { [ "$1" = KILL ] &&
+      grep -Eq "^run\.traj: damaged from byte [0-9]+: .*; [0-9]+ complete episodes? (is|are) readable$" verify; }; } &&
     [ "${episodes:-0}" -ge 1 ] && ! cmp -s run.traj old.traj && [ -z "$(leftovers)" ] &&
     ended_by "$2" "$1"
   result=$?
