@@ -88,12 +88,20 @@ void crafter_outfile_remove_on_signals(void) {
   }
 }
 
-void crafter_outfile_hold_signals(void) { atomic_fetch_add(&holds, 1); }
-
 void crafter_outfile_release_signals(void) {
   if (atomic_fetch_sub(&holds, 1) != 1) return;
   int signal_number = atomic_load(&pending_signal);
   if (signal_number) end_by_signal(signal_number);
+}
+
+/* A write that would begin once a signal came never begins: the process
+ * ends at the last release of the writes under way (or here, when there
+ * is none). */
+void crafter_outfile_hold_signals(void) {
+  atomic_fetch_add(&holds, 1);
+  if (!atomic_load(&pending_signal)) return;
+  crafter_outfile_release_signals();
+  for (;;) pause();
 }
 
 /* ---- output files ---- */
