@@ -73,7 +73,9 @@ void crafter_outfile_remove_on_signals(void);
 /* Brackets a write that readers of the path must never see cut in the
  * middle (a chunk of a file already at its path, with the rename that
  * publishes it): a signal that comes meanwhile ends the process only at
- * the release, once the write is whole.  Holds nest, from any thread. */
+ * the release, once the write is whole.  Holds nest, from any thread; a
+ * hold taken once a signal came does not return (the process ends when
+ * the writes under way are whole). */
 void crafter_outfile_hold_signals(void);
 void crafter_outfile_release_signals(void);
 
