@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "envopts.h"
+#include "outfile.h"
 #include "proto.h"
 
 #define PROGRAM "crafter-bench"
@@ -195,5 +196,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
 int main(int argc, char **argv) {
   crafter_bench_request request;
   parse_options(argc, argv, &request);
+  /* A temporary being written goes when a signal ends the program. */
+  crafter_outfile_remove_on_signals();
   return crafter_close_stdout(PROGRAM, crafter_bench_main(PROGRAM, &request, stdout, stderr));
 }

@@ -499,6 +499,8 @@ int main(int argc, char **argv) {
     printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");
     return crafter_close_stdout(PROGRAM, 0);
   }
+  /* A temporary being written goes when a signal ends the program. */
+  crafter_outfile_remove_on_signals();
   const command *c = NULL;
   for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
     if (strcmp(commands[i].name, argv[1]) == 0) c = &commands[i];

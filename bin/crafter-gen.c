@@ -13,6 +13,7 @@
 #include "env.h"
 #include "gen.h"
 #include "levels.h"
+#include "outfile.h"
 #include "textures.h"
 #include "worldfile.h"
 
@@ -304,13 +305,11 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
     status = crafter_env_reset_from_world(&env, map, error, sizeof(error));
     crafter_world_map_free(map);
   } else {
-    status = crafter_env_reset(&env) < 0 ? -1 : 0;
-    if (status < 0) snprintf(error, sizeof(error), "out of memory");
-  }
-  if (status == 0 && env.game.player_count < env.players) {
-    snprintf(error, sizeof(error), "the world has room for %d player%s, not %d",
-             env.game.player_count, env.game.player_count == 1 ? "" : "s", env.players);
-    status = -1;
+    status = crafter_env_reset(&env);
+    if (status == CRAFTER_PLAYERS_UNFIT)
+      crafter_env_no_room(&env, error, sizeof(error));
+    else if (status < 0)
+      snprintf(error, sizeof(error), "out of memory");
   }
   if (status == 0 && crafter_world_map_from_game(map, &env.game) < 0) {
     snprintf(error, sizeof(error), "out of memory");
@@ -403,5 +402,7 @@ static int run(arguments *a) {
 int main(int argc, char **argv) {
   static arguments a;
   parse_options(argc, argv, &a);
+  /* A temporary being written goes when a signal ends the program. */
+  crafter_outfile_remove_on_signals();
   return run(&a);
 }

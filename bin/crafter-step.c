@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "envopts.h"
+#include "outfile.h"
 #include "config.h"
 #include "proto.h"
 #include "session.h"
@@ -324,5 +325,7 @@ static int run(arguments *a) {
 int main(int argc, char **argv) {
   static arguments a;
   parse_options(argc, argv, &a);
+  /* A temporary being written goes when a signal ends the program. */
+  crafter_outfile_remove_on_signals();
   return run(&a);
 }

@@ -250,7 +250,8 @@ void crafter_batch_settle(crafter_batch *batch) {
 
 /* ---- making and freeing ---- */
 
-crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *error,
+/* *started: what the first failed start returned, if one did. */
+static crafter_batch *make_batch(const crafter_batch_options *options, int *started, char *error,
                                  size_t error_size) {
   if (options->envs < 1 || options->threads < 1) {
     crafter_fail(error, error_size, "a batch needs at least one env and one thread");
@@ -308,7 +309,7 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
   if (!batch->obs) goto out_of_memory;
   for (int i = 0; i < count; i++) {
     crafter_episode_set_obs_buffer(batch->runners[i], batch->obs + batch->obs_bytes * (size_t)i);
-    if (crafter_episode_start(batch->runners[i], NULL, error, error_size) < 0) {
+    if ((*started = crafter_episode_start(batch->runners[i], NULL, error, error_size)) < 0) {
       crafter_batch_free(batch);
       return NULL;
     }
@@ -347,6 +348,19 @@ out_of_memory:
   crafter_batch_free(batch);
   crafter_fail(error, error_size, "out of memory");
   return NULL;
+}
+
+crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *error,
+                                 size_t error_size) {
+  int started = 0;
+  return make_batch(options, &started, error, error_size);
+}
+
+int crafter_batch_create(const crafter_batch_options *options, crafter_batch **batch,
+                         char *error, size_t error_size) {
+  int started = 0;
+  *batch = make_batch(options, &started, error, error_size);
+  return *batch ? 0 : started == CRAFTER_PLAYERS_UNFIT ? CRAFTER_PLAYERS_UNFIT : -1;
 }
 
 void crafter_batch_free(crafter_batch *batch) {

@@ -52,6 +52,12 @@ typedef struct crafter_batch_options {
  * with a reason. */
 crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *error,
                                  size_t error_size);
+
+/* The same, saying why it failed: 0 with *batch made; CRAFTER_PLAYERS_UNFIT
+ * (rules.h) when a first world cannot hold the players, or -1, with the
+ * reason. */
+int crafter_batch_create(const crafter_batch_options *options, crafter_batch **batch,
+                         char *error, size_t error_size);
 void crafter_batch_free(crafter_batch *batch);
 
 /* Work on some envs at once: job(context, i, runner) for every env i with

@@ -111,12 +111,13 @@ static int generate_game(const crafter_env *env, int64_t world_seed, crafter_gam
 }
 
 /* What every reset does once the game is in place: the other players
- * join, then the first observation.  Returns 0, or -1 when the world has
- * no room for them. */
+ * join, then the first observation.  Returns 0, -1 when memory ran out, or
+ * CRAFTER_PLAYERS_UNFIT when the world has no room for them all (those it has
+ * room for are in: crafter_env_no_room says why). */
 static int begin_episode(crafter_env *env) {
   int status = 0;
   if (env->players > env->game.player_count) {
-    char error[128];
+    char error[256];
     status = crafter_game_spread_players(&env->game, env->players, error, sizeof(error));
   }
   for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) {
@@ -133,6 +134,11 @@ int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *con
   if (generate_game(env, env->world_seed, &env->game) < 0) return -1;
   if (build && build(&env->game, context) < 0) return -1;
   return begin_episode(env);
+}
+
+int crafter_env_no_room(const crafter_env *env, char *error, size_t error_size) {
+  if (env->game.player_count >= env->players) return 0;
+  return crafter_game_no_room(&env->game, env->players, error, error_size);
 }
 
 void crafter_env_begin_restored(crafter_env *env, int64_t episode, int64_t world_seed) {

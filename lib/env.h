@@ -71,21 +71,28 @@ int crafter_env_set_players(crafter_env *env, int players, char *error, size_t e
 /* The next reset() starts episode `episode` (Crafter counts from 1). */
 void crafter_env_set_next_episode(crafter_env *env, int64_t episode);
 
-/* Starts the next episode; returns 0, or -1 if memory ran out. */
+/* Starts the next episode; returns 0, -1 if memory ran out, or
+ * CRAFTER_PLAYERS_UNFIT (rules.h) when the world has no room for every player
+ * (crafter_env_no_room then says why). */
 int crafter_env_reset(crafter_env *env);
+
+/* After a start: 0 when every player is in the world, else -1 with the
+ * reason (the world has no room for them all). */
+int crafter_env_no_room(const crafter_env *env, char *error, size_t error_size);
 
 /* Starts the next episode as crafter_env_reset does, then, before the
  * observation is made, lets `build` change the fresh game (replace the
  * world, for instance: see worldfile.h).  The generator has drawn exactly
  * what the generated world drew, so an episode whose world `build` leaves
- * as it was plays as the plain reset's.  Returns 0, or -1 when memory ran
- * out or `build` returned -1. */
+ * as it was plays as the plain reset's.  Returns 0, -1 when memory ran
+ * out or `build` returned -1, or CRAFTER_PLAYERS_UNFIT. */
 typedef int (*crafter_build_fn)(crafter_game *game, void *context);
 int crafter_env_reset_custom(crafter_env *env, crafter_build_fn build, void *context);
 
 /* Starts an episode on a start state the caller copied into env->game
  * (a level's: levels.h), as episode `episode` with world seed
- * `world_seed`: what every reset does once its game is in place. */
+ * `world_seed`: what every reset does once its game is in place (check
+ * crafter_env_no_room after it). */
 void crafter_env_begin_restored(crafter_env *env, int64_t episode, int64_t world_seed);
 
 /* A game made ahead of time: the fresh world of a coming episode, made on
@@ -108,7 +115,8 @@ void crafter_prepared_free(crafter_prepared *prepared);
 int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepared *prepared);
 
 /* Starts the next episode with the prepared game when it is that episode's,
- * else with a plain reset.  Returns 0, or -1 if memory ran out. */
+ * else with a plain reset.  Returns 0, -1 if memory ran out, or
+ * CRAFTER_PLAYERS_UNFIT. */
 int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared);
 
 /* One step with an action in [0, CRAFTER_ACTION_COUNT). */

@@ -158,16 +158,16 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
     int level = e->next_level >= 0 ? e->next_level : crafter_level_pick(&e->picker);
     status = crafter_env_reset_level(&e->env, options->levels, level);
   } else if (options->world) {
-    if (crafter_env_reset_from_world(&e->env, options->world, error, error_size) < 0) return -1;
-    status = 0;
+    status = crafter_env_reset_from_world(&e->env, options->world, error, error_size);
+    if (status < 0) return status; /* with its reason */
   } else {
     status = prepared ? crafter_env_reset_prepared(&e->env, prepared) : crafter_env_reset(&e->env);
   }
   e->next_level = -1;
-  if (status < 0) return crafter_fail(error, error_size, "out of memory");
-  if (e->players > 1 && e->env.game.player_count < e->players)
-    return crafter_fail(error, error_size, "the world has room for %d player%s, not %d",
-                        e->env.game.player_count, e->env.game.player_count == 1 ? "" : "s", e->players);
+  if (status < 0 && status != CRAFTER_PLAYERS_UNFIT)
+    return crafter_fail(error, error_size, "out of memory");
+  /* A level, or a fresh world, without room for every player. */
+  if (crafter_env_no_room(&e->env, error, error_size) < 0) return CRAFTER_PLAYERS_UNFIT;
   e->observed = 0;
   e->started = 1;
   e->ended = 0;

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,7 +16,98 @@
 
 enum { MAX_LINK_HOPS = 40 };
 
+/* ---- the temporaries a signal removes (outfile.h, signals) ----
+ *
+ * Process-wide, as signals are.  A slot is taken (FREE to FILLING by a
+ * compare-and-swap, so threads never share one), its path copied, then
+ * marked LISTED: the handler reads only LISTED slots, whose path is whole.
+ * A slot is freed only after its temporary was renamed or removed, so a
+ * signal in between at worst removes a name that no longer exists. */
+enum { REGISTRY_SLOTS = 16, SLOT_FREE = 0, SLOT_FILLING, SLOT_LISTED };
+static struct {
+  atomic_int state;
+  char path[PATH_MAX];
+} registry[REGISTRY_SLOTS];
+static atomic_int pending_signal; /* the signal that came, 0 for none */
+static atomic_int holds;          /* writes under way that a signal must not cut */
+
+static void list_temporary(crafter_outfile *out) {
+  size_t length = strlen(out->temporary);
+  if (length >= PATH_MAX) return;
+  for (int slot = 0; slot < REGISTRY_SLOTS; slot++) {
+    int expected = SLOT_FREE;
+    if (!atomic_compare_exchange_strong(&registry[slot].state, &expected, SLOT_FILLING)) continue;
+    memcpy(registry[slot].path, out->temporary, length + 1);
+    atomic_store(&registry[slot].state, SLOT_LISTED);
+    out->registered = slot + 1;
+    return;
+  }
+}
+
+static void unlist_temporary(crafter_outfile *out) {
+  if (out->registered) atomic_store(&registry[out->registered - 1].state, SLOT_FREE);
+  out->registered = 0;
+}
+
+/* Async-signal-safe: unlink(2), sigaction(2) and raise(3) only. */
+static void end_by_signal(int signal_number) {
+  for (int slot = 0; slot < REGISTRY_SLOTS; slot++)
+    if (atomic_load(&registry[slot].state) == SLOT_LISTED) unlink(registry[slot].path);
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal_number, &action, NULL);
+  raise(signal_number); /* delivered once the handler returns, when called from it */
+}
+
+/* The signal is noted before the holds are looked at, and a release drops
+ * its hold before it looks at the signal: whichever comes last sees the
+ * other, so a signal is never lost between the two. */
+static void on_signal(int signal_number) {
+  int saved = errno;
+  atomic_store(&pending_signal, signal_number);
+  if (atomic_load(&holds) == 0) end_by_signal(signal_number);
+  errno = saved;
+}
+
+void crafter_outfile_remove_on_signals(void) {
+  static const int signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+  enum { COUNT = sizeof(signals) / sizeof(signals[0]) };
+  struct sigaction action;
+  memset(&action, 0, sizeof(action));
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  for (int i = 0; i < COUNT; i++) sigaddset(&action.sa_mask, signals[i]);
+  /* A deferred signal must not disturb the program's reads and writes. */
+  action.sa_flags = SA_RESTART;
+  for (int i = 0; i < COUNT; i++) {
+    struct sigaction old;
+    if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(signals[i], &action, NULL);
+  }
+}
+
+void crafter_outfile_release_signals(void) {
+  if (atomic_fetch_sub(&holds, 1) != 1) return;
+  int signal_number = atomic_load(&pending_signal);
+  if (signal_number) end_by_signal(signal_number);
+}
+
+/* A write that would begin once a signal came never begins: the process
+ * ends at the last release of the writes under way (or here, when there
+ * is none). */
+void crafter_outfile_hold_signals(void) {
+  atomic_fetch_add(&holds, 1);
+  if (!atomic_load(&pending_signal)) return;
+  crafter_outfile_release_signals();
+  for (;;) pause();
+}
+
+/* ---- output files ---- */
+
 static void release(crafter_outfile *out) {
+  unlist_temporary(out);
   free(out->path);
   free(out->temporary);
   memset(out, 0, sizeof(*out));
@@ -110,7 +203,11 @@ int crafter_outfile_open(crafter_outfile *out, const char *path, char *error, si
   }
   memcpy(out->temporary, out->path, length);
   memcpy(out->temporary + length, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+  /* Listed as soon as it exists: a signal in between waits. */
+  crafter_outfile_hold_signals();
   int file_descriptor = mkstemp(out->temporary);
+  if (file_descriptor >= 0) list_temporary(out);
+  crafter_outfile_release_signals();
   if (file_descriptor < 0) {
     int saved = errno;
     /* A writable file in a folder that takes no new names: written in
@@ -160,6 +257,17 @@ int crafter_outfile_commit(crafter_outfile *out, char *error, size_t error_size)
     return -1;
   }
   release(out);
+  return 0;
+}
+
+int crafter_outfile_publish(crafter_outfile *out, char *error, size_t error_size) {
+  if (!out->temporary) return 0;
+  errno = 0;
+  if (fflush(out->file) != 0 || ferror(out->file) || rename(out->temporary, out->path) != 0)
+    return crafter_fail(error, error_size, "%s: %s", out->path, strerror(errno ? errno : EIO));
+  unlist_temporary(out);
+  free(out->temporary);
+  out->temporary = NULL;
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "errors.h"
 
 /* What the rules of config.h name by position: the achievement counted
  * for receiving an item by collecting, and the place and make actions'
@@ -230,11 +231,40 @@ int crafter_game_spread_players(crafter_game *game, int players, char *error, si
       }
     }
   if (game->player_count < players) {
-    snprintf(error, error_size, "the world has room for %d player%s, not %d",
-             game->player_count, game->player_count == 1 ? "" : "s", players);
-    return -1;
+    crafter_game_no_room(game, players, error, error_size);
+    return CRAFTER_PLAYERS_UNFIT;
   }
   return 0;
+}
+
+int crafter_game_no_room(const crafter_game *game, int players, char *error, size_t error_size) {
+  const crafter_world *world = &game->world;
+  unsigned ground = walkable(game);
+  long cells = 0;
+  for (int x = 0; x < world->width; x++)
+    for (int y = 0; y < world->height; y++) {
+      int slot = crafter_world_object_slot(world, x, y);
+      cells += (ground & BIT(crafter_world_material(world, x, y))) &&
+               (slot < 0 || world->objects[slot].kind == CRAFTER_PLAYER);
+    }
+  /* The materials by name: "grass, sand or path" for Crafter's rules. */
+  char names[256] = "";
+  size_t used = 0;
+  int listed = 0, count = 0;
+  for (int m = 0; m < CRAFTER_MATERIAL_COUNT; m++) count += (ground & BIT(m)) != 0;
+  for (int m = 0; m < CRAFTER_MATERIAL_COUNT && used < sizeof(names); m++) {
+    if (!(ground & BIT(m))) continue;
+    listed++;
+    const char *joint = listed == 1 ? "" : listed == count ? " or " : ", ";
+    int wrote = snprintf(names + used, sizeof(names) - used, "%s%s", joint,
+                         crafter_material_names[m]);
+    if (wrote > 0) used += (size_t)wrote;
+  }
+  return crafter_fail(error, error_size,
+                      "no room for %d players in the %dx%d world: each starts on a cell of %s "
+                      "without a creature, and it has %ld",
+                      players, world->width, world->height, count ? names : "no material",
+                      cells);
 }
 
 /* ---- the player ---- */

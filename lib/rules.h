@@ -104,13 +104,25 @@ int crafter_game_place_player(crafter_game *game, int x, int y);
  * 0, or -1 when the game is full or memory ran out. */
 int crafter_game_add_player(crafter_game *game, int x, int y);
 
+/* What a start returns when the world and the number of players asked
+ * for do not fit together: no room for them all, or a world file with more
+ * players '@' than are played.  Every program reports it as a bad world
+ * (status 1). */
+#define CRAFTER_PLAYERS_UNFIT (-2)
+
 /* Gives a game of one player `players` players (at most
  * CRAFTER_PLAYERS_MAX): player p >= 1 starts on the p-th free walkable
  * cell (a creature's walkable material, no object) met going out from
  * player 0's cell by Manhattan distance 1, 2, ..., at each distance by x
- * then y.  Takes no draws.  0, or -1 with a reason when the world has too
- * few such cells. */
+ * then y.  Takes no draws.  0; CRAFTER_PLAYERS_UNFIT with
+ * crafter_game_no_room's reason when the world has too few such cells
+ * (the players it had room for are in); -1 when memory ran out. */
 int crafter_game_spread_players(crafter_game *game, int players, char *error, size_t error_size);
+
+/* Says that the world has no room for `players` players, and how many
+ * cells a player may start on it has (walkable, without a creature).
+ * Returns -1. */
+int crafter_game_no_room(const crafter_game *game, int players, char *error, size_t error_size);
 
 /* One step: sets the time, updates every object near the player in
  * creation order, and balances chunks every tenth step.  The reward,

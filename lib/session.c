@@ -11,13 +11,19 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#endif
 
 #include "batch.h"
 #include "episode.h"
 #include "bytes.h"
 #include "cli.h"
+#include "errors.h"
 #include "proto.h"
 #include "render.h"
 #include "textures.h"
@@ -212,6 +218,45 @@ static uint8_t *new_frame_buffer(session *s) {
   return buffer == MAP_FAILED ? NULL : buffer;
 }
 
+/* Whether the descriptor of --shm-fd may be sized to the ring, which
+ * empties what it held: shared memory (an object of shm_open(3) or
+ * memfd_create(2), which Linux keeps on tmpfs, or hugetlbfs), or a regular
+ * file with nothing in it yet, open for reading and writing -- so a wrong
+ * descriptor never destroys a file.  0, or -1 with the reason. */
+static int check_shared_memory(int fd, char *error, size_t error_size) {
+  struct stat status;
+  if (fstat(fd, &status) < 0)
+    return crafter_fail(error, error_size, "--shm-fd %d: cannot size the shared memory: %s", fd,
+                        strerror(errno));
+  if (!S_ISREG(status.st_mode)) {
+    const char *kind = S_ISFIFO(status.st_mode)   ? "a pipe"
+                       : S_ISSOCK(status.st_mode) ? "a socket"
+                       : S_ISDIR(status.st_mode)  ? "a directory"
+                       : S_ISCHR(status.st_mode)  ? "a terminal or device"
+                                                  : "no file";
+    return crafter_fail(error, error_size,
+                        "--shm-fd %d is %s, not shared memory (memfd_create(2) or shm_open(3))",
+                        fd, kind);
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || (flags & O_ACCMODE) != O_RDWR)
+    return crafter_fail(error, error_size,
+                        "--shm-fd %d is not open for reading and writing, as shared memory "
+                        "must be to be mapped",
+                        fd);
+  if (status.st_size == 0) return 0;
+#if defined(__linux__)
+  struct statfs system;
+  if (fstatfs(fd, &system) == 0 &&
+      (system.f_type == TMPFS_MAGIC || system.f_type == HUGETLBFS_MAGIC))
+    return 0;
+#endif
+  return crafter_fail(error, error_size,
+                      "--shm-fd %d is a file of %lld bytes, not shared memory: it is left as it "
+                      "is (give memory from memfd_create(2) or shm_open(3), or an empty file)",
+                      fd, (long long)status.st_size);
+}
+
 /* Lays out the frame, and gives it a buffer: memory of its own, or a
  * ring of frames in the shared memory of --shm-fd, sized here. */
 static int setup_frames(session *s, char *error, size_t error_size) {
@@ -244,6 +289,7 @@ static int setup_frames(session *s, char *error, size_t error_size) {
     return 0;
   }
   s->ring_bytes = s->frame_bytes * (size_t)options->shm_slots;
+  if (check_shared_memory(options->shm_fd, error, error_size) < 0) return -1;
   if (ftruncate(options->shm_fd, (off_t)s->ring_bytes) < 0) {
     snprintf(error, error_size, "--shm-fd %d: cannot size the shared memory: %s", options->shm_fd,
              strerror(errno));
@@ -353,8 +399,8 @@ static int setup(session *s, char *error, size_t error_size) {
   batch.tasks = options->tasks;
   batch.record = options->record ? &header : NULL;
   batch.players = s->players;
-  s->batch = crafter_batch_new(&batch, error, error_size);
-  if (!s->batch) return -1;
+  int made = crafter_batch_create(&batch, &s->batch, error, error_size);
+  if (made < 0) return made;
   s->obs_bytes = crafter_batch_observation_bytes(s->batch) / (size_t)s->players;
   s->records = calloc((size_t)s->agents, sizeof(*s->records));
   s->started = calloc((size_t)count, 1);
@@ -760,9 +806,19 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   uint32_t index = crafter_get_u32(request + 1);
   uint32_t width = crafter_get_u32(request + 5), height = crafter_get_u32(request + 9);
   in->start += CRAFTER_PROTOCOL_RENDER_BYTES;
+  if (index >= (uint32_t)s->agents && s->players > 1) {
+    /* With several players a request names an entry of the frame, an env's
+     * player (crafter-protocol(5)). */
+    int envs = s->options->envs;
+    snprintf(error, error_size,
+             "a render request before step %ld names entry %u, but a frame has %d (0 to %d: "
+             "%d env%s of %d players)",
+             step, index, s->agents, s->agents - 1, envs, envs == 1 ? "" : "s", s->players);
+    return -1;
+  }
   if (index >= (uint32_t)s->agents) {
-    snprintf(error, error_size, "a render request before step %ld names %s %u of %d", step,
-             s->players > 1 ? "player" : "env", index, s->agents);
+    snprintf(error, error_size, "a render request before step %ld names env %u of %d", step,
+             index, s->agents);
     return -1;
   }
   crafter_env *env = crafter_batch_env(s->batch, (int)index / s->players);
@@ -1003,9 +1059,12 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
   s.out = output;
   s.players = options->players > 1 ? options->players : 1;
   s.agents = options->envs * s.players;
-  if (setup(&s, error, error_size) < 0) {
+  int made = setup(&s, error, error_size);
+  if (made < 0) {
     free_session(&s);
-    return 2;
+    /* A world that cannot hold the players is a bad world, as in every
+     * program; the rest is the options'. */
+    return made == CRAFTER_PLAYERS_UNFIT ? 1 : 2;
   }
   /* A file that cannot be written is the run's failure, not the options'. */
   if (options->record &&

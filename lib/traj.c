@@ -594,7 +594,37 @@ struct crafter_traj_writer {
   int keep_unless_filled; /* the path held a file: it is replaced only by a recording
                              that finished an episode */
   size_t finished;        /* episodes added that ended (not cut), or copied */
+  int players;            /* chunks a world episode */
+  int holding;            /* a world's chunks are being written: signals wait */
 };
+
+/* The chunks of a world (one a player) are written under one hold of the
+ * signals (outfile.h), so a signal ends the process between worlds, never
+ * within a chunk or between the chunks of a world. */
+static void start_holding(crafter_traj_writer *writer) {
+  if (writer->holding) return;
+  writer->holding = 1;
+  crafter_outfile_hold_signals();
+}
+
+static void stop_holding(crafter_traj_writer *writer) {
+  if (!writer->holding) return;
+  writer->holding = 0;
+  crafter_outfile_release_signals(); /* may end the process, the file being whole */
+}
+
+/* After a chunk: once a world is whole, a recording onto a file that was
+ * there takes the path as soon as it holds an episode that ended, and
+ * grows there, so a recording stopped in any way later leaves its
+ * episodes at the path and no temporary. */
+static int chunk_written(crafter_traj_writer *writer, char *error, size_t error_size) {
+  if (writer->count % (size_t)writer->players != 0) return 0;
+  int status = 0;
+  if (writer->keep_unless_filled && writer->finished > 0)
+    status = crafter_outfile_publish(&writer->whole, error, error_size);
+  stop_holding(writer);
+  return status;
+}
 
 static int write_bytes(crafter_traj_writer *writer, const void *data, size_t size, char *error,
                        size_t error_size) {
@@ -645,6 +675,7 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
     return NULL;
   }
   strcpy(writer->path, path);
+  writer->players = header->players > 1 ? header->players : 1;
   /* A recording never empties a file that is there: it is written aside
    * and takes the path once it holds an episode. */
   struct stat info;
@@ -694,6 +725,7 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
   writer->levels = header->level_count > 0;
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
   encode_header(header, (uint32_t)table_bytes, (uint32_t)rules_bytes, bytes);
+  start_holding(writer); /* a file made at the path has its header whole */
   int failed = write_bytes(writer, bytes, sizeof(bytes), error, error_size) < 0 ||
                write_bytes(writer, table, table_bytes, error, error_size) < 0 ||
                write_bytes(writer, rules, rules_bytes, error, error_size) < 0;
@@ -705,6 +737,7 @@ static crafter_traj_writer *writer_create(const char *path, const crafter_traj_h
     crafter_traj_writer_abort(writer);
     return NULL;
   }
+  stop_holding(writer);
   return writer;
 }
 
@@ -732,6 +765,7 @@ void crafter_traj_writer_abort(crafter_traj_writer *writer) {
     crafter_outfile_abort(&writer->whole);
   else
     fclose(writer->file);
+  stop_holding(writer);
   writer_free(writer);
 }
 
@@ -765,28 +799,39 @@ int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *
   uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
   encode_chunk_header(episode, header);
   uint64_t offset = writer->offset;
-  if (remember_offset(writer, offset, error, error_size) < 0) return -1;
-  if (write_bytes(writer, header, sizeof(header), error, error_size) < 0 ||
+  start_holding(writer);
+  int status = 0;
+  if (remember_offset(writer, offset, error, error_size) < 0 ||
+      write_bytes(writer, header, sizeof(header), error, error_size) < 0 ||
       write_bytes(writer, recorder->out, recorder->out_used, error, error_size) < 0)
-    return -1;
-  if (fflush(writer->file) != 0)
-    return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
-  if (episode->end != CRAFTER_TRAJ_CUT) writer->finished++;
-  return 0;
+    status = -1;
+  else if (fflush(writer->file) != 0)
+    status = crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  if (status == 0 && episode->end != CRAFTER_TRAJ_CUT) writer->finished++;
+  if (status == 0) status = chunk_written(writer, error, error_size);
+  if (status < 0) stop_holding(writer);
+  return status;
 }
 
 int crafter_traj_writer_add_chunk(crafter_traj_writer *writer, const uint8_t *chunk,
                                   size_t bytes, char *error, size_t error_size) {
-  if (remember_offset(writer, writer->offset, error, error_size) < 0) return -1;
-  if (write_bytes(writer, chunk, bytes, error, error_size) < 0) return -1;
-  if (fflush(writer->file) != 0)
-    return crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
-  writer->finished++; /* an episode stored before: content, not a recording under way */
-  return 0;
+  start_holding(writer);
+  int status = 0;
+  if (remember_offset(writer, writer->offset, error, error_size) < 0 ||
+      write_bytes(writer, chunk, bytes, error, error_size) < 0)
+    status = -1;
+  else if (fflush(writer->file) != 0)
+    status = crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
+  /* an episode stored before: content, not a recording under way */
+  if (status == 0) writer->finished++;
+  if (status == 0) status = chunk_written(writer, error, error_size);
+  if (status < 0) stop_holding(writer);
+  return status;
 }
 
 int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t error_size) {
   int status = 0;
+  start_holding(writer); /* a signal waits for the index and the trailer */
   size_t entry_bytes = writer->count * 8;
   uint8_t *entries = malloc(entry_bytes ? entry_bytes : 1);
   if (!entries) {
@@ -820,6 +865,7 @@ int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t e
   } else if (fclose(writer->file) != 0 && status == 0) {
     status = crafter_fail(error, error_size, "writing %s: %s", writer->path, strerror(errno));
   }
+  stop_holding(writer);
   writer_free(writer);
   return status;
 }

@@ -201,7 +201,14 @@ long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder);
 
 typedef struct crafter_traj_writer crafter_traj_writer;
 
-/* Creates (or truncates) a file and writes its header.  NULL with a reason. */
+/* Creates a file and writes its header.  NULL with a reason.  Onto a
+ * non-empty regular file that is there, the recording is written to a
+ * temporary beside it (lib/outfile.h) that takes the path once a whole
+ * world episode that ended has been added, and grows there: stopped before,
+ * the old file stays as it was; stopped after, the path holds every
+ * episode added.  Adding chunks and closing hold the signals
+ * (crafter_outfile_hold_signals), so a signal that ends the process leaves
+ * whole chunks and whole worlds. */
 crafter_traj_writer *crafter_traj_writer_create(const char *path,
                                                 const crafter_traj_header *header, char *error,
                                                 size_t error_size);

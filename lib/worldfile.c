@@ -168,6 +168,17 @@ static int split_words(const char *line, size_t length, char words[][64], int mo
   return count;
 }
 
+/* The column (from 1) where word `index` (from 0) of a header line
+ * starts, as split_words splits it. */
+static long word_column(const char *line, size_t length, int index) {
+  size_t i = 0;
+  for (int word = 0;; word++) {
+    while (i < length && (line[i] == ' ' || line[i] == '\t')) i++;
+    if (word == index || i >= length) return (long)i + 1;
+    while (i < length && line[i] != ' ' && line[i] != '\t') i++;
+  }
+}
+
 static int parse_coordinate(const char *text, int *out) {
   char *end;
   errno = 0;
@@ -259,11 +270,23 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
       size_line = cursor.number;
     } else if (count >= 1 && strcmp(words[0], "player") == 0) {
       int k, x, y;
-      if (count != 4 || parse_coordinate(words[1], &k) < 0 || k >= CRAFTER_PLAYERS_MAX ||
-          parse_coordinate(words[2], &x) < 0 || parse_coordinate(words[3], &y) < 0) {
-        return fail(&state, cursor.number, 1, "expected 'player K X Y' with K from 0 to %d",
+      if (count != 4)
+        return fail(&state, cursor.number, 1,
+                    "expected 'player K X Y': the player K (0 to %d), then the column X and "
+                    "the row Y of its '@'",
                     CRAFTER_PLAYERS_MAX - 1);
-      }
+      if (parse_coordinate(words[1], &k) < 0 || k >= CRAFTER_PLAYERS_MAX)
+        return fail(&state, cursor.number, word_column(line, size, 1),
+                    "player '%s': K is a player from 0 to %d", words[1],
+                    CRAFTER_PLAYERS_MAX - 1);
+      if (parse_coordinate(words[2], &x) < 0)
+        return fail(&state, cursor.number, word_column(line, size, 2),
+                    "player %d: X '%s' is no column of a map (0 to %d)", k, words[2],
+                    CRAFTER_WORLDFILE_MAX_SIDE - 1);
+      if (parse_coordinate(words[3], &y) < 0)
+        return fail(&state, cursor.number, word_column(line, size, 3),
+                    "player %d: Y '%s' is no row of a map (0 to %d)", k, words[3],
+                    CRAFTER_WORLDFILE_MAX_SIDE - 1);
       if (player_said[k]) {
         return fail(&state, cursor.number, 1, "player %d is placed twice (first at line %ld)",
                     k, player_said[k]);
@@ -451,12 +474,16 @@ int crafter_world_map_parse(crafter_world_map *map, const char *text, size_t len
     int index = player_x[k] < width && player_y[k] < height
                     ? object_at[(size_t)player_x[k] * (size_t)height + (size_t)player_y[k]]
                     : -1;
-    if (index < 0 || found[index].kind != CRAFTER_PLAYER || k >= player_count) {
+    if (k >= player_count && player_count == 1)
       return fail(&state, player_said[k], 1,
-                  k >= player_count ? "player %d: the map has %d players '@'"
-                                    : "player %d: no '@' at %d %d",
-                  k, k >= player_count ? player_count : player_x[k], player_y[k]);
-    }
+                  "player %d: the map has one player '@', player 0", k);
+    if (k >= player_count)
+      return fail(&state, player_said[k], 1,
+                  "player %d: the map has %d players '@', players 0 to %d", k, player_count,
+                  player_count - 1);
+    if (index < 0 || found[index].kind != CRAFTER_PLAYER)
+      return fail(&state, player_said[k], 1, "player %d: no '@' at %d %d", k, player_x[k],
+                  player_y[k]);
     for (int j = 0; j < k; j++)
       if (order[j] == index) {
         return fail(&state, player_said[k], 1, "player %d: the '@' of player %d", k, j);
@@ -688,11 +715,13 @@ int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map,
   if (players > env->players) {
     snprintf(error, error_size, "the world has %d players '@'; play it with %d players or more",
              players, players);
-    return -1;
+    return CRAFTER_PLAYERS_UNFIT;
   }
-  if (crafter_env_reset_custom(env, build_from_map, (void *)map) < 0) {
-    snprintf(error, error_size, "out of memory");
-    return -1;
+  int status = crafter_env_reset_custom(env, build_from_map, (void *)map);
+  if (status == CRAFTER_PLAYERS_UNFIT) {
+    crafter_env_no_room(env, error, error_size);
+    return CRAFTER_PLAYERS_UNFIT;
   }
+  if (status < 0) return crafter_fail(error, error_size, "out of memory");
   return 0;
 }

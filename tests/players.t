@@ -10,7 +10,7 @@ step=$top/bin/crafter-step
 bench=$top/bin/crafter-bench
 dataset=$top/bin/crafter-dataset
 tasks=$top/data/tasks/crafter-tasks.yaml
-plan 18
+plan 19
 
 # lines N COUNT SEED: COUNT lines of N random actions.
 lines() {
@@ -190,4 +190,11 @@ ok $? "a hit takes players.damage health and counts a kill; by default it does n
 grep -q '"players": 4' "$scratch/bench" &&
   awk -F'"sps": |, "resets' '{ sps = $2 } END { exit !(sps > 0) }' "$scratch/bench"
 ok $? "crafter-bench --players 4 measures"
+
+# A render request names an entry of the frame (an env's player): one
+# past the last is refused by its number and the frame's entries.
+render_entry6='\375\006\000\000\000\132\000\000\000\074\000\000\000'
+printf "$render_entry6" | "$step" --binary --envs 3 --players 2 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(cat "$scratch/err")" = "crafter-step: a render request before step 1 names entry 6, but a frame has 6 (0 to 5: 3 envs of 2 players)" ]
+ok $? "a render request past the last entry says how many entries a frame has"
 finish

@@ -6,7 +6,7 @@
 gen=$top/bin/crafter-gen
 step=$top/bin/crafter-step
 compare=$top/tests/golden-compare
-plan 27
+plan 32
 
 # refused NAME EXPECTED-MESSAGE DESCRIPTION: crafter-gen --world exits 1
 # and says EXPECTED-MESSAGE.
@@ -69,8 +69,8 @@ printf 'crafter-world 1\nmap\n.@@@@\n@@@@@\n@@@@@\n@@@@.\n' >"$scratch/many.txt"
 refused many.txt "many.txt:6:3: a player '@' more than 16 (the first is at line 3, column 2)" "seventeen players"
 printf 'crafter-world 1\nmap\n.@...\n...@.\n' >"$scratch/two.txt"
 printf '0\n' | "$step" --world "$scratch/two.txt" >/dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q "the world has 2 players '@'; play it with 2 players or more" "$scratch/err"
-ok $? "a world of two players is refused for one"
+[ $? -eq 1 ] && grep -q "the world has 2 players '@'; play it with 2 players or more" "$scratch/err"
+ok $? "a world of two players is refused for one, as a bad world (status 1, as in every program)"
 printf '0 4 0\n' | "$step" --world "$scratch/two.txt" --players 3 --info state >"$scratch/two.out"
 grep -q '"player": 0, "reset": 1.*"pos": \[1, 0\]' "$scratch/two.out" &&
   grep -q '"player": 1, "reset": 1.*"pos": \[3, 1\]' "$scratch/two.out" &&
@@ -83,6 +83,21 @@ grep -q '"player": 0, "reset": 1.*"pos": \[3, 1\]' "$scratch/named.out" &&
 ok $? "a player line names player 0; the other '@' is player 1"
 printf 'crafter-world 1\nplayer 0 2 1\nmap\n.@...\n...@.\n' >"$scratch/misnamed.txt"
 refused misnamed.txt "misnamed.txt:2:1: player 0: no '@' at 2 1" "a player line without its '@'"
+printf 'crafter-world 1\nplayer 1 1 0\nmap\n.@...\n.....\n' >"$scratch/one.txt"
+refused one.txt "one.txt:2:1: player 1: the map has one player '@', player 0" \
+  "a player line past a map of one player"
+printf 'crafter-world 1\nplayer 3 1 0\nmap\n.@.@.\n...@.\n' >"$scratch/three.txt"
+refused three.txt "three.txt:2:1: player 3: the map has 3 players '@', players 0 to 2" \
+  "a player line past the players of a map"
+printf 'crafter-world 1\nplayer 0 -1 0\nmap\n.@.@.\n' >"$scratch/negative-x.txt"
+refused negative-x.txt "negative-x.txt:2:10: player 0: X '-1' is no column of a map (0 to 4095)" \
+  "a negative X names X, at its column"
+printf 'crafter-world 1\nplayer 1 3 -2\nmap\n.@.@.\n' >"$scratch/negative-y.txt"
+refused negative-y.txt "negative-y.txt:2:12: player 1: Y '-2' is no row of a map (0 to 4095)" \
+  "a negative Y names Y, at its column"
+printf 'crafter-world 1\nplayer 16 1 0\nmap\n.@.@.\n' >"$scratch/big-k.txt"
+refused big-k.txt "big-k.txt:2:8: player '16': K is a player from 0 to 15" \
+  "a player number out of range names K"
 # e with acute accent, U+00E9, is two bytes in UTF-8: the row would look
 # six cells wide; it is the third character of line 3.
 printf 'crafter-world 1\nmap\n..\303\251..\n.@...\n' >"$scratch/accent.txt"

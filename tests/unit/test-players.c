@@ -69,7 +69,9 @@ static void test_start_cells(void) {
   memset(game.world.materials, CRAFTER_WATER, 81);
   crafter_world_recount(&game.world);
   status = crafter_game_spread_players(&game, 2, error, sizeof(error));
-  ok(status < 0 && strstr(error, "room for 1 player, not 2") != NULL,
+  ok(status == CRAFTER_PLAYERS_UNFIT &&
+         strstr(error, "no room for 2 players in the 9x9 world: each starts on a cell of grass, "
+                       "path or sand without a creature, and it has 0") != NULL,
      "a world without room says so: %s", error);
 }
 
