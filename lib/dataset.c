@@ -270,9 +270,13 @@ static int record_one(record_worker *w, long place) {
   while (!r->failed && (place - r->written >= r->window || r->spare_count < players))
     pthread_cond_wait(&r->progress_made, &r->lock);
   if (!r->failed) {
-    for (int p = 0; p < players; p++)
-      r->parked[place % r->window * players + p] =
+    for (int p = 0; p < players; p++) {
+      crafter_traj_recorder *ended =
           crafter_episode_swap_player_recorder(runner, p, r->spare[--r->spare_count]);
+      /* The place in the whole dataset, not in the shard. */
+      if (options->levels) crafter_traj_recorder_set_place(ended, (uint32_t)(i + 1));
+      r->parked[place % r->window * players + p] = ended;
+    }
     r->steps += steps;
     write_ready(r);
   }
@@ -830,6 +834,9 @@ static int compare_numbers(int64_t a, int64_t b) { return (a > b) - (a < b); }
 static int compare_entries(const merge_entry *a, const merge_entry *b) {
   const crafter_traj_episode *x = a->episode, *y = b->episode;
   int order = compare_numbers(x->seed, y->seed);
+  /* On a level set the place comes first: a dataset's world episodes in
+   * the order it played them, whatever levels they drew. */
+  if (!order && x->play && y->play) order = compare_numbers(x->play, y->play);
   if (!order) order = compare_numbers(x->episode, y->episode);
   if (!order) order = compare_numbers(x->world_seed, y->world_seed);
   if (!order) order = compare_numbers(x->play, y->play);

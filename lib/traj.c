@@ -526,6 +526,10 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   return 0;
 }
 
+void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t place) {
+  recorder->episode.play = place;
+}
+
 void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, int text) {
   recorder->episode.task = task;
   recorder->episode.text = text;
@@ -793,9 +797,11 @@ int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *
   episode->raw_bytes = raw_bytes_for(episode->steps, recorder->header.obs_bytes);
   episode->bytes = CRAFTER_TRAJ_CHUNK_HEADER_BYTES + recorder->out_used;
   episode->payload_crc = crc_of(recorder->out, recorder->out_used);
-  /* Every player's chunk of a world episode carries the world's place. */
+  /* Every player's chunk of a world episode carries the world's place:
+   * the one its recorder was given, else the order of arrival. */
   if (writer->levels && episode->player <= 0) writer->plays++;
-  episode->play = writer->levels ? writer->plays : 0;
+  if (!writer->levels) episode->play = 0;
+  else if (episode->play == 0) episode->play = writer->plays;
   uint8_t header[CRAFTER_TRAJ_CHUNK_HEADER_BYTES];
   encode_chunk_header(episode, header);
   uint64_t offset = writer->offset;

@@ -184,6 +184,12 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
  * index `task` of the header's task set, worded by its text `text`. */
 void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, int text);
 
+/* On a level set: gives the episode begun by crafter_traj_recorder_start
+ * its world episode's place (from 1) in the whole dataset, so that the
+ * shards of a dataset carry the places the dataset recorded at once has.
+ * Without it, a writer numbers world episodes in the order they come. */
+void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t place);
+
 /* crafter_traj_recorder_step for an episode with a goal: `goal` is 1 on
  * the step that met it (result->done then set), and result holds the
  * game's reward and discount, without the task's. */

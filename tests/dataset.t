@@ -7,7 +7,7 @@
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 ASSETS_DIR=${ASSETS_DIR:-$(dirname "$GOLDEN_DIR")/crafter-assets}
-plan 38
+plan 39
 
 "$dataset" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -96,6 +96,17 @@ cmp -s "$scratch/merged-a.traj" "$scratch/again.traj"
 ok $? "the merged shards equal the dataset recorded at once"
 [ "$("$dataset" list "$scratch/shard2.traj" | cut -f3 | tail -n +2 | tr '\n' ' ')" = "2 5 8 11 14 17 20 " ]
 ok $? "shard 2/3 holds episodes 2, 5, ..., 20"
+# On a level set too, with two players: the shards carry the dataset's
+# places, so their merge is the file recorded at once.
+"$dataset" record -q -n 9 --steps 10 --levels 3 --players 2 -o "$scratch/levels-all.traj"
+for k in 1 2 3; do
+  "$dataset" record -q -n 9 --steps 10 --levels 3 --players 2 --shard $k/3 \
+    -o "$scratch/levels$k.traj" || echo fail
+done
+"$dataset" merge -o "$scratch/levels-merged.traj" "$scratch/levels3.traj" "$scratch/levels1.traj" \
+  "$scratch/levels2.traj" &&
+  cmp -s "$scratch/levels-merged.traj" "$scratch/levels-all.traj"
+ok $? "the merged shards of a level set with two players equal the dataset recorded at once"
 "$dataset" merge -o "$scratch/dup.traj" "$scratch/shard1.traj" "$scratch/shard1.traj" 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "the same shard twice" "$scratch/err"
 ok $? "merging a shard twice is refused: $(cat "$scratch/err")"
