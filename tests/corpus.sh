@@ -1,0 +1,198 @@
+#!/bin/sh
+# tests/corpus.sh DIR: the outputs of the programs over many option sets,
+# one file each in DIR, for showing that a change meant to keep behaviour
+# keeps it: run it with the build before and the build after, then
+#   diff -r BEFORE AFTER
+# must print nothing.  crafter-step's JSON lines and binary streams,
+# trajectories of crafter-step, crafter-bench and crafter-dataset,
+# crafter-score's tables, crafter-gen's maps, pictures, statistics, world
+# and level files, crafter-dataset's info, list, verify and exports,
+# crafter-play's frames, crafter-bench's JSON without its timings, and the
+# messages of refused options.  Takes about a minute.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: tests/corpus.sh DIR}
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+unset CRAFTER_TEXTURES CRAFTER_KERNELS
+step=$top/bin/crafter-step
+gen=$top/bin/crafter-gen
+score=$top/bin/crafter-score
+bench=$top/bin/crafter-bench
+dataset=$top/bin/crafter-dataset
+play=$top/bin/crafter-play
+tasks=$top/data/tasks/crafter-tasks.yaml
+assets=$top/../shared/crafter-assets
+
+# lines N COUNT SEED: COUNT lines of N random actions.
+lines() {
+  awk -v n="$1" -v count="$2" -v seed="$3" 'BEGIN { srand(seed); for (i = 0; i < count; i++) {
+    line = ""; for (k = 0; k < n; k++) line = line (k ? " " : "") int(rand() * 17); print line } }'
+}
+# bytes COUNT SEED: COUNT random action bytes.
+bytes() {
+  awk -v count="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < count; i++) printf "%c", int(rand() * 17) }'
+}
+# case NAME COMMAND...: runs COMMAND, its stdout to NAME.out, its stderr
+# and exit status to NAME.err.
+case_() {
+  name=$1
+  shift
+  "$@" >"$out/$name.out" 2>"$out/$name.err"
+  echo "exit $?" >>"$out/$name.err"
+}
+
+printf 'players:\n  damage: 2\n  reward: shared\nitems:\n  wood: {max: 50, initial: 3}\nenv:\n  length: 300\n' >rules.yaml
+printf 'crafter-world 1\nmap\n.@@..\n.....\n..T..\n' >duel.txt
+"$gen" --seed 3 --save world3.txt 2>/dev/null
+lines 1 1500 1 >one
+lines 2 400 8 >two
+lines 3 800 2 >three
+lines 4 600 3 >four
+lines 6 500 4 >six
+bytes 6000 5 >b1
+bytes 9000 6 >b3
+bytes 12000 7 >b4
+
+# crafter-step, JSON lines.
+case_ step-default "$step" --seed 1 <one
+case_ step-full "$step" --seed 2 --info full <one
+case_ step-state-text "$step" --seed 3 --info state --obs text <one
+for obs in pixels semantic symbolic; do
+  case_ step-$obs "$step" --seed 4 --obs $obs -n 2 --length 300 <one
+done
+case_ step-envs "$step" --envs 3 --threads 2 --seed 5 --length 200 --info state <three
+case_ step-params "$step" --area 32,24 --view 7,9 --size 49,63 --length 150 --no-reward \
+  --obs pixels --info state -n 3 <one
+case_ step-tasks "$step" --tasks "$tasks" --envs 3 --length 200 --obs text --info state <three
+case_ step-split "$step" --tasks "$tasks" --split test-new-objects --envs 3 --length 100 <three
+case_ step-levels "$step" --levels 5 --envs 3 --threads 2 --length 100 --info state <three
+case_ step-levels-seq "$step" --levels 4 --level-order sequential --start-level 3 --envs 3 \
+  --length 80 --info state <three
+case_ step-config "$step" --config rules.yaml --players 2 --envs 2 --info state --obs symbolic <four
+case_ step-world "$step" --world world3.txt --length 200 --info state --obs semantic <one
+case_ step-players "$step" --players 2 --world duel.txt --config rules.yaml --info full <two
+case_ step-players4 "$step" --players 4 --seed 6 --length 120 --obs symbolic --info state <four
+case_ step-names "$step" <<EOF
+noop
+move_left
+do
+# a comment
+
+make_wood_pickaxe
+EOF
+[ -d "$assets" ] && case_ step-crafter-textures "$step" --obs pixels --textures "$assets" -n 1 <one
+
+# crafter-step, binary.
+case_ bin-none "$step" --binary --seed 1 --length 200 <b1
+case_ bin-pixels "$step" --binary --envs 3 --threads 2 --obs pixels --length 150 <b3
+case_ bin-semantic "$step" --binary --envs 3 --obs semantic --tasks "$tasks" --length 150 <b3
+case_ bin-symbolic "$step" --binary --envs 2 --players 2 --obs symbolic --length 150 <b4
+case_ bin-manual "$step" --binary --manual-reset --length 50 --envs 3 <b3
+case_ bin-levels "$step" --binary --levels 3 --envs 3 --threads 2 --length 100 <b3
+case_ bin-final "$step" --binary --final-obs --obs semantic --envs 3 --length 60 <b3
+printf '\375\000\000\000\000\200\000\000\000\140\000\000\000\000\001\002' |
+  case_ bin-render "$step" --binary --obs pixels
+
+# Recordings.
+case_ rec-step "$step" --record rec-step.traj --envs 3 --threads 2 --obs semantic --length 150 \
+  --tasks "$tasks" <three
+case_ rec-step-players "$step" --binary --record rec-players.traj --players 2 --envs 2 \
+  --levels 3 --obs pixels --length 100 <b4
+"$bench" --record rec-bench.traj --envs 4 --steps 3000 --repeats 1 --obs symbolic >/dev/null
+case_ rec-random "$dataset" record -q -n 12 --steps 200 --obs pixels -o rec-random.traj
+case_ rec-scripted "$dataset" record -q -a scripted -n 6 --steps 400 --tasks "$tasks" --threads 2 \
+  --obs semantic -o rec-scripted.traj
+case_ rec-dataset-players "$dataset" record -q -n 6 --steps 100 --players 3 --config rules.yaml \
+  --obs symbolic -o rec-dataset-players.traj
+case_ rec-levels "$dataset" record -q -n 8 --steps 80 --levels 4 --shard 2/3 -o rec-levels.traj
+case_ rec-world "$dataset" record -q -n 3 --steps 100 --world world3.txt -o rec-world.traj
+for f in rec-step rec-players rec-bench rec-random rec-scripted rec-dataset-players rec-levels \
+    rec-world; do
+  [ -f $f.traj ] && cp $f.traj "$out/$f.traj"
+  case_ info-$f "$dataset" info $f.traj
+  case_ list-$f "$dataset" list $f.traj
+  case_ verify-$f "$dataset" verify --resimulate $f.traj
+  case_ score-$f "$score" $f.traj
+done
+case_ merge "$dataset" merge -o merged.traj rec-random.traj rec-random.traj
+"$dataset" record -q -n 5 --steps 200 --obs pixels --first-episode 13 -o rec-random9.traj
+case_ merge1 "$dataset" merge -o merged1.traj rec-random9.traj rec-random.traj
+case_ merge2 "$dataset" merge -o merged2.traj rec-levels.traj
+cp merged2.traj "$out/merged2.traj" 2>/dev/null
+
+# crafter-score.
+mkdir run
+"$dataset" export --format stats -o run/stats.jsonl rec-random.traj
+for format in table json csv; do
+  case_ score-$format "$score" --format $format rec-random.traj rec-scripted.traj run/stats.jsonl
+done
+case_ score-budget "$score" --budget 500 --method m --seed 4 run/stats.jsonl
+case_ score-train "$score" --train-levels 2 rec-levels.traj
+
+# Exports.
+case_ export-stats "$dataset" export --format stats rec-scripted.traj
+mkdir npz npz-players
+case_ export-npz "$dataset" export --format npz -o npz rec-random.traj
+case_ export-npz-players "$dataset" export --format npz -o npz-players rec-players.traj
+for f in npz/* npz-players/*; do cp "$f" "$out/$(echo "$f" | tr / _)"; done
+mkdir frames
+case_ frames "$dataset" frames -E 2 -S 0,5,10-12 --size 96 -o frames rec-random.traj
+for f in frames/*; do cp "$f" "$out/frames_$(basename "$f")"; done
+case_ video "$dataset" video -E 1 -S 0-3 -o video.gif rec-scripted.traj
+cp video.gif "$out/" 2>/dev/null
+
+# crafter-gen.
+case_ gen-ascii "$gen" --seed 7
+case_ gen-semantic "$gen" --seed 8 --episode 3 --semantic --area 40,30
+case_ gen-players "$gen" --seed 9 --players 5
+case_ gen-config "$gen" --config rules.yaml --seed 2
+case_ gen-world "$gen" --world duel.txt
+case_ gen-png "$gen" --seed 10 --png map.png --unit 4
+cp map.png "$out/" 2>/dev/null
+case_ gen-save "$gen" --seed 11 --players 2 --save -
+# (without the timings)
+"$gen" --stats --seeds 1-40 --threads 2 2>&1 | sed -E 's/ in [0-9.]+ s (.*): [0-9.]+ ms a world/ in T s \1: T ms a world/' >"$out/gen-stats.out"
+"$gen" --stats --seeds 1-20 --format json 2>&1 | sed -E 's/"(seconds|ms_per_world)": [^,}]*/"\1": T/g' >"$out/gen-stats-json.out"
+case_ gen-levels "$gen" --levels 6 --seed 3
+case_ gen-save-levels "$gen" --levels 5 --seed 4 --save-levels levels.bin
+cp levels.bin "$out/" 2>/dev/null
+case_ step-levels-file "$step" --levels levels.bin --length 60 --info state --envs 3 <three
+
+# crafter-play.
+case_ play-keys "$play" --seed 3 --keys 'dddddddd wwww  aaaa s1t' --glyphs
+case_ play-keys-2 "$play" --seed 3 --players 2 --keys 'dd  ' --glyphs
+case_ play-replay "$play" --replay rec-random.traj --episode-index 3 --no-wait --glyphs
+case_ play-replay-players "$play" --replay rec-players.traj --episode-index 1 --no-wait --glyphs
+
+# crafter-bench: its JSON without figures that are timings.
+for f in merged1.traj; do [ -f $f ] && cp $f "$out/"; done
+for args in "--envs 4" "--obs pixels --envs 2" "--players 3 --levels 3" \
+    "--tasks $tasks --obs semantic"; do
+  name=bench-$(echo "$args" | tr -c 'a-z0-9' '_' | cut -c1-40)
+  # shellcheck disable=SC2086
+  "$bench" $args --threads 1 --steps 2000 --repeats 1 --format json 2>"$out/$name.err" |
+    sed -E 's/"(sps|player_sps|resets_per_s|reset_us|seconds|cpu|cpu_name|date|elapsed|[a-z_]*_us|[a-z_]*_per_s|prepared_starts|starts)": [^,}]*/"\1": T/g' \
+      >"$out/$name.out"
+done
+
+# Refusals and their messages.
+case_ bad-step "$step" --players 17
+case_ bad-step2 "$step" --obs nothing
+case_ bad-step3 "$step" --area 0,5
+case_ bad-gen "$gen" --seeds 5-1 --stats
+case_ bad-dataset "$dataset" record -o x.traj --shard 4/3
+case_ bad-score "$score" --format yaml
+case_ bad-bench "$bench" --threads 0
+case_ bad-play "$play" --players 3 --keys a
+for p in step gen score bench dataset play; do
+  case_ help-$p "$top/bin/crafter-$p" --help
+done
+# Large outputs are kept as their checksums.
+find "$out" -type f -size +1M | while read -r f; do
+  sha256sum <"$f" >"$f.sha256" && rm -f "$f"
+done
+exit 0
