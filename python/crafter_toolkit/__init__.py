@@ -29,6 +29,7 @@ tree, or on PATH.  python/README.md says the rest.
 """
 
 from ._stream import CrafterStepError, find_crafter_step
+from ._textures import TexturesWarning
 from .env import Env
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 from .recorder import Recorder
@@ -36,7 +37,7 @@ from .stats import StatsWriter
 from .vector import VectorEnv
 
 __all__ = ["Env", "VectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "StatsWriter",
-           "find_crafter_step", "ACTIONS", "ITEMS", "ACHIEVEMENTS"]
+           "TexturesWarning", "find_crafter_step", "ACTIONS", "ITEMS", "ACHIEVEMENTS"]
 __version__ = "0.1.0"
 
 

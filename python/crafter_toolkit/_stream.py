@@ -24,6 +24,8 @@ import time
 
 import numpy as np
 
+from . import _textures
+
 MAGIC = b"CRAFTSTP"
 VERSION = 2
 HEADER = struct.Struct("<8s" + "I" * 30)
@@ -252,8 +254,8 @@ class Stream:
             value = pair(name, value)
             if value is not None:
                 args += ["--" + name, "%d,%d" % value]
-        if textures is not None:
-            args += ["--textures", os.fspath(textures)]
+        texture_args, environment, self._builtin_default = _textures.choose(textures)
+        args += texture_args
         if threads != 1:
             args += ["--threads", str(int(threads))]
         if manual_reset:
@@ -290,7 +292,7 @@ class Stream:
             try:
                 self.process = subprocess.Popen(
                     args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    bufsize=0, pass_fds=pass_fds)
+                    bufsize=0, pass_fds=pass_fds, env=environment)
             except OSError as error:
                 raise CrafterStepError(f"cannot run {args[0]}: {error.strerror or error}"
                                        + (" (set by CRAFTER_STEP)"
@@ -315,6 +317,8 @@ class Stream:
         self._next = 0
         self._sequence = 0
         self._read_frame()
+        if self.obs_kind == "pixels" and self._builtin_default:
+            _textures.notice()
 
     # -- reading -------------------------------------------------------
 
@@ -610,6 +614,8 @@ class Stream:
         with noise from the world's generator, so the game goes on
         differently, as Crafter's does); nothing is stepped.  An array
         (height, width, 3) of its own."""
+        if self._builtin_default:
+            _textures.notice()
         self._send(struct.pack("<BIII", RENDER, i, width, height), "requests")
         pixels = np.empty((height, width, 3), np.uint8)
         self._read_into(memoryview(pixels).cast("B"))

@@ -60,9 +60,12 @@ def action_index(action):
 class Env(_Base):
     """crafter.Env's constructor, plus:
 
-    textures  a folder of Crafter-compatible PNG files (Crafter's own
-              assets give the reference's pixels byte for byte); None for
-              the toolkit's built-in textures
+    textures  a folder of Crafter-compatible PNG files, or "builtin" (the
+              toolkit's own textures); None (default): the folder
+              CRAFTER_TEXTURES names, else Crafter's own assets wherever
+              the crafter package is installed (the reference's pixels byte
+              for byte), else the built-in ones (the first pixel
+              observation then says so once: TexturesWarning)
     obs       what reset() and step() return: "pixels" (Crafter's
               observation), "semantic", "symbolic" or "none"
     record    a trajectory file (crafter-trajectory(5)) keeping every episode
