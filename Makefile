@@ -182,13 +182,14 @@ define make_venv
 	rm -rf $(2)
 	$(PYTHON) -m venv $(2)
 	$(2)/bin/pip install --quiet --disable-pip-version-check $(4) -r $(3)
+	$(if $(5),$(2)/bin/pip install --quiet --disable-pip-version-check --no-deps -r $(5))
 	touch $(2)/.installed
 endef
 
 reference-env: $(REFERENCE_ENV)/.installed
 
-$(REFERENCE_ENV)/.installed: tests/reference/requirements.txt
-	$(call make_venv,reference-env,$(REFERENCE_ENV),$<)
+$(REFERENCE_ENV)/.installed: tests/reference/requirements.txt tests/reference/requirements-nodeps.txt
+	$(call make_venv,reference-env,$(REFERENCE_ENV),$<,,tests/reference/requirements-nodeps.txt)
 
 # Craftax-Classic 1.6.1 and JAX, for the symbolic observation's test
 # (tests/symbolic.t, tests/reference/symbolic.py).
@@ -206,8 +207,9 @@ CLIENTS_ENV ?= build-reference/clients-venv
 
 clients-env: $(CLIENTS_ENV)/.installed
 
-$(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt
-	$(call make_venv,clients-env,$(CLIENTS_ENV),$<)
+$(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
+		tests/reference/requirements-nodeps.txt
+	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \

@@ -35,6 +35,8 @@ NAME, VERSION = "crafter_toolkit", "0.1.0"
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIST_INFO = f"{NAME}-{VERSION}.dist-info"
 DEBIAN_PACKAGES = "gcc make zlib1g-dev libyaml-dev libpng-dev"
+# Files of the C sources the package reads (crafter_toolkit/data/ in a wheel).
+PACKAGE_DATA = {"ids.h": "lib/ids.h", "crafter.yaml": "data/crafter.yaml"}
 EXTRAS = {
     "gymnasium": ["gymnasium>=1.0"],
     "sb3": ["stable-baselines3>=2.0", "gymnasium>=1.0"],
@@ -109,7 +111,7 @@ def _c_files(root):
     """The files, relative to root, that make bin/crafter-step needs (the
     Makefile's rules for it: the library, the program, the built-in
     textures), and the licence."""
-    files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh"]
+    files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh", "data/crafter.yaml"]
     # lib/builtin_textures.c is made by the build from data/textures.
     files += _listed(root, "lib", (".c", ".h", ".in"), skip=("builtin_textures.c",))
     files += _listed(root, "bin", (".c",))
@@ -284,6 +286,9 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             for name in _package_files():
                 wheel.add(name, _read(os.path.join(PACKAGE_ROOT, *name.split("/"))))
             wheel.add(f"{NAME}/bin/crafter-step", _read(program), executable=True)
+            # What crafter_toolkit.constants reads: the engine's names and rules.
+            for name, data in PACKAGE_DATA.items():
+                wheel.add(f"{NAME}/data/{name}", _read(os.path.join(source, *data.split("/"))))
             if os.path.isfile(os.path.join(source, "COPYING")):
                 wheel.add(f"{DIST_INFO}/COPYING", _read(os.path.join(source, "COPYING")))
             wheel.close(tag, purelib=False)

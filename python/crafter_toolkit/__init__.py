@@ -43,10 +43,14 @@ __version__ = "0.1.0"
 
 def __getattr__(name):
     """ParallelEnv on first use, so that pettingzoo (its base when
-    installed) is imported only by those who play several players."""
+    installed) is imported only by those who play several players;
+    constants (crafter.constants, read from the engine's data) too."""
     if name == "ParallelEnv":
         from .parallel import ParallelEnv
         return ParallelEnv
+    if name == "constants":
+        import importlib
+        return importlib.import_module(".constants", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # Gymnasium's ids, each with the fast VectorEnv as its vector entry point.
