@@ -35,6 +35,10 @@ NAME, VERSION = "crafter_toolkit", "0.1.0"
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIST_INFO = f"{NAME}-{VERSION}.dist-info"
 DEBIAN_PACKAGES = "gcc make zlib1g-dev libyaml-dev libpng-dev"
+# Installed beside the package: Python runs it at start-up, and it registers
+# the Gymnasium ids once gymnasium is imported (python/_crafter_toolkit_ids.py).
+IDS_MODULE = "_crafter_toolkit_ids"
+PTH_FILE = ("crafter_toolkit.pth", f"import {IDS_MODULE}\n")
 # Files of the C sources the package reads (crafter_toolkit/data/ in a wheel).
 PACKAGE_DATA = {"ids.h": "lib/ids.h", "crafter.yaml": "data/crafter.yaml"}
 EXTRAS = {
@@ -121,9 +125,9 @@ def _c_files(root):
 
 def _package_files():
     """The package's files, relative to the package root: no bytecode, no
-    hidden files, no built binary."""
+    hidden files, no built binary; and the module its .pth file imports."""
     package = os.path.join(PACKAGE_ROOT, NAME)
-    found = []
+    found = [f"{IDS_MODULE}.py"]
     for folder, folders, names in os.walk(package):
         relative = os.path.relpath(folder, PACKAGE_ROOT).replace(os.sep, "/")
         folders[:] = sorted(f for f in folders if f != "__pycache__" and not f.startswith(".")
@@ -230,7 +234,7 @@ class _Wheel:
     def close(self, tag, purelib):
         self.add(f"{DIST_INFO}/METADATA", _metadata())
         self.add(f"{DIST_INFO}/WHEEL", _wheel_file(tag, purelib))
-        self.add(f"{DIST_INFO}/top_level.txt", f"{NAME}\n")
+        self.add(f"{DIST_INFO}/top_level.txt", f"{IDS_MODULE}\n{NAME}\n")
         self.records.append(f"{DIST_INFO}/RECORD,,")
         info = zipfile.ZipInfo(f"{DIST_INFO}/RECORD", self.date_time)
         info.external_attr = (stat.S_IFREG | 0o644) << 16
@@ -285,6 +289,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         try:
             for name in _package_files():
                 wheel.add(name, _read(os.path.join(PACKAGE_ROOT, *name.split("/"))))
+            wheel.add(PTH_FILE[0], PTH_FILE[1])
             wheel.add(f"{NAME}/bin/crafter-step", _read(program), executable=True)
             # What crafter_toolkit.constants reads: the engine's names and rules.
             for name, data in PACKAGE_DATA.items():
@@ -320,7 +325,7 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     wheel = _Wheel(os.path.join(wheel_directory, wheel_name))
     # The package is imported from the tree; crafter_toolkit finds the
     # tree's bin/crafter-step next to it.
-    wheel.add(f"__editable__.{NAME}-{VERSION}.pth", PACKAGE_ROOT + "\n")
+    wheel.add(f"__editable__.{NAME}-{VERSION}.pth", PACKAGE_ROOT + "\n" + PTH_FILE[1])
     wheel.close(tag, purelib=True)
     return wheel_name
 

@@ -67,6 +67,15 @@ class CrafterStepError(RuntimeError):
     does not understand; the message carries what crafter-step said."""
 
 
+class ClosedEnvError(CrafterStepError):
+    """An environment used after its close(): every class of the package
+    raises it, with this message, from reset(), step() and render()."""
+
+    def __init__(self, message="this environment was closed: close() ends its crafter-step "
+                               "for good, make a new environment to play on"):
+        super().__init__(message)
+
+
 def timeout_seconds(value=None):
     """How long a Stream waits for crafter-step to make any progress
     (send a byte, or take one) before it gives up: value (seconds), else
@@ -378,8 +387,7 @@ class Stream:
 
     def _send(self, data, what):
         """Writes data to crafter-step's input; `what` it is (for errors)."""
-        if self.process is None:
-            raise CrafterStepError("the crafter-step of this environment was closed")
+        self.check_open()
         if self.process.stdin.closed:  # it ended before: say so again
             raise self._failure(f"stopped reading {what}")
         view, sent = memoryview(data).cast("B"), 0
@@ -620,6 +628,11 @@ class Stream:
         pixels = np.empty((height, width, 3), np.uint8)
         self._read_into(memoryview(pixels).cast("B"))
         return pixels
+
+    def check_open(self):
+        """Raises ClosedEnvError once close() was called."""
+        if self.process is None:
+            raise ClosedEnvError()
 
     def close(self):
         for selector in (getattr(self, "_readable", None), getattr(self, "_writable", None)):
