@@ -11,7 +11,13 @@ WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(if $(FASTGEN_X86),-DCRAFTER_FASTGEN_X86) \
 	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
-LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
+# STATIC_DEPS=yes links libyaml, libpng and zlib statically (their .a files,
+# which Debian's -dev packages carry), so that the programs need only the C
+# library at run time: the Python wheel's build uses it.
+DEP_LIBS = -lyaml -lpng -lz
+comma := ,
+LIBS_ALL = $(if $(filter yes,$(STATIC_DEPS)),-Wl$(comma)-Bstatic $(DEP_LIBS) -Wl$(comma)-Bdynamic,$(DEP_LIBS)) \
+	-lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
 LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures episode session video terminal \
