@@ -11,7 +11,13 @@ WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(if $(FASTGEN_X86),-DCRAFTER_FASTGEN_X86) \
 	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
-LIBS_ALL = -lyaml -lpng -lz -lm -lpthread $(EXTRA_LIBS) $(LIBS)
+# STATIC_DEPS=yes links libyaml, libpng and zlib statically (their .a files,
+# which Debian's -dev packages carry), so that the programs need only the C
+# library at run time: the Python wheel's build uses it.
+DEP_LIBS = -lyaml -lpng -lz
+comma := ,
+LIBS_ALL = $(if $(filter yes,$(STATIC_DEPS)),-Wl$(comma)-Bstatic $(DEP_LIBS) -Wl$(comma)-Bdynamic,$(DEP_LIBS)) \
+	-lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
 LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures episode session video terminal \
@@ -182,13 +188,14 @@ define make_venv
 	rm -rf $(2)
 	$(PYTHON) -m venv $(2)
 	$(2)/bin/pip install --quiet --disable-pip-version-check $(4) -r $(3)
+	$(if $(5),$(2)/bin/pip install --quiet --disable-pip-version-check --no-deps -r $(5))
 	touch $(2)/.installed
 endef
 
 reference-env: $(REFERENCE_ENV)/.installed
 
-$(REFERENCE_ENV)/.installed: tests/reference/requirements.txt
-	$(call make_venv,reference-env,$(REFERENCE_ENV),$<)
+$(REFERENCE_ENV)/.installed: tests/reference/requirements.txt tests/reference/requirements-nodeps.txt
+	$(call make_venv,reference-env,$(REFERENCE_ENV),$<,,tests/reference/requirements-nodeps.txt)
 
 # Craftax-Classic 1.6.1 and JAX, for the symbolic observation's test
 # (tests/symbolic.t, tests/reference/symbolic.py).
@@ -206,8 +213,9 @@ CLIENTS_ENV ?= build-reference/clients-venv
 
 clients-env: $(CLIENTS_ENV)/.installed
 
-$(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt
-	$(call make_venv,clients-env,$(CLIENTS_ENV),$<)
+$(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
+		tests/reference/requirements-nodeps.txt
+	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \

@@ -44,8 +44,8 @@ static void usage(FILE *out) {
           "      --png=FILE          draw the whole map into the PNG file FILE\n"
           "  -u, --unit=N            pixels a cell in the picture (default 16)\n"
           "  -t, --textures=DIR      draw with the PNG files in DIR (Crafter's assets\n"
-          "                          folder or one like it) instead of the built-in\n"
-          "                          textures\n"
+          "                          folder or one like it) instead of the folder\n"
+          "                          $CRAFTER_TEXTURES names, or the built-in textures\n"
           "      --save=FILE         write the world file (crafter-world(5)) to FILE, - for\n"
           "                          standard output; edit it and start episodes from it\n"
           "\n"
@@ -101,8 +101,7 @@ static int write_png(const crafter_world_map *map, const char *path, const char 
                      int unit) {
   char error[600];
   crafter_textures textures;
-  int status = textures_dir ? crafter_textures_load_dir(&textures, textures_dir, error, sizeof(error))
-                            : crafter_textures_load_builtin(&textures, error, sizeof(error));
+  int status = crafter_textures_load(&textures, textures_dir, error, sizeof(error));
   if (status < 0) {
     fprintf(stderr, PROGRAM ": %s%s\n", error,
             textures_dir ? "" : " (try --textures DIR with Crafter's assets folder)");

@@ -505,10 +505,7 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
     options.batch.tasks = &pool;
   }
   if (options.batch.obs_kind == CRAFTER_OBS_PIXELS) {
-    int loaded =
-        request->textures_dir
-            ? crafter_textures_load_dir(&textures, request->textures_dir, error, sizeof(error))
-            : crafter_textures_load_builtin(&textures, error, sizeof(error));
+    int loaded = crafter_textures_load(&textures, request->textures_dir, error, sizeof(error));
     if (loaded < 0) {
       fprintf(err, "%s: %s\n", program, error);
       status = 2;

@@ -64,8 +64,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
   if (kind == CRAFTER_OBS_PIXELS) render = 1;
   if (render) {
     char problem[512];
-    int status = textures ? crafter_textures_load_dir(&o->textures, textures, problem, sizeof(problem))
-                          : crafter_textures_load_builtin(&o->textures, problem, sizeof(problem));
+    int status = crafter_textures_load(&o->textures, textures, problem, sizeof(problem));
     if (status < 0)
       return crafter_fail(error, error_size, "%s%s", problem,
                    textures ? "" : " (give a folder of Crafter's PNG files with --textures)");
@@ -315,9 +314,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
   crafter_textures textures;
   int have_textures = 0;
   if (options->obs_kind == CRAFTER_OBS_PIXELS) {
-    int status = options->textures
-                     ? crafter_textures_load_dir(&textures, options->textures, problem, sizeof(problem))
-                     : crafter_textures_load_builtin(&textures, problem, sizeof(problem));
+    int status = crafter_textures_load(&textures, options->textures, problem, sizeof(problem));
     if (status < 0)
       return failn(2, error, error_size, "%s%s", problem,
                    options->textures ? "" : " (give a folder of Crafter's PNG files with --textures)");

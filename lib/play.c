@@ -2156,9 +2156,7 @@ static int open_screen(app *p, const crafter_play_options *a, crafter_textures *
                                     isatty(STDOUT_FILENO) || colour_asked, getenv("COLORTERM"),
                                     getenv("TERM"));
   if (mode != CRAFTER_PLAY_GLYPHS) {
-    int loaded = a->textures_dir ? crafter_textures_load_dir(textures, a->textures_dir, error,
-                                                             sizeof(error))
-                                 : crafter_textures_load_builtin(textures, error, sizeof(error));
+    int loaded = crafter_textures_load(textures, a->textures_dir, error, sizeof(error));
     if (loaded < 0) {
       fprintf(stderr, "%s: %s\n", a->program, error);
       return 1;

@@ -178,9 +178,7 @@ static void free_session(session *s) {
 
 static int load_textures(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
-  int status = options->textures
-                   ? crafter_textures_load_dir(&s->textures, options->textures, error, error_size)
-                   : crafter_textures_load_builtin(&s->textures, error, error_size);
+  int status = crafter_textures_load(&s->textures, options->textures, error, error_size);
   if (status < 0) return -1;
   s->have_textures = 1;
   return 0;

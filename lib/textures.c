@@ -268,6 +268,17 @@ int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_
   return 0;
 }
 
+int crafter_textures_load(crafter_textures *textures, const char *folder, char *error,
+                          size_t error_size) {
+  if (folder) return crafter_textures_load_dir(textures, folder, error, error_size);
+  const char *named = getenv(CRAFTER_TEXTURES_VARIABLE);
+  if (!named || !*named) return crafter_textures_load_builtin(textures, error, error_size);
+  char reason[4096 + 200];
+  if (crafter_textures_load_dir(textures, named, reason, sizeof(reason)) == 0) return 0;
+  snprintf(error, error_size, CRAFTER_TEXTURES_VARIABLE ": %s", reason);
+  return -1;
+}
+
 void crafter_textures_free(crafter_textures *textures) {
   for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) free(textures->images[i].pixels);
   memset(textures, 0, sizeof(*textures));

@@ -83,6 +83,17 @@ typedef struct crafter_textures {
 int crafter_textures_load_dir(crafter_textures *textures, const char *directory, char *error,
                               size_t error_size);
 
+/* The environment variable naming a folder of textures that programs draw
+ * with when no folder is given (--textures). */
+#define CRAFTER_TEXTURES_VARIABLE "CRAFTER_TEXTURES"
+
+/* Loads the textures a program draws with: the folder given (--textures),
+ * else the folder the environment variable CRAFTER_TEXTURES names when it
+ * is set and not empty (an error then says so), else the built-in ones.
+ * Returns 0, or -1 with a sentence in `error`. */
+int crafter_textures_load(crafter_textures *textures, const char *folder, char *error,
+                          size_t error_size);
+
 /* Loads the toolkit's own textures, built into the library. */
 int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_t error_size);
 

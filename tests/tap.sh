@@ -2,6 +2,9 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/report.sh"
 GOLDEN_DIR=${GOLDEN_DIR:-$top/../shared/golden}
+# Deterministic runs: the textures are the ones a test names, never a
+# folder CRAFTER_TEXTURES names in the caller's environment.
+unset CRAFTER_TEXTURES
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 test_number=0

@@ -1,15 +1,18 @@
 #!/bin/sh
 # The Python package's wheel carries the engine: built from a copy of the
 # tree (pip wheel ./python) and from its sdist (with the tree gone), it
-# holds crafter_toolkit/bin/crafter-step, executable, under a platform tag,
-# and no path of the machine that built it; installed into a fresh virtual
-# environment it plays from another folder with neither CRAFTER_STEP nor
-# the project's bin on PATH.  pip install -e builds and finds the tree's
+# holds crafter_toolkit/bin/crafter-step and all six programs as scripts,
+# executable, libyaml, libpng and zlib linked in, under the manylinux tag of
+# the newest C library symbols they use (auditwheel agrees, where it can be
+# had), and no path of the machine that built it; installed into a fresh
+# virtual environment without a compiler it plays from another folder with
+# neither CRAFTER_STEP nor the project's bin on PATH, its programs are on
+# the environment's PATH, and crafter-score reads the stats it writes.  pip install -e builds and finds the tree's
 # bin/crafter-step.  The builds need no network; numpy for the virtual
 # environments comes from PyPI (the checks that need it are skipped,
 # saying so, without it).
 . "$(dirname "$0")/tap.sh"
-tests=15
+tests=20
 plan $tests
 
 python=python3
@@ -57,25 +60,45 @@ no_paths() {
   grep -r -a -l -F -e "$scratch" -e "$top" "$1" >"$scratch/leaks"
   [ $? -eq 1 ]
 }
-# wheel_checks WHEEL: bin/crafter-step in it, a regular file with execute
-# bits, the platform's tag in the name and in WHEEL, not purelib.
+# wheel_checks WHEEL: crafter_toolkit/bin/crafter-step and the six
+# programs as scripts in it, regular files with execute bits, linked to no
+# library but the C library's; the manylinux tag of the newest GLIBC_2.N
+# symbol version they need (objdump's list, where binutils is at hand) in
+# the name and in WHEEL, not purelib.
 wheel_checks() {
   "$python" - "$1" <<'PYTHON'
-import os, stat, sys, sysconfig, zipfile
+import os, re, shutil, stat, subprocess, sys, sysconfig, tempfile, zipfile
 path = sys.argv[1]
-platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
-tag = f"py3-none-{platform}"
+arch = sysconfig.get_platform().split("-", 1)[1].replace("-", "_").replace(".", "_")
 problems = []
-if not os.path.basename(path).endswith(f"-{tag}.whl"):
-    problems.append(f"{os.path.basename(path)} is not tagged {tag}")
-with zipfile.ZipFile(path) as wheel:
+programs = ["crafter_toolkit/bin/crafter-step"] + [
+    f"crafter_toolkit-0.1.0.data/scripts/crafter-{name}"
+    for name in ("step", "score", "bench", "gen", "dataset", "play")]
+newest = 17
+with zipfile.ZipFile(path) as wheel, tempfile.TemporaryDirectory() as folder:
     names = wheel.namelist()
-    if "crafter_toolkit/bin/crafter-step" not in names:
-        problems.append("no crafter_toolkit/bin/crafter-step")
-    else:
-        mode = wheel.getinfo("crafter_toolkit/bin/crafter-step").external_attr >> 16
+    for program in programs:
+        if program not in names:
+            problems.append(f"no {program}")
+            continue
+        mode = wheel.getinfo(program).external_attr >> 16
         if not (stat.S_ISREG(mode) and mode & 0o111 == 0o111):
-            problems.append(f"crafter-step has mode {oct(mode)}")
+            problems.append(f"{program} has mode {oct(mode)}")
+        if shutil.which("objdump"):
+            binary = wheel.extract(program, folder)
+            dump = subprocess.run(["objdump", "-p", "-T", binary], capture_output=True,
+                                  text=True).stdout
+            needed = set(re.findall(r"NEEDED\s+(\S+)", dump))
+            if not needed <= {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2"}:
+                problems.append(f"{program} needs {sorted(needed)}")
+            for minor in re.findall(r"GLIBC_2\.(\d+)", dump):
+                newest = max(newest, int(minor))
+    tag = f"py3-none-manylinux_2_{newest}_{arch}"
+    if not shutil.which("objdump"):  # then any manylinux tag of this machine's kind
+        found = re.search(r"py3-none-manylinux_2_\d+_" + arch, os.path.basename(path))
+        tag = found.group(0) if found else f"py3-none-manylinux_2_N_{arch}"
+    if not os.path.basename(path).endswith(f"-{tag}.whl"):
+        problems.append(f"{os.path.basename(path)} is not tagged {tag}")
     info = [n for n in names if n.endswith(".dist-info/WHEEL")]
     text = wheel.read(info[0]).decode() if info else ""
     if f"Tag: {tag}\n" not in text or "Root-Is-Purelib: false\n" not in text:
@@ -93,7 +116,7 @@ PYTHON
 play() {
   (cd "$scratch" && env -u CRAFTER_STEP -u PYTHONPATH PATH="$clean_path" "$1" -c '
 import crafter_toolkit as c
-e = c.Env(seed=1); e.reset(); print(e.step(5)[1:3]); e.close()
+e = c.Env(seed=1, textures="builtin"); e.reset(); print(e.step(5)[1:3]); e.close()
 print(c.__file__); print(c.find_crafter_step())')
 }
 # unpack WHEEL DIR: extracts it as unzip does, with the modes it records
@@ -125,7 +148,7 @@ ok $? "pip wheel ./python builds a wheel: ${wheel##*/}"
 [ -f "$wheel" ] || diag <"$scratch/log"
 
 wheel_checks "$wheel" >"$scratch/problems" 2>&1
-ok $? "the wheel holds crafter_toolkit/bin/crafter-step, executable, tagged py3-none-<platform>"
+ok $? "the wheel holds crafter_toolkit/bin/crafter-step and the six programs, executable, needing only the C library, tagged manylinux for the symbols they use"
 diag <"$scratch/problems"
 
 unpack "$wheel" "$scratch/unpacked" &&
@@ -184,8 +207,10 @@ if ! "$python" -m venv "$venv" >"$scratch/log" 2>&1 || [ ! -x "$venv/bin/pip" ];
 fi
 "$venv/bin/pip" install $quiet --retries 1 --timeout 20 numpy >"$scratch/log" 2>&1 ||
   { diag <"$scratch/log"; skip_rest "numpy cannot be installed into a virtual environment (no network to PyPI?): the installed wheel was NOT tested"; }
-"$venv/bin/pip" install $quiet --no-deps --no-index "$wheel" >"$scratch/log" 2>&1
-ok $? "the wheel installs into a fresh virtual environment"
+# No compiler: PATH holds the environment's bin alone, and CC fails.
+env PATH="$venv/bin" CC=false "$venv/bin/pip" install $quiet --no-deps --no-index "$wheel" \
+  >"$scratch/log" 2>&1
+ok $? "the wheel installs into a fresh virtual environment, no compiler on PATH"
 diag <"$scratch/log"
 
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
@@ -227,7 +252,68 @@ ok $? "the sdist's wheel installs and plays: $(echo "$output" | head -n 1)"
 [ $status -eq 0 ] || diag <"$scratch/log"
 echo "$output" | diag
 
-# 13-15: pip install -e into another virtual environment.
+# 13-17: the programs, the stats, auditwheel, the sdist's wheel, the data.
+missing=""
+for name in step score bench gen dataset play; do
+  (cd "$scratch" && env PATH="$venv/bin" CC=false "crafter-$name" --help >/dev/null 2>&1) ||
+    missing="$missing crafter-$name"
+done
+[ -z "$missing" ]
+ok $? "the six programs are on the environment's PATH and run${missing:+ (not:$missing)}"
+
+mkdir -p "$scratch/run"
+output=$(cd "$scratch/run" && env -u CRAFTER_STEP -u PYTHONPATH PATH="$venv/bin" CC=false \
+  "$venv/bin/python" -c '
+import crafter_toolkit as c
+env = c.Env(seed=3, length=30, obs="none", stats="logs")
+for _ in range(3):
+    env.reset(); done = False
+    while not done:
+        done = env.step(5)[2]
+env.close()' 2>&1 &&
+  cd "$scratch/run" && env PATH="$venv/bin" CC=false crafter-score logs/stats.jsonl 2>&1)
+status=$?
+[ $status -eq 0 ] && echo "$output" | grep -qi "score"
+ok $? "crafter-score, from the wheel, reads the stats.jsonl Env(stats=) wrote"
+echo "$output" | diag
+
+tag=$(basename "$wheel" .whl | sed 's/.*-py3-none-//')
+auditwheel=${CLIENTS_ENV:-$top/build-reference/clients-venv}/bin/auditwheel
+if [ ! -x "$auditwheel" ] && "$venv/bin/pip" install $quiet --retries 1 --timeout 20 \
+   auditwheel >"$scratch/log" 2>&1; then
+  auditwheel=$venv/bin/auditwheel
+fi
+if [ -x "$auditwheel" ]; then
+  "$auditwheel" show "$wheel" >"$scratch/audit" 2>&1
+  status=$?
+  case $tag in manylinux_*) ;; *) status=1 ;; esac  # a tag PyPI takes
+  [ $status -eq 0 ] && tr '\n' ' ' <"$scratch/audit" | grep -q "consistent with the following platform tag: \"$tag\""
+  ok $? "auditwheel show finds the wheel consistent with its manylinux tag ($tag)"
+  diag <"$scratch/audit"
+else
+  diag <"$scratch/log"
+  skip "auditwheel could not be installed (make clients-env has it): the wheel's tag was NOT checked by auditwheel"
+fi
+
+listed() { "$python" -c '
+import sys, zipfile
+for line in zipfile.ZipFile(sys.argv[1]).read("crafter_toolkit-0.1.0.dist-info/RECORD").decode().splitlines():
+    print(line)' "$1" | LC_ALL=C sort; }
+[ -f "$sdist_wheel" ] && [ "$(basename "$sdist_wheel")" = "$(basename "$wheel")" ] &&
+  listed "$wheel" >"$scratch/record" && listed "$sdist_wheel" >"$scratch/record-sdist" &&
+  cmp -s "$scratch/record" "$scratch/record-sdist"
+ok $? "the sdist builds the same wheel: its name, and every file's hash and size"
+diff "$scratch/record" "$scratch/record-sdist" | diag
+
+output=$(cd "$scratch" && env -u PYTHONPATH PATH="$venv/bin" "$venv/bin/python" -c '
+import sys
+print("_crafter_toolkit_ids" in sys.modules)
+import crafter_toolkit as c
+print(len(c.constants.achievements), len(c.constants.items), c.constants.materials[0])' 2>&1)
+[ "$output" = "$(printf 'True\n22 16 water')" ] && [ -f "$site/crafter_toolkit.pth" ]
+ok $? "installed, crafter_toolkit.pth runs at start-up and constants reads the wheel's data: $(echo $output)"
+
+# 18-20: pip install -e into another virtual environment.
 edit=$scratch/edit
 copy_tree "$edit"
 listing "$edit/python" >"$scratch/before"

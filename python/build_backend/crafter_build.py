@@ -34,7 +34,16 @@ import zipfile
 NAME, VERSION = "crafter_toolkit", "0.1.0"
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIST_INFO = f"{NAME}-{VERSION}.dist-info"
+DATA = f"{NAME}-{VERSION}.data"
+PROGRAMS = ("crafter-step", "crafter-score", "crafter-bench", "crafter-gen", "crafter-dataset",
+            "crafter-play")
 DEBIAN_PACKAGES = "gcc make zlib1g-dev libyaml-dev libpng-dev"
+# Installed beside the package: Python runs it at start-up, and it registers
+# the Gymnasium ids once gymnasium is imported (python/_crafter_toolkit_ids.py).
+IDS_MODULE = "_crafter_toolkit_ids"
+PTH_FILE = ("crafter_toolkit.pth", f"import {IDS_MODULE}\n")
+# Files of the C sources the package reads (crafter_toolkit/data/ in a wheel).
+PACKAGE_DATA = {"ids.h": "lib/ids.h", "crafter.yaml": "data/crafter.yaml"}
 EXTRAS = {
     "gymnasium": ["gymnasium>=1.0"],
     "sb3": ["stable-baselines3>=2.0", "gymnasium>=1.0"],
@@ -78,10 +87,6 @@ def _wheel_file(tag, purelib):
             f"Root-Is-Purelib: {'true' if purelib else 'false'}\nTag: {tag}\n")
 
 
-def _platform_tag():
-    return sysconfig.get_platform().replace("-", "_").replace(".", "_")
-
-
 # ------------------------------------------------------------- the sources
 
 def _c_root():
@@ -109,7 +114,7 @@ def _c_files(root):
     """The files, relative to root, that make bin/crafter-step needs (the
     Makefile's rules for it: the library, the program, the built-in
     textures), and the licence."""
-    files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh"]
+    files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh", "data/crafter.yaml"]
     # lib/builtin_textures.c is made by the build from data/textures.
     files += _listed(root, "lib", (".c", ".h", ".in"), skip=("builtin_textures.c",))
     files += _listed(root, "bin", (".c",))
@@ -119,9 +124,9 @@ def _c_files(root):
 
 def _package_files():
     """The package's files, relative to the package root: no bytecode, no
-    hidden files, no built binary."""
+    hidden files, no built binary; and the module its .pth file imports."""
     package = os.path.join(PACKAGE_ROOT, NAME)
-    found = []
+    found = [f"{IDS_MODULE}.py"]
     for folder, folders, names in os.walk(package):
         relative = os.path.relpath(folder, PACKAGE_ROOT).replace(os.sep, "/")
         folders[:] = sorted(f for f in folders if f != "__pycache__" and not f.startswith(".")
@@ -170,8 +175,10 @@ def _jobs():
 
 
 def _compile(source, build):
-    """Copies the C sources from source into build, builds crafter-step
-    there and returns the path of the (stripped) binary."""
+    """Copies the C sources from source into build and builds the programs
+    there, libyaml, libpng and zlib linked statically where their .a files
+    are at hand (else, saying so, dynamically).  Returns ({program: path of
+    the stripped binary}, whether the libraries are linked statically)."""
     for name in _c_files(source):
         target = os.path.join(build, *name.split("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -180,20 +187,98 @@ def _compile(source, build):
     log = []
     _run(["sh", "./configure"], build, log)
     # No debugging information, and the build folder's name mapped to "."
-    # so that no path of this machine lands in the binary.
-    _run(["make", "-j", _jobs(), "bin/crafter-step", "OPTFLAGS=-O2",
-          "EXTRA_CFLAGS=-ffile-prefix-map=" + shlex.quote(build) + "=."], build, log)
-    program = os.path.join(build, "bin", "crafter-step")
-    if not os.access(program, os.X_OK):
-        _fail("make did not leave an executable bin/crafter-step", log)
-    strip = shutil.which("strip")
-    if strip:
-        stripped = subprocess.run([strip, program], stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT)
-        if stripped.returncode != 0:
-            sys.stderr.write("crafter_build: strip failed, the binary is shipped unstripped: "
-                             + stripped.stdout.decode("utf-8", "replace"))
-    return program
+    # so that no path of this machine lands in the binaries.
+    make = ["make", "-j", _jobs(), *[f"bin/{name}" for name in PROGRAMS], "OPTFLAGS=-O2",
+            "EXTRA_CFLAGS=-ffile-prefix-map=" + shlex.quote(build) + "=."]
+    static = True
+    try:
+        _run(make + ["STATIC_DEPS=yes"], build, log)
+    except CrafterBuildError as error:
+        static = False
+        sys.stderr.write("crafter_build: libyaml, libpng and zlib could not be linked "
+                         "statically (their .a files missing?); the programs need them at run "
+                         "time, and the wheel is tagged for this machine only, not manylinux:\n"
+                         + str(error).splitlines()[-1] + "\n")
+        _run(make, build, log)
+    programs = {}
+    for name in PROGRAMS:
+        program = os.path.join(build, "bin", name)
+        if not os.access(program, os.X_OK):
+            _fail(f"make did not leave an executable bin/{name}", log)
+        strip = shutil.which("strip")
+        if strip:
+            stripped = subprocess.run([strip, program], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT)
+            if stripped.returncode != 0:
+                sys.stderr.write(f"crafter_build: strip failed, {name} is shipped unstripped: "
+                                 + stripped.stdout.decode("utf-8", "replace"))
+        programs[name] = program
+    return programs, static
+
+
+# -------------------------------------------------------- the wheel's tag
+
+# What a manylinux program may need besides symbols of these (PEP 600).
+MANYLINUX_LIBRARIES = {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1",
+                       "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1", "libgcc_s.so.1"}
+
+
+def _elf_needs(path):
+    """(the shared libraries, the symbol versions) a 64-bit little-endian
+    ELF file needs, from its dynamic section and its version needs; None
+    for another kind of file."""
+    import struct
+    data = _read(path)
+    if data[:6] != b"\x7fELF\x02\x01":
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+
+    def string(section, at):
+        offset = sections[section][4] + at
+        return data[offset:data.index(b"\0", offset)].decode()
+
+    libraries, versions = set(), set()
+    for _, kind, _, _, offset, size, link, info, _, _ in sections:
+        if kind == 6:  # SHT_DYNAMIC: DT_NEEDED entries
+            for at in range(offset, offset + size, 16):
+                tag, value = struct.unpack_from("<qQ", data, at)
+                if tag == 1:
+                    libraries.add(string(link, value))
+        elif kind == 0x6FFFFFFE:  # SHT_GNU_verneed
+            at = offset
+            for _ in range(info):
+                _, count, _, aux, following = struct.unpack_from("<HHIII", data, at)
+                entry = at + aux
+                for _ in range(count):
+                    _, _, _, name, step = struct.unpack_from("<IHHII", data, entry)
+                    versions.add(string(link, name))
+                    entry += step
+                at += following
+    return libraries, versions
+
+
+def _platform_tag(programs=(), static=False):
+    """manylinux_2_N_<arch> for programs that need only the C library (and
+    its companions), N the newest GLIBC_2.N symbol version they use;
+    otherwise (or off Linux) this machine's platform, linux_<arch>."""
+    platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    if not static or not platform.startswith("linux_") or not programs:
+        return platform
+    newest = 17  # manylinux2014, the oldest tag pip still looks for
+    for program in programs:
+        needs = _elf_needs(program)
+        if needs is None or not needs[0] <= MANYLINUX_LIBRARIES:
+            return platform
+        for version in needs[1]:
+            if version.startswith("GLIBC_2."):
+                try:
+                    newest = max(newest, int(version[len("GLIBC_2."):].split(".")[0]))
+                except ValueError:
+                    pass
+    return f"manylinux_2_{newest}_{platform[len('linux_'):]}"
 
 
 # ----------------------------------------------------------------- archives
@@ -228,7 +313,7 @@ class _Wheel:
     def close(self, tag, purelib):
         self.add(f"{DIST_INFO}/METADATA", _metadata())
         self.add(f"{DIST_INFO}/WHEEL", _wheel_file(tag, purelib))
-        self.add(f"{DIST_INFO}/top_level.txt", f"{NAME}\n")
+        self.add(f"{DIST_INFO}/top_level.txt", f"{IDS_MODULE}\n{NAME}\n")
         self.records.append(f"{DIST_INFO}/RECORD,,")
         info = zipfile.ZipInfo(f"{DIST_INFO}/RECORD", self.date_time)
         info.external_attr = (stat.S_IFREG | 0o644) << 16
@@ -272,18 +357,27 @@ def prepare_metadata_for_build_editable(metadata_directory, config_settings=None
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     source = _c_root()
-    tag = f"py3-none-{_platform_tag()}"
-    wheel_name = f"{NAME}-{VERSION}-{tag}.whl"
     # The real path: the one the compiler sees as its working folder.
     build = os.path.realpath(tempfile.mkdtemp(prefix="crafter-build-"))
     try:
-        program = _compile(source, build)
+        programs, static = _compile(source, build)
+        tag = f"py3-none-{_platform_tag(programs.values(), static)}"
+        wheel_name = f"{NAME}-{VERSION}-{tag}.whl"
         path = os.path.join(wheel_directory, wheel_name)
         wheel = _Wheel(path)
         try:
             for name in _package_files():
                 wheel.add(name, _read(os.path.join(PACKAGE_ROOT, *name.split("/"))))
-            wheel.add(f"{NAME}/bin/crafter-step", _read(program), executable=True)
+            wheel.add(PTH_FILE[0], PTH_FILE[1])
+            # The package's crafter-step, and every program on PATH (the
+            # scripts pip installs beside python).
+            wheel.add(f"{NAME}/bin/crafter-step", _read(programs["crafter-step"]),
+                      executable=True)
+            for name, program in programs.items():
+                wheel.add(f"{DATA}/scripts/{name}", _read(program), executable=True)
+            # What crafter_toolkit.constants reads: the engine's names and rules.
+            for name, data in PACKAGE_DATA.items():
+                wheel.add(f"{NAME}/data/{name}", _read(os.path.join(source, *data.split("/"))))
             if os.path.isfile(os.path.join(source, "COPYING")):
                 wheel.add(f"{DIST_INFO}/COPYING", _read(os.path.join(source, "COPYING")))
             wheel.close(tag, purelib=False)
@@ -315,7 +409,7 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     wheel = _Wheel(os.path.join(wheel_directory, wheel_name))
     # The package is imported from the tree; crafter_toolkit finds the
     # tree's bin/crafter-step next to it.
-    wheel.add(f"__editable__.{NAME}-{VERSION}.pth", PACKAGE_ROOT + "\n")
+    wheel.add(f"__editable__.{NAME}-{VERSION}.pth", PACKAGE_ROOT + "\n" + PTH_FILE[1])
     wheel.close(tag, purelib=True)
     return wheel_name
 

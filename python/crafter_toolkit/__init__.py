@@ -28,44 +28,47 @@ through CRAFTER_STEP, in the package (a wheel carries it), in the source
 tree, or on PATH.  python/README.md says the rest.
 """
 
-from ._stream import CrafterStepError, find_crafter_step
+from ._stream import ClosedEnvError, CrafterStepError, find_crafter_step
+from ._textures import TexturesWarning
 from .env import Env
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 from .recorder import Recorder
 from .stats import StatsWriter
 from .vector import VectorEnv
 
-__all__ = ["Env", "VectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "StatsWriter",
-           "find_crafter_step", "ACTIONS", "ITEMS", "ACHIEVEMENTS"]
+__all__ = ["Env", "VectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "ClosedEnvError",
+           "StatsWriter", "TexturesWarning", "find_crafter_step", "ACTIONS", "ITEMS",
+           "ACHIEVEMENTS"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name):
     """ParallelEnv on first use, so that pettingzoo (its base when
-    installed) is imported only by those who play several players."""
+    installed) is imported only by those who play several players;
+    constants (crafter.constants, read from the engine's data) too."""
     if name == "ParallelEnv":
         from .parallel import ParallelEnv
         return ParallelEnv
+    if name == "constants":
+        import importlib
+        return importlib.import_module(".constants", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-# Gymnasium's ids, each with the fast VectorEnv as its vector entry point.
-GYMNASIUM_IDS = {"crafter_toolkit/Crafter-v1": {},
-                 "crafter_toolkit/CrafterReward-v1": {"reward": True},
-                 "crafter_toolkit/CrafterNoReward-v1": {"reward": False}}
+# Gymnasium's ids, each with the fast VectorEnv as its vector entry point
+# (_crafter_toolkit_ids: the same registration runs in every interpreter
+# where the package is installed, through its .pth file).
+from _crafter_toolkit_ids import GYMNASIUM_IDS, after_import as _after_import  # noqa: E402
+from _crafter_toolkit_ids import register_gymnasium as _register_gymnasium  # noqa: E402
 
 try:
     import gymnasium as _gymnasium
 except ImportError:
     _gymnasium = None
 if _gymnasium is not None:
-    for _id, _kwargs in GYMNASIUM_IDS.items():
-        if _id not in _gymnasium.registry:
-            _gymnasium.register(id=_id, entry_point="crafter_toolkit.gym:CrafterEnv",
-                                vector_entry_point="crafter_toolkit.vector:VectorEnv",
-                                kwargs=dict(_kwargs))
+    _register_gymnasium(_gymnasium)
 
 
-def _register_with_gym():
+def _register_with_gym(gym):
     """crafter's ids in gym's registry, as crafter registers them, for the
     Env here: gym.make('CrafterReward-v1') after `import crafter_toolkit
     as crafter`.  An id already there (crafter imported first) is left
@@ -74,12 +77,8 @@ def _register_with_gym():
     does not speak: there the Env's own length ends episodes (at the same
     10000 steps), unchecked."""
     try:
-        import gym
-    except Exception:  # not installed, or broken beside this numpy
-        return
-    try:
         version = tuple(int(part) for part in gym.__version__.split(".")[:2])
-    except ValueError:
+    except (AttributeError, ValueError):
         version = (0, 0)
     for name, reward in (("CrafterReward-v1", True), ("CrafterNoReward-v1", False)):
         try:
@@ -98,4 +97,7 @@ def _register_with_gym():
             pass
 
 
-_register_with_gym()
+# With gym (the OpenAI package) now, or once it is imported: this package
+# never imports gym itself, whose import prints a notice about NumPy 2 to
+# everyone, Gymnasium's users included.
+_after_import("gym", _register_with_gym)

@@ -24,6 +24,8 @@ import time
 
 import numpy as np
 
+from . import _textures
+
 MAGIC = b"CRAFTSTP"
 VERSION = 2
 HEADER = struct.Struct("<8s" + "I" * 30)
@@ -63,6 +65,15 @@ TIMEOUT = 60.0  # seconds crafter-step may go without progress (CRAFTER_STEP_TIM
 class CrafterStepError(RuntimeError):
     """crafter-step refused the options, stopped, or sent what this client
     does not understand; the message carries what crafter-step said."""
+
+
+class ClosedEnvError(CrafterStepError):
+    """An environment used after its close(): every class of the package
+    raises it, with this message, from reset(), step() and render()."""
+
+    def __init__(self, message="this environment was closed: close() ends its crafter-step "
+                               "for good, make a new environment to play on"):
+        super().__init__(message)
 
 
 def timeout_seconds(value=None):
@@ -252,8 +263,8 @@ class Stream:
             value = pair(name, value)
             if value is not None:
                 args += ["--" + name, "%d,%d" % value]
-        if textures is not None:
-            args += ["--textures", os.fspath(textures)]
+        texture_args, environment, self._builtin_default = _textures.choose(textures)
+        args += texture_args
         if threads != 1:
             args += ["--threads", str(int(threads))]
         if manual_reset:
@@ -290,7 +301,7 @@ class Stream:
             try:
                 self.process = subprocess.Popen(
                     args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    bufsize=0, pass_fds=pass_fds)
+                    bufsize=0, pass_fds=pass_fds, env=environment)
             except OSError as error:
                 raise CrafterStepError(f"cannot run {args[0]}: {error.strerror or error}"
                                        + (" (set by CRAFTER_STEP)"
@@ -315,6 +326,8 @@ class Stream:
         self._next = 0
         self._sequence = 0
         self._read_frame()
+        if self.obs_kind == "pixels" and self._builtin_default:
+            _textures.notice()
 
     # -- reading -------------------------------------------------------
 
@@ -374,8 +387,7 @@ class Stream:
 
     def _send(self, data, what):
         """Writes data to crafter-step's input; `what` it is (for errors)."""
-        if self.process is None:
-            raise CrafterStepError("the crafter-step of this environment was closed")
+        self.check_open()
         if self.process.stdin.closed:  # it ended before: say so again
             raise self._failure(f"stopped reading {what}")
         view, sent = memoryview(data).cast("B"), 0
@@ -610,10 +622,17 @@ class Stream:
         with noise from the world's generator, so the game goes on
         differently, as Crafter's does); nothing is stepped.  An array
         (height, width, 3) of its own."""
+        if self._builtin_default:
+            _textures.notice()
         self._send(struct.pack("<BIII", RENDER, i, width, height), "requests")
         pixels = np.empty((height, width, 3), np.uint8)
         self._read_into(memoryview(pixels).cast("B"))
         return pixels
+
+    def check_open(self):
+        """Raises ClosedEnvError once close() was called."""
+        if self.process is None:
+            raise ClosedEnvError()
 
     def close(self):
         for selector in (getattr(self, "_readable", None), getattr(self, "_writable", None)):

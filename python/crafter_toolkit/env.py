@@ -3,6 +3,7 @@ crafter` and the same code plays the same game, served by crafter-step."""
 
 import collections
 import operator
+import sys
 
 import numpy as np
 
@@ -11,37 +12,42 @@ from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 from .stats import StatsWriter
 
 # As crafter.Env: with gym (the OpenAI package crafter was written for)
-# installed, its spaces and its Env as the base class; without it,
-# namedtuples as crafter's, which also draw samples.
-try:
-    import gym as _gym
-    DiscreteSpace = _gym.spaces.Discrete
-    BoxSpace = _gym.spaces.Box
-    _Base = _gym.Env
-except Exception:  # not installed, or broken beside this numpy
-    _gym = None
+# imported, its spaces, and its Env as the base class when gym was imported
+# before this package (as crafter's README does); without it, namedtuples
+# as crafter's, which also draw samples.  This package never imports gym:
+# its import prints a notice about NumPy 2 to everyone.
 
-    class DiscreteSpace(collections.namedtuple("DiscreteSpace", "n")):
-        """crafter's DiscreteSpace(n), which can also draw an action."""
-        __slots__ = ()
 
-        def sample(self):
-            return int(np.random.randint(self.n))
+def imported_gym():
+    """gym when it has been imported (and works), else None."""
+    gym = sys.modules.get("gym")
+    spaces = getattr(gym, "spaces", None)
+    return gym if hasattr(spaces, "Discrete") and hasattr(spaces, "Box") else None
 
-        def contains(self, value):
-            try:
-                return 0 <= operator.index(value) < self.n
-            except TypeError:
-                return False
 
-    class BoxSpace(collections.namedtuple("BoxSpace", "low, high, shape, dtype")):
-        """crafter's BoxSpace(low, high, shape, dtype), which can also draw."""
-        __slots__ = ()
+class DiscreteSpace(collections.namedtuple("DiscreteSpace", "n")):
+    """crafter's DiscreteSpace(n), which can also draw an action."""
+    __slots__ = ()
 
-        def sample(self):
-            return np.random.randint(self.low, int(self.high) + 1, self.shape).astype(self.dtype)
+    def sample(self):
+        return int(np.random.randint(self.n))
 
-    _Base = object
+    def contains(self, value):
+        try:
+            return 0 <= operator.index(value) < self.n
+        except TypeError:
+            return False
+
+
+class BoxSpace(collections.namedtuple("BoxSpace", "low, high, shape, dtype")):
+    """crafter's BoxSpace(low, high, shape, dtype), which can also draw."""
+    __slots__ = ()
+
+    def sample(self):
+        return np.random.randint(self.low, int(self.high) + 1, self.shape).astype(self.dtype)
+
+
+_Base = getattr(imported_gym(), "Env", object)
 
 
 def action_index(action):
@@ -60,9 +66,12 @@ def action_index(action):
 class Env(_Base):
     """crafter.Env's constructor, plus:
 
-    textures  a folder of Crafter-compatible PNG files (Crafter's own
-              assets give the reference's pixels byte for byte); None for
-              the toolkit's built-in textures
+    textures  a folder of Crafter-compatible PNG files, or "builtin" (the
+              toolkit's own textures); None (default): the folder
+              CRAFTER_TEXTURES names, else Crafter's own assets wherever
+              the crafter package is installed (the reference's pixels byte
+              for byte), else the built-in ones (the first pixel
+              observation then says so once: TexturesWarning)
     obs       what reset() and step() return: "pixels" (Crafter's
               observation), "semantic", "symbolic" or "none"
     record    a trajectory file (crafter-trajectory(5)) keeping every episode
@@ -118,13 +127,22 @@ class Env(_Base):
         self.reward_range = None
         self.metadata = None
 
+    spec = None  # what gym.make sets, as on a gym.Env
+
+    @property
+    def unwrapped(self):
+        """The Env itself, as gym.Env's (gym's wrappers ask for it)."""
+        return self
+
     @property
     def observation_space(self):
-        return BoxSpace(0, 255, tuple(self._size) + (3,), np.uint8)
+        gym = imported_gym()
+        return (gym.spaces.Box if gym else BoxSpace)(0, 255, tuple(self._size) + (3,), np.uint8)
 
     @property
     def action_space(self):
-        return DiscreteSpace(len(ACTIONS))
+        gym = imported_gym()
+        return (gym.spaces.Discrete if gym else DiscreteSpace)(len(ACTIONS))
 
     @property
     def action_names(self):
@@ -136,6 +154,7 @@ class Env(_Base):
         return frame["obs"][0].copy()
 
     def reset(self):
+        self._stream.check_open()
         if self._started:
             frame = self._stream.step([_stream.RESET])
         else:
@@ -150,6 +169,7 @@ class Env(_Base):
         return self._observation(frame)
 
     def step(self, action):
+        self._stream.check_open()
         action = action_index(action)
         if not self._started:
             raise RuntimeError("call reset() before step()")
@@ -197,6 +217,7 @@ class Env(_Base):
             raise ValueError(f"render() draws sizes from {low[0]}x{low[1]} (2 pixels a cell of "
                              f"the {self._view[0]}x{self._view[1]} view) to "
                              f"{_stream.RENDER_MAX}x{_stream.RENDER_MAX}, not {size[0]}x{size[1]}")
+        self._stream.check_open()
         if not self._started:
             raise RuntimeError("call reset() before render()")
         return self._stream.render(0, size[0], size[1])

@@ -59,6 +59,7 @@ class CrafterEnv(gymnasium.Env):
             obs, _stream.pair("size", size), _stream.pair("area", area))
         self._stream = None
         self._pending_start = True
+        self._closed = False
 
     def _info(self, frame):
         info = {"inventory": frame["inventory"][0].copy(),
@@ -74,6 +75,8 @@ class CrafterEnv(gymnasium.Env):
         return frame["obs"][0].copy()
 
     def reset(self, *, seed=None, options=None):
+        if self._closed:
+            raise _stream.ClosedEnvError()
         super().reset(seed=seed)
         if seed is not None or self._stream is None:
             old, self._stream = self._stream, None
@@ -86,6 +89,8 @@ class CrafterEnv(gymnasium.Env):
         return self._obs(frame), self._info(frame)
 
     def step(self, action):
+        if self._closed:
+            raise _stream.ClosedEnvError()
         if self._stream is None:
             raise RuntimeError("call reset() before step()")
         if not self.action_space.contains(action):
@@ -97,11 +102,14 @@ class CrafterEnv(gymnasium.Env):
         return self._obs(frame), reward, done and dead, done and not dead, self._info(frame)
 
     def render(self):
+        if self._closed:
+            raise _stream.ClosedEnvError()
         if self.render_mode != "rgb_array" or self._stream is None:
             return None
         return self._stream.frame["obs"][0].copy()
 
     def close(self):
+        self._closed = True
         if self._stream is not None:
             self._stream.close()
             self._stream = None

@@ -75,6 +75,7 @@ class ParallelEnv(_Base):
             self.observation_spaces[agent], self.action_spaces[agent] = spaces_for(
                 obs, _stream.pair("size", size), _stream.pair("area", area), int(players))
         self._stream = None
+        self._closed = False
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -93,6 +94,8 @@ class ParallelEnv(_Base):
         return info
 
     def reset(self, seed=None, options=None):
+        if self._closed:
+            raise _stream.ClosedEnvError()
         if seed is not None or self._stream is None:
             old, self._stream = self._stream, None
             self._stream, self._seed = _stream.reopen(old, self._seed, seed, self._options,
@@ -105,6 +108,8 @@ class ParallelEnv(_Base):
                 {agent: self._info(frame, p) for p, agent in enumerate(self.agents)})
 
     def step(self, actions):
+        if self._closed:
+            raise _stream.ClosedEnvError()
         if self._stream is None:
             raise RuntimeError("call reset() before step()")
         if not self.agents:
@@ -128,11 +133,14 @@ class ParallelEnv(_Base):
         return obs, rewards, terminations, truncations, infos
 
     def render(self):
+        if self._closed:
+            raise _stream.ClosedEnvError()
         if self.render_mode != "rgb_array" or self._stream is None:
             return None
         return np.concatenate(list(self._stream.frame["obs"]), axis=1)
 
     def close(self):
+        self._closed = True
         if self._stream is not None:
             self._stream.close()
             self._stream = None

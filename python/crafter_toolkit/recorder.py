@@ -3,6 +3,7 @@ obs, step() -> obs, reward, done, info, render(size)), writing crafter's
 files: stats.jsonl, one .npz per episode, one video per episode."""
 
 import datetime
+import itertools
 import json
 import os
 import pathlib
@@ -30,13 +31,17 @@ class Recorder:
                    player_pos, achievement_NAME and ainventory_NAME per step
                    (the first row zeros), as crafter writes it
     NAME.mp4       the episode drawn with env.render(video_size), 10 frames a
-                   second, encoded by ffmpeg (H.264).  Without ffmpeg on
-                   PATH the frames go to NAME-frames.npz (an array
-                   "frames" of shape (steps + 1, height, width, 3)) and a
-                   warning says so once.
+                   second, encoded by ffmpeg (H.264): the ffmpeg on PATH,
+                   else imageio-ffmpeg's (the package crafter's Recorder
+                   encodes through).  Without either the frames go to
+                   NAME-frames.npz (an array "frames" of shape (steps + 1,
+                   height, width, 3)) and a warning says so once.
 
     NAME is crafter's: the time the episode ended, the number of
-    achievements unlocked and its length ("20261125T120000-ach3-len150").
+    achievements unlocked and its length ("20261125T120000-ach3-len150"),
+    followed by -2, -3, ... when files of that name are there already
+    (episodes that end in the same second alike): no file is ever
+    overwritten.
     A video is made as crafter makes it, by rendering: at night Crafter's
     render draws its noise from the world's generator, so an episode
     recorded with video goes on differently from the same one without,
@@ -56,10 +61,11 @@ class Recorder:
             self._directory.mkdir(parents=True, exist_ok=True)
         if self._stats:
             self._stats_file = (self._directory / "stats.jsonl").open("a")
-        self._ffmpeg = shutil.which("ffmpeg") if self._video else None
+        self._ffmpeg = find_ffmpeg() if self._video else None
         if self._video and not self._ffmpeg:
-            warnings.warn("ffmpeg is not on PATH: crafter_toolkit.Recorder saves each episode's "
-                          "video frames as NAME-frames.npz instead of NAME.mp4",
+            warnings.warn("ffmpeg is not on PATH and imageio-ffmpeg is not installed "
+                          "(pip install imageio-ffmpeg): crafter_toolkit.Recorder saves each "
+                          "episode's video frames as NAME-frames.npz instead of NAME.mp4",
                           RuntimeWarning, stacklevel=2)
         self._encoder = None
         self._steps = []
@@ -93,13 +99,14 @@ class Recorder:
         if self._video:
             self._add_frame(self._env.render(self._video_size))
         if done:
-            name = self._episode_name(info)
+            parts = {}  # the episode's files, written whole under names of their own
             if self._stats:
                 self._write_stats(info)
             if self._video:
-                self._finish_video(name)
+                parts.update(self._finish_video())
             if self._episode:
-                self._write_episode(name)
+                parts[".npz"] = self._write_episode()
+            _publish(self._directory, self._episode_name(info), parts)
         return obs, reward, done, info
 
     def close(self):
@@ -139,14 +146,21 @@ class Recorder:
             row[f"ainventory_{name}"] = count
         return row
 
-    def _write_episode(self, name):
+    def _write_episode(self):
+        """The episode file, written whole under a name of its own."""
         first, later = self._steps[0], self._steps[1:]
         for key, value in later[0].items():
             if key not in first:
                 first[key] = np.zeros_like(value)
         arrays = {key: np.array([row[key] for row in self._steps]) for key in first}
-        _save_complete(self._directory / f"{name}.npz", arrays)
         self._steps = []
+        return self._save_part("episode", arrays)
+
+    def _save_part(self, kind, arrays):
+        part = self._directory / f".{kind}-{os.getpid()}-{id(self)}.part.npz"
+        with open(part, "wb") as stream:
+            np.savez_compressed(stream, **arrays)
+        return part
 
     # -- the video -----------------------------------------------------
 
@@ -181,19 +195,18 @@ class Recorder:
         self._encoder = None
         return message or "no message"
 
-    def _finish_video(self, name):
+    def _finish_video(self):
+        """{suffix: the video, written whole under a name of its own}."""
         if self._encoder is not None:
             encoder, self._encoder = self._encoder, None
             encoder.stdin.close()
             message = encoder.stderr.read().decode(errors="replace").strip()
             if encoder.wait() != 0:
                 self._video_part.unlink(missing_ok=True)
-                raise RuntimeError(f"ffmpeg could not write {name}.mp4: {message}")
-            os.replace(self._video_part, self._directory / f"{name}.mp4")
-        else:
-            _save_complete(self._directory / f"{name}-frames.npz",
-                           {"frames": np.stack(self._frames)})
-            self._frames = []
+                raise RuntimeError(f"ffmpeg could not write the episode's video: {message}")
+            return {".mp4": self._video_part}
+        frames, self._frames = np.stack(self._frames), []
+        return {"-frames.npz": self._save_part("frames", {"frames": frames})}
 
     def _abandon_video(self):
         if self._encoder is not None:
@@ -209,13 +222,56 @@ class Recorder:
         self._frames = []
 
 
-def _save_complete(path, arrays):
-    """np.savez_compressed to a name of its own, then renamed: a file of
-    this name is always whole."""
-    part = path.with_name(path.name + ".part")
-    with open(part, "wb") as stream:
-        np.savez_compressed(stream, **arrays)
-    os.replace(part, path)
+def find_ffmpeg():
+    """The ffmpeg the videos are encoded with: the one on PATH, else the
+    binary of imageio-ffmpeg (what crafter's Recorder encodes with, through
+    imageio); None without either."""
+    found = shutil.which("ffmpeg")
+    if found:
+        return found
+    try:
+        import imageio_ffmpeg
+        return imageio_ffmpeg.get_ffmpeg_exe()
+    except Exception:  # not installed, or its binary missing
+        return None
+
+
+def _place(part, target):
+    """part linked to the name target, or FileExistsError when a file has
+    that name; where the file system has no hard links, renamed to it
+    unless a file has that name."""
+    try:
+        os.link(part, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(target):
+            raise FileExistsError(target) from None
+        os.replace(part, target)
+
+
+def _publish(directory, name, parts):
+    """Gives the written files parts ({suffix: path}) the names
+    name + suffix, or, when a file of one of those names exists, those of
+    name-2, name-3, ...: each file is linked to its name, which fails rather
+    than replace a file (two Recorders at work on one folder included), so
+    nothing is overwritten and a file of such a name is always whole."""
+    try:
+        for count in itertools.count(1):
+            stem = name if count == 1 else f"{name}-{count}"
+            placed = []
+            try:
+                for suffix, part in parts.items():
+                    target = directory / f"{stem}{suffix}"
+                    _place(part, target)
+                    placed.append((target, part))
+                return stem
+            except FileExistsError:
+                for target, part in placed:  # back to its own name (a link, or renamed)
+                    os.replace(target, part)
+    finally:
+        for part in parts.values():
+            part.unlink(missing_ok=True)
 
 
 # crafter's achievement names, for readers of these files.

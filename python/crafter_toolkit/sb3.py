@@ -71,6 +71,7 @@ class VecEnv(_SB3VecEnv):
     # -- SB3's VecEnv --------------------------------------------------
 
     def reset(self):
+        self._stream.check_open()
         seeded = self._seeds[0] is not None
         if seeded:
             self._seed = vector_seeds(self._seeds, self.num_envs)
@@ -85,6 +86,7 @@ class VecEnv(_SB3VecEnv):
         return frame["obs"].copy()
 
     def step_async(self, actions):
+        self._stream.check_open()
         actions = np.asarray(actions).reshape(-1)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"one integer action 0..16 per env: shape ({self.num_envs},), "
@@ -94,6 +96,7 @@ class VecEnv(_SB3VecEnv):
         self._actions = actions.astype(np.uint8)
 
     def step_wait(self):
+        self._stream.check_open()
         if self._fresh:
             raise RuntimeError("call reset() before step()")
         if self._actions is None:

@@ -203,6 +203,7 @@ class VectorEnv(_Base):
     def reset(self, *, seed=None, options=None):
         """New episodes in every env; with seed, the envs start over from
         that seed (env i: seed + i, episode 1)."""
+        self._stream.check_open()
         if seed is not None:
             self._seed = vector_seeds(seed, self.num_worlds)
         self._stream, frame = start_episodes(self._stream, None if seed is None else self._seed,
@@ -216,6 +217,7 @@ class VectorEnv(_Base):
         return self._result(frame)
 
     def step(self, actions):
+        self._stream.check_open()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             per = "env" if self.players == 1 else "agent (env * players + player)"

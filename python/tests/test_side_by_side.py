@@ -79,7 +79,7 @@ def test_recorder_side_by_side(tmp_path, monkeypatch):
     monkeypatch.setattr(their_recorder.imageio, "mimsave",
                         lambda filename, frames: videos.__setitem__(
                             os.path.basename(filename)[:-len(".mp4")], np.array(frames)))
-    monkeypatch.setattr(our_recorder.shutil, "which", lambda name: None)  # frames, not mp4
+    monkeypatch.setattr(our_recorder, "find_ffmpeg", lambda: None)  # frames, not mp4
     options = dict(seed=12, length=320)
     theirs = crafter.Recorder(crafter.Env(**options), tmp_path / "theirs", video_size=(128, 96))
     with pytest.warns(RuntimeWarning, match="ffmpeg"):

@@ -40,22 +40,11 @@ KINDS = [
 FACING = {(-1, 0): 0, (1, 0): 1, (0, -1): 2, (0, 1): 3}
 
 
-def install_creation_order():
-  """Despawn candidates in creation order (see the module's docstring)."""
-  original = crafter.Env._balance_object
-  if getattr(original, 'creation_order', False):
-    return
+# The creation-order patch is the Python package's documented helper.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'python'))
+from crafter_toolkit.reference import creation_order  # noqa: E402
 
-  def balance_object(self, chunk, objs, *args, **kwargs):
-    index = self._world._obj_map
-    ordered = sorted(objs, key=lambda obj: int(index[tuple(obj.pos)]))
-    return original(self, chunk, ordered, *args, **kwargs)
-
-  balance_object.creation_order = True
-  crafter.Env._balance_object = balance_object
-
-
-install_creation_order()
+creation_order(crafter)
 npcos.install()
 
 

@@ -1,0 +1,75 @@
+"""Which textures crafter-step draws with.
+
+By default Crafter's own: the assets folder of the `crafter` package
+wherever it is installed (found on sys.path without importing it, so
+neither crafter nor its dependencies need to import here; `pip install
+--no-deps crafter` is enough).  The environment variable CRAFTER_TEXTURES,
+which every program of the toolkit reads, comes first.  Without either,
+the toolkit's built-in textures, and the first pixel observation of the
+process says so once (TexturesWarning)."""
+
+import functools
+import importlib.machinery
+import os
+import warnings
+
+BUILTIN = "builtin"  # textures= for the toolkit's own textures
+VARIABLE = "CRAFTER_TEXTURES"
+# What a folder must hold to be Crafter's assets (crafter-step reads these
+# and more; a folder with these is taken for Crafter's own).
+PROBES = ("grass", "water", "player-left", "zombie", "1", "9", "iron_sword")
+INSTALL = "pip install --no-deps crafter"
+
+_noticed = False
+
+
+class TexturesWarning(UserWarning):
+    """Pixels are drawn with the toolkit's built-in textures, not Crafter's."""
+
+
+@functools.lru_cache(maxsize=None)
+def crafter_assets():
+    """The assets folder of the installed crafter package (the first
+    `crafter` on sys.path, as `import crafter` would find it), or None.
+    crafter is not imported."""
+    try:
+        spec = importlib.machinery.PathFinder.find_spec("crafter")
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        folder = os.path.join(location, "assets")
+        if all(os.path.isfile(os.path.join(folder, name + ".png")) for name in PROBES):
+            return folder
+    return None
+
+
+def choose(textures):
+    """(arguments for crafter-step, environment for it or None, whether
+    these are the built-in textures by default) for textures=: a folder,
+    "builtin", or None (CRAFTER_TEXTURES, else Crafter's assets, else the
+    built-in ones)."""
+    if textures is None:
+        if os.environ.get(VARIABLE):
+            return [], None, False  # crafter-step reads it itself
+        textures = crafter_assets()
+        if textures is None:
+            return [], None, True
+    elif isinstance(textures, str) and textures == BUILTIN:
+        environment = {k: v for k, v in os.environ.items() if k != VARIABLE}
+        return [], environment, False
+    return ["--textures", os.fspath(textures)], None, False
+
+
+def notice():
+    """Says once a process that pixels are drawn with the built-in
+    textures, and how to get Crafter's."""
+    global _noticed
+    if _noticed:
+        return
+    _noticed = True
+    warnings.warn(
+        "crafter_toolkit draws pixels with its built-in textures, which are not Crafter's: "
+        f"observations differ from crafter.Env's.  `{INSTALL}` installs Crafter's textures, "
+        "which crafter_toolkit then uses by itself (or name a folder with textures= or "
+        f"{VARIABLE}; textures='builtin' chooses the built-in ones without this notice)",
+        TexturesWarning, stacklevel=4)
