@@ -208,6 +208,27 @@ int crafter_stored_world_played(const crafter_stored_world *world, int p);
 
 void crafter_stored_world_free(crafter_stored_world *world);
 
+/* What a runner keeps beyond its env, its trackers and its observations,
+ * for saved states (state.h): whether an episode started and ended, its
+ * steps, which players' episodes ended, the level held for the next start,
+ * each player's goal (its candidate in the pool and its wording) and the
+ * level picker.  Setting it forgets the observations made, so that the
+ * next crafter_episode_observe makes them again. */
+typedef struct crafter_episode_progress {
+  int started, ended, steps;
+  uint32_t done;
+  int next_level;
+  int candidate[CRAFTER_PLAYERS_MAX], text[CRAFTER_PLAYERS_MAX];
+  crafter_level_picker picker;
+} crafter_episode_progress;
+void crafter_episode_get_progress(const crafter_episode *episode,
+                                  crafter_episode_progress *progress);
+void crafter_episode_set_progress(crafter_episode *episode,
+                                  const crafter_episode_progress *progress);
+
+/* The options the runner was made with. */
+const crafter_episode_options *crafter_episode_options_of(const crafter_episode *episode);
+
 /* The renderer drawing the pixels (NULL without), for a runner to share. */
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *episode);
 
