@@ -39,9 +39,10 @@ TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);
 # step-text and step-binary drive crafter-step's session, world-play
-# plays a world file.
+# plays a world file, state loads saved states as they are and with their
+# checksum made right.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary
+	step-text step-binary state
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30
