@@ -29,6 +29,7 @@ struct crafter_episode {
   crafter_traj_recorder *recorder;
   crafter_traj_recorder *more[CRAFTER_PLAYERS_MAX]; /* players 1..: their recorders */
   int started, ended, steps;
+  crafter_rules_print rules_print; /* kept for state.h */
 };
 
 static void attach_renderer(crafter_episode *e) {
@@ -455,6 +456,8 @@ void crafter_episode_set_progress(crafter_episode *e, const crafter_episode_prog
 const crafter_episode_options *crafter_episode_options_of(const crafter_episode *e) {
   return e->options;
 }
+
+crafter_rules_print *crafter_episode_rules_print(crafter_episode *e) { return &e->rules_print; }
 
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *e) {
   return e->renderer;

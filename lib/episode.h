@@ -229,6 +229,18 @@ void crafter_episode_set_progress(crafter_episode *episode,
 /* The options the runner was made with. */
 const crafter_episode_options *crafter_episode_options_of(const crafter_episode *episode);
 
+/* Checksums of the rules a runner plays by (its configuration, goals,
+ * level set and world file), which a saved state must have been saved
+ * under (state.h): worked out by the state module on a runner's first
+ * save or load, and kept in the runner, since a task file's checksum
+ * costs more than a state. */
+typedef struct crafter_rules_print {
+  int ready;
+  uint32_t flags; /* CRAFTER_STATE_GOALS, _LEVELS, _WORLD: what the runner has */
+  uint32_t config, goals, levels, world;
+} crafter_rules_print;
+crafter_rules_print *crafter_episode_rules_print(crafter_episode *episode);
+
 /* The renderer drawing the pixels (NULL without), for a runner to share. */
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *episode);
 

@@ -53,11 +53,6 @@ static void put_f64(writer *w, double value) {
 
 /* ---- what must match: the parameters, and a runner's rules ---- */
 
-typedef struct fingerprint {
-  uint32_t flags; /* CRAFTER_STATE_GOALS, _LEVELS, _WORLD of the runner */
-  uint32_t config, goals, levels, world;
-} fingerprint;
-
 static uint32_t crc_u64(uint32_t crc, uint64_t value) {
   uint8_t bytes[8];
   crafter_put_u64(bytes, value);
@@ -108,8 +103,8 @@ static uint32_t world_print(const crafter_world_map *map) {
   return crc;
 }
 
-static fingerprint fingerprint_of(const crafter_env *env, const crafter_episode *e) {
-  fingerprint print = {0, crafter_config_crc(env->config), 0, 0, 0};
+static crafter_rules_print work_out_print(const crafter_env *env, const crafter_episode *e) {
+  crafter_rules_print print = {1, 0, crafter_config_crc(env->config), 0, 0, 0};
   const crafter_episode_options *options = e ? crafter_episode_options_of(e) : NULL;
   if (options && options->tasks) {
     print.flags |= CRAFTER_STATE_GOALS;
@@ -126,6 +121,14 @@ static fingerprint fingerprint_of(const crafter_env *env, const crafter_episode 
   return print;
 }
 
+/* The checksums of the rules: a runner's, worked out once and kept. */
+static crafter_rules_print fingerprint_of(const crafter_env *env, crafter_episode *e) {
+  if (!e) return work_out_print(env, NULL);
+  crafter_rules_print *kept = crafter_episode_rules_print(e);
+  if (!kept->ready) *kept = work_out_print(env, e);
+  return *kept;
+}
+
 /* The bytes of one player's pixel observation, 0 without pixels. */
 static size_t pixel_bytes(const crafter_env *env, const crafter_episode *e) {
   if (!e || crafter_episode_options_of(e)->obs_kind != CRAFTER_OBS_PIXELS) return 0;
@@ -135,7 +138,7 @@ static size_t pixel_bytes(const crafter_env *env, const crafter_episode *e) {
 /* ---- the state, written ---- */
 
 static void write_header(writer *w, const crafter_env *env, uint32_t flags,
-                         const fingerprint *print, size_t pixels, size_t total) {
+                         const crafter_rules_print *print, size_t pixels, size_t total) {
   const crafter_params *params = &env->params;
   put_bytes(w, CRAFTER_STATE_MAGIC, 8);
   put_u32(w, CRAFTER_STATE_VERSION);
@@ -239,7 +242,7 @@ static void write_runner(writer *w, crafter_episode *e, uint32_t flags, size_t p
 }
 
 static size_t save(const crafter_env *env, crafter_episode *e, uint8_t *out, size_t capacity) {
-  fingerprint print = fingerprint_of(env, e);
+  crafter_rules_print print = fingerprint_of(env, e);
   size_t pixels = pixel_bytes(env, e);
   uint32_t flags = print.flags | (e ? CRAFTER_STATE_RUNNER : 0) | (pixels ? CRAFTER_STATE_PIXELS : 0);
   /* Counted first, then written if it fits. */
@@ -335,7 +338,7 @@ typedef struct header {
 /* Checks the frame of the state (magic, version, length, checksum), then
  * that it was saved by an env of the loader's parameters and rules. */
 static int read_header(const uint8_t *state, size_t size, const crafter_env *env,
-                       const crafter_episode *e, header *h, char *error, size_t error_size) {
+                       crafter_episode *e, header *h, char *error, size_t error_size) {
   if (size < 8 || memcmp(state, CRAFTER_STATE_MAGIC, 8) != 0)
     return crafter_fail(error, error_size, "not a saved state (it does not begin with %s)",
                         CRAFTER_STATE_MAGIC);
@@ -388,7 +391,7 @@ static int read_header(const uint8_t *state, size_t size, const crafter_env *env
   if (players != (uint32_t)env->players)
     return crafter_fail(error, error_size, "the state was saved by an env of %u player%s; this env has %d", players,
                         players == 1 ? "" : "s", env->players);
-  fingerprint print = fingerprint_of(env, e);
+  crafter_rules_print print = fingerprint_of(env, e);
   if (config != print.config)
     return crafter_fail(error, error_size,
                         "the state was saved by an env that plays by other rules (another configuration)");
