@@ -7,7 +7,7 @@
 # request that cannot be read ends the session as bad input does.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 15
+plan 17
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
@@ -129,6 +129,34 @@ for k in 0 1 2 100 250; do
 done
 [ $same -eq 0 ] && [ "$(bytes "$scratch/d.bin")" -eq $((128 + 51 * frame + 8 + 251 * frame)) ]
 ok $? "two envs on two threads: env 0 loaded with env 1's state plays as env 1 across resets"
+
+# A state whose episode had ended (--manual-reset, length 5): loaded with
+# --manual-reset its frame says done; without, the next episode starts at
+# once (reset 1, episode 2).
+{ head -c 6 /dev/zero; printf '\374'; le32 0; } |
+  "$step" --binary --manual-reset --length 5 --seed 2 >"$scratch/f.bin"
+fframe=$(u32 "$scratch/f.bin" 44)
+at=$((128 + 7 * fframe))
+ended_size=$(u32 "$scratch/f.bin" $at)
+slice "$scratch/f.bin" $((at + 4)) "$ended_size" >"$scratch/ended"
+byte() { slice "$1" "$2" 1 | od -An -tu1 | tr -d ' '; }
+for mode in --manual-reset --length=5; do
+  { printf '\373'; le32 0; le32 "$ended_size"; cat "$scratch/ended"; } |
+    "$step" --binary --length 5 $mode >"$scratch/g$mode.bin"
+done
+load=$((128 + fframe + 8))
+done_at=$(u32 "$scratch/f.bin" $((76 + 4 * 2)))
+reset_at=$(u32 "$scratch/f.bin" $((76 + 4 * 3)))
+episode_at=$(u32 "$scratch/f.bin" $((76 + 4 * 5)))
+step_at=$(u32 "$scratch/f.bin" $((76 + 4 * 6)))
+g="$scratch/g--manual-reset.bin"
+[ "$(byte "$g" $((load + done_at)))" = 1 ] && [ "$(byte "$g" $((load + reset_at)))" = 0 ] &&
+  [ "$(u32 "$g" $((load + step_at)))" -eq 6 ] && [ "$(u32 "$g" $((load + episode_at)))" -eq 1 ]
+ok $? "with --manual-reset, a state whose episode had ended loads as done (step 6 of episode 1)"
+g="$scratch/g--length=5.bin"
+[ "$(byte "$g" $((load + done_at)))" = 0 ] && [ "$(byte "$g" $((load + reset_at)))" = 1 ] &&
+  [ "$(u32 "$g" $((load + step_at)))" -eq 0 ] && [ "$(u32 "$g" $((load + episode_at)))" -eq 2 ]
+ok $? "without, its next episode starts at once (reset 1, step 0 of episode 2)"
 
 # Binary refusals: status 1 and the reason, no frame, the session goes on.
 { printf '\373'; le32 0; le32 "$size"; cat "$scratch/state1"; printf '\000'; } |

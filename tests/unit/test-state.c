@@ -342,6 +342,40 @@ static void test_mismatch(void) {
   free(state);
 }
 
+/* A state saved without pixels, loaded where pixels are drawn, at night:
+ * the picture is drawn without taking the game's draws, so the game goes
+ * on as the one that drew pixels all along. */
+static void test_pixels_drawn_on_load(void) {
+  crafter_episode_options pixels = base_options(), none = base_options();
+  none.obs_kind = CRAFTER_OBS_NONE;
+  crafter_episode *drawing = runner(&pixels, 0), *blind = runner(&none, 0);
+  int actions[1];
+  crafter_step_record mine[1], theirs[1];
+  int t = 0;
+  while (crafter_episode_env(blind)->game.daylight >= 0.5 && t++ < 3000) {
+    actions[0] = draw_action() % 2 ? CRAFTER_NOOP : draw_action();
+    advance(drawing, actions, mine);
+    advance(blind, actions, theirs);
+  }
+  size_t size;
+  uint8_t *state = saved(blind, &size);
+  crafter_episode *copy = runner(&pixels, 4);
+  int loaded = crafter_episode_load_state(copy, state, size, error, sizeof(error)) == 0;
+  int same = loaded && crafter_episode_env(copy)->game.daylight < 0.5;
+  for (int k = 0; k < 100 && same; k++) {
+    actions[0] = draw_action();
+    advance(drawing, actions, mine);
+    advance(copy, actions, theirs);
+    same = same_records(mine, theirs, 1) && same_runners(drawing, copy);
+  }
+  ok(same, "a state without pixels loaded at night where pixels are drawn: the game goes on as "
+     "the one that drew them all along (%d steps to the night)", t);
+  free(state);
+  crafter_episode_free(copy);
+  crafter_episode_free(drawing);
+  crafter_episode_free(blind);
+}
+
 /* A damaged state is refused before anything changes. */
 static void test_damage(void) {
   crafter_episode_options options = base_options();
@@ -509,6 +543,7 @@ int main(int argc, char **argv) {
   test_continues();
   test_plain_env();
   test_mismatch();
+  test_pixels_drawn_on_load();
   test_damage();
   test_recording();
   test_batch();
