@@ -414,11 +414,15 @@ static int read_header(const uint8_t *state, size_t size, const crafter_env *env
     if (saved && said[k] != have[k])
       return crafter_fail(error, error_size,
                           "the state was saved with other %s than this env's", rules[k].what);
+    if (!saved && said[k] != 0)
+      return crafter_fail(error, error_size,
+                          "a saved state with a checksum of %s it says it has none of",
+                          rules[k].what);
   }
   if (!(h->flags & CRAFTER_STATE_RUNNER) && (h->flags & CRAFTER_STATE_PIXELS))
     return crafter_fail(error, error_size, "a plain env's state that says it holds pixels");
   h->pixels = h->flags & CRAFTER_STATE_PIXELS ? pixel_size : 0;
-  if (h->pixels != ((h->flags & CRAFTER_STATE_PIXELS) ? (size_t)pixels[0] * pixels[1] * 3 : 0))
+  if (pixel_size != ((h->flags & CRAFTER_STATE_PIXELS) ? (size_t)pixels[0] * pixels[1] * 3 : 0))
     return crafter_fail(error, error_size, "a state whose pictures are of %u bytes, not %ux%ux3",
                         pixel_size, pixels[0], pixels[1]);
   return 0;
