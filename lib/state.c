@@ -8,7 +8,6 @@
 #include "errors.h"
 #include "levels.h"
 #include "proto.h"
-#include "render.h"
 
 /* Counts and counters a state may hold: far beyond what a game reaches,
  * and far enough from INT32_MAX that no step can overflow them. */
