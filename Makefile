@@ -20,7 +20,7 @@ LIBS_ALL = $(if $(filter yes,$(STATIC_DEPS)),-Wl$(comma)-Bstatic $(DEP_LIBS) -Wl
 	-lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures episode session video terminal \
+LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures episode state session video terminal \
 	levels batch bench worldfile gen \
 	proto json cli envopts score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per
@@ -32,22 +32,23 @@ LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
-PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h rules.h \
+PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h rules.h state.h \
 	levels.h score.h tasks.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
-	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players
+	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);
 # step-text and step-binary drive crafter-step's session, world-play
-# plays a world file.
+# plays a world file, state loads saved states as they are and with their
+# checksum made right.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary
+	step-text step-binary state
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30

@@ -45,6 +45,8 @@ static void usage(FILE *out) {
           "      --players=P      P players share each world (1..16, default 1):\n"
           "                       steps/s counts world steps, player-steps/s P times\n"
           "                       as many\n"
+          "      --state          also time saving and loading an env's state\n"
+          "                       (crafter-state(5))\n"
           "  -t, --textures=DIR   textures for pixels (default: the folder\n"
           "                       $CRAFTER_TEXTURES names, else built-in)\n"
           "  -f, --format=F       text (default) or json\n"
@@ -62,6 +64,9 @@ static void usage(FILE *out) {
           "                repetitions of 20 world generations, or with --levels\n"
           "                of 2000 copies of levels' start states\n"
           "  bytes_per_env state held per environment\n"
+          "  save_us, restore_us  with --state: microseconds to save an env's state\n"
+          "                into memory, and to load it back (medians of 2000 each,\n"
+          "                after 300 steps); state_bytes, its size\n"
           "\n"
           "Reproduce a measurement by running the same command on an idle machine;\n"
           "compare two builds with --format json > old.json, then --compare old.json.\n"
@@ -84,7 +89,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   a->options.batch.threads = 1;
   a->options.steps = 1000000;
   a->options.repeats = 5;
-  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE, OPT_RECORD, OPT_PLAYERS };
+  enum { OPT_SECONDS = 256, OPT_SWEEP, OPT_COMPARE, OPT_RECORD, OPT_PLAYERS, OPT_STATE };
   static const struct option long_options[] = {
       {"obs", required_argument, NULL, 'O'},      {"envs", required_argument, NULL, 'N'},
       {"threads", required_argument, NULL, 'T'},  {"steps", required_argument, NULL, 'S'},
@@ -99,6 +104,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
       {"config", required_argument, NULL, 'c'}, {"version", no_argument, NULL, 'V'},
       {"world", required_argument, NULL, 'w'},    {"record", required_argument, NULL, OPT_RECORD},
       {"players", required_argument, NULL, OPT_PLAYERS},
+      {"state", no_argument, NULL, OPT_STATE},
       CRAFTER_OPTION_TASK_ENTRIES,
       {NULL, 0, NULL, 0},
   };
@@ -171,6 +177,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
         a->options.batch.players = (int)players;
         break;
       }
+      case OPT_STATE: a->options.state = 1; break;
       case 'h': usage(stdout); exit(crafter_close_stdout(PROGRAM, 0));
       case 'V':
         printf(PROGRAM " (Crafter toolkit) " CRAFTER_VERSION "\n");

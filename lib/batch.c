@@ -248,6 +248,34 @@ void crafter_batch_settle(crafter_batch *batch) {
   pthread_mutex_unlock(&batch->lock);
 }
 
+/* ---- saved states ---- */
+
+size_t crafter_batch_save_state(crafter_batch *batch, int i, uint8_t *out, size_t capacity) {
+  return crafter_episode_save_state(batch->runners[i], out, capacity);
+}
+
+int crafter_batch_load_state(crafter_batch *batch, int i, const uint8_t *state, size_t size,
+                             char *error, size_t error_size) {
+  /* A helper reads the env's seed while it makes its next world: that
+   * world is given up (or waited for) before the state changes the seed,
+   * and queued again after. */
+  if (batch->spares) {
+    pthread_mutex_lock(&batch->lock);
+    if (batch->spare_state[i] == SPARE_QUEUED) batch->spare_state[i] = SPARE_DROPPED;
+    while (batch->spare_state[i] == SPARE_BUSY)
+      if (!make_queued_spare(batch)) pthread_cond_wait(&batch->spare_done, &batch->lock);
+    pthread_mutex_unlock(&batch->lock);
+  }
+  int status = crafter_episode_load_state(batch->runners[i], state, size, error, error_size);
+  if (status == 0) observe(batch, i);
+  if (batch->spares) {
+    pthread_mutex_lock(&batch->lock);
+    queue_spare(batch, i);
+    pthread_mutex_unlock(&batch->lock);
+  }
+  return status;
+}
+
 /* ---- making and freeing ---- */
 
 /* *started: what the first failed start returned, if one did. */

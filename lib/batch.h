@@ -13,6 +13,7 @@
 #include "env.h"
 #include "episode.h"
 #include "levels.h"
+#include "state.h"
 #include "tasks.h"
 #include "textures.h"
 #include "traj.h"
@@ -134,6 +135,17 @@ const char *crafter_batch_failure(const crafter_batch *batch);
  * nothing else needs them.  Without prepared worlds they do nothing. */
 void crafter_batch_settle(crafter_batch *batch);
 void crafter_batch_hold(crafter_batch *batch, int held);
+
+/* Env i's whole state (state.h) into out[0..capacity) when it fits; its
+ * size either way.  Between steps. */
+size_t crafter_batch_save_state(crafter_batch *batch, int i, uint8_t *out, size_t capacity);
+
+/* Loads a state into env i between steps (crafter_episode_load_state),
+ * its observation made.  A world made ahead for env i's next episode is
+ * made again for the seed and episode counter the state brings.  0, or -1
+ * with a reason, env i untouched. */
+int crafter_batch_load_state(crafter_batch *batch, int i, const uint8_t *state, size_t size,
+                             char *error, size_t error_size);
 
 /* Players a world (1 for Crafter's one). */
 int crafter_batch_players(const crafter_batch *batch);

@@ -132,6 +132,54 @@ static double time_resets(const crafter_batch_options *run_options, int repeats,
   return failure ? -1 : median * 1e6;
 }
 
+/* Median times of one save and one load of an env's state (state.h):
+ * one runner playing by the run's options and observation kind, after
+ * 300 random steps, its state saved into memory and loaded back,
+ * repetitions of 2000 each.  0, or -1 with a reason. */
+static int time_states(const crafter_bench_options *run_options, int repeats,
+                       crafter_bench_result *result, char *error, size_t error_size) {
+  crafter_batch_options options = run_options->batch;
+  options.envs = 1;
+  options.threads = 1;
+  options.record = NULL;
+  crafter_batch *batch = crafter_batch_new(&options, error, error_size);
+  if (!batch) return -1;
+  enum { WARM_STEPS = 300, STATES = 2000 };
+  uint64_t random_state = run_options->action_seed * 2 + 1;
+  uint8_t actions[CRAFTER_PLAYERS_MAX];
+  crafter_step_result results[CRAFTER_PLAYERS_MAX];
+  int players = crafter_batch_players(batch);
+  for (int t = 0; t < WARM_STEPS; t++) {
+    draw_actions(&random_state, actions, players);
+    crafter_batch_step(batch, actions, results, NULL);
+  }
+  size_t size = crafter_batch_save_state(batch, 0, NULL, 0);
+  uint8_t *state = malloc(size);
+  double *times = malloc(2 * sizeof(double) * (size_t)repeats);
+  int status = 0;
+  if (!state || !times) status = crafter_fail(error, error_size, "out of memory");
+  for (int r = 0; r < repeats && status == 0; r++) {
+    double start = crafter_now();
+    for (int k = 0; k < STATES; k++) crafter_batch_save_state(batch, 0, state, size);
+    double saved = crafter_now();
+    for (int k = 0; k < STATES && status == 0; k++)
+      status = crafter_batch_load_state(batch, 0, state, size, error, error_size);
+    times[r] = (saved - start) / STATES;
+    times[repeats + r] = (crafter_now() - saved) / STATES;
+  }
+  if (status == 0) {
+    qsort(times, (size_t)repeats, sizeof(double), compare_doubles);
+    qsort(times + repeats, (size_t)repeats, sizeof(double), compare_doubles);
+    result->save_microseconds = times[repeats / 2] * 1e6;
+    result->restore_microseconds = times[repeats + repeats / 2] * 1e6;
+    result->state_bytes = size;
+  }
+  free(state);
+  free(times);
+  crafter_batch_free(batch);
+  return status;
+}
+
 int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
                       char *error, size_t error_size) {
   memset(result, 0, sizeof(*result));
@@ -192,7 +240,8 @@ done:
   free(b.actions), free(b.started), free(b.records), free(runs), free(rates);
   if (status < 0) return -1;
   result->reset_microseconds = time_resets(&options->batch, repeats, error, error_size);
-  return result->reset_microseconds < 0 ? -1 : 0;
+  if (result->reset_microseconds < 0) return -1;
+  return options->state ? time_states(options, repeats, result, error, error_size) : 0;
 }
 
 /* ---- crafter-bench ---- */
@@ -252,6 +301,14 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
   crafter_json_int(json, result->starts);
   crafter_json_key(json, "prepared_starts");
   crafter_json_int(json, result->prepared_starts);
+  if (options->state) {
+    crafter_json_key(json, "save_us");
+    crafter_json_fixed(json, result->save_microseconds, 2);
+    crafter_json_key(json, "restore_us");
+    crafter_json_fixed(json, result->restore_microseconds, 2);
+    crafter_json_key(json, "state_bytes");
+    crafter_json_uint(json, result->state_bytes);
+  }
   crafter_json_end_object(json);
 }
 
@@ -265,13 +322,17 @@ static void write_text_row(FILE *out, const crafter_bench_options *options,
           result->bytes_per_env);
   if (result->players > 1)
     fprintf(out, " %7d %15.0f", result->players, result->steps_per_second * result->players);
+  if (options->state)
+    fprintf(out, " %9.2f %10.2f %11zu", result->save_microseconds, result->restore_microseconds,
+            result->state_bytes);
   fprintf(out, "\n");
 }
 
-static void write_text_head(FILE *out, int players) {
+static void write_text_head(FILE *out, int players, int state) {
   fprintf(out, "%-10s %5s %7s %14s %14s %11s %13s", "obs", "envs", "threads", "steps/s",
           "resets/s", "reset us", "bytes/env");
   if (players > 1) fprintf(out, " %7s %15s", "players", "player-steps/s");
+  if (state) fprintf(out, " %9s %10s %11s", "save us", "restore us", "state bytes");
   fprintf(out, "\n");
 }
 
@@ -433,7 +494,7 @@ static int measure(const char *program, const crafter_bench_request *request,
     } else {
       if (p == 0) {
         fprintf(out, "cpu: %s, kernels: %s\n", cpu, crafter_kernels_name());
-        write_text_head(out, run.batch.players);
+        write_text_head(out, run.batch.players, run.state);
       }
       write_text_row(out, &run, &result);
     }

@@ -23,6 +23,7 @@ typedef struct crafter_bench_options {
   crafter_traj_writer *writer; /* with batch.record (its header): every episode that ends,
                                   and at the end every one under way, cut, is written
                                   here; NULL: nothing is recorded */
+  int state;        /* also time saving and loading an env's state (state.h) */
 } crafter_bench_options;
 
 typedef struct crafter_bench_result {
@@ -40,6 +41,12 @@ typedef struct crafter_bench_result {
   int64_t starts;             /* episodes started over the whole measurement (the warm-up
                                  and every repetition), each env's first included */
   int64_t prepared_starts;    /* of them, those on a world a helper thread made ahead */
+  /* With options.state: one save of an env's state into memory and one
+   * load of it, in microseconds (the medians of repetitions of 2000 each,
+   * after 300 random steps, observations of the run's kind), and the
+   * state's bytes. */
+  double save_microseconds, restore_microseconds;
+  size_t state_bytes;
 } crafter_bench_result;
 
 /* Runs the benchmark; returns 0, or -1 with a reason. */
@@ -92,8 +99,9 @@ void crafter_bench_cpu_name(const char *cpuinfo_path, char *out, size_t size);
 /* One result as crafter-bench --format json writes it: {"sps",
  * "resets_per_s", "reset_us", "envs", "threads", "obs", "steps",
  * "seconds", "resets", "repeats", "bytes_per_env", "cpu", "kernels",
- * "players", "player_sps", "starts", "prepared_starts"}, the rates with 1
- * decimal, reset_us with 2, seconds with 4. */
+ * "players", "player_sps", "starts", "prepared_starts"}, with options.state
+ * also "save_us", "restore_us" and "state_bytes"; the rates with 1
+ * decimal, the microseconds with 2, seconds with 4. */
 void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_options *options,
                               const crafter_bench_result *result, const char *cpu,
                               const char *kernels);

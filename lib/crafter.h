@@ -5,9 +5,10 @@
  *
  * env.h is the game (crafter.Env: reset, step, reward, achievements),
  * render.h its observations, batch.h many envs across threads, traj.h
- * trajectory files, worldfile.h hand-made worlds, score.h success rates
- * and Crafter scores.  The other modules of the library are internal and
- * not installed. */
+ * trajectory files, worldfile.h hand-made worlds, state.h saved states
+ * (save, try actions, come back), score.h success rates and Crafter
+ * scores.  The other modules of the library are internal and not
+ * installed. */
 #ifndef CRAFTER_CRAFTER_H
 #define CRAFTER_CRAFTER_H
 
@@ -18,6 +19,7 @@
 #include "render.h"
 #include "rules.h"
 #include "score.h"
+#include "state.h"
 #include "tasks.h"
 #include "textures.h"
 #include "traj.h"

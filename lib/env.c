@@ -165,6 +165,7 @@ void crafter_prepared_free(crafter_prepared *prepared) {
 }
 
 int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepared *prepared) {
+  prepared->seed = env->params.seed;
   prepared->episode = episode;
   prepared->world_seed = crafter_world_seed(env->params.seed, episode);
   prepared->ready = generate_game(env, prepared->world_seed, &prepared->game) == 0;
@@ -172,7 +173,9 @@ int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepare
 }
 
 int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared) {
-  if (!prepared->ready || prepared->episode != env->episode + 1) return crafter_env_reset(env);
+  if (!prepared->ready || prepared->episode != env->episode + 1 ||
+      prepared->seed != env->params.seed)
+    return crafter_env_reset(env);
   crafter_game swap = env->game;
   env->game = prepared->game;
   prepared->game = swap;

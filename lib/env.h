@@ -101,7 +101,7 @@ void crafter_env_begin_restored(crafter_env *env, int64_t episode, int64_t world
  * elsewhere. */
 typedef struct crafter_prepared {
   crafter_game game;
-  int64_t episode, world_seed;
+  int64_t seed, episode, world_seed; /* the Env seed and episode it is the world of */
   int ready;
 } crafter_prepared;
 
@@ -114,9 +114,10 @@ void crafter_prepared_free(crafter_prepared *prepared);
  * the env.  Returns 0, or -1 if memory ran out. */
 int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepared *prepared);
 
-/* Starts the next episode with the prepared game when it is that episode's,
- * else with a plain reset.  Returns 0, -1 if memory ran out, or
- * CRAFTER_PLAYERS_UNFIT. */
+/* Starts the next episode with the prepared game when it is that episode's
+ * (of the env's seed and next episode counter, which a loaded state may
+ * have changed since it was made), else with a plain reset.  Returns 0,
+ * -1 if memory ran out, or CRAFTER_PLAYERS_UNFIT. */
 int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared);
 
 /* One step with an action in [0, CRAFTER_ACTION_COUNT). */

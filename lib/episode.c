@@ -29,6 +29,7 @@ struct crafter_episode {
   crafter_traj_recorder *recorder;
   crafter_traj_recorder *more[CRAFTER_PLAYERS_MAX]; /* players 1..: their recorders */
   int started, ended, steps;
+  crafter_rules_print rules_print; /* kept for state.h */
 };
 
 static void attach_renderer(crafter_episode *e) {
@@ -426,6 +427,37 @@ crafter_task_tracker *crafter_episode_tracker(crafter_episode *e) { return &e->t
 int64_t crafter_episode_level(const crafter_episode *e) {
   return e->options->levels ? e->env.episode : 0;
 }
+
+void crafter_episode_get_progress(const crafter_episode *e, crafter_episode_progress *out) {
+  memset(out, 0, sizeof(*out));
+  out->started = e->started;
+  out->ended = e->ended;
+  out->steps = e->steps;
+  out->done = e->done;
+  out->next_level = e->next_level;
+  memcpy(out->candidate, e->candidate, sizeof(out->candidate));
+  memcpy(out->text, e->text, sizeof(out->text));
+  out->picker = e->picker;
+}
+
+void crafter_episode_set_progress(crafter_episode *e, const crafter_episode_progress *in) {
+  e->started = in->started;
+  e->ended = in->ended;
+  e->steps = in->steps;
+  e->done = in->done;
+  e->next_level = in->next_level;
+  memcpy(e->candidate, in->candidate, sizeof(e->candidate));
+  memcpy(e->text, in->text, sizeof(e->text));
+  e->picker = in->picker;
+  memset(e->goal, 0, sizeof(e->goal));
+  e->observed = 0;
+}
+
+const crafter_episode_options *crafter_episode_options_of(const crafter_episode *e) {
+  return e->options;
+}
+
+crafter_rules_print *crafter_episode_rules_print(crafter_episode *e) { return &e->rules_print; }
 
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *e) {
   return e->renderer;

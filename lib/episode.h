@@ -210,6 +210,39 @@ int crafter_stored_world_played(const crafter_stored_world *world, int p);
 
 void crafter_stored_world_free(crafter_stored_world *world);
 
+/* What a runner keeps beyond its env, its trackers and its observations,
+ * for saved states (state.h): whether an episode started and ended, its
+ * steps, which players' episodes ended, the level held for the next start,
+ * each player's goal (its candidate in the pool and its wording) and the
+ * level picker.  Setting it forgets the observations made, so that the
+ * next crafter_episode_observe makes them again. */
+typedef struct crafter_episode_progress {
+  int started, ended, steps;
+  uint32_t done;
+  int next_level;
+  int candidate[CRAFTER_PLAYERS_MAX], text[CRAFTER_PLAYERS_MAX];
+  crafter_level_picker picker;
+} crafter_episode_progress;
+void crafter_episode_get_progress(const crafter_episode *episode,
+                                  crafter_episode_progress *progress);
+void crafter_episode_set_progress(crafter_episode *episode,
+                                  const crafter_episode_progress *progress);
+
+/* The options the runner was made with. */
+const crafter_episode_options *crafter_episode_options_of(const crafter_episode *episode);
+
+/* Checksums of the rules a runner plays by (its configuration, goals,
+ * level set and world file), which a saved state must have been saved
+ * under (state.h): worked out by the state module on a runner's first
+ * save or load, and kept in the runner, since a task file's checksum
+ * costs more than a state. */
+typedef struct crafter_rules_print {
+  int ready;
+  uint32_t flags; /* CRAFTER_STATE_GOALS, _LEVELS, _WORLD: what the runner has */
+  uint32_t config, goals, levels, world;
+} crafter_rules_print;
+crafter_rules_print *crafter_episode_rules_print(crafter_episode *episode);
+
 /* The renderer drawing the pixels (NULL without), for a runner to share. */
 const crafter_renderer *crafter_episode_renderer(const crafter_episode *episode);
 

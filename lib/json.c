@@ -738,6 +738,38 @@ void crafter_json_base64(crafter_json_writer *writer, const uint8_t *data, size_
   end_value(writer);
 }
 
+/* A base64 character's six bits, or -1. */
+static int sextet(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+int crafter_base64_decode(const char *text, size_t length, uint8_t *out, size_t *size) {
+  if (length % 4) return -1;
+  size_t made = 0;
+  for (size_t i = 0; i < length; i += 4) {
+    int last = i + 4 == length;
+    int pad = last && text[i + 3] == '=' ? (text[i + 2] == '=' ? 2 : 1) : 0;
+    uint32_t bits = 0;
+    for (int k = 0; k < 4; k++) {
+      int value = k >= 4 - pad ? 0 : sextet(text[i + (size_t)k]);
+      if (value < 0) return -1;
+      bits = bits << 6 | (uint32_t)value;
+    }
+    /* Padding leaves the bits it stands for at zero (the canonical form). */
+    if ((pad == 1 && (bits & 0xff)) || (pad == 2 && (bits & 0xffff))) return -1;
+    out[made++] = (uint8_t)(bits >> 16);
+    if (pad < 2) out[made++] = (uint8_t)(bits >> 8);
+    if (pad < 1) out[made++] = (uint8_t)bits;
+  }
+  *size = made;
+  return 0;
+}
+
 void crafter_json_newline(crafter_json_writer *writer) {
   if (writer->failed) return;
   if (writer->depth != 0 || writer->after_key || writer->in_string) {

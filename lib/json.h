@@ -144,6 +144,11 @@ void crafter_json_null(crafter_json_writer *writer);
 /* Bytes as a string of base64 (RFC 4648, with padding). */
 void crafter_json_base64(crafter_json_writer *writer, const uint8_t *data, size_t size);
 
+/* The bytes of text[0..length), base64 as crafter_json_base64 writes it
+ * (RFC 4648, padded, nothing else), into out, which holds length / 4 * 3
+ * bytes; their count in *size.  0, or -1 for text that is not that. */
+int crafter_base64_decode(const char *text, size_t length, uint8_t *out, size_t *size);
+
 /* One string written in pieces, each escaped as above (a multi-byte
  * character may not be split between pieces). */
 void crafter_json_string_begin(crafter_json_writer *writer);

@@ -100,6 +100,10 @@ static void write_env_index(crafter_json_writer *json, const crafter_record_extr
     crafter_json_key(json, "player");
     crafter_json_int(json, extra->player_key - 1);
   }
+  if (extra && extra->loaded) {
+    crafter_json_key(json, "loaded");
+    crafter_json_bool(json, 1);
+  }
 }
 
 static void write_extra(crafter_json_writer *json, const crafter_record_extra *extra) {

@@ -50,6 +50,8 @@ typedef struct crafter_record_extra {
   int64_t level;         /* on a level set: the "level" key (the episode's number), 0: none */
   int player_key;        /* with several players: the "player" key after "env" is this
                             minus 1; 0: no key */
+  int loaded;            /* 1: "loaded": true after those (the state a load request
+                            brought, crafter-step(1)); 0: no key */
 } crafter_record_extra;
 
 /* The reset record: parameters, world seed, material grid and objects;

@@ -24,6 +24,7 @@
 #include "bytes.h"
 #include "cli.h"
 #include "errors.h"
+#include "json.h"
 #include "proto.h"
 #include "render.h"
 #include "textures.h"
@@ -142,6 +143,9 @@ typedef struct session {
   crafter_renderer *view_renderer;
   int view_size[2];
   uint8_t *view_pixels;
+  /* Save and load requests: a state's bytes. */
+  uint8_t *state;
+  size_t state_capacity;
 } session;
 
 static void free_text(FILE **files, char **buffers, int count) {
@@ -157,6 +161,7 @@ static void free_session(session *s) {
   free(s->table);
   crafter_renderer_free(s->view_renderer);
   free(s->view_pixels);
+  free(s->state);
   crafter_batch_free(s->batch);
   if (s->writer) {
     char ignored[64];
@@ -481,15 +486,18 @@ static crafter_step_result result_of(const crafter_step_record *record) {
                                record->info_reward};
 }
 
+/* Agent's record: a step's (record not NULL), or the state it starts
+ * from; with `loaded`, the state a load request brought (its "env" key
+ * always, and "loaded": true). */
 static void write_text_record(session *s, FILE *out, int agent, int action,
-                              const crafter_step_record *record) {
+                              const crafter_step_record *record, int loaded) {
   int i = agent / s->players, p = agent % s->players;
   crafter_episode *episode = crafter_batch_episode(s->batch, i);
   size_t size;
   const uint8_t *obs = crafter_episode_observe_player(episode, p, &size);
   int tasks = s->options->tasks != NULL;
   crafter_record_extra extra = {
-      s->options->envs > 1 || s->players > 1 ? i : -1,
+      s->options->envs > 1 || s->players > 1 || loaded ? i : -1,
       s->options->obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
                                                                                         : NULL,
       s->options->obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
@@ -501,7 +509,8 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       tasks ? crafter_episode_player_instruction(episode, p) : NULL,
       tasks && record ? record->goal : -1,
       crafter_episode_level(episode),
-      s->players > 1 ? p + 1 : 0};
+      s->players > 1 ? p + 1 : 0,
+      loaded};
   crafter_env *env = crafter_episode_env(episode);
   env->viewer = p;
   crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
@@ -513,7 +522,7 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       crafter_proto_write_reset(out, env, &extra);
   } else if (s->options->info == CRAFTER_INFO_STATE) {
     crafter_proto_write_state(out, env, step, &extra); /* resets carry the first state */
-  } else if (step || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
+  } else if (step || loaded || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
              s->options->tasks || s->options->levels || s->players > 1) {
     /* A short reset record only when it carries something: the goal and
      * the level are known before the first action. */
@@ -539,14 +548,14 @@ static void text_step_job(void *context, int i, crafter_episode *episode) {
                    : crafter_episode_step_players(episode, actions, &s->records[first]);
   if (status < 0) __atomic_store_n(&s->step_trouble, 1, __ATOMIC_RELAXED);
   for (int p = 0; p < s->players; p++)
-    write_text_record(s, s->step_text[i], first + p, actions[p], &s->records[first + p]);
+    write_text_record(s, s->step_text[i], first + p, actions[p], &s->records[first + p], 0);
 }
 
 static void text_start_job(void *context, int i, crafter_episode *episode) {
   session *s = context;
   (void)episode;
   for (int p = 0; p < s->players; p++)
-    write_text_record(s, s->start_text[i], i * s->players + p, 0, NULL);
+    write_text_record(s, s->start_text[i], i * s->players + p, 0, NULL, 0);
 }
 
 /* Whether the step of env i ended its world's episode. */
@@ -723,8 +732,8 @@ static int lend_frame(session *s, int fd) {
 }
 
 /* Before the frame buffer is written again: the pipe must hold none of
- * its pages. */
-static int reclaim_frame(session *s) {
+ * its pages.  With `keep`, a fresh buffer starts as a copy of the frame. */
+static int reclaim_frame(session *s, int keep) {
   if (!s->frame_lent) return 0;
   s->frame_lent = 0;
 #if defined(__linux__)
@@ -733,9 +742,10 @@ static int reclaim_frame(session *s) {
 #endif
   uint8_t *fresh = new_frame_buffer(s);
   if (!fresh) return -1;
+  if (keep) memcpy(fresh, s->frame, s->frame_bytes);
   munmap(s->frame, s->frame_bytes);
   s->frame = fresh;
-  if (s->final_dirty) memset(s->final_dirty, 0, (size_t)s->agents);
+  if (s->final_dirty && !keep) memset(s->final_dirty, 0, (size_t)s->agents);
   return 0;
 }
 
@@ -864,6 +874,289 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   return 0;
 }
 
+/* ---- saved states (crafter-state(5)) ---- */
+
+/* The state buffer holds `size` bytes; 0, or -1 out of memory. */
+static int state_room(session *s, size_t size) {
+  if (size <= s->state_capacity) return 0;
+  uint8_t *grown = realloc(s->state, size);
+  if (!grown) return -1;
+  s->state = grown;
+  s->state_capacity = size;
+  return 0;
+}
+
+/* Env i's state into the state buffer; its size, or 0 out of memory. */
+static size_t save_env(session *s, int i) {
+  size_t size = crafter_batch_save_state(s->batch, i, NULL, 0);
+  if (state_room(s, size) < 0) return 0;
+  return crafter_batch_save_state(s->batch, i, s->state, size);
+}
+
+/* Loads the state buffer's `size` bytes into env i.  Without
+ * --manual-reset an env whose loaded episode had ended starts its next
+ * one at once, as after a step that ends one; *started says so.  0, or
+ * -1 with the reason the state was refused (the session goes on). */
+static int load_env(session *s, int i, size_t size, int *started, char *reason,
+                    size_t reason_size) {
+  *started = 0;
+  if (crafter_batch_load_state(s->batch, i, s->state, size, reason, reason_size) < 0) return -1;
+  if (!s->options->manual_reset && crafter_episode_ended(crafter_batch_episode(s->batch, i))) {
+    memset(s->started, 0, (size_t)s->options->envs);
+    s->started[i] = 1;
+    crafter_batch_start(s->batch, s->started);
+    s->started[i] = 0;
+    *started = 1;
+  }
+  return 0;
+}
+
+/* Reads `size` bytes of input into `out`: those buffered, then the rest
+ * straight from the descriptor.  Returns how many came (fewer when the
+ * input ended), or -1 on a read error. */
+static long read_exact(reader *in, uint8_t *out, size_t size) {
+  size_t got = in->end - in->start < size ? in->end - in->start : size;
+  memcpy(out, in->buffer + in->start, got);
+  in->start += got;
+  while (got < size && !in->eof) {
+    fflush(in->flush);
+    ssize_t count;
+    do {
+      count = read(in->fd, out + got, size - got);
+    } while (count < 0 && errno == EINTR);
+    if (count < 0) return -1;
+    if (count == 0) in->eof = 1;
+    got += (size_t)count;
+  }
+  return (long)got;
+}
+
+/* A request's fixed bytes: all there, or the error of input that ended
+ * in it. */
+static const uint8_t *request_bytes(reader *in, size_t bytes, const char *what, long step,
+                                    char *error, size_t error_size) {
+  long available = fill(in, bytes);
+  if (available < 0) {
+    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    return NULL;
+  }
+  if ((size_t)available < bytes) {
+    snprintf(error, error_size, "input ended in a %s request before step %ld: %ld of %zu bytes",
+             what, step, available, bytes);
+    return NULL;
+  }
+  const uint8_t *request = in->buffer + in->start;
+  in->start += bytes;
+  return request;
+}
+
+static int write_reply(session *s, const void *data, size_t size, char *error,
+                       size_t error_size) {
+  if (fflush(s->out) != 0 || write_all(fileno(s->out), data, size) < 0) {
+    snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* 252: env i's state, as uint32 L and L bytes. */
+static int answer_save(session *s, reader *in, long step, char *error, size_t error_size) {
+  const uint8_t *request =
+      request_bytes(in, CRAFTER_PROTOCOL_SAVE_BYTES, "save", step, error, error_size);
+  if (!request) return -1;
+  uint32_t index = crafter_get_u32(request + 1);
+  if (index >= (uint32_t)s->options->envs) {
+    snprintf(error, error_size, "a save request before step %ld names env %u of %d", step, index,
+             s->options->envs);
+    return -1;
+  }
+  size_t size = save_env(s, (int)index);
+  if (!size) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  uint8_t head[4];
+  crafter_put_u32(head, (uint32_t)size);
+  if (write_reply(s, head, sizeof(head), error, error_size) < 0) return -1;
+  return write_reply(s, s->state, size, error, error_size);
+}
+
+/* The frame a load answers with: the last frame's entries, in the
+ * buffer the next frame goes in, the batch drawing into it. */
+static int begin_load_frame(session *s) {
+  if (!s->ring) {
+    if (reclaim_frame(s, 1) < 0) return -1;
+  } else {
+    size_t slots = (size_t)s->options->shm_slots;
+    size_t slot = (size_t)(s->frame - s->ring) / s->frame_bytes;
+    size_t last = (slot + slots - 1) % slots;
+    if (last != slot) {
+      memcpy(s->frame, s->ring + s->frame_bytes * last, s->frame_bytes);
+      if (s->final_dirty)
+        memcpy(s->final_dirty + slot * (size_t)s->agents, s->final_dirty + last * (size_t)s->agents,
+               (size_t)s->agents);
+    }
+  }
+  aim_batch(s);
+  return 0;
+}
+
+/* Env i's entries after a load: its state, reward 0, done for the
+ * players whose episodes had ended, discount 0 for the dead. */
+static void fill_loaded(session *s, int i, int started) {
+  crafter_episode *episode = crafter_batch_episode(s->batch, i);
+  const crafter_env *env = crafter_episode_env_const(episode);
+  for (int p = 0; p < s->players; p++) {
+    int agent = i * s->players + p;
+    crafter_step_record record = {0};
+    record.done = crafter_episode_player_done(episode, p);
+    record.discount = env->game.players[p].inventory[CRAFTER_HEALTH] > 0 ? 1.0 : 0.0;
+    fill_frame(s, agent, &record, started);
+    if (s->final_dirty && s->obs_bytes) {
+      size_t slot = s->ring ? (size_t)(s->frame - s->ring) / s->frame_bytes : 0;
+      memset(s->frame + s->section[CRAFTER_SECTION_FINAL] + s->obs_bytes * (size_t)agent, 0,
+             s->obs_bytes);
+      s->final_dirty[slot * (size_t)s->agents + (size_t)agent] = 0;
+    }
+  }
+}
+
+/* 251: a state loaded into env i; uint32 status, uint32 M, the reason,
+ * and when loaded the next frame. */
+static int answer_load(session *s, reader *in, long step, uint32_t *sequence, char *error,
+                       size_t error_size) {
+  const uint8_t *request =
+      request_bytes(in, CRAFTER_PROTOCOL_LOAD_BYTES, "load", step, error, error_size);
+  if (!request) return -1;
+  uint32_t index = crafter_get_u32(request + 1), size = crafter_get_u32(request + 5);
+  if (index >= (uint32_t)s->options->envs) {
+    snprintf(error, error_size, "a load request before step %ld names env %u of %d", step, index,
+             s->options->envs);
+    return -1;
+  }
+  size_t limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, (int)index));
+  if (size > limit) {
+    snprintf(error, error_size,
+             "a load request before step %ld brings %u bytes; a state of these parameters has "
+             "at most %zu",
+             step, size, limit);
+    return -1;
+  }
+  if (state_room(s, size ? size : 1) < 0 || begin_load_frame(s) < 0) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  long got = read_exact(in, s->state, size);
+  if (got < 0) {
+    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    return -1;
+  }
+  if ((size_t)got < size) {
+    snprintf(error, error_size,
+             "input ended in a load request before step %ld: %ld of the state's %u bytes", step,
+             got, size);
+    return -1;
+  }
+  char reason[400] = "";
+  int started;
+  int refused = load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0;
+  size_t length = refused ? strlen(reason) : 0;
+  uint8_t head[8];
+  crafter_put_u32(head, (uint32_t)refused);
+  crafter_put_u32(head + 4, (uint32_t)length);
+  if (write_reply(s, head, sizeof(head), error, error_size) < 0 ||
+      write_reply(s, reason, length, error, error_size) < 0)
+    return -1;
+  if (refused) return 0;
+  fill_loaded(s, (int)index, started);
+  if (step_failed(s, error, error_size)) return -1;
+  if (send_frame(s, (*sequence)++) < 0) {
+    snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* A request line of JSON lines: "save E" (answered with the state in
+ * base64) or "load E BASE64" (answered with the records of the state, or
+ * why it was refused).  1 when the line is one (answered), 0 when it is
+ * not, -1 when it cannot be read. */
+static int text_request(session *s, char *line, long line_number, char *error,
+                        size_t error_size) {
+  while (*line == ' ' || *line == '\t') line++;
+  size_t word = strcspn(line, " \t\r");
+  int save = word == 4 && strncmp(line, "save", 4) == 0;
+  int load = word == 4 && strncmp(line, "load", 4) == 0;
+  if (!save && !load) return 0;
+  char *at = line + 4;
+  while (*at == ' ' || *at == '\t') at++;
+  char *end = at;
+  long index = -1;
+  if (*at >= '0' && *at <= '9') index = strtol(at, &end, 10);
+  int envs = s->options->envs;
+  if (index < 0 || index >= envs || !(*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r')) {
+    snprintf(error, error_size, "line %ld: a %s request names an env, 0..%d: %s E%s", line_number,
+             save ? "save" : "load", envs - 1, save ? "save" : "load", load ? " BASE64" : "");
+    return -1;
+  }
+  while (*end == ' ' || *end == '\t') end++;
+  crafter_json_writer json;
+  if (save) {
+    size_t rest = strspn(end, " \t\r");
+    if (end[rest] != '\0') {
+      snprintf(error, error_size, "line %ld: a save request is \"save E\", with nothing after",
+               line_number);
+      return -1;
+    }
+    size_t size = save_env(s, (int)index);
+    if (!size) {
+      snprintf(error, error_size, "out of memory");
+      return -1;
+    }
+    crafter_json_writer_init_file(&json, s->out);
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "env");
+    crafter_json_int(&json, index);
+    crafter_json_key(&json, "state");
+    crafter_json_base64(&json, s->state, size);
+    crafter_json_end_object(&json);
+    crafter_json_newline(&json);
+    return 1;
+  }
+  size_t length = strcspn(end, " \t\r");
+  size_t rest = length + strspn(end + length, " \t\r");
+  size_t limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, (int)index));
+  size_t size;
+  if (end[rest] != '\0' || length == 0 || length / 4 * 3 > limit + 2 ||
+      state_room(s, length / 4 * 3 + 1) < 0 ||
+      crafter_base64_decode(end, length, s->state, &size) < 0) {
+    snprintf(error, error_size,
+             "line %ld: a load request is \"load E BASE64\": a state (crafter-state(5)) in "
+             "base64, as a save request answers",
+             line_number);
+    return -1;
+  }
+  char reason[400] = "";
+  int started;
+  if (load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0) {
+    crafter_json_writer_init_file(&json, s->out);
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "env");
+    crafter_json_int(&json, index);
+    crafter_json_key(&json, "loaded");
+    crafter_json_bool(&json, 0);
+    crafter_json_key(&json, "error");
+    crafter_json_string(&json, reason);
+    crafter_json_end_object(&json);
+    crafter_json_newline(&json);
+    return 1;
+  }
+  if (step_failed(s, error, error_size)) return -1;
+  for (int p = 0; p < s->players; p++)
+    write_text_record(s, s->out, (int)index * s->players + p, 0, NULL, 1);
+  return 1;
+}
+
 static int run_binary(session *s, reader *in, char *error, size_t error_size) {
   int count = s->agents, envs = s->options->envs;
   size_t env_obs = s->obs_bytes * (size_t)s->players;
@@ -875,14 +1168,21 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
       memcpy(s->frame + s->section[CRAFTER_SECTION_OBS] + env_obs * (size_t)i,
              crafter_batch_observation(s->batch, i), env_obs);
   for (int i = 0; i < count; i++) fill_frame(s, i, NULL, 1);
-  if (send_frame(s, 0) < 0) {
+  uint32_t sequence = 0; /* frames sent: a step's, or a load's */
+  if (send_frame(s, sequence++) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
     return 1;
   }
   for (long step = 1;; step++) {
     long available = fill(in, 1);
-    if (available > 0 && in->buffer[in->start] == CRAFTER_PROTOCOL_RENDER) {
-      if (answer_render(s, in, step, error, error_size) < 0) return 1;
+    uint8_t first = available > 0 ? in->buffer[in->start] : 0;
+    if (first == CRAFTER_PROTOCOL_RENDER || first == CRAFTER_PROTOCOL_SAVE ||
+        first == CRAFTER_PROTOCOL_LOAD) {
+      int status = first == CRAFTER_PROTOCOL_RENDER ? answer_render(s, in, step, error, error_size)
+                   : first == CRAFTER_PROTOCOL_SAVE ? answer_save(s, in, step, error, error_size)
+                                                    : answer_load(s, in, step, &sequence, error,
+                                                                  error_size);
+      if (status < 0) return 1;
       step--; /* a request is not a step */
       continue;
     }
@@ -906,7 +1206,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
                  CRAFTER_BATCH_RESET);
         return 1;
       }
-    if (reclaim_frame(s) < 0) {
+    if (reclaim_frame(s, 0) < 0) {
       snprintf(error, error_size, "out of memory");
       return 1;
     }
@@ -917,7 +1217,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
     settle_final(s);
     in->start += (size_t)count;
     if (step_failed(s, error, error_size)) return 1;
-    if (send_frame(s, (uint32_t)step) < 0) {
+    if (send_frame(s, sequence++) < 0) {
       snprintf(error, error_size, "writing standard output: %s", strerror(errno));
       return 1;
     }
@@ -956,8 +1256,13 @@ static void step_text(session *s, const int *actions) {
 
 static int run_text(session *s, reader *in, char *error, size_t error_size) {
   int count = s->agents;
-  for (int i = 0; i < count; i++) write_text_record(s, s->out, i, 0, NULL);
-  line_buffer buffer = {NULL, 0, 0, crafter_session_line_limit(count)};
+  for (int i = 0; i < count; i++) write_text_record(s, s->out, i, 0, NULL, 0);
+  /* A line of actions has its limit; a load request, the base64 of the
+   * largest state of these parameters. */
+  size_t action_limit = crafter_session_line_limit(count);
+  size_t state_limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, 0));
+  size_t load_limit = 64 + (state_limit + 2) / 3 * 4;
+  line_buffer buffer = {NULL, 0, 0, load_limit > action_limit ? load_limit : action_limit};
   int *actions = malloc(sizeof(int) * (size_t)count);
   if (!actions) {
     snprintf(error, error_size, "out of memory");
@@ -969,16 +1274,26 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     int got = read_line(in, &buffer);
     if (got == 0) break;
     line_number++;
-    if (got == LINE_TOO_LONG) {
-      snprintf(error, error_size,
-               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
-               line_number, buffer.limit, count, count == 1 ? "" : "s");
-      status = 1;
-      break;
-    }
     if (got == LINE_READ_ERROR || got == LINE_NO_MEMORY) {
       snprintf(error, error_size, "reading standard input: %s",
                got == LINE_NO_MEMORY ? "out of memory" : strerror(errno));
+      status = 1;
+      break;
+    }
+    const char *start = buffer.text ? buffer.text + strspn(buffer.text, " \t") : "";
+    if (got == LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
+      snprintf(error, error_size,
+               "line %ld: a load request longer than %zu bytes, the base64 of the largest state "
+               "of these parameters",
+               line_number, buffer.limit);
+      status = 1;
+      break;
+    }
+    if (got == LINE_TOO_LONG ||
+        (buffer.length > action_limit && strncmp(start, "load", 4) != 0)) {
+      snprintf(error, error_size,
+               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
+               line_number, action_limit, count, count == 1 ? "" : "s");
       status = 1;
       break;
     }
@@ -995,6 +1310,12 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     char *cursor = line;
     while (*cursor == ' ' || *cursor == '\t' || *cursor == '\r') cursor++;
     if (*cursor == '#') continue; /* a comment */
+    int request = text_request(s, cursor, line_number, error, error_size);
+    if (request < 0) {
+      status = 1;
+      break;
+    }
+    if (request) continue;
     int parsed = 0;
     char *word;
     while (parsed <= count && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {

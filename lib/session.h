@@ -83,6 +83,14 @@ size_t crafter_session_line_limit(int envs);
 #define CRAFTER_PROTOCOL_RENDER 253u  /* then uint32 env, width, height: that env's view
                                          drawn at that size, answered with its pixels */
 #define CRAFTER_PROTOCOL_RENDER_BYTES 13
+#define CRAFTER_PROTOCOL_SAVE 252u    /* then uint32 env: that env's state (crafter-state(5)),
+                                          answered with uint32 L and its L bytes */
+#define CRAFTER_PROTOCOL_SAVE_BYTES 5
+#define CRAFTER_PROTOCOL_LOAD 251u    /* then uint32 env, uint32 L and L bytes of a state:
+                                          loaded into that env, answered with uint32 status
+                                          (0 loaded, 1 refused), uint32 M, M bytes of the
+                                          reason, and when loaded a frame */
+#define CRAFTER_PROTOCOL_LOAD_BYTES 9
 /* A render request asks for at least 2 pixels a cell (what Crafter can
  * draw) and at most this many pixels on each axis. */
 #define CRAFTER_PROTOCOL_RENDER_MAX 4096

@@ -3,7 +3,7 @@
 # options are refused.  No timing is asserted: machines are shared.
 . "$(dirname "$0")/tap.sh"
 bench=$top/bin/crafter-bench
-plan 15
+plan 17
 
 "$bench" --help >"$scratch/help"
 ok $? "--help exits 0"
@@ -17,6 +17,15 @@ for key in sps resets_per_s reset_us envs threads bytes_per_env; do
 done | grep -q missing
 [ $? -ne 0 ] && grep -q '"resets": [1-9]' "$scratch/one.json"
 ok $? "json has sps, resets_per_s, reset_us, envs, threads, bytes_per_env and counted resets"
+
+grep -q '"save_us"' "$scratch/one.json"
+[ $? -ne 0 ]
+ok $? "without --state, no state figures"
+"$bench" --steps 2000 --repeats 1 --players 2 --obs pixels --state --format json >"$scratch/state.json" &&
+  "$bench" --steps 2000 --repeats 1 --state >"$scratch/state.txt"
+[ $? -eq 0 ] && grep -q '"save_us": [0-9.]*, "restore_us": [0-9.]*, "state_bytes": [1-9][0-9]*}$' "$scratch/state.json" &&
+  grep -q ' save us restore us state bytes$' "$scratch/state.txt"
+ok $? "--state adds save_us, restore_us and state_bytes (json and text): $(grep -o '"save_us.*' "$scratch/state.json")"
 
 "$bench" --steps 2000 --repeats 1 --envs 4 --threads 2 --obs symbolic --compare "$scratch/one.json" >"$scratch/cmp"
 ok $? "--compare against an earlier result"

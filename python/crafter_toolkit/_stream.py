@@ -21,6 +21,7 @@ import signal
 import struct
 import subprocess
 import time
+import weakref
 
 import numpy as np
 
@@ -32,6 +33,9 @@ HEADER = struct.Struct("<8s" + "I" * 30)
 RESET = 255
 RENDER = 253  # then uint32 env, width, height: a view at any size, nothing stepped
 RENDER_MAX = 4096  # pixels on each axis
+SAVE = 252  # then uint32 env: answered with uint32 L and the state's L bytes
+LOAD = 251  # then uint32 env, uint32 L, the state: status, reason and a frame
+STATE_MAX = 1 << 31  # bytes of a state this client takes (crafter-state(5))
 ACTIONS = 17
 FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS, FLAG_LEVELS, FLAG_FINAL = 1, 2, 4, 8, 16, 32
 FLAG_PLAYERS = 64  # several players a world: the header's N counts agents (envs * players)
@@ -212,6 +216,25 @@ def level_options(levels, start_level=None, level_order=None):
     return args
 
 
+# Streams alive in this process, for fork(): before it, each saves its
+# envs' states; in the child, each lets the parent's crafter-step go and
+# starts its own from them when it is next used.
+_LIVE = weakref.WeakSet()
+
+
+def _each_live(method):
+    def run():
+        for stream in list(_LIVE):
+            getattr(stream, method)()
+    return run
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_each_live("_before_fork"),
+                        after_in_parent=_each_live("_after_fork_in_parent"),
+                        after_in_child=_each_live("_after_fork_in_child"))
+
+
 class Stream:
     """One crafter-step speaking the binary protocol.  seed None is
     crafter-step's default (0, or a level file's seed).  With levels (see
@@ -232,6 +255,10 @@ class Stream:
                  program=None, buffers=2, tasks=None, split=None, task=None, levels=None,
                  start_level=None, level_order=None, final_obs=False, players=1,
                  timeout=None):
+        # What a copy starts its own crafter-step with (see __getstate__).
+        self._arguments = {name: value for name, value in locals().items()
+                           if name not in ("self", "__class__")}
+        self._inherited = None  # after fork(): the states to start again from
         self.timeout = timeout_seconds(timeout)
         if obs not in OBS_KINDS:
             raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
@@ -328,6 +355,7 @@ class Stream:
         self._read_frame()
         if self.obs_kind == "pixels" and self._builtin_default:
             _textures.notice()
+        _LIVE.add(self)
 
     # -- reading -------------------------------------------------------
 
@@ -387,6 +415,8 @@ class Stream:
 
     def _send(self, data, what):
         """Writes data to crafter-step's input; `what` it is (for errors)."""
+        if self._inherited is not None:
+            self._start_again()
         self.check_open()
         if self.process.stdin.closed:  # it ended before: say so again
             raise self._failure(f"stopped reading {what}")
@@ -630,9 +660,127 @@ class Stream:
         return pixels
 
     def check_open(self):
-        """Raises ClosedEnvError once close() was called."""
-        if self.process is None:
+        """Raises ClosedEnvError once close() was called.  (In a child of
+        fork() the process is let go but the env is open: the next request
+        starts a crafter-step of the child's own.)"""
+        if self.process is None and getattr(self, "_inherited", None) is None:
             raise ClosedEnvError()
+
+    # -- saved states (crafter-state(5)) --------------------------------
+
+    def save_state(self, i):
+        """Env i's whole state as bytes: what load_state takes, in this
+        stream or another of the same parameters, to go on exactly from
+        here.  Nothing is stepped."""
+        self._send(struct.pack("<BI", SAVE, i), "requests")
+        head = bytearray(4)
+        self._read_into(memoryview(head))
+        size = struct.unpack("<I", head)[0]
+        if size > STATE_MAX:
+            raise self._bad_stream(f"a state of {counted(size, 'byte')}")
+        state = bytearray(size)
+        self._read_into(memoryview(state))
+        return bytes(state)
+
+    def load_state(self, i, state):
+        """Loads a state (from save_state) into env i and returns the frame
+        that answers it: env i's entries hold the loaded state (reward 0,
+        done for the players whose episodes had ended), the others those of
+        the last frame.  A state crafter-step refuses (other parameters,
+        damaged bytes, a recording stream) raises ValueError with its
+        reason, and changes nothing."""
+        state = memoryview(state).cast("B")
+        self._send(struct.pack("<BII", LOAD, i, len(state)) + bytes(state), "requests")
+        head = bytearray(8)
+        self._read_into(memoryview(head))
+        status, length = struct.unpack("<II", head)
+        if status > 1 or length > 1 << 16:
+            raise self._bad_stream(f"a load answered with status {status} and a reason of "
+                                   f"{counted(length, 'byte')}")
+        reason = bytearray(length)
+        self._read_into(memoryview(reason))
+        if status:
+            raise ValueError(f"crafter-step refused the state: {reason.decode(errors='replace')}")
+        return self._read_frame()
+
+    def __getstate__(self):
+        """A copy (copy.deepcopy, pickle) is a stream of its own: a new
+        crafter-step started with the same arguments, every env loaded with
+        this one's state."""
+        if self._arguments.get("record") is not None:
+            raise TypeError("a stream that records (record=) cannot be copied: the copy would "
+                            "write the same file")
+        states = self._inherited
+        if states is None:
+            states = [self.save_state(i) for i in range(self.num_envs)]
+        elif isinstance(states, str):
+            raise CrafterStepError(states)
+        return {"arguments": self._arguments, "states": states}
+
+    def __setstate__(self, state):
+        self.__init__(**state["arguments"])
+        for i, saved in enumerate(state["states"]):
+            self.load_state(i, saved)
+
+    def _start_again(self):
+        """After fork(), in the child: a crafter-step of its own, every env
+        loaded with the state the parent's had at the fork."""
+        states, self._inherited = self._inherited, None
+        if isinstance(states, str):
+            self._inherited = states
+            raise CrafterStepError(states)
+        self.__setstate__({"arguments": self._arguments, "states": states})
+
+    def _before_fork(self):
+        """In the parent, before fork(): the states the child starts from."""
+        self._fork_states = None
+        if self.process is None or self._inherited is not None:
+            self._fork_states = self._inherited
+        elif self._arguments.get("record") is not None:
+            self._fork_states = ("this environment records (record=): a copy in a process "
+                                 "forked from its own would write the same file; make a new "
+                                 "environment in the child")
+        else:
+            try:
+                self._fork_states = [self.save_state(i) for i in range(self.num_envs)]
+            except Exception as error:  # the child says why when it is used
+                self._fork_states = f"its state could not be saved before fork(): {error}"
+
+    def _after_fork_in_child(self):
+        """In the child: the parent's crafter-step is the parent's.  Its
+        pipes and shared memory are let go here (closing copies, never
+        signalling, waiting for or writing to the parent's child), and the
+        child starts its own from the saved states on first use."""
+        states = getattr(self, "_fork_states", None)
+        self._fork_states = None
+        process, self.process = self.process, None
+        if process is None and self._inherited is None:
+            return  # closed before the fork: stays closed
+        if process is not None:
+            process.returncode = 0  # the child never waits for the parent's child
+            for pipe in (process.stdin, process.stdout, process.stderr):
+                try:
+                    if pipe:
+                        pipe.close()
+                except OSError:
+                    pass
+            for selector in (self._readable, self._writable):
+                selector.close()
+            self._inherited = states if states is not None else (
+                "this environment's crafter-step belongs to the process this one was forked "
+                "from, and its state was not saved at the fork")
+        if self.frame is not None:  # the last frame, kept apart from the parent's buffers
+            self.frame = {name: np.array(value) for name, value in self.frame.items()}
+        self._frames = []
+        if self.memory is not None:
+            try:
+                self.memory.close()
+            except BufferError:
+                pass
+            self.memory = None
+
+    def _after_fork_in_parent(self):
+        self._fork_states = None
 
     def close(self):
         for selector in (getattr(self, "_readable", None), getattr(self, "_writable", None)):

@@ -222,6 +222,30 @@ class Env(_Base):
             raise RuntimeError("call reset() before render()")
         return self._stream.render(0, size[0], size[1])
 
+    def save_state(self):
+        """The game's whole state as bytes (crafter-state(5)): load_state
+        of this Env or of another made with the same arguments goes on from
+        it exactly, as this one would under the same actions.  copy.deepcopy
+        and pickle use it: a copy is an Env of its own crafter-step, its
+        state loaded, its Python attributes copied."""
+        return self._stream.save_state(0)
+
+    def load_state(self, state):
+        """Goes back (or over) to a state from save_state: the game then
+        goes on from there exactly.  A state of other parameters, or bytes
+        that are not a state, raise ValueError and change nothing; so does
+        an Env that records (record=, stats=: a log cannot hold a jump in
+        state)."""
+        if self._stats:
+            raise ValueError("an Env that writes stats (stats=) cannot load a state: its "
+                             "episode log cannot hold a jump in state")
+        frame = self._stream.load_state(0, state)
+        self._started = True
+        self._ended = bool(frame["done"][0])
+        goal = self._stream.goal(frame, 0)
+        self.instruction = goal[1] if goal else None
+        self.level = self._stream.level(frame, 0)
+
     def close(self):
         self._stream.close()
         if self._stats:

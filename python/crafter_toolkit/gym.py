@@ -108,6 +108,25 @@ class CrafterEnv(gymnasium.Env):
             return None
         return self._stream.frame["obs"][0].copy()
 
+    def save_state(self):
+        """The game's whole state as bytes (crafter-state(5)), for
+        load_state of this env or another made with the same arguments;
+        copy.deepcopy and pickle use it (a copy plays on its own
+        crafter-step).  After reset()."""
+        if self._stream is None:
+            raise RuntimeError("call reset() before save_state()")
+        return self._stream.save_state(0)
+
+    def load_state(self, state):
+        """Goes back (or over) to a state from save_state; the env then goes
+        on from there exactly.  A state of other parameters or bytes that
+        are not one raise ValueError and change nothing."""
+        if self._stream is None:
+            self._stream, self._seed = _stream.reopen(
+                None, self._seed, None, self._options,
+                lambda: int(self.np_random.integers(0, 2 ** 31 - 1)))
+        self._stream.load_state(0, state)
+
     def close(self):
         self._closed = True
         if self._stream is not None:

@@ -139,6 +139,25 @@ class ParallelEnv(_Base):
             return None
         return np.concatenate(list(self._stream.frame["obs"]), axis=1)
 
+    def save_state(self):
+        """The world's whole state, every player's, as bytes
+        (crafter-state(5)), for load_state of this env or another made with
+        the same arguments; copy.deepcopy and pickle use it.  After reset()."""
+        if self._stream is None:
+            raise RuntimeError("call reset() before save_state()")
+        return self._stream.save_state(0)
+
+    def load_state(self, state):
+        """Goes back (or over) to a state from save_state: `agents` are then
+        the players whose episodes had not ended.  A state of other
+        parameters raises ValueError and changes nothing."""
+        if self._stream is None:
+            self._stream, self._seed = _stream.reopen(None, self._seed, None, self._options,
+                                                      _stream.fresh_seed)
+        frame = self._stream.load_state(0, state)
+        self.agents = [agent for p, agent in enumerate(self.possible_agents)
+                       if not frame["done"][p]]
+
     def close(self):
         self._closed = True
         if self._stream is not None:

@@ -42,6 +42,10 @@ class StatsWriter:
         self.length[env] = 0
         self.reward[env] = 0.0
 
+    def __reduce__(self):
+        raise TypeError("an environment that writes stats (stats=) cannot be copied: the copy "
+                        "would append to the same log")
+
     def close(self):
         if self._file:
             self._file.close()

@@ -131,10 +131,22 @@ static const crafter_level_set *step_levels(step_fixtures *fixtures, int small) 
 #define STEP_RENDER_SIDE 512
 
 /* The binary input as the session will read it: a step's N action bytes,
- * or a 13-byte render request where a step would start with 253. */
+ * or where a step would start a request: 253 render (13 bytes), 252 save
+ * (5 bytes), 251 load (9 bytes and the state's). */
 static void step_shrink_renders(uint8_t *input, size_t size, int envs) {
   size_t at = 0;
   while (at < size) {
+    if (input[at] == CRAFTER_PROTOCOL_SAVE) {
+      at += CRAFTER_PROTOCOL_SAVE_BYTES;
+      continue;
+    }
+    if (input[at] == CRAFTER_PROTOCOL_LOAD) {
+      if (size - at < CRAFTER_PROTOCOL_LOAD_BYTES) return;
+      uint32_t state = crafter_get_u32(input + at + 5);
+      if (state > size - at - CRAFTER_PROTOCOL_LOAD_BYTES) return;
+      at += CRAFTER_PROTOCOL_LOAD_BYTES + state;
+      continue;
+    }
     if (input[at] != CRAFTER_PROTOCOL_RENDER) {
       at += (size_t)envs;
       continue;
