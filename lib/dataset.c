@@ -1078,8 +1078,59 @@ static void put_f64_le(uint8_t *at, double value) {
 
 /* Replays the world of chunk i and writes player's episode of chunk i as
  * an .npz. */
+/* The names an export gave so far, by a 64-bit hash of the name, with
+ * how often each was given: two episodes alike in seed, episode, player,
+ * achievements and length (two plays of a level) get name, name-2, ...,
+ * never one file for both. */
+typedef struct npz_names {
+  uint64_t *keys;
+  uint32_t *uses;
+  size_t count, capacity; /* capacity a power of two, or 0 */
+} npz_names;
+
+static uint64_t name_hash(const char *name) {
+  uint64_t hash = 14695981039346656037ull; /* FNV-1a */
+  for (; *name; name++) hash = (hash ^ (uint8_t)*name) * 1099511628211ull;
+  return hash | 1; /* 0 marks a free slot */
+}
+
+/* How often `name` was given before this time (0 the first); -1 when
+ * memory ran out. */
+static long npz_name_use(npz_names *names, const char *name) {
+  if (2 * (names->count + 1) > names->capacity) {
+    size_t capacity = names->capacity ? 2 * names->capacity : 1024;
+    uint64_t *keys = calloc(capacity, sizeof(*keys));
+    uint32_t *uses = calloc(capacity, sizeof(*uses));
+    if (!keys || !uses) {
+      free(keys);
+      free(uses);
+      return -1;
+    }
+    for (size_t k = 0; k < names->capacity; k++) {
+      if (!names->keys[k]) continue;
+      size_t at = (size_t)names->keys[k] & (capacity - 1);
+      while (keys[at]) at = (at + 1) & (capacity - 1);
+      keys[at] = names->keys[k];
+      uses[at] = names->uses[k];
+    }
+    free(names->keys);
+    free(names->uses);
+    names->keys = keys;
+    names->uses = uses;
+    names->capacity = capacity;
+  }
+  uint64_t key = name_hash(name);
+  size_t at = (size_t)key & (names->capacity - 1);
+  while (names->keys[at] && names->keys[at] != key) at = (at + 1) & (names->capacity - 1);
+  if (!names->keys[at]) {
+    names->keys[at] = key;
+    names->count++;
+  }
+  return (long)names->uses[at]++;
+}
+
 static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const char *directory,
-                     FILE *out, char *error, size_t error_size) {
+                     npz_names *names, FILE *out, char *error, size_t error_size) {
   const crafter_traj_header *h = crafter_traj_header_of(reader);
   const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
   int p = h->players > 1 ? e->player : 0;
@@ -1147,8 +1198,15 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
     char player[32] = "";
     if (h->players > 1) snprintf(player, sizeof(player), "-p%d", p);
-    snprintf(path, sizeof(path), "%s/s%lld-e%lld%s-ach%d-len%u.npz", directory,
-             (long long)e->seed, (long long)e->episode, player, unlocked, e->steps);
+    char name[160];
+    snprintf(name, sizeof(name), "s%lld-e%lld%s-ach%d-len%u", (long long)e->seed,
+             (long long)e->episode, player, unlocked, e->steps);
+    long earlier = npz_name_use(names, name);
+    if (earlier < 0) status = crafter_fail(error, error_size, "out of memory");
+    else if (earlier == 0) snprintf(path, sizeof(path), "%s/%s.npz", directory, name);
+    else snprintf(path, sizeof(path), "%s/%s-%ld.npz", directory, name, earlier + 1);
+  }
+  if (status == 0) {
     /* Written aside and renamed when whole: an export killed midway leaves
      * no half file under the episode's name. */
     crafter_npz_writer zip = {0};
@@ -1232,11 +1290,14 @@ int crafter_dataset_export_npz(const char *path, const char *directory, const ch
     return failn(2, error, error_size, "%s: %s", path, problem);
   }
   int status = make_directory(directory, error, error_size) < 0 ? 1 : 0;
+  npz_names names = {0};
   for (size_t i = 0; i < crafter_traj_episode_count(reader) && status == 0; i++) {
     if (crafter_traj_episode_at(reader, i)->end == CRAFTER_TRAJ_CUT) continue;
-    if (write_npz(reader, i, &r, directory, out, problem, sizeof(problem)) < 0)
+    if (write_npz(reader, i, &r, directory, &names, out, problem, sizeof(problem)) < 0)
       status = failn(1, error, error_size, "%s: %s", path, problem);
   }
+  free(names.keys);
+  free(names.uses);
   replay_free(&r);
   crafter_traj_close(reader);
   return status;

@@ -7,7 +7,7 @@
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 ASSETS_DIR=${ASSETS_DIR:-$(dirname "$GOLDEN_DIR")/crafter-assets}
-plan 39
+plan 40
 
 "$dataset" --help >"$scratch/help" 2>&1
 ok $? "--help exits 0"
@@ -162,6 +162,14 @@ ok $? "every listed episode verifies; only the episode in progress can be lost"
   "$dataset" verify "$scratch/repaired.traj" >/dev/null &&
   [ "$("$dataset" list "$scratch/repaired.traj" | tail -n +2 | wc -l)" -eq "$after" ]
 ok $? "merge writes the readable episodes into a whole file"
+
+# Two plays of a level alike in achievements and length get two files:
+# six plays of one level, three steps each, no achievement.
+"$dataset" record -q -n 6 --steps 3 --levels 1 --obs pixels -o "$scratch/alike.traj"
+"$dataset" export --format npz -o "$scratch/alike" "$scratch/alike.traj" >"$scratch/out"
+[ $? -eq 0 ] && [ "$(ls "$scratch/alike" | wc -l)" -eq 6 ] && [ "$(sort -u "$scratch/out" | wc -l)" -eq 6 ] &&
+  [ -f "$scratch/alike/s0-e1-ach0-len3.npz" ] && [ -f "$scratch/alike/s0-e1-ach0-len3-6.npz" ]
+ok $? "export npz gives episodes of the same name a file each (name, name-2, ...)"
 
 # Crafter's episode .npz files.
 "$dataset" record -q -n 2 --seed 4 --obs semantic -o "$scratch/sem.traj"
