@@ -7,6 +7,22 @@ from . import _stream
 from .vector import spaces_for
 
 
+def _episode_option(options, levels):
+    """reset's options: E of {"episode": E}, else None (other keys are
+    left to whoever gave them)."""
+    episode = options.get("episode") if options else None
+    if episode is None:
+        return None
+    if isinstance(episode, (bool, np.bool_)) or not isinstance(episode, (int, np.integer)) \
+            or not 1 <= episode <= 2 ** 31 - 1:
+        raise ValueError(f"options['episode'] is an episode counter from 1 to 2**31 - 1, "
+                         f"not {episode!r}")
+    if levels is not None:
+        raise ValueError("with levels the level set chooses each episode's world: "
+                         "no options['episode']")
+    return int(episode)
+
+
 class CrafterEnv(gymnasium.Env):
     """Crafter through crafter-step.  terminated when the player died,
     truncated at the time limit (Crafter's discount tells them apart).
@@ -21,7 +37,9 @@ class CrafterEnv(gymnasium.Env):
 
     Seeds: reset(seed=S) starts over as crafter.Env(seed=S) (its episode 1,
     or S's levels); reset() starts the next episode of the same Env, as
-    crafter.Env.reset() does.  The first reset without a seed uses the
+    crafter.Env.reset() does.  reset(seed=S, options={"episode": E}) starts
+    at the Env's episode counter E (from 1; without S, of the seed played),
+    the episode of a trajectory file or a Minari dataset's episode metadata.  The first reset without a seed uses the
     constructor's seed, and without one fresh entropy (or a level file's
     seed), so copies made without seeds play different worlds.
 
@@ -77,11 +95,16 @@ class CrafterEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         if self._closed:
             raise _stream.ClosedEnvError()
+        episode = _episode_option(options, self._options["levels"])
         super().reset(seed=seed)
-        if seed is not None or self._stream is None:
+        if seed is not None or self._stream is None or episode is not None:
             old, self._stream = self._stream, None
+            settings = self._options
+            if episode is not None:
+                settings = dict(settings, first_episode=episode)
+                seed = self._seed if seed is None else seed
             self._stream, self._seed = _stream.reopen(
-                old, self._seed, seed, self._options,
+                old, self._seed, seed, settings,
                 lambda: int(self.np_random.integers(0, 2 ** 31 - 1)))
             frame = self._stream.frame
         else:
