@@ -208,7 +208,8 @@ $(CRAFTAX_ENV)/.installed: tests/reference/requirements-craftax.txt
 
 # The clients the Python package is tested inside (tests/python.t runs its
 # tests there too): Stable-Baselines3 and PyTorch (CPU), Gymnasium,
-# PettingZoo, gym 0.23 (tests/reference/requirements-clients.txt).
+# PettingZoo, gym 0.23, Ray with RLlib, Minari
+# (tests/reference/requirements-clients.txt).
 CLIENTS_ENV ?= build-reference/clients-venv
 
 clients-env: $(CLIENTS_ENV)/.installed
