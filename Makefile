@@ -240,7 +240,7 @@ install: all
 	cp man/man7/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	cp data/crafter.yaml $(DESTDIR)$(PREFIX)/share/crafter/
 	cp data/tasks/crafter-tasks.yaml $(DESTDIR)$(PREFIX)/share/crafter/
-	cp examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
+	cp -R examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
 
 uninstall:
 	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a \
