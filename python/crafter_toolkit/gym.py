@@ -136,3 +136,48 @@ class CrafterEnv(gymnasium.Env):
         if self._stream is not None:
             self._stream.close()
             self._stream = None
+
+
+class KindsEnv(gymnasium.Env):
+    """Crafter with several kinds of observation at once, as a Dict space
+    keyed by kind (obs, a list of "pixels", "semantic", "symbolic"): one
+    CrafterEnv per kind, all playing the same game in step (the same seed,
+    episode and actions).  Other keyword arguments are CrafterEnv's; info
+    is the first kind's env's.  A Minari dataset of several kinds recovers
+    this env."""
+
+    metadata = {"render_modes": [], "render_fps": 10}
+
+    def __init__(self, obs=("pixels", "semantic"), seed=None, render_mode=None, **kwargs):
+        kinds = [obs] if isinstance(obs, str) else list(obs)
+        if not kinds or len(set(kinds)) != len(kinds):
+            raise ValueError(f"obs is a list of distinct kinds, not {obs!r}")
+        if render_mode is not None:
+            raise ValueError("KindsEnv renders nothing: its observations hold the pixels")
+        self._envs = {kind: CrafterEnv(obs=kind, seed=seed, **kwargs) for kind in kinds}
+        self._seed = seed
+        self._started = False
+        first = self._envs[kinds[0]]
+        self.observation_space = gymnasium.spaces.Dict(
+            {kind: env.observation_space for kind, env in self._envs.items()})
+        self.action_space = first.action_space
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is None and not self._started and self._seed is None:
+            # One seed for every kind's env, or each would draw its own world.
+            seed = int(self.np_random.integers(0, 2 ** 31 - 1))
+        self._started = True
+        results = {kind: env.reset(seed=seed, options=options)
+                   for kind, env in self._envs.items()}
+        first = next(iter(results.values()))
+        return {kind: result[0] for kind, result in results.items()}, first[1]
+
+    def step(self, action):
+        results = {kind: env.step(action) for kind, env in self._envs.items()}
+        first = next(iter(results.values()))
+        return ({kind: result[0] for kind, result in results.items()},) + tuple(first[1:])
+
+    def close(self):
+        for env in self._envs.values():
+            env.close()

@@ -4,7 +4,8 @@
 
 Every ended episode of the files becomes an episode of the dataset:
 observations as recorded (pixels, semantic or symbolic; a file recorded
-without them gets pixels, drawn again), actions, rewards, terminations
+without them gets pixels, drawn again; --obs semantic,pixels gives several
+kinds as a Dict space, those not stored drawn again), actions, rewards, terminations
 (the player died) and truncations (the time limit), and infos as
 crafter_toolkit's Gymnasium env gives them after the reset and each step
 (inventory, achievements, discount, crafter_episode, player_pos).  Each
@@ -12,6 +13,7 @@ episode is replayed through that env, which checks it, and keeps its seed
 and {"episode": E} as Minari's seed and options, so that
 
     env = dataset.recover_environment()   # crafter_toolkit/Crafter-v1
+                                          # (several kinds: gym.KindsEnv)
     env.reset(seed=seed, options=options)
 
 plays the same game.  Then minari.load_dataset(ID) reads it.  Needs minari
@@ -29,6 +31,7 @@ from .trajectory import Trajectory, TrajectoryError
 
 PROG = "python -m crafter_toolkit.minari"
 ENV_ID = "crafter_toolkit/Crafter-v1"
+KINDS_ENV_ID = "crafter_toolkit/CrafterKinds-v1"  # several kinds: gym.KindsEnv
 FORMATS = ("hdf5", "arrow", "parquet")
 
 
@@ -55,9 +58,50 @@ def _settings(header, path):
             "length": int(header.length), "reward": bool(header.reward)}
 
 
-def _space(obs, settings):
+def _space(kinds, settings):
+    """(observation space, action space) of one kind, or a Dict of several."""
+    from gymnasium import spaces
+
     from .vector import spaces_for
-    return spaces_for(obs, settings["size"], settings["area"])
+    boxes = {kind: spaces_for(kind, settings["size"], settings["area"]) for kind in kinds}
+    actions = boxes[kinds[0]][1]
+    if len(kinds) == 1:
+        return boxes[kinds[0]][0], actions
+    return spaces.Dict({kind: boxes[kind][0] for kind in kinds}), actions
+
+
+def _kinds(obs, stored):
+    """The observation kinds of a dataset from --obs (a kind, a list of them
+    or a comma-separated string; None: the file's, or pixels)."""
+    if obs is None:
+        kinds = [stored if stored != "none" else "pixels"]
+    elif isinstance(obs, str):
+        kinds = obs.split(",")
+    else:
+        kinds = list(obs)
+    for kind in kinds:
+        if kind not in ("pixels", "semantic", "symbolic"):
+            raise ConversionError(f"obs kinds are pixels, semantic or symbolic, not {kind!r}")
+    if len(set(kinds)) != len(kinds):
+        raise ConversionError(f"obs names a kind twice: {','.join(kinds)}")
+    if "symbolic" in kinds and stored != "symbolic":
+        raise ConversionError(f"the files store {stored} observations, not symbolic ones: "
+                              "record with --obs symbolic")
+    return kinds
+
+
+def _make_env(kinds, textures, settings):
+    """The env that plays the files' games with these observations, made
+    through Gymnasium so that it has the spec the dataset keeps."""
+    import gymnasium
+    from gymnasium.envs.registration import EnvSpec
+
+    import crafter_toolkit  # noqa: F401  (registers the Gymnasium ids)
+    if len(kinds) == 1:
+        return gymnasium.make(ENV_ID, obs=kinds[0], textures=textures, **settings)
+    spec = EnvSpec(id=KINDS_ENV_ID, entry_point="crafter_toolkit.gym:KindsEnv",
+                   kwargs=dict(obs=list(kinds), textures=textures, **settings))
+    return gymnasium.make(spec)
 
 
 def _stack_infos(infos):
@@ -70,8 +114,8 @@ def _stack_infos(infos):
 
 def _replay(env, episode, stored, path):
     """(observations, rewards, terminations, truncations, infos) of an
-    episode replayed through env; observations are the file's when it
-    stores them."""
+    episode replayed through env; observations of the kind the file stores
+    (stored, or None) are the file's."""
     obs, info = env.reset(seed=int(episode.seed), options={"episode": int(episode.episode)})
     observations, infos = [obs], [info]
     rewards = np.zeros(episode.steps, np.float64)
@@ -83,14 +127,19 @@ def _replay(env, episode, stored, path):
         infos.append(info)
     died = (episode.flags & 2) != 0
     done = (episode.flags & 1) != 0
-    expected = episode.rewards if env.unwrapped._reward else np.zeros_like(episode.rewards)
+    reward = env.spec.kwargs.get("reward", True)
+    expected = episode.rewards if reward else np.zeros_like(episode.rewards)
     if (not np.array_equal(terminations, done & died)
             or not np.array_equal(truncations, done & ~died)
             or not np.array_equal(rewards, expected)):
         raise ConversionError(
             f"{path}: the episode of seed {episode.seed}, episode {episode.episode} does not "
             f"replay as recorded (crafter-dataset verify --resimulate {path} says where)")
-    if stored:
+    if isinstance(observations[0], dict):
+        observations = {kind: episode.observations if kind == stored
+                        else np.stack([o[kind] for o in observations])
+                        for kind in observations[0]}
+    elif stored is not None:
         observations = episode.observations
     else:
         observations = np.stack(observations)
@@ -98,12 +147,9 @@ def _replay(env, episode, stored, path):
 
 
 def episodes(paths, obs=None, textures=None, on_skip=None):
-    """(settings, obs kind, generator of minari EpisodeBuffers) for the ended
+    """(env, obs kinds, generator of minari EpisodeBuffers) for the ended
     episodes of the trajectory files paths (all recorded alike)."""
-    import gymnasium
     from minari.data_collector import EpisodeBuffer
-
-    import crafter_toolkit  # noqa: F401  (registers the Gymnasium ids)
 
     files = [Trajectory(path) for path in paths]
     first = files[0].header
@@ -114,14 +160,9 @@ def episodes(paths, obs=None, textures=None, on_skip=None):
             raise ConversionError(f"{trajectory.path} was recorded with other settings than "
                                   f"{paths[0]}: {other}, obs {trajectory.header.obs} against "
                                   f"{settings}, obs {first.obs}")
-    kind = obs or (first.obs if first.obs != "none" else "pixels")
-    if kind not in ("pixels", "semantic", "symbolic"):
-        raise ConversionError(f"obs is pixels, semantic or symbolic, not {kind!r}")
-    stored = first.obs == kind
-    if kind == "symbolic" and not stored:
-        raise ConversionError(f"{paths[0]} stores {first.obs} observations, not symbolic ones: "
-                              "record with --obs symbolic")
-    env = gymnasium.make(ENV_ID, obs=kind, textures=textures, **settings)
+    kinds = _kinds(obs, first.obs)
+    stored = first.obs if first.obs in kinds else None
+    env = _make_env(kinds, textures, settings)
 
     def generate():
         number = 0
@@ -144,7 +185,7 @@ def episodes(paths, obs=None, textures=None, on_skip=None):
         finally:
             env.close()
 
-    return env, kind, generate()
+    return env, kinds, generate()
 
 
 def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, author=None,
@@ -154,9 +195,9 @@ def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, auth
     import minari
     if data_format not in FORMATS:
         raise ConversionError(f"data_format is one of {', '.join(FORMATS)}, not {data_format!r}")
-    env, kind, buffers = episodes(paths, obs=obs, textures=textures, on_skip=on_skip)
+    env, kinds, buffers = episodes(paths, obs=obs, textures=textures, on_skip=on_skip)
     header = Trajectory(paths[0]).header
-    space, actions = _space(kind, _settings(header, paths[0]))
+    space, actions = _space(kinds, _settings(header, paths[0]))
     try:
         return minari.create_dataset_from_buffers(
             dataset_id, buffers, env=env, eval_env=env.spec, algorithm_name=header.agent,
@@ -164,7 +205,7 @@ def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, auth
             description=description or (
                 f"Crafter episodes of crafter-dataset's {header.agent} agent, converted from "
                 f"{len(paths)} trajectory file{'' if len(paths) == 1 else 's'} of the Crafter "
-                f"toolkit; observations: {kind}"),
+                f"toolkit; observations: {', '.join(kinds)}"),
             data_format=data_format, requirements=["crafter-toolkit"], jpeg_encoding=False)
     finally:
         env.close()
@@ -189,11 +230,15 @@ def main(argv=None):
                         help="the dataset's id (required to write one)")
     parser.add_argument("--data-format", choices=FORMATS, default="hdf5",
                         help="Minari's storage (default hdf5)")
-    parser.add_argument("--obs", choices=("pixels", "semantic", "symbolic"),
-                        help="observations (default: the file's; pixels or semantic are drawn "
-                             "again for a file that stores another kind or none)")
+    parser.add_argument("--obs", metavar="KIND[,KIND...]",
+                        help="observations: pixels, semantic or symbolic, several as a Dict "
+                             "space keyed by kind (default: the file's kind, pixels for a file "
+                             "without; kinds the file does not store are drawn again, symbolic "
+                             "only from a file that stores it)")
     parser.add_argument("-t", "--textures", metavar="DIR",
-                        help="textures to draw pixels the file does not store with")
+                        help="textures to draw the pixels the files do not store with, kept "
+                             "in the env's spec: a folder, or 'builtin' (default: the "
+                             "package's choice, Crafter's own where crafter is installed)")
     parser.add_argument("--author", help="the dataset's author")
     parser.add_argument("--description", help="the dataset's description")
     parser.add_argument("--stats", metavar="ID",

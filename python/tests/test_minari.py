@@ -150,10 +150,41 @@ def test_symbolic_and_drawn_pixels(tmp_path):
     env.close()
     first = record(tmp_path / "a.traj", "-n", "2", "--seed", "9")
     second = record(tmp_path / "b.traj", "-n", "2", "--seed", "9", "-e", "3")
-    run = convert(first, second, "--dataset-id", "crafter/drawn-v0")
+    run = convert(first, second, "--dataset-id", "crafter/drawn-v0", "-t", "builtin")
     assert run.returncode == 0, run.stderr
     merged = record(tmp_path / "ab.traj", "-n", "4", "--seed", "9")
     check_against_npz(load("crafter/drawn-v0"), npz_export(merged, tmp_path / "npz"), "pixels")
+
+
+@pytest.mark.parametrize("data_format", ["hdf5", "arrow"])
+def test_several_kinds_as_a_dict(tmp_path, data_format):
+    """--obs semantic,pixels of a semantic recording: a Dict space, semantic
+    as stored and pixels drawn, each the npz export's; the recovered env
+    (gym.KindsEnv) plays the episodes again with both."""
+    path = record(tmp_path / "semantic.traj", "-n", "2", "--obs", "semantic", "--steps", "80")
+    dataset_id = f"crafter/kinds-{data_format}-v0"
+    run = convert(path, "--dataset-id", dataset_id, "--obs", "semantic,pixels",
+                  "--data-format", data_format, "-t", "builtin")
+    assert run.returncode == 0, run.stderr
+    dataset = load(dataset_id)
+    assert sorted(dataset.observation_space.spaces) == ["pixels", "semantic"]
+    folder = npz_export(path, tmp_path / "npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = dataset.recover_environment()
+    for episode, meta in zip(dataset.iterate_episodes(), metadata(dataset)):
+        name, = glob.glob(os.path.join(folder, f"s{meta['seed']}-e{meta['options']['episode']}-*"))
+        arrays = np.load(name)
+        np.testing.assert_array_equal(episode.observations["pixels"], arrays["image"])
+        np.testing.assert_array_equal(episode.observations["semantic"][1:],
+                                      arrays["semantic"][1:])
+        np.testing.assert_array_equal(episode.actions, arrays["action"][1:])
+        obs, _ = env.reset(seed=meta["seed"], options=meta["options"])
+        replayed = [obs] + [env.step(a)[0] for a in episode.actions]
+        for kind in ("pixels", "semantic"):
+            np.testing.assert_array_equal(np.stack([o[kind] for o in replayed]),
+                                          episode.observations[kind])
+    env.close()
 
 
 def test_back_to_crafter_score(tmp_path):
@@ -185,6 +216,9 @@ def test_refusals(tmp_path):
     assert run.returncode == 2 and "--dataset-id" in run.stderr
     run = convert(tmp_path / "missing.traj", "--dataset-id", "crafter/missing-v0")
     assert run.returncode == 1 and "missing.traj" in run.stderr
+    semantic = record(tmp_path / "semantic.traj", "-n", "1", "--obs", "semantic", "--steps", "20")
+    run = convert(semantic, "--dataset-id", "crafter/symbolic-v0", "--obs", "pixels,symbolic")
+    assert run.returncode == 1 and "not symbolic ones" in run.stderr
 
 
 def test_help():
