@@ -406,6 +406,9 @@ def record_main(argv):
     except ray.exceptions.RayError as error:  # a shard lost more times than --retries
         print(f"{PROG}: {str(error).splitlines()[0]}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted: {options.output} not written", file=sys.stderr)
+        return 130
     if not options.quiet:
         nodes = len(summary["nodes"])
         print(f"{PROG}: {summary['episodes']} episodes in {summary['shards']} shards on "
