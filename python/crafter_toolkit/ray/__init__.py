@@ -119,6 +119,14 @@ def _write_files(files, folder):
     return args
 
 
+def _node_folder():
+    try:
+        folder = ray.get_runtime_context().get_temp_dir()
+    except Exception:
+        return None
+    return folder if folder and os.path.isdir(folder) else None
+
+
 def record_shard(args, files, shard, shards, players=1, program=None, progress=None):
     """Runs crafter-dataset record for shard `shard` of `shards` on this node
     and returns (node id, the shard's bytes, 0, ""), or (node id, None,
@@ -130,7 +138,9 @@ def record_shard(args, files, shard, shards, players=1, program=None, progress=N
     environment = dict(os.environ)
     # The textures are the driver's, shipped as --textures, or the built-in.
     environment.pop("CRAFTER_TEXTURES", None)
-    with tempfile.TemporaryDirectory(prefix="crafter-ray-") as folder:
+    # In the node's Ray folder: what a worker killed midway leaves goes with
+    # Ray's session files.
+    with tempfile.TemporaryDirectory(prefix="crafter-ray-", dir=_node_folder()) as folder:
         output = os.path.join(folder, "shard.traj")
         command = [program, "record", *args, *_write_files(files, folder),
                    f"--shard={shard}/{shards}", "--quiet", f"--output={output}"]
