@@ -209,7 +209,8 @@ $(CRAFTAX_ENV)/.installed: tests/reference/requirements-craftax.txt
 
 # The clients the Python package is tested inside (tests/python.t runs its
 # tests there too): Stable-Baselines3 and PyTorch (CPU), Gymnasium,
-# PettingZoo, gym 0.23 (tests/reference/requirements-clients.txt).
+# PettingZoo, gym 0.23, Ray with RLlib, Minari
+# (tests/reference/requirements-clients.txt).
 CLIENTS_ENV ?= build-reference/clients-venv
 
 clients-env: $(CLIENTS_ENV)/.installed
@@ -240,7 +241,7 @@ install: all
 	cp man/man7/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	cp data/crafter.yaml $(DESTDIR)$(PREFIX)/share/crafter/
 	cp data/tasks/crafter-tasks.yaml $(DESTDIR)$(PREFIX)/share/crafter/
-	cp examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
+	cp -R examples/* $(DESTDIR)$(PREFIX)/share/crafter/examples/
 
 uninstall:
 	rm -f $(PROGRAMS:bin/%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/libcrafter.a \

@@ -7,7 +7,9 @@
 #   bench, and errors (a child that dies, bad actions, wrong shapes);
 # - in the clients' (make clients-env): the same tests beside numpy 2,
 #   and those of the clients themselves: Stable-Baselines3 training,
-#   Gymnasium's checkers and wrappers, make_vec, crafter's README with gym.
+#   Gymnasium's checkers and wrappers, make_vec, crafter's README with gym,
+#   Ray's recording and RLlib's PPO on a local cluster of two nodes, Minari
+#   datasets written and read back.
 #
 # Without either, a python3 that has numpy and pytest runs what needs
 # neither the reference nor the clients.
@@ -42,7 +44,7 @@ fi
 if [ -x "$CLIENTS_ENV/bin/python" ]; then
   run_tests "inside the clients" "$CLIENTS_ENV/bin/python"
 else
-  skip "the clients are not installed (make clients-env): Stable-Baselines3, Gymnasium's checkers, PettingZoo and gym were NOT run"
+  skip "the clients are not installed (make clients-env): Stable-Baselines3, Gymnasium's checkers, PettingZoo, gym, Ray, RLlib and Minari were NOT run"
 fi
 # What no run ran was not checked (a test one run skips, another may run).
 if [ "$runs" -gt 0 ]; then

@@ -47,6 +47,9 @@ PACKAGE_DATA = {"ids.h": "lib/ids.h", "crafter.yaml": "data/crafter.yaml"}
 EXTRAS = {
     "gymnasium": ["gymnasium>=1.0"],
     "sb3": ["stable-baselines3>=2.0", "gymnasium>=1.0"],
+    "ray": ["ray>=2.40", "gymnasium>=1.0"],
+    "rllib": ["ray[rllib]>=2.40", "torch", "gymnasium>=1.0"],
+    "minari": ["minari[hdf5,arrow]>=0.5", "pillow", "gymnasium>=1.0"],
 }
 
 

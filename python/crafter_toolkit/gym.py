@@ -7,6 +7,22 @@ from . import _stream
 from .vector import spaces_for
 
 
+def _episode_option(options, levels):
+    """reset's options: E of {"episode": E}, else None (other keys are
+    left to whoever gave them)."""
+    episode = options.get("episode") if options else None
+    if episode is None:
+        return None
+    if isinstance(episode, (bool, np.bool_)) or not isinstance(episode, (int, np.integer)) \
+            or not 1 <= episode <= 2 ** 31 - 1:
+        raise ValueError(f"options['episode'] is an episode counter from 1 to 2**31 - 1, "
+                         f"not {episode!r}")
+    if levels is not None:
+        raise ValueError("with levels the level set chooses each episode's world: "
+                         "no options['episode']")
+    return int(episode)
+
+
 class CrafterEnv(gymnasium.Env):
     """Crafter through crafter-step.  terminated when the player died,
     truncated at the time limit (Crafter's discount tells them apart).
@@ -21,7 +37,9 @@ class CrafterEnv(gymnasium.Env):
 
     Seeds: reset(seed=S) starts over as crafter.Env(seed=S) (its episode 1,
     or S's levels); reset() starts the next episode of the same Env, as
-    crafter.Env.reset() does.  The first reset without a seed uses the
+    crafter.Env.reset() does.  reset(seed=S, options={"episode": E}) starts
+    at the Env's episode counter E (from 1; without S, of the seed played),
+    the episode of a trajectory file or a Minari dataset's episode metadata.  The first reset without a seed uses the
     constructor's seed, and without one fresh entropy (or a level file's
     seed), so copies made without seeds play different worlds.
 
@@ -77,11 +95,16 @@ class CrafterEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         if self._closed:
             raise _stream.ClosedEnvError()
+        episode = _episode_option(options, self._options["levels"])
         super().reset(seed=seed)
-        if seed is not None or self._stream is None:
+        if seed is not None or self._stream is None or episode is not None:
             old, self._stream = self._stream, None
+            settings = self._options
+            if episode is not None:
+                settings = dict(settings, first_episode=episode)
+                seed = self._seed if seed is None else seed
             self._stream, self._seed = _stream.reopen(
-                old, self._seed, seed, self._options,
+                old, self._seed, seed, settings,
                 lambda: int(self.np_random.integers(0, 2 ** 31 - 1)))
             frame = self._stream.frame
         else:
@@ -132,3 +155,48 @@ class CrafterEnv(gymnasium.Env):
         if self._stream is not None:
             self._stream.close()
             self._stream = None
+
+
+class KindsEnv(gymnasium.Env):
+    """Crafter with several kinds of observation at once, as a Dict space
+    keyed by kind (obs, a list of "pixels", "semantic", "symbolic"): one
+    CrafterEnv per kind, all playing the same game in step (the same seed,
+    episode and actions).  Other keyword arguments are CrafterEnv's; info
+    is the first kind's env's.  A Minari dataset of several kinds recovers
+    this env."""
+
+    metadata = {"render_modes": [], "render_fps": 10}
+
+    def __init__(self, obs=("pixels", "semantic"), seed=None, render_mode=None, **kwargs):
+        kinds = [obs] if isinstance(obs, str) else list(obs)
+        if not kinds or len(set(kinds)) != len(kinds):
+            raise ValueError(f"obs is a list of distinct kinds, not {obs!r}")
+        if render_mode is not None:
+            raise ValueError("KindsEnv renders nothing: its observations hold the pixels")
+        self._envs = {kind: CrafterEnv(obs=kind, seed=seed, **kwargs) for kind in kinds}
+        self._seed = seed
+        self._started = False
+        first = self._envs[kinds[0]]
+        self.observation_space = gymnasium.spaces.Dict(
+            {kind: env.observation_space for kind, env in self._envs.items()})
+        self.action_space = first.action_space
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is None and not self._started and self._seed is None:
+            # One seed for every kind's env, or each would draw its own world.
+            seed = int(self.np_random.integers(0, 2 ** 31 - 1))
+        self._started = True
+        results = {kind: env.reset(seed=seed, options=options)
+                   for kind, env in self._envs.items()}
+        first = next(iter(results.values()))
+        return {kind: result[0] for kind, result in results.items()}, first[1]
+
+    def step(self, action):
+        results = {kind: env.step(action) for kind, env in self._envs.items()}
+        first = next(iter(results.values()))
+        return ({kind: result[0] for kind, result in results.items()},) + tuple(first[1:])
+
+    def close(self):
+        for env in self._envs.values():
+            env.close()

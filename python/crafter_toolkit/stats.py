@@ -12,9 +12,15 @@ class StatsWriter:
     """Appends episode lines to PATH, as crafter.Recorder does: a file (an
     existing one, or a new path ending in .jsonl), else a folder, made if
     missing, that gets stats.jsonl; each line is flushed as its episode
-    ends."""
+    ends.  PATH may also be an open text stream (anything with write and
+    flush), which close() leaves open."""
 
     def __init__(self, path, envs=1):
+        self.length = [0] * envs
+        self.reward = [0.0] * envs
+        if hasattr(path, "write"):
+            self.path, self._file, self._owned = None, path, False
+            return
         path = os.fspath(path)
         if os.path.isdir(path) or (not os.path.exists(path) and not path.endswith(".jsonl")):
             os.makedirs(path, exist_ok=True)
@@ -23,8 +29,7 @@ class StatsWriter:
             os.makedirs(os.path.dirname(path), exist_ok=True)
         self.path = path
         self._file = open(path, "a")
-        self.length = [0] * envs
-        self.reward = [0.0] * envs
+        self._owned = True
 
     def step(self, env, reward):
         self.length[env] += 1
@@ -48,5 +53,6 @@ class StatsWriter:
 
     def close(self):
         if self._file:
-            self._file.close()
+            if self._owned:
+                self._file.close()
             self._file = None

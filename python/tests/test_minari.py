@@ -1,0 +1,226 @@
+"""crafter_toolkit.minari: trajectory files as Minari datasets, read back
+with minari.load_dataset and held against crafter-dataset's npz export (the
+arrays of Crafter's own EpisodeRecorder) and against the recovered
+environment replaying the actions; and back to crafter-score.  Skipped,
+saying so, where minari is not installed (make clients-env installs it)."""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import TOP
+
+minari = pytest.importorskip("minari", reason="minari is not installed (make clients-env)")
+pytest.importorskip("h5py", reason="h5py is not installed (make clients-env)")
+pytest.importorskip("pyarrow", reason="pyarrow is not installed (make clients-env)")
+
+from crafter_toolkit.names import ACHIEVEMENTS, ITEMS  # noqa: E402
+
+DATASET = os.path.join(TOP, "bin", "crafter-dataset")
+SCORE = os.path.join(TOP, "bin", "crafter-score")
+
+
+@pytest.fixture(autouse=True)
+def datasets(tmp_path, monkeypatch):
+    """Minari's datasets in the test's folder; the built-in textures."""
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "datasets"))
+    monkeypatch.delenv("CRAFTER_TEXTURES", raising=False)
+    monkeypatch.setenv("PYTHONPATH", os.path.join(TOP, "python"))
+
+
+def record(path, *options):
+    subprocess.run([DATASET, "record", "-q", *options, "-o", str(path)], check=True)
+    return path
+
+
+def convert(*args):
+    return subprocess.run([sys.executable, "-m", "crafter_toolkit.minari", *map(str, args)],
+                          capture_output=True, text=True)
+
+
+def npz_export(path, folder):
+    subprocess.run([DATASET, "export", "--format", "npz", "-o", str(folder), str(path)],
+                   check=True, stdout=subprocess.DEVNULL)
+    return folder
+
+
+def metadata(dataset):
+    return list(dataset.storage.get_episode_metadata(dataset.episode_indices))
+
+
+def load(dataset_id):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # crafter-toolkit is on PYTHONPATH, not installed
+        return minari.load_dataset(dataset_id)
+
+
+def check_against_npz(dataset, folder, obs):
+    """Every episode of the dataset equals the recorder's arrays of the
+    same seed and episode: observations (semantic from the first step: the
+    recorder's first row is zeros), actions, rewards, terminations (death),
+    truncations (the time limit), achievements, inventory, position."""
+    episodes = list(dataset.iterate_episodes())
+    assert len(episodes) == len(os.listdir(folder)) > 0
+    for episode, meta in zip(episodes, metadata(dataset)):
+        name, = glob.glob(os.path.join(folder, f"s{meta['seed']}-e{meta['options']['episode']}-*"))
+        arrays = np.load(name)
+        if obs == "pixels":
+            np.testing.assert_array_equal(episode.observations, arrays["image"])
+        else:
+            np.testing.assert_array_equal(episode.observations[1:], arrays["semantic"][1:])
+        np.testing.assert_array_equal(episode.actions, arrays["action"][1:])
+        np.testing.assert_array_equal(episode.rewards, arrays["reward"][1:])
+        done, died = arrays["done"][1:], arrays["discount"][1:] == 0
+        np.testing.assert_array_equal(episode.terminations, done & died)
+        np.testing.assert_array_equal(episode.truncations, done & ~died)
+        achievements = np.stack([arrays[f"achievement_{a}"] for a in ACHIEVEMENTS], 1)
+        inventory = np.stack([arrays[f"ainventory_{i}"] for i in ITEMS], 1)
+        np.testing.assert_array_equal(episode.infos["achievements"][1:], achievements[1:])
+        np.testing.assert_array_equal(episode.infos["inventory"][1:], inventory[1:])
+        np.testing.assert_array_equal(episode.infos["player_pos"][1:], arrays["player_pos"][1:])
+    return episodes
+
+
+def test_pixels_hdf5(tmp_path):
+    """Pixel episodes, dead and cut by the time limit, in hdf5: the npz
+    export's arrays; seeds and episodes as recorded."""
+    path = record(tmp_path / "pixels.traj", "-n", "5", "--obs", "pixels", "--steps", "150",
+                  "--seed", "7", "-e", "3")
+    run = convert(path, "--dataset-id", "crafter/pixels-v0")
+    assert run.returncode == 0, run.stderr
+    dataset = load("crafter/pixels-v0")
+    assert dataset.storage.FORMAT == "hdf5"
+    episodes = check_against_npz(dataset, npz_export(path, tmp_path / "npz"), "pixels")
+    assert {(m["seed"], m["options"]["episode"]) for m in metadata(dataset)} == {
+        (7, e) for e in range(3, 8)}
+    assert any(e.terminations[-1] for e in episodes) and any(e.truncations[-1] for e in episodes)
+    for episode, meta in zip(episodes, metadata(dataset)):
+        assert set(episode.infos["crafter_episode"]) == {meta["options"]["episode"]}
+
+
+def test_semantic_arrow_recovers_the_game(tmp_path):
+    """Semantic episodes in arrow; dataset.recover_environment() reset with
+    an episode's seed and options and driven by its actions gives its
+    observations, rewards and infos."""
+    path = record(tmp_path / "semantic.traj", "-n", "3", "--obs", "semantic", "-a", "scripted",
+                  "--steps", "120", "--area", "48,40")
+    run = convert(path, "--dataset-id", "crafter/semantic-v1", "--data-format", "arrow")
+    assert run.returncode == 0, run.stderr
+    dataset = load("crafter/semantic-v1")
+    assert dataset.storage.FORMAT == "arrow"
+    check_against_npz(dataset, npz_export(path, tmp_path / "npz"), "semantic")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = dataset.recover_environment()
+    for episode, meta in zip(dataset.iterate_episodes(), metadata(dataset)):
+        obs, info = env.reset(seed=meta["seed"], options=meta["options"])
+        assert obs.shape == (48, 40)
+        np.testing.assert_array_equal(obs, episode.observations[0])
+        np.testing.assert_array_equal(info["inventory"], episode.infos["inventory"][0])
+        for t, action in enumerate(episode.actions):
+            obs, reward, terminated, truncated, info = env.step(action)
+            np.testing.assert_array_equal(obs, episode.observations[t + 1])
+            assert reward == episode.rewards[t]
+            assert (terminated, truncated) == (episode.terminations[t], episode.truncations[t])
+    env.close()
+
+
+def test_symbolic_and_drawn_pixels(tmp_path):
+    """Symbolic observations (no npz holds them) equal the recovered env's;
+    a file without observations gets pixels drawn as the npz export draws
+    them; two files convert into one dataset."""
+    path = record(tmp_path / "symbolic.traj", "-n", "2", "--obs", "symbolic", "--seed", "4")
+    run = convert(path, "--dataset-id", "crafter/symbolic-v0")
+    assert run.returncode == 0, run.stderr
+    dataset = load("crafter/symbolic-v0")
+    assert dataset.observation_space.shape == (1345,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = dataset.recover_environment()
+    for episode, meta in zip(dataset.iterate_episodes(), metadata(dataset)):
+        obs, _ = env.reset(seed=meta["seed"], options=meta["options"])
+        replayed = [obs] + [env.step(a)[0] for a in episode.actions]
+        np.testing.assert_array_equal(np.stack(replayed), episode.observations)
+    env.close()
+    first = record(tmp_path / "a.traj", "-n", "2", "--seed", "9")
+    second = record(tmp_path / "b.traj", "-n", "2", "--seed", "9", "-e", "3")
+    run = convert(first, second, "--dataset-id", "crafter/drawn-v0", "-t", "builtin")
+    assert run.returncode == 0, run.stderr
+    merged = record(tmp_path / "ab.traj", "-n", "4", "--seed", "9")
+    check_against_npz(load("crafter/drawn-v0"), npz_export(merged, tmp_path / "npz"), "pixels")
+
+
+@pytest.mark.parametrize("data_format", ["hdf5", "arrow"])
+def test_several_kinds_as_a_dict(tmp_path, data_format):
+    """--obs semantic,pixels of a semantic recording: a Dict space, semantic
+    as stored and pixels drawn, each the npz export's; the recovered env
+    (gym.KindsEnv) plays the episodes again with both."""
+    path = record(tmp_path / "semantic.traj", "-n", "2", "--obs", "semantic", "--steps", "80")
+    dataset_id = f"crafter/kinds-{data_format}-v0"
+    run = convert(path, "--dataset-id", dataset_id, "--obs", "semantic,pixels",
+                  "--data-format", data_format, "-t", "builtin")
+    assert run.returncode == 0, run.stderr
+    dataset = load(dataset_id)
+    assert sorted(dataset.observation_space.spaces) == ["pixels", "semantic"]
+    folder = npz_export(path, tmp_path / "npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = dataset.recover_environment()
+    for episode, meta in zip(dataset.iterate_episodes(), metadata(dataset)):
+        name, = glob.glob(os.path.join(folder, f"s{meta['seed']}-e{meta['options']['episode']}-*"))
+        arrays = np.load(name)
+        np.testing.assert_array_equal(episode.observations["pixels"], arrays["image"])
+        np.testing.assert_array_equal(episode.observations["semantic"][1:],
+                                      arrays["semantic"][1:])
+        np.testing.assert_array_equal(episode.actions, arrays["action"][1:])
+        obs, _ = env.reset(seed=meta["seed"], options=meta["options"])
+        replayed = [obs] + [env.step(a)[0] for a in episode.actions]
+        for kind in ("pixels", "semantic"):
+            np.testing.assert_array_equal(np.stack([o[kind] for o in replayed]),
+                                          episode.observations[kind])
+    env.close()
+
+
+def test_back_to_crafter_score(tmp_path):
+    """--stats ID: Crafter's stats.jsonl of the dataset, the lines
+    crafter-dataset export --format stats writes of the file, which
+    crafter-score reads."""
+    path = record(tmp_path / "run.traj", "-n", "6", "-a", "scripted", "--steps", "300")
+    assert convert(path, "--dataset-id", "crafter/score-v0").returncode == 0
+    run = convert("--stats", "crafter/score-v0")
+    assert run.returncode == 0, run.stderr
+    exported = subprocess.run([DATASET, "export", "--format", "stats", str(path)],
+                              capture_output=True, text=True, check=True).stdout
+    assert [json.loads(line) for line in run.stdout.splitlines()] == [
+        json.loads(line) for line in exported.splitlines()]
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "stats.jsonl").write_text(run.stdout)
+    score = subprocess.run([SCORE, "--format", "json", str(tmp_path / "logs" / "stats.jsonl")],
+                           capture_output=True, text=True)
+    assert score.returncode == 0 and json.loads(score.stdout)["methods"][0]["episodes"] == 6
+
+
+def test_refusals(tmp_path):
+    """Games the recovered environment cannot play, and no dataset id."""
+    players = record(tmp_path / "players.traj", "-n", "1", "--players", "2", "--steps", "20")
+    run = convert(players, "--dataset-id", "crafter/players-v0")
+    assert run.returncode == 1 and "2 players a world" in run.stderr
+    assert not os.path.exists(tmp_path / "datasets" / "crafter" / "players-v0")
+    run = convert(players)
+    assert run.returncode == 2 and "--dataset-id" in run.stderr
+    run = convert(tmp_path / "missing.traj", "--dataset-id", "crafter/missing-v0")
+    assert run.returncode == 1 and "missing.traj" in run.stderr
+    semantic = record(tmp_path / "semantic.traj", "-n", "1", "--obs", "semantic", "--steps", "20")
+    run = convert(semantic, "--dataset-id", "crafter/symbolic-v0", "--obs", "pixels,symbolic")
+    assert run.returncode == 1 and "not symbolic ones" in run.stderr
+
+
+def test_help():
+    run = convert("--help")
+    assert run.returncode == 0 and "--dataset-id" in run.stdout and "--data-format" in run.stdout

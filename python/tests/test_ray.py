@@ -1,0 +1,160 @@
+"""crafter_toolkit.ray on a local Ray cluster of two nodes (a head and a
+second node, one CPU each, ray.cluster_utils.Cluster): a dataset recorded
+across both is the file crafter-dataset record writes on one machine,
+also when a node dies in the middle; RLlib's PPO trains on the registered
+env.  Skipped, saying so, where ray is not installed (make clients-env
+installs it)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOP
+
+ray = pytest.importorskip("ray", reason="ray is not installed (make clients-env)")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+DATASET = os.path.join(TOP, "bin", "crafter-dataset")
+SCORE = os.path.join(TOP, "bin", "crafter-score")
+
+
+@pytest.fixture
+def ray_temp(tmp_path_factory, monkeypatch):
+    """Ray's session files in a folder of the test's own (RAY_TMPDIR),
+    crafter_toolkit importable in its workers, and no Ray process left."""
+    folder = tmp_path_factory.mktemp("ray")
+    monkeypatch.setenv("RAY_TMPDIR", str(folder))
+    paths = [os.path.join(TOP, "python")] + [p for p in [os.environ.get("PYTHONPATH")] if p]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    monkeypatch.delenv("CRAFTER_TEXTURES", raising=False)
+    yield folder
+    assert not ray.is_initialized()
+
+
+def start_cluster(second_node_env=None):
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    node = cluster.add_node(num_cpus=1, env_vars=second_node_env)
+    cluster.wait_for_nodes()
+    return cluster, node
+
+
+@pytest.fixture
+def cluster(ray_temp):
+    cluster, node = start_cluster()
+    try:
+        yield cluster
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def one_machine(path, options):
+    subprocess.run([DATASET, "record", "-q", *options, "-o", str(path)], check=True)
+    return path.read_bytes()
+
+
+def test_record_across_two_nodes(cluster, tmp_path):
+    """python -m crafter_toolkit.ray record on both nodes, in 5 shards and
+    in 1: the bytes crafter-dataset record writes on one machine; a bad
+    option is crafter-dataset's refusal."""
+    options = ["-n", "10", "--obs", "semantic", "--seed", "3", "--first-episode", "4"]
+    expected = one_machine(tmp_path / "one.traj", options)
+    for shards in ("5", "1"):
+        output = tmp_path / f"ray-{shards}.traj"
+        run = subprocess.run(
+            [sys.executable, "-m", "crafter_toolkit.ray", "record", "--address", cluster.address,
+             "--shards", shards, *options, "-o", str(output)],
+            capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert output.read_bytes() == expected
+        nodes = "2 nodes" if shards == "5" else "1 node"
+        assert f"10 episodes in {shards} shards on {nodes}" in run.stderr
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(".crafter-ray-")]
+    run = subprocess.run(
+        [sys.executable, "-m", "crafter_toolkit.ray", "record", "--address", cluster.address,
+         "--obs", "colour", "-n", "2", "-o", str(tmp_path / "bad.traj")],
+        capture_output=True, text=True)
+    assert run.returncode == 2 and "crafter-dataset: invalid observation kind" in run.stderr
+    assert not (tmp_path / "bad.traj").exists()
+
+
+def test_record_ships_the_files_it_names(cluster, tmp_path):
+    """A configuration and textures named on the driver reach the nodes as
+    their contents: the file still equals one machine's."""
+    import crafter_toolkit.ray as crafter_ray
+    config = tmp_path / "rules.yaml"
+    config.write_text("env:\n  length: 60\n")
+    options = ["-n", "4", "--obs", "pixels", "-c", str(config), "-a", "scripted"]
+    expected = one_machine(tmp_path / "one.traj", options)
+    ray.init(address=cluster.address)
+    summary = crafter_ray.record(tmp_path / "ray.traj", options, shards=4)
+    assert (tmp_path / "ray.traj").read_bytes() == expected
+    assert summary["episodes"] == 4 and len(summary["nodes"]) == 2
+
+
+def test_record_survives_a_node_lost(ray_temp, tmp_path):
+    """The second node dies while recording a shard (its crafter-dataset
+    stays on after recording, so the kill finds the task running): the
+    task is run again on the head, and the file is one machine's."""
+    import crafter_toolkit.ray as crafter_ray
+    slow = tmp_path / "slow-crafter-dataset"
+    slow.write_text(f'#!/bin/sh\n"{DATASET}" "$@" || exit\nexec sleep 60\n')
+    slow.chmod(0o755)
+    cluster, second = start_cluster({"CRAFTER_DATASET": str(slow)})
+    head = cluster.head_node.node_id
+    options = ["-n", "6", "--obs", "symbolic", "--seed", "11"]
+    expected = one_machine(tmp_path / "one.traj", options)
+    events = []
+
+    def on_event(what, shard, node, count):
+        events.append((what, shard, node))
+        if what == "start" and node == second.node_id and cluster.worker_nodes:
+            cluster.remove_node(second, allow_graceful=False)
+
+    try:
+        ray.init(address=cluster.address)
+        summary = crafter_ray.record(tmp_path / "ray.traj", options, shards=3, on_event=on_event)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    assert (tmp_path / "ray.traj").read_bytes() == expected
+    lost = [shard for what, shard, node in events if what == "start" and node == second.node_id]
+    assert len(lost) == 1, events
+    done = [(shard, node) for what, shard, node in events if what == "done"]
+    assert sorted(shard for shard, _ in done) == [1, 2, 3]
+    assert (lost[0], second.node_id) not in done and summary["nodes"] == [head]
+
+
+def test_rllib_ppo_trains(cluster, tmp_path):
+    """examples/rllib_ppo.py: an iteration of RLlib's PPO with an env runner
+    on each node, and a stats.jsonl that crafter-score reads."""
+    pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (make clients-env)")
+    logdir = tmp_path / "run"
+    # 400 steps over 2 runners of 4 envs: 50 a env, and episodes of 30 end.
+    run = subprocess.run(
+        [sys.executable, os.path.join(TOP, "examples", "rllib_ppo.py"), "--address",
+         cluster.address, "--iterations", "1", "--obs", "symbolic", "--length", "30",
+         "--envs-per-runner", "4", "--train-batch", "400", "--logdir", str(logdir)],
+        capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["env_runners"] == 2 and report["iterations"] == 1
+    assert report["env_steps"] >= 400
+    lines = (logdir / "stats.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(line)["length"] <= 30 for line in lines)
+    score = subprocess.run([SCORE, "--format", "json", str(logdir / "stats.jsonl")],
+                           capture_output=True, text=True)
+    assert score.returncode == 0, score.stderr
+    assert json.loads(score.stdout)["methods"][0]["episodes"] == len(lines)
+
+
+def test_help():
+    run = subprocess.run([sys.executable, "-m", "crafter_toolkit.ray", "record", "--help"],
+                         capture_output=True, text=True, env=dict(
+                             os.environ, PYTHONPATH=os.path.join(TOP, "python")))
+    assert run.returncode == 0 and "ray start --head" in run.stdout
+    assert "--address" in run.stdout and "--threads" in run.stdout
