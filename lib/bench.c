@@ -434,13 +434,13 @@ static int sweep_points(const crafter_bench_request *request, int values[MOST_PO
   int points = 0;
   switch (request->sweep) {
     case CRAFTER_BENCH_SWEEP_THREADS:
-      for (int t = 1; t <= request->options.batch.threads && points < MOST_POINTS; t++)
+      for (int t = 1; t <= request->run.threads && points < MOST_POINTS; t++)
         values[points++] = t;
       return points;
     case CRAFTER_BENCH_SWEEP_ENVS:
-      for (int n = 1; n < request->options.batch.envs && points < MOST_POINTS - 1; n *= 2)
+      for (int n = 1; n < request->run.envs && points < MOST_POINTS - 1; n *= 2)
         values[points++] = n;
-      values[points++] = request->options.batch.envs;
+      values[points++] = request->run.envs;
       return points;
     default: return 1;
   }
@@ -530,85 +530,73 @@ static int usage_failure(const char *program, const char *message, FILE *err) {
 int crafter_bench_main(const char *program, const crafter_bench_request *request, FILE *out,
                        FILE *err) {
   char error[512];
-  crafter_bench_options options = request->options;
+  crafter_run run = request->run;
+  crafter_bench_options options;
+  memset(&options, 0, sizeof(options));
+  options.steps = (long)request->steps;
+  options.seconds = request->seconds;
+  options.repeats = request->repeats;
+  options.state = request->state;
   crafter_textures textures;
   int have_textures = 0;
-  crafter_level_set levels;
-  memset(&levels, 0, sizeof(levels));
-  crafter_task_set set;
-  crafter_task_pool pool;
-  int have_tasks = 0;
   crafter_traj_header header;
-  crafter_rules rules;
-  int status = crafter_rules_open(request->config_path, request->world_path,
-                                  &options.batch.params, request->given, &rules, error,
-                                  sizeof(error));
+  int status = crafter_run_open_rules(&run, error, sizeof(error));
   if (status != 0) {
     fprintf(err, "%s: %s\n", program, error);
     goto done;
   }
-  options.batch.config = rules.config;
-  options.batch.world = rules.world;
-  options.action_seed = (uint64_t)options.batch.params.seed;
-  if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0) {
+  options.action_seed = (uint64_t)run.params.seed;
+  if (crafter_params_check(&run.params, error, sizeof(error)) < 0) {
     status = usage_failure(program, error, err);
     goto done;
   }
-  if (request->tasks.path) {
-    int opened = crafter_tasks_open(request->tasks.path, request->tasks.split, request->tasks.id,
-                                    &set, &pool, error, sizeof(error));
-    if (opened < 0) {
-      fprintf(err, "%s: %s\n", program, error);
-      status = opened == -2 ? 2 : 1;
-      goto done;
-    }
-    have_tasks = 1;
-    options.batch.tasks = &pool;
+  status = crafter_run_open_tasks(&run, error, sizeof(error));
+  if (status != 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    goto done;
   }
-  if (options.batch.obs_kind == CRAFTER_OBS_PIXELS) {
-    int loaded = crafter_textures_load(&textures, request->textures_dir, error, sizeof(error));
+  if (run.obs_kind == CRAFTER_OBS_PIXELS) {
+    int loaded = crafter_textures_load(&textures, run.textures, error, sizeof(error));
     if (loaded < 0) {
       fprintf(err, "%s: %s\n", program, error);
       status = 2;
       goto done;
     }
     have_textures = 1;
-    options.batch.textures = &textures;
   }
-  if (crafter_level_options_wanted(&request->levels)) {
-    int opened = crafter_level_options_open(&request->levels, &options.batch.params,
-                                            request->given, options.batch.config, &levels, error,
-                                            sizeof(error));
-    if (opened != 0) {
-      fprintf(err, "%s: %s\n", program, error);
-      status = opened;
-      goto done;
-    }
-    options.batch.levels = &levels;
+  status = crafter_run_open_levels(&run, error, sizeof(error));
+  if (status != 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    goto done;
   }
-  options.batch.level_order = request->levels.order;
   double compare_old[3];
   if (request->compare_path && compare_load(program, request->compare_path, compare_old, err) < 0) {
     status = 1;
     goto done;
   }
-  if (request->record_path) {
-    crafter_traj_header_init(&header, &options.batch.params, options.batch.obs_kind,
-                             "random", have_textures ? &textures : NULL);
-    header.tasks = have_tasks ? &set : NULL;
-    crafter_traj_header_set_levels(&header, options.batch.levels, options.batch.level_order);
-    crafter_traj_header_set_rules(&header, rules.config_text, rules.config_bytes, rules.config,
-                                  rules.world_text, rules.world_bytes, rules.world);
-    crafter_traj_header_set_players(&header, options.batch.players);
-    options.batch.record = &header;
-    options.writer = crafter_traj_writer_create(request->record_path, &header, error,
-                                                sizeof(error));
+  if (run.record) {
+    crafter_run_header(&run, "random", have_textures ? &textures : NULL, &header);
+    options.writer = crafter_traj_writer_create(run.record, &header, error, sizeof(error));
     if (!options.writer) {
       fprintf(err, "%s: %s\n", program, error);
       status = 1;
       goto done;
     }
   }
+  crafter_batch_options *batch = &options.batch;
+  batch->params = run.params;
+  batch->first_episode = run.first_episode;
+  batch->envs = run.envs;
+  batch->threads = run.threads;
+  batch->obs_kind = run.obs_kind;
+  batch->textures = have_textures ? &textures : NULL;
+  batch->config = run.config;
+  batch->levels = run.level_set;
+  batch->level_order = run.levels.order;
+  batch->world = run.world;
+  batch->tasks = run.task_pool;
+  batch->record = run.record ? &header : NULL;
+  batch->players = run.players;
   status = measure(program, request, &options, compare_old, out, err);
   if (options.writer && crafter_traj_writer_close(options.writer, error, sizeof(error)) < 0) {
     fprintf(err, "%s: %s\n", program, error);
@@ -616,11 +604,6 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
   }
 done:
   if (have_textures) crafter_textures_free(&textures);
-  crafter_levels_free(&levels);
-  if (have_tasks) {
-    crafter_task_pool_free(&pool);
-    crafter_task_set_free(&set);
-  }
-  crafter_rules_free(&rules);
+  crafter_run_free(&run);
   return status;
 }
