@@ -104,12 +104,12 @@ static double time_resets(const crafter_batch_options *run_options, int repeats,
   crafter_batch_options options = *run_options;
   options.envs = 1;
   options.threads = 1;
-  options.obs_kind = CRAFTER_OBS_NONE;
-  options.textures = NULL;
-  options.record = NULL;
+  options.episode.obs_kind = CRAFTER_OBS_NONE;
+  options.episode.textures = NULL;
+  options.episode.record = NULL;
   crafter_batch *batch = crafter_batch_new(&options, error, error_size);
   if (!batch) return -1;
-  const int RESETS = options.levels || options.world ? 2000 : 20;
+  const int RESETS = options.episode.levels || options.episode.world ? 2000 : 20;
   double *times = malloc(sizeof(double) * (size_t)repeats);
   if (!times) {
     crafter_batch_free(batch);
@@ -141,7 +141,7 @@ static int time_states(const crafter_bench_options *run_options, int repeats,
   crafter_batch_options options = run_options->batch;
   options.envs = 1;
   options.threads = 1;
-  options.record = NULL;
+  options.episode.record = NULL;
   crafter_batch *batch = crafter_batch_new(&options, error, error_size);
   if (!batch) return -1;
   enum { WARM_STEPS = 300, STATES = 2000 };
@@ -278,7 +278,7 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
   crafter_json_key(json, "threads");
   crafter_json_int(json, result->threads);
   crafter_json_key(json, "obs");
-  crafter_json_string(json, crafter_obs_kind_name(options->batch.obs_kind));
+  crafter_json_string(json, crafter_obs_kind_name(options->batch.episode.obs_kind));
   crafter_json_key(json, "steps");
   crafter_json_int(json, result->steps);
   crafter_json_key(json, "seconds");
@@ -317,7 +317,7 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
 static void write_text_row(FILE *out, const crafter_bench_options *options,
                            const crafter_bench_result *result) {
   fprintf(out, "%-10s %5d %7d %14.0f %14.1f %11.1f %13zu",
-          crafter_obs_kind_name(options->batch.obs_kind), result->envs, result->threads,
+          crafter_obs_kind_name(options->batch.episode.obs_kind), result->envs, result->threads,
           result->steps_per_second, result->resets_per_second, result->reset_microseconds,
           result->bytes_per_env);
   if (result->players > 1)
@@ -494,7 +494,7 @@ static int measure(const char *program, const crafter_bench_request *request,
     } else {
       if (p == 0) {
         fprintf(out, "cpu: %s, kernels: %s\n", cpu, crafter_kernels_name());
-        write_text_head(out, run.batch.players, run.state);
+        write_text_head(out, run.batch.episode.players, run.state);
       }
       write_text_row(out, &run, &result);
     }
@@ -583,20 +583,10 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
       goto done;
     }
   }
-  crafter_batch_options *batch = &options.batch;
-  batch->params = run.params;
-  batch->first_episode = run.first_episode;
-  batch->envs = run.envs;
-  batch->threads = run.threads;
-  batch->obs_kind = run.obs_kind;
-  batch->textures = have_textures ? &textures : NULL;
-  batch->config = run.config;
-  batch->levels = run.level_set;
-  batch->level_order = run.levels.order;
-  batch->world = run.world;
-  batch->tasks = run.task_pool;
-  batch->record = run.record ? &header : NULL;
-  batch->players = run.players;
+  crafter_run_episode_options(&run, have_textures ? &textures : NULL, run.record ? &header : NULL,
+                              &options.batch.episode);
+  options.batch.envs = run.envs;
+  options.batch.threads = run.threads;
   status = measure(program, request, &options, compare_old, out, err);
   if (options.writer && crafter_traj_writer_close(options.writer, error, sizeof(error)) < 0) {
     fprintf(err, "%s: %s\n", program, error);

@@ -380,22 +380,13 @@ static int setup(session *s, char *error, size_t error_size) {
   crafter_traj_header header;
   if (options->run.record) crafter_run_header(&options->run, "external", textures, &header);
   crafter_batch_options batch = {0};
-  batch.params = options->run.params;
-  batch.first_episode = options->run.first_episode;
+  crafter_run_episode_options(&options->run, textures, options->run.record ? &header : NULL,
+                              &batch.episode);
   batch.envs = count;
   batch.threads = options->run.threads < 1       ? 1
                   : options->run.threads > count ? count
                                                  : options->run.threads;
-  batch.obs_kind = options->run.obs_kind;
-  batch.textures = textures;
-  batch.config = options->run.config;
   batch.manual_reset = options->manual_reset;
-  batch.levels = options->run.level_set;
-  batch.level_order = options->run.levels.order;
-  batch.world = options->run.world;
-  batch.tasks = options->run.task_pool;
-  batch.record = options->run.record ? &header : NULL;
-  batch.players = s->players;
   int made = crafter_batch_create(&batch, &s->batch, error, error_size);
   if (made < 0) return made;
   s->obs_bytes = crafter_batch_observation_bytes(s->batch) / (size_t)s->players;
