@@ -352,19 +352,23 @@ static const command commands[] = {
     {"video", "E S steps o t size fps f", run_video},
 };
 
+/* Whether `word` is one of the space-separated words of `list`. */
+static int listed(const char *list, const char *word) {
+  size_t length = strlen(word);
+  for (const char *at = list + strspn(list, " "); *at; at += strspn(at, " ")) {
+    size_t span = strcspn(at, " ");
+    if (span == length && strncmp(at, word, length) == 0) return 1;
+    at += span;
+  }
+  return 0;
+}
+
 /* Whether command c takes the option: its list names its long name or
  * its letter. */
 static int option_allowed(const command *c, const crafter_opt *entry) {
-  char list[160];
-  snprintf(list, sizeof(list), " %s ", c->options);
-  char word[40];
-  if (entry->name) {
-    snprintf(word, sizeof(word), " %s ", entry->name);
-    if (strstr(list, word)) return 1;
-  }
-  if (!entry->letter) return 0;
-  snprintf(word, sizeof(word), " %c ", entry->letter);
-  return strstr(list, word) != NULL;
+  const char letter[2] = {(char)entry->letter, '\0'};
+  return (entry->name && listed(c->options, entry->name)) ||
+         (entry->letter && listed(c->options, letter));
 }
 
 /* Reads the options of command c into a; exits on a bad one. */
