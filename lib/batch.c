@@ -168,7 +168,7 @@ static void note_failure(crafter_batch *batch, const char *what) {
 
 /* Makes env i's observation of a kind that is not drawn by itself. */
 static void observe(crafter_batch *batch, int i) {
-  int kind = batch->options.obs_kind;
+  int kind = batch->episode.obs_kind;
   if (kind == CRAFTER_OBS_SEMANTIC || kind == CRAFTER_OBS_SYMBOLIC) {
     size_t bytes;
     crafter_episode_observe(batch->runners[i], &bytes);
@@ -285,31 +285,21 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
     crafter_fail(error, error_size, "a batch needs at least one env and one thread");
     return NULL;
   }
-  if (options->obs_kind == CRAFTER_OBS_PIXELS && !options->textures) {
+  const crafter_episode_options *shared = &options->episode;
+  if (shared->obs_kind == CRAFTER_OBS_PIXELS && !shared->textures) {
     crafter_fail(error, error_size, "pixel observations need textures");
     return NULL;
   }
-  if (options->levels &&
-      crafter_levels_check(options->levels, &options->params, options->config, error, error_size) < 0)
+  if (shared->levels &&
+      crafter_levels_check(shared->levels, &shared->params, shared->config, error, error_size) < 0)
     return NULL;
   crafter_batch *batch = calloc(1, sizeof(*batch));
   if (!batch) goto out_of_memory;
   batch->options = *options;
   int count = options->envs;
-  crafter_episode_options *e = &batch->episode;
-  e->params = options->params;
-  e->config = options->config;
-  e->obs_kind = options->obs_kind;
-  e->textures = options->textures;
-  e->first_episode = options->first_episode;
-  e->world = options->world;
-  e->levels = options->levels;
-  e->level_order = options->level_order;
-  e->level_envs = count;
-  e->tasks = options->tasks;
-  e->record = options->record;
-  e->players = options->players;
-  batch->players = options->players > 1 ? options->players : 1;
+  batch->episode = *shared;
+  batch->episode.level_envs = count;
+  batch->players = shared->players > 1 ? shared->players : 1;
   pthread_mutex_init(&batch->lock, NULL);
   pthread_cond_init(&batch->work_ready, NULL);
   pthread_cond_init(&batch->work_done, NULL);
@@ -325,8 +315,8 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
       !batch->scratch_starts || !batch->starts)
     goto out_of_memory;
   for (int i = 0; i < count; i++) {
-    batch->runners[i] = crafter_episode_new(e, i, i > 0 ? batch->runners[0] : NULL, error,
-                                            error_size);
+    batch->runners[i] = crafter_episode_new(&batch->episode, i, i > 0 ? batch->runners[0] : NULL,
+                                            error, error_size);
     if (!batch->runners[i]) {
       crafter_batch_free(batch);
       return NULL;
@@ -349,7 +339,7 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
   if (!batch->workers) goto out_of_memory;
   /* Levels and world files start from stored states: nothing to make
    * ahead. */
-  if (threads > 1 && !options->levels && !options->world) {
+  if (threads > 1 && !shared->levels && !shared->world) {
     batch->spares = calloc((size_t)count, sizeof(crafter_prepared));
     batch->spare_state = calloc((size_t)count, 1);
     batch->spare_episode = calloc((size_t)count, sizeof(int64_t));

@@ -22,28 +22,18 @@
 typedef struct crafter_batch crafter_batch;
 
 typedef struct crafter_batch_options {
-  crafter_params params;
-  int64_t first_episode;
+  crafter_episode_options episode;   /* what every env's runner shares (its level_envs is the
+                                        batch's envs); its textures draw pixels, its record
+                                        makes every env record its episodes (a recorder of
+                                        that header each); with several players, actions and
+                                        records come one per player, env by env, and an env
+                                        starts its next episode when its player 0 is given
+                                        CRAFTER_BATCH_RESET */
   int envs;
   int threads;                       /* worker threads, 1 or more */
-  int obs_kind;                      /* enum crafter_obs_kind */
-  const crafter_textures *textures;  /* for pixels */
-  const crafter_config *config;      /* the rules every env plays by; NULL: Crafter's */
   int manual_reset;                  /* 1: an env whose episode ended is not reset until
                                         it is given CRAFTER_BATCH_RESET (meanwhile it plays
                                         on, as Crafter's Env does); 0: at once */
-  const crafter_level_set *levels;   /* episodes start on levels of this set (its seed
-                                        and area rule), or NULL for fresh worlds */
-  int level_order;                   /* enum crafter_level_order */
-  const crafter_world_map *world;    /* every episode on this map, or NULL */
-  const crafter_task_pool *tasks;    /* a goal for every episode, or NULL */
-  const crafter_traj_header *record; /* every env records its episodes (a recorder of this
-                                        header each), or NULL */
-  int players;                       /* players sharing each env's world (0 or 1: one);
-                                        with several, actions and records come one per
-                                        player, env by env, and an env starts its next
-                                        episode when its player 0 is given
-                                        CRAFTER_BATCH_RESET */
 } crafter_batch_options;
 
 /* The action that starts an env's next episode now instead of stepping. */

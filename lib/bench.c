@@ -104,12 +104,12 @@ static double time_resets(const crafter_batch_options *run_options, int repeats,
   crafter_batch_options options = *run_options;
   options.envs = 1;
   options.threads = 1;
-  options.obs_kind = CRAFTER_OBS_NONE;
-  options.textures = NULL;
-  options.record = NULL;
+  options.episode.obs_kind = CRAFTER_OBS_NONE;
+  options.episode.textures = NULL;
+  options.episode.record = NULL;
   crafter_batch *batch = crafter_batch_new(&options, error, error_size);
   if (!batch) return -1;
-  const int RESETS = options.levels || options.world ? 2000 : 20;
+  const int RESETS = options.episode.levels || options.episode.world ? 2000 : 20;
   double *times = malloc(sizeof(double) * (size_t)repeats);
   if (!times) {
     crafter_batch_free(batch);
@@ -141,7 +141,7 @@ static int time_states(const crafter_bench_options *run_options, int repeats,
   crafter_batch_options options = run_options->batch;
   options.envs = 1;
   options.threads = 1;
-  options.record = NULL;
+  options.episode.record = NULL;
   crafter_batch *batch = crafter_batch_new(&options, error, error_size);
   if (!batch) return -1;
   enum { WARM_STEPS = 300, STATES = 2000 };
@@ -278,7 +278,7 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
   crafter_json_key(json, "threads");
   crafter_json_int(json, result->threads);
   crafter_json_key(json, "obs");
-  crafter_json_string(json, crafter_obs_kind_name(options->batch.obs_kind));
+  crafter_json_string(json, crafter_obs_kind_name(options->batch.episode.obs_kind));
   crafter_json_key(json, "steps");
   crafter_json_int(json, result->steps);
   crafter_json_key(json, "seconds");
@@ -317,7 +317,7 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
 static void write_text_row(FILE *out, const crafter_bench_options *options,
                            const crafter_bench_result *result) {
   fprintf(out, "%-10s %5d %7d %14.0f %14.1f %11.1f %13zu",
-          crafter_obs_kind_name(options->batch.obs_kind), result->envs, result->threads,
+          crafter_obs_kind_name(options->batch.episode.obs_kind), result->envs, result->threads,
           result->steps_per_second, result->resets_per_second, result->reset_microseconds,
           result->bytes_per_env);
   if (result->players > 1)
@@ -434,13 +434,13 @@ static int sweep_points(const crafter_bench_request *request, int values[MOST_PO
   int points = 0;
   switch (request->sweep) {
     case CRAFTER_BENCH_SWEEP_THREADS:
-      for (int t = 1; t <= request->options.batch.threads && points < MOST_POINTS; t++)
+      for (int t = 1; t <= request->run.threads && points < MOST_POINTS; t++)
         values[points++] = t;
       return points;
     case CRAFTER_BENCH_SWEEP_ENVS:
-      for (int n = 1; n < request->options.batch.envs && points < MOST_POINTS - 1; n *= 2)
+      for (int n = 1; n < request->run.envs && points < MOST_POINTS - 1; n *= 2)
         values[points++] = n;
-      values[points++] = request->options.batch.envs;
+      values[points++] = request->run.envs;
       return points;
     default: return 1;
   }
@@ -494,7 +494,7 @@ static int measure(const char *program, const crafter_bench_request *request,
     } else {
       if (p == 0) {
         fprintf(out, "cpu: %s, kernels: %s\n", cpu, crafter_kernels_name());
-        write_text_head(out, run.batch.players, run.state);
+        write_text_head(out, run.batch.episode.players, run.state);
       }
       write_text_row(out, &run, &result);
     }
@@ -530,85 +530,63 @@ static int usage_failure(const char *program, const char *message, FILE *err) {
 int crafter_bench_main(const char *program, const crafter_bench_request *request, FILE *out,
                        FILE *err) {
   char error[512];
-  crafter_bench_options options = request->options;
+  crafter_run run = request->run;
+  crafter_bench_options options;
+  memset(&options, 0, sizeof(options));
+  options.steps = (long)request->steps;
+  options.seconds = request->seconds;
+  options.repeats = request->repeats;
+  options.state = request->state;
   crafter_textures textures;
   int have_textures = 0;
-  crafter_level_set levels;
-  memset(&levels, 0, sizeof(levels));
-  crafter_task_set set;
-  crafter_task_pool pool;
-  int have_tasks = 0;
   crafter_traj_header header;
-  crafter_rules rules;
-  int status = crafter_rules_open(request->config_path, request->world_path,
-                                  &options.batch.params, request->given, &rules, error,
-                                  sizeof(error));
+  int status = crafter_run_open_rules(&run, error, sizeof(error));
   if (status != 0) {
     fprintf(err, "%s: %s\n", program, error);
     goto done;
   }
-  options.batch.config = rules.config;
-  options.batch.world = rules.world;
-  options.action_seed = (uint64_t)options.batch.params.seed;
-  if (crafter_params_check(&options.batch.params, error, sizeof(error)) < 0) {
+  options.action_seed = (uint64_t)run.params.seed;
+  if (crafter_params_check(&run.params, error, sizeof(error)) < 0) {
     status = usage_failure(program, error, err);
     goto done;
   }
-  if (request->tasks.path) {
-    int opened = crafter_tasks_open(request->tasks.path, request->tasks.split, request->tasks.id,
-                                    &set, &pool, error, sizeof(error));
-    if (opened < 0) {
-      fprintf(err, "%s: %s\n", program, error);
-      status = opened == -2 ? 2 : 1;
-      goto done;
-    }
-    have_tasks = 1;
-    options.batch.tasks = &pool;
+  status = crafter_run_open_tasks(&run, error, sizeof(error));
+  if (status != 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    goto done;
   }
-  if (options.batch.obs_kind == CRAFTER_OBS_PIXELS) {
-    int loaded = crafter_textures_load(&textures, request->textures_dir, error, sizeof(error));
+  if (run.obs_kind == CRAFTER_OBS_PIXELS) {
+    int loaded = crafter_textures_load(&textures, run.textures, error, sizeof(error));
     if (loaded < 0) {
       fprintf(err, "%s: %s\n", program, error);
       status = 2;
       goto done;
     }
     have_textures = 1;
-    options.batch.textures = &textures;
   }
-  if (crafter_level_options_wanted(&request->levels)) {
-    int opened = crafter_level_options_open(&request->levels, &options.batch.params,
-                                            request->given, options.batch.config, &levels, error,
-                                            sizeof(error));
-    if (opened != 0) {
-      fprintf(err, "%s: %s\n", program, error);
-      status = opened;
-      goto done;
-    }
-    options.batch.levels = &levels;
+  status = crafter_run_open_levels(&run, error, sizeof(error));
+  if (status != 0) {
+    fprintf(err, "%s: %s\n", program, error);
+    goto done;
   }
-  options.batch.level_order = request->levels.order;
   double compare_old[3];
   if (request->compare_path && compare_load(program, request->compare_path, compare_old, err) < 0) {
     status = 1;
     goto done;
   }
-  if (request->record_path) {
-    crafter_traj_header_init(&header, &options.batch.params, options.batch.obs_kind,
-                             "random", have_textures ? &textures : NULL);
-    header.tasks = have_tasks ? &set : NULL;
-    crafter_traj_header_set_levels(&header, options.batch.levels, options.batch.level_order);
-    crafter_traj_header_set_rules(&header, rules.config_text, rules.config_bytes, rules.config,
-                                  rules.world_text, rules.world_bytes, rules.world);
-    crafter_traj_header_set_players(&header, options.batch.players);
-    options.batch.record = &header;
-    options.writer = crafter_traj_writer_create(request->record_path, &header, error,
-                                                sizeof(error));
+  if (run.record) {
+    crafter_run_header(&run, "random", have_textures ? &textures : NULL, &header);
+    options.writer = crafter_traj_writer_create(run.record, &header, error, sizeof(error));
     if (!options.writer) {
       fprintf(err, "%s: %s\n", program, error);
       status = 1;
       goto done;
     }
   }
+  crafter_run_episode_options(&run, have_textures ? &textures : NULL, run.record ? &header : NULL,
+                              &options.batch.episode);
+  options.batch.envs = run.envs;
+  options.batch.threads = run.threads;
   status = measure(program, request, &options, compare_old, out, err);
   if (options.writer && crafter_traj_writer_close(options.writer, error, sizeof(error)) < 0) {
     fprintf(err, "%s: %s\n", program, error);
@@ -616,11 +594,6 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
   }
 done:
   if (have_textures) crafter_textures_free(&textures);
-  crafter_levels_free(&levels);
-  if (have_tasks) {
-    crafter_task_pool_free(&pool);
-    crafter_task_set_free(&set);
-  }
-  crafter_rules_free(&rules);
+  crafter_run_free(&run);
   return status;
 }

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "batch.h"
-#include "envopts.h"
+#include "run.h"
 #include "json.h"
 #include "traj.h"
 
@@ -66,16 +66,13 @@ enum crafter_bench_sweep {
 };
 
 typedef struct crafter_bench_request {
-  crafter_bench_options options; /* a sweep's largest point */
-  unsigned given;                /* enum crafter_given: parameters over the config's */
-  const char *config_path;       /* a configuration (crafter-config(5)), or NULL */
-  const char *world_path;        /* a world file (crafter-world(5)) every episode starts
-                                    on, or NULL */
-  crafter_task_options tasks;    /* a goal for every episode (--tasks) */
-  const char *record_path;       /* a trajectory file every episode is recorded in, or
-                                    NULL */
-  const char *textures_dir;      /* textures for pixels; NULL: the built-in ones */
-  crafter_level_options levels;  /* a level set to start episodes on */
+  crafter_run run;               /* what runs, at a sweep's largest point: run.envs envs on
+                                  run.threads threads, whose seed is also the actions'; a
+                                  recording (run.record) includes every episode */
+  int64_t steps;                 /* env steps per repetition (all envs together) */
+  double seconds;                /* instead of steps when > 0: time per repetition */
+  int repeats;                   /* timed repetitions, the median is reported */
+  int state;                     /* also time saving and loading an env's state */
   int json;                      /* 1: one JSON object (text: a table) */
   int sweep;                     /* enum crafter_bench_sweep */
   const char *plot_path;         /* with a sweep: steps per second drawn here */

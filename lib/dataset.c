@@ -130,9 +130,9 @@ static void draw_progress(FILE *out, long done, long total, long steps, double e
  * of a picker of its own, so that it depends on i alone. */
 static int level_of(const crafter_record_options *options, int64_t i) {
   crafter_level_picker picker;
-  int64_t envs = options->episodes < INT32_MAX ? options->episodes : INT32_MAX;
-  crafter_level_picker_init(&picker, options->levels, options->level_order, (int)(i % envs),
-                            (int)envs);
+  int64_t envs = options->run.episodes < INT32_MAX ? options->run.episodes : INT32_MAX;
+  crafter_level_picker_init(&picker, options->run.level_set, options->run.levels.order,
+                            (int)(i % envs), (int)envs);
   return crafter_level_pick(&picker);
 }
 
@@ -209,10 +209,10 @@ static int record_one(record_worker *w, long place) {
   const crafter_record_options *options = r->options;
   int64_t i = options->shard_index - 1 + (int64_t)place * options->shard_count;
   crafter_episode *runner = w->runner;
-  if (options->levels)
+  if (options->run.level_set)
     crafter_episode_set_level(runner, level_of(options, i));
   else
-    crafter_episode_set_next(runner, options->first_episode + i);
+    crafter_episode_set_next(runner, options->run.first_episode + i);
   char problem[300];
   if (crafter_episode_start(runner, NULL, problem, sizeof(problem)) < 0) {
     pthread_mutex_lock(&r->lock);
@@ -227,11 +227,11 @@ static int record_one(record_worker *w, long place) {
     crafter_agent_reset(w->agent[p], env);
     /* A level is played many times: each play gets actions of its own;
      * every player too. */
-    if (options->levels || p > 0)
+    if (options->run.level_set || p > 0)
       crafter_agent_reseed(w->agent[p], (uint64_t)env->world_seed,
                            p == 0 ? (uint64_t)i + 1
                                   : ((uint64_t)i + 1) * CRAFTER_PLAYERS_MAX + (uint64_t)p);
-    if (options->tasks)
+    if (options->run.task_pool)
       crafter_agent_set_task(w->agent[p], crafter_episode_player_task(runner, p),
                              crafter_episode_player_tracker(runner, p));
   }
@@ -273,7 +273,7 @@ static int record_one(record_worker *w, long place) {
       crafter_traj_recorder *ended =
           crafter_episode_swap_player_recorder(runner, p, r->spare[--r->spare_count]);
       /* The place in the whole dataset, not in the shard. */
-      if (options->levels) crafter_traj_recorder_set_place(ended, (uint32_t)(i + 1));
+      if (options->run.level_set) crafter_traj_recorder_set_place(ended, (uint32_t)(i + 1));
       r->parked[place % r->window * players + p] = ended;
     }
     r->steps += steps;
@@ -297,58 +297,41 @@ static void *record_episodes(void *argument) {
 }
 
 int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size) {
-  if (options->episodes < 1) return failn(2, error, error_size, "no episodes to record");
+  if (options->run.episodes < 1) return failn(2, error, error_size, "no episodes to record");
   if (options->shard_count < 1 || options->shard_index < 1 ||
       options->shard_index > options->shard_count)
     return failn(2, error, error_size, "shard %d/%d does not exist (K/N with 1 <= K <= N)",
                  options->shard_index, options->shard_count);
-  if (options->params.length < 1)
+  if (options->run.params.length < 1)
     return failn(2, error, error_size, "episodes need a step limit of at least 1");
-  if (options->obs_kind == CRAFTER_OBS_TEXT)
+  if (options->run.obs_kind == CRAFTER_OBS_TEXT)
     return failn(2, error, error_size, "text observations have no fixed size and are not stored");
   if (options->agent < 0 || options->agent >= CRAFTER_AGENT_COUNT)
     return failn(2, error, error_size, "unknown agent");
   char problem[512];
-  if (crafter_params_check(&options->params, problem, sizeof(problem)) < 0)
+  if (crafter_params_check(&options->run.params, problem, sizeof(problem)) < 0)
     return failn(2, error, error_size, "%s", problem);
   crafter_textures textures;
   int have_textures = 0;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS) {
-    int status = crafter_textures_load(&textures, options->textures, problem, sizeof(problem));
+  if (options->run.obs_kind == CRAFTER_OBS_PIXELS) {
+    int status = crafter_textures_load(&textures, options->run.textures, problem, sizeof(problem));
+    const char *hint = " (give a folder of Crafter's PNG files with --textures)";
     if (status < 0)
-      return failn(2, error, error_size, "%s%s", problem,
-                   options->textures ? "" : " (give a folder of Crafter's PNG files with --textures)");
+      return failn(2, error, error_size, "%s%s", problem, options->run.textures ? "" : hint);
     have_textures = 1;
   }
   recording r;
   memset(&r, 0, sizeof(r));
   r.options = options;
   crafter_traj_header header;
-  crafter_traj_header_init(&header, &options->params, options->obs_kind,
-                           crafter_agent_name(options->agent), have_textures ? &textures : NULL);
-  header.tasks = options->tasks ? options->tasks->set : NULL;
-  crafter_traj_header_set_levels(&header, options->levels, options->level_order);
-  crafter_traj_header_set_rules(&header, options->config_text, options->config_bytes,
-                                options->config, options->world_text, options->world_bytes,
-                                options->world);
-  r.players = options->players > 1 ? options->players : 1;
-  crafter_traj_header_set_players(&header, r.players);
+  crafter_run_header(&options->run, crafter_agent_name(options->agent),
+                     have_textures ? &textures : NULL, &header);
+  r.players = options->run.players > 1 ? options->run.players : 1;
   crafter_episode_options *e = &r.episode;
-  e->params = options->params;
-  e->config = options->config;
-  e->obs_kind = options->obs_kind;
-  e->textures = have_textures ? &textures : NULL;
-  e->first_episode = options->first_episode;
-  e->world = options->world;
-  e->levels = options->levels;
-  e->level_order = options->level_order;
-  e->level_envs = 1;
-  e->tasks = options->tasks;
-  e->record = &header;
-  e->players = r.players;
-  if (options->episodes > options->shard_index - 1)
-    r.total = (long)((options->episodes - options->shard_index) / options->shard_count + 1);
-  int threads = options->threads < 1 ? 1 : options->threads;
+  crafter_run_episode_options(&options->run, have_textures ? &textures : NULL, &header, e);
+  if (options->run.episodes > options->shard_index - 1)
+    r.total = (long)((options->run.episodes - options->shard_index) / options->shard_count + 1);
+  int threads = options->run.threads < 1 ? 1 : options->run.threads;
   if (threads > r.total && r.total > 0) threads = (int)r.total;
   r.window = 4 * threads;
   pthread_mutex_init(&r.lock, NULL);
@@ -369,12 +352,13 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                                             sizeof(problem));
     int agents = 1;
     for (int p = 0; p < r.players; p++)
-      agents &= (workers[t].agent[p] = crafter_agent_new(options->agent, &options->params)) != NULL;
+      agents &=
+          (workers[t].agent[p] = crafter_agent_new(options->agent, &options->run.params)) != NULL;
     if (!workers[t].runner) status = failn(2, error, error_size, "%s", problem);
     else if (!agents) status = failn(1, error, error_size, "out of memory");
   }
   if (status == 0) {
-    r.writer = crafter_traj_writer_create(options->output, &header, error, error_size);
+    r.writer = crafter_traj_writer_create(options->run.record, &header, error, error_size);
     if (!r.writer) status = 1;
   }
   if (status == 0) {

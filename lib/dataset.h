@@ -16,35 +16,25 @@
 
 #include "env.h"
 #include "levels.h"
+#include "run.h"
 #include "tasks.h"
 #include "worldfile.h"
 
 typedef struct crafter_record_options {
-  crafter_params params;  /* seed: the Env seed; length: steps per episode at most */
-  int64_t first_episode;  /* episode counter of the dataset's first episode */
-  int64_t episodes;       /* episodes of the whole dataset, all shards together */
+  crafter_run run;        /* what is recorded: run.params' seed is the Env seed and its
+                             length the steps per episode at most; run.first_episode the
+                             episode counter of the dataset's first episode; run.episodes
+                             the episodes of the whole dataset, all shards together;
+                             run.threads episodes played at once (the file does not depend
+                             on them); run.players players a world, each played by an
+                             agent of the kind with its own generator; observations none,
+                             pixels, semantic or symbolic; on a level set, episode i plays
+                             a level picked for i alone (so shards agree); the file to
+                             write is run.record */
   int shard_index;        /* 1..shard_count: this shard takes the episodes */
   int shard_count;        /* whose index (from 0) is shard_index - 1 modulo shard_count */
   int agent;              /* enum crafter_agent_kind */
-  int obs_kind;           /* none, pixels, semantic or symbolic */
-  const char *textures;   /* PNG folder for pixels; NULL: the built-in textures */
-  const char *output;
-  const crafter_task_pool *tasks; /* goals for the episodes (crafter_task_draw), or NULL */
-  const crafter_level_set *levels; /* episode i plays a level of this set, picked for i alone
-                                      (so shards agree), or NULL; its seed is params.seed */
-  int level_order;        /* enum crafter_level_order */
   FILE *progress;         /* a progress bar is drawn here when not NULL */
-  int threads;            /* episodes played at once (1 or more); the file does not
-                             depend on it */
-  const crafter_config *config;   /* the rules; NULL for Crafter's */
-  const char *config_text;        /* the configuration file's bytes, stored with the
-                                     episodes; NULL for Crafter's rules */
-  size_t config_bytes;
-  const char *world_text;         /* the world file's bytes, stored with them */
-  size_t world_bytes;
-  const crafter_world_map *world; /* every episode on this map, or NULL */
-  int players;                    /* players a world (0 or 1: one), each played by an
-                                     agent of the kind, with its own generator */
 } crafter_record_options;
 
 /* Records the episodes of one shard into a new file: episode counters

@@ -1,127 +1,230 @@
 #include "envopts.h"
 
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cli.h"
-#include "errors.h"
-#include "config.h"
 #include "levels.h"
+#include "proto.h"
 #include "tasks.h"
-#include "worldfile.h"
 
-static void pair(const char *program, const char *what, const char *argument, int out[2]) {
+static void pair(const crafter_opt_parser *parser, const crafter_opt *entry, const char *argument,
+                 int out[2], unsigned mark) {
   if (crafter_parse_pair(argument, 1, 4096, out) < 0) {
     char format[96];
-    snprintf(format, sizeof(format), "invalid %s '%%s' (expected W,H from 1 to 4096)", what);
-    crafter_usage_error(program, format, argument);
+    snprintf(format, sizeof(format), "invalid %s '%%s' (expected W,H from 1 to 4096)",
+             entry->name);
+    crafter_opt_fail(parser, entry, format, argument);
+  }
+  parser->run->given |= mark;
+}
+
+static void read_seed(const crafter_opt_parser *parser, const crafter_opt *entry,
+                      const char *argument) {
+  crafter_opt_int64(parser, entry, argument);
+  parser->run->given |= CRAFTER_GIVEN_SEED;
+}
+
+static void read_area(const crafter_opt_parser *parser, const crafter_opt *entry,
+                      const char *argument) {
+  pair(parser, entry, argument, parser->run->params.area, CRAFTER_GIVEN_AREA);
+}
+
+static void read_view(const crafter_opt_parser *parser, const crafter_opt *entry,
+                      const char *argument) {
+  pair(parser, entry, argument, parser->run->params.view, CRAFTER_GIVEN_VIEW);
+}
+
+static void read_size(const crafter_opt_parser *parser, const crafter_opt *entry,
+                      const char *argument) {
+  pair(parser, entry, argument, parser->run->params.size, CRAFTER_GIVEN_SIZE);
+}
+
+static void read_length(const crafter_opt_parser *parser, const crafter_opt *entry,
+                        const char *argument) {
+  crafter_run *run = parser->run;
+  run->params.length = (long)crafter_option_int64(parser->program, entry->what, argument,
+                                                  entry->minimum, entry->maximum);
+  run->given |= CRAFTER_GIVEN_LENGTH;
+}
+
+static void read_no_reward(const crafter_opt_parser *parser, const crafter_opt *entry,
+                           const char *argument) {
+  (void)entry, (void)argument;
+  parser->run->params.reward = 0;
+  parser->run->given |= CRAFTER_GIVEN_REWARD;
+}
+
+static void read_first_episode(const crafter_opt_parser *parser, const crafter_opt *entry,
+                               const char *argument) {
+  crafter_opt_int64(parser, entry, argument);
+  parser->run->first_episode_given = 1;
+}
+
+static void read_split(const crafter_opt_parser *parser, const crafter_opt *entry,
+                       const char *argument) {
+  crafter_task_options *tasks = &parser->run->tasks;
+  tasks->split = crafter_task_split_from_name(argument);
+  if (tasks->split < 0) crafter_opt_fail(parser, entry, entry->invalid, argument);
+}
+
+static void read_levels(const crafter_opt_parser *parser, const crafter_opt *entry,
+                        const char *argument) {
+  crafter_level_options *levels = &parser->run->levels;
+  if (!*argument) crafter_opt_fail(parser, entry, "%s", entry->invalid);
+  if (strspn(argument, "0123456789") == strlen(argument)) {
+    levels->count = (int)crafter_option_int64(parser->program, entry->what, argument,
+                                              entry->minimum, entry->maximum);
+    levels->path = NULL;
+  } else {
+    levels->path = argument;
+    levels->count = 0;
   }
 }
 
-int crafter_env_option(const char *program, int option, const char *argument,
-                       crafter_params *params, unsigned *given) {
-  unsigned mark;
-  switch (option) {
-    case 's':
-      params->seed = crafter_option_int64(program, "seed", argument, CRAFTER_SEED_MIN,
-                                          CRAFTER_SEED_MAX);
-      mark = CRAFTER_GIVEN_SEED;
-      break;
-    case CRAFTER_OPTION_AREA:
-      pair(program, "area", argument, params->area);
-      mark = CRAFTER_GIVEN_AREA;
-      break;
-    case CRAFTER_OPTION_VIEW:
-      pair(program, "view", argument, params->view);
-      mark = CRAFTER_GIVEN_VIEW;
-      break;
-    case CRAFTER_OPTION_SIZE:
-      pair(program, "size", argument, params->size);
-      mark = CRAFTER_GIVEN_SIZE;
-      break;
-    case CRAFTER_OPTION_LENGTH:
-      params->length = (long)crafter_option_int64(program, "length", argument, 0,
-                                                  CRAFTER_LENGTH_MAX);
-      mark = CRAFTER_GIVEN_LENGTH;
-      break;
-    case CRAFTER_OPTION_NO_REWARD:
-      params->reward = 0;
-      mark = CRAFTER_GIVEN_REWARD;
-      break;
-    default: return 0;
-  }
-  if (given) *given |= mark;
-  return 1;
+static void read_level_order(const crafter_opt_parser *parser, const crafter_opt *entry,
+                             const char *argument) {
+  crafter_level_options *levels = &parser->run->levels;
+  levels->order = crafter_level_order_from_name(argument);
+  if (levels->order < 0) crafter_opt_fail(parser, entry, entry->invalid, argument);
+  levels->order_given = 1;
 }
 
-void crafter_task_options_init(crafter_task_options *options) {
-  options->path = NULL;
-  options->split = -1;
-  options->id = NULL;
+static void read_obs(const crafter_opt_parser *parser, const crafter_opt *entry,
+                     const char *argument) {
+  int kind = crafter_obs_kind_from_name(argument);
+  if (kind < entry->minimum || kind > entry->maximum)
+    crafter_opt_fail(parser, entry, entry->invalid, argument);
+  parser->run->obs_kind = kind;
 }
 
-int crafter_task_option(const char *program, int option, const char *argument,
-                        crafter_task_options *options) {
-  switch (option) {
-    case CRAFTER_OPTION_TASKS:
-      if (!*argument) crafter_usage_error(program, "%s", "the task file is empty");
-      options->path = argument;
-      return 1;
-    case CRAFTER_OPTION_SPLIT:
-      options->split = crafter_task_split_from_name(argument);
-      if (options->split < 0)
-        crafter_usage_error(program,
-                            "invalid split '%s' (expected train, test-paraphrase or "
-                            "test-new-objects)",
-                            argument);
-      return 1;
-    case CRAFTER_OPTION_TASK:
-      if (!*argument) crafter_usage_error(program, "%s", "the task id is empty");
-      options->id = argument;
-      return 1;
-    default: return 0;
-  }
-}
+#define IN_RUN(field) .offset = offsetof(crafter_run, field)
+
+const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
+    [CRAFTER_OPTION_SEED] = {.letter = 's', .name = "seed", .argument = "N",
+                             .help = "the Env seed (default 0); env i uses N+i",
+                             .store = read_seed, IN_RUN(params.seed), .what = "seed",
+                             .minimum = CRAFTER_SEED_MIN, .maximum = CRAFTER_SEED_MAX},
+    [CRAFTER_OPTION_FIRST_EPISODE] = {.letter = 'e', .name = "first-episode", .argument = "E",
+                                      .help = "episode counter of the first episode (default 1)",
+                                      .store = read_first_episode, IN_RUN(first_episode),
+                                      .what = "first episode", .minimum = 1,
+                                      .maximum = CRAFTER_EPISODE_MAX},
+    [CRAFTER_OPTION_EPISODES] = {.letter = 'n', .name = "episodes", .argument = "N",
+                                 .help = "stop after N episodes in all, resetting after each\n"
+                                         "(default 1 with one env in JSON lines, else 0:\n"
+                                         "run until the input ends)",
+                                 .store = crafter_opt_int64, IN_RUN(episodes), .minimum = 0,
+                                 .maximum = INT64_MAX,
+                                 .invalid = "invalid episode count '%s' (expected 0 or more)"},
+    [CRAFTER_OPTION_AREA] = {.name = "area", .argument = "W,H",
+                             .help = "world size in cells (default 64,64)", .store = read_area},
+    [CRAFTER_OPTION_VIEW] = {.name = "view", .argument = "W,H",
+                             .help = "view grid in cells (default 9,9)", .store = read_view},
+    [CRAFTER_OPTION_SIZE] = {.name = "size", .argument = "W,H",
+                             .help = "observation size in pixels (default 64,64)",
+                             .store = read_size},
+    [CRAFTER_OPTION_LENGTH] = {.name = "length", .argument = "L",
+                               .help = "time limit in steps, 0 for none (default 10000)",
+                               .store = read_length, .what = "length", .minimum = 0,
+                               .maximum = CRAFTER_LENGTH_MAX},
+    [CRAFTER_OPTION_NO_REWARD] = {.name = "no-reward",
+                                  .help = "report a reward of 0 on every step",
+                                  .store = read_no_reward},
+    [CRAFTER_OPTION_CONFIG] = {.letter = 'c', .name = "config", .argument = "FILE",
+                               .help = "the game's rules and numbers from FILE\n"
+                                       "(crafter-config(5)); the options above override\n"
+                                       "its env section",
+                               .store = crafter_opt_string, IN_RUN(config_path)},
+    [CRAFTER_OPTION_WORLD] = {.letter = 'w', .name = "world", .argument = "FILE",
+                              .help = "start every episode on the world in FILE\n"
+                                      "(crafter-world(5), made or edited with crafter-gen);\n"
+                                      "the area is the map's",
+                              .store = crafter_opt_string, IN_RUN(world_path)},
+    [CRAFTER_OPTION_TASKS] = {.name = "tasks", .argument = "FILE",
+                              .help = "give every episode a goal from the task file FILE\n"
+                                      "(crafter-task(5)), drawn from the env's seed and\n"
+                                      "the episode: records carry its id and instruction,\n"
+                                      "text observations start with it; the step that\n"
+                                      "meets it adds its reward and ends the episode",
+                              .store = crafter_opt_string, IN_RUN(tasks.path),
+                              .invalid = "the task file is empty"},
+    [CRAFTER_OPTION_SPLIT] = {.name = "split", .argument = "NAME",
+                              .help = "only goals of the split train, test-paraphrase or\n"
+                                      "test-new-objects",
+                              .store = read_split,
+                              .invalid = "invalid split '%s' (expected train, test-paraphrase "
+                                         "or test-new-objects)"},
+    [CRAFTER_OPTION_TASK] = {.name = "task", .argument = "ID", .help = "only the task ID",
+                             .store = crafter_opt_string, IN_RUN(tasks.id),
+                             .invalid = "the task id is empty"},
+    [CRAFTER_OPTION_LEVELS] = {.name = "levels", .argument = "N|FILE",
+                               .help = "play on a level set: level k is the world of episode\n"
+                                       "k of --seed, stored once and copied at each reset;\n"
+                                       "N makes levels 1..N, FILE loads a set saved by\n"
+                                       "crafter-gen (crafter-levels(5));\n"
+                                       "every env shares the set, records carry \"level\"",
+                               .store = read_levels, .what = "level count", .minimum = 1,
+                               .maximum = CRAFTER_LEVELS_MAX,
+                               .invalid = "the level file is empty"},
+    [CRAFTER_OPTION_START_LEVEL] = {.name = "start-level", .argument = "K",
+                                    .help = "with --levels N: the levels are K..K+N-1 (default 1)",
+                                    .store = crafter_opt_int64, IN_RUN(levels.start),
+                                    .what = "start level", .minimum = 1,
+                                    .maximum = CRAFTER_EPISODE_MAX},
+    [CRAFTER_OPTION_LEVEL_ORDER] = {.name = "level-order", .argument = "O",
+                                    .help = "random (default): each episode draws its level\n"
+                                            "from its env's own generator; sequential: env i of\n"
+                                            "E plays levels i+1, i+1+E, ... cycling",
+                                    .store = read_level_order,
+                                    .invalid = "invalid level order '%s' (expected random or "
+                                               "sequential)"},
+    [CRAFTER_OPTION_ENVS] = {.letter = 'N', .name = "envs", .argument = "N",
+                             .help = "run N environments side by side (default 1)",
+                             .store = crafter_opt_int, IN_RUN(envs), .minimum = 1,
+                             .maximum = 65536,
+                             .invalid = "invalid number of envs '%s' (expected 1..65536)"},
+    [CRAFTER_OPTION_PLAYERS] = {.name = "players", .argument = "P",
+                                .help = "P players share each world (1..16, default 1:\n"
+                                        "Crafter); a line (a frame) holds one action per\n"
+                                        "player of each env, and each player gets its own\n"
+                                        "record (frame entry), see crafter-step(1)",
+                                .store = crafter_opt_int, IN_RUN(players), .minimum = 1,
+                                .maximum = CRAFTER_PLAYERS_MAX,
+                                .invalid = "invalid number of players '%s' (expected 1..16)"},
+    [CRAFTER_OPTION_THREADS] = {.letter = 'T', .name = "threads", .argument = "T",
+                                .help = "step them on T threads (default 1), with every\n"
+                                        "other option; results do not depend on T",
+                                .store = crafter_opt_int, IN_RUN(threads),
+                                .what = "number of threads", .minimum = 1, .maximum = 1024,
+                                .invalid = "invalid number of threads '%s' (expected 1..1024)"},
+    [CRAFTER_OPTION_OBS] = {.letter = 'O', .name = "obs", .argument = "KIND",
+                            .help = "none (default), pixels, semantic, symbolic or text",
+                            .store = read_obs, .minimum = CRAFTER_OBS_NONE,
+                            .maximum = CRAFTER_OBS_TEXT,
+                            .invalid = "invalid observation kind '%s' (expected none, pixels, "
+                                       "semantic, symbolic or text)"},
+    [CRAFTER_OPTION_TEXTURES] = {.letter = 't', .name = "textures", .argument = "DIR",
+                                 .help = "draw pixels with the PNG files in DIR (Crafter's\n"
+                                         "assets folder or one like it) instead of the\n"
+                                         "folder $CRAFTER_TEXTURES names, or the built-in\n"
+                                         "textures",
+                                 .store = crafter_opt_string, IN_RUN(textures)},
+    [CRAFTER_OPTION_RECORD] = {.name = "record", .argument = "FILE",
+                               .help = "also write every episode to the trajectory file\n"
+                                       "FILE (crafter-trajectory(5)), with the observations\n"
+                                       "of --obs unless they are text",
+                               .store = crafter_opt_string, IN_RUN(record),
+                               .invalid = "the file to record to is empty"},
+    [CRAFTER_OPTION_HELP] = {.letter = 'h', .name = "help", .help = "show this help and exit",
+                             .store = crafter_opt_help},
+    [CRAFTER_OPTION_VERSION] = {.letter = 'V', .name = "version",
+                                .help = "show the version and exit", .store = crafter_opt_version},
+};
 
 void crafter_task_options_check(const char *program, const crafter_task_options *options) {
   if (!options->path && (options->split >= 0 || options->id))
     crafter_usage_error(program, "%s", "--split and --task need --tasks FILE");
-}
-
-void crafter_level_options_init(crafter_level_options *options) {
-  memset(options, 0, sizeof(*options));
-  options->order = CRAFTER_LEVEL_ORDER_RANDOM;
-}
-
-int crafter_level_option(const char *program, int option, const char *argument,
-                         crafter_level_options *options) {
-  switch (option) {
-    case CRAFTER_OPTION_LEVELS:
-      if (!*argument) crafter_usage_error(program, "%s", "the level file is empty");
-      if (strspn(argument, "0123456789") == strlen(argument)) {
-        options->count = (int)crafter_option_int64(program, "level count", argument, 1,
-                                                   CRAFTER_LEVELS_MAX);
-        options->path = NULL;
-      } else {
-        options->path = argument;
-        options->count = 0;
-      }
-      return 1;
-    case CRAFTER_OPTION_START_LEVEL:
-      options->start = crafter_option_int64(program, "start level", argument, 1,
-                                            CRAFTER_EPISODE_MAX);
-      return 1;
-    case CRAFTER_OPTION_LEVEL_ORDER:
-      options->order = crafter_level_order_from_name(argument);
-      if (options->order < 0)
-        crafter_usage_error(program, "invalid level order '%s' (expected random or sequential)",
-                            argument);
-      options->order_given = 1;
-      return 1;
-    default: return 0;
-  }
 }
 
 void crafter_level_options_check(const char *program, const crafter_level_options *options) {
@@ -131,89 +234,4 @@ void crafter_level_options_check(const char *program, const crafter_level_option
       options->start > (int64_t)CRAFTER_EPISODE_MAX - (options->count - 1))
     crafter_usage_error(program, "%s",
                         "--start-level and --levels go past episode 2**31-1");
-}
-
-int crafter_level_options_open(const crafter_level_options *options, crafter_params *params,
-                               unsigned given, const crafter_config *config,
-                               crafter_level_set *set, char *error, size_t error_size) {
-  if (options->count) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = options->threads ? options->threads
-                  : cores < 1      ? 1
-                  : cores > 16     ? 16
-                                   : (int)cores;
-    return crafter_levels_generate(set, params, config, options->start ? options->start : 1,
-                                   options->count, threads, error, error_size) < 0;
-  }
-  if (crafter_levels_load(set, options->path, error, error_size) < 0) return 1;
-  /* The file's area and view, unless the command line says otherwise. */
-  if (!(given & CRAFTER_GIVEN_AREA)) params->area[0] = set->area[0], params->area[1] = set->area[1];
-  if (!(given & CRAFTER_GIVEN_VIEW)) params->view[0] = set->view[0], params->view[1] = set->view[1];
-  char why[300];
-  if (crafter_levels_check(set, params, config, why, sizeof(why)) < 0) {
-    crafter_fail(error, error_size, "%s: %s", options->path, why);
-    crafter_levels_free(set);
-    return 1;
-  }
-  if ((given & CRAFTER_GIVEN_SEED) && params->seed != set->seed) {
-    crafter_fail(error, error_size, "%s holds levels of seed %lld, not of --seed %lld",
-                 options->path, (long long)set->seed, (long long)params->seed);
-    crafter_levels_free(set);
-    return 2;
-  }
-  if (options->start && options->start != set->first) {
-    crafter_fail(error, error_size, "%s starts at level %lld, not at --start-level %lld",
-                 options->path, (long long)set->first, (long long)options->start);
-    crafter_levels_free(set);
-    return 2;
-  }
-  params->seed = set->seed;
-  return 0;
-}
-
-int crafter_rules_open(const char *config_path, const char *world_path, crafter_params *params,
-                       unsigned given, crafter_rules *rules, char *error, size_t error_size) {
-  memset(rules, 0, sizeof(*rules));
-  if (config_path) {
-    rules->config = malloc(sizeof(*rules->config));
-    if (!rules->config) {
-      crafter_fail(error, error_size, "out of memory");
-      return 1;
-    }
-    crafter_config_default(rules->config);
-    if (crafter_config_load_text(config_path, rules->config, &rules->config_text,
-                                 &rules->config_bytes, error, error_size) < 0)
-      return 1;
-    /* The file's env section, under the options given on the command line. */
-    crafter_params_take_unset(params, &rules->config->params, given);
-  }
-  if (world_path) {
-    rules->world = calloc(1, sizeof(*rules->world));
-    if (!rules->world) {
-      crafter_fail(error, error_size, "out of memory");
-      return 1;
-    }
-    if (crafter_world_map_load_text(rules->world, world_path, &rules->world_text,
-                                    &rules->world_bytes, error, error_size) < 0)
-      return 1;
-    if ((given & CRAFTER_GIVEN_AREA) &&
-        (params->area[0] != rules->world->width || params->area[1] != rules->world->height)) {
-      snprintf(error, error_size, "--area %d,%d does not match the %dx%d world of %s",
-               params->area[0], params->area[1], rules->world->width, rules->world->height,
-               world_path);
-      return 2;
-    }
-    params->area[0] = rules->world->width;
-    params->area[1] = rules->world->height;
-  }
-  return 0;
-}
-
-void crafter_rules_free(crafter_rules *rules) {
-  free(rules->config);
-  free(rules->config_text);
-  free(rules->world_text);
-  if (rules->world) crafter_world_map_free(rules->world);
-  free(rules->world);
-  memset(rules, 0, sizeof(*rules));
 }

@@ -1287,7 +1287,7 @@ static int start_episode(crafter_play_game *game, char *error, size_t error_size
   const crafter_env *env = crafter_episode_env(game->runner);
   game->reward = 0;
   game->over = 0;
-  if (game->options->levels)
+  if (game->run->level_set)
     snprintf(game->message, sizeof(game->message), "Level %lld begins.",
              (long long)crafter_episode_level(game->runner));
   else
@@ -1314,39 +1314,22 @@ const char *crafter_play_game_player_instruction(const crafter_play_game *game, 
   return crafter_episode_player_instruction(game->runner, p);
 }
 
-int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
-                           char *error, size_t error_size) {
+int crafter_play_game_init(crafter_play_game *game, const crafter_run *run, char *error,
+                           size_t error_size) {
   memset(game, 0, sizeof(*game));
-  game->options = options;
-  game->players = options->players > 1 ? options->players : 1;
+  game->run = run;
+  game->players = run->players > 1 ? run->players : 1;
   if (game->players > CRAFTER_PLAYERS_MAX) {
     snprintf(error, error_size, "at most %d players share a world", CRAFTER_PLAYERS_MAX);
     return -1;
   }
+  if (run->record) crafter_run_header(run, "human", NULL, &game->header);
   crafter_episode_options *e = &game->episode;
-  e->params = options->params;
-  e->config = options->config;
-  e->obs_kind = CRAFTER_OBS_NONE;
-  e->first_episode = options->first_episode;
-  e->world = options->world;
-  e->levels = options->levels;
-  e->level_order = options->level_order;
-  e->level_envs = 1;
-  e->tasks = options->tasks;
-  e->players = game->players;
-  if (options->record) {
-    crafter_traj_header_init(&game->header, &options->params, CRAFTER_OBS_NONE, "human", NULL);
-    game->header.tasks = options->tasks ? options->tasks->set : NULL;
-    crafter_traj_header_set_levels(&game->header, options->levels, options->level_order);
-    crafter_traj_header_set_rules(&game->header, options->config_text, options->config_bytes,
-                                  options->config, options->world_text, options->world_bytes,
-                                  options->world);
-    e->record = &game->header;
-  }
+  crafter_run_episode_options(run, NULL, run->record ? &game->header : NULL, e);
   game->runner = crafter_episode_new(e, 0, NULL, error, error_size);
   if (!game->runner) return -1;
-  if (options->record) {
-    game->writer = crafter_traj_writer_create(options->record, &game->header, error, error_size);
+  if (run->record) {
+    game->writer = crafter_traj_writer_create(run->record, &game->header, error, error_size);
     if (!game->writer) {
       crafter_episode_free(game->runner);
       game->runner = NULL;
@@ -1394,7 +1377,7 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
                  : died      ? CRAFTER_TRAJ_DIED
                              : CRAFTER_TRAJ_TIME_LIMIT;
     char next[64];
-    if (game->options->levels)
+    if (game->run->level_set)
       snprintf(next, sizeof(next), "the next level");
     else
       snprintf(next, sizeof(next), "episode %lld", (long long)env->episode + 1);
@@ -1500,7 +1483,7 @@ void crafter_play_game_act_players(crafter_play_game *game, const int *actions) 
   if (!results[0].over) return;
   game->over = game->side[0].over ? game->side[0].over : CRAFTER_TRAJ_TIME_LIMIT;
   char next[64];
-  if (game->options->levels)
+  if (game->run->level_set)
     snprintf(next, sizeof(next), "the next level");
   else
     snprintf(next, sizeof(next), "episode %lld", (long long)env->episode + 1);
@@ -1815,7 +1798,7 @@ static void describe(app *a, crafter_play_status *status) {
   } else {
     crafter_play_game *game = &a->game;
     const crafter_env *env = crafter_play_game_env(game);
-    if (game->options->levels)
+    if (game->run->level_set)
       snprintf(a->title, sizeof(a->title), "Crafter  seed %lld  level %lld%s",
                (long long)env->params.seed, (long long)env->episode,
                game->writer ? "  (recording)" : "");
@@ -1844,7 +1827,7 @@ static void describe_side(app *a, int p, crafter_play_status *status) {
   const crafter_env *env = crafter_play_game_env(game);
   const crafter_play_side *side = &game->side[p];
   snprintf(a->side_title[p], sizeof(a->side_title[p]), "Player %d  seed %lld  %s %lld", p,
-           (long long)env->params.seed, game->options->levels ? "level" : "episode",
+           (long long)env->params.seed, game->run->level_set ? "level" : "episode",
            (long long)env->episode);
   const char *end = side->over == CRAFTER_TRAJ_DIED        ? "died"
                     : side->over == CRAFTER_TRAJ_GOAL      ? "goal met"
@@ -2149,14 +2132,14 @@ static int open_screen(app *p, const crafter_play_options *a, crafter_textures *
                        int *have_textures) {
   char error[1024];
   /* Into a pipe or a file, letters unless an option asks for colour. */
-  int colour_asked = a->cell_rows || a->textures_dir;
+  int colour_asked = a->cell_rows || a->run.textures;
   int mode = a->glyphs        ? CRAFTER_PLAY_GLYPHS
              : a->colors >= 0 ? a->colors
                               : crafter_play_mode_for_terminal(
                                     isatty(STDOUT_FILENO) || colour_asked, getenv("COLORTERM"),
                                     getenv("TERM"));
   if (mode != CRAFTER_PLAY_GLYPHS) {
-    int loaded = crafter_textures_load(textures, a->textures_dir, error, sizeof(error));
+    int loaded = crafter_textures_load(textures, a->run.textures, error, sizeof(error));
     if (loaded < 0) {
       fprintf(stderr, "%s: %s\n", a->program, error);
       return 1;
@@ -2209,46 +2192,23 @@ static int play(app *p, const crafter_play_options *a) {
 
 int crafter_play_main(crafter_play_options *a) {
   char error[1024];
-  crafter_params *params = &a->params;
-  crafter_rules rules;
-  int status = crafter_rules_open(a->config_path, a->world_path, params, a->given, &rules, error,
-                                  sizeof(error));
+  crafter_run *run = &a->run;
+  int status = crafter_run_open_rules(run, error, sizeof(error));
   if (status != 0) {
     fprintf(stderr, "%s: %s\n", a->program, error);
-    crafter_rules_free(&rules);
+    crafter_run_free(run);
     return status;
   }
-  crafter_task_set set;
-  crafter_task_pool pool;
-  crafter_level_set levels;
-  memset(&levels, 0, sizeof(levels));
-  int have_tasks = 0;
   if (!a->replay_path) {
-    if (crafter_params_check(params, error, sizeof(error)) < 0) {
+    if (crafter_params_check(&run->params, error, sizeof(error)) < 0) {
       crafter_usage_error(a->program, "%s", error);
     }
-    if (a->tasks.path) {
-      int opened = crafter_tasks_open(a->tasks.path, a->tasks.split, a->tasks.id, &set, &pool,
-                                      error, sizeof(error));
-      if (opened < 0) {
-        fprintf(stderr, "%s: %s\n", a->program, error);
-        crafter_rules_free(&rules);
-        return opened == -2 ? 2 : 1;
-      }
-      have_tasks = 1;
-    }
-    if (crafter_level_options_wanted(&a->levels)) {
-      status = crafter_level_options_open(&a->levels, params, a->given, rules.config, &levels,
-                                          error, sizeof(error));
-      if (status != 0) {
-        fprintf(stderr, "%s: %s\n", a->program, error);
-        if (have_tasks) {
-          crafter_task_pool_free(&pool);
-          crafter_task_set_free(&set);
-        }
-        crafter_rules_free(&rules);
-        return status;
-      }
+    if ((status = crafter_run_open_tasks(run, error, sizeof(error))) == 0)
+      status = crafter_run_open_levels(run, error, sizeof(error));
+    if (status != 0) {
+      fprintf(stderr, "%s: %s\n", a->program, error);
+      crafter_run_free(run);
+      return status;
     }
   }
   static app p;
@@ -2257,31 +2217,16 @@ int crafter_play_main(crafter_play_options *a) {
   p.speed = a->fps ? a->fps : a->speed;
   p.real_time = a->fps > 0;
   p.replaying = a->replay_path != NULL;
-  p.players = a->players > 1 && !p.replaying ? a->players : 1;
-  crafter_play_game_options game_options;
-  memset(&game_options, 0, sizeof(game_options));
-  game_options.params = *params;
-  game_options.first_episode = a->first_episode;
-  game_options.config = rules.config;
-  game_options.world = rules.world;
-  game_options.config_text = rules.config_text;
-  game_options.config_bytes = rules.config_bytes;
-  game_options.world_text = rules.world_text;
-  game_options.world_bytes = rules.world_bytes;
-  game_options.tasks = have_tasks ? &pool : NULL;
-  game_options.levels = levels.count ? &levels : NULL;
-  game_options.level_order = a->levels.order;
-  game_options.record = a->record_path;
-  game_options.players = p.players;
+  p.players = run->players > 1 && !p.replaying ? run->players : 1;
   status = 0;
   if (p.replaying) {
-    if (crafter_play_replay_open(&p.replay, a->replay_path, (size_t)a->episode_index, rules.config,
-                                 rules.world, error, sizeof(error)) != 0) {
+    if (crafter_play_replay_open(&p.replay, a->replay_path, (size_t)a->episode_index, run->config,
+                                 run->world, error, sizeof(error)) != 0) {
       fprintf(stderr, "%s: %s\n", a->program, error);
       status = 1;
     }
     p.paused = a->keys != NULL;
-  } else if (crafter_play_game_init(&p.game, &game_options, error, sizeof(error)) < 0) {
+  } else if (crafter_play_game_init(&p.game, run, error, sizeof(error)) < 0) {
     fprintf(stderr, "%s: %s\n", a->program, error);
     status = 1;
   }
@@ -2293,18 +2238,13 @@ int crafter_play_main(crafter_play_options *a) {
   if (started && p.replaying) {
     crafter_play_replay_free(&p.replay);
   } else if (started && crafter_play_game_finish(&p.game, error, sizeof(error)) < 0) {
-    fprintf(stderr, "%s: %s: %s\n", a->program, a->record_path, error);
+    fprintf(stderr, "%s: %s: %s\n", a->program, run->record, error);
     status = 1;
   }
   crafter_play_screen_free(p.screen);
   if (have_textures) crafter_textures_free(&textures);
   crafter_play_text_free(&p.frame);
-  crafter_levels_free(&levels);
-  if (have_tasks) {
-    crafter_task_pool_free(&pool);
-    crafter_task_set_free(&set);
-  }
-  crafter_rules_free(&rules);
+  crafter_run_free(run);
   crafter_terminal_reraise(); /* finish as a signal would have, now that all is saved */
   return crafter_close_stdout(a->program, status);
 }

@@ -24,7 +24,7 @@
 #include "textures.h"
 #include "traj.h"
 #include "worldfile.h"
-#include "envopts.h"
+#include "run.h"
 
 /* ---- keys ---- */
 
@@ -222,24 +222,6 @@ int crafter_play_screen_mode(const crafter_play_screen *screen);
 
 /* ---- a game that records ---- */
 
-typedef struct crafter_play_game_options {
-  crafter_params params;          /* seed: the Env seed */
-  int64_t first_episode;          /* episode counter of the first episode (1: Crafter's first) */
-  const crafter_config *config;   /* NULL for Crafter's; must outlive the game */
-  const crafter_world_map *world; /* start every episode on it, or NULL; must outlive the game */
-  const char *config_text;        /* their files' bytes, kept by the recording */
-  size_t config_bytes;
-  const char *world_text;
-  size_t world_bytes;
-  const crafter_task_pool *tasks; /* a goal for every episode, or NULL; must outlive the game */
-  const crafter_level_set *levels; /* every episode on a level of this set, or NULL */
-  int level_order;                /* enum crafter_level_order */
-  const char *record;             /* trajectory file of every episode played, or NULL; one
-                                     player only */
-  int players;                    /* players sharing the world (0 or 1: one; at most
-                                     CRAFTER_PLAYERS_MAX) */
-} crafter_play_game_options;
-
 /* What a game of several players keeps of each player's episode. */
 typedef struct crafter_play_side {
   double reward;      /* of the player's episode so far */
@@ -251,7 +233,9 @@ typedef struct crafter_play_game {
   crafter_episode *runner;  /* the env, its episodes, goals and recording */
   crafter_episode_options episode;
   crafter_traj_header header;
-  const crafter_play_game_options *options;
+  const crafter_run *run;   /* what is played (its observations none, its players at most
+                               CRAFTER_PLAYERS_MAX, its recording of one player only); must
+                               outlive the game with its files */
   crafter_traj_writer *writer;
   double reward;            /* of the episode so far (one player) */
   int over;                 /* the episode has ended: 0, or enum crafter_traj_end (with
@@ -267,8 +251,8 @@ typedef struct crafter_play_game {
 
 /* Makes the env, opens the recording and starts the first episode.
  * Returns 0, or -1 with a reason (the game is then freed). */
-int crafter_play_game_init(crafter_play_game *game, const crafter_play_game_options *options,
-                           char *error, size_t error_size);
+int crafter_play_game_init(crafter_play_game *game, const crafter_run *run, char *error,
+                           size_t error_size);
 
 /* One step with an action; records it; when the episode ends (death, the
  * time limit, or its goal met) stores it and sets `over`.  Does nothing
@@ -364,15 +348,12 @@ const char *crafter_play_replay_instruction(const crafter_play_replay *replay);
 /* What crafter-play's command line asks for. */
 typedef struct crafter_play_options {
   const char *program;      /* for messages: "crafter-play" */
-  crafter_params params;
-  unsigned given;           /* enum crafter_given of what the command line set */
-  int64_t first_episode, episode_index;
+  crafter_run run;          /* what is played: its players 0 or 1 for one, 2 for two on one
+                               keyboard; its textures those the screen draws with */
+  int64_t episode_index;
   int glyphs, colors, cell_rows, speed, no_wait, fps;
-  int players;              /* --players: 0 or 1 for one, 2 for two on one keyboard */
   int interactive;          /* a terminal to take: not --keys, not --no-wait */
-  const char *config_path, *world_path, *record_path, *replay_path, *textures_dir, *keys;
-  crafter_task_options tasks;   /* --tasks, --split, --task */
-  crafter_level_options levels; /* --levels, --start-level, --level-order */
+  const char *replay_path, *keys;
 } crafter_play_options;
 
 /* Runs crafter-play: opens what the options name, then plays in the

@@ -157,7 +157,7 @@ static void free_text(FILE **files, char **buffers, int count) {
 }
 
 static void free_session(session *s) {
-  int count = s->options->envs;
+  int count = s->options->run.envs;
   free(s->table);
   crafter_renderer_free(s->view_renderer);
   free(s->view_pixels);
@@ -183,7 +183,7 @@ static void free_session(session *s) {
 
 static int load_textures(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
-  int status = crafter_textures_load(&s->textures, options->textures, error, error_size);
+  int status = crafter_textures_load(&s->textures, options->run.textures, error, error_size);
   if (status < 0) return -1;
   s->have_textures = 1;
   return 0;
@@ -192,7 +192,7 @@ static int load_textures(session *s, char *error, size_t error_size) {
 /* The frame's sections, each a struct of arrays over the envs starting on a
  * multiple of 64 bytes (crafter-protocol(5)). */
 static size_t section_bytes_per_env(const session *s, int section) {
-  const crafter_params *params = &s->options->params;
+  const crafter_params *params = &s->options->run.params;
   switch (section) {
     case CRAFTER_SECTION_REWARD: return 8; /* a double: Crafter's reward exactly */
     case CRAFTER_SECTION_DONE:
@@ -204,7 +204,7 @@ static size_t section_bytes_per_env(const session *s, int section) {
       return s->options->semantic_info ? (size_t)params->area[0] * (size_t)params->area[1] : 0;
     case CRAFTER_SECTION_OBS: return s->obs_bytes;
     case CRAFTER_SECTION_FINAL: return s->options->final_obs ? s->obs_bytes : 0;
-    case CRAFTER_SECTION_TASK: return s->options->tasks ? 8 : 0;
+    case CRAFTER_SECTION_TASK: return s->options->run.task_pool ? 8 : 0;
     case CRAFTER_SECTION_ALIVE: return s->players > 1 ? 1 : 0;
     default: return 4;
   }
@@ -322,7 +322,7 @@ static void aim_batch(session *s) {
  * the pool and every wording of each, which a frame's task section
  * points into. */
 static int build_task_table(session *s) {
-  const crafter_task_pool *pool = s->options->tasks;
+  const crafter_task_pool *pool = s->options->run.task_pool;
   size_t bytes = 8;
   for (int c = 0; c < pool->count; c++) {
     const crafter_task *task = &pool->set->tasks[pool->tasks[c]];
@@ -373,43 +373,28 @@ static int open_texts(FILE ***files, char ***buffers, size_t **sizes, int count)
 
 static int setup(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
-  int count = options->envs;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0)
+  int count = options->run.envs;
+  if (options->run.obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0)
     return -1;
+  const crafter_textures *textures = s->have_textures ? &s->textures : NULL;
   crafter_traj_header header;
-  if (options->record) {
-    crafter_traj_header_init(&header, &options->params, options->obs_kind, "external",
-                             s->have_textures ? &s->textures : NULL);
-    header.tasks = options->tasks ? options->tasks->set : NULL;
-    crafter_traj_header_set_levels(&header, options->levels, options->level_order);
-    crafter_traj_header_set_rules(&header, options->config_text, options->config_bytes,
-                                  options->config, options->world_text, options->world_bytes,
-                                  options->world);
-    crafter_traj_header_set_players(&header, s->players);
-  }
+  if (options->run.record) crafter_run_header(&options->run, "external", textures, &header);
   crafter_batch_options batch = {0};
-  batch.params = options->params;
-  batch.first_episode = options->first_episode;
+  crafter_run_episode_options(&options->run, textures, options->run.record ? &header : NULL,
+                              &batch.episode);
   batch.envs = count;
-  batch.threads = options->threads < 1 ? 1 : options->threads > count ? count : options->threads;
-  batch.obs_kind = options->obs_kind;
-  batch.textures = s->have_textures ? &s->textures : NULL;
-  batch.config = options->config;
+  batch.threads = options->run.threads < 1       ? 1
+                  : options->run.threads > count ? count
+                                                 : options->run.threads;
   batch.manual_reset = options->manual_reset;
-  batch.levels = options->levels;
-  batch.level_order = options->level_order;
-  batch.world = options->world;
-  batch.tasks = options->tasks;
-  batch.record = options->record ? &header : NULL;
-  batch.players = s->players;
   int made = crafter_batch_create(&batch, &s->batch, error, error_size);
   if (made < 0) return made;
   s->obs_bytes = crafter_batch_observation_bytes(s->batch) / (size_t)s->players;
   s->records = calloc((size_t)s->agents, sizeof(*s->records));
   s->started = calloc((size_t)count, 1);
   if (!s->records || !s->started) goto out_of_memory;
-  if (options->record) s->header = header; /* the file is made once all else is ready */
-  if (options->tasks && options->binary && build_task_table(s) < 0) goto out_of_memory;
+  if (options->run.record) s->header = header; /* the file is made once all else is ready */
+  if (options->run.task_pool && options->binary && build_task_table(s) < 0) goto out_of_memory;
   if (options->binary) return setup_frames(s, error, error_size);
   if (s->players > 1 && options->final_obs) {
     snprintf(error, error_size, "--final-obs is not available with several players");
@@ -449,7 +434,7 @@ static int episode_left(void *context, int i, crafter_episode *episode, int fini
   if (finished) {
     store_episode(s, i);
     s->finished++;
-    if (s->options->episodes && s->finished >= s->options->episodes) s->stop = 1;
+    if (s->options->run.episodes && s->finished >= s->options->run.episodes) s->stop = 1;
     return !s->stop;
   }
   if (crafter_episode_unfinished(episode)) store_episode(s, i);
@@ -460,7 +445,7 @@ static int episode_left(void *context, int i, crafter_episode *episode, int fini
 static int finish_recording(session *s, char *error, size_t error_size) {
   if (!s->writer) return 0;
   char problem[300] = "";
-  for (int i = 0; i < s->options->envs && !s->record_failed; i++)
+  for (int i = 0; i < s->options->run.envs && !s->record_failed; i++)
     if (crafter_episode_unfinished(crafter_batch_episode(s->batch, i))) store_episode(s, i);
   if (crafter_traj_writer_close(s->writer, problem, sizeof(problem)) < 0) record_failure(s, problem);
   s->writer = NULL;
@@ -495,13 +480,13 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
   crafter_episode *episode = crafter_batch_episode(s->batch, i);
   size_t size;
   const uint8_t *obs = crafter_episode_observe_player(episode, p, &size);
-  int tasks = s->options->tasks != NULL;
+  int tasks = s->options->run.task_pool != NULL;
   crafter_record_extra extra = {
-      s->options->envs > 1 || s->players > 1 || loaded ? i : -1,
-      s->options->obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
+      s->options->run.envs > 1 || s->players > 1 || loaded ? i : -1,
+      s->options->run.obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
                                                                                         : NULL,
-      s->options->obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
-      s->options->obs_kind,
+      s->options->run.obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
+      s->options->run.obs_kind,
       1,
       s->obs_bytes ? obs : NULL,
       size,
@@ -522,8 +507,9 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       crafter_proto_write_reset(out, env, &extra);
   } else if (s->options->info == CRAFTER_INFO_STATE) {
     crafter_proto_write_state(out, env, step, &extra); /* resets carry the first state */
-  } else if (step || loaded || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
-             s->options->tasks || s->options->levels || s->players > 1) {
+  } else if (step || loaded || s->options->run.obs_kind != CRAFTER_OBS_NONE ||
+             s->options->run.envs > 1 || s->options->run.task_pool || s->options->run.level_set ||
+             s->players > 1) {
     /* A short reset record only when it carries something: the goal and
      * the level are known before the first action. */
     crafter_proto_write_short(out, env, step, &extra);
@@ -605,13 +591,13 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
   crafter_put_u32(position + 4, (uint32_t)body->y);
   crafter_put_u32(position + 8, (uint32_t)player->facing_x);
   crafter_put_u32(position + 12, (uint32_t)player->facing_y);
-  if (s->options->tasks) {
+  const crafter_task_pool *pool = s->options->run.task_pool;
+  if (pool) {
     /* The episode's wording, and whether the step met its goal (the
      * record's: the next episode may have started since). */
     uint8_t *task = frame + at[CRAFTER_SECTION_TASK] + 8 * (size_t)i;
     crafter_put_u32(task,
-                    (uint32_t)(s->options->tasks->first_text[crafter_episode_player_candidate(
-                                   episode, p)] +
+                    (uint32_t)(pool->first_text[crafter_episode_player_candidate(episode, p)] +
                                crafter_episode_player_text(episode, p)));
     crafter_put_u32(task + 4, record ? (uint32_t)record->goal : 0);
   }
@@ -628,17 +614,17 @@ static void write_header(session *s) {
   uint8_t header[CRAFTER_PROTOCOL_HEADER_BYTES] = {0};
   memcpy(header, CRAFTER_PROTOCOL_MAGIC, 8);
   uint32_t type = 0, shape[3] = {0, 0, 0};
-  switch (options->obs_kind) {
+  switch (options->run.obs_kind) {
     case CRAFTER_OBS_PIXELS:
       type = 1;
-      shape[0] = (uint32_t)options->params.size[1];
-      shape[1] = (uint32_t)options->params.size[0];
+      shape[0] = (uint32_t)options->run.params.size[1];
+      shape[1] = (uint32_t)options->run.params.size[0];
       shape[2] = 3;
       break;
     case CRAFTER_OBS_SEMANTIC:
       type = 1;
-      shape[0] = (uint32_t)options->params.area[0];
-      shape[1] = (uint32_t)options->params.area[1];
+      shape[0] = (uint32_t)options->run.params.area[0];
+      shape[1] = (uint32_t)options->run.params.area[1];
       shape[2] = 1;
       break;
     case CRAFTER_OBS_SYMBOLIC:
@@ -651,8 +637,8 @@ static void write_header(session *s) {
   uint32_t flags = (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
                    (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
                    (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
-                   (options->tasks ? CRAFTER_PROTOCOL_TASKS : 0) |
-                   (options->levels ? CRAFTER_PROTOCOL_LEVELS : 0) |
+                   (options->run.task_pool ? CRAFTER_PROTOCOL_TASKS : 0) |
+                   (options->run.level_set ? CRAFTER_PROTOCOL_LEVELS : 0) |
                    (options->final_obs ? CRAFTER_PROTOCOL_FINAL : 0);
   crafter_put_u32(header + 8, CRAFTER_PROTOCOL_VERSION);
   size_t extension = s->players > 1 ? CRAFTER_PROTOCOL_PLAYERS_BYTES : 0;
@@ -660,7 +646,7 @@ static void write_header(session *s) {
   crafter_put_u32(header + 12,
                   (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + extension + s->table_bytes));
   crafter_put_u32(header + 16, (uint32_t)s->agents);
-  crafter_put_u32(header + 20, (uint32_t)options->obs_kind);
+  crafter_put_u32(header + 20, (uint32_t)options->run.obs_kind);
   crafter_put_u32(header + 24, type);
   for (int i = 0; i < 3; i++) crafter_put_u32(header + 28 + 4 * i, shape[i]);
   crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
@@ -668,8 +654,8 @@ static void write_header(session *s) {
   crafter_put_u32(header + 48, CRAFTER_ACTION_COUNT);
   crafter_put_u32(header + 52, CRAFTER_ACHIEVEMENT_COUNT);
   crafter_put_u32(header + 56, CRAFTER_ITEM_COUNT);
-  crafter_put_u32(header + 60, (uint32_t)options->params.area[0]);
-  crafter_put_u32(header + 64, (uint32_t)options->params.area[1]);
+  crafter_put_u32(header + 60, (uint32_t)options->run.params.area[0]);
+  crafter_put_u32(header + 64, (uint32_t)options->run.params.area[1]);
   crafter_put_u32(header + 68, flags);
   crafter_put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
   /* The sections up to the observations at 76..120; the task section has
@@ -677,12 +663,13 @@ static void write_header(session *s) {
    * has none (it starts where the observations' section ends). */
   for (int k = 0; k <= CRAFTER_SECTION_OBS; k++)
     crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
-  if (options->tasks) crafter_put_u32(header + 124, (uint32_t)s->section[CRAFTER_SECTION_TASK]);
+  if (options->run.task_pool)
+    crafter_put_u32(header + 124, (uint32_t)s->section[CRAFTER_SECTION_TASK]);
   fwrite(header, 1, sizeof(header), s->out);
   if (extension) {
     uint8_t players[CRAFTER_PROTOCOL_PLAYERS_BYTES] = {0};
     crafter_put_u32(players, (uint32_t)s->players);
-    crafter_put_u32(players + 4, (uint32_t)options->envs);
+    crafter_put_u32(players + 4, (uint32_t)options->run.envs);
     crafter_put_u32(players + 8, (uint32_t)s->section[CRAFTER_SECTION_ALIVE]);
     fwrite(players, 1, sizeof(players), s->out);
   }
@@ -817,7 +804,7 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   if (index >= (uint32_t)s->agents && s->players > 1) {
     /* With several players a request names an entry of the frame, an env's
      * player (crafter-protocol(5)). */
-    int envs = s->options->envs;
+    int envs = s->options->run.envs;
     snprintf(error, error_size,
              "a render request before step %ld names entry %u, but a frame has %d (0 to %d: "
              "%d env%s of %d players)",
@@ -902,7 +889,7 @@ static int load_env(session *s, int i, size_t size, int *started, char *reason,
   *started = 0;
   if (crafter_batch_load_state(s->batch, i, s->state, size, reason, reason_size) < 0) return -1;
   if (!s->options->manual_reset && crafter_episode_ended(crafter_batch_episode(s->batch, i))) {
-    memset(s->started, 0, (size_t)s->options->envs);
+    memset(s->started, 0, (size_t)s->options->run.envs);
     s->started[i] = 1;
     crafter_batch_start(s->batch, s->started);
     s->started[i] = 0;
@@ -965,9 +952,9 @@ static int answer_save(session *s, reader *in, long step, char *error, size_t er
       request_bytes(in, CRAFTER_PROTOCOL_SAVE_BYTES, "save", step, error, error_size);
   if (!request) return -1;
   uint32_t index = crafter_get_u32(request + 1);
-  if (index >= (uint32_t)s->options->envs) {
+  if (index >= (uint32_t)s->options->run.envs) {
     snprintf(error, error_size, "a save request before step %ld names env %u of %d", step, index,
-             s->options->envs);
+             s->options->run.envs);
     return -1;
   }
   size_t size = save_env(s, (int)index);
@@ -1029,9 +1016,9 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
       request_bytes(in, CRAFTER_PROTOCOL_LOAD_BYTES, "load", step, error, error_size);
   if (!request) return -1;
   uint32_t index = crafter_get_u32(request + 1), size = crafter_get_u32(request + 5);
-  if (index >= (uint32_t)s->options->envs) {
+  if (index >= (uint32_t)s->options->run.envs) {
     snprintf(error, error_size, "a load request before step %ld names env %u of %d", step, index,
-             s->options->envs);
+             s->options->run.envs);
     return -1;
   }
   size_t limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, (int)index));
@@ -1093,7 +1080,7 @@ static int text_request(session *s, char *line, long line_number, char *error,
   char *end = at;
   long index = -1;
   if (*at >= '0' && *at <= '9') index = strtol(at, &end, 10);
-  int envs = s->options->envs;
+  int envs = s->options->run.envs;
   if (index < 0 || index >= envs || !(*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r')) {
     snprintf(error, error_size, "line %ld: a %s request names an env, 0..%d: %s E%s", line_number,
              save ? "save" : "load", envs - 1, save ? "save" : "load", load ? " BASE64" : "");
@@ -1158,7 +1145,7 @@ static int text_request(session *s, char *line, long line_number, char *error,
 }
 
 static int run_binary(session *s, reader *in, char *error, size_t error_size) {
-  int count = s->agents, envs = s->options->envs;
+  int count = s->agents, envs = s->options->run.envs;
   size_t env_obs = s->obs_bytes * (size_t)s->players;
   write_header(s);
   widen_pipe(s);
@@ -1236,7 +1223,7 @@ size_t crafter_session_line_limit(int envs) { return 4096 + 64 * (size_t)envs; }
  * threads, writing their reset records); then the records go out in env
  * order, each env's step record followed by its reset record. */
 static void step_text(session *s, const int *actions) {
-  int count = s->options->envs;
+  int count = s->options->run.envs;
   s->text_actions = actions;
   crafter_batch_each(s->batch, NULL, text_step_job, s);
   if (__atomic_load_n(&s->step_trouble, __ATOMIC_RELAXED))
@@ -1359,25 +1346,25 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
 
 int crafter_session_run(const crafter_session_options *options, int input, FILE *output,
                         char *error, size_t error_size) {
-  if (options->envs < 1) {
+  if (options->run.envs < 1) {
     snprintf(error, error_size, "the number of envs must be at least 1");
     return 2;
   }
-  if (options->binary && options->obs_kind == CRAFTER_OBS_TEXT) {
+  if (options->binary && options->run.obs_kind == CRAFTER_OBS_TEXT) {
     snprintf(error, error_size, "text observations have no fixed size; use them with JSON lines");
     return 2;
   }
-  if (options->players < 0 || options->players > CRAFTER_PLAYERS_MAX) {
+  if (options->run.players < 0 || options->run.players > CRAFTER_PLAYERS_MAX) {
     snprintf(error, error_size, "players must be 1 to %d, not %d", CRAFTER_PLAYERS_MAX,
-             options->players);
+             options->run.players);
     return 2;
   }
   session s;
   memset(&s, 0, sizeof(s));
   s.options = options;
   s.out = output;
-  s.players = options->players > 1 ? options->players : 1;
-  s.agents = options->envs * s.players;
+  s.players = options->run.players > 1 ? options->run.players : 1;
+  s.agents = options->run.envs * s.players;
   int made = setup(&s, error, error_size);
   if (made < 0) {
     free_session(&s);
@@ -1386,8 +1373,8 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     return made == CRAFTER_PLAYERS_UNFIT ? 1 : 2;
   }
   /* A file that cannot be written is the run's failure, not the options'. */
-  if (options->record &&
-      !(s.writer = crafter_traj_writer_create(options->record, &s.header, error, error_size))) {
+  if (options->run.record &&
+      !(s.writer = crafter_traj_writer_create(options->run.record, &s.header, error, error_size))) {
     free_session(&s);
     return 1;
   }

@@ -11,26 +11,23 @@
 #include "config.h"
 #include "env.h"
 #include "levels.h"
+#include "run.h"
 #include "tasks.h"
 #include "worldfile.h"
 
 typedef struct crafter_session_options {
-  crafter_params params;     /* env i uses seed params.seed + i */
-  int64_t first_episode;     /* episode counter of every env's first episode */
-  int64_t episodes;          /* stop once this many episodes ended in all; 0: never */
-  int envs;                  /* environments stepped together */
-  int threads;               /* threads stepping them, whatever else the run does; the
-                                output does not depend on it */
+  crafter_run run;           /* what runs: env i plays seed run.params.seed + i; the session
+                                stops once run.episodes episodes ended in all (0: never);
+                                run.threads threads step the envs, whatever else the run
+                                does (the output does not depend on them); with
+                                run.players players in each env's world, one record (frame
+                                entry) and one action per player, env by env
+                                (crafter-protocol(5)); records carry "level" on a level
+                                set; run.record (or NULL) is written every episode, with
+                                the observations of run.obs_kind unless they are text, an
+                                episode the input cut short stored as cut */
   int info;                  /* what text records carry: enum crafter_info_kind */
-  int obs_kind;              /* enum crafter_obs_kind */
   int binary;                /* binary protocol instead of JSON lines */
-  const char *textures;      /* folder of PNG files, NULL for the built-in set */
-  const crafter_config *config;   /* the game's rules and numbers, NULL for Crafter's */
-  const char *config_text;   /* the configuration file's bytes, stored by --record */
-  size_t config_bytes;
-  const char *world_text;    /* the world file's bytes, stored by --record */
-  size_t world_bytes;
-  const crafter_world_map *world; /* start every episode on this world, or NULL */
   int manual_reset;          /* binary protocol: an env whose episode ended waits for the
                                 reset action (it plays on meanwhile) instead of starting
                                 the next episode in the same step */
@@ -42,20 +39,6 @@ typedef struct crafter_session_options {
   int final_obs;             /* binary protocol without manual_reset: frames carry the
                                 final observation of every episode that ended at the
                                 step, in a section after the observations */
-  const char *record;        /* trajectory file to write (crafter-trajectory(5)), or NULL:
-                                every episode, with the observations of obs_kind unless
-                                they are text; an episode the input cut short is stored
-                                as cut */
-  const crafter_task_pool *tasks; /* a goal for every episode (crafter_task_draw from the
-                                env's seed and episode), or NULL: its text in every record
-                                and first in text observations, its reward and the end of
-                                the episode when met */
-  const crafter_level_set *levels; /* every episode on a level of this set, or NULL: its
-                                seed is params.seed, every env's; records carry "level" */
-  int level_order;           /* enum crafter_level_order */
-  int players;               /* players sharing each env's world (0 or 1: Crafter's one);
-                                with several, one record (frame entry) and one action per
-                                player, env by env (crafter-protocol(5)) */
 } crafter_session_options;
 
 /* The longest line of actions JSON lines accept for this many envs:

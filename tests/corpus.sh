@@ -172,7 +172,7 @@ case_ play-replay-players "$play" --replay rec-players.traj --episode-index 1 --
 for f in merged1.traj; do [ -f $f ] && cp $f "$out/"; done
 for args in "--envs 4" "--obs pixels --envs 2" "--players 3 --levels 3" \
     "--tasks $tasks --obs semantic"; do
-  name=bench-$(echo "$args" | tr -c 'a-z0-9' '_' | cut -c1-40)
+  name=bench-$(echo "$args" | sed "s|$tasks|tasks|" | tr -c 'a-z0-9' '_' | cut -c1-40)
   # shellcheck disable=SC2086
   "$bench" $args --threads 1 --steps 2000 --repeats 1 --format json 2>"$out/$name.err" |
     sed -E 's/"(sps|player_sps|resets_per_s|reset_us|seconds|cpu|cpu_name|date|elapsed|[a-z_]*_us|[a-z_]*_per_s|prepared_starts|starts)": [^,}]*/"\1": T/g' \
@@ -190,6 +190,157 @@ case_ bad-bench "$bench" --threads 0
 case_ bad-play "$play" --players 3 --keys a
 for p in step gen score bench dataset play; do
   case_ help-$p "$top/bin/crafter-$p" --help
+done
+
+# Every way an option is read or refused.  The programs run by their bare
+# names, so that getopt's own messages (which name argv[0]) do not depend
+# on where the build is; with no input.
+PATH=$top/bin:$PATH
+export PATH
+# show COMMAND...: the command, its output (stdout too with -o) cut at
+# 300 bytes, and its exit status.
+show() {
+  both=
+  [ "$1" = -o ] && both=1 && shift
+  echo "\$ $*"
+  if [ -n "$both" ]; then "$@" </dev/null >said 2>&1; else "$@" </dev/null 2>said >/dev/null; fi
+  status=$?
+  head -c 300 said
+  echo "exit $status"
+}
+# shows PROGRAM ARGS...: show for each ARGS (words, quotes kept) after PROGRAM.
+shows() {
+  program=$1
+  shift
+  for args in "$@"; do eval "show $program $args"; done
+}
+for p in step gen score bench play; do
+  case_ version-$p crafter-$p --version
+  case_ version-short-$p crafter-$p -V
+  case_ help-short-$p crafter-$p -h
+  case_ unexpected-$p crafter-$p --seed 1 stray </dev/null
+done
+case_ help-dataset-short crafter-dataset -h
+case_ help-dataset-record crafter-dataset record --help
+case_ help-dataset-info crafter-dataset info -h
+case_ version-dataset crafter-dataset --version
+case_ version-dataset-record crafter-dataset record -V
+case_ no-command crafter-dataset
+case_ unknown-command crafter-dataset shuffle
+# Every abbreviation of every long option (an ambiguous one lists its
+# candidates), with and without an argument, and every letter, in each
+# program; each dataset command.  sweep PROGRAM COMMAND: the long options
+# are those its --help names (with "=": those that take an argument);
+# abbreviations of up to four letters and the whole name.  Nothing here
+# gets to run the program but flags that need nothing more (crafter-step -b).
+sweep() {
+  program=$1
+  command=$2
+  "$program" --help >help.txt
+  takes=" $(grep -oE -- '--[a-z][a-z-]*=' help.txt | sed 's/^--//; s/=$//' | sort -u | tr '\n' ' ') "
+  seen=" "
+  for name in $(grep -oE -- '--[a-z][a-z-]*' help.txt | sed 's/^--//' | sort -u) level-order episode; do
+    for length in 1 2 3 4 ${#name}; do
+      [ $length -gt ${#name} ] && continue
+      prefix=$(echo "$name" | cut -c1-$length)
+      case $seen in *" $prefix "*) continue ;; esac
+      seen="$seen$prefix "
+      case $takes in
+        *" $name "*) cases="--$prefix|--$prefix=x --zzz|--$prefix=0 --zzz" ;;
+        *) cases="--$prefix --zzz|--$prefix=x --zzz" ;;
+      esac
+      old_ifs=$IFS
+      IFS='|'
+      for args in $cases; do
+        IFS=$old_ifs
+        # shellcheck disable=SC2086
+        show -o "$program" $command $args
+      done
+      IFS=$old_ifs
+    done
+  done
+  for letter in a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O \
+      P Q R S T U V W X Y Z 0; do
+    # shellcheck disable=SC2086
+    show -o "$program" $command "-$letter"
+    # shellcheck disable=SC2086
+    show -o "$program" $command "-${letter}1" --zzz
+  done
+}
+mkdir sweep
+(cd sweep && for p in step gen score bench play; do sweep crafter-$p "" >"$out/sweep-$p.out"; done
+  for c in record info frames video verify export merge list; do
+    sweep crafter-dataset $c >"$out/sweep-dataset-$c.out"
+  done)
+# The value of each shared option refused, in each program that takes it
+# (bench and dataset with little to do when one is accepted).
+for p in step "dataset record -q -n 1 --steps 5 -o v.traj" play "bench --steps 100 --repeats 1" gen; do
+  n=$(echo "$p" | cut -d' ' -f1)
+  shows "crafter-$p" "--seed x" "--seed 99999999999999999999" "-s -1" "--area 0" "--area 4097,3" \
+    "--area 3x" "--view 9,0" "--size ," "--length -1" "--length 1000000001" "--first-episode 0" \
+    "-e 2147483648" "--episode 0" "--episodes -1" "-n 0" "-n 2147483648" "--envs 0" \
+    "-N 100001" "--threads 0" "-T 1025" "--players 0" "--players 17" "--players 3" \
+    "--obs text" "--obs bogus" "-O none" "--textures" "--tasks ''" "--split bogus" "--task ''" \
+    "--levels ''" "--levels 0" "--levels 1000001" "--start-level 0" "--level-order bogus" \
+    "--record ''" "--config ''" "--world ''" "--players 1x" "--seed=" "--area=" \
+    "--split test --tasks" "--start-level 2" "--level-order random" "--task x" \
+    "--levels 2 --world w.txt" "--levels 2 --first-episode 3" \
+    "--levels 2 --start-level 2147483647" "--players '$(printf '\033[2J')'" "--players 'a\\b'" \
+    "--seed '$(printf '\302\233')'" "--no-reward --zzz" >"$out/values-$n.out"
+done
+# Each program's own options refused.
+{
+  shows crafter-step "--info bogus" "-i full -b" "--binary --manual-reset --final-obs" \
+    "--semantic" "--shm-fd -1" "--shm-slots 65" "--shm-slots 0" "--final-obs -b --players 2" \
+    "--envs 5000 --players 16" "-N 65537" "--textures x" "--record ''" "-b --obs text"
+  shows crafter-gen "--unit 0" "--unit 257" "--seeds 3-" "--seeds x" "--format xml" \
+    "--save-levels ''" "--stats --seed 3" "--stats --world w" "--seeds 1-2" "--world w --seed 1" \
+    "--textures x" "--ascii --semantic" "--levels 2 --stats" "--levels 2 --level-order random" \
+    "--view 5,5" "--save-levels x" "--players 2 --stats" "--players 2 --levels 2" "--unit 3" \
+    "-T 2" "--episode 3 --world w" "--ascii --save -"
+  shows crafter-score "--method ''" "--seed ''" "--budget x" "--budget -1" "--budget inf" \
+    "--plot x.gif" "--train-seed 3" "--train-start 2" "--train-levels ''" "--train-levels 0" \
+    "--train-levels 2 --train-seed x" "--train-levels 2 --train-start 2147483647" \
+    "--train-levels 3 --train-start 0"
+  shows crafter-bench "--obs text" "--obs bogus" "--steps 0" "-S x" "--seconds 0" "--seconds x" \
+    "--repeats 64" "-R 0" "--format xml" "--sweep bogus" "--plot x.png" "--seed 2147483648" \
+    "-s -1" "--levels 2 --world w" "--envs 100001" "--players 17"
+  shows crafter-play "--replay ''" "--record ''" "--episode-index 1" "--no-wait" "--colors bogus" \
+    "--cell 0" "--cell 17" "--speed 0" "--fps 1001" "--episode-index -1" "--replay x --seed 2" \
+    "--replay x --episode 2" "--replay x --record y" "--players 2 --record y" \
+    "--players 2 --replay x" "--replay x --tasks y" "--replay x --levels 2" \
+    "--levels 2 --episode 2" "--no-wait --keys a --replay x" "--fps 3 --keys a" \
+    "--glyphs --colors 256" "--glyphs --cell 3" "--glyphs --textures x" \
+    "--keys a --players 2 --fps 2" "--cell 'a\\b'" "--colors '$(printf '\033[2J')'" \
+    "--players '$(printf '\033[2J')'" "--seed x --keys a" "--speed '$(printf '\302\233')'"
+  shows crafter-dataset "record" "record -o x --agent bogus" "record -o x --shard 1" \
+    "record -o x --shard 0/2" "record -o x --textures t" "record -o x --obs text" \
+    "record -o x --steps 0" "record x.traj" "record -o x --fps 3" "info" "list a b" "verify" \
+    "merge a" "export a" "export --format xml a" "export --format npz a" \
+    "export a b --format stats" "frames" "frames a b" "video a" "video -o v.gif a b" \
+    "frames -E -1 a" "video --fps 0 -o v.gif a" "video --fps 101 -o v.gif a" \
+    "video -f bogus -o v a" "info --agent random a" "list -o x a" "verify --steps 3 a" \
+    "frames --shard 1/2 a" "merge --fps 3 -o x a" "frames -n 3 a" "export -S 1 a" "info -S 1 a" \
+    "info --resimulate a" "record -r -o x" "record --size 3 -o x --obs pixels -q -n 1 --steps 1"
+} >"$out/own-options.out"
+# Files the options name that cannot be opened, or disagree, in each
+# program; two at once, to see which is said first.
+printf 'crafter-world 1\nmap\n.@\n..\n' >small.txt
+printf 'not: [yaml\n' >broken.yaml
+"$gen" --levels 2 --seed 5 --save-levels five.lvl 2>/dev/null
+cp "$tasks" tasks.yaml
+for p in step "dataset record -o o.traj -q -n 1 --steps 5" "play --keys a" \
+    "bench --steps 10 --repeats 1" gen; do
+  n=$(echo "$p" | cut -d' ' -f1)
+  shows "crafter-$p" "--config missing.yaml" "--config broken.yaml" "--world missing.txt" \
+    "--world small.txt --area 5,5" "--tasks missing.yaml" "--tasks broken.yaml" \
+    "--tasks tasks.yaml --task nothing" "--levels missing.lvl" "--levels five.lvl --seed 4" \
+    "--levels five.lvl --start-level 2" "--levels five.lvl --area 9,9" \
+    "--config missing.yaml --tasks missing.yaml" "--tasks missing.yaml --levels missing.lvl" \
+    "--config broken.yaml --world missing.txt" "--view 99,99 --tasks missing.yaml" \
+    "--view 99,99 --levels 2" "--view 99,99 --levels missing.lvl" \
+    "--view 99,99 --config missing.yaml" "--levels missing.lvl --config broken.yaml" \
+    "--world small.txt --players 3" >"$out/files-$n.out"
 done
 # Large outputs are kept as their checksums.
 find "$out" -type f -size +1M | while read -r f; do

@@ -167,51 +167,51 @@ static int step_run(const uint8_t *data, size_t size, int binary) {
   uint8_t choice[3] = {data[0], data[1], data[2]};
   crafter_session_options options;
   memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.params.area[0] = options.params.area[1] = 16;
-  options.params.seed = 3;
+  crafter_run *run = &options.run;
+  crafter_run_init(run);
+  run->params.area[0] = run->params.area[1] = 16;
+  run->params.seed = 3;
   int small = choice[2] >> 7;
-  step_view(&options.params, small);
-  options.params.length = choice[2] & 31;
-  options.params.reward = !(choice[1] & 64);
-  options.first_episode = 1;
-  options.episodes = (choice[2] >> 5) & 3;
-  options.envs = 1 + (choice[0] & 3) % 3;
-  options.threads = 1;
+  step_view(&run->params, small);
+  run->params.length = choice[2] & 31;
+  run->params.reward = !(choice[1] & 64);
+  run->episodes = (choice[2] >> 5) & 3;
+  run->envs = 1 + (choice[0] & 3) % 3;
+  run->threads = 1;
   options.binary = binary;
-  options.obs_kind = ((choice[0] >> 2) & 7) % (binary ? 4 : 5);
+  run->obs_kind = ((choice[0] >> 2) & 7) % (binary ? 4 : 5);
   options.shm_fd = -1;
   options.shm_slots = 2;
   if (binary) {
     options.manual_reset = (choice[0] >> 5) & 1;
     options.semantic_info = (choice[0] >> 6) & 1;
     options.final_obs = (choice[0] >> 7) & 1 && !options.manual_reset;
-    if (choice[1] & 16) options.threads = 2;
+    if (choice[1] & 16) run->threads = 2;
   } else {
     options.info = ((choice[0] >> 5) & 3) % 3;
   }
-  if (choice[1] & 1) options.tasks = &fixtures->pool;
+  if (choice[1] & 1) run->task_pool = &fixtures->pool;
   if (choice[1] & 2) {
-    options.levels = step_levels(fixtures, small);
-    options.params.seed = options.levels->seed;
-    options.level_order = choice[0] & 1 ? CRAFTER_LEVEL_ORDER_SEQUENTIAL
-                                        : CRAFTER_LEVEL_ORDER_RANDOM;
+    run->level_set = step_levels(fixtures, small);
+    run->params.seed = run->level_set->seed;
+    run->levels.order = choice[0] & 1 ? CRAFTER_LEVEL_ORDER_SEQUENTIAL
+                                      : CRAFTER_LEVEL_ORDER_RANDOM;
   } else {
     if (choice[1] & 4) {
-      options.world = &fixtures->world;
-      options.params.area[0] = fixtures->world.width;
-      options.params.area[1] = fixtures->world.height;
+      run->world = &fixtures->world;
+      run->params.area[0] = fixtures->world.width;
+      run->params.area[1] = fixtures->world.height;
     }
-    if (choice[1] & 128) options.first_episode = CRAFTER_EPISODE_MAX - 1;
+    if (choice[1] & 128) run->first_episode = CRAFTER_EPISODE_MAX - 1;
   }
-  if (choice[1] & 8) options.record = "/dev/null";
+  if (choice[1] & 8) run->record = "/dev/null";
 
   int input = memfd_create("fuzz-step-input", 0);
   int shm = binary && (choice[1] & 32) ? memfd_create("fuzz-step-shm", 0) : -1;
   uint8_t *stream = malloc(size - 3 + 1);
   if (input < 0 || (binary && (choice[1] & 32) && shm < 0) || !stream) abort();
   memcpy(stream, data + 3, size - 3);
-  if (binary) step_shrink_renders(stream, size - 3, options.envs);
+  if (binary) step_shrink_renders(stream, size - 3, run->envs);
   if (write(input, stream, size - 3) != (ssize_t)(size - 3) || lseek(input, 0, SEEK_SET) != 0)
     abort();
   free(stream);

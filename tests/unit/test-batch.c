@@ -19,13 +19,13 @@ typedef struct trace {
 static int run(int threads, trace *out) {
   crafter_batch_options options;
   memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.params.seed = 21;
-  options.params.length = 150; /* several resets */
-  options.first_episode = 1;
+  crafter_params_default(&options.episode.params);
+  options.episode.params.seed = 21;
+  options.episode.params.length = 150; /* several resets */
+  options.episode.first_episode = 1;
   options.envs = ENVS;
   options.threads = threads;
-  options.obs_kind = CRAFTER_OBS_SYMBOLIC;
+  options.episode.obs_kind = CRAFTER_OBS_SYMBOLIC;
   char error[200];
   crafter_batch *batch = crafter_batch_new(&options, error, sizeof(error));
   if (!batch) return -1;
@@ -58,13 +58,13 @@ static int same(const trace *a, const trace *b) {
 static crafter_batch *prepared_batch(int envs, char *error, size_t error_size) {
   crafter_batch_options options;
   memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.params.seed = 5;
-  options.params.length = 40;
-  options.first_episode = 1;
+  crafter_params_default(&options.episode.params);
+  options.episode.params.seed = 5;
+  options.episode.params.length = 40;
+  options.episode.first_episode = 1;
   options.envs = envs;
   options.threads = 2;
-  options.obs_kind = CRAFTER_OBS_NONE;
+  options.episode.obs_kind = CRAFTER_OBS_NONE;
   return crafter_batch_new(&options, error, error_size);
 }
 

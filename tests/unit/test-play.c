@@ -315,19 +315,17 @@ static void test_small_terminal(void) {
 
 /* Options of a game of seed 1 that records to a new temporary file at
  * path (a mkstemp template). */
-static void recording_options(crafter_play_game_options *options, char *path) {
+static void recording_options(crafter_run *options, char *path) {
   int fd = mkstemp(path);
   if (fd >= 0) close(fd);
-  memset(options, 0, sizeof(*options));
-  crafter_params_default(&options->params);
+  crafter_run_init(options);
   options->params.seed = 1;
-  options->first_episode = 1;
   options->record = path;
 }
 
 static void test_record_and_replay(void) {
   char path[] = "/tmp/test-play-XXXXXX";
-  crafter_play_game_options options;
+  crafter_run options;
   recording_options(&options, path);
   options.params.length = 20;
   crafter_play_game game;
@@ -409,7 +407,7 @@ static void test_record_and_replay(void) {
  * wait keeps it up. */
 static void test_reasons(void) {
   char path[] = "/tmp/test-play-XXXXXX";
-  crafter_play_game_options options;
+  crafter_run options;
   recording_options(&options, path);
   crafter_play_game game;
   char error[300];
@@ -518,11 +516,9 @@ static void test_two_players(void) {
     ok(0, "the lava world parses");
     return;
   }
-  crafter_play_game_options options;
-  memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
+  crafter_run options;
+  crafter_run_init(&options);
   options.params.length = 8;
-  options.first_episode = 1;
   options.world = &map;
   options.players = 2;
   crafter_play_game game;

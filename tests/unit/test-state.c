@@ -457,13 +457,13 @@ static void test_damage(void) {
 static void test_batch(void) {
   crafter_batch_options options;
   memset(&options, 0, sizeof(options));
-  crafter_params_default(&options.params);
-  options.params.seed = 7;
-  options.params.length = 60;
-  options.first_episode = 1;
+  crafter_params_default(&options.episode.params);
+  options.episode.params.seed = 7;
+  options.episode.params.length = 60;
+  options.episode.first_episode = 1;
   options.envs = 2;
   options.threads = 2;
-  options.obs_kind = CRAFTER_OBS_SYMBOLIC;
+  options.episode.obs_kind = CRAFTER_OBS_SYMBOLIC;
   crafter_batch *batch = crafter_batch_new(&options, error, sizeof(error));
   if (!batch) {
     ok(0, "a batch: %s", error);

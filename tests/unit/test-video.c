@@ -258,15 +258,14 @@ static int entries_starting(const char *directory, const char *prefix) {
 static int record_episode(const char *path, int side, char *error, size_t error_size) {
   crafter_record_options record;
   memset(&record, 0, sizeof(record));
-  crafter_params_default(&record.params);
-  record.params.seed = 3;
-  record.params.length = 12;
-  record.params.size[0] = record.params.size[1] = side;
-  record.first_episode = 1;
-  record.episodes = 1;
+  crafter_run_init(&record.run);
+  record.run.params.seed = 3;
+  record.run.params.length = 12;
+  record.run.params.size[0] = record.run.params.size[1] = side;
+  record.run.episodes = 1;
   record.shard_index = record.shard_count = 1;
-  record.obs_kind = CRAFTER_OBS_PIXELS;
-  record.output = path;
+  record.run.obs_kind = CRAFTER_OBS_PIXELS;
+  record.run.record = path;
   return crafter_dataset_record(&record, error, error_size);
 }
 
