@@ -478,7 +478,7 @@ void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
     if (finished)
       for (int p = 0; p < players; p++)
         memcpy(batch->final_achievements[first + (size_t)p],
-               crafter_batch_env(batch, i)->game.players[p].achievements,
+               crafter_game_player_const(&crafter_batch_env(batch, i)->game, p)->achievements,
                sizeof(batch->final_achievements[0]));
     if (!reset && !(finished && !batch->options.manual_reset)) continue;
     int restart = left ? left(context, i, batch->runners[i], !reset) : 1;

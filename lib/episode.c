@@ -176,17 +176,13 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
   e->done = 0;
   memset(e->goal, 0, sizeof(e->goal));
   for (int p = 0; p < e->players && options->tasks; p++) {
-    e->env.viewer = p;
-    int status = crafter_task_pool_begin(options->tasks, &e->tracker[p], &e->env,
+    int status = crafter_task_pool_begin(options->tasks, &e->tracker[p], &e->env, p,
                                          &e->candidate[p], &e->text[p]);
-    e->env.viewer = 0;
     if (status < 0) return crafter_fail(error, error_size, "out of memory");
   }
   for (int p = 0; e->recorder && p < e->players; p++) {
     crafter_traj_recorder *recorder = player_recorder(e, p);
-    e->env.viewer = p;
-    int status = crafter_traj_recorder_start(recorder, &e->env, recorded_obs(e, p));
-    e->env.viewer = 0;
+    int status = crafter_traj_recorder_start(recorder, &e->env, p, recorded_obs(e, p));
     if (status < 0) return crafter_fail(error, error_size, "out of memory while recording");
     if (options->tasks)
       crafter_traj_recorder_set_task(recorder, options->tasks->tasks[e->candidate[p]],
@@ -223,7 +219,8 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
   crafter_step_result result;
   crafter_env_step(&e->env, action, &result);
   e->observed = 0;
-  int goal = e->options->tasks ? crafter_task_step(&e->tracker[0], &e->env, action, &result) : 0;
+  int goal =
+      e->options->tasks ? crafter_task_step(&e->tracker[0], &e->env, 0, action, &result) : 0;
   e->goal[0] = goal;
   int status = 0;
   out->finished = 0;
@@ -233,8 +230,8 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
     /* The recorder keeps the game's reward and discount; the goal is its
      * own flag. */
     if (e->recorder &&
-        crafter_traj_recorder_step_goal(e->recorder, &e->env, action, &result, recorded_obs(e, 0),
-                                        goal) < 0)
+        crafter_traj_recorder_step_goal(e->recorder, &e->env, 0, action, &result,
+                                        recorded_obs(e, 0), goal) < 0)
       status = -1;
     if (result.done) {
       e->ended = out->finished = out->over = 1;
@@ -269,11 +266,8 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
   for (int p = 0; p < e->players; p++) {
     crafter_step_result *result = &results[p];
     int goal = 0;
-    if (e->options->tasks && !((e->done >> p) & 1u)) {
-      e->env.viewer = p;
-      goal = crafter_task_step(&e->tracker[p], &e->env, actions[p], result);
-      e->env.viewer = 0;
-    }
+    if (e->options->tasks && !((e->done >> p) & 1u))
+      goal = crafter_task_step(&e->tracker[p], &e->env, p, actions[p], result);
     e->goal[p] = goal;
     crafter_step_record *record = &out[p];
     fill_record(record, result, goal, e->tracker[p].task);
@@ -286,11 +280,9 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
     if (steps_on && !((e->done >> p) & 1u)) {
       /* A player's chunk holds its steps up to its own end. */
       crafter_traj_recorder *recorder = e->recorder ? player_recorder(e, p) : NULL;
-      e->env.viewer = p;
-      if (recorder && crafter_traj_recorder_step_goal(recorder, &e->env, actions[p], result,
+      if (recorder && crafter_traj_recorder_step_goal(recorder, &e->env, p, actions[p], result,
                                                       recorded_obs(e, p), goal) < 0)
         status = -1;
-      e->env.viewer = 0;
       if (result->done) {
         e->done |= 1u << p;
         record->finished = 1;
@@ -319,14 +311,12 @@ static size_t observe_player(crafter_episode *e, int p) {
   uint8_t *obs = e->obs + e->obs_bytes * (size_t)p;
   size_t made = e->obs_bytes;
   int present = crafter_game_body_slot(&env->game, p) >= 0;
-  int viewer = env->viewer;
-  env->viewer = p;
   switch (e->options->obs_kind) {
     case CRAFTER_OBS_PIXELS: break; /* drawn at every start and step */
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); break;
+    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, p, obs); break;
     case CRAFTER_OBS_SYMBOLIC:
       if (present)
-        crafter_render_symbolic_players(env, (float *)(void *)obs);
+        crafter_render_symbolic_players(env, p, (float *)(void *)obs);
       else
         memset(obs, 0, e->obs_bytes);
       break;
@@ -338,14 +328,14 @@ static size_t observe_player(crafter_episode *e, int p) {
                                crafter_episode_player_instruction(e, p));
         at = written > 0 && (size_t)written < e->obs_bytes ? (size_t)written : 0;
       }
-      size_t length = present ? at + crafter_render_text(env, text + at, e->obs_bytes - at) : at;
+      size_t length =
+          present ? at + crafter_render_text(env, p, text + at, e->obs_bytes - at) : at;
       if (!present) text[at] = '\0';
       made = length < e->obs_bytes ? length : e->obs_bytes - 1;
       break;
     }
     default: made = 0; break;
   }
-  env->viewer = viewer;
   return made;
 }
 
@@ -477,7 +467,8 @@ int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *he
   const crafter_task_set *tasks = header->tasks;
   *task = tasks && stored->task >= 0 && stored->task < tasks->count ? &tasks->tasks[stored->task]
                                                                     : NULL;
-  if (*task && crafter_task_begin(tracker, *task, env) < 0)
+  int player = stored->player > 0 ? stored->player : 0;
+  if (*task && crafter_task_begin(tracker, *task, env, player) < 0)
     return crafter_fail(error, error_size, "out of memory");
   return 0;
 }
@@ -493,13 +484,11 @@ int crafter_stored_world_start(crafter_stored_world *world, crafter_env *env,
                                    error, error_size) < 0)
     return -1;
   const crafter_task_set *tasks = header->tasks;
-  int viewer = env->viewer;
   for (int p = 1; p < world->players; p++) {
     int task = stored[p]->task;
     world->task[p] = tasks && task >= 0 && task < tasks->count ? &tasks->tasks[task] : NULL;
-    env->viewer = p;
-    int status = world->task[p] ? crafter_task_begin(&world->tracker[p], world->task[p], env) : 0;
-    env->viewer = viewer;
+    int status =
+        world->task[p] ? crafter_task_begin(&world->tracker[p], world->task[p], env, p) : 0;
     if (status < 0) return crafter_fail(error, error_size, "out of memory");
   }
   return 0;
@@ -516,15 +505,12 @@ void crafter_stored_world_step(crafter_stored_world *world, crafter_env *env) {
                                                         : CRAFTER_NOOP;
   crafter_env_step_players(env, world->actions, world->results);
   world->t++;
-  int viewer = env->viewer;
   for (int p = 0; p < world->players; p++) {
     world->goal[p] = 0;
     if (!crafter_stored_world_played(world, p) || !world->task[p]) continue;
-    env->viewer = p;
     world->goal[p] =
-        crafter_task_step(&world->tracker[p], env, world->actions[p], &world->results[p]);
+        crafter_task_step(&world->tracker[p], env, p, world->actions[p], &world->results[p]);
   }
-  env->viewer = viewer;
 }
 
 void crafter_stored_world_free(crafter_stored_world *world) {

@@ -54,13 +54,16 @@ typedef struct crafter_record_extra {
                             brought, crafter-step(1)); 0: no key */
 } crafter_record_extra;
 
+/* The records below that tell of a player's state are of player `player`
+ * (0 in Crafter's game of one). */
+
 /* The reset record: parameters, world seed, material grid and objects;
  * extra may be NULL. */
-void crafter_proto_write_reset(FILE *out, const crafter_env *env,
+void crafter_proto_write_reset(FILE *out, const crafter_env *env, int player,
                                const crafter_record_extra *extra);
 
 /* A full step record after crafter_env_step; extra may be NULL. */
-void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
+void crafter_proto_write_step(FILE *out, const crafter_env *env, int player, int action,
                               const crafter_step_result *result,
                               const crafter_record_extra *extra);
 
@@ -74,7 +77,7 @@ void crafter_proto_write_short(FILE *out, const crafter_env *env,
  * names: pos, facing, sleeping, daylight, inventory and achievements as
  * objects from item or achievement name to count.  With a NULL result, a
  * reset record {"reset": episode, "seed", "world_seed", then the state}. */
-void crafter_proto_write_state(FILE *out, const crafter_env *env,
+void crafter_proto_write_state(FILE *out, const crafter_env *env, int player,
                                const crafter_step_result *result,
                                const crafter_record_extra *extra);
 

@@ -511,24 +511,22 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       crafter_episode_level(episode),
       s->players > 1 ? p + 1 : 0,
       loaded};
-  crafter_env *env = crafter_episode_env(episode);
-  env->viewer = p;
+  const crafter_env *env = crafter_episode_env_const(episode);
   crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
   const crafter_step_result *step = record ? &result : NULL;
   if (s->options->info == CRAFTER_INFO_FULL) {
     if (step)
-      crafter_proto_write_step(out, env, action, step, &extra);
+      crafter_proto_write_step(out, env, p, action, step, &extra);
     else
-      crafter_proto_write_reset(out, env, &extra);
+      crafter_proto_write_reset(out, env, p, &extra);
   } else if (s->options->info == CRAFTER_INFO_STATE) {
-    crafter_proto_write_state(out, env, step, &extra); /* resets carry the first state */
+    crafter_proto_write_state(out, env, p, step, &extra); /* resets carry the first state */
   } else if (step || loaded || s->options->obs_kind != CRAFTER_OBS_NONE || s->options->envs > 1 ||
              s->options->tasks || s->options->levels || s->players > 1) {
     /* A short reset record only when it carries something: the goal and
      * the level are known before the first action. */
     crafter_proto_write_short(out, env, step, &extra);
   }
-  env->viewer = 0;
 }
 
 /* Sends what env i's memory stream holds, and empties it. */
@@ -568,15 +566,14 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
   uint8_t *frame = s->frame;
   int i = agent, p = 0;
   crafter_episode *episode = crafter_batch_episode(s->batch, agent / s->players);
-  crafter_env *env = crafter_episode_env(episode);
+  const crafter_env *env = crafter_episode_env_const(episode);
   if (s->players > 1) {
     p = agent % s->players;
-    env->viewer = p;
     frame[s->section[CRAFTER_SECTION_ALIVE] + (size_t)agent] =
         (uint8_t)!crafter_episode_player_done(episode, p);
   }
-  const crafter_player *player = &env->game.players[env->viewer];
-  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
+  const crafter_object *body = crafter_game_body(&env->game, p);
   static const crafter_object nowhere = {0};
   if (!body) body = &nowhere; /* a player who left the world: at (0, 0) */
   size_t *at = s->section;
@@ -617,9 +614,8 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
   }
   if (s->options->semantic_info) {
     size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
-    crafter_env_semantic(env, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
+    crafter_env_semantic(env, p, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
   }
-  env->viewer = 0;
   /* The observation is drawn into the frame by the batch. */
 }
 
@@ -862,11 +858,8 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   size_t bytes = (size_t)width * height * 3;
   memset(s->view_pixels, 0, bytes); /* the border Crafter leaves black */
   /* A player who left the world has a black view. */
-  if (crafter_game_body_slot(&env->game, player) >= 0) {
-    env->viewer = player;
-    crafter_render_pixels(s->view_renderer, env, s->view_pixels);
-    env->viewer = 0;
-  }
+  if (crafter_game_body_slot(&env->game, player) >= 0)
+    crafter_render_pixels(s->view_renderer, env, player, s->view_pixels);
   if (fflush(s->out) != 0 || write_all(fileno(s->out), s->view_pixels, bytes) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
     return -1;
@@ -1010,7 +1003,8 @@ static void fill_loaded(session *s, int i, int started) {
     int agent = i * s->players + p;
     crafter_step_record record = {0};
     record.done = crafter_episode_player_done(episode, p);
-    record.discount = env->game.players[p].inventory[CRAFTER_HEALTH] > 0 ? 1.0 : 0.0;
+    int alive = crafter_game_player_const(&env->game, p)->inventory[CRAFTER_HEALTH] > 0;
+    record.discount = alive ? 1.0 : 0.0;
     fill_frame(s, agent, &record, started);
     if (s->final_dirty && s->obs_bytes) {
       size_t slot = s->ring ? (size_t)(s->frame - s->ring) / s->frame_bytes : 0;

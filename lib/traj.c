@@ -505,7 +505,7 @@ static int feed_obs(crafter_traj_recorder *recorder, const void *obs) {
 }
 
 int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
-                                const void *obs) {
+                                int player, const void *obs) {
   if (recorder->stream_ready) deflateReset(&recorder->stream);
   recorder->staged = 0;
   recorder->out_used = 0;
@@ -518,7 +518,7 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   episode->episode = env->episode;
   episode->world_seed = env->world_seed;
   episode->task = -1;
-  episode->player = recorder->header.players > 1 ? env->viewer : -1;
+  episode->player = recorder->header.players > 1 ? player : -1;
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
@@ -536,12 +536,13 @@ void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, i
 }
 
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
-                               int action, const crafter_step_result *result, const void *obs) {
-  return crafter_traj_recorder_step_goal(recorder, env, action, result, obs, 0);
+                               int player, int action, const crafter_step_result *result,
+                               const void *obs) {
+  return crafter_traj_recorder_step_goal(recorder, env, player, action, result, obs, 0);
 }
 
 int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
-                                    int action, const crafter_step_result *result,
+                                    int p, int action, const crafter_step_result *result,
                                     const void *obs, int goal) {
   if (!recorder->started || recorder->failed || recorder->sealed) return -1;
   crafter_traj_episode *episode = &recorder->episode;
@@ -563,8 +564,8 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                  : !result->done ? CRAFTER_TRAJ_CUT
                  : died          ? CRAFTER_TRAJ_DIED
                                  : CRAFTER_TRAJ_TIME_LIMIT;
-  /* The player whose episode this is: the env's viewer. */
-  const crafter_player *player = &env->game.players[env->viewer];
+  /* The player whose episode this is. */
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
   memcpy(episode->achievements, player->achievements, sizeof(episode->achievements));
   memcpy(episode->inventory, player->inventory, sizeof(episode->inventory));
   return 0;

@@ -168,17 +168,21 @@ typedef struct crafter_traj_recorder crafter_traj_recorder;
 crafter_traj_recorder *crafter_traj_recorder_new(const crafter_traj_header *header);
 void crafter_traj_recorder_free(crafter_traj_recorder *recorder);
 
-/* Starts an episode after crafter_env_reset; obs is its first observation
- * (obs_bytes of the header; ignored when there are none).  In a file of
- * several players the episode is the env's viewer's, and every step after
- * reads that player's state.  Returns 0, or -1 when memory ran out. */
+/* Starts an episode of player `player` (0 in Crafter's game of one) after
+ * crafter_env_reset; obs is its first observation (obs_bytes of the
+ * header; ignored when there are none).  In a file of several players the
+ * chunk is that player's; every step after is given the same player, whose
+ * achievements and inventory the episode ends with.  Returns 0, or -1 when
+ * memory ran out. */
 int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
-                                const void *obs);
+                                int player, const void *obs);
 
-/* Adds a step after crafter_env_step with its action and result; obs is the
- * observation after it.  Returns 0, or -1 when memory ran out. */
+/* Adds a step of player `player` after crafter_env_step with its action
+ * and result; obs is the observation after it.  Returns 0, or -1 when
+ * memory ran out. */
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
-                               int action, const crafter_step_result *result, const void *obs);
+                               int player, int action, const crafter_step_result *result,
+                               const void *obs);
 
 /* Gives the episode begun by crafter_traj_recorder_start a goal: task
  * index `task` of the header's task set, worded by its text `text`. */
@@ -194,7 +198,7 @@ void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t p
  * the step that met it (result->done then set), and result holds the
  * game's reward and discount, without the task's. */
 int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
-                                    int action, const crafter_step_result *result,
+                                    int player, int action, const crafter_step_result *result,
                                     const void *obs, int goal);
 
 /* Finishes the compression of the episode, which takes no more steps: the
