@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "errors.h"
-#include "proto.h"
+#include "obskind.h"
 #include "render.h"
 
 typedef struct worker {
@@ -166,10 +166,12 @@ static void note_failure(crafter_batch *batch, const char *what) {
   if (!batch->failure[0]) snprintf(batch->failure, sizeof(batch->failure), "%s", what);
 }
 
-/* Makes env i's observation of a kind that is not drawn by itself. */
+/* Makes env i's observation of a kind that is not drawn by itself and has
+ * a fixed size, here on the env's thread: frames are copied from the
+ * buffer.  Text is made when its record is written. */
 static void observe(crafter_batch *batch, int i) {
-  int kind = batch->options.obs_kind;
-  if (kind == CRAFTER_OBS_SEMANTIC || kind == CRAFTER_OBS_SYMBOLIC) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(batch->options.obs_kind);
+  if (kind->make && kind->fixed) {
     size_t bytes;
     crafter_episode_observe(batch->runners[i], &bytes);
   }
@@ -285,7 +287,12 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
     crafter_fail(error, error_size, "a batch needs at least one env and one thread");
     return NULL;
   }
-  if (options->obs_kind == CRAFTER_OBS_PIXELS && !options->textures) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->obs_kind);
+  if (!kind) {
+    crafter_fail(error, error_size, "unknown observation kind %d", options->obs_kind);
+    return NULL;
+  }
+  if (kind->drawn && !options->textures) {
     crafter_fail(error, error_size, "pixel observations need textures");
     return NULL;
   }

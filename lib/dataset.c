@@ -61,7 +61,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
   memset(o, 0, sizeof(*o));
   o->kind = kind;
   o->obs_bytes = crafter_traj_obs_bytes(&env->params, kind, env->players);
-  if (kind == CRAFTER_OBS_PIXELS) render = 1;
+  if (crafter_obs_kind(kind)->drawn) render = 1;
   if (render) {
     char problem[512];
     int status = crafter_textures_load(&o->textures, textures, problem, sizeof(problem));
@@ -83,7 +83,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
     }
     crafter_renderer_attach(o->renderer, env, o->pixels);
   }
-  if (o->obs_bytes && kind != CRAFTER_OBS_PIXELS) {
+  if (o->obs_bytes && !crafter_obs_kind(kind)->drawn) {
     o->obs = malloc(o->obs_bytes);
     if (!o->obs) {
       observer_free(o);
@@ -95,14 +95,11 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
 
 /* Player p's observation of the env's current state; NULL for none. */
 static const uint8_t *observe(observer *o, const crafter_env *env, int p) {
-  switch (o->kind) {
-    case CRAFTER_OBS_PIXELS: return o->pixels + o->pixel_bytes * (size_t)p;
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, p, o->obs); return o->obs;
-    case CRAFTER_OBS_SYMBOLIC:
-      crafter_render_symbolic_players(env, p, (float *)(void *)o->obs);
-      return o->obs;
-    default: return NULL;
-  }
+  const crafter_obs_kind_info *kind = crafter_obs_kind(o->kind);
+  if (kind->drawn) return o->pixels + o->pixel_bytes * (size_t)p;
+  if (!kind->make || !o->obs) return NULL;
+  kind->make(env, p, NULL, o->obs, o->obs_bytes);
+  return o->obs;
 }
 
 /* ---- record ---- */
@@ -300,8 +297,11 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                  options->shard_index, options->shard_count);
   if (options->params.length < 1)
     return failn(2, error, error_size, "episodes need a step limit of at least 1");
-  if (options->obs_kind == CRAFTER_OBS_TEXT)
-    return failn(2, error, error_size, "text observations have no fixed size and are not stored");
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->obs_kind);
+  if (!kind) return failn(2, error, error_size, "unknown observation kind %d", options->obs_kind);
+  if (kind->traj_code < 0)
+    return failn(2, error, error_size, "%s observations have no fixed size and are not stored",
+                 kind->name);
   if (options->agent < 0 || options->agent >= CRAFTER_AGENT_COUNT)
     return failn(2, error, error_size, "unknown agent");
   char problem[512];
@@ -309,7 +309,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
     return failn(2, error, error_size, "%s", problem);
   crafter_textures textures;
   int have_textures = 0;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS) {
+  if (kind->drawn) {
     int status = crafter_textures_load(&textures, options->textures, problem, sizeof(problem));
     if (status < 0)
       return failn(2, error, error_size, "%s%s", problem,
@@ -514,7 +514,7 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   if (h->players > 1)
     fprintf(out, "players       %d a world (an episode is one player's)\n", h->players);
   fprintf(out, "observations  %s", crafter_obs_kind_name(h->obs_kind));
-  if (h->obs_kind == CRAFTER_OBS_PIXELS) fprintf(out, " (textures %08x)", h->textures_crc);
+  if (crafter_obs_kind(h->obs_kind)->drawn) fprintf(out, " (textures %08x)", h->textures_crc);
   fprintf(out, "\nseed          %lld\n", (long long)h->params.seed);
   fprintf(out, "area          %dx%d\nview          %dx%d\nsize          %dx%d\n",
           h->params.area[0], h->params.area[1], h->params.view[0], h->params.view[1],
@@ -611,7 +611,7 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
     replay_free(r);
     return crafter_fail(error, error_size, "%s", problem);
   }
-  r->compare_obs = h->obs_kind != CRAFTER_OBS_PIXELS || r->o.textures_crc == h->textures_crc;
+  r->compare_obs = !crafter_obs_kind(h->obs_kind)->drawn || r->o.textures_crc == h->textures_crc;
   return 0;
 }
 

@@ -1,13 +1,10 @@
 #include "episode.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
-#include "proto.h"
-
-enum { TEXT_CAPACITY = 8192 };
+#include "obskind.h"
 
 struct crafter_episode {
   const crafter_episode_options *options;
@@ -37,8 +34,7 @@ static void attach_renderer(crafter_episode *e) {
 }
 
 static size_t obs_bytes_of(const crafter_episode_options *options) {
-  if (options->obs_kind == CRAFTER_OBS_TEXT) return TEXT_CAPACITY;
-  return crafter_traj_obs_bytes(&options->params, options->obs_kind,
+  return crafter_obs_kind_bytes(options->obs_kind, &options->params,
                                 options->players > 1 ? options->players : 1);
 }
 
@@ -48,6 +44,12 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
   crafter_episode *e = calloc(1, sizeof(*e));
   if (!e) {
     crafter_fail(error, error_size, "out of memory");
+    return NULL;
+  }
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->obs_kind);
+  if (!kind) {
+    crafter_fail(error, error_size, "unknown observation kind %d", options->obs_kind);
+    free(e);
     return NULL;
   }
   e->options = options;
@@ -75,7 +77,7 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
   e->own_obs = calloc((size_t)e->players, e->obs_bytes ? e->obs_bytes : 1);
   if (!e->own_obs) goto out_of_memory;
   e->obs = e->own_obs;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS) {
+  if (kind->drawn) {
     if (!options->textures) {
       crafter_fail(error, error_size, "pixel observations need textures");
       crafter_episode_free(e);
@@ -136,12 +138,10 @@ void crafter_episode_set_next(crafter_episode *e, int64_t number) {
 
 void crafter_episode_set_level(crafter_episode *e, int level) { e->next_level = level; }
 
-/* The observation a recording stores: pixels, semantic or symbolic;
- * player p's. */
+/* The observation a recording stores, player p's: NULL for a kind that is
+ * not stored. */
 static const void *recorded_obs(crafter_episode *e, int p) {
-  int kind = e->options->obs_kind;
-  if (kind != CRAFTER_OBS_PIXELS && kind != CRAFTER_OBS_SEMANTIC && kind != CRAFTER_OBS_SYMBOLIC)
-    return NULL;
+  if (!crafter_traj_obs_bytes(&e->options->params, e->options->obs_kind, e->players)) return NULL;
   size_t bytes;
   return crafter_episode_observe_player(e, p, &bytes);
 }
@@ -305,38 +305,12 @@ int crafter_episode_store(crafter_episode *e, crafter_traj_writer *writer, char 
 }
 
 /* Makes player p's observation of the options' kind in its place in the
- * buffer; returns its bytes. */
+ * buffer; returns its bytes.  A drawn kind was drawn at the start or step. */
 static size_t observe_player(crafter_episode *e, int p) {
-  crafter_env *env = &e->env;
-  uint8_t *obs = e->obs + e->obs_bytes * (size_t)p;
-  size_t made = e->obs_bytes;
-  int present = crafter_game_body_slot(&env->game, p) >= 0;
-  switch (e->options->obs_kind) {
-    case CRAFTER_OBS_PIXELS: break; /* drawn at every start and step */
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, p, obs); break;
-    case CRAFTER_OBS_SYMBOLIC:
-      if (present)
-        crafter_render_symbolic_players(env, p, (float *)(void *)obs);
-      else
-        memset(obs, 0, e->obs_bytes);
-      break;
-    case CRAFTER_OBS_TEXT: {
-      size_t at = 0;
-      char *text = (char *)obs;
-      if (e->options->tasks) {
-        int written = snprintf(text, e->obs_bytes, "Instruction: %s\n",
-                               crafter_episode_player_instruction(e, p));
-        at = written > 0 && (size_t)written < e->obs_bytes ? (size_t)written : 0;
-      }
-      size_t length =
-          present ? at + crafter_render_text(env, p, text + at, e->obs_bytes - at) : at;
-      if (!present) text[at] = '\0';
-      made = length < e->obs_bytes ? length : e->obs_bytes - 1;
-      break;
-    }
-    default: made = 0; break;
-  }
-  return made;
+  const crafter_obs_kind_info *kind = crafter_obs_kind(e->options->obs_kind);
+  if (!kind->make) return kind->drawn ? e->obs_bytes : 0;
+  return kind->make(&e->env, p, crafter_episode_player_instruction(e, p),
+                    e->obs + e->obs_bytes * (size_t)p, e->obs_bytes);
 }
 
 const uint8_t *crafter_episode_observe(crafter_episode *e, size_t *bytes) {

@@ -84,17 +84,6 @@ static unsigned long checksum(const uint8_t *data, size_t size) {
   return crc;
 }
 
-const char *crafter_obs_kind_name(int kind) {
-  static const char *const names[] = {"none", "pixels", "semantic", "symbolic", "text"};
-  return kind >= 0 && kind <= CRAFTER_OBS_TEXT ? names[kind] : "?";
-}
-
-int crafter_obs_kind_from_name(const char *name) {
-  for (int kind = CRAFTER_OBS_NONE; kind <= CRAFTER_OBS_TEXT; kind++)
-    if (strcmp(name, crafter_obs_kind_name(kind)) == 0) return kind;
-  return -1;
-}
-
 static void write_env_index(crafter_json_writer *json, const crafter_record_extra *extra) {
   if (extra && extra->env_index >= 0) {
     crafter_json_key(json, "env");
@@ -132,8 +121,8 @@ static void write_extra(crafter_json_writer *json, const crafter_record_extra *e
   }
   if (!extra->include || extra->kind == CRAFTER_OBS_NONE || !extra->data) return;
   crafter_json_key(json, "obs");
-  switch (extra->kind) {
-    case CRAFTER_OBS_SYMBOLIC: {
+  switch (crafter_obs_kind(extra->kind)->json) {
+    case CRAFTER_OBS_JSON_NUMBERS: {
       const float *values = extra->data;
       crafter_json_begin_array(json);
       for (size_t i = 0; i < extra->size / sizeof(float); i++)
@@ -141,7 +130,7 @@ static void write_extra(crafter_json_writer *json, const crafter_record_extra *e
       crafter_json_end_array(json);
       break;
     }
-    case CRAFTER_OBS_TEXT: crafter_json_string_n(json, extra->data, extra->size); break;
+    case CRAFTER_OBS_JSON_STRING: crafter_json_string_n(json, extra->data, extra->size); break;
     default: crafter_json_base64(json, extra->data, extra->size); break;
   }
 }

@@ -374,7 +374,7 @@ static int open_texts(FILE ***files, char ***buffers, size_t **sizes, int count)
 static int setup(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
   int count = options->envs;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0)
+  if (crafter_obs_kind(options->obs_kind)->drawn && load_textures(s, error, error_size) < 0)
     return -1;
   crafter_traj_header header;
   if (options->record) {
@@ -495,12 +495,12 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
   crafter_episode *episode = crafter_batch_episode(s->batch, i);
   size_t size;
   const uint8_t *obs = crafter_episode_observe_player(episode, p, &size);
+  const crafter_obs_kind_info *kind = crafter_obs_kind(s->options->obs_kind);
   int tasks = s->options->tasks != NULL;
   crafter_record_extra extra = {
       s->options->envs > 1 || s->players > 1 || loaded ? i : -1,
-      s->options->obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
-                                                                                        : NULL,
-      s->options->obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
+      kind->drawn && s->options->info == CRAFTER_INFO_FULL ? obs : NULL,
+      kind->drawn ? s->obs_bytes : 0,
       s->options->obs_kind,
       1,
       s->obs_bytes ? obs : NULL,
@@ -623,27 +623,9 @@ static void write_header(session *s) {
   const crafter_session_options *options = s->options;
   uint8_t header[CRAFTER_PROTOCOL_HEADER_BYTES] = {0};
   memcpy(header, CRAFTER_PROTOCOL_MAGIC, 8);
-  uint32_t type = 0, shape[3] = {0, 0, 0};
-  switch (options->obs_kind) {
-    case CRAFTER_OBS_PIXELS:
-      type = 1;
-      shape[0] = (uint32_t)options->params.size[1];
-      shape[1] = (uint32_t)options->params.size[0];
-      shape[2] = 3;
-      break;
-    case CRAFTER_OBS_SEMANTIC:
-      type = 1;
-      shape[0] = (uint32_t)options->params.area[0];
-      shape[1] = (uint32_t)options->params.area[1];
-      shape[2] = 1;
-      break;
-    case CRAFTER_OBS_SYMBOLIC:
-      type = 2;
-      shape[0] = (uint32_t)crafter_symbolic_size(s->players);
-      shape[1] = shape[2] = 1;
-      break;
-    default: break;
-  }
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->obs_kind);
+  uint32_t shape[3];
+  crafter_obs_kind_shape(options->obs_kind, &options->params, s->players, shape);
   uint32_t flags = (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
                    (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
                    (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
@@ -656,8 +638,8 @@ static void write_header(session *s) {
   crafter_put_u32(header + 12,
                   (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + extension + s->table_bytes));
   crafter_put_u32(header + 16, (uint32_t)s->agents);
-  crafter_put_u32(header + 20, (uint32_t)options->obs_kind);
-  crafter_put_u32(header + 24, type);
+  crafter_put_u32(header + 20, (uint32_t)kind->protocol_id);
+  crafter_put_u32(header + 24, (uint32_t)kind->element);
   for (int i = 0; i < 3; i++) crafter_put_u32(header + 28 + 4 * i, shape[i]);
   crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
   crafter_put_u32(header + 44, (uint32_t)s->frame_bytes);
@@ -1357,8 +1339,14 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     snprintf(error, error_size, "the number of envs must be at least 1");
     return 2;
   }
-  if (options->binary && options->obs_kind == CRAFTER_OBS_TEXT) {
-    snprintf(error, error_size, "text observations have no fixed size; use them with JSON lines");
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->obs_kind);
+  if (!kind) {
+    snprintf(error, error_size, "unknown observation kind %d", options->obs_kind);
+    return 2;
+  }
+  if (options->binary && kind->protocol_id < 0) {
+    snprintf(error, error_size, "%s observations have no fixed size; use them with JSON lines",
+             kind->name);
     return 2;
   }
   if (options->players < 0 || options->players > CRAFTER_PLAYERS_MAX) {

@@ -48,7 +48,9 @@
 typedef struct crafter_traj_header {
   uint32_t version;
   crafter_params params;  /* seed: the Env seed of the recording */
-  int obs_kind;           /* enum crafter_obs_kind: none, pixels, semantic or symbolic */
+  int obs_kind;           /* enum crafter_obs_kind (obskind.h) of a kind that is stored:
+                             none, pixels, semantic or symbolic; the file holds its
+                             code */
   uint32_t obs_bytes;     /* bytes of one observation, 0 for none */
   char agent[CRAFTER_TRAJ_AGENT_BYTES + 1]; /* who chose the actions: "random", "external" */
   uint32_t textures_crc;  /* pixels: crafter_traj_textures_crc of the textures drawn with */
@@ -81,7 +83,7 @@ typedef struct crafter_traj_header {
 } crafter_traj_header;
 
 /* Fills a header for envs of these parameters with observations of a
- * kind (text counts as none: it has no fixed size).  textures may be NULL
+ * kind (one that is not stored, text, counts as none).  textures may be NULL
  * unless the kind is pixels. */
 void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
                               int obs_kind, const char *agent, const crafter_textures *textures);
@@ -111,9 +113,9 @@ void crafter_traj_header_set_rules(crafter_traj_header *header, const char *conf
  * its configuration's maximum (Crafter's: 9). */
 int32_t crafter_traj_item_max(const crafter_traj_header *header, int item);
 
-/* Bytes of one observation of a kind for these parameters in a game of
- * `players` players (a symbolic one has 63 values more with several), 0
- * for none or text. */
+/* Bytes of one stored observation of a kind for these parameters in a
+ * game of `players` players (a symbolic one has 63 values more with
+ * several), 0 for none or a kind not stored (text). */
 uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind, int players);
 
 /* CRC-32 of the sizes and pixels of every texture: tells which textures
