@@ -14,9 +14,8 @@
 
 #include "bytes.h"
 #include "levels.h"
-#include "outfile.h"
 #include "obskind.h"
-#include "render.h"
+#include "outfile.h"
 #include "worldfile.h"
 
 #define CHUNK_TAG "EPSD"
