@@ -20,7 +20,7 @@ LIBS_ALL = $(if $(filter yes,$(STATIC_DEPS)),-Wl$(comma)-Bstatic $(DEP_LIBS) -Wl
 	-lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render textures builtin_textures episode state session video terminal \
+LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
 	levels batch bench worldfile gen \
 	proto json cli envopts run score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per
@@ -39,7 +39,8 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
 	tests/unit/test-traj tests/unit/test-config tests/unit/test-play tests/unit/test-worldgen \
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
-	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state
+	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state \
+	tests/unit/test-obskind
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair

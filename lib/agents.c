@@ -143,6 +143,7 @@ static const int directions[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
 typedef struct view {
   const crafter_env *env;
   const crafter_world *world;
+  int index;         /* the player the agent plays: its index in the game */
   const crafter_player *player;
   int x, y;          /* the player */
   int facing;        /* index into directions */
@@ -553,7 +554,7 @@ static int fits_later(const view *v, int action, int x, int y) {
 static int standable(const view *v, int x, int y) {
   if (!crafter_world_inside(v->world, x, y) || !walkable(material_at(v, x, y))) return 0;
   const crafter_object *object = object_at(v, x, y);
-  return !object || object == crafter_game_body(&v->env->game, v->env->viewer);
+  return !object || object == crafter_game_body(&v->env->game, v->index);
 }
 
 /* Marks the cells holding `thing` (placed by the agent, with `placed`);
@@ -871,7 +872,7 @@ static int unlock(crafter_agent *agent, const view *v, int achievement) {
 }
 
 static int achievements_act(crafter_agent *agent, const view *v) {
-  uint32_t wanted = agent->task->check.unlock & ~v->env->unlocked[v->env->viewer];
+  uint32_t wanted = agent->task->check.unlock & ~v->env->unlocked[v->index];
   for (int i = 0; i < CRAFTER_ACHIEVEMENT_COUNT; i++) {
     int achievement = unlock_order[i], action;
     if ((wanted >> achievement & 1u) && (action = unlock(agent, v, achievement)) >= 0)
@@ -1312,12 +1313,13 @@ static uint32_t unlocks(const view *v, int action) {
   return bits;
 }
 
-static void make_view(const crafter_agent *agent, const crafter_env *env, view *v) {
+static void make_view(const crafter_agent *agent, const crafter_env *env, int player, view *v) {
   v->env = env;
   v->world = &env->game.world;
-  v->player = &env->game.players[env->viewer];
-  v->x = crafter_game_body(&env->game, env->viewer)->x;
-  v->y = crafter_game_body(&env->game, env->viewer)->y;
+  v->index = player;
+  v->player = crafter_game_player_const(&env->game, player);
+  v->x = crafter_game_body(&env->game, player)->x;
+  v->y = crafter_game_body(&env->game, player)->y;
   v->facing = direction_index(v->player->facing_x, v->player->facing_y);
   v->inventory = v->player->inventory;
   v->avoid = agent->task ? agent->avoid : 0;
@@ -1327,9 +1329,9 @@ static void make_view(const crafter_agent *agent, const crafter_env *env, view *
   v->mask = agent->mask;
 }
 
-static int scripted_act(crafter_agent *agent, const crafter_env *env) {
+static int scripted_act(crafter_agent *agent, const crafter_env *env, int player) {
   view v;
-  make_view(agent, env, &v);
+  make_view(agent, env, player, &v);
   const int32_t *inv = v.inventory;
   const int32_t *done = v.player->achievements;
   if (v.player->sleeping) return CRAFTER_NOOP;
@@ -1507,14 +1509,14 @@ static int scripted_act(crafter_agent *agent, const crafter_env *env) {
   return move_action((int)crafter_rng_randint(&agent->rng, 0, 4));
 }
 
-int crafter_agent_act(crafter_agent *agent, const crafter_env *env) {
+int crafter_agent_act(crafter_agent *agent, const crafter_env *env, int player) {
   if (agent->kind != CRAFTER_AGENT_SCRIPTED)
     return (int)crafter_rng_randint(&agent->rng, 0, CRAFTER_ACTION_COUNT);
-  int action = scripted_act(agent, env);
+  int action = scripted_act(agent, env, player);
   if (agent->task && agent->avoid) {
     /* Whatever led here, never unlock an achievement to avoid: step aside. */
     view v;
-    make_view(agent, env, &v);
+    make_view(agent, env, player, &v);
     if (unlocks(&v, action) & agent->avoid) {
       int d = (int)crafter_rng_randint(&agent->rng, 0, 4);
       int lava = material_at(&v, v.x + directions[d][0], v.y + directions[d][1]) == CRAFTER_LAVA;

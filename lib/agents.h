@@ -86,7 +86,8 @@ void crafter_agent_reseed(crafter_agent *agent, uint64_t world_seed, uint64_t pl
 void crafter_agent_set_task(crafter_agent *agent, const crafter_task *task,
                             const crafter_task_tracker *tracker);
 
-/* The action for the env's current state. */
-int crafter_agent_act(crafter_agent *agent, const crafter_env *env);
+/* The action of player `player` (0 in Crafter's game of one; the agent's
+ * player, whose body must be in the world) for the env's current state. */
+int crafter_agent_act(crafter_agent *agent, const crafter_env *env, int player);
 
 #endif

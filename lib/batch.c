@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "errors.h"
-#include "proto.h"
+#include "obskind.h"
 #include "render.h"
 
 typedef struct worker {
@@ -166,10 +166,12 @@ static void note_failure(crafter_batch *batch, const char *what) {
   if (!batch->failure[0]) snprintf(batch->failure, sizeof(batch->failure), "%s", what);
 }
 
-/* Makes env i's observation of a kind that is not drawn by itself. */
+/* Makes env i's observation of a kind that is not drawn by itself and has
+ * a fixed size, here on the env's thread: frames are copied from the
+ * buffer.  Text is made when its record is written. */
 static void observe(crafter_batch *batch, int i) {
-  int kind = batch->episode.obs_kind;
-  if (kind == CRAFTER_OBS_SEMANTIC || kind == CRAFTER_OBS_SYMBOLIC) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(batch->episode.obs_kind);
+  if (kind->make && kind->fixed) {
     size_t bytes;
     crafter_episode_observe(batch->runners[i], &bytes);
   }
@@ -286,7 +288,12 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
     return NULL;
   }
   const crafter_episode_options *shared = &options->episode;
-  if (shared->obs_kind == CRAFTER_OBS_PIXELS && !shared->textures) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(shared->obs_kind);
+  if (!kind) {
+    crafter_fail(error, error_size, "unknown observation kind %d", shared->obs_kind);
+    return NULL;
+  }
+  if (kind->drawn && !shared->textures) {
     crafter_fail(error, error_size, "pixel observations need textures");
     return NULL;
   }
@@ -468,7 +475,7 @@ void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
     if (finished)
       for (int p = 0; p < players; p++)
         memcpy(batch->final_achievements[first + (size_t)p],
-               crafter_batch_env(batch, i)->game.players[p].achievements,
+               crafter_game_player_const(&crafter_batch_env(batch, i)->game, p)->achievements,
                sizeof(batch->final_achievements[0]));
     if (!reset && !(finished && !batch->options.manual_reset)) continue;
     int restart = left ? left(context, i, batch->runners[i], !reset) : 1;

@@ -61,7 +61,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
   memset(o, 0, sizeof(*o));
   o->kind = kind;
   o->obs_bytes = crafter_traj_obs_bytes(&env->params, kind, env->players);
-  if (kind == CRAFTER_OBS_PIXELS) render = 1;
+  if (crafter_obs_kind(kind)->drawn) render = 1;
   if (render) {
     char problem[512];
     int status = crafter_textures_load(&o->textures, textures, problem, sizeof(problem));
@@ -83,7 +83,7 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
     }
     crafter_renderer_attach(o->renderer, env, o->pixels);
   }
-  if (o->obs_bytes && kind != CRAFTER_OBS_PIXELS) {
+  if (o->obs_bytes && !crafter_obs_kind(kind)->drawn) {
     o->obs = malloc(o->obs_bytes);
     if (!o->obs) {
       observer_free(o);
@@ -93,16 +93,13 @@ static int observer_init(observer *o, crafter_env *env, int kind, int render, co
   return 0;
 }
 
-/* The observation of the env's current state, the viewer's; NULL for none. */
-static const uint8_t *observe(observer *o, const crafter_env *env) {
-  switch (o->kind) {
-    case CRAFTER_OBS_PIXELS: return o->pixels + o->pixel_bytes * (size_t)env->viewer;
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, o->obs); return o->obs;
-    case CRAFTER_OBS_SYMBOLIC:
-      crafter_render_symbolic_players(env, (float *)(void *)o->obs);
-      return o->obs;
-    default: return NULL;
-  }
+/* Player p's observation of the env's current state; NULL for none. */
+static const uint8_t *observe(observer *o, const crafter_env *env, int p) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(o->kind);
+  if (kind->drawn) return o->pixels + o->pixel_bytes * (size_t)p;
+  if (!kind->make || !o->obs) return NULL;
+  kind->make(env, p, NULL, o->obs, o->obs_bytes);
+  return o->obs;
 }
 
 /* ---- record ---- */
@@ -220,10 +217,9 @@ static int record_one(record_worker *w, long place) {
     pthread_mutex_unlock(&r->lock);
     return -1;
   }
-  crafter_env *env = crafter_episode_env(runner);
+  const crafter_env *env = crafter_episode_env_const(runner);
   int players = r->players;
   for (int p = 0; p < players; p++) {
-    env->viewer = p;
     crafter_agent_reset(w->agent[p], env);
     /* A level is played many times: each play gets actions of its own;
      * every player too. */
@@ -235,23 +231,20 @@ static int record_one(record_worker *w, long place) {
       crafter_agent_set_task(w->agent[p], crafter_episode_player_task(runner, p),
                              crafter_episode_player_tracker(runner, p));
   }
-  env->viewer = 0;
   crafter_step_record step[CRAFTER_PLAYERS_MAX];
   long steps = 0;
   int over;
   do {
     int status;
     if (players == 1) {
-      status = crafter_episode_step(runner, crafter_agent_act(w->agent[0], env), &step[0]);
+      status = crafter_episode_step(runner, crafter_agent_act(w->agent[0], env, 0), &step[0]);
       over = step[0].done;
     } else {
       int actions[CRAFTER_PLAYERS_MAX];
-      for (int p = 0; p < players; p++) {
-        env->viewer = p;
-        actions[p] = crafter_episode_player_done(runner, p) ? CRAFTER_NOOP
-                                                            : crafter_agent_act(w->agent[p], env);
-      }
-      env->viewer = 0;
+      for (int p = 0; p < players; p++)
+        actions[p] = crafter_episode_player_done(runner, p)
+                         ? CRAFTER_NOOP
+                         : crafter_agent_act(w->agent[p], env, p);
       status = crafter_episode_step_players(runner, actions, step);
       over = step[0].over;
     }
@@ -304,8 +297,11 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
                  options->shard_index, options->shard_count);
   if (options->run.params.length < 1)
     return failn(2, error, error_size, "episodes need a step limit of at least 1");
-  if (options->run.obs_kind == CRAFTER_OBS_TEXT)
-    return failn(2, error, error_size, "text observations have no fixed size and are not stored");
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->run.obs_kind);
+  if (!kind) return failn(2, error, error_size, "unknown observation kind %d", options->run.obs_kind);
+  if (kind->traj_code < 0)
+    return failn(2, error, error_size, "%s observations have no fixed size and are not stored",
+                 kind->name);
   if (options->agent < 0 || options->agent >= CRAFTER_AGENT_COUNT)
     return failn(2, error, error_size, "unknown agent");
   char problem[512];
@@ -313,7 +309,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
     return failn(2, error, error_size, "%s", problem);
   crafter_textures textures;
   int have_textures = 0;
-  if (options->run.obs_kind == CRAFTER_OBS_PIXELS) {
+  if (kind->drawn) {
     int status = crafter_textures_load(&textures, options->run.textures, problem, sizeof(problem));
     const char *hint = " (give a folder of Crafter's PNG files with --textures)";
     if (status < 0)
@@ -502,7 +498,7 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   if (h->players > 1)
     fprintf(out, "players       %d a world (an episode is one player's)\n", h->players);
   fprintf(out, "observations  %s", crafter_obs_kind_name(h->obs_kind));
-  if (h->obs_kind == CRAFTER_OBS_PIXELS) fprintf(out, " (textures %08x)", h->textures_crc);
+  if (crafter_obs_kind(h->obs_kind)->drawn) fprintf(out, " (textures %08x)", h->textures_crc);
   fprintf(out, "\nseed          %lld\n", (long long)h->params.seed);
   fprintf(out, "area          %dx%d\nview          %dx%d\nsize          %dx%d\n",
           h->params.area[0], h->params.area[1], h->params.view[0], h->params.view[1],
@@ -599,7 +595,7 @@ static int replay_init(replay *r, const crafter_traj_header *h, int render, cons
     replay_free(r);
     return crafter_fail(error, error_size, "%s", problem);
   }
-  r->compare_obs = h->obs_kind != CRAFTER_OBS_PIXELS || r->o.textures_crc == h->textures_crc;
+  r->compare_obs = !crafter_obs_kind(h->obs_kind)->drawn || r->o.textures_crc == h->textures_crc;
   return 0;
 }
 
@@ -656,9 +652,9 @@ static int replay_start(replay *r, const world_episode *w, char *error, size_t e
   return 0;
 }
 
-static int compare_obs(replay *r, const crafter_traj_data *d, uint32_t t, char *error,
+static int compare_obs(replay *r, int p, const crafter_traj_data *d, uint32_t t, char *error,
                        size_t error_size) {
-  const uint8_t *obs = observe(&r->o, &r->env);
+  const uint8_t *obs = observe(&r->o, &r->env, p);
   if (!obs || !r->compare_obs) return 0;
   if (memcmp(obs, d->obs + (size_t)t * r->o.obs_bytes, r->o.obs_bytes) != 0)
     return crafter_fail(error, error_size, "step %u: the observation differs", t);
@@ -694,7 +690,7 @@ static int compare_step(const crafter_step_result *result, int goal, const craft
 /* Player p's state at the end against the chunk's. */
 static int compare_end(const crafter_env *env, int p, const crafter_traj_episode *e, char *error,
                        size_t error_size) {
-  const crafter_player *player = &env->game.players[p];
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
     if (player->achievements[k] != e->achievements[k])
       return crafter_fail(error, error_size, "the count of %s differs: stored %d, replayed %d",
@@ -719,9 +715,8 @@ static int resimulate(replay *r, const world_episode *w, int *bad_player, char *
   int status = 0;
   for (int p = 0; p < w->players && status == 0; p++) {
     if (d[p].steps_count > longest) longest = d[p].steps_count;
-    env->viewer = p;
     *bad_player = p;
-    status = compare_obs(r, &d[p], 0, error, error_size);
+    status = compare_obs(r, p, &d[p], 0, error, error_size);
     if (status == 0 && d[p].steps_count == 0)
       status = compare_end(env, p, w->chunks[p], error, error_size);
   }
@@ -730,15 +725,13 @@ static int resimulate(replay *r, const world_episode *w, int *bad_player, char *
     for (int p = 0; p < w->players && status == 0; p++) {
       if (!crafter_stored_world_played(&r->world, p)) continue;
       *bad_player = p;
-      env->viewer = p;
       status = compare_step(&r->world.results[p], r->world.goal[p], &d[p].steps[t], t, error,
                             error_size);
-      if (status == 0) status = compare_obs(r, &d[p], t + 1, error, error_size);
+      if (status == 0) status = compare_obs(r, p, &d[p], t + 1, error, error_size);
       if (status == 0 && t + 1 == d[p].steps_count)
         status = compare_end(env, p, w->chunks[p], error, error_size);
     }
   }
-  env->viewer = 0;
   return status;
 }
 
@@ -1163,11 +1156,14 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
       put_f64_le(row + 24, s->died ? 0.0 : 1.0);
       put_i64_le(row + 32, position[0]);
       put_i64_le(row + 40, position[1]);
+      const crafter_player *player = crafter_game_player_const(&env->game, p);
       for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
-        put_i64_le(row + 48 + 8 * k, env->game.players[p].achievements[k]);
+        put_i64_le(row + 48 + 8 * k, player->achievements[k]);
       for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
-        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), env->game.players[p].inventory[k]);
-      crafter_env_semantic(env, semantic + t * area);
+        put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), player->inventory[k]);
+      /* The whole area with every player in it, as player 0 sees it
+       * whichever player's file this is (player 0 is 13, the others 19). */
+      crafter_env_semantic(env, 0, semantic + t * area);
     } else {
       memset(semantic, 0, area); /* zeros at the first step, as the EpisodeRecorder fills in */
     }

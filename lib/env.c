@@ -121,7 +121,7 @@ static int begin_episode(crafter_env *env) {
     status = crafter_game_spread_players(&env->game, env->players, error, sizeof(error));
   }
   for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) {
-    env->last_health[p] = env->game.players[p].inventory[CRAFTER_HEALTH];
+    env->last_health[p] = crafter_game_player_const(&env->game, p)->inventory[CRAFTER_HEALTH];
     env->unlocked[p] = 0;
   }
   observe_or_skip(env);
@@ -206,7 +206,7 @@ static uint32_t achievements_held(const int32_t *achievements) {
  * unlocks, by the config's reward keys. */
 static inline double player_reward(crafter_env *env, int p, uint32_t *unlocked_now) {
   const crafter_reward_config *rewards = &env->config->reward;
-  const crafter_player *player = &env->game.players[p];
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
   int32_t health = player->inventory[CRAFTER_HEALTH];
   double reward = rewards->health_divisor != 0
                       ? (double)(health - env->last_health[p]) / rewards->health_divisor
@@ -236,7 +236,7 @@ static inline double player_reward(crafter_env *env, int p, uint32_t *unlocked_n
 
 static inline void player_result(const crafter_env *env, int p, double reward, uint32_t unlocked,
                           crafter_step_result *result) {
-  int dead = env->game.players[p].inventory[CRAFTER_HEALTH] <= 0;
+  int dead = crafter_game_player_const(&env->game, p)->inventory[CRAFTER_HEALTH] <= 0;
   int over = env->params.length && env->game.step >= env->params.length;
   result->done = dead || over;
   result->discount = 1 - (double)dead;
@@ -283,7 +283,7 @@ void crafter_env_step_players(crafter_env *env, const int *actions, crafter_step
   }
 }
 
-void crafter_env_semantic(const crafter_env *env, uint8_t *out) {
+void crafter_env_semantic(const crafter_env *env, int player, uint8_t *out) {
   const crafter_world *world = &env->game.world;
   memcpy(out, world->materials, (size_t)world->width * (size_t)world->height);
   for (int slot = 0; slot < world->object_count; slot++) {
@@ -291,11 +291,11 @@ void crafter_env_semantic(const crafter_env *env, uint8_t *out) {
     out[(size_t)object->x * (size_t)world->height + (size_t)object->y] =
         (uint8_t)(CRAFTER_MATERIAL_COUNT + object->kind);
   }
-  /* Other players than the viewer (games of several players). */
-  int viewer_slot = crafter_game_body_slot(&env->game, env->viewer);
+  /* Other players than the one who looks (games of several players). */
+  int own_slot = crafter_game_body_slot(&env->game, player);
   for (int slot = 0, bodies = __builtin_popcount(env->game.present); slot < bodies; slot++) {
     const crafter_object *object = &world->objects[slot];
-    if (slot != viewer_slot)
+    if (slot != own_slot)
       out[(size_t)object->x * (size_t)world->height + (size_t)object->y] =
           CRAFTER_SEMANTIC_OTHER_PLAYER;
   }

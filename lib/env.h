@@ -37,8 +37,6 @@ struct crafter_env {
   int64_t episode;    /* the episode counter: 1 after the first reset */
   int64_t world_seed; /* of the current episode */
   int players;        /* players sharing the world: 1 (Crafter) to CRAFTER_PLAYERS_MAX */
-  int viewer;         /* the player whose view, inventory and goal the observation
-                         functions and task checkers read (0 unless set) */
   int32_t last_health[CRAFTER_PLAYERS_MAX];
   uint32_t unlocked[CRAFTER_PLAYERS_MAX]; /* achievements unlocked so far this episode */
   int item_rows;      /* rows of the view given to the inventory */
@@ -144,10 +142,10 @@ static inline const crafter_object *crafter_env_objects(const crafter_env *env, 
   return env->game.world.objects;
 }
 
-/* info['semantic']: material ids, objects as 13 + kind, and in games of
- * several players the other players than the viewer as
- * CRAFTER_SEMANTIC_OTHER_PLAYER; x-major. */
+/* info['semantic'] as player `player` sees it: material ids, objects as
+ * 13 + kind, and in games of several players the other players than
+ * `player` as CRAFTER_SEMANTIC_OTHER_PLAYER; x-major. */
 #define CRAFTER_SEMANTIC_OTHER_PLAYER (CRAFTER_MATERIAL_COUNT + CRAFTER_OBJECT_KIND_COUNT)
-void crafter_env_semantic(const crafter_env *env, uint8_t *out);
+void crafter_env_semantic(const crafter_env *env, int player, uint8_t *out);
 
 #endif

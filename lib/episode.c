@@ -1,13 +1,10 @@
 #include "episode.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
-#include "proto.h"
-
-enum { TEXT_CAPACITY = 8192 };
+#include "obskind.h"
 
 struct crafter_episode {
   const crafter_episode_options *options;
@@ -37,8 +34,7 @@ static void attach_renderer(crafter_episode *e) {
 }
 
 static size_t obs_bytes_of(const crafter_episode_options *options) {
-  if (options->obs_kind == CRAFTER_OBS_TEXT) return TEXT_CAPACITY;
-  return crafter_traj_obs_bytes(&options->params, options->obs_kind,
+  return crafter_obs_kind_bytes(options->obs_kind, &options->params,
                                 options->players > 1 ? options->players : 1);
 }
 
@@ -48,6 +44,12 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
   crafter_episode *e = calloc(1, sizeof(*e));
   if (!e) {
     crafter_fail(error, error_size, "out of memory");
+    return NULL;
+  }
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->obs_kind);
+  if (!kind) {
+    crafter_fail(error, error_size, "unknown observation kind %d", options->obs_kind);
+    free(e);
     return NULL;
   }
   e->options = options;
@@ -75,7 +77,7 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
   e->own_obs = calloc((size_t)e->players, e->obs_bytes ? e->obs_bytes : 1);
   if (!e->own_obs) goto out_of_memory;
   e->obs = e->own_obs;
-  if (options->obs_kind == CRAFTER_OBS_PIXELS) {
+  if (kind->drawn) {
     if (!options->textures) {
       crafter_fail(error, error_size, "pixel observations need textures");
       crafter_episode_free(e);
@@ -136,12 +138,10 @@ void crafter_episode_set_next(crafter_episode *e, int64_t number) {
 
 void crafter_episode_set_level(crafter_episode *e, int level) { e->next_level = level; }
 
-/* The observation a recording stores: pixels, semantic or symbolic;
- * player p's. */
+/* The observation a recording stores, player p's: NULL for a kind that is
+ * not stored. */
 static const void *recorded_obs(crafter_episode *e, int p) {
-  int kind = e->options->obs_kind;
-  if (kind != CRAFTER_OBS_PIXELS && kind != CRAFTER_OBS_SEMANTIC && kind != CRAFTER_OBS_SYMBOLIC)
-    return NULL;
+  if (!crafter_traj_obs_bytes(&e->options->params, e->options->obs_kind, e->players)) return NULL;
   size_t bytes;
   return crafter_episode_observe_player(e, p, &bytes);
 }
@@ -176,17 +176,13 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
   e->done = 0;
   memset(e->goal, 0, sizeof(e->goal));
   for (int p = 0; p < e->players && options->tasks; p++) {
-    e->env.viewer = p;
-    int status = crafter_task_pool_begin(options->tasks, &e->tracker[p], &e->env,
+    int status = crafter_task_pool_begin(options->tasks, &e->tracker[p], &e->env, p,
                                          &e->candidate[p], &e->text[p]);
-    e->env.viewer = 0;
     if (status < 0) return crafter_fail(error, error_size, "out of memory");
   }
   for (int p = 0; e->recorder && p < e->players; p++) {
     crafter_traj_recorder *recorder = player_recorder(e, p);
-    e->env.viewer = p;
-    int status = crafter_traj_recorder_start(recorder, &e->env, recorded_obs(e, p));
-    e->env.viewer = 0;
+    int status = crafter_traj_recorder_start(recorder, &e->env, p, recorded_obs(e, p));
     if (status < 0) return crafter_fail(error, error_size, "out of memory while recording");
     if (options->tasks)
       crafter_traj_recorder_set_task(recorder, options->tasks->tasks[e->candidate[p]],
@@ -223,7 +219,8 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
   crafter_step_result result;
   crafter_env_step(&e->env, action, &result);
   e->observed = 0;
-  int goal = e->options->tasks ? crafter_task_step(&e->tracker[0], &e->env, action, &result) : 0;
+  int goal =
+      e->options->tasks ? crafter_task_step(&e->tracker[0], &e->env, 0, action, &result) : 0;
   e->goal[0] = goal;
   int status = 0;
   out->finished = 0;
@@ -233,8 +230,8 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
     /* The recorder keeps the game's reward and discount; the goal is its
      * own flag. */
     if (e->recorder &&
-        crafter_traj_recorder_step_goal(e->recorder, &e->env, action, &result, recorded_obs(e, 0),
-                                        goal) < 0)
+        crafter_traj_recorder_step_goal(e->recorder, &e->env, 0, action, &result,
+                                        recorded_obs(e, 0), goal) < 0)
       status = -1;
     if (result.done) {
       e->ended = out->finished = out->over = 1;
@@ -269,11 +266,8 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
   for (int p = 0; p < e->players; p++) {
     crafter_step_result *result = &results[p];
     int goal = 0;
-    if (e->options->tasks && !((e->done >> p) & 1u)) {
-      e->env.viewer = p;
-      goal = crafter_task_step(&e->tracker[p], &e->env, actions[p], result);
-      e->env.viewer = 0;
-    }
+    if (e->options->tasks && !((e->done >> p) & 1u))
+      goal = crafter_task_step(&e->tracker[p], &e->env, p, actions[p], result);
     e->goal[p] = goal;
     crafter_step_record *record = &out[p];
     fill_record(record, result, goal, e->tracker[p].task);
@@ -286,11 +280,9 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
     if (steps_on && !((e->done >> p) & 1u)) {
       /* A player's chunk holds its steps up to its own end. */
       crafter_traj_recorder *recorder = e->recorder ? player_recorder(e, p) : NULL;
-      e->env.viewer = p;
-      if (recorder && crafter_traj_recorder_step_goal(recorder, &e->env, actions[p], result,
+      if (recorder && crafter_traj_recorder_step_goal(recorder, &e->env, p, actions[p], result,
                                                       recorded_obs(e, p), goal) < 0)
         status = -1;
-      e->env.viewer = 0;
       if (result->done) {
         e->done |= 1u << p;
         record->finished = 1;
@@ -313,40 +305,12 @@ int crafter_episode_store(crafter_episode *e, crafter_traj_writer *writer, char 
 }
 
 /* Makes player p's observation of the options' kind in its place in the
- * buffer; returns its bytes. */
+ * buffer; returns its bytes.  A drawn kind was drawn at the start or step. */
 static size_t observe_player(crafter_episode *e, int p) {
-  crafter_env *env = &e->env;
-  uint8_t *obs = e->obs + e->obs_bytes * (size_t)p;
-  size_t made = e->obs_bytes;
-  int present = crafter_game_body_slot(&env->game, p) >= 0;
-  int viewer = env->viewer;
-  env->viewer = p;
-  switch (e->options->obs_kind) {
-    case CRAFTER_OBS_PIXELS: break; /* drawn at every start and step */
-    case CRAFTER_OBS_SEMANTIC: crafter_env_semantic(env, obs); break;
-    case CRAFTER_OBS_SYMBOLIC:
-      if (present)
-        crafter_render_symbolic_players(env, (float *)(void *)obs);
-      else
-        memset(obs, 0, e->obs_bytes);
-      break;
-    case CRAFTER_OBS_TEXT: {
-      size_t at = 0;
-      char *text = (char *)obs;
-      if (e->options->tasks) {
-        int written = snprintf(text, e->obs_bytes, "Instruction: %s\n",
-                               crafter_episode_player_instruction(e, p));
-        at = written > 0 && (size_t)written < e->obs_bytes ? (size_t)written : 0;
-      }
-      size_t length = present ? at + crafter_render_text(env, text + at, e->obs_bytes - at) : at;
-      if (!present) text[at] = '\0';
-      made = length < e->obs_bytes ? length : e->obs_bytes - 1;
-      break;
-    }
-    default: made = 0; break;
-  }
-  env->viewer = viewer;
-  return made;
+  const crafter_obs_kind_info *kind = crafter_obs_kind(e->options->obs_kind);
+  if (!kind->make) return kind->drawn ? e->obs_bytes : 0;
+  return kind->make(&e->env, p, crafter_episode_player_instruction(e, p),
+                    e->obs + e->obs_bytes * (size_t)p, e->obs_bytes);
 }
 
 const uint8_t *crafter_episode_observe(crafter_episode *e, size_t *bytes) {
@@ -477,7 +441,8 @@ int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *he
   const crafter_task_set *tasks = header->tasks;
   *task = tasks && stored->task >= 0 && stored->task < tasks->count ? &tasks->tasks[stored->task]
                                                                     : NULL;
-  if (*task && crafter_task_begin(tracker, *task, env) < 0)
+  int player = stored->player > 0 ? stored->player : 0;
+  if (*task && crafter_task_begin(tracker, *task, env, player) < 0)
     return crafter_fail(error, error_size, "out of memory");
   return 0;
 }
@@ -493,13 +458,11 @@ int crafter_stored_world_start(crafter_stored_world *world, crafter_env *env,
                                    error, error_size) < 0)
     return -1;
   const crafter_task_set *tasks = header->tasks;
-  int viewer = env->viewer;
   for (int p = 1; p < world->players; p++) {
     int task = stored[p]->task;
     world->task[p] = tasks && task >= 0 && task < tasks->count ? &tasks->tasks[task] : NULL;
-    env->viewer = p;
-    int status = world->task[p] ? crafter_task_begin(&world->tracker[p], world->task[p], env) : 0;
-    env->viewer = viewer;
+    int status =
+        world->task[p] ? crafter_task_begin(&world->tracker[p], world->task[p], env, p) : 0;
     if (status < 0) return crafter_fail(error, error_size, "out of memory");
   }
   return 0;
@@ -516,15 +479,12 @@ void crafter_stored_world_step(crafter_stored_world *world, crafter_env *env) {
                                                         : CRAFTER_NOOP;
   crafter_env_step_players(env, world->actions, world->results);
   world->t++;
-  int viewer = env->viewer;
   for (int p = 0; p < world->players; p++) {
     world->goal[p] = 0;
     if (!crafter_stored_world_played(world, p) || !world->task[p]) continue;
-    env->viewer = p;
     world->goal[p] =
-        crafter_task_step(&world->tracker[p], env, world->actions[p], &world->results[p]);
+        crafter_task_step(&world->tracker[p], env, p, world->actions[p], &world->results[p]);
   }
-  env->viewer = viewer;
 }
 
 void crafter_stored_world_free(crafter_stored_world *world) {

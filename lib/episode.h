@@ -169,7 +169,7 @@ int64_t crafter_episode_level(const crafter_episode *episode);
  * configuration) on episode `stored` of a file of `header` -- its Env seed
  * and episode counter, on the file's world map if it has one -- so that its
  * stored actions play it again.  With `tracker` (or NULL), *task is the
- * episode's goal, begun in the tracker, or NULL.  The caller compares the
+ * episode's goal, begun in the tracker for the chunk's player, or NULL.  The caller compares the
  * world seed with the stored one.  0, or -1 with a reason. */
 int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *header,
                                  const crafter_traj_episode *stored, crafter_task_tracker *tracker,

@@ -197,7 +197,7 @@ static int take_state(const crafter_level_set *set, crafter_level *level, const 
   if (!level->objects) return -1;
   memcpy(level->objects, world->objects, (size_t)world->object_count * sizeof(crafter_object));
   level->rng = game->rng;
-  level->player = game->players[0];
+  level->player = *crafter_game_player_const(game, 0);
   level->daylight = game->daylight;
   level->action = game->action;
   return 0;
@@ -232,7 +232,7 @@ int crafter_env_reset_level(crafter_env *env, const crafter_level_set *set, int 
   world->change_count = 0;
   world->removed_pending = 0;
   game->rng = level->rng;
-  game->players[0] = level->player;
+  *crafter_game_player(game, 0) = level->player;
   game->player_count = 1;
   game->present = 1;
   game->daylight = level->daylight;

@@ -515,10 +515,11 @@ static int prepare_renderer(crafter_play_screen *screen, int cell_rows) {
  * night noise is drawn from `noise`, a copy of it that the caller keeps
  * (so that views drawn one after another draw on), then averages factor x
  * factor blocks of the local view into `shown`. */
-static void render_shown(crafter_play_screen *screen, crafter_env *env, crafter_rng *noise) {
+static void render_shown(crafter_play_screen *screen, crafter_env *env, int viewer,
+                         crafter_rng *noise) {
   crafter_rng saved = env->game.rng;
   env->game.rng = *noise;
-  crafter_render_pixels(screen->renderer, env, screen->pixels);
+  crafter_render_pixels(screen->renderer, env, viewer, screen->pixels);
   *noise = env->game.rng;
   env->game.rng = saved;
   int factor = screen->factor;
@@ -671,13 +672,13 @@ static void add_split(lines *all, const char *text, const char *split, int width
 
 /* The glyph of a cell: the object on it, else its material; blank outside.
  * The viewer is @, another player its number. */
-static char cell_glyph(const crafter_env *env, int x, int y) {
+static char cell_glyph(const crafter_env *env, int viewer, int x, int y) {
   const crafter_world *world = &env->game.world;
   if (!crafter_world_inside(world, x, y)) return ' ';
   int slot = crafter_world_object_slot(world, x, y);
   if (slot >= 0) {
     int p = crafter_game_player_of_slot(&env->game, slot);
-    if (p >= 0 && p != env->viewer) return (char)(p < 10 ? '0' + p : 'a' + p - 10);
+    if (p >= 0 && p != viewer) return (char)(p < 10 ? '0' + p : 'a' + p - 10);
     return crafter_object_char(&world->objects[slot]);
   }
   char c = crafter_material_char(crafter_world_material(world, x, y));
@@ -686,10 +687,10 @@ static char cell_glyph(const crafter_env *env, int x, int y) {
 
 /* Where the view of a player who left the world was: a box of the view's
  * size saying so. */
-static void add_gone(lines *all, const crafter_play_screen *screen, const crafter_env *env,
-                     int cells_x, int cells_y) {
+static void add_gone(lines *all, const crafter_play_screen *screen, int viewer, int cells_x,
+                     int cells_y) {
   char words[64];
-  snprintf(words, sizeof(words), "player %d died", env->viewer);
+  snprintf(words, sizeof(words), "player %d died", viewer);
   int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
   int inner = glyphs ? 2 * cells_x + 1 : 2 * screen->cell_rows * cells_x;
   int height = glyphs ? cells_y : cells_y * screen->cell_rows;
@@ -719,18 +720,19 @@ static void add_gone(lines *all, const crafter_play_screen *screen, const crafte
   }
 }
 
-/* The map: `cells` columns and `cell_lines` rows of cells around the
- * player (at most the view); its night noise from `noise`. */
-static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, int cells_x,
-                    int cells_y, crafter_rng *noise) {
+/* The map: `cells` columns and `cell_lines` rows of cells around player
+ * `viewer` (at most the view); its night noise from `noise`. */
+static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, int viewer,
+                    int cells_x, int cells_y, crafter_rng *noise) {
   int first_x = (screen->grid[0] - cells_x) / 2, first_y = (screen->grid[1] - cells_y) / 2;
-  if (!crafter_game_body(&env->game, env->viewer)) {
-    add_gone(all, screen, env, cells_x, cells_y);
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
+  if (!center) {
+    add_gone(all, screen, viewer, cells_x, cells_y);
     return;
   }
   if (screen->mode == CRAFTER_PLAY_GLYPHS) {
-    int center_x = crafter_game_body(&env->game, env->viewer)->x;
-    int center_y = crafter_game_body(&env->game, env->viewer)->y;
+    int center_x = center->x;
+    int center_y = center->y;
     crafter_play_text *line = new_line(all);
     if (line) {
       put_string(line, "+");
@@ -742,7 +744,7 @@ static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, i
       if (!line) return;
       put_string(line, "|");
       for (int gx = first_x; gx < first_x + cells_x; gx++) {
-        char glyph[3] = {' ', cell_glyph(env, center_x + gx - screen->grid[0] / 2,
+        char glyph[3] = {' ', cell_glyph(env, viewer, center_x + gx - screen->grid[0] / 2,
                                          center_y + gy - screen->grid[1] / 2), '\0'};
         put_string(line, glyph);
       }
@@ -756,7 +758,7 @@ static void add_map(lines *all, crafter_play_screen *screen, crafter_env *env, i
     }
     return;
   }
-  render_shown(screen, env, noise);
+  render_shown(screen, env, viewer, noise);
   int shown_unit = 2 * screen->cell_rows;
   int shown_width = screen->grid[0] * shown_unit;
   size_t shown_pixels = (size_t)shown_width * (size_t)(screen->grid[1] * shown_unit);
@@ -796,8 +798,8 @@ static const uint8_t vital_colours[4][3] = {
 
 /* A vital as its name, its value and a bar, onto a line. */
 static void put_vital(crafter_play_text *line, const crafter_play_screen *screen,
-                      const crafter_env *env, int item) {
-  int value = env->game.players[env->viewer].inventory[item];
+                      const crafter_env *env, int viewer, int item) {
+  int value = crafter_game_player_const(&env->game, viewer)->inventory[item];
   int maximum = env->config->items[item].max;
   int length = maximum < 1 ? 1 : maximum > 20 ? 20 : maximum;
   int filled = maximum > 0 ? (int)(((long)value * length + maximum - 1) / maximum) : 0;
@@ -827,10 +829,10 @@ enum panel_packing {
 
 /* The vitals: a line each, or two to a line when packed and they fit. */
 static void add_vitals(lines *all, const crafter_play_screen *screen, const crafter_env *env,
-                       int width, int packing) {
+                       int viewer, int width, int packing) {
   enum { VITAL_GAP = 3 };
   crafter_play_text probe = {0};
-  put_vital(&probe, screen, env, CRAFTER_HEALTH);
+  put_vital(&probe, screen, env, viewer, CRAFTER_HEALTH);
   int pair = packing != PANEL_AIRY && 2 * visible_width(probe.data) + VITAL_GAP <= width;
   crafter_play_text_free(&probe);
   crafter_play_text *line = NULL;
@@ -841,13 +843,13 @@ static void add_vitals(lines *all, const crafter_play_screen *screen, const craf
       line = new_line(all);
       if (!line) return;
     }
-    put_vital(line, screen, env, item);
+    put_vital(line, screen, env, viewer, item);
   }
 }
 
 static void add_panel(lines *all, const crafter_play_screen *screen, const crafter_env *env,
-                      const crafter_play_status *status, int width, int packing) {
-  const crafter_player *player = &env->game.players[env->viewer];
+                      int viewer, const crafter_play_status *status, int width, int packing) {
+  const crafter_player *player = crafter_game_player_const(&env->game, viewer);
   const crafter_world *world = &env->game.world;
   int colour = screen->mode != CRAFTER_PLAY_GLYPHS;
   int airy = packing == PANEL_AIRY;
@@ -873,10 +875,10 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
     const char *words[3] = {step, time_of_day, reward};
     add_wrapped(all, words, 3, width, 0, "  ");
   }
-  add_vitals(all, screen, env, width, packing);
+  add_vitals(all, screen, env, viewer, width, packing);
   if (airy) add_line(all, "%s", "");
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
-  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  const crafter_object *body = crafter_game_body(&env->game, viewer);
   if (body) {
     int target_x = body->x + player->facing_x;
     int target_y = body->y + player->facing_y;
@@ -916,7 +918,7 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   }
   int unlocked = 0;
   for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
-    unlocked += (env->unlocked[env->viewer] >> achievement) & 1;
+    unlocked += (env->unlocked[viewer] >> achievement) & 1;
   snprintf(heading, sizeof(heading), "achievements %d of %d", unlocked,
            CRAFTER_ACHIEVEMENT_COUNT);
   if (packing == PANEL_COUNTS_ONLY) {
@@ -925,7 +927,8 @@ static void add_panel(lines *all, const crafter_play_screen *screen, const craft
   }
   count = 0;
   for (int achievement = 0; achievement < CRAFTER_ACHIEVEMENT_COUNT; achievement++)
-    if (env->unlocked[env->viewer] & (1u << achievement)) words[count++] = crafter_achievement_names[achievement];
+    if (env->unlocked[viewer] & (1u << achievement))
+      words[count++] = crafter_achievement_names[achievement];
   if (airy) {
     add_line(all, "%s", heading);
     add_wrapped(all, words, count, width, 2, ", ");
@@ -974,13 +977,13 @@ static void wrap_status(const crafter_play_status *status, int width, lines *goa
   }
 }
 
-/* The body of a frame into `body`: the view of env->viewer (its noise
+/* The body of a frame into `body`: the view of player `viewer` (its noise
  * from `noise`) and the panel beside it, or under it when the columns do
  * not allow, in at most `body_rows` rows (0: any); the cells' size chosen
  * for `columns` (0: any) and the rows.  `width` is what the panel may take
  * under the view.  Returns 0, or -1 when the renderer could not be made;
  * a line that ran out of memory fails `body`. */
-static int add_body(lines *body, crafter_play_screen *screen, crafter_env *env,
+static int add_body(lines *body, crafter_play_screen *screen, crafter_env *env, int viewer,
                     const crafter_play_status *status, int columns, int body_rows, int width,
                     crafter_rng *noise) {
   int cell_rows = choose_cell_rows(screen, columns, body_rows);
@@ -1003,7 +1006,7 @@ static int add_body(lines *body, crafter_play_screen *screen, crafter_env *env,
   /* Keep the player in the middle when cropping. */
   if ((screen->grid[0] - cells_x) % 2) cells_x = cells_x > 1 ? cells_x - 1 : cells_x;
   if ((screen->grid[1] - cells_y) % 2) cells_y = cells_y > 1 ? cells_y - 1 : cells_y;
-  add_map(&map, screen, env, cells_x, cells_y, noise);
+  add_map(&map, screen, env, viewer, cells_x, cells_y, noise);
   int map_width = cells_x * cell_columns + frame;
   int side = !columns || columns >= map_width + GAP + PANEL_MIN;
   int panel_width = side ? (columns ? columns - map_width - GAP : PANEL_NATURAL) : width;
@@ -1011,7 +1014,7 @@ static int add_body(lines *body, crafter_play_screen *screen, crafter_env *env,
   int panel_rows = !body_rows ? 0 : side ? body_rows : body_rows - map.count;
   for (int packing = PANEL_AIRY; packing < PANEL_PACKINGS; packing++) {
     free_lines(&panel);
-    add_panel(&panel, screen, env, status, panel_width, packing);
+    add_panel(&panel, screen, env, viewer, status, panel_width, packing);
     if (!body_rows || panel.count <= panel_rows) break;
   }
   if (lines_failed(&map) || lines_failed(&panel)) body->failed = 1;
@@ -1048,7 +1051,7 @@ static void put_bold(crafter_play_text *out, int glyphs, const char *text, int w
   if (!glyphs) put_string(out, "\033[0m");
 }
 
-int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
+int crafter_play_draw(crafter_play_screen *screen, crafter_env *env, int player,
                       const crafter_play_status *status, int columns, int rows,
                       crafter_play_text *out) {
   out->length = 0;
@@ -1071,7 +1074,7 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
     body_rows = rows - message_rows > 1 ? rows - message_rows : 1;
   }
   crafter_rng noise = env->game.rng;
-  if (add_body(&body, screen, env, status, columns, body_rows, width, &noise) < 0) {
+  if (add_body(&body, screen, env, player, status, columns, body_rows, width, &noise) < 0) {
     free_lines(&help);
     free_lines(&message);
     free_lines(&goal);
@@ -1149,14 +1152,10 @@ int crafter_play_draw_players(crafter_play_screen *screen, crafter_env *env, int
     body_rows = rows - message_rows > 1 ? rows - message_rows : 1;
   }
   crafter_rng noise = env->game.rng; /* each view draws on after the one before */
-  int viewer = env->viewer;
   int status_code = 0;
-  for (int p = 0; p < players && status_code == 0; p++) {
-    env->viewer = p;
-    status_code = add_body(&body[p], screen, env, &status[p], half_columns, body_rows,
+  for (int p = 0; p < players && status_code == 0; p++)
+    status_code = add_body(&body[p], screen, env, p, &status[p], half_columns, body_rows,
                            half_width, &noise);
-  }
-  env->viewer = viewer;
   int glyphs = screen->mode == CRAFTER_PLAY_GLYPHS;
   int body_count = 0;
   int failed = lines_failed(&help);
@@ -1250,7 +1249,7 @@ typedef struct action_watch {
 static void watch_action(action_watch *watch, const crafter_env *env, int p, int action) {
   watch->outlook = crafter_game_player_outlook(&env->game, p, action, watch->reason,
                                                sizeof(watch->reason));
-  memcpy(watch->items, env->game.players[p].inventory, sizeof(watch->items));
+  memcpy(watch->items, crafter_game_player_const(&env->game, p)->inventory, sizeof(watch->items));
   watch->x = crafter_game_body(&env->game, p)->x;
   watch->y = crafter_game_body(&env->game, p)->y;
 }
@@ -1259,7 +1258,7 @@ static void watch_action(action_watch *watch, const crafter_env *env, int p, int
  * player still there, no item gained or spent: the vitals go their own
  * way), else NULL. */
 static const char *action_failure(const action_watch *watch, const crafter_env *env, int p) {
-  const int32_t *items = env->game.players[p].inventory;
+  const int32_t *items = crafter_game_player_const(&env->game, p)->inventory;
   const crafter_object *body = crafter_game_body(&env->game, p);
   int unchanged = body && watch->x == body->x && watch->y == body->y &&
                   memcmp(watch->items + CRAFTER_SAPLING, items + CRAFTER_SAPLING,
@@ -1353,13 +1352,13 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
     return;
   }
   crafter_env *env = crafter_episode_env(game->runner);
-  int was_sleeping = env->game.players[env->viewer].sleeping;
+  const crafter_player *player = crafter_game_player_const(&env->game, 0);
+  int was_sleeping = player->sleeping;
   action_watch watch;
   watch_action(&watch, env, 0, action);
   crafter_step_record result;
   if (crafter_episode_step(game->runner, action, &result) < 0)
     record_failure(game, "out of memory while recording");
-  const crafter_player *player = &env->game.players[env->viewer];
   const char *reason = action_failure(&watch, env, 0);
   int failed = reason != NULL;
   game->reward += result.reward;
@@ -1411,7 +1410,7 @@ static void side_message(crafter_play_game *game, int p, int action, const actio
                          int was_sleeping, const crafter_step_record *result) {
   crafter_env *env = crafter_episode_env(game->runner);
   crafter_play_side *side = &game->side[p];
-  const crafter_player *player = &env->game.players[p];
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
   const char *reason = watch ? action_failure(watch, env, p) : NULL;
   if (!side->over) side->reward += result->reward;
   char unlocked[400];
@@ -1467,7 +1466,7 @@ void crafter_play_game_act_players(crafter_play_game *game, const int *actions) 
   int watched[CRAFTER_PLAYERS_MAX];
   for (int p = 0; p < game->players; p++) {
     played[p] = actions[p] >= 0 && actions[p] < CRAFTER_ACTION_COUNT ? actions[p] : CRAFTER_NOOP;
-    was_sleeping[p] = env->game.players[p].sleeping;
+    was_sleeping[p] = crafter_game_player_const(&env->game, p)->sleeping;
     /* Only an action the player chose has a reason to fail. */
     watched[p] = played[p] != CRAFTER_NOOP && game->side[p].over != CRAFTER_TRAJ_DIED &&
                  crafter_game_body(&env->game, p);
@@ -1507,7 +1506,7 @@ int crafter_play_game_asleep(crafter_play_game *game) {
   int active = 0;
   for (int p = 0; p < game->players; p++) {
     if (!crafter_play_game_player_active(game, p)) continue;
-    if (!env->game.players[p].sleeping) return 0;
+    if (!crafter_game_player_const(&env->game, p)->sleeping) return 0;
     active++;
   }
   return active > 0;
@@ -1544,7 +1543,6 @@ static int replay_restart(crafter_play_replay *replay, char *error, size_t error
   if (crafter_stored_world_start(&replay->replayed, &replay->env, &replay->header, stored,
                                  replay->data, error, error_size) < 0)
     return -1;
-  replay->env.viewer = replay->player;
   replay->t = 0;
   replay->reward = 0;
   char player[64] = "";
@@ -1809,7 +1807,7 @@ static void describe(app *a, crafter_play_status *status) {
     a->progress[0] = '\0';
     if (a->real_time)
       snprintf(a->progress, sizeof(a->progress), "(real time, %d steps/s)", a->speed);
-    else if (a->interactive && env->game.players[env->viewer].sleeping && !game->over)
+    else if (a->interactive && crafter_game_player_const(&env->game, 0)->sleeping && !game->over)
       snprintf(a->progress, sizeof(a->progress), "(time passes at %d steps/s)", a->speed);
     status->reward = game->reward;
     status->message = game->record_failed ? game->record_error : game->message;
@@ -1868,8 +1866,8 @@ static void show(app *a) {
   }
   int drawn = a->players > 1 && !a->replaying
                   ? draw_sides(a)
-                  : crafter_play_draw(a->screen, app_env(a), &status, a->columns, a->rows,
-                                      &a->frame);
+                  : crafter_play_draw(a->screen, app_env(a), a->replaying ? a->replay.player : 0,
+                                      &status, a->columns, a->rows, &a->frame);
   if (drawn < 0) {
     snprintf(a->error, sizeof(a->error), "out of memory");
     a->failed = 1;

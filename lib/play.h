@@ -178,8 +178,10 @@ typedef struct crafter_play_status {
                               NULL */
 } crafter_play_status;
 
-/* Draws the frame for a terminal of `columns` x `rows` (0 for no limit)
- * into `out` (emptied first): lines separated by '\n', without a final
+/* Draws the frame of player `player` (0 in Crafter's game of one; in a
+ * replay, the recorded episode's player): its view and panel, for a
+ * terminal of `columns` x `rows` (0 for no limit) into `out` (emptied
+ * first): lines separated by '\n', without a final
  * one, with colour escapes but no cursor movement, each line no wider
  * than `columns` and at most `rows` lines.  The message is wrapped over
  * up to three lines, the keys below it; the panel drops its blank lines,
@@ -191,14 +193,14 @@ typedef struct crafter_play_status {
  * env's state; the night noise comes from a copy of its generator, so the
  * game is left exactly as it was.  Returns 0, or -1 when memory ran
  * out. */
-int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
+int crafter_play_draw(crafter_play_screen *screen, crafter_env *env, int player,
                       const crafter_play_status *status, int columns, int rows,
                       crafter_play_text *out);
 
 /* The frame of a game of several players (crafter-play --players 2): the
  * views of players 0 .. players - 1 side by side, player 0 on the left,
- * each drawn as crafter_play_draw draws one with env->viewer set to it and
- * status[p] (its help unused): its goal above, its view, its panel beside
+ * each drawn as crafter_play_draw draws player p with status[p] (its help
+ * unused): its goal above, its view, its panel beside
  * or under the view, its message below; the halves' goals, views and
  * messages begin on the same rows.  The keys `help` (may be NULL) are
  * wrapped under them all, across the whole width.  A player who has left
@@ -207,8 +209,8 @@ int crafter_play_draw(crafter_play_screen *screen, crafter_env *env,
  * message wrapped at 80, and the next begins after the widest line of the
  * one before); `rows` (0 for no limit) is the whole frame's.  The night
  * noise of the views comes from one copy of the game's generator, view
- * after view: the game is left exactly as it was, and env->viewer as it
- * was.  Returns 0, or -1 when memory ran out. */
+ * after view: the game is left exactly as it was.  Returns 0, or -1 when
+ * memory ran out. */
 int crafter_play_draw_players(crafter_play_screen *screen, crafter_env *env, int players,
                               const crafter_play_status *status, const char *help, int columns,
                               int rows, crafter_play_text *out);

@@ -18,16 +18,18 @@ int crafter_facing_index(int dx, int dy) {
   return 3;
 }
 
-/* The player whose body an object is, or the viewer for any other. */
-static const crafter_player *player_of(const crafter_env *env, const crafter_object *object) {
+/* The player whose body an object is, or `viewer`, the player the record
+ * is of, for any other. */
+static const crafter_player *player_of(const crafter_env *env, int viewer,
+                                       const crafter_object *object) {
   int p = crafter_game_player_of_slot(&env->game, (int)(object - env->game.world.objects));
-  return &env->game.players[p < 0 ? env->viewer : p];
+  return crafter_game_player_const(&env->game, p < 0 ? viewer : p);
 }
 
-static int object_extra(const crafter_env *env, const crafter_object *object) {
+static int object_extra(const crafter_env *env, int viewer, const crafter_object *object) {
   switch (object->kind) {
     case CRAFTER_PLAYER: {
-      const crafter_player *player = player_of(env, object);
+      const crafter_player *player = player_of(env, viewer, object);
       return crafter_facing_index(player->facing_x, player->facing_y);
     }
     case CRAFTER_ARROW: return crafter_facing_index(object->facing_x, object->facing_y);
@@ -38,15 +40,17 @@ static int object_extra(const crafter_env *env, const crafter_object *object) {
   }
 }
 
-static void write_objects(crafter_json_writer *json, const crafter_env *env) {
+static void write_objects(crafter_json_writer *json, const crafter_env *env, int viewer) {
   int count;
   const crafter_object *objects = crafter_env_objects(env, &count);
   crafter_json_begin_array(json);
   for (int i = 0; i < count; i++) {
     const crafter_object *object = &objects[i];
-    int health = object->kind == CRAFTER_PLAYER ? player_of(env, object)->inventory[CRAFTER_HEALTH]
-                                                : object->health;
-    const int fields[5] = {object->kind, object->x, object->y, health, object_extra(env, object)};
+    int health = object->kind == CRAFTER_PLAYER
+                     ? player_of(env, viewer, object)->inventory[CRAFTER_HEALTH]
+                     : object->health;
+    const int fields[5] = {object->kind, object->x, object->y, health,
+                           object_extra(env, viewer, object)};
     crafter_json_begin_array(json);
     for (int f = 0; f < 5; f++) crafter_json_int(json, fields[f]);
     crafter_json_end_array(json);
@@ -78,17 +82,6 @@ static unsigned long checksum(const uint8_t *data, size_t size) {
     size -= chunk;
   }
   return crc;
-}
-
-const char *crafter_obs_kind_name(int kind) {
-  static const char *const names[] = {"none", "pixels", "semantic", "symbolic", "text"};
-  return kind >= 0 && kind <= CRAFTER_OBS_TEXT ? names[kind] : "?";
-}
-
-int crafter_obs_kind_from_name(const char *name) {
-  for (int kind = CRAFTER_OBS_NONE; kind <= CRAFTER_OBS_TEXT; kind++)
-    if (strcmp(name, crafter_obs_kind_name(kind)) == 0) return kind;
-  return -1;
 }
 
 static void write_env_index(crafter_json_writer *json, const crafter_record_extra *extra) {
@@ -128,8 +121,8 @@ static void write_extra(crafter_json_writer *json, const crafter_record_extra *e
   }
   if (!extra->include || extra->kind == CRAFTER_OBS_NONE || !extra->data) return;
   crafter_json_key(json, "obs");
-  switch (extra->kind) {
-    case CRAFTER_OBS_SYMBOLIC: {
+  switch (crafter_obs_kind(extra->kind)->json) {
+    case CRAFTER_OBS_JSON_NUMBERS: {
       const float *values = extra->data;
       crafter_json_begin_array(json);
       for (size_t i = 0; i < extra->size / sizeof(float); i++)
@@ -137,7 +130,7 @@ static void write_extra(crafter_json_writer *json, const crafter_record_extra *e
       crafter_json_end_array(json);
       break;
     }
-    case CRAFTER_OBS_TEXT: crafter_json_string_n(json, extra->data, extra->size); break;
+    case CRAFTER_OBS_JSON_STRING: crafter_json_string_n(json, extra->data, extra->size); break;
     default: crafter_json_base64(json, extra->data, extra->size); break;
   }
 }
@@ -149,7 +142,7 @@ static void end_record(crafter_json_writer *json, const crafter_record_extra *ex
   crafter_json_newline(json);
 }
 
-void crafter_proto_write_reset(FILE *out, const crafter_env *env,
+void crafter_proto_write_reset(FILE *out, const crafter_env *env, int player,
                                const crafter_record_extra *extra) {
   const crafter_params *params = &env->params;
   const crafter_world *world = &env->game.world;
@@ -183,7 +176,7 @@ void crafter_proto_write_reset(FILE *out, const crafter_env *env,
   }
   crafter_json_string_end(&json);
   crafter_json_key(&json, "objects");
-  write_objects(&json, env);
+  write_objects(&json, env, player);
   end_record(&json, extra);
 }
 
@@ -227,22 +220,22 @@ static void write_changes(crafter_json_writer *json, const crafter_world *world)
   crafter_json_end_array(json);
 }
 
-static unsigned long semantic_crc(const crafter_env *env) {
+static unsigned long semantic_crc(const crafter_env *env, int player) {
   const crafter_world *world = &env->game.world;
   size_t cells = (size_t)world->width * (size_t)world->height;
   uint8_t *semantic = malloc(cells);
   if (!semantic) return 0;
-  crafter_env_semantic(env, semantic);
+  crafter_env_semantic(env, player, semantic);
   unsigned long crc = checksum(semantic, cells);
   free(semantic);
   return crc;
 }
 
 /* pos, facing, sleeping, daylight of full and state records. */
-static void write_place(crafter_json_writer *json, const crafter_env *env) {
+static void write_place(crafter_json_writer *json, const crafter_env *env, int p) {
   const crafter_game *game = &env->game;
-  const crafter_player *player = &game->players[env->viewer];
-  const crafter_object *body = crafter_game_body(game, env->viewer);
+  const crafter_player *player = crafter_game_player_const(game, p);
+  const crafter_object *body = crafter_game_body(game, p);
   if (body) {
     write_pair(json, "pos", body->x, body->y);
   } else { /* a player who died and left the world */
@@ -266,11 +259,11 @@ static void write_outcome(crafter_json_writer *json, const crafter_step_result *
   crafter_json_python_double(json, result->discount);
 }
 
-void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
+void crafter_proto_write_step(FILE *out, const crafter_env *env, int p, int action,
                               const crafter_step_result *result,
                               const crafter_record_extra *extra) {
   const crafter_game *game = &env->game;
-  const crafter_player *player = &game->players[env->viewer];
+  const crafter_player *player = crafter_game_player_const(game, p);
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, out);
   crafter_json_begin_object(&json);
@@ -282,7 +275,7 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   crafter_json_key(&json, "action");
   crafter_json_int(&json, action);
   write_outcome(&json, result);
-  write_place(&json, env);
+  write_place(&json, env, p);
   crafter_json_key(&json, "inventory");
   write_int_list(&json, player->inventory, CRAFTER_ITEM_COUNT);
   crafter_json_key(&json, "achievements");
@@ -296,9 +289,9 @@ void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
   crafter_json_key(&json, "changes");
   write_changes(&json, &game->world);
   crafter_json_key(&json, "objects");
-  write_objects(&json, env);
+  write_objects(&json, env, p);
   crafter_json_key(&json, "semantic_crc");
-  crafter_json_uint(&json, semantic_crc(env));
+  crafter_json_uint(&json, semantic_crc(env, p));
   end_record(&json, extra);
 }
 
@@ -325,8 +318,8 @@ static void write_named_counts(crafter_json_writer *json, const char *const *nam
   crafter_json_end_object(json);
 }
 
-/* A short record, or with with_state a state record. */
-static void write_short_or_state(FILE *out, const crafter_env *env,
+/* A short record, or with with_state a state record of player p. */
+static void write_short_or_state(FILE *out, const crafter_env *env, int p,
                                  const crafter_step_result *result,
                                  const crafter_record_extra *extra, int with_state) {
   crafter_json_writer json;
@@ -340,14 +333,14 @@ static void write_short_or_state(FILE *out, const crafter_env *env,
     crafter_json_int(&json, env->episode);
   }
   if (with_state) {
-    const crafter_player *player = &env->game.players[env->viewer];
+    const crafter_player *player = crafter_game_player_const(&env->game, p);
     if (!result) {
       crafter_json_key(&json, "seed");
       crafter_json_int(&json, env->params.seed);
       crafter_json_key(&json, "world_seed");
       crafter_json_int(&json, env->world_seed);
     }
-    write_place(&json, env);
+    write_place(&json, env, p);
     crafter_json_key(&json, "inventory");
     write_named_counts(&json, crafter_item_names, player->inventory, CRAFTER_ITEM_COUNT);
     crafter_json_key(&json, "achievements");
@@ -364,13 +357,13 @@ static void write_short_or_state(FILE *out, const crafter_env *env,
 void crafter_proto_write_short(FILE *out, const crafter_env *env,
                                const crafter_step_result *result,
                                const crafter_record_extra *extra) {
-  write_short_or_state(out, env, result, extra, 0);
+  write_short_or_state(out, env, 0, result, extra, 0);
 }
 
-void crafter_proto_write_state(FILE *out, const crafter_env *env,
+void crafter_proto_write_state(FILE *out, const crafter_env *env, int player,
                                const crafter_step_result *result,
                                const crafter_record_extra *extra) {
-  write_short_or_state(out, env, result, extra, 1);
+  write_short_or_state(out, env, player, result, extra, 1);
 }
 
 const char *crafter_info_kind_name(int kind) {

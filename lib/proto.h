@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "env.h"
+#include "obskind.h"
 
 /* Writes a double as Python's repr() would: the shortest text that reads
  * back to the same value, with ".0" on integral values.  Returns the
@@ -19,28 +20,16 @@
  * crafter_json_format_double, the one format of the toolkit's JSON. */
 int crafter_format_double(char *out, double value);
 
-/* Kinds of observation. */
-enum crafter_obs_kind {
-  CRAFTER_OBS_NONE = 0,
-  CRAFTER_OBS_PIXELS,
-  CRAFTER_OBS_SEMANTIC,
-  CRAFTER_OBS_SYMBOLIC,
-  CRAFTER_OBS_TEXT
-};
-
-/* Name of an observation kind ("pixels"), and back; -1 if unknown. */
-const char *crafter_obs_kind_name(int kind);
-int crafter_obs_kind_from_name(const char *name);
-
 /* What a record carries beyond the state.  Rendered pixels give "obs_crc"
- * (CRC-32 of the bytes); with include set the record also has "obs": the
- * pixels or the semantic map in base64, the symbolic vector as a list of
- * numbers, the text as a string.  env_index >= 0 adds "env" first. */
+ * (CRC-32 of the bytes); with include set the record also has "obs", as
+ * its kind's row says (obskind.h): the pixels or the semantic map in
+ * base64, the symbolic vector as a list of numbers, the text as a string.
+ * env_index >= 0 adds "env" first. */
 typedef struct crafter_record_extra {
   int env_index;
   const uint8_t *pixels; /* NULL when none were rendered */
   size_t pixel_bytes;
-  int kind;              /* enum crafter_obs_kind of "obs" */
+  int kind;              /* enum crafter_obs_kind of "obs" (obskind.h) */
   int include;
   const void *data;      /* the observation of that kind */
   size_t size;           /* its bytes (floats: 4 a value; text: its length) */
@@ -54,13 +43,16 @@ typedef struct crafter_record_extra {
                             brought, crafter-step(1)); 0: no key */
 } crafter_record_extra;
 
+/* The records below that tell of a player's state are of player `player`
+ * (0 in Crafter's game of one). */
+
 /* The reset record: parameters, world seed, material grid and objects;
  * extra may be NULL. */
-void crafter_proto_write_reset(FILE *out, const crafter_env *env,
+void crafter_proto_write_reset(FILE *out, const crafter_env *env, int player,
                                const crafter_record_extra *extra);
 
 /* A full step record after crafter_env_step; extra may be NULL. */
-void crafter_proto_write_step(FILE *out, const crafter_env *env, int action,
+void crafter_proto_write_step(FILE *out, const crafter_env *env, int player, int action,
                               const crafter_step_result *result,
                               const crafter_record_extra *extra);
 
@@ -74,7 +66,7 @@ void crafter_proto_write_short(FILE *out, const crafter_env *env,
  * names: pos, facing, sleeping, daylight, inventory and achievements as
  * objects from item or achievement name to count.  With a NULL result, a
  * reset record {"reset": episode, "seed", "world_seed", then the state}. */
-void crafter_proto_write_state(FILE *out, const crafter_env *env,
+void crafter_proto_write_state(FILE *out, const crafter_env *env, int player,
                                const crafter_step_result *result,
                                const crafter_record_extra *extra);
 

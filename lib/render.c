@@ -367,13 +367,15 @@ static surface canvas_surface(const crafter_renderer *renderer) {
   return canvas;
 }
 
-static int object_texture(const crafter_env *env, const crafter_object *object) {
+/* An object's texture in the view of player `viewer`: the viewer is drawn
+ * as Crafter's player, the others with the teammate textures. */
+static int object_texture(const crafter_env *env, int viewer, const crafter_object *object) {
   switch (object->kind) {
     case CRAFTER_PLAYER: {
       int p = crafter_game_player_of_slot(&env->game, (int)(object - env->game.world.objects));
-      if (p < 0) p = env->viewer;
-      const crafter_player *player = &env->game.players[p];
-      int base = p == env->viewer ? CRAFTER_TEX_PLAYER_LEFT : CRAFTER_TEX_TEAMMATE_LEFT;
+      if (p < 0) p = viewer;
+      const crafter_player *player = crafter_game_player_const(&env->game, p);
+      int base = p == viewer ? CRAFTER_TEX_PLAYER_LEFT : CRAFTER_TEX_TEAMMATE_LEFT;
       if (player->sleeping) return base + 4;
       if (player->facing_x < 0) return base;
       if (player->facing_x > 0) return base + 1;
@@ -404,11 +406,12 @@ static const int item_textures[] = {
 _Static_assert(sizeof item_textures / sizeof item_textures[0] == CRAFTER_ITEM_COUNT,
                "an item without a texture");
 
-static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) {
+static void draw_local_view(crafter_renderer *renderer, const crafter_env *env, int viewer) {
   const crafter_world *world = &env->game.world;
   int height = renderer->a->local[1];
   memset(renderer->canvas, 127, (size_t)renderer->a->local[0] * (size_t)height * 3);
-  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
+  int center_x = center->x, center_y = center->y;
   int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   for (int x = 0; x < renderer->a->grid[0]; x++)
     for (int y = 0; y < renderer->a->grid[1]; y++) {
@@ -423,7 +426,7 @@ static void draw_local_view(crafter_renderer *renderer, const crafter_env *env) 
     int x = object->x - center_x + offset_x, y = object->y - center_y + offset_y;
     if (x < 0 || y < 0 || x >= renderer->a->grid[0] || y >= renderer->a->grid[1]) continue;
     draw_blended(canvas_surface(renderer), x * renderer->a->unit[0], y * renderer->a->unit[1],
-                 &renderer->a->cell[object_texture(env, object)]);
+                 &renderer->a->cell[object_texture(env, viewer, object)]);
   }
 }
 
@@ -467,11 +470,12 @@ static inline __attribute__((always_inline)) void shade(const uint8_t *colour,
 /* Daylight, night noise, tint and sleep, pixel by pixel over the composed
  * canvas, written into the observation at the local view's place.  At
  * night the noise is drawn in the reference's order, x-major. */
-static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+static void light_local_view(crafter_renderer *renderer, crafter_env *env, int viewer,
+                             uint8_t *pixels) {
   double daylight = env->game.daylight;
   int night = daylight < 0.5;
   double amount = 2 * (0.5 - daylight);
-  int sleeping = env->game.players[env->viewer].sleeping;
+  int sleeping = crafter_game_player_const(&env->game, viewer)->sleeping;
   int height = renderer->a->local[1];
   int width = renderer->a->params.size[0];
   if (!night) {
@@ -519,12 +523,13 @@ static void light_local_view(crafter_renderer *renderer, crafter_env *env, uint8
 /* The inventory panel, drawn straight into the (zeroed) observation below
  * the local view: the reference composes it on a black canvas of its own,
  * which comes to the same bytes. */
-static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, uint8_t *pixels) {
+static void draw_inventory(crafter_renderer *renderer, const crafter_env *env, int viewer,
+                           uint8_t *pixels) {
   int width = renderer->a->params.size[0];
   surface panel = {pixels + ((size_t)(renderer->a->border[1] + renderer->a->local[1]) * (size_t)width +
                              (size_t)renderer->a->border[0]) * 3,
                    3, (ptrdiff_t)width * 3};
-  const int32_t *inventory = env->game.players[env->viewer].inventory;
+  const int32_t *inventory = crafter_game_player_const(&env->game, viewer)->inventory;
   for (int index = 0; index < CRAFTER_ITEM_COUNT; index++) {
     int amount = inventory[index];
     if (amount < 1) continue;
@@ -557,12 +562,12 @@ static void clear_outside_local_view(const crafter_renderer *renderer, uint8_t *
   }
 }
 
-void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env,
+void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env, int player,
                                      uint8_t *pixels) {
   clear_outside_local_view(renderer, pixels);
-  draw_local_view(renderer, env);
-  light_local_view(renderer, env, pixels);
-  draw_inventory(renderer, env, pixels);
+  draw_local_view(renderer, env, player);
+  light_local_view(renderer, env, player, pixels);
+  draw_inventory(renderer, env, player, pixels);
 }
 
 /* By day the light of a pixel depends on its colour alone, so a cell
@@ -602,13 +607,15 @@ static inline void copy_row(uint8_t *to, const uint8_t *from, size_t bytes) {
   memcpy(to, from, bytes);
 }
 
-static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+static void render_by_cells(crafter_renderer *renderer, crafter_env *env, int viewer,
+                            uint8_t *pixels) {
   const crafter_world *world = &env->game.world;
   double daylight = env->game.daylight;
-  int sleeping = env->game.players[env->viewer].sleeping;
+  int sleeping = crafter_game_player_const(&env->game, viewer)->sleeping;
   int unit_w = renderer->a->unit[0], unit_h = renderer->a->unit[1];
   int width = renderer->a->params.size[0];
-  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
+  int center_x = center->x, center_y = center->y;
   int offset_x = renderer->a->grid[0] / 2, offset_y = renderer->a->grid[1] / 2;
   size_t cell_bytes = (size_t)unit_w * (size_t)unit_h * 3;
   uint8_t *outside = renderer->lit_cells + (size_t)CRAFTER_MATERIAL_COUNT * cell_bytes;
@@ -628,7 +635,7 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
         int material = crafter_world_material(world, world_x, world_y);
         int slot = crafter_world_object_slot(world, world_x, world_y);
         if (slot >= 0) {
-          int texture = object_texture(env, &world->objects[slot]);
+          int texture = object_texture(env, viewer, &world->objects[slot]);
           light_cell(composed_cell(renderer->a, material, texture), unit_w, unit_h, daylight,
                      sleeping, scratch);
           source = scratch;
@@ -652,11 +659,12 @@ static void render_by_cells(crafter_renderer *renderer, crafter_env *env, uint8_
 
 /* draw_local_view() from the composed cells: each cell's columns copied
  * into the canvas, the outside grey. */
-static void compose_local_view(crafter_renderer *renderer, const crafter_env *env) {
+static void compose_local_view(crafter_renderer *renderer, const crafter_env *env, int viewer) {
   const render_assets *a = renderer->a;
   const crafter_world *world = &env->game.world;
   int unit_w = a->unit[0], unit_h = a->unit[1], height = a->local[1];
-  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
+  int center_x = center->x, center_y = center->y;
   int offset_x = a->grid[0] / 2, offset_y = a->grid[1] / 2;
   size_t column_bytes = (size_t)unit_h * 3;
   for (int gx = 0; gx < a->grid[0]; gx++)
@@ -668,7 +676,7 @@ static void compose_local_view(crafter_renderer *renderer, const crafter_env *en
       if (crafter_world_inside(world, world_x, world_y)) {
         int slot = crafter_world_object_slot(world, world_x, world_y);
         cell = composed_cell(a, crafter_world_material(world, world_x, world_y),
-                             slot >= 0 ? object_texture(env, &world->objects[slot]) : -1);
+                             slot >= 0 ? object_texture(env, viewer, &world->objects[slot]) : -1);
       }
       for (int x = 0; x < unit_w; x++)
         memcpy(to + (size_t)x * (size_t)height * 3, cell + (size_t)x * column_bytes, column_bytes);
@@ -677,13 +685,14 @@ static void compose_local_view(crafter_renderer *renderer, const crafter_env *en
 
 /* At night every pixel has its own noise: the canvas is composed as the
  * plain path does, then lit a column at a time by the vector kernel. */
-static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
-  compose_local_view(renderer, env);
+static void render_night(crafter_renderer *renderer, crafter_env *env, int viewer,
+                         uint8_t *pixels) {
+  compose_local_view(renderer, env, viewer);
   int height = renderer->a->local[1], width = renderer->a->params.size[0];
   crafter_rng_fill_uniform(&env->game.rng, 32, 127, renderer->noise,
                            (long)renderer->a->local[0] * height);
   double daylight = env->game.daylight, amount = 2 * (0.5 - daylight);
-  int sleeping = env->game.players[env->viewer].sleeping;
+  int sleeping = crafter_game_player_const(&env->game, viewer)->sleeping;
   crafter_shade_fn shade_run = crafter_kernels_shade();
   for (int x = 0; x < renderer->a->local[0]; x++) {
     size_t column = (size_t)x * (size_t)height;
@@ -696,53 +705,52 @@ static void render_night(crafter_renderer *renderer, crafter_env *env, uint8_t *
 }
 
 /* The inventory panel, copied when the inventory is the one last drawn. */
-static void draw_inventory_kept(crafter_renderer *renderer, const crafter_env *env,
+static void draw_inventory_kept(crafter_renderer *renderer, const crafter_env *env, int viewer,
                                 uint8_t *pixels) {
   const render_assets *a = renderer->a;
   uint8_t *rows = pixels + (size_t)(a->border[1] + a->local[1]) * (size_t)a->params.size[0] * 3;
-  const int32_t *inventory = env->game.players[env->viewer].inventory;
+  const int32_t *inventory = crafter_game_player_const(&env->game, viewer)->inventory;
   if (renderer->panel_ready &&
       memcmp(renderer->panel_inventory, inventory, sizeof(renderer->panel_inventory)) == 0) {
     memcpy(rows, renderer->panel, panel_bytes(a));
     return;
   }
-  draw_inventory(renderer, env, pixels);
+  draw_inventory(renderer, env, viewer, pixels);
   memcpy(renderer->panel, rows, panel_bytes(a));
   memcpy(renderer->panel_inventory, inventory, sizeof(renderer->panel_inventory));
   renderer->panel_ready = 1;
 }
 
-void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
+void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, int player,
+                           uint8_t *pixels) {
   if (crafter_kernels_plain()) {
-    crafter_render_pixels_reference(renderer, env, pixels);
+    crafter_render_pixels_reference(renderer, env, player, pixels);
     return;
   }
   clear_outside_local_view(renderer, pixels);
   if (env->game.daylight < 0.5)
-    render_night(renderer, env, pixels);
+    render_night(renderer, env, player, pixels);
   else
-    render_by_cells(renderer, env, pixels);
-  draw_inventory_kept(renderer, env, pixels);
+    render_by_cells(renderer, env, player, pixels);
+  draw_inventory_kept(renderer, env, player, pixels);
 }
 
+/* Crafter's one player's view. */
 static void observe(void *observer, crafter_env *env) {
   crafter_renderer *renderer = observer;
-  crafter_render_pixels(renderer, env, renderer->pixels);
+  crafter_render_pixels(renderer, env, 0, renderer->pixels);
 }
 
 void crafter_render_players(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels) {
   size_t bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
-  int viewer = env->viewer;
   for (int p = 0; p < env->players; p++) {
     uint8_t *view = pixels + bytes * (size_t)p;
     if (crafter_game_body_slot(&env->game, p) < 0) {
       memset(view, 0, bytes); /* gone from the world: a black view */
       continue;
     }
-    env->viewer = p;
-    crafter_render_pixels(renderer, env, view);
+    crafter_render_pixels(renderer, env, p, view);
   }
-  env->viewer = viewer;
 }
 
 static void observe_players(void *observer, crafter_env *env) {
@@ -802,11 +810,12 @@ static float tenth_in_half(int count) {
 _Static_assert(BLOCK_COUNT == CRAFTER_SYMBOLIC_BLOCKS, "Craftax-Classic has 17 block types");
 _Static_assert(CRAFTER_SYMBOLIC_SIZE == 1345, "Craftax-Classic's vector has 1345 values");
 
-void crafter_render_symbolic(const crafter_env *env, float *out) {
+void crafter_render_symbolic(const crafter_env *env, int viewer, float *out) {
   const crafter_world *world = &env->game.world;
-  const crafter_player *player = &env->game.players[env->viewer];
+  const crafter_player *player = crafter_game_player_const(&env->game, viewer);
   memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
-  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
+  int center_x = center->x, center_y = center->y;
   for (int row = 0; row < SYMBOLIC_ROWS; row++)
     for (int column = 0; column < SYMBOLIC_COLUMNS; column++) {
       int x = center_x + column - SYMBOLIC_COLUMNS / 2, y = center_y + row - SYMBOLIC_ROWS / 2;
@@ -853,17 +862,17 @@ size_t crafter_symbolic_size(int players) {
   return CRAFTER_SYMBOLIC_SIZE + (players > 1 ? CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS : 0);
 }
 
-void crafter_render_symbolic_players(const crafter_env *env, float *out) {
-  crafter_render_symbolic(env, out);
+void crafter_render_symbolic_players(const crafter_env *env, int viewer, float *out) {
+  crafter_render_symbolic(env, viewer, out);
   if (env->game.player_count <= 1) return;
   float *others = out + CRAFTER_SYMBOLIC_SIZE;
   memset(others, 0, sizeof(float) * SYMBOLIC_ROWS * SYMBOLIC_COLUMNS);
-  const crafter_object *viewer = crafter_game_body(&env->game, env->viewer);
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
   for (int p = 0; p < env->game.player_count; p++) {
     const crafter_object *body = crafter_game_body(&env->game, p);
-    if (p == env->viewer || !body) continue;
-    int column = body->x - viewer->x + SYMBOLIC_COLUMNS / 2;
-    int row = body->y - viewer->y + SYMBOLIC_ROWS / 2;
+    if (p == viewer || !body) continue;
+    int column = body->x - center->x + SYMBOLIC_COLUMNS / 2;
+    int row = body->y - center->y + SYMBOLIC_ROWS / 2;
     if (column >= 0 && column < SYMBOLIC_COLUMNS && row >= 0 && row < SYMBOLIC_ROWS)
       others[row * SYMBOLIC_COLUMNS + column] = 1;
   }
@@ -914,20 +923,21 @@ static void describe_offset(text_buffer *text, int dx, int dy) {
   if (dy) put(text, "%d %s", abs(dy), dy < 0 ? "up" : "down");
 }
 
-size_t crafter_render_text(const crafter_env *env, char *out, size_t size) {
+size_t crafter_render_text(const crafter_env *env, int viewer, char *out, size_t size) {
   text_buffer text = {out, size, 0};
   if (size) out[0] = '\0';
   const crafter_world *world = &env->game.world;
-  const crafter_player *player = &env->game.players[env->viewer];
+  const crafter_player *player = crafter_game_player_const(&env->game, viewer);
   int width = env->params.view[0], height = env->params.view[1] - env->item_rows;
-  int center_x = crafter_game_body(&env->game, env->viewer)->x, center_y = crafter_game_body(&env->game, env->viewer)->y;
+  const crafter_object *center = crafter_game_body(&env->game, viewer);
+  int center_x = center->x, center_y = center->y;
   static const char *const directions[4] = {"left", "right", "up", "down"};
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
   put(&text, "Step %ld. It is %s. You are %s, facing %s.\n", env->game.step,
       env->game.daylight < 0.5 ? "night" : "day", player->sleeping ? "asleep" : "awake",
       directions[facing]);
   put(&text, "Map (you are @; rows top to bottom, columns left to right):\n");
-  int viewer_slot = crafter_game_body_slot(&env->game, env->viewer);
+  int viewer_slot = crafter_game_body_slot(&env->game, viewer);
   int several = env->game.player_count > 1;
   int seen[CRAFTER_MATERIAL_COUNT] = {0};
   for (int row = 0; row < height; row++) {

@@ -46,14 +46,17 @@ void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8
  * who left the world is black. */
 void crafter_render_players(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
 
-/* The view, text and symbolic renderers below draw the env's viewer
- * (env->viewer), who must be in the world (crafter_game_body not NULL):
- * a player of several who died and left it has no view to draw. */
+/* The view, text and symbolic renderers below draw what player `player`
+ * sees (0 in Crafter's game of one), the viewpoint: a player who must be
+ * in the world (crafter_game_body not NULL): a player of several who died
+ * and left it has no view to draw. */
 
-/* Renders the env's current state into pixels, drawing the night noise
- * from its generator when it is night.  Called by the env once attached;
- * call it yourself only for an env without a renderer attached. */
-void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
+/* Renders player `player`'s view of the env's current state into pixels,
+ * drawing the night noise from its generator when it is night.  Called by
+ * the env once attached; call it yourself only for an env without a
+ * renderer attached. */
+void crafter_render_pixels(crafter_renderer *renderer, crafter_env *env, int player,
+                           uint8_t *pixels);
 
 /* Pillow's nearest-neighbour source index, for each of `out` pixels of
  * an axis, among `in` pixels: what Image.resize(..., NEAREST) reads.
@@ -64,7 +67,7 @@ void crafter_nearest_map(int in, int out, int *map);
 /* The same pixels by the plain path: compose the whole view, then light
  * every pixel.  crafter_render_pixels takes shortcuts by day; tests check
  * both give the same bytes. */
-void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env,
+void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env, int player,
                                      uint8_t *pixels);
 
 /* The symbolic observation of Craftax-Classic: 1345 floats.
@@ -90,14 +93,14 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
 #define CRAFTER_SYMBOLIC_SIZE                                                       \
   (CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS * (CRAFTER_SYMBOLIC_BLOCKS + 4) + \
    12 + 4 + 4 + 2) /* 1345 */
-void crafter_render_symbolic(const crafter_env *env, float *out);
+void crafter_render_symbolic(const crafter_env *env, int player, float *out);
 
 /* In a game of several players the symbolic observation has 63 values
  * more: the 7x9 window again, 1 where another player stands.  The floats
  * of a game of `players` players (1345 for one), and the observation of
- * the viewer with them. */
+ * player `player` with them. */
 size_t crafter_symbolic_size(int players);
-void crafter_render_symbolic_players(const crafter_env *env, float *out);
+void crafter_render_symbolic_players(const crafter_env *env, int player, float *out);
 
 /* The IEEE binary16 value nearest to value (ties to even), as a float;
  * beyond the largest half, infinity. */
@@ -110,6 +113,6 @@ int crafter_symbolic_block(int material);
  * (a map of letters with a legend, and the creatures with their offsets),
  * inventory and vitals as `name: count`.  Writes at most size bytes,
  * NUL-terminated; returns the length it needed. */
-size_t crafter_render_text(const crafter_env *env, char *out, size_t size);
+size_t crafter_render_text(const crafter_env *env, int player, char *out, size_t size);
 
 #endif

@@ -374,7 +374,7 @@ static int open_texts(FILE ***files, char ***buffers, size_t **sizes, int count)
 static int setup(session *s, char *error, size_t error_size) {
   const crafter_session_options *options = s->options;
   int count = options->run.envs;
-  if (options->run.obs_kind == CRAFTER_OBS_PIXELS && load_textures(s, error, error_size) < 0)
+  if (crafter_obs_kind(options->run.obs_kind)->drawn && load_textures(s, error, error_size) < 0)
     return -1;
   const crafter_textures *textures = s->have_textures ? &s->textures : NULL;
   crafter_traj_header header;
@@ -480,12 +480,12 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
   crafter_episode *episode = crafter_batch_episode(s->batch, i);
   size_t size;
   const uint8_t *obs = crafter_episode_observe_player(episode, p, &size);
+  const crafter_obs_kind_info *kind = crafter_obs_kind(s->options->run.obs_kind);
   int tasks = s->options->run.task_pool != NULL;
   crafter_record_extra extra = {
       s->options->run.envs > 1 || s->players > 1 || loaded ? i : -1,
-      s->options->run.obs_kind == CRAFTER_OBS_PIXELS && s->options->info == CRAFTER_INFO_FULL ? obs
-                                                                                        : NULL,
-      s->options->run.obs_kind == CRAFTER_OBS_PIXELS ? s->obs_bytes : 0,
+      kind->drawn && s->options->info == CRAFTER_INFO_FULL ? obs : NULL,
+      kind->drawn ? s->obs_bytes : 0,
       s->options->run.obs_kind,
       1,
       s->obs_bytes ? obs : NULL,
@@ -496,25 +496,22 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       crafter_episode_level(episode),
       s->players > 1 ? p + 1 : 0,
       loaded};
-  crafter_env *env = crafter_episode_env(episode);
-  env->viewer = p;
+  const crafter_env *env = crafter_episode_env_const(episode);
   crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
   const crafter_step_result *step = record ? &result : NULL;
   if (s->options->info == CRAFTER_INFO_FULL) {
     if (step)
-      crafter_proto_write_step(out, env, action, step, &extra);
+      crafter_proto_write_step(out, env, p, action, step, &extra);
     else
-      crafter_proto_write_reset(out, env, &extra);
+      crafter_proto_write_reset(out, env, p, &extra);
   } else if (s->options->info == CRAFTER_INFO_STATE) {
-    crafter_proto_write_state(out, env, step, &extra); /* resets carry the first state */
-  } else if (step || loaded || s->options->run.obs_kind != CRAFTER_OBS_NONE ||
-             s->options->run.envs > 1 || s->options->run.task_pool || s->options->run.level_set ||
-             s->players > 1) {
+    crafter_proto_write_state(out, env, p, step, &extra); /* resets carry the first state */
+  } else if (step || loaded || s->options->run.obs_kind != CRAFTER_OBS_NONE || s->options->run.envs > 1 ||
+             s->options->run.task_pool || s->options->run.level_set || s->players > 1) {
     /* A short reset record only when it carries something: the goal and
      * the level are known before the first action. */
     crafter_proto_write_short(out, env, step, &extra);
   }
-  env->viewer = 0;
 }
 
 /* Sends what env i's memory stream holds, and empties it. */
@@ -554,15 +551,14 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
   uint8_t *frame = s->frame;
   int i = agent, p = 0;
   crafter_episode *episode = crafter_batch_episode(s->batch, agent / s->players);
-  crafter_env *env = crafter_episode_env(episode);
+  const crafter_env *env = crafter_episode_env_const(episode);
   if (s->players > 1) {
     p = agent % s->players;
-    env->viewer = p;
     frame[s->section[CRAFTER_SECTION_ALIVE] + (size_t)agent] =
         (uint8_t)!crafter_episode_player_done(episode, p);
   }
-  const crafter_player *player = &env->game.players[env->viewer];
-  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
+  const crafter_object *body = crafter_game_body(&env->game, p);
   static const crafter_object nowhere = {0};
   if (!body) body = &nowhere; /* a player who left the world: at (0, 0) */
   size_t *at = s->section;
@@ -603,9 +599,8 @@ static void fill_frame(session *s, int agent, const crafter_step_record *record,
   }
   if (s->options->semantic_info) {
     size_t cells = section_bytes_per_env(s, CRAFTER_SECTION_SEMANTIC);
-    crafter_env_semantic(env, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
+    crafter_env_semantic(env, p, frame + at[CRAFTER_SECTION_SEMANTIC] + cells * (size_t)i);
   }
-  env->viewer = 0;
   /* The observation is drawn into the frame by the batch. */
 }
 
@@ -613,27 +608,9 @@ static void write_header(session *s) {
   const crafter_session_options *options = s->options;
   uint8_t header[CRAFTER_PROTOCOL_HEADER_BYTES] = {0};
   memcpy(header, CRAFTER_PROTOCOL_MAGIC, 8);
-  uint32_t type = 0, shape[3] = {0, 0, 0};
-  switch (options->run.obs_kind) {
-    case CRAFTER_OBS_PIXELS:
-      type = 1;
-      shape[0] = (uint32_t)options->run.params.size[1];
-      shape[1] = (uint32_t)options->run.params.size[0];
-      shape[2] = 3;
-      break;
-    case CRAFTER_OBS_SEMANTIC:
-      type = 1;
-      shape[0] = (uint32_t)options->run.params.area[0];
-      shape[1] = (uint32_t)options->run.params.area[1];
-      shape[2] = 1;
-      break;
-    case CRAFTER_OBS_SYMBOLIC:
-      type = 2;
-      shape[0] = (uint32_t)crafter_symbolic_size(s->players);
-      shape[1] = shape[2] = 1;
-      break;
-    default: break;
-  }
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->run.obs_kind);
+  uint32_t shape[3];
+  crafter_obs_kind_shape(options->run.obs_kind, &options->run.params, s->players, shape);
   uint32_t flags = (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
                    (options->semantic_info ? CRAFTER_PROTOCOL_SEMANTIC : 0) |
                    (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
@@ -646,8 +623,8 @@ static void write_header(session *s) {
   crafter_put_u32(header + 12,
                   (uint32_t)(CRAFTER_PROTOCOL_HEADER_BYTES + extension + s->table_bytes));
   crafter_put_u32(header + 16, (uint32_t)s->agents);
-  crafter_put_u32(header + 20, (uint32_t)options->run.obs_kind);
-  crafter_put_u32(header + 24, type);
+  crafter_put_u32(header + 20, (uint32_t)kind->protocol_id);
+  crafter_put_u32(header + 24, (uint32_t)kind->element);
   for (int i = 0; i < 3; i++) crafter_put_u32(header + 28 + 4 * i, shape[i]);
   crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
   crafter_put_u32(header + 44, (uint32_t)s->frame_bytes);
@@ -849,11 +826,8 @@ static int answer_render(session *s, reader *in, long step, char *error, size_t 
   size_t bytes = (size_t)width * height * 3;
   memset(s->view_pixels, 0, bytes); /* the border Crafter leaves black */
   /* A player who left the world has a black view. */
-  if (crafter_game_body_slot(&env->game, player) >= 0) {
-    env->viewer = player;
-    crafter_render_pixels(s->view_renderer, env, s->view_pixels);
-    env->viewer = 0;
-  }
+  if (crafter_game_body_slot(&env->game, player) >= 0)
+    crafter_render_pixels(s->view_renderer, env, player, s->view_pixels);
   if (fflush(s->out) != 0 || write_all(fileno(s->out), s->view_pixels, bytes) < 0) {
     snprintf(error, error_size, "writing standard output: %s", strerror(errno));
     return -1;
@@ -997,7 +971,8 @@ static void fill_loaded(session *s, int i, int started) {
     int agent = i * s->players + p;
     crafter_step_record record = {0};
     record.done = crafter_episode_player_done(episode, p);
-    record.discount = env->game.players[p].inventory[CRAFTER_HEALTH] > 0 ? 1.0 : 0.0;
+    int alive = crafter_game_player_const(&env->game, p)->inventory[CRAFTER_HEALTH] > 0;
+    record.discount = alive ? 1.0 : 0.0;
     fill_frame(s, agent, &record, started);
     if (s->final_dirty && s->obs_bytes) {
       size_t slot = s->ring ? (size_t)(s->frame - s->ring) / s->frame_bytes : 0;
@@ -1350,8 +1325,14 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     snprintf(error, error_size, "the number of envs must be at least 1");
     return 2;
   }
-  if (options->binary && options->run.obs_kind == CRAFTER_OBS_TEXT) {
-    snprintf(error, error_size, "text observations have no fixed size; use them with JSON lines");
+  const crafter_obs_kind_info *kind = crafter_obs_kind(options->run.obs_kind);
+  if (!kind) {
+    snprintf(error, error_size, "unknown observation kind %d", options->run.obs_kind);
+    return 2;
+  }
+  if (options->binary && kind->protocol_id < 0) {
+    snprintf(error, error_size, "%s observations have no fixed size; use them with JSON lines",
+             kind->name);
     return 2;
   }
   if (options->run.players < 0 || options->run.players > CRAFTER_PLAYERS_MAX) {

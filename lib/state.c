@@ -171,7 +171,7 @@ static void write_env(writer *w, const crafter_env *env) {
   put_u32(w, (uint32_t)game->rng.position);
   for (int i = 0; i < CRAFTER_MT_N; i++) put_u32(w, game->rng.state[i]);
   for (int p = 0; p < env->players; p++) {
-    const crafter_player *player = &game->players[p];
+    const crafter_player *player = crafter_game_player_const(game, p);
     put_i32(w, env->last_health[p]);
     put_u32(w, env->unlocked[p]);
     for (int k = 0; k < CRAFTER_ITEM_COUNT; k++) put_i32(w, player->inventory[k]);
@@ -457,7 +457,6 @@ static const char *read_env(reader *r, crafter_env *env, int apply, uint8_t *occ
     env->params.seed = seed;
     env->episode = episode;
     env->world_seed = world_seed;
-    env->viewer = 0;
     game->step = (long)step;
     game->daylight = daylight;
     game->action = (int)action;
@@ -495,7 +494,7 @@ static const char *read_env(reader *r, crafter_env *env, int apply, uint8_t *occ
     if (apply) {
       env->last_health[p] = last_health;
       env->unlocked[p] = unlocked;
-      game->players[p] = player;
+      *crafter_game_player(game, p) = player;
     }
   }
   size_t cells = (size_t)world->width * (size_t)world->height;

@@ -457,7 +457,7 @@ int crafter_task_find(const crafter_task_set *set, const char *id) {
 enum { PLACED_BLOCK = 1, PLACED_PLANT = 2 };
 
 int crafter_task_begin(crafter_task_tracker *tracker, const crafter_task *task,
-                       const crafter_env *env) {
+                       const crafter_env *env, int player) {
   const crafter_world *world = &env->game.world;
   size_t cells = (size_t)world->width * (size_t)world->height;
   if (!tracker->placed || tracker->width != world->width || tracker->height != world->height) {
@@ -469,7 +469,8 @@ int crafter_task_begin(crafter_task_tracker *tracker, const crafter_task *task,
   tracker->task = task;
   tracker->width = world->width;
   tracker->height = world->height;
-  memcpy(tracker->before, env->game.players[env->viewer].inventory, sizeof(tracker->before));
+  memcpy(tracker->before, crafter_game_player_const(&env->game, player)->inventory,
+         sizeof(tracker->before));
   tracker->met = 0;
   tracker->met_step = 0;
   return 0;
@@ -483,10 +484,11 @@ void crafter_task_tracker_free(crafter_task_tracker *tracker) {
 
 /* Follows the step's material changes: a placement marks its cell, any
  * other change of a marked cell (mined, burnt by an arrow) clears it. */
-static void track_placements(crafter_task_tracker *tracker, const crafter_env *env, int action) {
+static void track_placements(crafter_task_tracker *tracker, const crafter_env *env, int p,
+                             int action) {
   const crafter_world *world = &env->game.world;
-  const crafter_player *player = &env->game.players[env->viewer];
-  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
+  const crafter_object *body = crafter_game_body(&env->game, p);
   int target_x = body ? body->x + player->facing_x : -1;
   int target_y = body ? body->y + player->facing_y : -1;
   int index = action - CRAFTER_PLACE_STONE;
@@ -533,10 +535,10 @@ static int placeable(crafter_thing thing) {
   return thing.id == CRAFTER_STONE || thing.id == CRAFTER_TABLE || thing.id == CRAFTER_FURNACE;
 }
 
-/* Where the viewer stands; a player who left the world (several players)
+/* Where the player stands; a player who left the world (several players)
  * is taken to stand outside it. */
-static void player_at(const crafter_env *env, int *x, int *y) {
-  const crafter_object *body = crafter_game_body(&env->game, env->viewer);
+static void player_at(const crafter_env *env, int player, int *x, int *y) {
+  const crafter_object *body = crafter_game_body(&env->game, player);
   *x = body ? body->x : -1000000;
   *y = body ? body->y : -1000000;
 }
@@ -545,12 +547,12 @@ static int in_window(int x, int y, int px, int py, int radius) {
   return abs(x - px) <= radius && abs(y - py) <= radius;
 }
 
-static int localization(const crafter_task_tracker *t, const crafter_env *env,
+static int localization(const crafter_task_tracker *t, const crafter_env *env, int player,
                         const crafter_task_check *c) {
   /* Where the target lies from the object: the object is `side` of it. */
   static const int offsets[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
   int px, py;
-  player_at(env, &px, &py);
+  player_at(env, player, &px, &py);
   int dx = offsets[c->side][0] * c->distance, dy = offsets[c->side][1] * c->distance;
   for (int x = px - NEAR_RADIUS; x <= px + NEAR_RADIUS; x++)
     for (int y = py - NEAR_RADIUS; y <= py + NEAR_RADIUS; y++)
@@ -561,20 +563,21 @@ static int localization(const crafter_task_tracker *t, const crafter_env *env,
   return 0;
 }
 
-static int count_near(const crafter_task_tracker *t, const crafter_env *env, crafter_thing thing,
-                      int placed, int radius) {
+static int count_near(const crafter_task_tracker *t, const crafter_env *env, int player,
+                      crafter_thing thing, int placed, int radius) {
   int px, py, count = 0;
-  player_at(env, &px, &py);
+  player_at(env, player, &px, &py);
   for (int x = px - radius; x <= px + radius; x++)
     for (int y = py - radius; y <= py + radius; y++) count += thing_at(t, env, x, y, thing, placed);
   return count;
 }
 
-static int line(const crafter_task_tracker *t, const crafter_env *env, const crafter_task_check *c) {
+static int line(const crafter_task_tracker *t, const crafter_env *env, int player,
+                const crafter_task_check *c) {
   static const int straight[2][2] = {{1, 0}, {0, 1}}, diagonal[2][2] = {{1, 1}, {1, -1}};
   const int(*directions)[2] = c->diagonal ? diagonal : straight;
   int px, py;
-  player_at(env, &px, &py);
+  player_at(env, player, &px, &py);
   for (int x = px - SHAPE_RADIUS; x <= px + SHAPE_RADIUS; x++)
     for (int y = py - SHAPE_RADIUS; y <= py + SHAPE_RADIUS; y++)
       for (int d = 0; d < 2; d++) {
@@ -590,10 +593,10 @@ static int line(const crafter_task_tracker *t, const crafter_env *env, const cra
   return 0;
 }
 
-static int square(const crafter_task_tracker *t, const crafter_env *env,
+static int square(const crafter_task_tracker *t, const crafter_env *env, int player,
                   const crafter_task_check *c) {
   int px, py, n = c->size;
-  player_at(env, &px, &py);
+  player_at(env, player, &px, &py);
   for (int x0 = px - SHAPE_RADIUS; x0 + n - 1 <= px + SHAPE_RADIUS; x0++)
     for (int y0 = py - SHAPE_RADIUS; y0 + n - 1 <= py + SHAPE_RADIUS; y0++) {
       int good = 1;
@@ -609,12 +612,13 @@ static int square(const crafter_task_tracker *t, const crafter_env *env,
   return 0;
 }
 
-static int cross(const crafter_task_tracker *t, const crafter_env *env, const crafter_task_check *c) {
+static int cross(const crafter_task_tracker *t, const crafter_env *env, int player,
+                 const crafter_task_check *c) {
   static const int straight[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
   static const int diagonal[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
   const int(*arms)[2] = c->diagonal ? diagonal : straight;
   int px, py;
-  player_at(env, &px, &py);
+  player_at(env, player, &px, &py);
   for (int x = px - SHAPE_RADIUS; x <= px + SHAPE_RADIUS; x++)
     for (int y = py - SHAPE_RADIUS; y <= py + SHAPE_RADIUS; y++) {
       int good = thing_at(t, env, x, y, c->object, 1);
@@ -628,31 +632,32 @@ static int cross(const crafter_task_tracker *t, const crafter_env *env, const cr
   return 0;
 }
 
-int crafter_task_holds(const crafter_task_tracker *t, const crafter_env *env) {
+int crafter_task_holds(const crafter_task_tracker *t, const crafter_env *env, int player) {
   const crafter_task_check *c = &t->task->check;
   switch (t->task->family) {
     case CRAFTER_TASK_ACHIEVEMENTS:
-      return (env->unlocked[env->viewer] & c->unlock) == c->unlock && (env->unlocked[env->viewer] & c->avoid) == 0;
-    case CRAFTER_TASK_LOCALIZATION: return localization(t, env, c);
+      return (env->unlocked[player] & c->unlock) == c->unlock &&
+             (env->unlocked[player] & c->avoid) == 0;
+    case CRAFTER_TASK_LOCALIZATION: return localization(t, env, player, c);
     case CRAFTER_TASK_CONDITIONAL:
-      return env->game.players[env->viewer].inventory[c->item] < c->threshold &&
-             count_near(t, env, c->object, placeable(c->object), NEAR_RADIUS) >= c->count;
-    case CRAFTER_TASK_LINE: return line(t, env, c);
-    case CRAFTER_TASK_SQUARE: return square(t, env, c);
-    case CRAFTER_TASK_CROSS: return cross(t, env, c);
+      return crafter_game_player_const(&env->game, player)->inventory[c->item] < c->threshold &&
+             count_near(t, env, player, c->object, placeable(c->object), NEAR_RADIUS) >= c->count;
+    case CRAFTER_TASK_LINE: return line(t, env, player, c);
+    case CRAFTER_TASK_SQUARE: return square(t, env, player, c);
+    case CRAFTER_TASK_CROSS: return cross(t, env, player, c);
     case CRAFTER_TASK_TIMED:
       return env->game.daylight >= c->daylight[0] && env->game.daylight <= c->daylight[1] &&
-             count_near(t, env, c->object, 1, c->radius) > 0;
-    case CRAFTER_TASK_EXPLORE: return count_near(t, env, c->target, 0, c->distance) > 0;
+             count_near(t, env, player, c->object, 1, c->radius) > 0;
+    case CRAFTER_TASK_EXPLORE: return count_near(t, env, player, c->target, 0, c->distance) > 0;
     default: return 0;
   }
 }
 
-int crafter_task_observe(crafter_task_tracker *t, const crafter_env *env, int action) {
-  track_placements(t, env, action);
+int crafter_task_observe(crafter_task_tracker *t, const crafter_env *env, int player, int action) {
+  track_placements(t, env, player, action);
   int met = 0;
   if (!t->met) {
-    met = crafter_task_holds(t, env);
+    met = crafter_task_holds(t, env, player);
     /* Conditional: the count must drop below the threshold at this step,
      * by spending, not have been below it already. */
     if (met && t->task->family == CRAFTER_TASK_CONDITIONAL)
@@ -662,7 +667,7 @@ int crafter_task_observe(crafter_task_tracker *t, const crafter_env *env, int ac
       t->met_step = env->game.step;
     }
   }
-  memcpy(t->before, env->game.players[env->viewer].inventory, sizeof(t->before));
+  memcpy(t->before, crafter_game_player_const(&env->game, player)->inventory, sizeof(t->before));
   return met;
 }
 
@@ -735,14 +740,14 @@ void crafter_task_draw_player(const crafter_task_pool *pool, int64_t seed, int64
 }
 
 int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,
-                            const crafter_env *env, int *candidate, int *text) {
-  crafter_task_draw_player(pool, env->params.seed, env->episode, env->viewer, candidate, text);
-  return crafter_task_begin(tracker, &pool->set->tasks[pool->tasks[*candidate]], env);
+                            const crafter_env *env, int player, int *candidate, int *text) {
+  crafter_task_draw_player(pool, env->params.seed, env->episode, player, candidate, text);
+  return crafter_task_begin(tracker, &pool->set->tasks[pool->tasks[*candidate]], env, player);
 }
 
-int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int action,
-                      crafter_step_result *result) {
-  int met = crafter_task_observe(tracker, env, action);
+int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int player,
+                      int action, crafter_step_result *result) {
+  int met = crafter_task_observe(tracker, env, player, action);
   if (tracker->met || (tracker->task->steps > 0 && env->game.step >= tracker->task->steps))
     result->done = 1;
   return met;

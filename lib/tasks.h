@@ -129,18 +129,24 @@ typedef struct crafter_task_tracker {
   long met_step;
 } crafter_task_tracker;
 
-/* Starts tracking `task` on the env's current episode (call after each
- * reset).  0, or -1 when out of memory. */
+/* The tracker follows one player's goal: the functions below take the
+ * player whose goal it is (0 in Crafter's game of one), the same at every
+ * call of an episode, and read that player's place, inventory and
+ * achievements. */
+
+/* Starts tracking `task` of player `player` on the env's current episode
+ * (call after each reset).  0, or -1 when out of memory. */
 int crafter_task_begin(crafter_task_tracker *tracker, const crafter_task *task,
-                       const crafter_env *env);
+                       const crafter_env *env, int player);
 
 /* Looks at the env after a step taken with `action`: returns 1 when the
  * goal is met at this step (once; later calls return 0). */
-int crafter_task_observe(crafter_task_tracker *tracker, const crafter_env *env, int action);
+int crafter_task_observe(crafter_task_tracker *tracker, const crafter_env *env, int player,
+                         int action);
 
 /* Whether the goal holds in the env's state now (the check of
  * crafter_task_observe without the step's events). */
-int crafter_task_holds(const crafter_task_tracker *tracker, const crafter_env *env);
+int crafter_task_holds(const crafter_task_tracker *tracker, const crafter_env *env, int player);
 
 void crafter_task_tracker_free(crafter_task_tracker *tracker);
 
@@ -182,21 +188,21 @@ void crafter_task_draw(const crafter_task_pool *pool, int64_t seed, int64_t epis
 void crafter_task_draw_player(const crafter_task_pool *pool, int64_t seed, int64_t episode,
                               int player, int *candidate, int *text);
 
+/* Draws the goal of player `player` in the env's episode just reset
+ * (crafter_task_draw_player from its seed and episode counter: for player
+ * 0, crafter_task_draw's) and starts tracking it: tracker->task is the
+ * goal, *candidate its index in the pool, *text its wording.  0, or -1
+ * when out of memory. */
+int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,
+                            const crafter_env *env, int player, int *candidate, int *text);
+
 /* After crafter_env_step with `action`: looks at the goal and ends the
  * episode (result->done) when it is met or the task's time limit is
  * reached.  Returns 1 when the goal is met at this step.  The reward and
  * the discount are left as the game made them: the caller adds the
  * task's reward, and reports a discount of 0 (a terminal state), on the
  * step the goal is met. */
-/* Draws the goal of the env's episode just reset (crafter_task_draw from
- * its seed and episode counter; in a game of several players, the
- * viewer's: crafter_task_draw_player) and starts tracking it: tracker->task is
- * the goal, *candidate its index in the pool, *text its wording.  0, or
- * -1 when out of memory. */
-int crafter_task_pool_begin(const crafter_task_pool *pool, crafter_task_tracker *tracker,
-                            const crafter_env *env, int *candidate, int *text);
-
-int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int action,
-                      crafter_step_result *result);
+int crafter_task_step(crafter_task_tracker *tracker, const crafter_env *env, int player,
+                      int action, crafter_step_result *result);
 
 #endif

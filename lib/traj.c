@@ -14,9 +14,8 @@
 
 #include "bytes.h"
 #include "levels.h"
+#include "obskind.h"
 #include "outfile.h"
-#include "proto.h"
-#include "render.h"
 #include "worldfile.h"
 
 #define CHUNK_TAG "EPSD"
@@ -47,7 +46,12 @@ static int host_is_little_endian(void) {
   return first == 1;
 }
 
-/* Symbolic observations are stored as little-endian float32. */
+/* Observations of float32 values (symbolic ones) are stored little-endian. */
+static int float_kind(int obs_kind) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(obs_kind);
+  return kind && kind->element == CRAFTER_OBS_ELEMENT_FLOAT32;
+}
+
 static void to_little_endian_floats(uint8_t *data, size_t size) {
   if (host_is_little_endian()) return;
   for (size_t i = 0; i + 4 <= size; i += 4) {
@@ -69,13 +73,14 @@ void crafter_traj_header_set_levels(crafter_traj_header *header,
   header->level_order = levels ? order : 0;
 }
 
+/* Whether observations of the kind are stored: of a fixed size, with a code. */
+static int stored_kind(int obs_kind) {
+  const crafter_obs_kind_info *kind = crafter_obs_kind(obs_kind);
+  return kind && kind->fixed && kind->traj_code >= 0;
+}
+
 uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind, int players) {
-  switch (obs_kind) {
-    case CRAFTER_OBS_PIXELS: return (uint32_t)params->size[0] * (uint32_t)params->size[1] * 3u;
-    case CRAFTER_OBS_SEMANTIC: return (uint32_t)params->area[0] * (uint32_t)params->area[1];
-    case CRAFTER_OBS_SYMBOLIC: return (uint32_t)crafter_symbolic_size(players) * 4u;
-    default: return 0;
-  }
+  return stored_kind(obs_kind) ? (uint32_t)crafter_obs_kind_bytes(obs_kind, params, players) : 0;
 }
 
 uint32_t crafter_traj_textures_crc(const crafter_textures *textures) {
@@ -99,14 +104,12 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
   memset(header, 0, sizeof(*header));
   header->version = CRAFTER_TRAJ_VERSION;
   header->params = *params;
-  if (obs_kind != CRAFTER_OBS_PIXELS && obs_kind != CRAFTER_OBS_SEMANTIC &&
-      obs_kind != CRAFTER_OBS_SYMBOLIC)
-    obs_kind = CRAFTER_OBS_NONE;
+  if (!stored_kind(obs_kind)) obs_kind = CRAFTER_OBS_NONE;
   header->obs_kind = obs_kind;
   header->obs_bytes = crafter_traj_obs_bytes(params, obs_kind, 1);
   header->players = 1;
   snprintf(header->agent, sizeof(header->agent), "%s", agent ? agent : "");
-  if (obs_kind == CRAFTER_OBS_PIXELS && textures)
+  if (crafter_obs_kind(obs_kind)->drawn && textures)
     header->textures_crc = crafter_traj_textures_crc(textures);
 }
 
@@ -140,7 +143,7 @@ static void encode_header(const crafter_traj_header *header, uint32_t task_chunk
                            : task_chunk_bytes   ? CRAFTER_TRAJ_VERSION_TASKS
                                                 : CRAFTER_TRAJ_VERSION);
   crafter_put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
-  crafter_put_u16(out + 16, (uint16_t)header->obs_kind);
+  crafter_put_u16(out + 16, (uint16_t)crafter_obs_kind(header->obs_kind)->traj_code);
   if (header->players > 1) crafter_put_u16(out + 18, (uint16_t)header->players);
   crafter_put_u32(out + 20, header->obs_bytes);
   const crafter_params *params = &header->params;
@@ -194,7 +197,7 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
     return crafter_fail(error, error_size, "the header's checksum does not match (bytes 0-127 are damaged)");
   memset(header, 0, sizeof(*header));
   header->version = version;
-  header->obs_kind = (int)crafter_get_u16(in + 16);
+  int obs_code = (int)crafter_get_u16(in + 16);
   /* Version 4 counts its players at 18; before, those bytes are zero. */
   header->players = (int)crafter_get_u16(in + 18);
   if (version == CRAFTER_TRAJ_VERSION_PLAYERS ? header->players < 2 ||
@@ -257,9 +260,9 @@ static int decode_header(const uint8_t *in, size_t size, crafter_traj_header *he
                  (long long)crafter_get_i64(in + 56));
   if (crafter_params_check(params, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "the header's parameters are impossible: %s", problem);
-  if (header->obs_kind != CRAFTER_OBS_NONE && header->obs_kind != CRAFTER_OBS_PIXELS &&
-      header->obs_kind != CRAFTER_OBS_SEMANTIC && header->obs_kind != CRAFTER_OBS_SYMBOLIC)
-    return crafter_fail(error, error_size, "unknown observation kind %d", header->obs_kind);
+  header->obs_kind = crafter_obs_kind_from_traj_code(obs_code);
+  if (!stored_kind(header->obs_kind))
+    return crafter_fail(error, error_size, "unknown observation kind %d", obs_code);
   uint32_t expected = crafter_traj_obs_bytes(params, header->obs_kind, header->players);
   if (header->obs_bytes != expected)
     return crafter_fail(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
@@ -495,17 +498,24 @@ static int feed(crafter_traj_recorder *recorder, const uint8_t *data, size_t siz
 static int feed_obs(crafter_traj_recorder *recorder, const void *obs) {
   uint32_t bytes = recorder->header.obs_bytes;
   if (bytes == 0) return 0;
-  if (recorder->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian()) {
-    uint8_t swapped[(CRAFTER_SYMBOLIC_SIZE + CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS) * 4];
-    memcpy(swapped, obs, bytes);
-    to_little_endian_floats(swapped, bytes);
-    return feed(recorder, swapped, bytes);
+  if (float_kind(recorder->header.obs_kind) && !host_is_little_endian()) {
+    /* Stored little-endian, a piece at a time. */
+    uint8_t swapped[4096];
+    const uint8_t *from = obs;
+    for (uint32_t done = 0; done < bytes;) {
+      uint32_t piece = bytes - done < sizeof(swapped) ? bytes - done : (uint32_t)sizeof(swapped);
+      memcpy(swapped, from + done, piece);
+      to_little_endian_floats(swapped, piece);
+      if (feed(recorder, swapped, piece) < 0) return -1;
+      done += piece;
+    }
+    return 0;
   }
   return feed(recorder, obs, bytes);
 }
 
 int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
-                                const void *obs) {
+                                int player, const void *obs) {
   if (recorder->stream_ready) deflateReset(&recorder->stream);
   recorder->staged = 0;
   recorder->out_used = 0;
@@ -518,7 +528,7 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   episode->episode = env->episode;
   episode->world_seed = env->world_seed;
   episode->task = -1;
-  episode->player = recorder->header.players > 1 ? env->viewer : -1;
+  episode->player = recorder->header.players > 1 ? player : -1;
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
@@ -536,12 +546,13 @@ void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, i
 }
 
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
-                               int action, const crafter_step_result *result, const void *obs) {
-  return crafter_traj_recorder_step_goal(recorder, env, action, result, obs, 0);
+                               int player, int action, const crafter_step_result *result,
+                               const void *obs) {
+  return crafter_traj_recorder_step_goal(recorder, env, player, action, result, obs, 0);
 }
 
 int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
-                                    int action, const crafter_step_result *result,
+                                    int p, int action, const crafter_step_result *result,
                                     const void *obs, int goal) {
   if (!recorder->started || recorder->failed || recorder->sealed) return -1;
   crafter_traj_episode *episode = &recorder->episode;
@@ -563,8 +574,8 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
                  : !result->done ? CRAFTER_TRAJ_CUT
                  : died          ? CRAFTER_TRAJ_DIED
                                  : CRAFTER_TRAJ_TIME_LIMIT;
-  /* The player whose episode this is: the env's viewer. */
-  const crafter_player *player = &env->game.players[env->viewer];
+  /* The player whose episode this is. */
+  const crafter_player *player = crafter_game_player_const(&env->game, p);
   memcpy(episode->achievements, player->achievements, sizeof(episode->achievements));
   memcpy(episode->inventory, player->inventory, sizeof(episode->inventory));
   return 0;
@@ -1743,7 +1754,7 @@ static int read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_da
       return crafter_fail(error, error_size, "out of memory");
     }
   }
-  if (parser.keep_obs && reader->header.obs_kind == CRAFTER_OBS_SYMBOLIC && !host_is_little_endian())
+  if (parser.keep_obs && float_kind(reader->header.obs_kind) && !host_is_little_endian())
     to_little_endian_floats(data->obs, ((size_t)episode->steps + 1) * parser.obs_bytes);
   char why[200];
   if (check_steps(episode, data, why, sizeof(why)) < 0) {

@@ -48,7 +48,9 @@
 typedef struct crafter_traj_header {
   uint32_t version;
   crafter_params params;  /* seed: the Env seed of the recording */
-  int obs_kind;           /* enum crafter_obs_kind: none, pixels, semantic or symbolic */
+  int obs_kind;           /* enum crafter_obs_kind (obskind.h) of a kind that is stored:
+                             none, pixels, semantic or symbolic; the file holds its
+                             code */
   uint32_t obs_bytes;     /* bytes of one observation, 0 for none */
   char agent[CRAFTER_TRAJ_AGENT_BYTES + 1]; /* who chose the actions: "random", "external" */
   uint32_t textures_crc;  /* pixels: crafter_traj_textures_crc of the textures drawn with */
@@ -81,7 +83,7 @@ typedef struct crafter_traj_header {
 } crafter_traj_header;
 
 /* Fills a header for envs of these parameters with observations of a
- * kind (text counts as none: it has no fixed size).  textures may be NULL
+ * kind (one that is not stored, text, counts as none).  textures may be NULL
  * unless the kind is pixels. */
 void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
                               int obs_kind, const char *agent, const crafter_textures *textures);
@@ -111,9 +113,9 @@ void crafter_traj_header_set_rules(crafter_traj_header *header, const char *conf
  * its configuration's maximum (Crafter's: 9). */
 int32_t crafter_traj_item_max(const crafter_traj_header *header, int item);
 
-/* Bytes of one observation of a kind for these parameters in a game of
- * `players` players (a symbolic one has 63 values more with several), 0
- * for none or text. */
+/* Bytes of one stored observation of a kind for these parameters in a
+ * game of `players` players (a symbolic one has 63 values more with
+ * several), 0 for none or a kind not stored (text). */
 uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind, int players);
 
 /* CRC-32 of the sizes and pixels of every texture: tells which textures
@@ -168,17 +170,21 @@ typedef struct crafter_traj_recorder crafter_traj_recorder;
 crafter_traj_recorder *crafter_traj_recorder_new(const crafter_traj_header *header);
 void crafter_traj_recorder_free(crafter_traj_recorder *recorder);
 
-/* Starts an episode after crafter_env_reset; obs is its first observation
- * (obs_bytes of the header; ignored when there are none).  In a file of
- * several players the episode is the env's viewer's, and every step after
- * reads that player's state.  Returns 0, or -1 when memory ran out. */
+/* Starts an episode of player `player` (0 in Crafter's game of one) after
+ * crafter_env_reset; obs is its first observation (obs_bytes of the
+ * header; ignored when there are none).  In a file of several players the
+ * chunk is that player's; every step after is given the same player, whose
+ * achievements and inventory the episode ends with.  Returns 0, or -1 when
+ * memory ran out. */
 int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
-                                const void *obs);
+                                int player, const void *obs);
 
-/* Adds a step after crafter_env_step with its action and result; obs is the
- * observation after it.  Returns 0, or -1 when memory ran out. */
+/* Adds a step of player `player` after crafter_env_step with its action
+ * and result; obs is the observation after it.  Returns 0, or -1 when
+ * memory ran out. */
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
-                               int action, const crafter_step_result *result, const void *obs);
+                               int player, int action, const crafter_step_result *result,
+                               const void *obs);
 
 /* Gives the episode begun by crafter_traj_recorder_start a goal: task
  * index `task` of the header's task set, worded by its text `text`. */
@@ -194,7 +200,7 @@ void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t p
  * the step that met it (result->done then set), and result holds the
  * game's reward and discount, without the task's. */
 int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
-                                    int action, const crafter_step_result *result,
+                                    int player, int action, const crafter_step_result *result,
                                     const void *obs, int goal);
 
 /* Finishes the compression of the episode, which takes no more steps: the

@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
   crafter_step_result result = {0};
   /* Without a time limit, a million steps at most. */
   for (long t = 0; !result.done && t < 1000000; t++) {
-    int action = crafter_agent_act(agent, &env);
+    int action = crafter_agent_act(agent, &env, 0);
     printf("%d\n", action);
     crafter_env_step(&env, action, &result);
   }

@@ -8,7 +8,9 @@
 # crafter-score's tables, crafter-gen's maps, pictures, statistics, world
 # and level files, crafter-dataset's info, list, verify and exports,
 # crafter-play's frames, crafter-bench's JSON without its timings, and the
-# messages of refused options.  Takes about a minute.
+# messages of refused options.  Takes about a minute.  crafter-bench's
+# bytes_per_env is masked with its timings: it measures the build's
+# memory layout (the sizes of its structs), not what the programs do.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: tests/corpus.sh DIR}
@@ -76,6 +78,11 @@ case_ step-config "$step" --config rules.yaml --players 2 --envs 2 --info state 
 case_ step-world "$step" --world world3.txt --length 200 --info state --obs semantic <one
 case_ step-players "$step" --players 2 --world duel.txt --config rules.yaml --info full <two
 case_ step-players4 "$step" --players 4 --seed 6 --length 120 --obs symbolic --info state <four
+# Each player's own view, goal and state in a world of several.
+case_ step-players-text "$step" --players 2 --seed 7 --length 150 --obs text --info state <two
+case_ step-players-tasks "$step" --players 2 --envs 2 --tasks "$tasks" --length 150 --obs semantic \
+  --info full <four
+case_ step-players-pixels "$step" --players 3 --seed 8 --length 100 --obs pixels --info full <three
 case_ step-names "$step" <<EOF
 noop
 move_left
@@ -96,6 +103,12 @@ case_ bin-levels "$step" --binary --levels 3 --envs 3 --threads 2 --length 100 <
 case_ bin-final "$step" --binary --final-obs --obs semantic --envs 3 --length 60 <b3
 printf '\375\000\000\000\000\200\000\000\000\140\000\000\000\000\001\002' |
   case_ bin-render "$step" --binary --obs pixels
+# A render request of player 1's view, and the semantic maps of every
+# player's frame entries.
+printf '\000\001\375\001\000\000\000\200\000\000\000\140\000\000\000\002\003' |
+  case_ bin-render-players "$step" --binary --players 2 --obs pixels
+case_ bin-players-semantic "$step" --binary --players 2 --envs 2 --semantic --tasks "$tasks" \
+  --obs symbolic --length 100 <b4
 
 # Recordings.
 case_ rec-step "$step" --record rec-step.traj --envs 3 --threads 2 --obs semantic --length 150 \
@@ -110,8 +123,10 @@ case_ rec-dataset-players "$dataset" record -q -n 6 --steps 100 --players 3 --co
   --obs symbolic -o rec-dataset-players.traj
 case_ rec-levels "$dataset" record -q -n 8 --steps 80 --levels 4 --shard 2/3 -o rec-levels.traj
 case_ rec-world "$dataset" record -q -n 3 --steps 100 --world world3.txt -o rec-world.traj
+case_ rec-scripted-players "$dataset" record -q -a scripted -n 4 --steps 200 --players 2 \
+  --tasks "$tasks" --obs semantic -o rec-scripted-players.traj
 for f in rec-step rec-players rec-bench rec-random rec-scripted rec-dataset-players rec-levels \
-    rec-world; do
+    rec-world rec-scripted-players; do
   [ -f $f.traj ] && cp $f.traj "$out/$f.traj"
   case_ info-$f "$dataset" info $f.traj
   case_ list-$f "$dataset" list $f.traj
@@ -144,6 +159,10 @@ case_ frames "$dataset" frames -E 2 -S 0,5,10-12 --size 96 -o frames rec-random.
 for f in frames/*; do cp "$f" "$out/frames_$(basename "$f")"; done
 case_ video "$dataset" video -E 1 -S 0-3 -o video.gif rec-scripted.traj
 cp video.gif "$out/" 2>/dev/null
+# Player 1's view, drawn again from the world re-simulated.
+mkdir frames-players
+case_ frames-players "$dataset" frames -E 1 -S 0,20,40-42 -o frames-players rec-dataset-players.traj
+for f in frames-players/*; do cp "$f" "$out/frames-players_$(basename "$f")"; done
 
 # crafter-gen.
 case_ gen-ascii "$gen" --seed 7
@@ -167,6 +186,8 @@ case_ play-keys "$play" --seed 3 --keys 'dddddddd wwww  aaaa s1t' --glyphs
 case_ play-keys-2 "$play" --seed 3 --players 2 --keys 'dd  ' --glyphs
 case_ play-replay "$play" --replay rec-random.traj --episode-index 3 --no-wait --glyphs
 case_ play-replay-players "$play" --replay rec-players.traj --episode-index 1 --no-wait --glyphs
+case_ play-replay-players-colour "$play" --replay rec-scripted-players.traj --episode-index 3 \
+  --no-wait --colors truecolor
 
 # crafter-bench: its JSON without figures that are timings.
 for f in merged1.traj; do [ -f $f ] && cp $f "$out/"; done
@@ -175,7 +196,7 @@ for args in "--envs 4" "--obs pixels --envs 2" "--players 3 --levels 3" \
   name=bench-$(echo "$args" | sed "s|$tasks|tasks|" | tr -c 'a-z0-9' '_' | cut -c1-40)
   # shellcheck disable=SC2086
   "$bench" $args --threads 1 --steps 2000 --repeats 1 --format json 2>"$out/$name.err" |
-    sed -E 's/"(sps|player_sps|resets_per_s|reset_us|seconds|cpu|cpu_name|date|elapsed|[a-z_]*_us|[a-z_]*_per_s|prepared_starts|starts)": [^,}]*/"\1": T/g' \
+    sed -E 's/"(sps|player_sps|resets_per_s|reset_us|seconds|cpu|cpu_name|date|elapsed|[a-z_]*_us|[a-z_]*_per_s|prepared_starts|starts|bytes_per_env)": [^,}]*/"\1": T/g' \
       >"$out/$name.out"
 done
 

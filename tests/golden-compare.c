@@ -289,13 +289,13 @@ static char *replay_record(crafter_env *env, const crafter_json *expected, int i
                                  NULL, NULL, -1, 0, 0, 0};
   const crafter_record_extra *with = pixels ? &record : NULL;
   if (is_reset) {
-    crafter_proto_write_reset(out, env, with);
+    crafter_proto_write_reset(out, env, 0, with);
   } else {
     long long action = 0;
     integer_of(crafter_json_get(expected, "action"), &action);
     crafter_step_result result;
     crafter_env_step(env, (int)action, &result);
-    crafter_proto_write_step(out, env, (int)action, &result, with);
+    crafter_proto_write_step(out, env, 0, (int)action, &result, with);
   }
   fclose(out);
   return text;

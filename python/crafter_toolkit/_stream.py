@@ -25,7 +25,7 @@ import weakref
 
 import numpy as np
 
-from . import _textures
+from . import _kinds, _textures
 
 MAGIC = b"CRAFTSTP"
 VERSION = 2
@@ -60,7 +60,7 @@ FAMILIES = ("achievements", "localization", "conditional", "line", "square", "cr
             "explore")
 DIFFICULTIES = ("easy", "medium", "hard")
 SPLITS = ("train", "test-paraphrase", "test-new-objects")
-OBS_KINDS = ("none", "pixels", "semantic", "symbolic")
+OBS_KINDS = _kinds.NAMES
 LEVEL_ORDERS = ("random", "sequential")
 LEVELS_MAX = 1000000  # the most levels a set holds
 TIMEOUT = 60.0  # seconds crafter-step may go without progress (CRAFTER_STEP_TIMEOUT)
@@ -140,12 +140,6 @@ def seed_value(seed):
 def fresh_seed():
     """A seed from fresh entropy, in crafter.Env's range [0, 2**31 - 1)."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] % (2 ** 31 - 1))
-
-
-def symbolic_size(players=1):
-    """Floats of a symbolic observation: Craftax-Classic's 1345, and with
-    several players 63 more, the 7x9 window marking the other players."""
-    return 1345 + (63 if players > 1 else 0)
 
 
 def reopen(stream, current_seed, seed, options, draw):
@@ -452,7 +446,7 @@ class Stream:
         if (envs != self.num_agents or bool(extension) != (self.players > 1)
                 or actions != ACTIONS or achievements != 22 or items != 16
                 or flags & ~KNOWN_FLAGS or not 1 <= area_w <= AREA_MAX
-                or not 1 <= area_h <= AREA_MAX or kind >= len(OBS_KINDS)
+                or not 1 <= area_h <= AREA_MAX or kind not in _kinds.BY_ID
                 or (header_bytes != HEADER.size + extension and not tasks)
                 or (tasks and not HEADER.size + extension < header_bytes
                     <= HEADER.size + extension + TABLE_MAX)
@@ -461,14 +455,14 @@ class Stream:
         if tasks and (header_bytes - HEADER.size - extension) % 8:
             raise self._bad_stream(f"a task table of {header_bytes - HEADER.size - extension} "
                                    f"bytes, not a multiple of 8")
-        self.obs_kind = OBS_KINDS[kind]
-        self.obs_shape = {1: (s0, s1, 3), 2: (s0, s1), 3: (s0,)}.get(kind, (0,))
+        row = _kinds.BY_ID[kind]
+        self.obs_kind = row.name
+        self.obs_shape = row.shape((s0, s1, s2))
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
-        expected_shape = {"none": ((0, 0, 0), 0), "pixels": ((s0, s1, 3), 1),
-                          "semantic": ((area_w, area_h, 1), 1),
-                          "symbolic": ((symbolic_size(self.players), 1, 1), 2)}[self.obs_kind]
-        if (s0, s1, s2) != expected_shape[0] or dtype != expected_shape[1] or \
-                (kind == 1 and not 1 <= min(s0, s1) <= max(s0, s1) <= RENDER_MAX) or \
+        # A picture of the size the header gives (the client asked for it).
+        expected_dims = row.dims((s1, s0), (area_w, area_h), self.players)
+        if (s0, s1, s2) != expected_dims or dtype != row.dtype or \
+                (row.name == "pixels" and not 1 <= min(s0, s1) <= max(s0, s1) <= RENDER_MAX) or \
                 obs_bytes != int(np.prod(self.obs_shape)) * self.obs_dtype.itemsize:
             raise self._bad_stream(f"an observation that does not add up {fields[4:10]!r}")
         self.area = (area_w, area_h)

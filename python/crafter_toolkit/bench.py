@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from . import _kinds
 from .vector import VectorEnv
 
 
@@ -128,8 +129,7 @@ def main(argv=None):
                         help="crafter-step's threads (default: VectorEnv's, one a core)")
     parser.add_argument("--copy", action="store_true",
                         help="copy observations and infos, as VectorEnv does by default")
-    parser.add_argument("--obs", default="pixels",
-                        choices=["none", "pixels", "semantic", "symbolic"])
+    parser.add_argument("--obs", default="pixels", choices=list(_kinds.NAMES))
     parser.add_argument("--transport", default="auto", choices=["auto", "pipe", "shm"])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--format", default="text", choices=["text", "json"])

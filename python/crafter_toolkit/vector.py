@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from . import _stream
+from . import _kinds, _stream
 from .names import ACTIONS
 from .stats import StatsWriter
 
@@ -23,18 +23,9 @@ def spaces_for(obs, size, area, players=1):
     if gymnasium is None:
         return None, None
     from gymnasium import spaces
-    if obs == "pixels":
-        space = spaces.Box(0, 255, (size[1], size[0], 3), np.uint8)
-    elif obs == "semantic":
-        space = spaces.Box(0, 18 if players == 1 else 19, tuple(area), np.uint8)
-    elif obs == "symbolic":
-        # One-hot cells and facing, counts / 10 (at most 0.9 by Crafter's
-        # rules), daylight and sleep in [0, 1]; with several players the
-        # window of the others after them.
-        space = spaces.Box(0.0, 1.0, (_stream.symbolic_size(players),), np.float32)
-    else:
-        space = spaces.Box(0, 0, (0,), np.uint8)
-    return space, spaces.Discrete(len(ACTIONS))
+    kind = _kinds.BY_NAME.get(obs, _kinds.BY_NAME["none"])
+    low, high, shape, dtype = kind.space(size, area, players)
+    return spaces.Box(low, high, shape, dtype), spaces.Discrete(len(ACTIONS))
 
 
 def default_threads(num_envs):

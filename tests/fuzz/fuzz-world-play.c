@@ -94,12 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int p = 0; p < players; p++) {
       over &= results[p].done != 0;
       if (crafter_game_body_slot(&env.game, p) < 0) continue;
-      env.viewer = p;
-      crafter_env_semantic(&env, semantic);
-      crafter_render_symbolic_players(&env, symbolic);
-      (void)crafter_render_text(&env, text, sizeof(text));
+      crafter_env_semantic(&env, p, semantic);
+      crafter_render_symbolic_players(&env, p, symbolic);
+      (void)crafter_render_text(&env, p, text, sizeof(text));
     }
-    env.viewer = 0;
     if (over && crafter_env_reset_from_world(&env, &map, error, sizeof(error)) < 0) abort();
   }
   free(semantic);

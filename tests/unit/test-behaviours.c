@@ -73,14 +73,14 @@ static int play(const char *map, const crafter_task *goal) {
   if (status) return -1;
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
     env.game.players[0].inventory[item] = 9;
-  return goal && crafter_task_begin(&tracker, goal, &env) == 0 ? 0 : -1;
+  return goal && crafter_task_begin(&tracker, goal, &env, 0) == 0 ? 0 : -1;
 }
 
 /* One step; 1 when it meets the goal. */
 static int act(int action) {
   crafter_step_result result;
   crafter_env_step(&env, action, &result);
-  return crafter_task_observe(&tracker, &env, action);
+  return crafter_task_observe(&tracker, &env, 0, action);
 }
 
 /* Moves the player to (x, y) (a test's shortcut, not a move). */
@@ -125,11 +125,11 @@ static void squares_and_natural_blocks(void) {
        ":::::::::\n:::::#:::\n:::::::::\n:::::::::\n",
        stone);
   early = build_square(3, 6, CRAFTER_PLACE_STONE, &last);
-  ok(!early && !last && !crafter_task_holds(&tracker, &env),
+  ok(!early && !last && !crafter_task_holds(&tracker, &env, 0),
      "square: natural stone in the ring (beside it) spoils a square of placed stone");
   /* Mined away with the pickaxe: the ring is free and the square stands. */
   int mined = act_on(5, 6, CRAFTER_DO);
-  ok(material(5, 6) == CRAFTER_PATH && mined && crafter_task_holds(&tracker, &env),
+  ok(material(5, 6) == CRAFTER_PATH && mined && crafter_task_holds(&tracker, &env, 0),
      "square: mining the natural stone from the ring meets the goal at that step");
 
   /* Natural stone at a corner of the ring, (2, 5). */
@@ -137,7 +137,7 @@ static void squares_and_natural_blocks(void) {
        "::#::::::\n:::::::::\n:::::::::\n:::::::::\n",
        stone);
   early = build_square(3, 6, CRAFTER_PLACE_STONE, &last);
-  ok(!early && !last && !crafter_task_holds(&tracker, &env),
+  ok(!early && !last && !crafter_task_holds(&tracker, &env, 0),
      "square: natural stone at a corner of the ring spoils it");
 
   /* A natural block of another material in the ring does not matter. */
@@ -153,7 +153,7 @@ static void squares_and_natural_blocks(void) {
        table);
   early = build_square(3, 6, CRAFTER_PLACE_TABLE, &last);
   ok(material(3, 6) == CRAFTER_TABLE && material(4, 7) == CRAFTER_TABLE && !early && !last &&
-         !crafter_task_holds(&tracker, &env),
+         !crafter_task_holds(&tracker, &env, 0),
      "square of tables: a natural table in the ring spoils it");
 
   /* The ring may leave the 21x21 window: the player back at (4, 4), the
@@ -172,11 +172,11 @@ static void squares_and_natural_blocks(void) {
   play(wide, stone);
   early = build_square(13, 6, CRAFTER_PLACE_STONE, &last);
   stand(4, 4);
-  ok(!early && !last && !crafter_task_holds(&tracker, &env),
+  ok(!early && !last && !crafter_task_holds(&tracker, &env, 0),
      "square: natural stone in the ring outside the window still spoils it");
   mined = act_on(15, 6, CRAFTER_DO);
   stand(4, 4);
-  ok(material(15, 6) == CRAFTER_PATH && mined && crafter_task_holds(&tracker, &env),
+  ok(material(15, 6) == CRAFTER_PATH && mined && crafter_task_holds(&tracker, &env, 0),
      "square: ... and mining it meets the goal");
 }
 

@@ -523,14 +523,14 @@ static void test_proto(void) {
   extra.instruction = "go\nnorth \xff";
   extra.goal = 0;
   FILE *file = tmpfile();
-  crafter_proto_write_state(file, env, NULL, &extra);
+  crafter_proto_write_state(file, env, 0, NULL, &extra);
   crafter_step_result result;
   memset(&result, 0, sizeof(result));
   result.reward = 1.0;
   result.discount = 1.0;
   result.unlocked = 1;
   crafter_proto_write_short(file, env, &result, &extra);
-  crafter_proto_write_step(file, env, 5, &result, &extra);
+  crafter_proto_write_step(file, env, 0, 5, &result, &extra);
   char *records = file ? contents(file) : NULL;
   int lines = 0, parsed = 0, right = 0;
   for (char *line = records, *end; line && *line; line = end + 1) {

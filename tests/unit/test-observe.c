@@ -68,7 +68,7 @@ int main(void) {
   env.game.players[0].inventory[CRAFTER_WOOD] = 3;
 
   float symbolic[CRAFTER_SYMBOLIC_SIZE];
-  crafter_render_symbolic(&env, symbolic);
+  crafter_render_symbolic(&env, 0, symbolic);
   int one_hot = 1;
   for (int cell = 0; cell < 63; cell++) {
     float sum = 0;
@@ -90,7 +90,7 @@ int main(void) {
      "daylight and sleeping close the vector");
 
   char text[4096];
-  size_t length = crafter_render_text(&env, text, sizeof(text));
+  size_t length = crafter_render_text(&env, 0, text, sizeof(text));
   ok(length == strlen(text), "text fits and is NUL-terminated");
   ok(strstr(text, "cow: 1 down\n") != NULL, "the cow is one down");
   ok(strstr(text, "Vitals: health: 9, food: 9, drink: 9, energy: 9") != NULL, "vitals");
@@ -98,11 +98,11 @@ int main(void) {
   ok(strstr(text, "facing up") != NULL && strstr(text, "Facing: grass.") != NULL, "facing");
   ok(strstr(text, "...~@....") != NULL, "the map row of the player");
   char small[10];
-  size_t needed = crafter_render_text(&env, small, sizeof(small));
+  size_t needed = crafter_render_text(&env, 0, small, sizeof(small));
   ok(needed == length && strlen(small) == 9, "a small buffer is filled and terminated");
 
   uint8_t semantic[64 * 64];
-  crafter_env_semantic(&env, semantic);
+  crafter_env_semantic(&env, 0, semantic);
   ok(semantic[32 * 64 + 32] == 13 && semantic[32 * 64 + 33] == 14 &&
          semantic[31 * 64 + 32] == CRAFTER_WATER,
      "semantic: player 13, cow 14, materials as ids");
@@ -112,7 +112,7 @@ int main(void) {
   world->objects[0].x = 0;
   world->objects[0].y = 0;
   world->object_at[0] = 1;
-  crafter_render_symbolic(&env, symbolic);
+  crafter_render_symbolic(&env, 0, symbolic);
   ok(symbolic[(0 * 9 + 0) * CHANNELS + 1] == 1.0f && symbolic[(3 * 9 + 4) * CHANNELS + 1] == 0.0f,
      "cells outside the world are block 1");
   crafter_env_free(&env);

@@ -84,7 +84,7 @@ static const char *const recorded[2] = {
 static int begin(crafter_env *env, crafter_agent *agent, const crafter_task *task, int told) {
   if (crafter_env_reset(env) < 0) return -1;
   crafter_agent_reset(agent, env);
-  if (task && crafter_task_begin(&tracker, task, env) < 0) return -1;
+  if (task && crafter_task_begin(&tracker, task, env, 0) < 0) return -1;
   if (told) crafter_agent_set_task(agent, task, &tracker);
   return 0;
 }
@@ -94,9 +94,9 @@ static int play(crafter_env *env, crafter_agent *agent, long *steps) {
   crafter_step_result result = {0};
   long t = 0;
   while (!tracker.met && !result.done && t < STEP_CAP) {
-    int action = crafter_agent_act(agent, env);
+    int action = crafter_agent_act(agent, env, 0);
     crafter_env_step(env, action, &result);
-    crafter_task_observe(&tracker, env, action);
+    crafter_task_observe(&tracker, env, 0, action);
     t++;
   }
   *steps = t;
@@ -109,7 +109,7 @@ static void actions(crafter_env *env, crafter_agent *agent, int count, char *out
   crafter_step_result result = {0};
   int t = 0;
   for (; t < count && !result.done; t++) {
-    int action = crafter_agent_act(agent, env);
+    int action = crafter_agent_act(agent, env, 0);
     out[t] = (char)('a' + action);
     crafter_env_step(env, action, &result);
   }

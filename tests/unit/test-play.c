@@ -188,7 +188,7 @@ static void test_frames(void) {
 
   crafter_play_screen *glyphs =
       crafter_play_screen_new(&params, CRAFTER_PLAY_GLYPHS, NULL, 0, error, sizeof(error));
-  ok(glyphs && crafter_play_draw(glyphs, &env, &status, 120, 40, &text) == 0, "a glyph frame");
+  ok(glyphs && crafter_play_draw(glyphs, &env, 0, &status, 120, 40, &text) == 0, "a glyph frame");
   int lines = 0;
   ok(fits(&text, 120, &lines) && lines <= 40, "it fits 120x40 (%d lines)", lines);
   ok(strstr(text.data, "| . . . . @ . . . T |") != NULL,
@@ -198,7 +198,7 @@ static void test_frames(void) {
          strstr(text.data, "achievements 0 of 22") && strstr(text.data, "a message") &&
          strstr(text.data, "quit: q"),
      "vitals, facing, achievements, the message and the help");
-  ok(crafter_play_draw(glyphs, &env, &status, 30, 10, &text) == 0 && fits(&text, 30, &lines) &&
+  ok(crafter_play_draw(glyphs, &env, 0, &status, 30, 10, &text) == 0 && fits(&text, 30, &lines) &&
          lines <= 10 && strchr(text.data, '@'),
      "a 30x10 terminal gets a cropped frame, the player still in it (%d lines)", lines);
 
@@ -207,7 +207,7 @@ static void test_frames(void) {
   crafter_play_screen *colour = have ? crafter_play_screen_new(&params, CRAFTER_PLAY_TRUECOLOR,
                                                                &textures, 0, error, sizeof(error))
                                      : NULL;
-  ok(colour && crafter_play_draw(colour, &env, &status, 120, 40, &text) == 0 &&
+  ok(colour && crafter_play_draw(colour, &env, 0, &status, 120, 40, &text) == 0 &&
          strstr(text.data, "\033[48;2;") && strstr(text.data, "\xe2\x96\x80"),
      "a truecolor frame: half blocks in 24-bit colour");
   ok(colour && fits(&text, 120, &lines) && lines <= 40 &&
@@ -215,28 +215,28 @@ static void test_frames(void) {
      "it fits 120x40 with 4 rows a cell (%d)", colour ? crafter_play_screen_cell_rows(colour) : 0);
   /* 100 columns: 4 rows a cell make a view 9 * 8 = 72 wide, too wide for
    * the 32 columns of the panel beside it; 3 rows make it 54 wide. */
-  ok(colour && crafter_play_draw(colour, &env, &status, 100, 30, &text) == 0 &&
+  ok(colour && crafter_play_draw(colour, &env, 0, &status, 100, 30, &text) == 0 &&
          fits(&text, 100, &lines) && lines <= 30 && crafter_play_screen_cell_rows(colour) == 3 &&
          crafter_play_screen_mode(colour) == CRAFTER_PLAY_TRUECOLOR,
      "100x30: colour at 3 rows a cell (%d)", colour ? crafter_play_screen_cell_rows(colour) : 0);
   /* 80 columns: even 3 rows (54 + 2 + 32 = 88 columns) do not fit, and 2
    * rows would show each cell as 4x4 blobs: letters instead. */
-  ok(colour && crafter_play_draw(colour, &env, &status, 80, 24, &text) == 0 &&
+  ok(colour && crafter_play_draw(colour, &env, 0, &status, 80, 24, &text) == 0 &&
          fits(&text, 80, &lines) && lines <= 24 &&
          crafter_play_screen_mode(colour) == CRAFTER_PLAY_GLYPHS &&
          crafter_play_screen_cell_rows(colour) == 1 && !strchr(text.data, '\033') &&
          strstr(text.data, "| . . . . @ . . . T |"),
      "80x24: the colour screen draws letters (%d lines)", lines);
-  ok(colour && crafter_play_draw(colour, &env, &status, 120, 40, &text) == 0 &&
+  ok(colour && crafter_play_draw(colour, &env, 0, &status, 120, 40, &text) == 0 &&
          crafter_play_screen_mode(colour) == CRAFTER_PLAY_TRUECOLOR,
      "a larger terminal again: colour again");
   crafter_play_screen *palette = have ? crafter_play_screen_new(&params, CRAFTER_PLAY_COLOR_256,
                                                                 &textures, 2, error, sizeof(error))
                                       : NULL;
-  ok(palette && crafter_play_draw(palette, &env, &status, 0, 0, &text) == 0 &&
+  ok(palette && crafter_play_draw(palette, &env, 0, &status, 0, 0, &text) == 0 &&
          strstr(text.data, "\033[48;5;") && !strstr(text.data, ";2;"),
      "a 256-colour frame uses the palette only");
-  ok(palette && crafter_play_draw(palette, &env, &status, 80, 24, &text) == 0 &&
+  ok(palette && crafter_play_draw(palette, &env, 0, &status, 80, 24, &text) == 0 &&
          fits(&text, 80, &lines) && lines <= 24 &&
          crafter_play_screen_mode(palette) == CRAFTER_PLAY_COLOR_256 &&
          crafter_play_screen_cell_rows(palette) == 2,
@@ -250,7 +250,7 @@ static void test_frames(void) {
     int action = (t * 7) % CRAFTER_ACTION_COUNT;
     crafter_env_step(&env, action, &a);
     crafter_env_step(&twin, action, &b);
-    if (colour && t % 10 == 0) crafter_play_draw(colour, &env, &status, 120, 40, &text);
+    if (colour && t % 10 == 0) crafter_play_draw(colour, &env, 0, &status, 120, 40, &text);
     same = memcmp(&env.game.rng, &twin.game.rng, sizeof(env.game.rng)) == 0 &&
            env.game.world.object_count == twin.game.world.object_count &&
            a.reward == b.reward;
@@ -286,7 +286,7 @@ static void test_small_terminal(void) {
       crafter_play_screen_new(&params, CRAFTER_PLAY_GLYPHS, NULL, 0, error, sizeof(error));
   crafter_play_text text = {0};
   int lines = 0;
-  ok(screen && crafter_play_draw(screen, &env, &status, 80, 24, &text) == 0 &&
+  ok(screen && crafter_play_draw(screen, &env, 0, &status, 80, 24, &text) == 0 &&
          fits(&text, 80, &lines) && lines <= 24,
      "80x24, everything to show: no line wider than 80, %d lines", lines);
   ok(strstr(text.data, "| . . . . @ . . . T |") && strstr(text.data, "health   9 #########") &&
@@ -303,7 +303,7 @@ static void test_small_terminal(void) {
          strstr(text.data, "quit: q"),
      "the whole message, wrapped at a space, and the keys");
   /* Four rows fewer: the list of achievements gives way to its count. */
-  ok(crafter_play_draw(screen, &env, &status, 80, 20, &text) == 0 && fits(&text, 80, &lines) &&
+  ok(crafter_play_draw(screen, &env, 0, &status, 80, 20, &text) == 0 && fits(&text, 80, &lines) &&
          lines <= 20 && strstr(text.data, "achievements 22 of 22") &&
          !strstr(text.data, "wake_up") && strstr(text.data, "iron_sword: 9") &&
          strstr(text.data, "\nquits."),
@@ -559,7 +559,7 @@ static void test_two_players(void) {
   const char *end = box ? strchr(box, '\n') : NULL;
   const char *view = box ? strstr(box, "| . . . . @ . . . . |") : NULL;
   ok(box && end && view && view < end && strstr(text.data, "+  Player 0") &&
-         strstr(text.data, "+  Player 1") && env->viewer == 0,
+         strstr(text.data, "+  Player 1"),
      "the frame: player 0's half says it died, player 1's view beside it");
   ok(screen &&
          crafter_play_draw_players(screen, env, 2, status, crafter_play_two_help, 120, 30,
@@ -610,7 +610,7 @@ static void test_two_players(void) {
       frames_drawn++;
     same = memcmp(&one.game.rng, &twin.game.rng, sizeof(one.game.rng)) == 0 &&
            one.game.world.object_count == twin.game.world.object_count &&
-           a[0].reward == b[0].reward && a[1].reward == b[1].reward && one.viewer == 0;
+           a[0].reward == b[0].reward && a[1].reward == b[1].reward;
   }
   ok(same && frames_drawn == 26 && one.game.daylight < 0.5 && strstr(text.data, "\033[48;2;"),
      "drawing two views by night and day leaves the game as it was");

@@ -260,16 +260,14 @@ static void test_same_world(void) {
      "placing the other players takes no draw from the world's generator");
   uint8_t semantic[64 * 64];
   const crafter_object *zero = crafter_game_body(&four.game, 0), *two = crafter_game_body(&four.game, 2);
-  four.viewer = 2;
-  crafter_env_semantic(&four, semantic);
+  crafter_env_semantic(&four, 2, semantic);
   int marked = semantic[zero->x * 64 + zero->y] == CRAFTER_SEMANTIC_OTHER_PLAYER &&
                semantic[two->x * 64 + two->y] == CRAFTER_MATERIAL_COUNT + CRAFTER_PLAYER;
-  four.viewer = 0;
-  crafter_env_semantic(&four, semantic);
+  crafter_env_semantic(&four, 0, semantic);
   marked = marked && semantic[zero->x * 64 + zero->y] == CRAFTER_MATERIAL_COUNT + CRAFTER_PLAYER &&
            semantic[two->x * 64 + two->y] == CRAFTER_SEMANTIC_OTHER_PLAYER;
   ok(marked && CRAFTER_SEMANTIC_OTHER_PLAYER == 19,
-     "the semantic map marks the viewer 13 and the other players 19");
+     "the semantic map marks the player who looks 13 and the other players 19");
   crafter_env_free(&one);
   crafter_env_free(&four);
 }

@@ -20,10 +20,10 @@ typedef struct dual {
 static void observe_both(void *observer, crafter_env *env) {
   dual *d = observer;
   crafter_rng before = env->game.rng;
-  crafter_render_pixels_reference(d->renderer, env, d->plain);
+  crafter_render_pixels_reference(d->renderer, env, 0, d->plain);
   crafter_rng after_plain = env->game.rng;
   env->game.rng = before;
-  crafter_render_pixels(d->renderer, env, d->fast);
+  crafter_render_pixels(d->renderer, env, 0, d->fast);
   d->frames++;
   d->nights += env->game.daylight < 0.5;
   d->sleeps += env->game.players[0].sleeping;

@@ -51,13 +51,13 @@ static int record_noops(const char *path, const char *agent, int seed, int lengt
   crafter_traj_writer *writer = crafter_traj_writer_create(path, &header, error, sizeof(error));
   crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
   int status = writer && recorder && crafter_env_reset(&env) == 0 &&
-                       crafter_traj_recorder_start(recorder, &env, NULL) == 0
+                       crafter_traj_recorder_start(recorder, &env, 0, NULL) == 0
                    ? 0
                    : -1;
   crafter_step_result result = {0};
   while (status == 0 && !result.done) {
     crafter_env_step(&env, CRAFTER_NOOP, &result);
-    status = crafter_traj_recorder_step(recorder, &env, CRAFTER_NOOP, &result, NULL);
+    status = crafter_traj_recorder_step(recorder, &env, 0, CRAFTER_NOOP, &result, NULL);
   }
   if (status == 0) status = crafter_traj_writer_add(writer, recorder, error, sizeof(error));
   if (writer && crafter_traj_writer_close(writer, error, sizeof(error)) < 0) status = -1;

@@ -65,14 +65,14 @@ static void play(const char *map, const crafter_task *goal) {
   crafter_world_map_free(&world);
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)
     env.game.players[0].inventory[item] = 9;
-  if (goal) crafter_task_begin(&tracker, goal, &env);
+  if (goal) crafter_task_begin(&tracker, goal, &env, 0);
 }
 
 /* One step; 1 when it meets the goal. */
 static int act(int action) {
   crafter_step_result result;
   crafter_env_step(&env, action, &result);
-  return crafter_task_observe(&tracker, &env, action);
+  return crafter_task_observe(&tracker, &env, 0, action);
 }
 
 /* Moves the player to (x, y) (a test's shortcut, not a move). */
@@ -161,7 +161,7 @@ static void lines(void) {
 
   play(":::::::::\n:::::::::\n:::::::::\n:::::::::\n::::@::::\n:::::::::\n::##:::::\n"
        ":::::::::\n:::::::::\n", straight);
-  ok(!place_at(4, 6, CRAFTER_PLACE_STONE) && !crafter_task_holds(&tracker, &env),
+  ok(!place_at(4, 6, CRAFTER_PLACE_STONE) && !crafter_task_holds(&tracker, &env, 0),
      "line: natural stone does not count toward a built line");
 
   play(sand9, straight);
@@ -171,7 +171,7 @@ static void lines(void) {
   const crafter_task *slanted =
       task("family: line\n    check: {block: stone, length: 3, diagonal: true}");
   tracker.task = slanted;
-  ok(crafter_task_holds(&tracker, &env), "line: ... and is a diagonal one");
+  ok(crafter_task_holds(&tracker, &env, 0), "line: ... and is a diagonal one");
 
   const crafter_task *two = task("family: line\n    check: {block: table, length: 2}");
   play(sand9, two);
@@ -185,7 +185,7 @@ static void lines(void) {
   stand(3, 5);
   place(0, 1, CRAFTER_DO); /* mined again with the pickaxe */
   ok(crafter_world_material(&env.game.world, 3, 6) == CRAFTER_PATH &&
-         !crafter_task_holds(&tracker, &env),
+         !crafter_task_holds(&tracker, &env, 0),
      "line: a block mined again no longer counts");
 }
 
@@ -208,13 +208,13 @@ static void squares(void) {
 
   play(":::::::::\n:::::::::\n:::::::::\n:::::::::\n::::@::::\n:::::::::\n:::##::::\n"
        ":::##::::\n:::::::::\n", goal);
-  ok(!act(CRAFTER_NOOP) && !crafter_task_holds(&tracker, &env),
+  ok(!act(CRAFTER_NOOP) && !crafter_task_holds(&tracker, &env, 0),
      "square: a square of natural stone is not built");
   const crafter_task *three = task("family: square\n    check: {block: stone, size: 3}");
   play(sand9, three);
   for (int x = 3; x <= 4; x++)
     for (int y = 7; y >= 6; y--) place_at(x, y, CRAFTER_PLACE_STONE);
-  ok(!crafter_task_holds(&tracker, &env), "square of 3: a 2x2 is too small");
+  ok(!crafter_task_holds(&tracker, &env, 0), "square of 3: a 2x2 is too small");
 }
 
 static void crosses(void) {
@@ -229,7 +229,7 @@ static void crosses(void) {
   const crafter_task *star =
       task("family: cross\n    check: {block: stone, length: 1, diagonal: true}");
   tracker.task = star;
-  ok(!crafter_task_holds(&tracker, &env), "star: a plus is not a star");
+  ok(!crafter_task_holds(&tracker, &env, 0), "star: a plus is not a star");
   play(sand9, star);
   const int corners[5][2] = {{4, 6}, {3, 5}, {5, 5}, {3, 7}, {5, 7}};
   met = 0;
@@ -238,7 +238,7 @@ static void crosses(void) {
 
   const crafter_task *longer = task("family: cross\n    check: {block: stone, length: 2}");
   tracker.task = longer;
-  ok(!crafter_task_holds(&tracker, &env), "cross with arms of 2: arms of 1 fall short");
+  ok(!crafter_task_holds(&tracker, &env, 0), "cross with arms of 2: arms of 1 fall short");
 }
 
 static void localization(void) {
@@ -266,7 +266,7 @@ static void localization(void) {
        ":::::::::\n:::::::::\n", cow);
   int before = act(CRAFTER_NOOP);
   crafter_game_add_creature(&env.game, CRAFTER_COW, 7, 4);
-  ok(!before && crafter_task_holds(&tracker, &env),
+  ok(!before && crafter_task_holds(&tracker, &env, 0),
      "localization: a creature above the water, placed or not");
 }
 

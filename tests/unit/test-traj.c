@@ -98,9 +98,9 @@ static int record(const char *path, int obs_kind, expected *out) {
   int status = writer && recorder && obs ? 0 : -1;
   for (int e = 0; e < EPISODES && status == 0; e++) {
     crafter_env_reset(&env);
-    if (obs_kind == CRAFTER_OBS_SEMANTIC) crafter_env_semantic(&env, obs);
-    if (obs_kind == CRAFTER_OBS_SYMBOLIC) crafter_render_symbolic(&env, (float *)(void *)obs);
-    crafter_traj_recorder_start(recorder, &env, obs);
+    if (obs_kind == CRAFTER_OBS_SEMANTIC) crafter_env_semantic(&env, 0, obs);
+    if (obs_kind == CRAFTER_OBS_SYMBOLIC) crafter_render_symbolic(&env, 0, (float *)(void *)obs);
+    crafter_traj_recorder_start(recorder, &env, 0, obs);
     out[e].world_seed = env.world_seed;
     /* The last episode is cut short, as when the input ends. */
     int limit = e == EPISODES - 1 ? 12 : MAX_STEPS;
@@ -110,9 +110,9 @@ static int record(const char *path, int obs_kind, expected *out) {
       int action = (int)crafter_rng_randint(&rng, 0, CRAFTER_ACTION_COUNT);
       crafter_env_step(&env, action, &result);
       if (e == 0 && t == tamper_step) result.info_reward += 1.0; /* as a broken engine would */
-      if (obs_kind == CRAFTER_OBS_SEMANTIC) crafter_env_semantic(&env, obs);
-      if (obs_kind == CRAFTER_OBS_SYMBOLIC) crafter_render_symbolic(&env, (float *)(void *)obs);
-      crafter_traj_recorder_step(recorder, &env, action, &result, obs);
+      if (obs_kind == CRAFTER_OBS_SEMANTIC) crafter_env_semantic(&env, 0, obs);
+      if (obs_kind == CRAFTER_OBS_SYMBOLIC) crafter_render_symbolic(&env, 0, (float *)(void *)obs);
+      crafter_traj_recorder_step(recorder, &env, 0, action, &result, obs);
       out[e].actions[t] = (uint8_t)action;
       out[e].rewards[t] = result.info_reward;
       out[e].done[t] = (uint8_t)result.done;
@@ -121,7 +121,7 @@ static int record(const char *path, int obs_kind, expected *out) {
     out[e].steps = t;
     if (seal_first) {
       if (crafter_traj_recorder_seal(recorder) < 0) status = -1;
-      sealed_refuses &= crafter_traj_recorder_step(recorder, &env, 0, &result, obs) < 0;
+      sealed_refuses &= crafter_traj_recorder_step(recorder, &env, 0, 0, &result, obs) < 0;
     }
     if (crafter_traj_writer_add(writer, recorder, error, sizeof(error)) < 0) status = -1;
   }
