@@ -1161,9 +1161,9 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
         put_i64_le(row + 48 + 8 * k, player->achievements[k]);
       for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
         put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), player->inventory[k]);
-      /* The whole area with every player in it, as player 0 sees it
-       * whichever player's file this is (player 0 is 13, the others 19). */
-      crafter_env_semantic(env, 0, semantic + t * area);
+      /* The whole area with every player in it, as this file's player
+       * sees it: itself the player (13), the others teammates (19). */
+      crafter_env_semantic(env, p, semantic + t * area);
     } else {
       memset(semantic, 0, area); /* zeros at the first step, as the EpisodeRecorder fills in */
     }

@@ -158,7 +158,7 @@ def array(z, key):
     header = ast.literal_eval(data[10:10 + size].decode("latin1"))
     return header, data[10 + size:]
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[2])][1:]
-starts = {}
+starts, planes = {}, {}
 for row in rows:
     seed, episode, length, unlocked, player = row[1], row[2], int(row[4]), row[7], row[8]
     name = "%s/s%s-e%s-p%s-ach%d-len%d.npz" % (sys.argv[1], seed, episode, player,
@@ -176,13 +176,22 @@ for row in rows:
     assert got == want, (name, got, want)
     header, pos = array(z, "player_pos")
     starts[(episode, player)] = struct.unpack("<qq", pos[16:32])
+    header, semantic = array(z, "semantic")
+    width, height = header["shape"][1:]
+    planes[(episode, player)] = (semantic[width * height:2 * width * height], height)
 for episode in ("1", "2"):
     assert starts[(episode, "0")] != starts[(episode, "1")], starts
+    # Each player's semantic map is its own view of the area: itself the
+    # player (13), the other a teammate (19), x-major.
+    for me, other in (("0", "1"), ("1", "0")):
+        plane, height = planes[(episode, me)]
+        (x, y), (ox, oy) = starts[(episode, me)], starts[(episode, other)]
+        assert plane[x * height + y] == 13 and plane[ox * height + oy] == 19, (episode, me)
 print("ok")
 EOF
   status=$?
   diag <"$scratch/py"
-  ok $status "each player's .npz holds its own achievements (as list says) and position"
+  ok $status "each player's .npz holds its own achievements (as list says), position and semantic view"
 else
   skip "python3 is not installed"
 fi
