@@ -33,7 +33,7 @@ LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
 PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h rules.h state.h \
-	levels.h score.h tasks.h textures.h traj.h world.h worldfile.h)
+	levels.h score.h tasks.h terrain.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \

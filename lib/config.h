@@ -15,6 +15,7 @@
 
 #include "ids.h"
 #include "params.h"
+#include "terrain.h" /* crafter_worldgen_config */
 
 /* A set of materials, bit m for material m. */
 typedef uint32_t crafter_material_set;
@@ -73,27 +74,6 @@ typedef struct crafter_balance_rule {
 
 enum crafter_balance_kind { CRAFTER_BALANCE_ZOMBIE = 0, CRAFTER_BALANCE_SKELETON,
                             CRAFTER_BALANCE_COW, CRAFTER_BALANCE_COUNT };
-
-/* World generation (worldgen.py).  A "draw" is the value a uniform draw
- * must exceed, 1 - probability, held as the reference writes it (0.85 for
- * coal) so that the comparison is the reference's own. */
-typedef struct crafter_worldgen_config {
-  double start_radius;     /* grass around the spawn: start = radius - distance + noise */
-  double start_threshold;  /* sigmoid(start) above this is grass */
-  double mountain;         /* mountain above this is mountain terrain */
-  double cave_mountain, cave_noise, cave_size;
-  double tunnel_noise;
-  double coal_noise, coal_size, coal_draw;
-  double iron_noise, iron_size, iron_draw;
-  double diamond_mountain, diamond_draw;
-  double lava_mountain, lava_noise, lava_size;
-  double sand_water_min, sand_water_max, sand_noise, sand_size;
-  double water;            /* water above this is water */
-  double tree_noise, tree_size, tree_draw;
-  double cow_distance, cow_draw;       /* Euclidean distance from the spawn */
-  double zombie_distance, zombie_draw;
-  double skeleton_draw;
-} crafter_worldgen_config;
 
 enum crafter_reward_combine { CRAFTER_COMBINE_MAX = 0, CRAFTER_COMBINE_SUM };
 

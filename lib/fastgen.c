@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ids.h"
 #include "terrain.h"
 #include "variant.h"
 

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "config.h"
 #include "noise.h"
+#include "terrain.h"
 
 /* The comparisons a cell's material depends on, in the reference's order. */
 enum {

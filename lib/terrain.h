@@ -8,7 +8,8 @@
  * reference's bit for bit.  The fast path sums the same fields and works
  * out from the same numbers how far off its values may be.  The
  * thresholds the fields are compared with are the configuration's
- * (crafter-config(5), worldgen). */
+ * (crafter-config(5), worldgen): their struct is here, so that the kernels
+ * read it without knowing the rest of a configuration. */
 #ifndef CRAFTER_TERRAIN_H
 #define CRAFTER_TERRAIN_H
 
@@ -53,5 +54,26 @@ static const crafter_terrain crafter_terrain_fields = {
     .sand_z = 4,
     .tree_z = 5,
 };
+
+/* World generation (worldgen.py).  A "draw" is the value a uniform draw
+ * must exceed, 1 - probability, held as the reference writes it (0.85 for
+ * coal) so that the comparison is the reference's own. */
+typedef struct crafter_worldgen_config {
+  double start_radius;     /* grass around the spawn: start = radius - distance + noise */
+  double start_threshold;  /* sigmoid(start) above this is grass */
+  double mountain;         /* mountain above this is mountain terrain */
+  double cave_mountain, cave_noise, cave_size;
+  double tunnel_noise;
+  double coal_noise, coal_size, coal_draw;
+  double iron_noise, iron_size, iron_draw;
+  double diamond_mountain, diamond_draw;
+  double lava_mountain, lava_noise, lava_size;
+  double sand_water_min, sand_water_max, sand_noise, sand_size;
+  double water;            /* water above this is water */
+  double tree_noise, tree_size, tree_draw;
+  double cow_distance, cow_draw;       /* Euclidean distance from the spawn */
+  double zombie_distance, zombie_draw;
+  double skeleton_draw;
+} crafter_worldgen_config;
 
 #endif
