@@ -20,7 +20,7 @@ LIBS_ALL = $(if $(filter yes,$(STATIC_DEPS)),-Wl$(comma)-Bstatic $(DEP_LIBS) -Wl
 	-lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen rules yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
+LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen game yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
 	levels batch bench worldfile gen \
 	proto json cli envopts run score traj npz dataset agents play
 # The vector kernels (world generation, random draws, shading), once per
@@ -32,7 +32,7 @@ LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
-PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h rules.h state.h \
+PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h game.h state.h \
 	levels.h score.h tasks.h terrain.h textures.h traj.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \

@@ -45,7 +45,7 @@ crafter_batch *crafter_batch_new(const crafter_batch_options *options, char *err
                                  size_t error_size);
 
 /* The same, saying why it failed: 0 with *batch made; CRAFTER_PLAYERS_UNFIT
- * (rules.h) when a first world cannot hold the players, or -1, with the
+ * (game.h) when a first world cannot hold the players, or -1, with the
  * reason. */
 int crafter_batch_create(const crafter_batch_options *options, crafter_batch **batch,
                          char *error, size_t error_size);

@@ -17,7 +17,7 @@
 #include "env.h"
 #include "levels.h"
 #include "render.h"
-#include "rules.h"
+#include "game.h"
 #include "score.h"
 #include "state.h"
 #include "tasks.h"

@@ -11,7 +11,7 @@
 
 #include "config.h"
 #include "params.h"
-#include "rules.h"
+#include "game.h"
 
 typedef struct crafter_step_result {
   double reward;      /* by the config's reward keys; 0 when params.reward is off */
@@ -70,7 +70,7 @@ int crafter_env_set_players(crafter_env *env, int players, char *error, size_t e
 void crafter_env_set_next_episode(crafter_env *env, int64_t episode);
 
 /* Starts the next episode; returns 0, -1 if memory ran out, or
- * CRAFTER_PLAYERS_UNFIT (rules.h) when the world has no room for every player
+ * CRAFTER_PLAYERS_UNFIT (game.h) when the world has no room for every player
  * (crafter_env_no_room then says why). */
 int crafter_env_reset(crafter_env *env);
 

@@ -93,7 +93,7 @@ void crafter_episode_set_level(crafter_episode *episode, int level);
  * set), a world file, or a fresh world, made in `prepared` ahead of time
  * when it is that episode's (NULL: made now); then the goal, the
  * recording, and the first observation.  0, or -1 with a reason;
- * CRAFTER_PLAYERS_UNFIT (rules.h) with the reason when the world cannot
+ * CRAFTER_PLAYERS_UNFIT (game.h) with the reason when the world cannot
  * hold the players (no room, or a world file with more players '@'). */
 int crafter_episode_start(crafter_episode *episode, crafter_prepared *prepared, char *error,
                           size_t error_size);

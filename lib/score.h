@@ -45,7 +45,7 @@
 #include <stdio.h>
 
 #include "config.h" /* crafter_params */
-#include "rules.h"
+#include "game.h"
 #include "tasks.h"
 
 /* How a run's method was found. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "rules.h"
+#include "game.h"
 #include "yamlfile.h"
 
 const char *const crafter_task_family_names[CRAFTER_TASK_FAMILY_COUNT] = {

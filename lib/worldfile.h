@@ -77,7 +77,7 @@ void crafter_world_map_free(crafter_world_map *map);
  * episode, then the terrain and objects are the map's, each creature fresh
  * (full health, counters at 0), the player at `@` with the initial
  * inventory.  The map must have the env's area and stay alive only for the
- * call.  Returns 0, or -1 with a reason; CRAFTER_PLAYERS_UNFIT (rules.h)
+ * call.  Returns 0, or -1 with a reason; CRAFTER_PLAYERS_UNFIT (game.h)
  * with the reason when the map has more players '@' than the env, or no
  * room for every player of the env. */
 int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map, char *error,

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules.h"
+#include "game.h"
 #include "tap.h"
 #include "tasks.h"
 #include "worldfile.h"

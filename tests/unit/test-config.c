@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "env.h"
-#include "rules.h"
+#include "game.h"
 #include "tap.h"
 
 static char error[1024];

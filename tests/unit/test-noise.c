@@ -9,7 +9,7 @@
 #include "kernels.h"
 #include "noise.h"
 #include "npmath.h"
-#include "rules.h"
+#include "game.h"
 #include "tap.h"
 
 static const double points[5][3] = {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "rules.h"
+#include "game.h"
 #include "tap.h"
 
 static char error[1024];

@@ -9,7 +9,7 @@
 
 #include "config.h"
 #include "env.h"
-#include "rules.h"
+#include "game.h"
 #include "tap.h"
 
 static crafter_game game;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "env.h"
-#include "rules.h"
+#include "game.h"
 #include "tap.h"
 
 static crafter_game game;

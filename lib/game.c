@@ -1,4 +1,4 @@
-#include "rules.h"
+#include "game.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,11 +1,12 @@
-/* rules: what happens in one step of Crafter: the player's action, the
- * creatures and plants, chunk balancing, the player's vital statistics and
+/* game: one game of Crafter -- its world, its generator and its players
+ * -- and what happens in one step: the players' actions, the creatures
+ * and plants, chunk balancing, the players' vital statistics and
  * achievements.  Everything follows crafter 1.8.3, including the order of
  * every random draw, so a game stays in lock-step with the reference; the
  * numbers and the rules of data.yaml come from the game's config
  * (config.h), Crafter's own unless it says otherwise. */
-#ifndef CRAFTER_RULES_H
-#define CRAFTER_RULES_H
+#ifndef CRAFTER_GAME_H
+#define CRAFTER_GAME_H
 
 #include <stddef.h>
 #include <stdint.h>
