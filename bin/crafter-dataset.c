@@ -22,7 +22,7 @@ static void usage_error(const char *format, const char *argument) {
 /* What the options said, for the command that runs. */
 typedef struct arguments {
   const char *command;
-  crafter_record_options record; /* record's run: its textures also those of the others */
+  crafter_dataset_record_options record; /* record's run: its textures also those of the others */
   int quiet, resimulate, fps;
   const char *output, *format, *steps;
   int64_t episode;
@@ -221,7 +221,7 @@ static void need_files(const arguments *a, int most) {
 }
 
 static int run_record(arguments *a) {
-  crafter_record_options *record = &a->record;
+  crafter_dataset_record_options *record = &a->record;
   crafter_run *run = &record->run;
   if (a->file_count > 0)
     usage_error("unexpected argument '%s' (the output is given with -o)", a->files[0]);
@@ -231,7 +231,7 @@ static int run_record(arguments *a) {
   if (record->shard_index > run->episodes)
     fprintf(stderr, PROGRAM ": note: shard %d of %d holds no episode of %lld\n",
             record->shard_index, record->shard_count, (long long)run->episodes);
-  run->record = a->output;
+  run->record_path = a->output;
   record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);

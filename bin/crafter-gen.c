@@ -263,7 +263,7 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   crafter_env_set_next_episode(&env, a->episode);
   int status;
   if (run->world_path) {
-    status = crafter_env_reset_from_world(&env, map, error, sizeof(error));
+    status = crafter_world_map_start(&env, map, error, sizeof(error));
     crafter_world_map_free(map);
   } else {
     status = crafter_env_reset(&env);

@@ -163,10 +163,10 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
   a->speed = 10;
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
-  if (a->replay_path && (run->given || run->first_episode_given || run->record))
+  if (a->replay_path && (run->given || run->first_episode_given || run->record_path))
     usage_error("%s", "--replay takes the seed, episode, area, view, size and length from "
                       "the file; --record is for play");
-  if (run->players > 1 && run->record)
+  if (run->players > 1 && run->record_path)
     usage_error("%s", "--record does not store games of several players yet: play --players 2 "
                       "without it");
   if (run->players > 1 && a->replay_path)

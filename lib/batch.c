@@ -56,9 +56,9 @@ struct crafter_batch {
   int held;             /* helpers leave the queue alone (crafter_batch_hold) */
   /* crafter_batch_advance's work between its phases. */
   const uint8_t *actions;
-  crafter_step_record *records;
+  crafter_step_outcome *records;
   uint8_t *starts;
-  crafter_step_record *scratch_records;
+  crafter_step_outcome *scratch_records;
   uint8_t *scratch_starts;
   char failure[300];    /* the first thing that went wrong (recording memory) */
   /* Episodes started, and how many of them on a world made ahead. */
@@ -253,7 +253,7 @@ void crafter_batch_settle(crafter_batch *batch) {
 /* ---- saved states ---- */
 
 size_t crafter_batch_save_state(crafter_batch *batch, int i, uint8_t *out, size_t capacity) {
-  return crafter_episode_save_state(batch->runners[i], out, capacity);
+  return crafter_state_save_episode(batch->runners[i], out, capacity);
 }
 
 int crafter_batch_load_state(crafter_batch *batch, int i, const uint8_t *state, size_t size,
@@ -268,7 +268,7 @@ int crafter_batch_load_state(crafter_batch *batch, int i, const uint8_t *state, 
       if (!make_queued_spare(batch)) pthread_cond_wait(&batch->spare_done, &batch->lock);
     pthread_mutex_unlock(&batch->lock);
   }
-  int status = crafter_episode_load_state(batch->runners[i], state, size, error, error_size);
+  int status = crafter_state_load_episode(batch->runners[i], state, size, error, error_size);
   if (status == 0) observe(batch, i);
   if (batch->spares) {
     pthread_mutex_lock(&batch->lock);
@@ -426,10 +426,11 @@ void crafter_batch_free(crafter_batch *batch) {
 static void step_job(void *context, int i, crafter_episode *runner) {
   crafter_batch *batch = context;
   int players = batch->players;
-  crafter_step_record *record = &batch->records[(size_t)i * (size_t)players];
+  crafter_step_outcome *record = &batch->records[(size_t)i * (size_t)players];
   const uint8_t *actions = &batch->actions[(size_t)i * (size_t)players];
   if (actions[0] == CRAFTER_BATCH_RESET) {
-    for (int p = 0; p < players; p++) record[p] = (crafter_step_record){0.0, 0.0, 0, 0, 0, 1.0, 0, 0};
+    for (int p = 0; p < players; p++)
+      record[p] = (crafter_step_outcome){0.0, 0.0, 0, 0, 0, 1.0, 0, 0};
     return;
   }
   int status;
@@ -458,7 +459,7 @@ static void step_job(void *context, int i, crafter_episode *runner) {
 }
 
 void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
-                           crafter_step_record *records, uint8_t *started,
+                           crafter_step_outcome *records, uint8_t *started,
                            crafter_batch_left left, void *context) {
   int count = batch->options.envs;
   batch->actions = actions;
@@ -490,7 +491,8 @@ void crafter_batch_step(crafter_batch *batch, const uint8_t *actions,
   crafter_batch_advance(batch, actions, batch->scratch_records, batch->scratch_starts, NULL,
                         NULL);
   for (int i = 0; i < batch->options.envs; i++) {
-    const crafter_step_record *record = &batch->scratch_records[(size_t)i * (size_t)batch->players];
+    const crafter_step_outcome *record =
+        &batch->scratch_records[(size_t)i * (size_t)batch->players];
     results[i] = (crafter_step_result){record->reward, record->done, record->discount,
                                        record->unlocked, record->info_reward};
     if (reset) reset[i] = batch->scratch_starts[i];

@@ -23,7 +23,7 @@ typedef struct crafter_batch crafter_batch;
 
 typedef struct crafter_batch_options {
   crafter_episode_options episode;   /* what every env's runner shares (its level_envs is the
-                                        batch's envs); its textures draw pixels, its record
+                                        batch's envs); its textures draw pixels, its recording
                                         makes every env record its episodes (a recorder of
                                         that header each); with several players, actions and
                                         records come one per player, env by env, and an env
@@ -81,7 +81,7 @@ typedef int (*crafter_batch_left)(void *context, int i, crafter_episode *episode
  * (when asked for with crafter_batch_keep_final) and its achievement counts
  * are kept (crafter_batch_final_achievements). */
 void crafter_batch_advance(crafter_batch *batch, const uint8_t *actions,
-                           crafter_step_record *records, uint8_t *started,
+                           crafter_step_outcome *records, uint8_t *started,
                            crafter_batch_left left, void *context);
 
 /* crafter_batch_advance without a hook, for callers that need only the
@@ -130,7 +130,7 @@ void crafter_batch_hold(crafter_batch *batch, int held);
  * size either way.  Between steps. */
 size_t crafter_batch_save_state(crafter_batch *batch, int i, uint8_t *out, size_t capacity);
 
-/* Loads a state into env i between steps (crafter_episode_load_state),
+/* Loads a state into env i between steps (crafter_state_load_episode),
  * its observation made.  A world made ahead for env i's next episode is
  * made again for the seed and episode counter the state brings.  0, or -1
  * with a reason, env i untouched. */

@@ -61,7 +61,7 @@ static int store_left(void *context, int i, crafter_episode *episode, int finish
 
 typedef struct buffers {
   uint8_t *actions, *started;
-  crafter_step_record *records;
+  crafter_step_outcome *records;
 } buffers;
 
 /* Steps every env with random actions for `steps` env steps (or
@@ -106,7 +106,7 @@ static double time_resets(const crafter_batch_options *run_options, int repeats,
   options.threads = 1;
   options.episode.obs_kind = CRAFTER_OBS_NONE;
   options.episode.textures = NULL;
-  options.episode.record = NULL;
+  options.episode.recording = NULL;
   crafter_batch *batch = crafter_batch_new(&options, error, error_size);
   if (!batch) return -1;
   const int RESETS = options.episode.levels || options.episode.world ? 2000 : 20;
@@ -141,7 +141,7 @@ static int time_states(const crafter_bench_options *run_options, int repeats,
   crafter_batch_options options = run_options->batch;
   options.envs = 1;
   options.threads = 1;
-  options.episode.record = NULL;
+  options.episode.recording = NULL;
   crafter_batch *batch = crafter_batch_new(&options, error, error_size);
   if (!batch) return -1;
   enum { WARM_STEPS = 300, STATES = 2000 };
@@ -188,7 +188,7 @@ int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result
   crafter_batch *batch = crafter_batch_new(&options->batch, error, error_size);
   if (!batch) return -1;
   size_t agents = (size_t)envs * (size_t)crafter_batch_players(batch);
-  buffers b = {malloc(agents), malloc((size_t)envs), malloc(sizeof(crafter_step_record) * agents)};
+  buffers b = {malloc(agents), malloc((size_t)envs), malloc(sizeof(crafter_step_outcome) * agents)};
   run *runs = malloc(sizeof(run) * (size_t)repeats);
   double *rates = malloc(sizeof(double) * (size_t)repeats);
   int status = 0;
@@ -574,17 +574,17 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
     status = 1;
     goto done;
   }
-  if (run.record) {
+  if (run.record_path) {
     crafter_run_header(&run, "random", have_textures ? &textures : NULL, &header);
-    options.writer = crafter_traj_writer_create(run.record, &header, error, sizeof(error));
+    options.writer = crafter_traj_writer_create(run.record_path, &header, error, sizeof(error));
     if (!options.writer) {
       fprintf(err, "%s: %s\n", program, error);
       status = 1;
       goto done;
     }
   }
-  crafter_run_episode_options(&run, have_textures ? &textures : NULL, run.record ? &header : NULL,
-                              &options.batch.episode);
+  crafter_run_episode_options(&run, have_textures ? &textures : NULL,
+                              run.record_path ? &header : NULL, &options.batch.episode);
   options.batch.envs = run.envs;
   options.batch.threads = run.threads;
   status = measure(program, request, &options, compare_old, out, err);

@@ -20,9 +20,9 @@ typedef struct crafter_bench_options {
   double seconds;   /* instead of steps when > 0: time per repetition */
   int repeats;      /* timed repetitions, the median is reported */
   uint64_t action_seed;
-  crafter_traj_writer *writer; /* with batch.record (its header): every episode that ends,
-                                  and at the end every one under way, cut, is written
-                                  here; NULL: nothing is recorded */
+  crafter_traj_writer *writer; /* with batch.episode.recording (its header): every
+                                  episode that ends, and at the end every one under way,
+                                  cut, is written here; NULL: nothing is recorded */
   int state;        /* also time saving and loading an env's state (state.h) */
 } crafter_bench_options;
 
@@ -68,7 +68,7 @@ enum crafter_bench_sweep {
 typedef struct crafter_bench_request {
   crafter_run run;               /* what runs, at a sweep's largest point: run.envs envs on
                                   run.threads threads, whose seed is also the actions'; a
-                                  recording (run.record) includes every episode */
+                                  recording (run.record_path) includes every episode */
   int64_t steps;                 /* env steps per repetition (all envs together) */
   double seconds;                /* instead of steps when > 0: time per repetition */
   int repeats;                   /* timed repetitions, the median is reported */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "bytes.h"
 #include "npmath.h"
 #include "yamlfile.h"
 
@@ -1319,4 +1320,17 @@ void crafter_params_take_unset(crafter_params *params, const crafter_params *fil
   if (!(given & CRAFTER_GIVEN_SIZE)) memcpy(params->size, file->size, sizeof(params->size));
   if (!(given & CRAFTER_GIVEN_LENGTH)) params->length = file->length;
   if (!(given & CRAFTER_GIVEN_REWARD)) params->reward = file->reward;
+}
+
+uint32_t crafter_config_crc(const crafter_config *config) {
+  /* Every configuration starts as a byte copy of the built-in one
+   * (crafter_config_default), so its padding is the built-in's zeros. */
+  crafter_config copy;
+  memcpy(&copy, config ? config : &crafter_config_builtin, sizeof(copy));
+  memset(&copy.params, 0, sizeof(copy.params));
+  /* The players' rules count only when they are not Crafter's. */
+  static const crafter_team_rules crafter_team = {0, 0};
+  if (memcmp(&copy.team, &crafter_team, sizeof(crafter_team)) == 0)
+    return crafter_crc32(&copy, offsetof(crafter_config, team));
+  return crafter_crc32(&copy, sizeof(copy));
 }

@@ -256,4 +256,8 @@ int crafter_config_check(const crafter_config *config, char *error, size_t error
  * 300); 1 for a day length of 0. */
 double crafter_daylight_cycle(long step, long day_length);
 
+/* A checksum of a configuration's values, its env section aside: two
+ * configurations with equal checksums generate and play alike. */
+uint32_t crafter_config_crc(const crafter_config *config);
+
 #endif

@@ -125,7 +125,7 @@ static void draw_progress(FILE *out, long done, long total, long steps, double e
 
 /* The level (index in the set) of the dataset's episode i: the first pick
  * of a picker of its own, so that it depends on i alone. */
-static int level_of(const crafter_record_options *options, int64_t i) {
+static int level_of(const crafter_dataset_record_options *options, int64_t i) {
   crafter_level_picker picker;
   int64_t envs = options->run.episodes < INT32_MAX ? options->run.episodes : INT32_MAX;
   crafter_level_picker_init(&picker, options->run.level_set, options->run.levels.order,
@@ -139,7 +139,7 @@ static int level_of(const crafter_record_options *options, int64_t i) {
  * file is the same whatever the number of threads, and the worker goes on
  * with a fresh recorder meanwhile. */
 typedef struct recording {
-  const crafter_record_options *options;
+  const crafter_dataset_record_options *options;
   crafter_episode_options episode;
   crafter_traj_writer *writer;
   pthread_mutex_t lock;
@@ -203,7 +203,7 @@ typedef struct record_worker {
 /* Plays the shard's episode at `place`; 0, or -1 when the run failed. */
 static int record_one(record_worker *w, long place) {
   recording *r = w->recording;
-  const crafter_record_options *options = r->options;
+  const crafter_dataset_record_options *options = r->options;
   int64_t i = options->shard_index - 1 + (int64_t)place * options->shard_count;
   crafter_episode *runner = w->runner;
   if (options->run.level_set)
@@ -231,7 +231,7 @@ static int record_one(record_worker *w, long place) {
       crafter_agent_set_task(w->agent[p], crafter_episode_player_task(runner, p),
                              crafter_episode_player_tracker(runner, p));
   }
-  crafter_step_record step[CRAFTER_PLAYERS_MAX];
+  crafter_step_outcome step[CRAFTER_PLAYERS_MAX];
   long steps = 0;
   int over;
   do {
@@ -289,7 +289,8 @@ static void *record_episodes(void *argument) {
   return NULL;
 }
 
-int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size) {
+int crafter_dataset_record(const crafter_dataset_record_options *options, char *error,
+                           size_t error_size) {
   if (options->run.episodes < 1) return failn(2, error, error_size, "no episodes to record");
   if (options->shard_count < 1 || options->shard_index < 1 ||
       options->shard_index > options->shard_count)
@@ -354,7 +355,7 @@ int crafter_dataset_record(const crafter_record_options *options, char *error, s
     else if (!agents) status = failn(1, error, error_size, "out of memory");
   }
   if (status == 0) {
-    r.writer = crafter_traj_writer_create(options->run.record, &header, error, error_size);
+    r.writer = crafter_traj_writer_create(options->run.record_path, &header, error, error_size);
     if (!r.writer) status = 1;
   }
   if (status == 0) {

@@ -20,7 +20,7 @@
 #include "tasks.h"
 #include "worldfile.h"
 
-typedef struct crafter_record_options {
+typedef struct crafter_dataset_record_options {
   crafter_run run;        /* what is recorded: run.params' seed is the Env seed and its
                              length the steps per episode at most; run.first_episode the
                              episode counter of the dataset's first episode; run.episodes
@@ -30,17 +30,18 @@ typedef struct crafter_record_options {
                              agent of the kind with its own generator; observations none,
                              pixels, semantic or symbolic; on a level set, episode i plays
                              a level picked for i alone (so shards agree); the file to
-                             write is run.record */
+                             write is run.record_path */
   int shard_index;        /* 1..shard_count: this shard takes the episodes */
   int shard_count;        /* whose index (from 0) is shard_index - 1 modulo shard_count */
   int agent;              /* enum crafter_agent_kind */
   FILE *progress;         /* a progress bar is drawn here when not NULL */
-} crafter_record_options;
+} crafter_dataset_record_options;
 
 /* Records the episodes of one shard into a new file: episode counters
  * first_episode + i for i in [0, episodes) with i % shard_count ==
  * shard_index - 1, each a chunk written and flushed when it ends. */
-int crafter_dataset_record(const crafter_record_options *options, char *error, size_t error_size);
+int crafter_dataset_record(const crafter_dataset_record_options *options, char *error,
+                           size_t error_size);
 
 /* The header, counts, returns, success rates and integrity of a file. */
 int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_size);

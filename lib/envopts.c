@@ -214,7 +214,7 @@ const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
                                .help = "also write every episode to the trajectory file\n"
                                        "FILE (crafter-trajectory(5)), with the observations\n"
                                        "of --obs unless they are text",
-                               .store = crafter_opt_string, IN_RUN(record),
+                               .store = crafter_opt_string, IN_RUN(record_path),
                                .invalid = "the file to record to is empty"},
     [CRAFTER_OPTION_HELP] = {.letter = 'h', .name = "help", .help = "show this help and exit",
                              .store = crafter_opt_help},

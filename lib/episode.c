@@ -66,9 +66,10 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
     crafter_episode_free(e);
     return NULL;
   }
-  if (options->record && options->record->players != e->players) {
+  if (options->recording && options->recording->players != e->players) {
     crafter_fail(error, error_size, "a recording of %d player%s for a game of %d",
-                 options->record->players, options->record->players == 1 ? "" : "s", e->players);
+                 options->recording->players, options->recording->players == 1 ? "" : "s",
+                 e->players);
     crafter_episode_free(e);
     return NULL;
   }
@@ -95,10 +96,10 @@ crafter_episode *crafter_episode_new(const crafter_episode_options *options, int
   if (options->levels)
     crafter_level_picker_init(&e->picker, options->levels, options->level_order, index,
                               options->level_envs > 0 ? options->level_envs : 1);
-  if (options->record && !(e->recorder = crafter_traj_recorder_new(options->record)))
+  if (options->recording && !(e->recorder = crafter_traj_recorder_new(options->recording)))
     goto out_of_memory;
-  for (int p = 1; options->record && p < e->players; p++)
-    if (!(e->more[p] = crafter_traj_recorder_new(options->record))) goto out_of_memory;
+  for (int p = 1; options->recording && p < e->players; p++)
+    if (!(e->more[p] = crafter_traj_recorder_new(options->recording))) goto out_of_memory;
   return e;
 out_of_memory:
   crafter_fail(error, error_size, "out of memory");
@@ -157,9 +158,9 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
   int status;
   if (options->levels) {
     int level = e->next_level >= 0 ? e->next_level : crafter_level_pick(&e->picker);
-    status = crafter_env_reset_level(&e->env, options->levels, level);
+    status = crafter_levels_start(&e->env, options->levels, level);
   } else if (options->world) {
-    status = crafter_env_reset_from_world(&e->env, options->world, error, error_size);
+    status = crafter_world_map_start(&e->env, options->world, error, error_size);
     if (status < 0) return status; /* with its reason */
   } else {
     status = prepared ? crafter_env_reset_prepared(&e->env, prepared) : crafter_env_reset(&e->env);
@@ -193,7 +194,7 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
 
 /* What a step hands back of the game's result, and the goal's reward and
  * terminal discount on the step that met it. */
-static void fill_record(crafter_step_record *out, const crafter_step_result *result, int goal,
+static void fill_record(crafter_step_outcome *out, const crafter_step_result *result, int goal,
                         const crafter_task *task) {
   out->reward = result->reward;
   out->info_reward = result->info_reward;
@@ -207,10 +208,10 @@ static void fill_record(crafter_step_record *out, const crafter_step_result *res
   }
 }
 
-int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *out) {
+int crafter_episode_step(crafter_episode *e, int action, crafter_step_outcome *out) {
   if (e->players > 1) {
     int actions[CRAFTER_PLAYERS_MAX] = {0};
-    crafter_step_record records[CRAFTER_PLAYERS_MAX];
+    crafter_step_outcome records[CRAFTER_PLAYERS_MAX];
     actions[0] = action;
     int status = crafter_episode_step_players(e, actions, records);
     *out = records[0];
@@ -246,7 +247,7 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_record *ou
 }
 
 int crafter_episode_step_players(crafter_episode *e, const int *actions,
-                                 crafter_step_record *out) {
+                                 crafter_step_outcome *out) {
   if (e->players == 1) {
     out[0].over = 0;
     return crafter_episode_step(e, actions[0], out);
@@ -269,13 +270,13 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
     if (e->options->tasks && !((e->done >> p) & 1u))
       goal = crafter_task_step(&e->tracker[p], &e->env, p, actions[p], result);
     e->goal[p] = goal;
-    crafter_step_record *record = &out[p];
+    crafter_step_outcome *record = &out[p];
     fill_record(record, result, goal, e->tracker[p].task);
     record->finished = 0;
     record->over = 0;
     if ((e->done >> p) & 1u && !e->ended) {
       /* Its episode ended before: done again, nothing more to gain. */
-      *record = (crafter_step_record){0.0, 0.0, 0, 0, 1, 0.0, 0, 0};
+      *record = (crafter_step_outcome){0.0, 0.0, 0, 0, 1, 0.0, 0, 0};
     }
     if (steps_on && !((e->done >> p) & 1u)) {
       /* A player's chunk holds its steps up to its own end. */
@@ -433,7 +434,7 @@ int crafter_episode_start_stored(crafter_env *env, const crafter_traj_header *he
   env->params.seed = stored->seed;
   crafter_env_set_next_episode(env, stored->episode);
   if (header->world) {
-    if (crafter_env_reset_from_world(env, header->world, error, error_size) < 0) return -1;
+    if (crafter_world_map_start(env, header->world, error, error_size) < 0) return -1;
   } else if (crafter_env_reset(env) < 0) {
     return crafter_fail(error, error_size, "out of memory");
   }

@@ -36,13 +36,13 @@ typedef struct crafter_episode_options {
   int level_order;                /* enum crafter_level_order */
   int level_envs;                 /* runners sharing the set's sequential order (>= 1) */
   const crafter_task_pool *tasks; /* a goal for every episode, or NULL */
-  const crafter_traj_header *record; /* keep each episode in a recorder of this header,
-                                        or NULL */
+  const crafter_traj_header *recording; /* keep each episode in a recorder of this
+                                           header, or NULL */
   int players;                    /* players sharing each world (0 or 1: Crafter's one) */
 } crafter_episode_options;
 
 /* What a step (or a start) hands back. */
-typedef struct crafter_step_record {
+typedef struct crafter_step_outcome {
   double reward;      /* what the agent gets: the game's reward (0 with reward off), plus
                          the task's reward on the step that meets the goal */
   double info_reward; /* Crafter's info['reward']: the game's reward, even with reward off */
@@ -56,7 +56,7 @@ typedef struct crafter_step_record {
                          not finish anything); with several players, the player's */
   int over;           /* the world's episode ended at this step: every player's has
                          (with one player, finished) */
-} crafter_step_record;
+} crafter_step_outcome;
 
 typedef struct crafter_episode crafter_episode;
 
@@ -101,14 +101,14 @@ int crafter_episode_start(crafter_episode *episode, crafter_prepared *prepared, 
 /* One step with an action in [0, CRAFTER_ACTION_COUNT).  A step after
  * the episode ended plays on, as crafter.Env does, and is not recorded.
  * 0, or -1 when recording ran out of memory (the step was played). */
-int crafter_episode_step(crafter_episode *episode, int action, crafter_step_record *out);
+int crafter_episode_step(crafter_episode *episode, int action, crafter_step_outcome *out);
 
 /* One step of every player: actions[p], out[p] for each of the runner's
  * players.  A player's episode ends at its death, the time limit or its
  * goal (out[p].finished once); it stays in the world unless it died.  The
  * world's episode ends when every player's has (out[*].over). */
 int crafter_episode_step_players(crafter_episode *episode, const int *actions,
-                                 crafter_step_record *out);
+                                 crafter_step_outcome *out);
 
 /* The observation of the options' kind now, in the buffer (made at most
  * once between two steps); its bytes in *bytes (text: its length). */
@@ -128,7 +128,7 @@ int crafter_episode_unfinished(const crafter_episode *episode);
  * ended, or to store it as cut. */
 crafter_traj_recorder *crafter_episode_recorder(crafter_episode *episode);
 
-/* Stores the episode in `writer` (a file of the options' record header):
+/* Stores the episode in `writer` (a file of the options' recording header):
  * every player's chunk, in the players' order, as cut if it has not
  * ended.  0, or -1 with a reason. */
 int crafter_episode_store(crafter_episode *episode, crafter_traj_writer *writer, char *error,

@@ -28,19 +28,6 @@ const char *crafter_level_order_name(int order) {
   return order == CRAFTER_LEVEL_ORDER_SEQUENTIAL ? "sequential" : "random";
 }
 
-uint32_t crafter_config_crc(const crafter_config *config) {
-  /* Every configuration starts as a byte copy of the built-in one
-   * (crafter_config_default), so its padding is the built-in's zeros. */
-  crafter_config copy;
-  memcpy(&copy, config ? config : &crafter_config_builtin, sizeof(copy));
-  memset(&copy.params, 0, sizeof(copy.params));
-  /* The players' rules count only when they are not Crafter's. */
-  static const crafter_team_rules crafter_team = {0, 0};
-  if (memcmp(&copy.team, &crafter_team, sizeof(crafter_team)) == 0)
-    return crafter_crc32(&copy, offsetof(crafter_config, team));
-  return crafter_crc32(&copy, sizeof(copy));
-}
-
 /* ---- memory ---- */
 
 static size_t cells_of(const crafter_level_set *set) {
@@ -203,7 +190,7 @@ static int take_state(const crafter_level_set *set, crafter_level *level, const 
   return 0;
 }
 
-int crafter_env_reset_level(crafter_env *env, const crafter_level_set *set, int index) {
+int crafter_levels_start(crafter_env *env, const crafter_level_set *set, int index) {
   const crafter_level *level = &set->levels[index];
   crafter_game *game = &env->game;
   crafter_world *world = &game->world;

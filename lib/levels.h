@@ -64,10 +64,6 @@ enum crafter_level_order {
 int crafter_level_order_from_name(const char *name);
 const char *crafter_level_order_name(int order);
 
-/* A checksum of a configuration's values, its env section aside: two
- * configurations with equal checksums generate and play alike. */
-uint32_t crafter_config_crc(const crafter_config *config);
-
 /* Generates levels first .. first+count-1 of the Env seed params->seed,
  * with params' area and view and `config` (NULL: Crafter's), on
  * `threads` threads.  Returns 0, or -1 with a reason: a set that would
@@ -132,7 +128,7 @@ int crafter_levels_find(const crafter_level_set *set, int64_t episode);
  * env then plays episode set->first + index of the Env seed set->seed
  * (env->params.seed becomes the set's).  The env must have the set's
  * area (crafter_levels_check).  Returns 0, or -1 if memory ran out. */
-int crafter_env_reset_level(crafter_env *env, const crafter_level_set *set, int index);
+int crafter_levels_start(crafter_env *env, const crafter_level_set *set, int index);
 
 /* Which level each episode of an env plays: a generator of its own,
  * seeded from the set's seed and the env's index, so that the draws are

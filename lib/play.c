@@ -1322,13 +1322,13 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_run *run, char
     snprintf(error, error_size, "at most %d players share a world", CRAFTER_PLAYERS_MAX);
     return -1;
   }
-  if (run->record) crafter_run_header(run, "human", NULL, &game->header);
+  if (run->record_path) crafter_run_header(run, "human", NULL, &game->header);
   crafter_episode_options *e = &game->episode;
-  crafter_run_episode_options(run, NULL, run->record ? &game->header : NULL, e);
+  crafter_run_episode_options(run, NULL, run->record_path ? &game->header : NULL, e);
   game->runner = crafter_episode_new(e, 0, NULL, error, error_size);
   if (!game->runner) return -1;
-  if (run->record) {
-    game->writer = crafter_traj_writer_create(run->record, &game->header, error, error_size);
+  if (run->record_path) {
+    game->writer = crafter_traj_writer_create(run->record_path, &game->header, error, error_size);
     if (!game->writer) {
       crafter_episode_free(game->runner);
       game->runner = NULL;
@@ -1356,7 +1356,7 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   int was_sleeping = player->sleeping;
   action_watch watch;
   watch_action(&watch, env, 0, action);
-  crafter_step_record result;
+  crafter_step_outcome result;
   if (crafter_episode_step(game->runner, action, &result) < 0)
     record_failure(game, "out of memory while recording");
   const char *reason = action_failure(&watch, env, 0);
@@ -1407,7 +1407,7 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
 /* A player's message after a step of several players, as
  * crafter_play_game_act words one player's. */
 static void side_message(crafter_play_game *game, int p, int action, const action_watch *watch,
-                         int was_sleeping, const crafter_step_record *result) {
+                         int was_sleeping, const crafter_step_outcome *result) {
   crafter_env *env = crafter_episode_env(game->runner);
   crafter_play_side *side = &game->side[p];
   const crafter_player *player = crafter_game_player_const(&env->game, p);
@@ -1472,7 +1472,7 @@ void crafter_play_game_act_players(crafter_play_game *game, const int *actions) 
                  crafter_game_body(&env->game, p);
     if (watched[p]) watch_action(&watch[p], env, p, played[p]);
   }
-  crafter_step_record results[CRAFTER_PLAYERS_MAX];
+  crafter_step_outcome results[CRAFTER_PLAYERS_MAX];
   if (crafter_episode_step_players(game->runner, played, results) < 0)
     record_failure(game, "out of memory while recording");
   for (int p = 0; p < game->players; p++) {
@@ -2236,7 +2236,7 @@ int crafter_play_main(crafter_play_options *a) {
   if (started && p.replaying) {
     crafter_play_replay_free(&p.replay);
   } else if (started && crafter_play_game_finish(&p.game, error, sizeof(error)) < 0) {
-    fprintf(stderr, "%s: %s: %s\n", a->program, run->record, error);
+    fprintf(stderr, "%s: %s: %s\n", a->program, run->record_path, error);
     status = 1;
   }
   crafter_play_screen_free(p.screen);

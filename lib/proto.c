@@ -84,7 +84,7 @@ static unsigned long checksum(const uint8_t *data, size_t size) {
   return crc;
 }
 
-static void write_env_index(crafter_json_writer *json, const crafter_record_extra *extra) {
+static void write_env_index(crafter_json_writer *json, const crafter_proto_extra *extra) {
   if (extra && extra->env_index >= 0) {
     crafter_json_key(json, "env");
     crafter_json_int(json, extra->env_index);
@@ -99,7 +99,7 @@ static void write_env_index(crafter_json_writer *json, const crafter_record_extr
   }
 }
 
-static void write_extra(crafter_json_writer *json, const crafter_record_extra *extra) {
+static void write_extra(crafter_json_writer *json, const crafter_proto_extra *extra) {
   if (!extra) return;
   if (extra->level) {
     crafter_json_key(json, "level");
@@ -136,14 +136,14 @@ static void write_extra(crafter_json_writer *json, const crafter_record_extra *e
 }
 
 /* Ends a record: its extras, the closing brace and the line. */
-static void end_record(crafter_json_writer *json, const crafter_record_extra *extra) {
+static void end_record(crafter_json_writer *json, const crafter_proto_extra *extra) {
   write_extra(json, extra);
   crafter_json_end_object(json);
   crafter_json_newline(json);
 }
 
 void crafter_proto_write_reset(FILE *out, const crafter_env *env, int player,
-                               const crafter_record_extra *extra) {
+                               const crafter_proto_extra *extra) {
   const crafter_params *params = &env->params;
   const crafter_world *world = &env->game.world;
   crafter_json_writer json;
@@ -261,7 +261,7 @@ static void write_outcome(crafter_json_writer *json, const crafter_step_result *
 
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int p, int action,
                               const crafter_step_result *result,
-                              const crafter_record_extra *extra) {
+                              const crafter_proto_extra *extra) {
   const crafter_game *game = &env->game;
   const crafter_player *player = crafter_game_player_const(game, p);
   crafter_json_writer json;
@@ -321,7 +321,7 @@ static void write_named_counts(crafter_json_writer *json, const char *const *nam
 /* A short record, or with with_state a state record of player p. */
 static void write_short_or_state(FILE *out, const crafter_env *env, int p,
                                  const crafter_step_result *result,
-                                 const crafter_record_extra *extra, int with_state) {
+                                 const crafter_proto_extra *extra, int with_state) {
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, out);
   crafter_json_begin_object(&json);
@@ -356,13 +356,13 @@ static void write_short_or_state(FILE *out, const crafter_env *env, int p,
 
 void crafter_proto_write_short(FILE *out, const crafter_env *env,
                                const crafter_step_result *result,
-                               const crafter_record_extra *extra) {
+                               const crafter_proto_extra *extra) {
   write_short_or_state(out, env, 0, result, extra, 0);
 }
 
 void crafter_proto_write_state(FILE *out, const crafter_env *env, int player,
                                const crafter_step_result *result,
-                               const crafter_record_extra *extra) {
+                               const crafter_proto_extra *extra) {
   write_short_or_state(out, env, player, result, extra, 1);
 }
 

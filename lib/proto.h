@@ -25,7 +25,7 @@ int crafter_format_double(char *out, double value);
  * its kind's row says (obskind.h): the pixels or the semantic map in
  * base64, the symbolic vector as a list of numbers, the text as a string.
  * env_index >= 0 adds "env" first. */
-typedef struct crafter_record_extra {
+typedef struct crafter_proto_extra {
   int env_index;
   const uint8_t *pixels; /* NULL when none were rendered */
   size_t pixel_bytes;
@@ -41,7 +41,7 @@ typedef struct crafter_record_extra {
                             minus 1; 0: no key */
   int loaded;            /* 1: "loaded": true after those (the state a load request
                             brought, crafter-step(1)); 0: no key */
-} crafter_record_extra;
+} crafter_proto_extra;
 
 /* The records below that tell of a player's state are of player `player`
  * (0 in Crafter's game of one). */
@@ -49,18 +49,18 @@ typedef struct crafter_record_extra {
 /* The reset record: parameters, world seed, material grid and objects;
  * extra may be NULL. */
 void crafter_proto_write_reset(FILE *out, const crafter_env *env, int player,
-                               const crafter_record_extra *extra);
+                               const crafter_proto_extra *extra);
 
 /* A full step record after crafter_env_step; extra may be NULL. */
 void crafter_proto_write_step(FILE *out, const crafter_env *env, int player, int action,
                               const crafter_step_result *result,
-                              const crafter_record_extra *extra);
+                              const crafter_proto_extra *extra);
 
 /* A short step record: t, reward, done, discount and what was unlocked;
  * with a NULL result, a short reset record {"reset": episode}. */
 void crafter_proto_write_short(FILE *out, const crafter_env *env,
                                const crafter_step_result *result,
-                               const crafter_record_extra *extra);
+                               const crafter_proto_extra *extra);
 
 /* A state record: the short record followed by the player's state with
  * names: pos, facing, sleeping, daylight, inventory and achievements as
@@ -68,7 +68,7 @@ void crafter_proto_write_short(FILE *out, const crafter_env *env,
  * reset record {"reset": episode, "seed", "world_seed", then the state}. */
 void crafter_proto_write_state(FILE *out, const crafter_env *env, int player,
                                const crafter_step_result *result,
-                               const crafter_record_extra *extra);
+                               const crafter_proto_extra *extra);
 
 /* What text records carry. */
 enum crafter_info_kind { CRAFTER_INFO_SHORT = 0, CRAFTER_INFO_FULL, CRAFTER_INFO_STATE };

@@ -157,7 +157,7 @@ void crafter_run_free(crafter_run *run) {
 }
 
 void crafter_run_episode_options(const crafter_run *run, const crafter_textures *textures,
-                                 const crafter_traj_header *record,
+                                 const crafter_traj_header *recording,
                                  crafter_episode_options *options) {
   memset(options, 0, sizeof(*options));
   options->params = run->params;
@@ -170,7 +170,7 @@ void crafter_run_episode_options(const crafter_run *run, const crafter_textures 
   options->level_order = run->levels.order;
   options->level_envs = 1;
   options->tasks = run->task_pool;
-  options->record = record;
+  options->recording = recording;
   options->players = run->players;
 }
 

@@ -68,7 +68,7 @@ typedef struct crafter_run {
                                  or NULL */
   crafter_task_options tasks; /* goals */
   crafter_level_options levels; /* a level set */
-  const char *record;         /* the trajectory file every episode is written to
+  const char *record_path;    /* the trajectory file every episode is written to
                                  (crafter-trajectory(5)), or NULL */
 
   /* What the run plays by: made by the open functions from the files
@@ -112,9 +112,9 @@ void crafter_run_free(crafter_run *run);
 /* What every episode runner of the run shares: its parameters, rules,
  * world, levels (one runner in their sequential order: a batch says how
  * many), goals, observations drawn with `textures` (NULL: no pixels),
- * and `record` (a header, or NULL: no recording). */
+ * and `recording` (a header, or NULL: no recording). */
 void crafter_run_episode_options(const crafter_run *run, const crafter_textures *textures,
-                                 const crafter_traj_header *record,
+                                 const crafter_traj_header *recording,
                                  crafter_episode_options *options);
 
 /* The header of the trajectory file of the run's episodes: its

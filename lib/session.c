@@ -122,7 +122,7 @@ typedef struct session {
   uint8_t *table;    /* binary: the task table after the header */
   size_t table_bytes;
   /* Every step: each env's outcome and whether it started an episode. */
-  crafter_step_record *records;
+  crafter_step_outcome *records;
   uint8_t *started;
   /* JSON lines: each env's records of a step, written on the env's thread
    * and sent in env order. */
@@ -378,9 +378,9 @@ static int setup(session *s, char *error, size_t error_size) {
     return -1;
   const crafter_textures *textures = s->have_textures ? &s->textures : NULL;
   crafter_traj_header header;
-  if (options->run.record) crafter_run_header(&options->run, "external", textures, &header);
+  if (options->run.record_path) crafter_run_header(&options->run, "external", textures, &header);
   crafter_batch_options batch = {0};
-  crafter_run_episode_options(&options->run, textures, options->run.record ? &header : NULL,
+  crafter_run_episode_options(&options->run, textures, options->run.record_path ? &header : NULL,
                               &batch.episode);
   batch.envs = count;
   batch.threads = options->run.threads < 1       ? 1
@@ -393,7 +393,7 @@ static int setup(session *s, char *error, size_t error_size) {
   s->records = calloc((size_t)s->agents, sizeof(*s->records));
   s->started = calloc((size_t)count, 1);
   if (!s->records || !s->started) goto out_of_memory;
-  if (options->run.record) s->header = header; /* the file is made once all else is ready */
+  if (options->run.record_path) s->header = header; /* the file is made once all else is ready */
   if (options->run.task_pool && options->binary && build_task_table(s) < 0) goto out_of_memory;
   if (options->binary) return setup_frames(s, error, error_size);
   if (s->players > 1 && options->final_obs) {
@@ -466,7 +466,7 @@ static int step_failed(session *s, char *error, size_t error_size) {
 
 /* ---- JSON lines ---- */
 
-static crafter_step_result result_of(const crafter_step_record *record) {
+static crafter_step_result result_of(const crafter_step_outcome *record) {
   return (crafter_step_result){record->reward, record->done, record->discount, record->unlocked,
                                record->info_reward};
 }
@@ -475,14 +475,14 @@ static crafter_step_result result_of(const crafter_step_record *record) {
  * from; with `loaded`, the state a load request brought (its "env" key
  * always, and "loaded": true). */
 static void write_text_record(session *s, FILE *out, int agent, int action,
-                              const crafter_step_record *record, int loaded) {
+                              const crafter_step_outcome *record, int loaded) {
   int i = agent / s->players, p = agent % s->players;
   crafter_episode *episode = crafter_batch_episode(s->batch, i);
   size_t size;
   const uint8_t *obs = crafter_episode_observe_player(episode, p, &size);
   const crafter_obs_kind_info *kind = crafter_obs_kind(s->options->run.obs_kind);
   int tasks = s->options->run.task_pool != NULL;
-  crafter_record_extra extra = {
+  crafter_proto_extra extra = {
       s->options->run.envs > 1 || s->players > 1 || loaded ? i : -1,
       kind->drawn && s->options->info == CRAFTER_INFO_FULL ? obs : NULL,
       kind->drawn ? s->obs_bytes : 0,
@@ -543,11 +543,11 @@ static void text_start_job(void *context, int i, crafter_episode *episode) {
 
 /* Whether the step of env i ended its world's episode. */
 static int world_ended(const session *s, int i) {
-  const crafter_step_record *record = &s->records[(size_t)i * (size_t)s->players];
+  const crafter_step_outcome *record = &s->records[(size_t)i * (size_t)s->players];
   return record->over;
 }
 
-static void fill_frame(session *s, int agent, const crafter_step_record *record, int started) {
+static void fill_frame(session *s, int agent, const crafter_step_outcome *record, int started) {
   uint8_t *frame = s->frame;
   int i = agent, p = 0;
   crafter_episode *episode = crafter_batch_episode(s->batch, agent / s->players);
@@ -969,7 +969,7 @@ static void fill_loaded(session *s, int i, int started) {
   const crafter_env *env = crafter_episode_env_const(episode);
   for (int p = 0; p < s->players; p++) {
     int agent = i * s->players + p;
-    crafter_step_record record = {0};
+    crafter_step_outcome record = {0};
     record.done = crafter_episode_player_done(episode, p);
     int alive = crafter_game_player_const(&env->game, p)->inventory[CRAFTER_HEALTH] > 0;
     record.discount = alive ? 1.0 : 0.0;
@@ -996,7 +996,7 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
              s->options->run.envs);
     return -1;
   }
-  size_t limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, (int)index));
+  size_t limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, (int)index));
   if (size > limit) {
     snprintf(error, error_size,
              "a load request before step %ld brings %u bytes; a state of these parameters has "
@@ -1087,7 +1087,7 @@ static int text_request(session *s, char *line, long line_number, char *error,
   }
   size_t length = strcspn(end, " \t\r");
   size_t rest = length + strspn(end + length, " \t\r");
-  size_t limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, (int)index));
+  size_t limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, (int)index));
   size_t size;
   if (end[rest] != '\0' || length == 0 || length / 4 * 3 > limit + 2 ||
       state_room(s, length / 4 * 3 + 1) < 0 ||
@@ -1222,7 +1222,7 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
   /* A line of actions has its limit; a load request, the base64 of the
    * largest state of these parameters. */
   size_t action_limit = crafter_session_line_limit(count);
-  size_t state_limit = crafter_episode_state_limit(crafter_batch_episode(s->batch, 0));
+  size_t state_limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, 0));
   size_t load_limit = 64 + (state_limit + 2) / 3 * 4;
   line_buffer buffer = {NULL, 0, 0, load_limit > action_limit ? load_limit : action_limit};
   int *actions = malloc(sizeof(int) * (size_t)count);
@@ -1354,8 +1354,9 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     return made == CRAFTER_PLAYERS_UNFIT ? 1 : 2;
   }
   /* A file that cannot be written is the run's failure, not the options'. */
-  if (options->run.record &&
-      !(s.writer = crafter_traj_writer_create(options->run.record, &s.header, error, error_size))) {
+  if (options->run.record_path &&
+      !(s.writer =
+            crafter_traj_writer_create(options->run.record_path, &s.header, error, error_size))) {
     free_session(&s);
     return 1;
   }

@@ -23,7 +23,7 @@ typedef struct crafter_session_options {
                                 run.players players in each env's world, one record (frame
                                 entry) and one action per player, env by env
                                 (crafter-protocol(5)); records carry "level" on a level
-                                set; run.record (or NULL) is written every episode, with
+                                set; run.record_path (or NULL) is written every episode, with
                                 the observations of run.obs_kind unless they are text, an
                                 episode the input cut short stored as cut */
   int info;                  /* what text records carry: enum crafter_info_kind */

@@ -262,11 +262,11 @@ static size_t save(const crafter_env *env, crafter_episode *e, uint8_t *out, siz
   return 0;
 }
 
-size_t crafter_env_save_state(const crafter_env *env, uint8_t *out, size_t capacity) {
+size_t crafter_state_save(const crafter_env *env, uint8_t *out, size_t capacity) {
   return save(env, NULL, out, capacity);
 }
 
-size_t crafter_episode_save_state(crafter_episode *e, uint8_t *out, size_t capacity) {
+size_t crafter_state_save_episode(crafter_episode *e, uint8_t *out, size_t capacity) {
   return save(crafter_episode_env_const(e), e, out, capacity);
 }
 
@@ -712,17 +712,17 @@ static int load(crafter_env *env, crafter_episode *e, const uint8_t *state, size
   return status;
 }
 
-int crafter_env_load_state(crafter_env *env, const uint8_t *state, size_t size, char *error,
-                           size_t error_size) {
+int crafter_state_load(crafter_env *env, const uint8_t *state, size_t size, char *error,
+                       size_t error_size) {
   return load(env, NULL, state, size, error, error_size);
 }
 
-int crafter_episode_load_state(crafter_episode *e, const uint8_t *state, size_t size, char *error,
+int crafter_state_load_episode(crafter_episode *e, const uint8_t *state, size_t size, char *error,
                                size_t error_size) {
   return load(crafter_episode_env(e), e, state, size, error, error_size);
 }
 
-size_t crafter_episode_state_limit(const crafter_episode *e) {
+size_t crafter_state_episode_limit(const crafter_episode *e) {
   const crafter_env *env = crafter_episode_env_const(e);
   const crafter_world *world = &env->game.world;
   size_t cells = (size_t)world->width * (size_t)world->height;

@@ -42,19 +42,19 @@
 /* Writes the state of `env` (a plain env: no runner around it) into
  * out[0..capacity) when it fits, and returns its size in bytes either way
  * (call with capacity 0 to learn it). */
-size_t crafter_env_save_state(const crafter_env *env, uint8_t *out, size_t capacity);
+size_t crafter_state_save(const crafter_env *env, uint8_t *out, size_t capacity);
 
-/* Loads a state saved by crafter_env_save_state into `env`, which must
+/* Loads a state saved by crafter_state_save into `env`, which must
  * have the parameters of the env it was saved from (area, view, size,
  * length, reward, players, the configuration's values; the seed comes
  * with the state).  The env's observer is not called: the observation of
  * the loaded state is the caller's to keep.  0, or -1 with a reason, the
  * env untouched. */
-int crafter_env_load_state(crafter_env *env, const uint8_t *state, size_t size, char *error,
-                           size_t error_size);
+int crafter_state_load(crafter_env *env, const uint8_t *state, size_t size, char *error,
+                       size_t error_size);
 
 /* The same for an episode runner: its env and what the runner keeps. */
-size_t crafter_episode_save_state(crafter_episode *episode, uint8_t *out, size_t capacity);
+size_t crafter_state_save_episode(crafter_episode *episode, uint8_t *out, size_t capacity);
 
 /* Loads a runner's state into `episode`, whose options must match the
  * saver's (the env's parameters as above; the same goals, level set and
@@ -64,11 +64,11 @@ size_t crafter_episode_save_state(crafter_episode *episode, uint8_t *out, size_t
  * the state carries pixels; else it is made from the state (pixels drawn
  * with noise that does not come out of the game's generator, so the game
  * is not changed).  0, or -1 with a reason, the runner untouched. */
-int crafter_episode_load_state(crafter_episode *episode, const uint8_t *state, size_t size,
+int crafter_state_load_episode(crafter_episode *episode, const uint8_t *state, size_t size,
                                char *error, size_t error_size);
 
 /* The most bytes a state of this runner may take: a reader of states
  * from a pipe refuses a longer one before reading it. */
-size_t crafter_episode_state_limit(const crafter_episode *episode);
+size_t crafter_state_episode_limit(const crafter_episode *episode);
 
 #endif

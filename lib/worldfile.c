@@ -690,8 +690,8 @@ static int build_from_map(crafter_game *game, void *context) {
   return 0;
 }
 
-int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map, char *error,
-                                 size_t error_size) {
+int crafter_world_map_start(crafter_env *env, const crafter_world_map *map, char *error,
+                            size_t error_size) {
   if (map->width != env->params.area[0] || map->height != env->params.area[1]) {
     snprintf(error, error_size, "the world is %dx%d but the env's area is %dx%d", map->width,
              map->height, env->params.area[0], env->params.area[1]);

@@ -80,7 +80,7 @@ void crafter_world_map_free(crafter_world_map *map);
  * call.  Returns 0, or -1 with a reason; CRAFTER_PLAYERS_UNFIT (game.h)
  * with the reason when the map has more players '@' than the env, or no
  * room for every player of the env. */
-int crafter_env_reset_from_world(crafter_env *env, const crafter_world_map *map, char *error,
-                                 size_t error_size);
+int crafter_world_map_start(crafter_env *env, const crafter_world_map *map, char *error,
+                            size_t error_size);
 
 #endif

@@ -62,7 +62,7 @@ static int reset_via_world(crafter_env *env, const char *trace) {
   int status = crafter_world_map_parse(&map, text, length, "world", error, sizeof(error));
   free(text);
   if (status == 0) {
-    status = crafter_env_reset_from_world(env, &map, error, sizeof(error));
+    status = crafter_world_map_start(env, &map, error, sizeof(error));
     crafter_world_map_free(&map);
   }
   if (status < 0) printf("# %s: %s\n", trace, error);
@@ -284,10 +284,10 @@ static char *replay_record(crafter_env *env, const crafter_json *expected, int i
   FILE *out = open_memstream(&text, length);
   if (!out) exit(3);
   size_t pixel_bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
-  crafter_record_extra record = {-1,     pixels, pixel_bytes, CRAFTER_OBS_PIXELS,
+  crafter_proto_extra record = {-1,     pixels, pixel_bytes, CRAFTER_OBS_PIXELS,
                                  crafter_json_get(expected, "obs") != NULL, pixels, pixel_bytes,
                                  NULL, NULL, -1, 0, 0, 0};
-  const crafter_record_extra *with = pixels ? &record : NULL;
+  const crafter_proto_extra *with = pixels ? &record : NULL;
   if (is_reset) {
     crafter_proto_write_reset(out, env, 0, with);
   } else {

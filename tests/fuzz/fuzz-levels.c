@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (crafter_levels_check(&set, &params, NULL, error, sizeof error) == 0 &&
       crafter_env_init(&env, &params, error, sizeof error) == 0) {
     for (int i = 0; i < set.count && i < 8; i++) {
-      if (crafter_env_reset_level(&env, &set, i) != 0) abort();
+      if (crafter_levels_start(&env, &set, i) != 0) abort();
       crafter_step_result result;
       for (int t = 0; t < 40; t++) crafter_env_step(&env, t % CRAFTER_ACTION_COUNT, &result);
     }

@@ -80,9 +80,9 @@ static crafter_episode *fresh(int k) {
 }
 
 static uint8_t *saved(crafter_episode *runner, size_t *size) {
-  *size = crafter_episode_save_state(runner, NULL, 0);
+  *size = crafter_state_save_episode(runner, NULL, 0);
   uint8_t *state = malloc(*size);
-  if (!state || crafter_episode_save_state(runner, state, *size) != *size) abort();
+  if (!state || crafter_state_save_episode(runner, state, *size) != *size) abort();
   return state;
 }
 
@@ -92,7 +92,7 @@ static void try_state(int k, const uint8_t *data, size_t size) {
   size_t before_size;
   uint8_t *before = saved(runner, &before_size);
   char error[512];
-  int refused = crafter_episode_load_state(runner, data, size, error, sizeof(error)) < 0;
+  int refused = crafter_state_load_episode(runner, data, size, error, sizeof(error)) < 0;
   if (getenv("FUZZ_VERBOSE"))
     fprintf(stderr, "runner %d: %s (daylight %g)\n", k, refused ? error : "loaded",
             crafter_episode_env(runner)->game.daylight);
@@ -116,7 +116,7 @@ static void try_state(int k, const uint8_t *data, size_t size) {
     int actions[CRAFTER_PLAYERS_MAX];
     for (int p = 0; p < players; p++)
       actions[p] = size ? data[((size_t)t * 131 + (size_t)p * 17) % size] % CRAFTER_ACTION_COUNT : 0;
-    crafter_step_record records[CRAFTER_PLAYERS_MAX];
+    crafter_step_outcome records[CRAFTER_PLAYERS_MAX];
     if (crafter_episode_step_players(runner, actions, records) < 0) abort();
     size_t bytes;
     crafter_episode_observe(runner, &bytes);

@@ -1,6 +1,6 @@
 /* Fuzz target: a world file (crafter-world(5)) read, then played.  A map
  * the reader accepts must be playable: an env of its area starts an
- * episode on it (crafter_env_reset_from_world), which must hold the map's
+ * episode on it (crafter_world_map_start), which must hold the map's
  * grid and objects, and takes steps with every observation drawn (pixels
  * through an attached renderer, semantic, symbolic, text), then starts a
  * second episode on it.  Maps of more than 128x128 cells are only read,
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!semantic) abort();
   crafter_renderer_attach(play_renderer(&params), &env, pixels);
   /* A map the reader accepted is one an episode can start on. */
-  if (crafter_env_reset_from_world(&env, &map, error, sizeof(error)) < 0) {
+  if (crafter_world_map_start(&env, &map, error, sizeof(error)) < 0) {
     fprintf(stderr, "fuzz-world-play: an accepted map is refused: %s\n", error);
     abort();
   }
@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       crafter_render_symbolic_players(&env, p, symbolic);
       (void)crafter_render_text(&env, p, text, sizeof(text));
     }
-    if (over && crafter_env_reset_from_world(&env, &map, error, sizeof(error)) < 0) abort();
+    if (over && crafter_world_map_start(&env, &map, error, sizeof(error)) < 0) abort();
   }
   free(semantic);
   crafter_env_free(&env);

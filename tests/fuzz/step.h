@@ -204,7 +204,7 @@ static int step_run(const uint8_t *data, size_t size, int binary) {
     }
     if (choice[1] & 128) run->first_episode = CRAFTER_EPISODE_MAX - 1;
   }
-  if (choice[1] & 8) run->record = "/dev/null";
+  if (choice[1] & 8) run->record_path = "/dev/null";
 
   int input = memfd_create("fuzz-step-input", 0);
   int shm = binary && (choice[1] & 32) ? memfd_create("fuzz-step-shm", 0) : -1;

@@ -65,7 +65,7 @@ static int play(const char *map, const crafter_task *goal) {
   params.length = 0;
   int status = 0;
   if (crafter_env_init(&env, &params, error, sizeof(error)) < 0 ||
-      crafter_env_reset_from_world(&env, &world, error, sizeof(error)) < 0) {
+      crafter_world_map_start(&env, &world, error, sizeof(error)) < 0) {
     printf("# %s\n", error);
     status = -1;
   }

@@ -512,7 +512,7 @@ static void test_proto(void) {
     return;
   }
   const char *text = "You see:\n\ta \"tree\" \\ here\x01";
-  crafter_record_extra extra;
+  crafter_proto_extra extra;
   memset(&extra, 0, sizeof(extra));
   extra.env_index = -1;
   extra.kind = CRAFTER_OBS_TEXT;

@@ -71,7 +71,7 @@ static void test_resets(const crafter_level_set *set) {
   char why[64] = "";
   for (size_t n = 0; n < sizeof(order) / sizeof(order[0]); n++) {
     int k = order[n];
-    crafter_env_reset_level(&played, set, k);
+    crafter_levels_start(&played, set, k);
     crafter_env_set_next_episode(&fresh, set->first + k);
     crafter_env_reset(&fresh);
     if (!same_game(&played.game, &fresh.game, why, sizeof(why)) ||

@@ -320,7 +320,7 @@ static void recording_options(crafter_run *options, char *path) {
   if (fd >= 0) close(fd);
   crafter_run_init(options);
   options->params.seed = 1;
-  options->record = path;
+  options->record_path = path;
 }
 
 static void test_record_and_replay(void) {

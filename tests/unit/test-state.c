@@ -60,20 +60,20 @@ static crafter_episode *runner(const crafter_episode_options *options, int index
 
 /* A state, saved into a new buffer. */
 static uint8_t *saved(crafter_episode *e, size_t *size) {
-  *size = crafter_episode_save_state(e, NULL, 0);
+  *size = crafter_state_save_episode(e, NULL, 0);
   uint8_t *state = malloc(*size);
-  if (!state || crafter_episode_save_state(e, state, *size) != *size) abort();
+  if (!state || crafter_state_save_episode(e, state, *size) != *size) abort();
   return state;
 }
 
 /* One step of every player, the next episode started when the world's
  * ended (as crafter-step does without --manual-reset). */
-static void advance(crafter_episode *e, const int *actions, crafter_step_record *records) {
+static void advance(crafter_episode *e, const int *actions, crafter_step_outcome *records) {
   crafter_episode_step_players(e, actions, records);
   if (records[0].over && crafter_episode_start(e, NULL, error, sizeof(error)) < 0) abort();
 }
 
-static int same_records(const crafter_step_record *a, const crafter_step_record *b, int players) {
+static int same_records(const crafter_step_outcome *a, const crafter_step_outcome *b, int players) {
   for (int p = 0; p < players; p++)
     if (a[p].reward != b[p].reward || a[p].info_reward != b[p].info_reward ||
         a[p].unlocked != b[p].unlocked || a[p].goal != b[p].goal || a[p].done != b[p].done ||
@@ -125,7 +125,7 @@ static int continues(const crafter_episode_options *options, int total, int foll
   crafter_env *env = crafter_episode_env(original);
   for (int t = 0; t < total && all_same; t++) {
     int actions[CRAFTER_PLAYERS_MAX];
-    crafter_step_record records[CRAFTER_PLAYERS_MAX];
+    crafter_step_outcome records[CRAFTER_PLAYERS_MAX];
     if (kill_at >= 0 && t >= kill_at && players > 1) { /* player 1 dies at the next step */
       env->game.players[1].inventory[CRAFTER_HEALTH] = 0;
       kill_at = -1;
@@ -143,7 +143,7 @@ static int continues(const crafter_episode_options *options, int total, int foll
     size_t size;
     uint8_t *state = saved(original, &size);
     crafter_episode *copy = runner(options, 5);
-    if (!copy || crafter_episode_load_state(copy, state, size, error, sizeof(error)) < 0) {
+    if (!copy || crafter_state_load_episode(copy, state, size, error, sizeof(error)) < 0) {
       printf("# step %d: %s\n", t, error);
       free(state);
       crafter_episode_free(copy);
@@ -153,7 +153,7 @@ static int continues(const crafter_episode_options *options, int total, int foll
     free(state);
     all_same &= same_runners(original, copy);
     for (int k = 0; k < follow && all_same; k++, t++) {
-      crafter_step_record mine[CRAFTER_PLAYERS_MAX], theirs[CRAFTER_PLAYERS_MAX];
+      crafter_step_outcome mine[CRAFTER_PLAYERS_MAX], theirs[CRAFTER_PLAYERS_MAX];
       for (int p = 0; p < players; p++) actions[p] = draw_action();
       advance(original, actions, mine);
       advance(copy, actions, theirs);
@@ -239,10 +239,10 @@ static void test_plain_env(void) {
     crafter_step_result result;
     crafter_env_step(&original, draw_action(), &result);
   }
-  size_t size = crafter_env_save_state(&original, NULL, 0);
+  size_t size = crafter_state_save(&original, NULL, 0);
   uint8_t *state = malloc(size), *mine = malloc(size + 4096), *theirs = malloc(size + 4096);
-  crafter_env_save_state(&original, state, size);
-  int loaded = crafter_env_load_state(&copy, state, size, error, sizeof(error)) == 0;
+  crafter_state_save(&original, state, size);
+  int loaded = crafter_state_load(&copy, state, size, error, sizeof(error)) == 0;
   int same = loaded;
   for (int t = 0; t < 400 && same; t++) {
     crafter_step_result a, b;
@@ -253,8 +253,8 @@ static void test_plain_env(void) {
       crafter_env_reset(&original);
       crafter_env_reset(&copy);
     }
-    size_t size_a = crafter_env_save_state(&original, mine, size + 4096);
-    size_t size_b = crafter_env_save_state(&copy, theirs, size + 4096);
+    size_t size_a = crafter_state_save(&original, mine, size + 4096);
+    size_t size_b = crafter_state_save(&copy, theirs, size + 4096);
     same = a.reward == b.reward && a.done == b.done && a.unlocked == b.unlocked &&
            size_a == size_b && memcmp(mine, theirs, size_a) == 0;
   }
@@ -279,7 +279,7 @@ static void refused(const crafter_episode_options *options, const uint8_t *state
   size_t before_size, after_size;
   uint8_t *before = saved(target, &before_size);
   error[0] = '\0';
-  int status = crafter_episode_load_state(target, state, size, error, sizeof(error));
+  int status = crafter_state_load_episode(target, state, size, error, sizeof(error));
   uint8_t *after = saved(target, &after_size);
   ok(status < 0 && strstr(error, word) && before_size == after_size &&
          memcmp(before, after, before_size) == 0,
@@ -324,14 +324,14 @@ static void test_mismatch(void) {
   other = options;
   other.obs_kind = CRAFTER_OBS_NONE;
   crafter_episode *bare = runner(&other, 1);
-  int loaded = bare && crafter_episode_load_state(bare, state, size, error, sizeof(error)) == 0;
+  int loaded = bare && crafter_state_load_episode(bare, state, size, error, sizeof(error)) == 0;
   ok(loaded, "the observation kind may differ (pixels into none)%s%s", loaded ? "" : ": ",
      loaded ? "" : error);
   crafter_episode_free(bare);
   crafter_env plain;
   if (crafter_env_init(&plain, &options.params, error, sizeof(error)) < 0) abort();
   crafter_env_reset(&plain);
-  ok(crafter_env_load_state(&plain, state, size, error, sizeof(error)) < 0 &&
+  ok(crafter_state_load(&plain, state, size, error, sizeof(error)) < 0 &&
          strstr(error, "runner"),
      "a runner's state into a plain env is refused: %s", error);
   crafter_env_free(&plain);
@@ -350,7 +350,7 @@ static void test_pixels_drawn_on_load(void) {
   none.obs_kind = CRAFTER_OBS_NONE;
   crafter_episode *drawing = runner(&pixels, 0), *blind = runner(&none, 0);
   int actions[1];
-  crafter_step_record mine[1], theirs[1];
+  crafter_step_outcome mine[1], theirs[1];
   int t = 0;
   while (crafter_episode_env(blind)->game.daylight >= 0.5 && t++ < 3000) {
     actions[0] = draw_action() % 2 ? CRAFTER_NOOP : draw_action();
@@ -360,7 +360,7 @@ static void test_pixels_drawn_on_load(void) {
   size_t size;
   uint8_t *state = saved(blind, &size);
   crafter_episode *copy = runner(&pixels, 4);
-  int loaded = crafter_episode_load_state(copy, state, size, error, sizeof(error)) == 0;
+  int loaded = crafter_state_load_episode(copy, state, size, error, sizeof(error)) == 0;
   int same = loaded && crafter_episode_env(copy)->game.daylight < 0.5;
   for (int k = 0; k < 100 && same; k++) {
     actions[0] = draw_action();
@@ -386,7 +386,7 @@ static void test_damage(void) {
   crafter_episode *source = runner(&options, 0);
   for (int t = 0; t < 60; t++) {
     int actions[2] = {draw_action(), draw_action()};
-    crafter_step_record records[2];
+    crafter_step_outcome records[2];
     advance(source, actions, records);
   }
   size_t size;
@@ -401,9 +401,9 @@ static void test_damage(void) {
       memcpy(copy, state, size);
       copy[at] ^= (uint8_t)(1u << bit);
       flips++;
-      all_refused &= crafter_episode_load_state(target, copy, size, error, sizeof(error)) < 0;
+      all_refused &= crafter_state_load_episode(target, copy, size, error, sizeof(error)) < 0;
       if (at % 64 == 0 || at + 1 == size) {
-        size_t after_size = crafter_episode_save_state(target, after, before_size + 65536);
+        size_t after_size = crafter_state_save_episode(target, after, before_size + 65536);
         untouched &= after_size == before_size && memcmp(before, after, before_size) == 0;
       }
     }
@@ -411,12 +411,12 @@ static void test_damage(void) {
      "the runner untouched", flips, size);
   int cuts_refused = 1;
   for (size_t cut = 0; cut < size; cut++)
-    cuts_refused &= crafter_episode_load_state(target, state, cut, error, sizeof(error)) < 0;
+    cuts_refused &= crafter_state_load_episode(target, state, cut, error, sizeof(error)) < 0;
   ok(cuts_refused, "every cut of the state is refused (last: %s)", error);
   memcpy(copy, state, size);
   crafter_put_u32(copy + 8, CRAFTER_STATE_VERSION + 1);
   crafter_put_u32(copy + size - 4, crafter_crc32(copy, size - 4));
-  ok(crafter_episode_load_state(target, copy, size, error, sizeof(error)) < 0 &&
+  ok(crafter_state_load_episode(target, copy, size, error, sizeof(error)) < 0 &&
          strstr(error, "version"),
      "a state of another format version is refused: %s", error);
 
@@ -428,14 +428,14 @@ static void test_damage(void) {
     memcpy(copy, state, size);
     copy[at] ^= 0xff;
     crafter_put_u32(copy + size - 4, crafter_crc32(copy, size - 4));
-    if (crafter_episode_load_state(target, copy, size, error, sizeof(error)) < 0) {
+    if (crafter_state_load_episode(target, copy, size, error, sizeof(error)) < 0) {
       refused_count++;
       continue;
     }
     loaded++;
     for (int t = 0; t < 3; t++) {
       int actions[2] = {draw_action(), draw_action()};
-      crafter_step_record records[2];
+      crafter_step_outcome records[2];
       advance(target, actions, records);
     }
   }
@@ -516,11 +516,11 @@ static void test_recording(void) {
   crafter_episode_options options = base_options();
   crafter_traj_header header;
   crafter_traj_header_init(&header, &options.params, options.obs_kind, "test", &textures);
-  options.record = &header;
+  options.recording = &header;
   crafter_episode *recording = runner(&options, 0);
   size_t size;
   uint8_t *state = saved(recording, &size);
-  ok(crafter_episode_load_state(recording, state, size, error, sizeof(error)) < 0 &&
+  ok(crafter_state_load_episode(recording, state, size, error, sizeof(error)) < 0 &&
          strstr(error, "record"),
      "a recording runner refuses a load: %s", error);
   free(state);

@@ -60,7 +60,7 @@ static void play(const char *map, const crafter_task *goal) {
   params.area[1] = height;
   params.length = 0;
   if (crafter_env_init(&env, &params, error, sizeof(error)) < 0 ||
-      crafter_env_reset_from_world(&env, &world, error, sizeof(error)) < 0)
+      crafter_world_map_start(&env, &world, error, sizeof(error)) < 0)
     printf("# %s\n", error);
   crafter_world_map_free(&world);
   for (int item = CRAFTER_SAPLING; item < CRAFTER_ITEM_COUNT; item++)

@@ -256,7 +256,7 @@ static int entries_starting(const char *directory, const char *prefix) {
 }
 
 static int record_episode(const char *path, int side, char *error, size_t error_size) {
-  crafter_record_options record;
+  crafter_dataset_record_options record;
   memset(&record, 0, sizeof(record));
   crafter_run_init(&record.run);
   record.run.params.seed = 3;
@@ -265,7 +265,7 @@ static int record_episode(const char *path, int side, char *error, size_t error_
   record.run.episodes = 1;
   record.shard_index = record.shard_count = 1;
   record.run.obs_kind = CRAFTER_OBS_PIXELS;
-  record.run.record = path;
+  record.run.record_path = path;
   return crafter_dataset_record(&record, error, error_size);
 }
 
