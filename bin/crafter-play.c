@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "envopts.h"
 #include "play.h"
+#include "play_screen.h" /* the colour modes */
 
 #define PROGRAM "crafter-play"
 

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "play.h"
+#include "play_game.h"
+#include "play_keys.h"
+#include "play_replay.h"
+#include "play_screen.h"
 #include "proto.h"
 #include "tap.h"
 #include "textures.h"
