@@ -22,7 +22,7 @@ VERSION = 0.1.0
 
 LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen game yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
 	levels batch bench worldfile gen \
-	proto json cli envopts run score traj npz dataset agents play play_keys play_screen play_game play_replay
+	proto json cli envopts run score traj traj_format traj_writer traj_reader npz dataset agents play play_keys play_screen play_game play_replay
 # The vector kernels (world generation, random draws, shading), once per
 # instruction set (kernels.h).
 FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o lib/rng_kernels-base.o \
@@ -33,7 +33,7 @@ LIB_HEADERS = $(wildcard lib/*.h)
 # What a C user includes (lib/crafter.h includes them all); the other
 # headers are internal and not installed.
 PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h game.h state.h \
-	levels.h score.h tasks.h terrain.h textures.h traj.h world.h worldfile.h)
+	levels.h score.h tasks.h terrain.h textures.h traj.h traj_reader.h traj_writer.h world.h worldfile.h)
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \

@@ -14,6 +14,7 @@
 #include "tasks.h"
 #include "textures.h"
 #include "errors.h"
+#include "traj_writer.h"
 
 double crafter_now(void) {
   struct timespec now;

@@ -13,6 +13,7 @@
 #include "run.h"
 #include "json.h"
 #include "traj.h"
+#include "traj_writer.h"
 
 typedef struct crafter_bench_options {
   crafter_batch_options batch;

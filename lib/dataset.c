@@ -20,6 +20,8 @@
 #include "score.h"
 #include "textures.h"
 #include "traj.h"
+#include "traj_reader.h"
+#include "traj_writer.h"
 #include "video.h"
 
 

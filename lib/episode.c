@@ -5,6 +5,8 @@
 
 #include "errors.h"
 #include "obskind.h"
+#include "traj_reader.h"
+#include "traj_writer.h"
 
 struct crafter_episode {
   const crafter_episode_options *options;

@@ -22,6 +22,8 @@
 #include "tasks.h"
 #include "textures.h"
 #include "traj.h"
+#include "traj_reader.h"
+#include "traj_writer.h"
 #include "worldfile.h"
 
 /* What every runner of a run shares; read only while they run. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "traj_writer.h"
 
 /* ---- what an action did ---- */
 

@@ -10,6 +10,7 @@
 #include "episode.h"
 #include "run.h"
 #include "traj.h"
+#include "traj_writer.h"
 
 /* ---- what an action did ---- */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "traj_reader.h"
 
 /* ---- a replay ---- */
 

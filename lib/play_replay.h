@@ -13,6 +13,7 @@
 #include "episode.h"
 #include "play_game.h" /* crafter_play_watch */
 #include "traj.h"
+#include "traj_reader.h"
 #include "worldfile.h"
 
 /* ---- a replay ---- */

@@ -19,6 +19,7 @@
 #include "json.h"
 #include "levels.h"
 #include "traj.h"
+#include "traj_reader.h"
 
 extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_SOURCE */
 

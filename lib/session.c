@@ -29,6 +29,7 @@
 #include "render.h"
 #include "textures.h"
 #include "traj.h"
+#include "traj_writer.h"
 
 /* Reads the input stream and flushes the output before it blocks, so an
  * agent waiting for a record never deadlocks while piped input is still

@@ -1,4 +1,6 @@
-/* traj: trajectory files (crafter-trajectory(5)): write, read, verify.
+/* traj: trajectory files (crafter-trajectory(5)): what a file holds, its
+ * header and its episodes; traj_writer.h writes them, traj_reader.h reads
+ * and verifies them.
  *
  * A file is a header (the format version, the environment parameters,
  * what each step stores), then one self-delimiting chunk per episode
@@ -113,6 +115,10 @@ void crafter_traj_header_set_rules(crafter_traj_header *header, const char *conf
  * its configuration's maximum (Crafter's: 9). */
 int32_t crafter_traj_item_max(const crafter_traj_header *header, int item);
 
+/* Whether observations of a kind are stored in files: of a fixed size,
+ * with a code (none, pixels, semantic, symbolic; not text). */
+int crafter_traj_stores_kind(int obs_kind);
+
 /* Bytes of one stored observation of a kind for these parameters in a
  * game of `players` players (a symbolic one has 63 values more with
  * several), 0 for none or a kind not stored (text). */
@@ -163,177 +169,6 @@ typedef struct crafter_traj_step {
   uint32_t unlocked; /* achievements unlocked for the first time by this step */
   double reward;     /* Crafter's info['reward'], whatever params.reward says */
 } crafter_traj_step;
-
-/* Builds one episode in memory, compressing as it goes. */
-typedef struct crafter_traj_recorder crafter_traj_recorder;
-
-crafter_traj_recorder *crafter_traj_recorder_new(const crafter_traj_header *header);
-void crafter_traj_recorder_free(crafter_traj_recorder *recorder);
-
-/* Starts an episode of player `player` (0 in Crafter's game of one) after
- * crafter_env_reset; obs is its first observation (obs_bytes of the
- * header; ignored when there are none).  In a file of several players the
- * chunk is that player's; every step after is given the same player, whose
- * achievements and inventory the episode ends with.  Returns 0, or -1 when
- * memory ran out. */
-int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
-                                int player, const void *obs);
-
-/* Adds a step of player `player` after crafter_env_step with its action
- * and result; obs is the observation after it.  Returns 0, or -1 when
- * memory ran out. */
-int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
-                               int player, int action, const crafter_step_result *result,
-                               const void *obs);
-
-/* Gives the episode begun by crafter_traj_recorder_start a goal: task
- * index `task` of the header's task set, worded by its text `text`. */
-void crafter_traj_recorder_set_task(crafter_traj_recorder *recorder, int task, int text);
-
-/* On a level set: gives the episode begun by crafter_traj_recorder_start
- * its world episode's place (from 1) in the whole dataset, so that the
- * shards of a dataset carry the places the dataset recorded at once has.
- * Without it, a writer numbers world episodes in the order they come. */
-void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t place);
-
-/* crafter_traj_recorder_step for an episode with a goal: `goal` is 1 on
- * the step that met it (result->done then set), and result holds the
- * game's reward and discount, without the task's. */
-int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
-                                    int player, int action, const crafter_step_result *result,
-                                    const void *obs, int goal);
-
-/* Finishes the compression of the episode, which takes no more steps: the
- * work crafter_traj_writer_add would do, done beforehand on the thread
- * that played the episode.  0, or -1 when memory ran out. */
-int crafter_traj_recorder_seal(crafter_traj_recorder *recorder);
-
-/* Steps added since the start; -1 when no episode is started. */
-long crafter_traj_recorder_steps(const crafter_traj_recorder *recorder);
-
-typedef struct crafter_traj_writer crafter_traj_writer;
-
-/* Creates a file and writes its header.  NULL with a reason.  Onto a
- * non-empty regular file that is there, the recording is written to a
- * temporary beside it (lib/outfile.h) that takes the path once a whole
- * world episode that ended has been added, and grows there: stopped before,
- * the old file stays as it was; stopped after, the path holds every
- * episode added.  Adding chunks and closing hold the signals
- * (crafter_outfile_hold_signals), so a signal that ends the process leaves
- * whole chunks and whole worlds. */
-crafter_traj_writer *crafter_traj_writer_create(const char *path,
-                                                const crafter_traj_header *header, char *error,
-                                                size_t error_size);
-
-/* The same, for a file written whole (lib/outfile.h): the chunks go to a
- * temporary file renamed over the path by crafter_traj_writer_close, so a
- * failed or interrupted write leaves the path as it was.  For copies such
- * as merges, where a partial file is worth nothing. */
-crafter_traj_writer *crafter_traj_writer_create_whole(const char *path,
-                                                      const crafter_traj_header *header,
-                                                      char *error, size_t error_size);
-
-/* Gives up a writer: closes the file (a file written whole is removed)
- * and frees the writer. */
-void crafter_traj_writer_abort(crafter_traj_writer *writer);
-
-/* Finishes the recorder's episode, appends its chunk and flushes it to
- * the system, so the episode survives the process being killed.  The
- * recorder is then empty until the next start.  Returns 0, or -1 with a
- * reason. */
-int crafter_traj_writer_add(crafter_traj_writer *writer, crafter_traj_recorder *recorder,
-                            char *error, size_t error_size);
-
-/* Appends a chunk read with crafter_traj_read_chunk from a file of the
- * same header. */
-int crafter_traj_writer_add_chunk(crafter_traj_writer *writer, const uint8_t *chunk,
-                                  size_t bytes, char *error, size_t error_size);
-
-/* Writes the index and trailer and closes the file; frees the writer
- * whatever happens.  Returns 0, or -1 with a reason. */
-int crafter_traj_writer_close(crafter_traj_writer *writer, char *error, size_t error_size);
-
-/* The reader. */
-typedef struct crafter_traj_reader crafter_traj_reader;
-
-/* How the episodes were found and what is wrong with the file. */
-typedef struct crafter_traj_status {
-  uint64_t file_bytes;
-  int indexed;            /* 1: the index and trailer listed the chunks; 0: found by scanning */
-  char index_note[160];   /* why the chunks were scanned for, "" when indexed */
-  int damaged;            /* 1 when some bytes are not part of a good chunk, index or trailer */
-  uint64_t damage_offset; /* the first such byte */
-  char damage[200];       /* what is wrong there */
-  long damaged_regions;   /* stretches of bytes skipped over */
-  uint64_t damaged_bytes; /* their total size */
-  long duplicates;        /* chunks left out as repeats of an earlier one */
-  uint64_t duplicate_offset; /* the first of them */
-  /* Files of several players: world episodes some of whose players'
-   * chunks are missing (damaged, or never written) are damage too; their
-   * remaining chunks are left out, so that the episodes listed are whole
-   * worlds, each a chunk per player in the players' order. */
-  long partial_worlds;    /* world episodes left out */
-  long partial_chunks;    /* their chunks that were there */
-  uint64_t partial_offset; /* the first of those chunks */
-  char partial[200];      /* what the first such world lacks */
-  uint64_t checked_bytes; /* bytes checksummed to open the file: the work done, a
-                             small multiple of the file's size whatever its bytes */
-} crafter_traj_status;
-
-/* Opens a file, reads its header and finds its episodes.  Only a file
- * whose header cannot be read fails (NULL with a reason); damage further
- * on is reported by crafter_traj_status_of.
- *
- * Every chunk's checksums are checked on opening (the file is read once
- * whole), with or without an index, so that the episodes listed are
- * exactly the intact ones and every program reports the same damage: a
- * damaged chunk is left out and counted as damage, and the episodes after
- * it are found by scanning.  A chunk whose header equals an earlier one's
- * is the same episode again and is left out too (status.duplicates).
- * In a file of several players the episodes listed are whole world
- * episodes only: the chunks of players 0..P-1 of a world, one after the
- * other; a world missing a chunk is left out (status.partial_worlds). */
-crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size);
-
-/* The same over bytes in memory, which must outlive the reader. */
-crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, char *error,
-                                              size_t error_size);
-void crafter_traj_close(crafter_traj_reader *reader);
-
-const crafter_traj_header *crafter_traj_header_of(const crafter_traj_reader *reader);
-const crafter_traj_status *crafter_traj_status_of(const crafter_traj_reader *reader);
-size_t crafter_traj_episode_count(const crafter_traj_reader *reader);
-const crafter_traj_episode *crafter_traj_episode_at(const crafter_traj_reader *reader,
-                                                    size_t index);
-
-/* The steps of an episode: steps[steps_count], and (steps_count + 1)
- * observations (the first after the reset), obs_bytes each, or NULL. */
-typedef struct crafter_traj_data {
-  uint32_t steps_count;
-  crafter_traj_step *steps;
-  uint8_t *obs;
-} crafter_traj_data;
-
-/* Reads and checks episode `index`: the chunk's CRC, the compressed
- * stream, its exact length and every step against the chunk header (the
- * actions in range, done on the last step only, the sum of the rewards
- * and the union of the unlocked achievements).  Returns 0, or -1 with a
- * reason; data is then empty. */
-int crafter_traj_read_episode(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
-                              char *error, size_t error_size);
-void crafter_traj_data_free(crafter_traj_data *data);
-
-/* The same checks, keeping the steps only (data->obs is NULL): what
- * re-simulating an episode needs, in memory of 16 bytes a step whatever
- * the size of the observations.  crafter_traj_read_episode's memory too
- * follows what the compressed stream really holds, never what a header
- * claims. */
-int crafter_traj_read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_data *data,
-                            char *error, size_t error_size);
-
-/* The raw bytes of episode `index`'s chunk, CRC-checked (malloc'ed). */
-int crafter_traj_read_chunk(crafter_traj_reader *reader, size_t index, uint8_t **chunk,
-                            size_t *bytes, char *error, size_t error_size);
 
 /* Whether the bytes start with the trajectory magic. */
 int crafter_traj_is_trajectory(const void *data, size_t size);

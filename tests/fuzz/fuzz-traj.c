@@ -5,6 +5,7 @@
 
 #include "fuzz.h"
 #include "traj.h"
+#include "traj_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char error[256];

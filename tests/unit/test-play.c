@@ -15,6 +15,7 @@
 #include "tap.h"
 #include "textures.h"
 #include "traj.h"
+#include "traj_reader.h"
 #include "worldfile.h"
 
 static int decode_one(const char *bytes, int final, int *key) {

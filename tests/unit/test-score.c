@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "proto.h"
 #include "traj.h"
+#include "traj_writer.h"
 
 static int near(double value, double expected) { return fabs(value - expected) < 1e-9; }
 

@@ -17,6 +17,8 @@
 #include "rng.h"
 #include "tap.h"
 #include "traj.h"
+#include "traj_reader.h"
+#include "traj_writer.h"
 
 #include <zlib.h>
 

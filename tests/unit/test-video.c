@@ -14,6 +14,7 @@
 #include "tap.h"
 #include "textures.h"
 #include "traj.h"
+#include "traj_reader.h"
 #include "video.h"
 
 /* ---- a GIF decoder, written from the GIF89a specification ---- */
