@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "envopts.h"
 #include "levels.h"
-#include "score.h"
+#include "score_main.h"
+#include "score_plot.h"
 
 #define PROGRAM "crafter-score"
 

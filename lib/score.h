@@ -190,17 +190,6 @@ int crafter_score_read(crafter_score_set *set, const char *text, size_t length,
 int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
                             const char *seed, char *error, size_t error_size);
 
-/* Warns on `out`, one line "program: warning: ..." each, of every method
- * whose runs come from files that record different agents or different
- * parameters (area, view, size, length, reward).  Returns the number of
- * warnings. */
-int crafter_score_write_warnings(FILE *out, const char *program, const crafter_score_set *set);
-
-/* How the files were grouped, one line a run: "FILE -> METHOD (origin),
- * seed SEED" under a heading "runs", with ", N on training levels, M
- * unseen" when the set splits levels. */
-void crafter_score_write_runs(FILE *out, const crafter_score_set *set);
-
 /* The Crafter score of success rates in percent: exp(mean(ln(1 + p))) - 1,
  * leaving out NaN rates; NaN when all are. */
 double crafter_score_of_rates(const double *percents, size_t count);
@@ -211,84 +200,13 @@ double crafter_score_of_rates(const double *percents, size_t count);
  * NULL when out of memory or when the set is empty. */
 crafter_score_method *crafter_score_summarize(const crafter_score_set *set, size_t *count);
 
-/* The results as a table for people (a deviation that is not known as
- * "n/a"), as JSON {"methods": [{"name", "score_mean", "score_std",
- * "success", "reward_mean", "length_mean", "episodes", "seeds"}], "runs":
- * [{"file", "method", "method_from", "seed", "agent", "params",
- * "episodes"}]} (NaN and what a file does not record as null; runs only
- * when `set` is not NULL), or as CSV with a header and one line per
- * method.  Goals met and a split of levels add a section to the table,
- * keys to each method in JSON ("goals"; "train", "unseen" and "gap", and
- * to each run "train_episodes" and "unseen_episodes") and columns to
- * CSV. */
-void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count);
-void crafter_score_write_json(FILE *out, const crafter_score_method *methods, size_t count,
-                              const crafter_score_set *set);
-void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, size_t count);
+/* Whether any of the methods has episodes with goals. */
+int crafter_score_any_goals(const crafter_score_method *methods, size_t count);
 
-enum { CRAFTER_PLOT_OK = 0, CRAFTER_PLOT_FAILED = -1, CRAFTER_PLOT_NO_GNUPLOT = 1 };
-
-/* Draws with gnuplot, fed a script on a pipe: the ability spectrum (success
- * rate per achievement on a log axis, one bar per method in each group) to
- * `path`, and the scores with their standard deviations as error bars to
- * the same name with "-scores" before the extension (and the goals and
- * levels plots below when the methods have goals or split levels).  The extension picks
- * the format: .png or .svg.  Returns CRAFTER_PLOT_OK, CRAFTER_PLOT_FAILED
- * with a message, or CRAFTER_PLOT_NO_GNUPLOT when gnuplot cannot be run. */
-int crafter_score_plot(const char *path, const crafter_score_method *methods, size_t count,
-                       char *error, size_t error_size);
-
-enum { CRAFTER_PLOT_PNG = 0, CRAFTER_PLOT_SVG = 1 };
-
-/* The format a plot path asks for by its extension (.png or .svg, in any
- * case), -1 for any other. */
-int crafter_score_plot_format(const char *path);
-
-/* The second plot's path for `path`: "-scores" before the extension
- * (runs.png gives runs-scores.png); malloc'ed, NULL if out of memory. */
-char *crafter_score_plot_scores_path(const char *path);
-
-/* The third plot's, drawn when runs have goals: the goals met per family,
- * difficulty and split, one bar per method: "-goals" before the
- * extension. */
-char *crafter_score_plot_goals_path(const char *path);
-
-/* The fourth plot's, drawn when the set splits levels: each method's
- * score on training and on unseen levels side by side: "-levels" before
- * the extension. */
-char *crafter_score_plot_levels_path(const char *path);
-
-/* What crafter-score does, for its main() to call once it has read the
- * command line. */
-
-enum crafter_score_format { CRAFTER_SCORE_TABLE = 0, CRAFTER_SCORE_JSON, CRAFTER_SCORE_CSV };
-
-typedef struct crafter_score_request {
-  const char *const *files; /* paths, "-" for standard input */
-  size_t file_count;        /* 0: standard input */
-  const char *method;       /* --method, or NULL */
-  const char *seed;         /* --seed, or NULL */
-  double budget;            /* env steps */
-  int format;               /* enum crafter_score_format */
-  const char *plot;         /* a .png or .svg to draw to, or NULL */
-  /* The training levels: levels.count of them from levels.first of Env
-   * seed levels.seed; or, with levels_file, those of a level file
-   * (crafter-levels(5)), whose seed and first level must then be
-   * levels.seed and levels.first where seed_given and first_given say
-   * the user gave them. */
-  crafter_score_levels levels;
-  const char *levels_file;
-  int seed_given, first_given;
-} crafter_score_request;
-
-/* Reads the training levels, then every file in turn (stopping at the
- * first that cannot be read, notes of damage on `err`), scores the runs,
- * warns of mixed methods on `err`, writes the result on `out` in the
- * format asked (the table followed by the runs) and draws the plots.
- * Failures are said on `err` as "program: what went wrong"; a missing
- * gnuplot is said and skipped.  Returns the exit status: 0; 1 on bad
- * input or a failed plot; 2 when a level file contradicts the options. */
-int crafter_score_main(const char *program, const crafter_score_request *request, FILE *out,
-                       FILE *err);
+/* Episodes with a goal in group `group` (crafter_score_goal_group_kind;
+ * -1: all of them), and the percentage of them that met their goal (NaN
+ * for none). */
+long crafter_score_goal_episodes(const crafter_score_goals *goals, int group);
+double crafter_score_goal_rate(const crafter_score_goals *goals, int group);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "fuzz.h"
 #include "score.h"
+#include "score_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   crafter_score_set set;

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "proto.h"
 #include "score.h"
+#include "score_report.h"
 #include "tap.h"
 
 static int parses(const char *text) {

@@ -8,6 +8,8 @@
 
 #include "levels.h"
 #include "score.h"
+#include "score_plot.h"
+#include "score_report.h"
 #include "tap.h"
 #include "proto.h"
 #include "traj.h"
