@@ -22,7 +22,7 @@ VERSION = 0.1.0
 
 LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen game yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
 	levels batch bench worldfile gen \
-	proto json cli envopts run score score_report score_plot score_main traj traj_format traj_writer traj_reader npz dataset agents play play_keys play_screen play_game play_replay
+	proto json cli envopts run score score_report score_plot score_main traj traj_format traj_writer traj_reader npz dataset agents agents_moves agents_oracle play play_keys play_screen play_game play_replay
 # The vector kernels (world generation, random draws, shading), once per
 # instruction set (kernels.h).
 FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o lib/rng_kernels-base.o \
