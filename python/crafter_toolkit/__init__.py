@@ -28,7 +28,8 @@ through CRAFTER_STEP, in the package (a wheel carries it), in the source
 tree, or on PATH.  python/README.md says the rest.
 """
 
-from ._stream import ClosedEnvError, CrafterStepError, find_crafter_step
+from ._errors import ClosedEnvError, CrafterStepError
+from ._locate import find_crafter_step
 from ._textures import TexturesWarning
 from .env import Env
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS

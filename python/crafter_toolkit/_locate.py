@@ -4,6 +4,8 @@ import os
 import shutil
 import sysconfig
 
+from ._errors import CrafterStepError
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -12,7 +14,6 @@ def _runnable(path):
 
 
 def _error(message):
-    from ._stream import CrafterStepError  # here: _stream imports this module
     return CrafterStepError(message)
 
 

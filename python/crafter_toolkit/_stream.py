@@ -26,6 +26,8 @@ import weakref
 import numpy as np
 
 from . import _kinds, _textures
+from ._errors import ClosedEnvError, CrafterStepError
+from ._locate import find_crafter_step
 
 MAGIC = b"CRAFTSTP"
 VERSION = 2
@@ -66,20 +68,6 @@ LEVELS_MAX = 1000000  # the most levels a set holds
 TIMEOUT = 60.0  # seconds crafter-step may go without progress (CRAFTER_STEP_TIMEOUT)
 
 
-class CrafterStepError(RuntimeError):
-    """crafter-step refused the options, stopped, or sent what this client
-    does not understand; the message carries what crafter-step said."""
-
-
-class ClosedEnvError(CrafterStepError):
-    """An environment used after its close(): every class of the package
-    raises it, with this message, from reset(), step() and render()."""
-
-    def __init__(self, message="this environment was closed: close() ends its crafter-step "
-                               "for good, make a new environment to play on"):
-        super().__init__(message)
-
-
 def timeout_seconds(value=None):
     """How long a Stream waits for crafter-step to make any progress
     (send a byte, or take one) before it gives up: value (seconds), else
@@ -113,14 +101,6 @@ def exit_text(status):
         except ValueError:
             return f"killed by signal {-status}"
     return f"exit status {status}"
-
-
-def find_crafter_step():
-    """crafter-step from CRAFTER_STEP, else the one the package carries
-    (installed from a wheel), else the source tree's (running from the
-    tree, or installed with pip install -e), else PATH."""
-    from ._locate import find_crafter_step as find
-    return find()
 
 
 SEED_LIMIT = 2 ** 62  # crafter-step takes seeds in [-2**62, 2**62)
