@@ -52,7 +52,7 @@ static int write_png(const crafter_world_map *map, const char *path, const char 
     return 1;
   }
   status = crafter_gen_write_png(map, &textures, unit, path, error, sizeof(error));
-  crafter_textures_free(&textures);
+  crafter_textures_fini(&textures);
   if (status < 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
     return 1;
@@ -278,11 +278,11 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   }
   if (status < 0) {
     fprintf(stderr, PROGRAM ": %s\n", error);
-    crafter_env_free(&env);
+    crafter_env_fini(&env);
     return 1;
   }
   if (run->world_path) {
-    crafter_env_free(&env);
+    crafter_env_fini(&env);
     return 0;
   }
   snprintf(comment, comment_size,
@@ -290,7 +290,7 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
            " " CRAFTER_VERSION,
            (long long)run->params.seed, (long long)a->episode, (long long)env.world_seed,
            run->config_path ? " with config " : "", run->config_path ? run->config_path : "");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return 0;
 }
 

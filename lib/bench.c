@@ -594,7 +594,7 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
     status = 1;
   }
 done:
-  if (have_textures) crafter_textures_free(&textures);
+  if (have_textures) crafter_textures_fini(&textures);
   crafter_run_free(&run);
   return status;
 }

@@ -50,7 +50,7 @@ typedef struct observer {
 
 static void observer_free(observer *o) {
   crafter_renderer_free(o->renderer);
-  if (o->have_textures) crafter_textures_free(&o->textures);
+  if (o->have_textures) crafter_textures_fini(&o->textures);
   free(o->pixels);
   free(o->obs);
   memset(o, 0, sizeof(*o));
@@ -391,7 +391,7 @@ int crafter_dataset_record(const crafter_dataset_record_options *options, char *
   free(workers);
   pthread_cond_destroy(&r.progress_made);
   pthread_mutex_destroy(&r.lock);
-  if (have_textures) crafter_textures_free(&textures);
+  if (have_textures) crafter_textures_fini(&textures);
   return status;
 }
 
@@ -574,7 +574,7 @@ typedef struct replay {
 } replay;
 
 static void replay_free(replay *r) {
-  if (r->env_ready) crafter_env_free(&r->env);
+  if (r->env_ready) crafter_env_fini(&r->env);
   crafter_stored_world_free(&r->world);
   observer_free(&r->o);
   memset(r, 0, sizeof(*r));

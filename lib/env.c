@@ -57,7 +57,7 @@ int crafter_env_init_config(crafter_env *env, const crafter_params *params,
   return 0;
 }
 
-void crafter_env_free(crafter_env *env) {
+void crafter_env_fini(crafter_env *env) {
   crafter_world_free(&env->game.world);
   free(env->daylight_table);
   env->daylight_table = NULL;

@@ -58,7 +58,7 @@ int crafter_env_init(crafter_env *env, const crafter_params *params, char *error
  * config->params (pass &config->params to take the file's). */
 int crafter_env_init_config(crafter_env *env, const crafter_params *params,
                             const crafter_config *config, char *error, size_t error_size);
-void crafter_env_free(crafter_env *env);
+void crafter_env_fini(crafter_env *env);
 
 /* Makes every episode from the next start a game of `players` players
  * (1 to CRAFTER_PLAYERS_MAX; crafter(7), SEVERAL PLAYERS): player 0 where

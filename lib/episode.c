@@ -114,7 +114,7 @@ void crafter_episode_free(crafter_episode *e) {
   crafter_traj_recorder_free(e->recorder);
   for (int p = 1; p < CRAFTER_PLAYERS_MAX; p++) crafter_traj_recorder_free(e->more[p]);
   for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_task_tracker_free(&e->tracker[p]);
-  if (e->env_ready) crafter_env_free(&e->env);
+  if (e->env_ready) crafter_env_fini(&e->env);
   crafter_renderer_free(e->renderer);
   free(e->own_obs);
   free(e);

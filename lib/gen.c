@@ -241,7 +241,7 @@ static void *stats_work(void *argument) {
     }
     count_world(&env, &job->worlds[i]);
   }
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return NULL;
 }
 

@@ -253,7 +253,7 @@ static void *generate_range(void *argument) {
       snprintf(job->error, sizeof(job->error), "out of memory");
       job->failed = 1;
     }
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return NULL;
 }
 

@@ -40,7 +40,7 @@ static size_t make_symbolic(const crafter_env *env, int player, const char *inst
                             uint8_t *out, size_t size) {
   (void)instruction;
   if (crafter_game_body_slot(&env->game, player) >= 0)
-    crafter_render_symbolic_players(env, player, (float *)(void *)out);
+    crafter_render_symbolic(env, player, (float *)(void *)out);
   else
     memset(out, 0, size);
   return size;

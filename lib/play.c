@@ -513,7 +513,7 @@ int crafter_play_main(crafter_play_options *a) {
     status = 1;
   }
   crafter_play_screen_free(p.screen);
-  if (have_textures) crafter_textures_free(&textures);
+  if (have_textures) crafter_textures_fini(&textures);
   crafter_play_text_free(&p.frame);
   crafter_run_free(run);
   crafter_terminal_reraise(); /* finish as a signal would have, now that all is saved */

@@ -187,7 +187,7 @@ void crafter_play_replay_free(crafter_play_replay *replay) {
   crafter_stored_world_free(&replay->replayed);
   for (int p = 0; p < CRAFTER_PLAYERS_MAX; p++) crafter_traj_data_free(&replay->data[p]);
   if (replay->reader) crafter_traj_close(replay->reader);
-  crafter_env_free(&replay->env);
+  crafter_env_fini(&replay->env);
   replay->reader = NULL;
 }
 

@@ -810,7 +810,7 @@ static float tenth_in_half(int count) {
 _Static_assert(BLOCK_COUNT == CRAFTER_SYMBOLIC_BLOCKS, "Craftax-Classic has 17 block types");
 _Static_assert(CRAFTER_SYMBOLIC_SIZE == 1345, "Craftax-Classic's vector has 1345 values");
 
-void crafter_render_symbolic(const crafter_env *env, int viewer, float *out) {
+static void render_symbolic_one(const crafter_env *env, int viewer, float *out) {
   const crafter_world *world = &env->game.world;
   const crafter_player *player = crafter_game_player_const(&env->game, viewer);
   memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
@@ -862,8 +862,8 @@ size_t crafter_symbolic_size(int players) {
   return CRAFTER_SYMBOLIC_SIZE + (players > 1 ? CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS : 0);
 }
 
-void crafter_render_symbolic_players(const crafter_env *env, int viewer, float *out) {
-  crafter_render_symbolic(env, viewer, out);
+void crafter_render_symbolic(const crafter_env *env, int viewer, float *out) {
+  render_symbolic_one(env, viewer, out);
   if (env->game.player_count <= 1) return;
   float *others = out + CRAFTER_SYMBOLIC_SIZE;
   memset(others, 0, sizeof(float) * SYMBOLIC_ROWS * SYMBOLIC_COLUMNS);

@@ -93,14 +93,13 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
 #define CRAFTER_SYMBOLIC_SIZE                                                       \
   (CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS * (CRAFTER_SYMBOLIC_BLOCKS + 4) + \
    12 + 4 + 4 + 2) /* 1345 */
-void crafter_render_symbolic(const crafter_env *env, int player, float *out);
 
 /* In a game of several players the symbolic observation has 63 values
  * more: the 7x9 window again, 1 where another player stands.  The floats
  * of a game of `players` players (1345 for one), and the observation of
- * player `player` with them. */
+ * player `player`, with them in a game of several. */
 size_t crafter_symbolic_size(int players);
-void crafter_render_symbolic_players(const crafter_env *env, int player, float *out);
+void crafter_render_symbolic(const crafter_env *env, int player, float *out);
 
 /* The IEEE binary16 value nearest to value (ties to even), as a float;
  * beyond the largest half, infinity. */

@@ -168,7 +168,7 @@ static void free_session(session *s) {
     char ignored[64];
     crafter_traj_writer_close(s->writer, ignored, sizeof(ignored));
   }
-  if (s->have_textures) crafter_textures_free(&s->textures);
+  if (s->have_textures) crafter_textures_fini(&s->textures);
   free(s->records);
   free(s->started);
   free_text(s->step_text, s->step_buffer, count);

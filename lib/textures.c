@@ -213,7 +213,7 @@ int crafter_textures_load_dir(crafter_textures *textures, const char *directory,
     if (is_teammate(i) && access(path, F_OK) != 0) {
       if (derive_teammate(textures, i) < 0) {
         snprintf(error, error_size, "out of memory");
-        crafter_textures_free(textures);
+        crafter_textures_fini(textures);
         return -1;
       }
       continue;
@@ -221,7 +221,7 @@ int crafter_textures_load_dir(crafter_textures *textures, const char *directory,
     uint8_t *data;
     size_t size;
     if (read_file(path, &data, &size, error, error_size) < 0) {
-      crafter_textures_free(textures);
+      crafter_textures_fini(textures);
       return -1;
     }
     char reason[200];
@@ -230,7 +230,7 @@ int crafter_textures_load_dir(crafter_textures *textures, const char *directory,
     free(data);
     if (status < 0) {
       snprintf(error, error_size, "%s: %s", path, reason);
-      crafter_textures_free(textures);
+      crafter_textures_fini(textures);
       return -1;
     }
   }
@@ -248,20 +248,20 @@ int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_
     if (!found && is_teammate(i)) {
       if (derive_teammate(textures, i) < 0) {
         snprintf(error, error_size, "out of memory");
-        crafter_textures_free(textures);
+        crafter_textures_fini(textures);
         return -1;
       }
       continue;
     }
     if (!found) {
       snprintf(error, error_size, "built-in texture %s is missing", crafter_texture_names[i]);
-      crafter_textures_free(textures);
+      crafter_textures_fini(textures);
       return -1;
     }
     if (crafter_image_decode_png(&textures->images[i], found->data, found->size, reason,
                                  sizeof(reason)) < 0) {
       snprintf(error, error_size, "built-in texture %s: %s", crafter_texture_names[i], reason);
-      crafter_textures_free(textures);
+      crafter_textures_fini(textures);
       return -1;
     }
   }
@@ -279,7 +279,7 @@ int crafter_textures_load(crafter_textures *textures, const char *folder, char *
   return -1;
 }
 
-void crafter_textures_free(crafter_textures *textures) {
+void crafter_textures_fini(crafter_textures *textures) {
   for (int i = 0; i < CRAFTER_TEXTURE_COUNT; i++) free(textures->images[i].pixels);
   memset(textures, 0, sizeof(*textures));
 }

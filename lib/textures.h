@@ -97,7 +97,7 @@ int crafter_textures_load(crafter_textures *textures, const char *folder, char *
 /* Loads the toolkit's own textures, built into the library. */
 int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_t error_size);
 
-void crafter_textures_free(crafter_textures *textures);
+void crafter_textures_fini(crafter_textures *textures);
 
 /* Decodes one PNG from memory into RGB or RGBA (by its alpha channel). */
 int crafter_image_decode_png(crafter_image *image, const uint8_t *data, size_t size, char *error,

@@ -57,6 +57,6 @@ int main(int argc, char **argv) {
     crafter_env_step(&env, action, &result);
   }
   crafter_agent_free(agent);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return fclose(stdout) == 0 ? 0 : 1;
 }

@@ -52,7 +52,7 @@ static int reset_via_world(crafter_env *env, const char *trace) {
   crafter_world_map map;
   if (crafter_env_reset(&generated) < 0 || crafter_world_map_from_game(&map, &generated.game) < 0)
     exit(3);
-  crafter_env_free(&generated);
+  crafter_env_fini(&generated);
   char *text = NULL;
   size_t length = 0;
   FILE *out = open_memstream(&text, &length);
@@ -389,7 +389,7 @@ static int check_trace(const char *trace, const char *candidate_path) {
     if (!candidate_path) free(ours);
     crafter_json_free(&want);
   }
-  if (have_env) crafter_env_free(&env);
+  if (have_env) crafter_env_fini(&env);
   crafter_renderer_free(renderer);
   free(pixels);
   free_lines(&expected);

@@ -63,7 +63,7 @@ int main(void) {
     printf("%d %.1f %d\n", ++t, result.reward, result.done);
     if (result.done) break;
   }
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return 0;
 }
 C

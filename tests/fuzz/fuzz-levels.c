@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       crafter_step_result result;
       for (int t = 0; t < 40; t++) crafter_env_step(&env, t % CRAFTER_ACTION_COUNT, &result);
     }
-    crafter_env_free(&env);
+    crafter_env_fini(&env);
   }
   if (crafter_levels_save(&set, "/dev/null", error, sizeof error) != 0) abort();
   crafter_levels_free(&set);

@@ -95,13 +95,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       over &= results[p].done != 0;
       if (crafter_game_body_slot(&env.game, p) < 0) continue;
       crafter_env_semantic(&env, p, semantic);
-      crafter_render_symbolic_players(&env, p, symbolic);
+      crafter_render_symbolic(&env, p, symbolic);
       (void)crafter_render_text(&env, p, text, sizeof(text));
     }
     if (over && crafter_world_map_start(&env, &map, error, sizeof(error)) < 0) abort();
   }
   free(semantic);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   crafter_world_map_free(&map);
   return 0;
 }

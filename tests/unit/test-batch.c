@@ -143,7 +143,7 @@ int main(void) {
     if (result.done) crafter_env_reset(&env);
   }
   ok(matches, "env 3 of the batch equals an env of seed + 3");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   free(one), free(two), free(three);
   return tap_done();
 }

@@ -57,7 +57,7 @@ static int play(const char *map, const crafter_task *goal) {
     printf("# %s\n", error);
     return -1;
   }
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   crafter_params params;
   crafter_params_default(&params);
   params.area[0] = width;
@@ -184,6 +184,6 @@ int main(void) {
   squares_and_natural_blocks();
   crafter_task_tracker_free(&tracker);
   crafter_task_set_free(&set);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return tap_done();
 }

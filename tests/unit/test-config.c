@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
      "an env with Crafter's rules");
   int trees = count_material(&env, CRAFTER_TREE), coal = count_material(&env, CRAFTER_COAL);
   int cows = count_kind(&env, CRAFTER_COW);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   ok(trees > 0 && coal > 0 && cows > 0, "Crafter's world of seed 3 has trees, coal and cows");
 
   load("worldgen: {tree: {probability: 0}, cow: {probability: 0}}\n", &config);
@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
      "an env with a config");
   ok(count_material(&env, CRAFTER_TREE) == 0 && count_kind(&env, CRAFTER_COW) == 0,
      "tree and cow probabilities of 0 give no trees and no cows");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   load("worldgen: {tree: {probability: 1, noise: -1}}\n", &config);
   crafter_env_init_config(&env, &params, &config, error, sizeof(error));
@@ -206,13 +206,13 @@ int main(int argc, char **argv) {
   ok(count_material(&env, CRAFTER_TREE) > trees && grass < 600,
      "a tree probability of 1 everywhere turns the open grassland into forest (%d trees)",
      count_material(&env, CRAFTER_TREE));
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   load("worldgen: {coal: {probability: 1}}\n", &config);
   crafter_env_init_config(&env, &params, &config, error, sizeof(error));
   crafter_env_reset(&env);
   ok(count_material(&env, CRAFTER_COAL) > 2 * coal, "more coal with a coal probability of 1");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   /* Daylight. */
   load("daylight: {length: 100}\n", &config);
@@ -225,7 +225,7 @@ int main(int argc, char **argv) {
   ok(env.game.daylight == crafter_daylight_cycle(50, 100) &&
          env.game.daylight == crafter_daylight(150) && env.game.daylight != crafter_daylight(50),
      "a day of 100 steps: daylight at step 50 is Crafter's at step 150");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   load("daylight: {length: 0}\n", &config);
   crafter_env_init_config(&env, &params, &config, error, sizeof(error));
   crafter_env_reset(&env);
@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
     always &= env.game.daylight == 1.0;
   }
   ok(always, "a day length of 0 is always day");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   ok(crafter_daylight_cycle(77, 300) == crafter_daylight(77), "a day of 300 is Crafter's");
 
   /* The rules of data.yaml. */
@@ -321,7 +321,7 @@ int main(int argc, char **argv) {
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 5.0 && result.unlocked == (1u << CRAFTER_COLLECT_WOOD),
      "an achievement's own reward, and no health term");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   load("reward: {combine: sum, achievements: {collect_wood: 2, collect_stone: 3}}\n", &config);
   crafter_env_init_config(&env, &params, &config, error, sizeof(error));
@@ -330,7 +330,7 @@ int main(int argc, char **argv) {
   env.game.players[0].achievements[CRAFTER_COLLECT_STONE] = 1;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 5.0, "combine: sum adds the rewards of a step's unlocks");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   crafter_env_init(&env, &params, error, sizeof(error));
   crafter_env_reset(&env);
@@ -338,7 +338,7 @@ int main(int argc, char **argv) {
   env.game.players[0].achievements[CRAFTER_COLLECT_STONE] = 1;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 1.0, "Crafter gives +1 however many unlock at once");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   load("balance: {chunk: 1}\n", &config);
   params.area[0] = params.area[1] = 4096;

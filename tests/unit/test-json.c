@@ -573,7 +573,7 @@ static void test_proto(void) {
      records ? records : "");
   free(records);
   if (file) fclose(file);
-  crafter_env_free(env);
+  crafter_env_fini(env);
   free(env);
 }
 

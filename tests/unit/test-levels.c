@@ -95,8 +95,8 @@ static void test_resets(const crafter_level_set *set) {
   }
   ok(same_start, "a reset onto a level is the fresh reset of its episode, after play too %s", why);
   ok(same_play, "and 400 steps on it play alike %s", why);
-  crafter_env_free(&played);
-  crafter_env_free(&fresh);
+  crafter_env_fini(&played);
+  crafter_env_fini(&fresh);
 }
 
 static int same_levels(const crafter_level_set *a, const crafter_level_set *b) {

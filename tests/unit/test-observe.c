@@ -115,6 +115,6 @@ int main(void) {
   crafter_render_symbolic(&env, 0, symbolic);
   ok(symbolic[(0 * 9 + 0) * CHANNELS + 1] == 1.0f && symbolic[(3 * 9 + 4) * CHANNELS + 1] == 0.0f,
      "cells outside the world are block 1");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return tap_done();
 }

@@ -119,7 +119,7 @@ static void check_makers(void) {
   ok(semantic->make(&env, 1, NULL, made, semantic_bytes) == semantic_bytes &&
          memcmp(made, expected, semantic_bytes) == 0,
      "semantic: player 1's map");
-  crafter_render_symbolic_players(&env, 1, (float *)(void *)expected);
+  crafter_render_symbolic(&env, 1, (float *)(void *)expected);
   ok(symbolic->make(&env, 1, NULL, made, symbolic_bytes) == symbolic_bytes &&
          memcmp(made, expected, symbolic_bytes) == 0,
      "symbolic: player 1's vector");
@@ -149,7 +149,7 @@ static void check_makers(void) {
      "text of a player who left the world: its goal alone");
   free(made);
   free(expected);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 }
 
 int main(void) {

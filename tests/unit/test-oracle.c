@@ -165,7 +165,7 @@ static void without_task(void) {
   actions(env, agent, 300, got[1]);
   ok(steps > 0 && strcmp(got[1], recorded[1]) == 0,
      "... and after an episode with a task (reset forgets it)");
-  crafter_env_free(env);
+  crafter_env_fini(env);
   crafter_agent_free(agent);
 
   /* The random agent ignores tasks. */
@@ -179,7 +179,7 @@ static void without_task(void) {
   begin(env, agent, NULL, 0);
   actions(env, agent, 300, untold);
   ok(strcmp(told, untold) == 0, "the random agent plays the same with a task or without");
-  crafter_env_free(env);
+  crafter_env_fini(env);
   crafter_agent_free(agent);
 }
 
@@ -207,7 +207,7 @@ static void score(int kind, int *met, long *steps, int *violations) {
                  env->unlocked[0] & task->check.avoid);
       }
     }
-    crafter_env_free(env);
+    crafter_env_fini(env);
   }
   crafter_agent_free(agent);
 }

@@ -264,9 +264,9 @@ static void test_frames(void) {
   crafter_play_screen_free(glyphs);
   crafter_play_screen_free(colour);
   crafter_play_screen_free(palette);
-  if (have) crafter_textures_free(&textures);
-  crafter_env_free(&env);
-  crafter_env_free(&twin);
+  if (have) crafter_textures_fini(&textures);
+  crafter_env_fini(&env);
+  crafter_env_fini(&twin);
 }
 
 /* 80x24 with everything to show: every item, every achievement, and a
@@ -314,7 +314,7 @@ static void test_small_terminal(void) {
      "80x20: the achievements as a count, the rest all there (%d lines)", lines);
   crafter_play_text_free(&text);
   crafter_play_screen_free(screen);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 }
 
 /* Options of a game of seed 1 that records to a new temporary file at
@@ -403,7 +403,7 @@ static void test_record_and_replay(void) {
      "a replay on another world notices: %s", status == 0 ? replay.mismatch_reason : error);
   if (status == 0) crafter_play_replay_free(&replay);
   crafter_world_map_free(&map);
-  crafter_env_free(&other);
+  crafter_env_fini(&other);
   unlink(path);
 }
 
@@ -620,9 +620,9 @@ static void test_two_players(void) {
      "drawing two views by night and day leaves the game as it was");
   crafter_play_text_free(&text);
   crafter_play_screen_free(colour);
-  if (have) crafter_textures_free(&textures);
-  crafter_env_free(&one);
-  crafter_env_free(&twin);
+  if (have) crafter_textures_fini(&textures);
+  crafter_env_fini(&one);
+  crafter_env_fini(&twin);
   crafter_world_map_free(&map);
 }
 

@@ -231,7 +231,7 @@ static void test_env(void) {
      "shared: player 0's wood gives player 0 a reward of 1 and dead player 1 none (%g, %g)",
      results[0].reward, results[1].reward);
   config.team.shared = 0;
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 }
 
 /* The world of a seed does not depend on the number of players: the
@@ -268,8 +268,8 @@ static void test_same_world(void) {
            semantic[two->x * 64 + two->y] == CRAFTER_SEMANTIC_OTHER_PLAYER;
   ok(marked && CRAFTER_SEMANTIC_OTHER_PLAYER == 19,
      "the semantic map marks the player who looks 13 and the other players 19");
-  crafter_env_free(&one);
-  crafter_env_free(&four);
+  crafter_env_fini(&one);
+  crafter_env_fini(&four);
 }
 
 int main(void) {

@@ -82,11 +82,11 @@ static void check(const char *name, int area, int view_w, int view_h, int size_w
   ok(d.differences == 0 && d.draws_differ == 0 && d.nights > 0 && d.sleeps > 0,
      "%s: %ld frames (%ld at night, %ld asleep), %ld differ, %ld draw differently", name,
      d.frames, d.nights, d.sleeps, d.differences, d.draws_differ);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   crafter_renderer_free(d.renderer);
   free(d.fast);
   free(d.plain);
-  crafter_textures_free(&textures);
+  crafter_textures_fini(&textures);
 }
 
 int main(void) {

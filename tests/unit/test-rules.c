@@ -409,7 +409,7 @@ int main(void) {
   crafter_step_result result;
   crafter_env_step(&env, CRAFTER_NOOP, &result);
   ok(result.reward == 0.0 && !result.done && result.discount == 1.0, "a quiet first step");
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
 
   /* Chunk ids are looked up: the divisions they stand for, chunks cut
    * at the edge of the area included. */

@@ -65,7 +65,7 @@ static int record_noops(const char *path, const char *agent, int seed, int lengt
   if (status == 0) status = crafter_traj_writer_add(writer, recorder, error, sizeof(error));
   if (writer && crafter_traj_writer_close(writer, error, sizeof(error)) < 0) status = -1;
   crafter_traj_recorder_free(recorder);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return status;
 }
 

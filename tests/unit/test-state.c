@@ -263,8 +263,8 @@ static void test_plain_env(void) {
   free(state);
   free(mine);
   free(theirs);
-  crafter_env_free(&original);
-  crafter_env_free(&copy);
+  crafter_env_fini(&original);
+  crafter_env_fini(&copy);
 }
 
 /* Loads `state` into a runner of `options` and expects a refusal whose
@@ -334,7 +334,7 @@ static void test_mismatch(void) {
   ok(crafter_state_load(&plain, state, size, error, sizeof(error)) < 0 &&
          strstr(error, "runner"),
      "a runner's state into a plain env is refused: %s", error);
-  crafter_env_free(&plain);
+  crafter_env_fini(&plain);
 
   /* The textures are not the game's: a state drawn with the built-in
    * ones loads where others are used, its pictures as they were. */
@@ -549,6 +549,6 @@ int main(int argc, char **argv) {
   test_batch();
   crafter_task_pool_free(&pool);
   crafter_task_set_free(&task_set);
-  crafter_textures_free(&textures);
+  crafter_textures_fini(&textures);
   return tap_done();
 }

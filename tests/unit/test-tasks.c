@@ -53,7 +53,7 @@ static void play(const char *map, const crafter_task *goal) {
     printf("# %s\n", error);
     return;
   }
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   crafter_params params;
   crafter_params_default(&params);
   params.area[0] = width;
@@ -367,6 +367,6 @@ int main(int argc, char **argv) {
   plants();
   crafter_task_tracker_free(&tracker);
   crafter_task_set_free(&set);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return tap_done();
 }

@@ -130,7 +130,7 @@ static int record(const char *path, int obs_kind, expected *out) {
   if (writer && crafter_traj_writer_close(writer, error, sizeof(error)) < 0) status = -1;
   crafter_traj_recorder_free(recorder);
   free(obs);
-  crafter_env_free(&env);
+  crafter_env_fini(&env);
   return status;
 }
 

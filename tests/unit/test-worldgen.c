@@ -77,8 +77,8 @@ static int compare_worlds(int width, int height, const crafter_config *config, u
       if (!*first) *first = where, *first_seed = seed;
     }
   }
-  crafter_env_free(&fast);
-  crafter_env_free(&plain);
+  crafter_env_fini(&fast);
+  crafter_env_fini(&plain);
   return differ;
 }
 
