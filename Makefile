@@ -10,7 +10,7 @@ EXACTFLAGS = -ffp-contract=off -fno-fast-math
 WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(if $(FASTGEN_X86),-DCRAFTER_FASTGEN_X86) \
-	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
+	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Iinclude -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
 # STATIC_DEPS=yes links libyaml, libpng and zlib statically (their .a files,
 # which Debian's -dev packages carry), so that the programs need only the C
 # library at run time: the Python wheel's build uses it.
@@ -22,18 +22,18 @@ VERSION = 0.1.0
 
 LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen game yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
 	levels batch bench worldfile gen \
-	proto json cli envopts run score score_report score_plot score_main traj traj_format traj_writer traj_reader npz dataset agents agents_moves agents_oracle play play_keys play_screen play_game play_replay
+	proto json cli envopts run score score_report score_plot score_main traj traj_format traj_writer traj_reader recording npz dataset agents agents_moves agents_oracle play play_keys play_screen play_game play_replay
 # The vector kernels (world generation, random draws, shading), once per
 # instruction set (kernels.h).
 FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o lib/rng_kernels-base.o \
 	$(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o lib/shade-v3.o lib/shade-v4.o \
 	lib/rng_kernels-v3.o lib/rng_kernels-v4.o)
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
-LIB_HEADERS = $(wildcard lib/*.h)
-# What a C user includes (lib/crafter.h includes them all); the other
-# headers are internal and not installed.
-PUBLIC_HEADERS = $(addprefix lib/,crafter.h batch.h config.h env.h episode.h ids.h params.h render.h rng.h game.h state.h \
-	levels.h score.h tasks.h terrain.h textures.h traj.h traj_reader.h traj_writer.h world.h worldfile.h)
+LIB_HEADERS = $(wildcard lib/*.h include/crafter/*.h)
+# What a C user includes: include/crafter/crafter.h (handles, functions and
+# the few plain structs a caller fills) and the ids it includes.  The
+# headers of lib/ are the library's own and are not installed.
+PUBLIC_HEADERS = include/crafter/crafter.h include/crafter/ids.h
 PROGRAMS = bin/crafter-step bin/crafter-score bin/crafter-bench bin/crafter-gen bin/crafter-dataset bin/crafter-play
 UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng tests/unit/test-noise tests/unit/test-rules \
 	tests/unit/test-json tests/unit/test-cli tests/unit/test-observe tests/unit/test-batch tests/unit/test-render tests/unit/test-score \
@@ -41,7 +41,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
 	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state \
 	tests/unit/test-obskind
-TEST_TOOLS = tests/golden-compare tests/agent-actions tests/reference/npmath.so
+TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);
@@ -119,6 +119,12 @@ tests/golden-compare: tests/golden-compare.c lib/libcrafter.a
 
 tests/agent-actions: tests/agent-actions.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
+
+# Built with the public headers alone on the include path, as a C user's
+# program is (tests/api.t).
+tests/api-trajectory: tests/api-trajectory.c $(PUBLIC_HEADERS) lib/libcrafter.a
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPTFLAGS) $(WARNFLAGS) -Iinclude $(EXTRA_CFLAGS) \
+		$(CFLAGS) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
 # The engine's numpy cos for the reference, on machines whose numpy computes
 # cos otherwise (tests/reference/npcos.py).  Loaded into Python: no

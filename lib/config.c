@@ -1334,3 +1334,45 @@ uint32_t crafter_config_crc(const crafter_config *config) {
     return crafter_crc32(&copy, offsetof(crafter_config, team));
   return crafter_crc32(&copy, sizeof(copy));
 }
+
+/* ---- a program's configuration (crafter/crafter.h) ---- */
+
+/* What crafter_config_new hands out: the configuration first, so that a
+ * pointer to it is a pointer to the whole, and the bytes of its file. */
+typedef struct config_file {
+  crafter_config config;
+  char *text;
+  size_t bytes;
+} config_file;
+
+crafter_config *crafter_config_new(const char *path, char *error, size_t error_size) {
+  config_file *file = calloc(1, sizeof(*file));
+  if (!file) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  crafter_config_default(&file->config);
+  if (path && crafter_config_load_text(path, &file->config, &file->text, &file->bytes, error,
+                                       error_size) < 0) {
+    free(file);
+    return NULL;
+  }
+  return &file->config;
+}
+
+void crafter_config_free(crafter_config *config) {
+  if (!config) return;
+  config_file *file = (config_file *)config;
+  free(file->text);
+  free(file);
+}
+
+void crafter_config_params(const crafter_config *config, crafter_params *params) {
+  *params = config->params;
+}
+
+const char *crafter_config_text(const crafter_config *config, size_t *bytes) {
+  const config_file *file = (const config_file *)config;
+  *bytes = file->bytes;
+  return file->text;
+}

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ids.h"
+#include "crafter/ids.h"
 #include "params.h"
 #include "terrain.h" /* crafter_worldgen_config */
 
@@ -259,5 +259,10 @@ double crafter_daylight_cycle(long step, long day_length);
 /* A checksum of a configuration's values, its env section aside: two
  * configurations with equal checksums generate and play alike. */
 uint32_t crafter_config_crc(const crafter_config *config);
+
+/* The bytes of the file a configuration made by crafter_config_new
+ * (crafter/crafter.h) was read from, and their count; NULL for Crafter's
+ * own (a NULL path).  Only for configurations from crafter_config_new. */
+const char *crafter_config_text(const crafter_config *config, size_t *bytes);
 
 #endif

@@ -63,6 +63,88 @@ void crafter_env_fini(crafter_env *env) {
   env->daylight_table = NULL;
 }
 
+crafter_env *crafter_env_new(const crafter_params *params, const crafter_config *config,
+                             char *error, size_t error_size) {
+  crafter_env *env = malloc(sizeof(*env));
+  if (!env) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  crafter_params defaults;
+  if (!params) {
+    crafter_params_default(&defaults);
+    params = &defaults;
+  }
+  if (crafter_env_init_config(env, params, config, error, error_size) < 0) {
+    crafter_env_fini(env);
+    free(env);
+    return NULL;
+  }
+  return env;
+}
+
+void crafter_env_free(crafter_env *env) {
+  if (!env) return;
+  crafter_env_fini(env);
+  free(env);
+}
+
+/* ---- what a program reads of an env (crafter/crafter.h) ---- */
+
+void crafter_env_params(const crafter_env *env, crafter_params *params) { *params = env->params; }
+
+int crafter_env_players(const crafter_env *env) { return env->players; }
+
+int64_t crafter_env_episode(const crafter_env *env) { return env->episode; }
+
+int64_t crafter_env_world_seed(const crafter_env *env) { return env->world_seed; }
+
+long crafter_env_steps(const crafter_env *env) { return env->game.step; }
+
+double crafter_env_daylight(const crafter_env *env) { return env->game.daylight; }
+
+int crafter_env_material(const crafter_env *env, int x, int y) {
+  return crafter_world_material(&env->game.world, x, y);
+}
+
+/* Player p of the game, or NULL for one the game does not have. */
+static const crafter_player *player_of(const crafter_env *env, int p) {
+  return p >= 0 && p < env->game.player_count ? crafter_game_player_const(&env->game, p) : NULL;
+}
+
+int32_t crafter_env_inventory(const crafter_env *env, int player, int item) {
+  const crafter_player *p = player_of(env, player);
+  return p && item >= 0 && item < CRAFTER_ITEM_COUNT ? p->inventory[item] : 0;
+}
+
+int32_t crafter_env_achievement(const crafter_env *env, int player, int achievement) {
+  const crafter_player *p = player_of(env, player);
+  return p && achievement >= 0 && achievement < CRAFTER_ACHIEVEMENT_COUNT
+             ? p->achievements[achievement]
+             : 0;
+}
+
+int crafter_env_sleeping(const crafter_env *env, int player) {
+  const crafter_player *p = player_of(env, player);
+  return p ? p->sleeping : 0;
+}
+
+int crafter_env_position(const crafter_env *env, int player, int *x, int *y) {
+  const crafter_object *body = player_of(env, player) ? crafter_game_body(&env->game, player) : NULL;
+  if (!body) return -1;
+  *x = body->x;
+  *y = body->y;
+  return 0;
+}
+
+int crafter_env_facing(const crafter_env *env, int player, int *dx, int *dy) {
+  const crafter_player *p = player_of(env, player);
+  if (!p || !crafter_game_body(&env->game, player)) return -1;
+  *dx = p->facing_x;
+  *dy = p->facing_y;
+  return 0;
+}
+
 int crafter_env_set_players(crafter_env *env, int players, char *error, size_t error_size) {
   if (players < 1 || players > CRAFTER_PLAYERS_MAX) {
     snprintf(error, error_size, "players must be 1 to %d, not %d", CRAFTER_PLAYERS_MAX, players);

@@ -1,5 +1,10 @@
 /* env: the life of one environment, as crafter.Env: parameters, the
  * episode counter and world seeds, reset, step, reward and termination.
+ * crafter/crafter.h declares what a program may do with an env (make it,
+ * reset and step it, read its players); here its insides, and what the
+ * library's own modules do besides: an env in memory of their own
+ * (crafter_env_init), an observer called at every reset and step, custom
+ * starts, games made ahead of time.
  *
  * An env owns its memory; no global state, so envs may run in parallel
  * threads as long as each thread has its own. */
@@ -10,19 +15,9 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "params.h"
+#include "crafter/crafter.h"
 #include "game.h"
-
-typedef struct crafter_step_result {
-  double reward;      /* by the config's reward keys; 0 when params.reward is off */
-  int done;
-  double discount;
-  uint32_t unlocked;  /* bit i: achievement i unlocked for the first time now */
-  double info_reward; /* Crafter's info['reward']: the reward whether params.reward is on
-                         or off */
-} crafter_step_result;
-
-typedef struct crafter_env crafter_env;
+#include "params.h"
 
 /* Makes the observation after every reset and step.  The reference
  * renders at night with noise drawn from the world's generator, so an
@@ -47,8 +42,8 @@ struct crafter_env {
   double *daylight_table; /* the first day's daylight, lent to the games */
 };
 
-/* Makes an env that plays Crafter; returns 0, or -1 with a reason in
- * `error`. */
+/* Makes an env, in memory of the caller's, that plays Crafter; returns 0,
+ * or -1 with a reason in `error`.  crafter_env_fini frees what it holds. */
 int crafter_env_init(crafter_env *env, const crafter_params *params, char *error,
                      size_t error_size);
 
@@ -60,23 +55,7 @@ int crafter_env_init_config(crafter_env *env, const crafter_params *params,
                             const crafter_config *config, char *error, size_t error_size);
 void crafter_env_fini(crafter_env *env);
 
-/* Makes every episode from the next start a game of `players` players
- * (1 to CRAFTER_PLAYERS_MAX; crafter(7), SEVERAL PLAYERS): player 0 where
- * Crafter's player starts, the others spread by
- * crafter_game_spread_players.  0, or -1 with a reason. */
-int crafter_env_set_players(crafter_env *env, int players, char *error, size_t error_size);
-
-/* The next reset() starts episode `episode` (Crafter counts from 1). */
-void crafter_env_set_next_episode(crafter_env *env, int64_t episode);
-
-/* Starts the next episode; returns 0, -1 if memory ran out, or
- * CRAFTER_PLAYERS_UNFIT (game.h) when the world has no room for every player
- * (crafter_env_no_room then says why). */
-int crafter_env_reset(crafter_env *env);
-
-/* After a start: 0 when every player is in the world, else -1 with the
- * reason (the world has no room for them all). */
-int crafter_env_no_room(const crafter_env *env, char *error, size_t error_size);
+/* Players join by crafter_game_spread_players (crafter_env_set_players). */
 
 /* Starts the next episode as crafter_env_reset does, then, before the
  * observation is made, lets `build` change the fresh game (replace the
@@ -118,15 +97,6 @@ int crafter_env_prepare(const crafter_env *env, int64_t episode, crafter_prepare
  * -1 if memory ran out, or CRAFTER_PLAYERS_UNFIT. */
 int crafter_env_reset_prepared(crafter_env *env, crafter_prepared *prepared);
 
-/* One step with an action in [0, CRAFTER_ACTION_COUNT). */
-void crafter_env_step(crafter_env *env, int action, crafter_step_result *result);
-
-/* One step of every player: actions[p] and results[p] for p in [0,
- * env->players).  A player's done is its death or the time limit; the
- * world's episode is over when every player's is.  A player who died
- * before gets a reward of 0 and is done again. */
-void crafter_env_step_players(crafter_env *env, const int *actions, crafter_step_result *results);
-
 /* Sets (or with NULL clears) the observer called after reset and step. */
 void crafter_env_set_observer(crafter_env *env, crafter_observe_fn observe, void *observer);
 
@@ -141,11 +111,5 @@ static inline const crafter_object *crafter_env_objects(const crafter_env *env, 
   *count = env->game.world.object_count;
   return env->game.world.objects;
 }
-
-/* info['semantic'] as player `player` sees it: material ids, objects as
- * 13 + kind, and in games of several players the other players than
- * `player` as CRAFTER_SEMANTIC_OTHER_PLAYER; x-major. */
-#define CRAFTER_SEMANTIC_OTHER_PLAYER (CRAFTER_MATERIAL_COUNT + CRAFTER_OBJECT_KIND_COUNT)
-void crafter_env_semantic(const crafter_env *env, int player, uint8_t *out);
 
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ids.h"
+#include "crafter/ids.h"
 #include "terrain.h"
 #include "variant.h"
 

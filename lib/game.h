@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ids.h"
+#include "crafter/crafter.h"
 #include "rng.h"
 #include "world.h"
 
@@ -27,10 +27,6 @@ typedef struct crafter_player {
    * Crafter's rates, multiples of 0.5). */
   double hunger, thirst, fatigue, recover;
 } crafter_player;
-
-/* Players a game may have: Crafter's one, and up to this many sharing
- * its world (crafter(7), SEVERAL PLAYERS). */
-#define CRAFTER_PLAYERS_MAX 16
 
 struct crafter_config;
 
@@ -105,11 +101,11 @@ int crafter_game_place_player(crafter_game *game, int x, int y);
  * 0, or -1 when the game is full or memory ran out. */
 int crafter_game_add_player(crafter_game *game, int x, int y);
 
-/* What a start returns when the world and the number of players asked
- * for do not fit together: no room for them all, or a world file with more
- * players '@' than are played.  Every program reports it as a bad world
- * (status 1). */
-#define CRAFTER_PLAYERS_UNFIT (-2)
+/* CRAFTER_PLAYERS_MAX and CRAFTER_PLAYERS_UNFIT are crafter/crafter.h's.
+ * A start returns CRAFTER_PLAYERS_UNFIT when the world and the number of
+ * players asked for do not fit together: no room for them all, or a world
+ * file with more players '@' than are played.  Every program reports it
+ * as a bad world (status 1). */
 
 /* Gives a game of one player `players` players (at most
  * CRAFTER_PLAYERS_MAX): player p >= 1 starts on the p-th free walkable

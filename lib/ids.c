@@ -1,4 +1,4 @@
-#include "ids.h"
+#include "crafter/ids.h"
 
 #include <string.h>
 

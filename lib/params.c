@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "ids.h"
+#include "crafter/ids.h"
 
 void crafter_params_default(crafter_params *params) {
   params->area[0] = params->area[1] = 64;

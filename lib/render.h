@@ -16,13 +16,8 @@
 #include "env.h"
 #include "textures.h"
 
-typedef struct crafter_renderer crafter_renderer;
-
-/* Makes a renderer for envs of these parameters; NULL with a reason. */
-crafter_renderer *crafter_renderer_new(const crafter_textures *textures,
-                                       const crafter_params *params, char *error,
-                                       size_t error_size);
-void crafter_renderer_free(crafter_renderer *renderer);
+/* crafter/crafter.h declares the renderer, crafter_renderer_new, _free
+ * and _attach, the symbolic size and observation and the text. */
 
 /* Another renderer for envs of the same parameters, sharing the scaled
  * textures and the vignette of `original`, which must outlive it: a few
@@ -32,13 +27,6 @@ crafter_renderer *crafter_renderer_share(const crafter_renderer *original, char 
 
 /* Bytes the renderer holds (scaled textures, vignette, canvas). */
 size_t crafter_renderer_bytes(const crafter_renderer *renderer);
-
-/* Attaches the renderer to an env: from then on every reset and step
- * renders into `pixels` (size[1] rows of size[0] RGB pixels), consuming
- * the night noise draws as the reference does.  One renderer serves one
- * env.  An env of several players (set before attaching) gets every
- * player's view, one after another (crafter_render_players). */
-void crafter_renderer_attach(crafter_renderer *renderer, crafter_env *env, uint8_t *pixels);
 
 /* Every player's view into pixels, player p's at p * size[0] * size[1] * 3:
  * the players whose bodies are in the world in their order, each drawing
@@ -70,7 +58,8 @@ void crafter_nearest_map(int in, int out, int *map);
 void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *env, int player,
                                      uint8_t *pixels);
 
-/* The symbolic observation of Craftax-Classic: 1345 floats.
+/* The symbolic observation of Craftax-Classic (crafter_render_symbolic):
+ * 1345 floats.
  *   [0, 1323)  a 7-row, 9-column window centred on the player, row-major
  *              (rows are y, columns x), 21 channels a cell: 17 one-hot
  *              block types, then zombie, cow, skeleton, arrow;
@@ -93,13 +82,8 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
 #define CRAFTER_SYMBOLIC_SIZE                                                       \
   (CRAFTER_SYMBOLIC_ROWS * CRAFTER_SYMBOLIC_COLUMNS * (CRAFTER_SYMBOLIC_BLOCKS + 4) + \
    12 + 4 + 4 + 2) /* 1345 */
-
-/* In a game of several players the symbolic observation has 63 values
- * more: the 7x9 window again, 1 where another player stands.  The floats
- * of a game of `players` players (1345 for one), and the observation of
- * player `player`, with them in a game of several. */
-size_t crafter_symbolic_size(int players);
-void crafter_render_symbolic(const crafter_env *env, int player, float *out);
+/* In a game of several players it has 63 values more: the 7x9 window
+ * again, 1 where another player stands (crafter_symbolic_size). */
 
 /* The IEEE binary16 value nearest to value (ties to even), as a float;
  * beyond the largest half, infinity. */
@@ -108,10 +92,8 @@ float crafter_round_to_half(float value);
 /* Block type of a Crafter material in the symbolic observation. */
 int crafter_symbolic_block(int material);
 
-/* A text description for language agents: what stands where in the view
- * (a map of letters with a legend, and the creatures with their offsets),
- * inventory and vitals as `name: count`.  Writes at most size bytes,
- * NUL-terminated; returns the length it needed. */
-size_t crafter_render_text(const crafter_env *env, int player, char *out, size_t size);
+/* The text description (crafter_render_text) says what stands where in
+ * the view (a map of letters with a legend, and the creatures with their
+ * offsets), inventory and vitals as `name: count`. */
 
 #endif

@@ -190,9 +190,8 @@ int crafter_score_read(crafter_score_set *set, const char *text, size_t length,
 int crafter_score_read_file(crafter_score_set *set, const char *path, const char *method,
                             const char *seed, char *error, size_t error_size);
 
-/* The Crafter score of success rates in percent: exp(mean(ln(1 + p))) - 1,
- * leaving out NaN rates; NaN when all are. */
-double crafter_score_of_rates(const double *percents, size_t count);
+/* crafter_score_of_rates (crafter/crafter.h): the Crafter score of success
+ * rates. */
 
 /* Groups the runs by method, in the order methods first appear; runs of
  * one method and seed (only in a set that splits levels) are pooled into

@@ -39,19 +39,12 @@
 #define CRAFTER_STATE_LEVELS 8u /* the runner plays a level set */
 #define CRAFTER_STATE_WORLD 16u /* the runner starts every episode on a world file */
 
-/* Writes the state of `env` (a plain env: no runner around it) into
- * out[0..capacity) when it fits, and returns its size in bytes either way
- * (call with capacity 0 to learn it). */
-size_t crafter_state_save(const crafter_env *env, uint8_t *out, size_t capacity);
-
-/* Loads a state saved by crafter_state_save into `env`, which must
- * have the parameters of the env it was saved from (area, view, size,
- * length, reward, players, the configuration's values; the seed comes
- * with the state).  The env's observer is not called: the observation of
- * the loaded state is the caller's to keep.  0, or -1 with a reason, the
- * env untouched. */
-int crafter_state_load(crafter_env *env, const uint8_t *state, size_t size, char *error,
-                       size_t error_size);
+/* crafter_state_save (crafter/crafter.h) writes the state of a plain env
+ * (no runner around it).  crafter_state_load loads it into an env that
+ * must have the parameters of the env it was saved from (area, view,
+ * size, length, reward, players, the configuration's values; the seed
+ * comes with the state); the env's observer is not called: the
+ * observation of the loaded state is the caller's to keep. */
 
 /* The same for an episode runner: its env and what the runner keeps. */
 size_t crafter_state_save_episode(crafter_episode *episode, uint8_t *out, size_t capacity);

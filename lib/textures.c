@@ -284,6 +284,27 @@ void crafter_textures_fini(crafter_textures *textures) {
   memset(textures, 0, sizeof(*textures));
 }
 
+crafter_textures *crafter_textures_new(const char *folder, char *error, size_t error_size) {
+  crafter_textures *textures = calloc(1, sizeof(*textures));
+  if (!textures) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  int status = folder ? crafter_textures_load_dir(textures, folder, error, error_size)
+                      : crafter_textures_load_builtin(textures, error, error_size);
+  if (status < 0) {
+    crafter_textures_free(textures);
+    return NULL;
+  }
+  return textures;
+}
+
+void crafter_textures_free(crafter_textures *textures) {
+  if (!textures) return;
+  crafter_textures_fini(textures);
+  free(textures);
+}
+
 int crafter_write_png_rows(const char *path, int width, int height, crafter_png_rows rows,
                            void *context, char *error, size_t error_size) {
   crafter_outfile out;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crafter/crafter.h"
+
 enum crafter_texture {
   /* materials */
   CRAFTER_TEX_UNKNOWN = 0,
@@ -97,6 +99,8 @@ int crafter_textures_load(crafter_textures *textures, const char *folder, char *
 /* Loads the toolkit's own textures, built into the library. */
 int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_t error_size);
 
+/* Frees the images a load put into textures in the caller's memory.  (A
+ * program's handle comes from crafter_textures_new, crafter/crafter.h.) */
 void crafter_textures_fini(crafter_textures *textures);
 
 /* Decodes one PNG from memory into RGB or RGBA (by its alpha channel). */

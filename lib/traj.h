@@ -128,15 +128,8 @@ uint32_t crafter_traj_obs_bytes(const crafter_params *params, int obs_kind, int 
  * drew the pixels of a file. */
 uint32_t crafter_traj_textures_crc(const crafter_textures *textures);
 
-enum crafter_traj_end {
-  CRAFTER_TRAJ_CUT = 0,        /* the recording stopped before the episode ended */
-  CRAFTER_TRAJ_TIME_LIMIT = 1, /* done at the time limit */
-  CRAFTER_TRAJ_DIED = 2,       /* done because the player died */
-  CRAFTER_TRAJ_GOAL = 3        /* done because the goal was met */
-};
-
-/* Name of an end: "cut", "time_limit", "died", "goal". */
-const char *crafter_traj_end_name(int end);
+/* enum crafter_traj_end and crafter_traj_end_name (crafter/crafter.h) say
+ * how an episode ended. */
 
 /* An episode as its chunk header describes it. */
 typedef struct crafter_traj_episode {

@@ -902,3 +902,43 @@ int crafter_traj_read_steps(crafter_traj_reader *reader, size_t index, crafter_t
                             char *error, size_t error_size) {
   return read_steps(reader, index, data, 0, error, error_size);
 }
+
+/* ---- what a program reads of a file (crafter/crafter.h) ---- */
+
+void crafter_traj_params(const crafter_traj_reader *reader, crafter_params *params) {
+  *params = reader->header.params;
+}
+
+int crafter_traj_players(const crafter_traj_reader *reader) { return reader->header.players; }
+
+const char *crafter_traj_agent(const crafter_traj_reader *reader) { return reader->header.agent; }
+
+int crafter_traj_summary_of(const crafter_traj_reader *reader, size_t index,
+                            crafter_traj_summary *summary) {
+  const crafter_traj_episode *episode = crafter_traj_episode_at(reader, index);
+  if (!episode) return -1;
+  memset(summary, 0, sizeof(*summary));
+  summary->seed = episode->seed;
+  summary->episode = episode->episode;
+  summary->world_seed = episode->world_seed;
+  summary->player = episode->player > 0 ? episode->player : 0;
+  summary->steps = (long)episode->steps;
+  summary->reward = episode->reward;
+  summary->end = episode->end;
+  memcpy(summary->achievements, episode->achievements, sizeof(summary->achievements));
+  memcpy(summary->inventory, episode->inventory, sizeof(summary->inventory));
+  return 0;
+}
+
+int crafter_traj_read_actions(crafter_traj_reader *reader, size_t index, uint8_t *actions,
+                              size_t capacity, char *error, size_t error_size) {
+  crafter_traj_data data;
+  if (crafter_traj_read_steps(reader, index, &data, error, error_size) < 0) return -1;
+  int status = 0;
+  if (data.steps_count > capacity)
+    status = crafter_fail(error, error_size, "episode %zu has %u steps, more than the %zu asked for",
+                          index, data.steps_count, capacity);
+  for (uint32_t t = 0; status == 0 && t < data.steps_count; t++) actions[t] = data.steps[t].action;
+  crafter_traj_data_free(&data);
+  return status;
+}

@@ -10,8 +10,6 @@
 
 #include "traj.h"
 
-typedef struct crafter_traj_reader crafter_traj_reader;
-
 /* How the episodes were found and what is wrong with the file. */
 typedef struct crafter_traj_status {
   uint64_t file_bytes;
@@ -36,9 +34,10 @@ typedef struct crafter_traj_status {
                              small multiple of the file's size whatever its bytes */
 } crafter_traj_status;
 
-/* Opens a file, reads its header and finds its episodes.  Only a file
- * whose header cannot be read fails (NULL with a reason); damage further
- * on is reported by crafter_traj_status_of.
+/* crafter_traj_open (crafter/crafter.h) opens a file, reads its header
+ * and finds its episodes.  Only a file whose header cannot be read fails
+ * (NULL with a reason); damage further on is reported by
+ * crafter_traj_status_of.
  *
  * Every chunk's checksums are checked on opening (the file is read once
  * whole), with or without an index, so that the episodes listed are
@@ -48,17 +47,15 @@ typedef struct crafter_traj_status {
  * is the same episode again and is left out too (status.duplicates).
  * In a file of several players the episodes listed are whole world
  * episodes only: the chunks of players 0..P-1 of a world, one after the
- * other; a world missing a chunk is left out (status.partial_worlds). */
-crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size);
+ * other; a world missing a chunk is left out (status.partial_worlds).
+ * crafter_traj_close frees the reader. */
 
-/* The same over bytes in memory, which must outlive the reader. */
+/* crafter_traj_open over bytes in memory, which must outlive the reader. */
 crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, char *error,
                                               size_t error_size);
-void crafter_traj_close(crafter_traj_reader *reader);
 
 const crafter_traj_header *crafter_traj_header_of(const crafter_traj_reader *reader);
 const crafter_traj_status *crafter_traj_status_of(const crafter_traj_reader *reader);
-size_t crafter_traj_episode_count(const crafter_traj_reader *reader);
 const crafter_traj_episode *crafter_traj_episode_at(const crafter_traj_reader *reader,
                                                     size_t index);
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ids.h"
+#include "crafter/ids.h"
 
 typedef struct crafter_object {
   uint8_t kind;    /* enum crafter_object_kind */

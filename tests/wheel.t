@@ -179,7 +179,8 @@ if [ $status -eq 0 ] && [ -f "$sdist" ]; then
   missing=""
   for file in PKG-INFO pyproject.toml README.md build_backend/crafter_build.py \
     crafter_toolkit/__init__.py crafter_toolkit/_locate.py csrc/Makefile csrc/configure csrc/COPYING \
-    csrc/lib/crafter.h csrc/lib/env.c csrc/lib/crafter.pc.in csrc/bin/crafter-step.c \
+    csrc/include/crafter/crafter.h csrc/include/crafter/ids.h csrc/lib/env.c csrc/lib/crafter.pc.in \
+    csrc/bin/crafter-step.c \
     csrc/data/embed-textures.sh csrc/data/textures/grass.png; do
     grep -qx "$file" "$scratch/members" || missing="$missing $file"
   done

@@ -43,7 +43,7 @@ DEBIAN_PACKAGES = "gcc make zlib1g-dev libyaml-dev libpng-dev"
 IDS_MODULE = "_crafter_toolkit_ids"
 PTH_FILE = ("crafter_toolkit.pth", f"import {IDS_MODULE}\n")
 # Files of the C sources the package reads (crafter_toolkit/data/ in a wheel).
-PACKAGE_DATA = {"ids.h": "lib/ids.h", "crafter.yaml": "data/crafter.yaml"}
+PACKAGE_DATA = {"ids.h": "include/crafter/ids.h", "crafter.yaml": "data/crafter.yaml"}
 EXTRAS = {
     "gymnasium": ["gymnasium>=1.0"],
     "sb3": ["stable-baselines3>=2.0", "gymnasium>=1.0"],
@@ -97,20 +97,23 @@ def _c_root():
     folder around python/."""
     for root in (os.path.join(PACKAGE_ROOT, "csrc"), os.path.dirname(PACKAGE_ROOT)):
         if all(os.path.exists(os.path.join(root, name))
-               for name in ("Makefile", "configure", "lib", "bin")):
+               for name in ("Makefile", "configure", "include", "lib", "bin")):
             return root
     raise CrafterBuildError(
         f"the C sources of crafter-step are not here: neither {PACKAGE_ROOT}/csrc nor "
-        f"the folder above {PACKAGE_ROOT} has Makefile, configure, lib/ and bin/")
+        f"the folder above {PACKAGE_ROOT} has Makefile, configure, include/, lib/ and bin/")
 
 
 def _listed(root, folder, suffixes, skip=()):
-    path = os.path.join(root, folder)
-    if not os.path.isdir(path):
-        return []
-    return [f"{folder}/{name}" for name in sorted(os.listdir(path))
-            if name.endswith(suffixes) and name not in skip
-            and os.path.isfile(os.path.join(path, name))]
+    """The files of folder (relative to root) and of the folders in it
+    whose names end with one of the suffixes, but those named in skip."""
+    found = []
+    for parent, folders, names in os.walk(os.path.join(root, folder)):
+        folders.sort()
+        relative = os.path.relpath(parent, root).replace(os.sep, "/")
+        found += [f"{relative}/{name}" for name in sorted(names)
+                  if name.endswith(suffixes) and name not in skip]
+    return found
 
 
 def _c_files(root):
@@ -120,6 +123,7 @@ def _c_files(root):
     files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh", "data/crafter.yaml"]
     # lib/builtin_textures.c is made by the build from data/textures.
     files += _listed(root, "lib", (".c", ".h", ".in"), skip=("builtin_textures.c",))
+    files += _listed(root, "include", (".h",))
     files += _listed(root, "bin", (".c",))
     files += _listed(root, "data/textures", (".png",))
     return [name for name in files if os.path.isfile(os.path.join(root, name))]
@@ -396,10 +400,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
     tree = os.path.dirname(PACKAGE_ROOT)
     if not all(os.path.exists(os.path.join(tree, name))
-               for name in ("Makefile", "configure", "lib", "bin")):
+               for name in ("Makefile", "configure", "include", "lib", "bin")):
         raise CrafterBuildError(
             "an editable install needs the project's source tree (python/ inside it, with "
-            f"Makefile, configure, lib/ and bin/ above); {PACKAGE_ROOT} is not in one: "
+            f"Makefile, configure, include/, lib/ and bin/ above); {PACKAGE_ROOT} is not in one: "
             "install the sdist without -e")
     log = []
     if not os.path.isfile(os.path.join(tree, "config.mk")):

@@ -1,6 +1,6 @@
 """crafter.constants of crafter 1.8.3, with the same names, types and
 contents, read from the engine's own data: the lists of names from the
-engine's header of ids (lib/ids.h), the rules (walkable, items, collect,
+engine's header of ids (include/crafter/ids.h), the rules (walkable, items, collect,
 place, make) from its default configuration (data/crafter.yaml, which
 holds Crafter's numbers; see crafter-config(5)).
 
@@ -39,7 +39,7 @@ def _data_file(name, tree_path):
 
 
 def _id_lists(text):
-    """{"MATERIALS": [names], ...} from the X-macro lists of lib/ids.h."""
+    """{"MATERIALS": [names], ...} from the X-macro lists of include/crafter/ids.h."""
     lists = {}
     for match in re.finditer(r"#define CRAFTER_(\w+)\(X\)((?:[^\n]*\\\n)*[^\n]*)", text):
         lists[match.group(1)] = re.findall(r'X\(\w+, "(\w+)"\)', match.group(2))
@@ -136,7 +136,7 @@ def _yaml(text):
 
 
 def _load():
-    with open(_data_file("ids.h", "lib/ids.h"), encoding="utf-8") as stream:
+    with open(_data_file("ids.h", "include/crafter/ids.h"), encoding="utf-8") as stream:
         ids = _id_lists(stream.read())
     with open(_data_file("crafter.yaml", "data/crafter.yaml"), encoding="utf-8") as stream:
         rules = _yaml(stream.read())

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ids.h"
+#include "crafter/ids.h"
 #include "tap.h"
 #include "tasks.h"
 
