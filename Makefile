@@ -10,7 +10,7 @@ EXACTFLAGS = -ffp-contract=off -fno-fast-math
 WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(if $(FASTGEN_X86),-DCRAFTER_FASTGEN_X86) \
-	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Iinclude -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
+	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Iinclude -Ilib -Ilib/base -Ilib/kernels -Ilib/game -Ilib/view -Ilib/run -Ilib/tools $(EXTRA_CFLAGS) $(CFLAGS)
 # STATIC_DEPS=yes links libyaml, libpng and zlib statically (their .a files,
 # which Debian's -dev packages carry), so that the programs need only the C
 # library at run time: the Python wheel's build uses it.
@@ -20,16 +20,25 @@ LIBS_ALL = $(if $(filter yes,$(STATIC_DEPS)),-Wl$(comma)-Bstatic $(DEP_LIBS) -Wl
 	-lm -lpthread $(EXTRA_LIBS) $(LIBS)
 VERSION = 0.1.0
 
-LIB_MODULES = errors ids params kernels rng npmath noise outfile world worldgen game yamlfile config tasks env render obskind textures builtin_textures episode state session video terminal \
-	levels batch bench worldfile gen \
-	proto json cli envopts run score score_report score_plot score_main traj traj_format traj_writer traj_reader recording npz dataset agents agents_moves agents_oracle play play_keys play_screen play_game play_replay
+# The modules of the library, layer by layer from the bottom.
+LIB_MODULES = \
+	base/errors base/params base/ids base/outfile base/yamlfile base/json base/npz base/npmath \
+	base/terminal base/cli \
+	kernels/noise kernels/rng kernels/kernels \
+	game/world game/worldgen game/game game/config game/tasks game/env \
+	view/render view/textures view/obskind view/video view/builtin_textures \
+	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
+	run/recording run/proto run/worldfile run/levels run/run run/envopts \
+	tools/session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
+	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
+	tools/play_keys tools/play_screen tools/play_game tools/play_replay
 # The vector kernels (world generation, random draws, shading), once per
 # instruction set (kernels.h).
-FASTGEN_OBJECTS = lib/fastgen-base.o lib/shade-base.o lib/rng_kernels-base.o \
-	$(if $(FASTGEN_X86),lib/fastgen-v3.o lib/fastgen-v4.o lib/shade-v3.o lib/shade-v4.o \
-	lib/rng_kernels-v3.o lib/rng_kernels-v4.o)
+FASTGEN_OBJECTS = lib/kernels/fastgen-base.o lib/kernels/shade-base.o lib/kernels/rng_kernels-base.o \
+	$(if $(FASTGEN_X86),lib/kernels/fastgen-v3.o lib/kernels/fastgen-v4.o lib/kernels/shade-v3.o \
+	lib/kernels/shade-v4.o lib/kernels/rng_kernels-v3.o lib/kernels/rng_kernels-v4.o)
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
-LIB_HEADERS = $(wildcard lib/*.h include/crafter/*.h)
+LIB_HEADERS = $(wildcard lib/*/*.h include/crafter/*.h)
 # What a C user includes: include/crafter/crafter.h (handles, functions and
 # the few plain structs a caller fills) and the ids it includes.  The
 # headers of lib/ are the library's own and are not installed.
@@ -66,14 +75,14 @@ lib/%.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 # Inexact by design (see worldgen.c): contraction allowed.
-lib/fastgen-base.o: lib/fastgen.c $(LIB_HEADERS)
+lib/kernels/fastgen-base.o: lib/kernels/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -DFASTGEN_SUFFIX=base -c -o $@ $<
-lib/fastgen-v3.o: lib/fastgen.c $(LIB_HEADERS)
+lib/kernels/fastgen-v3.o: lib/kernels/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v3 -DFASTGEN_SUFFIX=v3 -c -o $@ $<
-lib/fastgen-v4.o: lib/fastgen.c $(LIB_HEADERS)
+lib/kernels/fastgen-v4.o: lib/kernels/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 # Exact, as every other module: no contraction.
-EXACT_KERNELS = rng_kernels shade
+EXACT_KERNELS = kernels/rng_kernels kernels/shade
 $(EXACT_KERNELS:%=lib/%-base.o): lib/%-base.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -Wno-psabi -DFASTGEN_SUFFIX=base -c -o $@ $<
 $(EXACT_KERNELS:%=lib/%-v3.o): lib/%-v3.o: lib/%.c $(LIB_HEADERS)
@@ -81,7 +90,7 @@ $(EXACT_KERNELS:%=lib/%-v3.o): lib/%-v3.o: lib/%.c $(LIB_HEADERS)
 $(EXACT_KERNELS:%=lib/%-v4.o): lib/%-v4.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 
-lib/builtin_textures.c: data/embed-textures.sh $(wildcard data/textures/*.png)
+lib/view/builtin_textures.c: data/embed-textures.sh $(wildcard data/textures/*.png)
 	sh data/embed-textures.sh data/textures > $@.tmp && mv $@.tmp $@
 
 lib/libcrafter.a: $(LIB_OBJECTS)
@@ -102,7 +111,7 @@ tests/fuzz/libfuzzer-%: tests/fuzz/fuzz-%.c $(FUZZ_SOURCES) lib/libcrafter.a
 
 # test-worldgen-shrunk: the worldgen test against a portable fast generator
 # whose error bound is 100 times too small, which it must catch.
-tests/unit/fastgen-shrunk.o: lib/fastgen.c $(LIB_HEADERS)
+tests/unit/fastgen-shrunk.o: lib/kernels/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -DFASTGEN_SUFFIX=base \
 		-DCRAFTER_NOISE_FIELD_ERROR=1.5e-6 -c -o $@ $<
 tests/unit/test-worldgen-shrunk: tests/unit/test-worldgen.c tests/unit/tap.h \
@@ -129,8 +138,8 @@ tests/api-trajectory: tests/api-trajectory.c $(PUBLIC_HEADERS) lib/libcrafter.a
 # The engine's numpy cos for the reference, on machines whose numpy computes
 # cos otherwise (tests/reference/npcos.py).  Loaded into Python: no
 # sanitizers, whatever the suite is built with.
-tests/reference/npmath.so: lib/npmath.c lib/npmath.h
-	$(CC) -std=c11 -O2 -fPIC -shared $(EXACTFLAGS) -Ilib -o $@ lib/npmath.c -lm
+tests/reference/npmath.so: lib/base/npmath.c lib/base/npmath.h
+	$(CC) -std=c11 -O2 -fPIC -shared $(EXACTFLAGS) -Ilib -o $@ lib/base/npmath.c -lm
 
 check: $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) $(FUZZ_DRIVERS)
 	sh tests/run-all
@@ -266,7 +275,7 @@ tasks:
 	mv data/tasks/crafter-tasks.yaml.tmp data/tasks/crafter-tasks.yaml
 
 clean-objects:
-	rm -f lib/*.o lib/libcrafter.a lib/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) \
+	rm -f lib/*/*.o lib/libcrafter.a lib/view/builtin_textures.c $(PROGRAMS) $(UNIT_TESTS) $(TEST_TOOLS) \
 		tests/unit/fastgen-shrunk.o \
 		$(FUZZ_DRIVERS) $(FUZZ_TARGETS:%=tests/fuzz/libfuzzer-%)
 

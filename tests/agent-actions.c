@@ -1,4 +1,4 @@
-/* agent-actions: the actions a built-in agent (lib/agents.h) takes in one
+/* agent-actions: the actions a built-in agent (lib/tools/agents.h) takes in one
  * episode on the engine, one per line, for the differential tests against
  * the reference (tests/reference/fuzz.py plays them there too).
  *

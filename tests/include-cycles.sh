@@ -1,15 +1,18 @@
 #!/bin/sh
-# include-cycles.sh DIR: the modules of DIR (x.c and x.h are module x)
-# that take part in a cycle of #include "..." lines, one a line, as
-# "module: the modules it includes that are in cycles too"; nothing when
-# the graph is acyclic.  Exit status 1 when there is a cycle.
+# include-cycles.sh DIR: the modules of DIR and its folders (x.c and x.h
+# are module x, wherever they are) that take part in a cycle of
+# #include "..." lines, one a line, as "module: the modules it includes
+# that are in cycles too"; nothing when the graph is acyclic.  An include
+# names a header by its file name or by its path under DIR.  Exit status 1
+# when there is a cycle.
 dir=${1:?usage: include-cycles.sh DIR}
-cycles=$(for file in "$dir"/*.c "$dir"/*.h; do
-  [ -f "$file" ] || continue
+headers=$(find "$dir" -name '*.h' -exec basename {} .h \; | sort -u)
+cycles=$(find "$dir" -name '*.[ch]' | sort | while read -r file; do
   from=$(basename "$file"); from=${from%.*}
   sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)\.h".*/\1/p' "$file" |
     while read -r to; do
-      [ "$to" != "$from" ] && [ -f "$dir/$to.h" ] && echo "$from $to"
+      to=${to##*/}
+      [ "$to" != "$from" ] && echo "$headers" | grep -qx "$to" && echo "$from $to"
     done
 done | sort -u | awk '
   { edges[NR] = $0; out[$1]++; nodes[$1] = 1; nodes[$2] = 1; from[NR] = $1; to[NR] = $2 }

@@ -20,7 +20,7 @@ player_reads() {
 }
 
 viewer_uses "$top/lib" "$top/bin" "$top/tests" >"$scratch/uses"
-[ ! -s "$scratch/uses" ] && ! grep -qwE 'int +viewer;' "$top"/lib/env.h
+[ ! -s "$scratch/uses" ] && ! grep -qwE 'int +viewer;' "$top"/lib/game/env.h
 status=$?
 [ $status -ne 0 ] && diag <"$scratch/uses"
 ok $status "no env has a viewer: lib/, bin/ and tests/ use none"

@@ -49,7 +49,7 @@ copy_tree() {
   else
     (cd "$top" && tar cf - --exclude=./.git --exclude='./build-*' --exclude='*.o' --exclude='*.a' \
       --exclude='./bin/crafter-*[!c]' --exclude=./config.mk --exclude=./.venv \
-      --exclude=__pycache__ --exclude=./lib/builtin_textures.c --exclude=./tests/unit \
+      --exclude=__pycache__ --exclude=./lib/view/builtin_textures.c --exclude=./tests/unit \
       --exclude=./tests/fuzz --exclude=./tests/reference/npmath.so .) | (cd "$1" && tar xf -)
   fi
 }
@@ -179,7 +179,7 @@ if [ $status -eq 0 ] && [ -f "$sdist" ]; then
   missing=""
   for file in PKG-INFO pyproject.toml README.md build_backend/crafter_build.py \
     crafter_toolkit/__init__.py crafter_toolkit/_locate.py csrc/Makefile csrc/configure csrc/COPYING \
-    csrc/include/crafter/crafter.h csrc/include/crafter/ids.h csrc/lib/env.c csrc/lib/crafter.pc.in \
+    csrc/include/crafter/crafter.h csrc/include/crafter/ids.h csrc/lib/game/env.c csrc/lib/crafter.pc.in \
     csrc/bin/crafter-step.c \
     csrc/data/embed-textures.sh csrc/data/textures/grass.png; do
     grep -qx "$file" "$scratch/members" || missing="$missing $file"

@@ -121,7 +121,7 @@ def _c_files(root):
     Makefile's rules for it: the library, the program, the built-in
     textures), and the licence."""
     files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh", "data/crafter.yaml"]
-    # lib/builtin_textures.c is made by the build from data/textures.
+    # lib/view/builtin_textures.c is made by the build from data/textures.
     files += _listed(root, "lib", (".c", ".h", ".in"), skip=("builtin_textures.c",))
     files += _listed(root, "include", (".h",))
     files += _listed(root, "bin", (".c",))

@@ -5,12 +5,12 @@ computes float64 cos with a vectorised routine of its own on x86-64
 machines with AVX-512 (where the reference episodes were recorded), and
 with the C library's cos elsewhere; the two differ in the last bit for
 about half of all steps.  The engine follows the AVX-512 routine
-(lib/npmath.c), which every reference episode checks.
+(lib/base/npmath.c), which every reference episode checks.
 
 On a machine whose numpy is not that routine, the live comparisons would
 then differ at the first such step for a reason that is the machine's, not
 the engine's.  There, `install()` gives the reference's daylight the
-AVX-512 routine: lib/npmath.c built as a shared object
+AVX-512 routine: lib/base/npmath.c built as a shared object
 (tests/reference/npmath.so, made by `make check`), called through ctypes.
 Everything else the reference computes stays its own.  Which way it went
 is in `STATE` (and in `describe()`).
@@ -47,7 +47,7 @@ def install():
   try:
     routine = _routine()
   except OSError as error:
-    STATE = f'lib/npmath.c is not built as {LIBRARY} ({error})'
+    STATE = f'lib/base/npmath.c is not built as {LIBRARY} ({error})'
     return STATE
   if all(float(np.cos(x)) == routine(x) for x in PROBES):
     STATE = 'native'
@@ -71,5 +71,5 @@ def describe():
     return "numpy's float64 cos is the AVX-512 routine of the reference episodes"
   if STATE == 'shim':
     return ("numpy's float64 cos on this machine is not the AVX-512 routine of the "
-            "reference episodes: the reference's daylight uses lib/npmath.c's")
+            "reference episodes: the reference's daylight uses lib/base/npmath.c's")
   return f'the AVX-512 cos could not be given to the reference: {STATE}'

@@ -62,7 +62,7 @@ typedef struct crafter_traj_writer crafter_traj_writer;
 
 /* Creates a file and writes its header.  NULL with a reason.  Onto a
  * non-empty regular file that is there, the recording is written to a
- * temporary beside it (lib/outfile.h) that takes the path once a whole
+ * temporary beside it (lib/base/outfile.h) that takes the path once a whole
  * world episode that ended has been added, and grows there: stopped before,
  * the old file stays as it was; stopped after, the path holds every
  * episode added.  Adding chunks and closing hold the signals
@@ -72,7 +72,7 @@ crafter_traj_writer *crafter_traj_writer_create(const char *path,
                                                 const crafter_traj_header *header, char *error,
                                                 size_t error_size);
 
-/* The same, for a file written whole (lib/outfile.h): the chunks go to a
+/* The same, for a file written whole (lib/base/outfile.h): the chunks go to a
  * temporary file renamed over the path by crafter_traj_writer_close, so a
  * failed or interrupted write leaves the path as it was.  For copies such
  * as merges, where a partial file is worth nothing. */

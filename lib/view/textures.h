@@ -115,7 +115,7 @@ int crafter_write_png(const char *path, const uint8_t *rgb, int width, int heigh
 /* The same, a row at a time: rows(context, row) hands back row `row`
  * (width*3 bytes, read before the next call), rows in order from 0, or
  * NULL to give up (out of memory).  The file is written whole
- * (lib/outfile.h): a failure leaves the path as it was. */
+ * (lib/base/outfile.h): a failure leaves the path as it was. */
 typedef const uint8_t *(*crafter_png_rows)(void *context, int row);
 int crafter_write_png_rows(const char *path, int width, int height, crafter_png_rows rows,
                            void *context, char *error, size_t error_size);

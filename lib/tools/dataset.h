@@ -63,7 +63,7 @@ int crafter_dataset_verify(const char *path, int resimulate, const char *texture
  * episode counter (then by content), so the result does not depend on the
  * order of the inputs.  Every intact episode of a damaged input is taken,
  * and a chunk repeated within an input once, with a note on `notes`
- * (`program: note: ...`).  The output is written whole (lib/outfile.h): a
+ * (`program: note: ...`).  The output is written whole (lib/base/outfile.h): a
  * failed merge leaves it as it was. */
 int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
                           const char *program, char *error, size_t error_size);
