@@ -10,7 +10,7 @@ EXACTFLAGS = -ffp-contract=off -fno-fast-math
 WARNFLAGS = -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_POSIX_C_SOURCE=200809L -DCRAFTER_VERSION='"$(VERSION)"' \
 	$(if $(FASTGEN_X86),-DCRAFTER_FASTGEN_X86) \
-	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Iinclude -Ilib -Ilib/base -Ilib/kernels -Ilib/game -Ilib/view -Ilib/run -Ilib/tools $(EXTRA_CFLAGS) $(CFLAGS)
+	$(OPTFLAGS) $(EXACTFLAGS) $(WARNFLAGS) -Iinclude -Ilib $(EXTRA_CFLAGS) $(CFLAGS)
 # STATIC_DEPS=yes links libyaml, libpng and zlib statically (their .a files,
 # which Debian's -dev packages carry), so that the programs need only the C
 # library at run time: the Python wheel's build uses it.

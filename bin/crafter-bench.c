@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "envopts.h"
-#include "outfile.h"
-#include "proto.h"
+#include "base/cli.h"
+#include "base/outfile.h"
+#include "run/envopts.h"
+#include "run/proto.h"
+#include "tools/bench.h"
 
 #define PROGRAM "crafter-bench"
 

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agents.h"
-#include "cli.h"
-#include "envopts.h"
-#include "dataset.h"
-#include "outfile.h"
-#include "proto.h"
+#include "base/cli.h"
+#include "base/outfile.h"
+#include "run/envopts.h"
+#include "run/proto.h"
+#include "tools/agents.h"
+#include "tools/dataset.h"
 
 #define PROGRAM "crafter-dataset"
 

@@ -7,15 +7,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "envopts.h"
-#include "config.h"
-#include "env.h"
-#include "gen.h"
-#include "levels.h"
-#include "outfile.h"
-#include "textures.h"
-#include "worldfile.h"
+#include "base/cli.h"
+#include "base/outfile.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "run/envopts.h"
+#include "run/levels.h"
+#include "run/worldfile.h"
+#include "tools/gen.h"
+#include "view/textures.h"
 
 #define PROGRAM "crafter-gen"
 

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "envopts.h"
-#include "play.h"
-#include "play_screen.h" /* the colour modes */
+#include "base/cli.h"
+#include "run/envopts.h"
+#include "tools/play.h"
+#include "tools/play_screen.h" /* the colour modes */
 
 #define PROGRAM "crafter-play"
 

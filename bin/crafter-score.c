@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "envopts.h"
-#include "levels.h"
-#include "score_main.h"
-#include "score_plot.h"
+#include "base/cli.h"
+#include "run/envopts.h"
+#include "run/levels.h"
+#include "tools/score_main.h"
+#include "tools/score_plot.h"
 
 #define PROGRAM "crafter-score"
 

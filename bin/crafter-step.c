@@ -6,12 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "envopts.h"
-#include "outfile.h"
-#include "config.h"
-#include "proto.h"
-#include "session.h"
+#include "base/cli.h"
+#include "base/outfile.h"
+#include "game/config.h"
+#include "run/envopts.h"
+#include "run/proto.h"
+#include "tools/session.h"
 
 #define PROGRAM "crafter-step"
 

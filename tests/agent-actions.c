@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "agents.h"
-#include "cli.h"
-#include "config.h"
-#include "env.h"
+#include "base/cli.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "tools/agents.h"
 
 static void fail(const char *what, const char *text) {
   fprintf(stderr, "agent-actions: %s: %s\n", what, text);

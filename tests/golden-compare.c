@@ -23,13 +23,13 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "config.h"
-#include "env.h"
-#include "json.h"
-#include "proto.h"
-#include "render.h"
-#include "textures.h"
-#include "worldfile.h"
+#include "base/json.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "run/proto.h"
+#include "run/worldfile.h"
+#include "view/render.h"
+#include "view/textures.h"
 
 /* With --textures, observations are rendered and compared too. */
 static crafter_textures textures;

@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "base/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 
 int crafter_parse_int64(const char *text, int64_t minimum, int64_t maximum, int64_t *out) {
   if (!text || !*text) return -1;

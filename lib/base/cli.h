@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "params.h"
+#include "base/params.h"
 
 /* Parses "W,H" (or a single "N" for N,N) into two ints in [minimum, maximum].
  * Returns 0, or -1 if the text is not of that form. */

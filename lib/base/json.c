@@ -1,11 +1,11 @@
-#include "json.h"
+#include "base/json.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 
 #define MAX_DEPTH 256
 

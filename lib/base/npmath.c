@@ -1,4 +1,4 @@
-#include "npmath.h"
+#include "base/npmath.h"
 
 #include <math.h>
 #include <stdint.h>

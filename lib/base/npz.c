@@ -1,4 +1,4 @@
-#include "npz.h"
+#include "base/npz.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* realpath() and readlink() are X/Open. */
 #define _XOPEN_SOURCE 700
 
-#include "outfile.h"
+#include "base/outfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 enum { MAX_LINK_HOPS = 40 };
 

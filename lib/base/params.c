@@ -1,4 +1,4 @@
-#include "params.h"
+#include "base/params.h"
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-#include "terminal.h"
+#include "base/terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>

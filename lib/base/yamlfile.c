@@ -1,4 +1,4 @@
-#include "yamlfile.h"
+#include "base/yamlfile.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "config.h"
+#include "game/config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "bytes.h"
-#include "npmath.h"
-#include "yamlfile.h"
+#include "base/bytes.h"
+#include "base/npmath.h"
+#include "base/yamlfile.h"
 
 #define BIT(m) (1u << (m))
 #define AMOUNT(i, a) {.item = (i), .amount = (a)}

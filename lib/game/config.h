@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/params.h"
 #include "crafter/ids.h"
-#include "params.h"
-#include "terrain.h" /* crafter_worldgen_config */
+#include "kernels/terrain.h" /* crafter_worldgen_config */
 
 /* A set of materials, bit m for material m. */
 typedef uint32_t crafter_material_set;

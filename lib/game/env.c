@@ -1,10 +1,10 @@
-#include "env.h"
+#include "game/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "worldgen.h"
+#include "game/worldgen.h"
 
 /* Steps of daylight an env works out ahead: a day of Crafter's 300, or
  * the first 1,024 steps of a longer one (8 KiB). */

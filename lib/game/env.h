@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "base/params.h"
 #include "crafter/crafter.h"
-#include "game.h"
-#include "params.h"
+#include "game/config.h"
+#include "game/game.h"
 
 /* Makes the observation after every reset and step.  The reference
  * renders at night with noise drawn from the world's generator, so an

@@ -1,12 +1,12 @@
-#include "game.h"
+#include "game/game.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "game/config.h"
 
 /* What the rules of config.h name by position: the achievement counted
  * for receiving an item by collecting, and the place and make actions'

@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "crafter/crafter.h"
-#include "rng.h"
-#include "world.h"
+#include "game/world.h"
+#include "kernels/rng.h"
 
 
 typedef struct crafter_player {

@@ -1,4 +1,4 @@
-#include "tasks.h"
+#include "game/tasks.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "game.h"
-#include "yamlfile.h"
+#include "base/yamlfile.h"
+#include "game/game.h"
 
 const char *const crafter_task_family_names[CRAFTER_TASK_FAMILY_COUNT] = {
     "achievements", "localization", "conditional", "line",

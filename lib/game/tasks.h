@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
+#include "game/env.h"
 
 enum crafter_task_family {
   CRAFTER_TASK_ACHIEVEMENTS = 0, /* unlock some achievements, avoid others */

@@ -1,15 +1,15 @@
-#include "worldgen.h"
+#include "game/worldgen.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "fastgen.h"
-#include "kernels.h"
-#include "noise.h"
-#include "terrain.h"
+#include "game/config.h"
+#include "kernels/fastgen.h"
+#include "kernels/kernels.h"
+#include "kernels/noise.h"
+#include "kernels/terrain.h"
 
 /* The terrain fields' numbers (terrain.h). */
 #define T crafter_terrain_fields

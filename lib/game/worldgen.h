@@ -7,7 +7,7 @@
 #ifndef CRAFTER_WORLDGEN_H
 #define CRAFTER_WORLDGEN_H
 
-#include "game.h"
+#include "game/game.h"
 
 /* Fills game->world around the player (object slot 0); returns 0, or -1 if
  * memory ran out. */

@@ -5,7 +5,7 @@
  * with the compiler's vector extension and become whatever registers the
  * target has.  Nothing here needs to be exact, so fused multiply-adds are
  * allowed (the Makefile builds it with -ffp-contract=fast). */
-#include "fastgen.h"
+#include "kernels/fastgen.h"
 
 #include <math.h>
 #if defined(__AVX__)
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "crafter/ids.h"
-#include "terrain.h"
-#include "variant.h"
+#include "kernels/terrain.h"
+#include "kernels/variant.h"
 
 /* The terrain fields' numbers (terrain.h). */
 #define TERRAIN crafter_terrain_fields

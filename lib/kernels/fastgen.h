@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "noise.h"
-#include "terrain.h"
+#include "kernels/noise.h"
+#include "kernels/terrain.h"
 
 /* The comparisons a cell's material depends on, in the reference's order. */
 enum {

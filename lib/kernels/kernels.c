@@ -1,11 +1,11 @@
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastgen.h"
-#include "rng_kernels.h"
-#include "shade.h"
+#include "kernels/fastgen.h"
+#include "kernels/rng_kernels.h"
+#include "kernels/shade.h"
 
 static int chosen_level = -1;
 static int plain_paths = -1;

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "noise.h"
+#include "kernels/noise.h"
 
 /* The best level this processor runs and this build has: 4, 3 or 0. */
 int crafter_kernels_best(void);

@@ -1,4 +1,4 @@
-#include "noise.h"
+#include "kernels/noise.h"
 
 
 #include <math.h>

@@ -1,8 +1,8 @@
-#include "rng.h"
+#include "kernels/rng.h"
 
 #include <string.h>
 
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 void crafter_rng_seed(crafter_rng *rng, uint32_t seed) {
   rng->state[0] = seed;

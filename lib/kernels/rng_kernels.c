@@ -2,11 +2,11 @@
  * uniform draws, sixteen at a time (rng_kernels.h).  Compiled once per
  * instruction set (kernels.h), without contraction like every exact
  * module. */
-#include "rng_kernels.h"
+#include "kernels/rng_kernels.h"
 
 #include <string.h>
 
-#include "variant.h"
+#include "kernels/variant.h"
 
 typedef double v8d __attribute__((vector_size(64)));
 typedef int32_t v8i __attribute__((vector_size(32)));

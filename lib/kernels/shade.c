@@ -13,8 +13,8 @@
 #include <immintrin.h>
 #endif
 
-#include "variant.h"
-#include "shade.h"
+#include "kernels/variant.h"
+#include "kernels/shade.h"
 
 /* Eight lanes, passed only between static functions (-Wno-psabi). */
 typedef double v8d __attribute__((vector_size(64)));

@@ -1,13 +1,13 @@
-#include "batch.h"
+#include "run/batch.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "obskind.h"
-#include "render.h"
+#include "base/errors.h"
+#include "view/obskind.h"
+#include "view/render.h"
 
 typedef struct worker {
   crafter_batch *batch;

@@ -10,14 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
-#include "episode.h"
-#include "levels.h"
-#include "state.h"
-#include "tasks.h"
-#include "textures.h"
-#include "traj.h"
-#include "worldfile.h"
+#include "game/env.h"
+#include "game/tasks.h"
+#include "run/episode.h"
+#include "run/levels.h"
+#include "run/state.h"
+#include "run/traj.h"
+#include "run/worldfile.h"
+#include "view/textures.h"
 
 typedef struct crafter_batch crafter_batch;
 

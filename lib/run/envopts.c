@@ -1,12 +1,12 @@
-#include "envopts.h"
+#include "run/envopts.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "levels.h"
-#include "proto.h"
-#include "tasks.h"
+#include "game/tasks.h"
+#include "run/levels.h"
+#include "run/proto.h"
 
 static void pair(const crafter_opt_parser *parser, const crafter_opt *entry, const char *argument,
                  int out[2], unsigned mark) {

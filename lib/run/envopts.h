@@ -8,8 +8,8 @@
 #ifndef CRAFTER_ENVOPTS_H
 #define CRAFTER_ENVOPTS_H
 
-#include "cli.h"
-#include "run.h"
+#include "base/cli.h"
+#include "run/run.h"
 
 enum crafter_shared_option {
   CRAFTER_OPTION_SEED = 1,   /* -s, --seed=N: params.seed */

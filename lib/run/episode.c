@@ -1,12 +1,12 @@
-#include "episode.h"
+#include "run/episode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "obskind.h"
-#include "traj_reader.h"
-#include "traj_writer.h"
+#include "base/errors.h"
+#include "run/traj_reader.h"
+#include "run/traj_writer.h"
+#include "view/obskind.h"
 
 struct crafter_episode {
   const crafter_episode_options *options;

@@ -15,16 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "env.h"
-#include "levels.h"
-#include "render.h"
-#include "tasks.h"
-#include "textures.h"
-#include "traj.h"
-#include "traj_reader.h"
-#include "traj_writer.h"
-#include "worldfile.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "game/tasks.h"
+#include "run/levels.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
+#include "run/traj_writer.h"
+#include "run/worldfile.h"
+#include "view/render.h"
+#include "view/textures.h"
 
 /* What every runner of a run shares; read only while they run. */
 typedef struct crafter_episode_options {

@@ -1,4 +1,4 @@
-#include "levels.h"
+#include "run/levels.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bytes.h"
-#include "errors.h"
-#include "outfile.h"
+#include "base/bytes.h"
+#include "base/errors.h"
+#include "base/outfile.h"
 
 /* ---- names, checksums ---- */
 

@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "env.h"
+#include "game/config.h"
+#include "game/env.h"
 
 #define CRAFTER_LEVELS_MAGIC "CRAFTLVL"
 #define CRAFTER_LEVELS_VERSION 1

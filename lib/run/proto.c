@@ -1,11 +1,11 @@
-#include "proto.h"
+#include "run/proto.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "json.h"
+#include "base/json.h"
 
 int crafter_format_double(char *out, double value) {
   return crafter_json_format_double(out, value);

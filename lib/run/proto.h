@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "env.h"
-#include "obskind.h"
+#include "game/env.h"
+#include "view/obskind.h"
 
 /* Writes a double as Python's repr() would: the shortest text that reads
  * back to the same value, with ".0" on integral values.  Returns the

@@ -1,13 +1,13 @@
-#include "recording.h"
+#include "run/recording.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "env.h"
-#include "errors.h"
-#include "obskind.h"
-#include "traj_writer.h"
+#include "base/errors.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "run/traj_writer.h"
+#include "view/obskind.h"
 
 struct crafter_recording {
   crafter_traj_header header;

@@ -1,10 +1,10 @@
-#include "run.h"
+#include "run/run.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 struct crafter_run_files {
   crafter_config config;

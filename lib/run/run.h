@@ -12,14 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "episode.h"
-#include "levels.h"
-#include "params.h"
-#include "tasks.h"
-#include "textures.h"
-#include "traj.h"
-#include "worldfile.h"
+#include "base/params.h"
+#include "game/config.h"
+#include "game/tasks.h"
+#include "run/episode.h"
+#include "run/levels.h"
+#include "run/traj.h"
+#include "run/worldfile.h"
+#include "view/textures.h"
 
 /* Goals for the episodes (crafter-task(5)): --tasks FILE, --split NAME,
  * --task ID. */

@@ -1,13 +1,13 @@
-#include "state.h"
+#include "run/state.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "errors.h"
-#include "levels.h"
-#include "proto.h"
+#include "base/bytes.h"
+#include "base/errors.h"
+#include "run/levels.h"
+#include "run/proto.h"
 
 /* Counts and counters a state may hold: far beyond what a game reaches,
  * and far enough from INT32_MAX that no step can overflow them. */

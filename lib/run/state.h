@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
-#include "episode.h"
+#include "game/env.h"
+#include "run/episode.h"
 
 #define CRAFTER_STATE_MAGIC "CRAFTSTA"
 #define CRAFTER_STATE_VERSION 1

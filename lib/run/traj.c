@@ -1,13 +1,13 @@
-#include "traj.h"
+#include "run/traj.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "bytes.h"
-#include "levels.h"
-#include "obskind.h"
-#include "worldfile.h"
+#include "base/bytes.h"
+#include "run/levels.h"
+#include "run/worldfile.h"
+#include "view/obskind.h"
 
 /* ---- header ---- */
 

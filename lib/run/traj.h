@@ -26,9 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
-#include "tasks.h"
-#include "textures.h"
+#include "game/env.h"
+#include "game/tasks.h"
+#include "view/textures.h"
 
 #define CRAFTER_TRAJ_MAGIC "CRAFTTRJ"
 #define CRAFTER_TRAJ_VERSION 1       /* a file of episodes without goals */

@@ -1,12 +1,12 @@
-#include "traj_format.h"
+#include "run/traj_format.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "errors.h"
-#include "levels.h"
+#include "base/bytes.h"
+#include "base/errors.h"
+#include "run/levels.h"
 
 /* ---- the file header ---- */
 

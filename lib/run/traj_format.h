@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "obskind.h"
-#include "traj.h"
+#include "run/traj.h"
+#include "view/obskind.h"
 
 #define CHUNK_TAG "EPSD"
 #define INDEX_TAG "INDX"

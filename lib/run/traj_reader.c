@@ -1,4 +1,4 @@
-#include "traj_reader.h"
+#include "run/traj_reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,10 +10,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bytes.h"
-#include "errors.h"
-#include "traj_format.h"
-#include "worldfile.h"
+#include "base/bytes.h"
+#include "base/errors.h"
+#include "run/traj_format.h"
+#include "run/worldfile.h"
 
 /* ---- reader ---- */
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "traj.h"
+#include "run/traj.h"
 
 /* How the episodes were found and what is wrong with the file. */
 typedef struct crafter_traj_status {

@@ -1,4 +1,4 @@
-#include "traj_writer.h"
+#include "run/traj_writer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "bytes.h"
-#include "errors.h"
-#include "outfile.h"
-#include "traj_format.h"
+#include "base/bytes.h"
+#include "base/errors.h"
+#include "base/outfile.h"
+#include "run/traj_format.h"
 
 /* ---- recorder ---- */
 

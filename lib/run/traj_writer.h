@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
-#include "traj.h"
+#include "game/env.h"
+#include "run/traj.h"
 
 /* Builds one episode in memory, compressing as it goes. */
 typedef struct crafter_traj_recorder crafter_traj_recorder;

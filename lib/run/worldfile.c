@@ -1,12 +1,12 @@
-#include "worldfile.h"
+#include "run/worldfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "outfile.h"
+#include "base/errors.h"
+#include "base/outfile.h"
 
 #define MAGIC "crafter-world"
 

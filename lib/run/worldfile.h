@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "env.h"
+#include "game/env.h"
 
 #define CRAFTER_WORLDFILE_VERSION 1
 #define CRAFTER_WORLDFILE_MAX_SIDE 4096

@@ -1,9 +1,9 @@
-#include "agents.h"
+#include "tools/agents.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents_scripted.h"
+#include "tools/agents_scripted.h"
 
 static const char *const agent_names[CRAFTER_AGENT_COUNT] = {"random", "scripted"};
 

@@ -54,8 +54,8 @@
 #ifndef CRAFTER_AGENTS_H
 #define CRAFTER_AGENTS_H
 
-#include "env.h"
-#include "tasks.h"
+#include "game/env.h"
+#include "game/tasks.h"
 
 enum crafter_agent_kind { CRAFTER_AGENT_RANDOM = 0, CRAFTER_AGENT_SCRIPTED, CRAFTER_AGENT_COUNT };
 

@@ -1,4 +1,4 @@
-#include "agents_scripted.h"
+#include "tools/agents_scripted.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,11 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "env.h"
-#include "game.h"
-#include "rng.h"
-#include "tasks.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "game/game.h"
+#include "game/tasks.h"
+#include "kernels/rng.h"
 
 /* Beyond what the tools take: stone kept for walls and place_stone. */
 #define STONE_RESERVE 4

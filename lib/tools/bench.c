@@ -1,4 +1,4 @@
-#include "bench.h"
+#include "tools/bench.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -6,15 +6,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "config.h"
-#include "kernels.h"
-#include "levels.h"
-#include "proto.h"
-#include "tasks.h"
-#include "textures.h"
-#include "errors.h"
-#include "traj_writer.h"
+#include "base/cli.h"
+#include "base/errors.h"
+#include "game/config.h"
+#include "game/tasks.h"
+#include "kernels/kernels.h"
+#include "run/levels.h"
+#include "run/proto.h"
+#include "run/traj_writer.h"
+#include "view/textures.h"
 
 double crafter_now(void) {
   struct timespec now;

@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "batch.h"
-#include "run.h"
-#include "json.h"
-#include "traj.h"
-#include "traj_writer.h"
+#include "base/json.h"
+#include "run/batch.h"
+#include "run/run.h"
+#include "run/traj.h"
+#include "run/traj_writer.h"
 
 typedef struct crafter_bench_options {
   crafter_batch_options batch;

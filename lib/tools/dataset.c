@@ -1,4 +1,4 @@
-#include "dataset.h"
+#include "tools/dataset.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -9,20 +9,20 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "agents.h"
-#include "episode.h"
-#include "json.h"
-#include "errors.h"
-#include "npz.h"
-#include "outfile.h"
-#include "proto.h"
-#include "render.h"
-#include "score.h"
-#include "textures.h"
-#include "traj.h"
-#include "traj_reader.h"
-#include "traj_writer.h"
-#include "video.h"
+#include "base/errors.h"
+#include "base/json.h"
+#include "base/npz.h"
+#include "base/outfile.h"
+#include "run/episode.h"
+#include "run/proto.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
+#include "run/traj_writer.h"
+#include "tools/agents.h"
+#include "tools/score.h"
+#include "view/render.h"
+#include "view/textures.h"
+#include "view/video.h"
 
 
 /* failf that returns `code` instead of -1. */

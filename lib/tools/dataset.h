@@ -14,11 +14,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "env.h"
-#include "levels.h"
-#include "run.h"
-#include "tasks.h"
-#include "worldfile.h"
+#include "game/env.h"
+#include "game/tasks.h"
+#include "run/levels.h"
+#include "run/run.h"
+#include "run/worldfile.h"
 
 typedef struct crafter_dataset_record_options {
   crafter_run run;        /* what is recorded: run.params' seed is the Env seed and its

@@ -1,14 +1,14 @@
-#include "gen.h"
+#include "tools/gen.h"
 
-#include "errors.h"
+#include "base/errors.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "env.h"
-#include "json.h"
+#include "base/json.h"
+#include "game/env.h"
 
 const char *const crafter_gen_thing_names[CRAFTER_GEN_THINGS] = {
     "water", "grass", "stone",   "path",    "sand", "tree",   "lava",     "coal",

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "textures.h"
-#include "worldfile.h"
+#include "game/config.h"
+#include "run/worldfile.h"
+#include "view/textures.h"
 
 /* The map, one character per cell (rows are y, top first), then a blank
  * line and the legend. */

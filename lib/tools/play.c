@@ -1,4 +1,4 @@
-#include "play.h"
+#include "tools/play.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "play_game.h"
-#include "play_keys.h"
-#include "play_replay.h"
-#include "play_screen.h"
-#include "terminal.h"
+#include "base/cli.h"
+#include "base/terminal.h"
+#include "tools/play_game.h"
+#include "tools/play_keys.h"
+#include "tools/play_replay.h"
+#include "tools/play_screen.h"
 
 /* ---- the program: crafter-play ---- */
 

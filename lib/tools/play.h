@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "run.h"
+#include "run/run.h"
 
 /* ---- the program ---- */
 

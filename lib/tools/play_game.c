@@ -1,11 +1,11 @@
-#include "play_game.h"
+#include "tools/play_game.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "traj_writer.h"
+#include "base/errors.h"
+#include "run/traj_writer.h"
 
 /* ---- what an action did ---- */
 

@@ -7,10 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "episode.h"
-#include "run.h"
-#include "traj.h"
-#include "traj_writer.h"
+#include "run/episode.h"
+#include "run/run.h"
+#include "run/traj.h"
+#include "run/traj_writer.h"
 
 /* ---- what an action did ---- */
 

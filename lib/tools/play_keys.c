@@ -1,4 +1,4 @@
-#include "play_keys.h"
+#include "tools/play_keys.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game.h" /* CRAFTER_PLAYERS_MAX */
+#include "game/game.h" /* CRAFTER_PLAYERS_MAX */
 
 /* ---- keys ---- */
 

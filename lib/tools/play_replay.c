@@ -1,11 +1,11 @@
-#include "play_replay.h"
+#include "tools/play_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "traj_reader.h"
+#include "base/errors.h"
+#include "run/traj_reader.h"
 
 /* ---- a replay ---- */
 

@@ -8,13 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "env.h"
-#include "episode.h"
-#include "play_game.h" /* crafter_play_watch */
-#include "traj.h"
-#include "traj_reader.h"
-#include "worldfile.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "run/episode.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
+#include "run/worldfile.h"
+#include "tools/play_game.h" /* crafter_play_watch */
 
 /* ---- a replay ---- */
 

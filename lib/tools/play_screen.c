@@ -1,4 +1,4 @@
-#include "play_screen.h"
+#include "tools/play_screen.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "worldfile.h" /* the letters of materials and objects */
+#include "run/worldfile.h" /* the letters of materials and objects */
+#include "view/render.h"
 
 /* ---- colours ---- */
 

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
-#include "textures.h"
+#include "game/env.h"
+#include "view/textures.h"
 
 /* ---- colours ---- */
 

@@ -1,7 +1,7 @@
 /* realpath() is an X/Open function, beyond the POSIX base the build asks for. */
 #define _XOPEN_SOURCE 700
 
-#include "score.h"
+#include "tools/score.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "errors.h"
-#include "json.h"
-#include "levels.h"
-#include "traj.h"
-#include "traj_reader.h"
+#include "base/cli.h"
+#include "base/errors.h"
+#include "base/json.h"
+#include "run/levels.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
 
 #define ACHIEVEMENTS CRAFTER_ACHIEVEMENT_COUNT
 

@@ -44,9 +44,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h" /* crafter_params */
-#include "game.h"
-#include "tasks.h"
+#include "game/config.h" /* crafter_params */
+#include "game/game.h"
+#include "game/tasks.h"
 
 /* How a run's method was found. */
 enum crafter_score_origin {

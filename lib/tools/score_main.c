@@ -1,13 +1,13 @@
-#include "score_main.h"
+#include "tools/score_main.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "errors.h"
-#include "score_plot.h"
-#include "score_report.h"
+#include "base/cli.h"
+#include "base/errors.h"
+#include "tools/score_plot.h"
+#include "tools/score_report.h"
 
 /* The training levels the request names: its own, or a level file's,
  * checked against the seed and first level given with it.  Returns 0, or

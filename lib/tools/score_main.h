@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "score.h"
+#include "tools/score.h"
 
 /* What crafter-score does, for its main() to call once it has read the
  * command line. */

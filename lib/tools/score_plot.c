@@ -1,4 +1,4 @@
-#include "score_plot.h"
+#include "tools/score_plot.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "json.h"
+#include "base/errors.h"
+#include "base/json.h"
 
 extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_SOURCE */
 

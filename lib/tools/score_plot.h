@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "score.h"
+#include "tools/score.h"
 
 enum { CRAFTER_PLOT_OK = 0, CRAFTER_PLOT_FAILED = -1, CRAFTER_PLOT_NO_GNUPLOT = 1 };
 

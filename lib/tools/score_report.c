@@ -1,12 +1,12 @@
-#include "score_report.h"
+#include "tools/score_report.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "json.h"
+#include "base/cli.h"
+#include "base/json.h"
 
 #define ACHIEVEMENTS CRAFTER_ACHIEVEMENT_COUNT
 

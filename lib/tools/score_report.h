@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "score.h"
+#include "tools/score.h"
 
 /* Warns on `out`, one line "program: warning: ..." each, of every method
  * whose runs come from files that record different agents or different

@@ -2,7 +2,7 @@
 #if defined(__linux__)
 #define _GNU_SOURCE
 #endif
-#include "session.h"
+#include "tools/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,17 +19,17 @@
 #include <sys/vfs.h>
 #endif
 
-#include "batch.h"
-#include "episode.h"
-#include "bytes.h"
-#include "cli.h"
-#include "errors.h"
-#include "json.h"
-#include "proto.h"
-#include "render.h"
-#include "textures.h"
-#include "traj.h"
-#include "traj_writer.h"
+#include "base/bytes.h"
+#include "base/cli.h"
+#include "base/errors.h"
+#include "base/json.h"
+#include "run/batch.h"
+#include "run/episode.h"
+#include "run/proto.h"
+#include "run/traj.h"
+#include "run/traj_writer.h"
+#include "view/render.h"
+#include "view/textures.h"
 
 /* Reads the input stream and flushes the output before it blocks, so an
  * agent waiting for a record never deadlocks while piped input is still

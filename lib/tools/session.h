@@ -8,12 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "env.h"
-#include "levels.h"
-#include "run.h"
-#include "tasks.h"
-#include "worldfile.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "game/tasks.h"
+#include "run/levels.h"
+#include "run/run.h"
+#include "run/worldfile.h"
 
 typedef struct crafter_session_options {
   crafter_run run;           /* what runs: env i plays seed run.params.seed + i; the session

@@ -1,9 +1,9 @@
-#include "obskind.h"
+#include "view/obskind.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "render.h"
+#include "view/render.h"
 
 /* The bytes a text observation may take, its instruction included. */
 enum { TEXT_CAPACITY = 8192 };

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
+#include "game/env.h"
 
 /* The kinds; each is its row's index in the table. */
 enum crafter_obs_kind {

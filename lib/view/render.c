@@ -1,7 +1,7 @@
-#include "render.h"
+#include "view/render.h"
 
-#include "kernels.h"
-#include "shade.h"
+#include "kernels/kernels.h"
+#include "kernels/shade.h"
 
 #include <math.h>
 #include <pthread.h>

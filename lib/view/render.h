@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "env.h"
-#include "textures.h"
+#include "game/env.h"
+#include "view/textures.h"
 
 /* crafter/crafter.h declares the renderer, crafter_renderer_new, _free
  * and _attach, the symbolic size and observation and the text. */

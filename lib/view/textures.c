@@ -1,4 +1,4 @@
-#include "textures.h"
+#include "view/textures.h"
 
 #include <errno.h>
 #include <png.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 
 const char *const crafter_texture_names[CRAFTER_TEXTURE_COUNT] = {
     "unknown",       "water",        "grass",       "stone",         "path",

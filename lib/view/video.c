@@ -1,4 +1,4 @@
-#include "video.h"
+#include "view/video.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "outfile.h"
-#include "render.h"
-#include "textures.h"
+#include "base/errors.h"
+#include "base/outfile.h"
+#include "view/render.h"
+#include "view/textures.h"
 
 int crafter_video_scale(const uint8_t *from, int from_width, int from_height, uint8_t *to,
                         int to_width, int to_height) {

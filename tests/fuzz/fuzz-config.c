@@ -1,7 +1,7 @@
 /* Fuzz target: the YAML configuration reader (crafter-config(5)), then the
  * range checks on whatever it accepted. */
-#include "config.h"
 #include "fuzz.h"
+#include "game/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static crafter_config config; /* large; one call at a time */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "levels.h"
+#include "run/levels.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   crafter_level_set set;

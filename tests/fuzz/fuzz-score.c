@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "score.h"
-#include "score_report.h"
+#include "tools/score.h"
+#include "tools/score_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   crafter_score_set set;

@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "episode.h"
+#include "base/bytes.h"
 #include "fuzz.h"
-#include "proto.h"
-#include "state.h"
-#include "tasks.h"
-#include "textures.h"
+#include "game/tasks.h"
+#include "run/episode.h"
+#include "run/proto.h"
+#include "run/state.h"
+#include "view/textures.h"
 
 #define PLAY_STEPS 8
 

@@ -1,6 +1,6 @@
 /* Fuzz target: the task file reader (crafter-task(5)). */
 #include "fuzz.h"
-#include "tasks.h"
+#include "game/tasks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char error[512];

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "traj.h"
-#include "traj_reader.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char error[256];

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "render.h"
-#include "textures.h"
-#include "worldfile.h"
+#include "run/worldfile.h"
+#include "view/render.h"
+#include "view/textures.h"
 
 #define PLAY_CELLS_MAX (128 * 128)
 #define PLAY_STEPS 24

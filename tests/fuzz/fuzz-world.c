@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "worldfile.h"
+#include "run/worldfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   crafter_world_map map;

@@ -37,7 +37,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "fuzz.h"
 
 /* The most a mutator inflates; more is left alone. */

@@ -40,13 +40,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 #include "fuzz.h"
-#include "levels.h"
-#include "proto.h"
-#include "session.h"
-#include "tasks.h"
-#include "worldfile.h"
+#include "game/tasks.h"
+#include "run/levels.h"
+#include "run/proto.h"
+#include "run/worldfile.h"
+#include "tools/session.h"
 
 static const char step_tasks_yaml[] =
     "version: 1\n"

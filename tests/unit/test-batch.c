@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "proto.h"
+#include "run/batch.h"
+#include "run/proto.h"
 #include "tap.h"
 
 enum { ENVS = 5, STEPS = 400 };

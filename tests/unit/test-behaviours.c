@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "game.h"
+#include "game/game.h"
+#include "game/tasks.h"
+#include "run/worldfile.h"
 #include "tap.h"
-#include "tasks.h"
-#include "worldfile.h"
 
 static char error[1024];
 static crafter_env env;

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "envopts.h"
-#include "proto.h"
+#include "base/cli.h"
+#include "run/envopts.h"
+#include "run/proto.h"
 #include "tap.h"
 
 /* Escapes text[0..length) into a buffer of out_size bytes and compares. */

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "env.h"
-#include "game.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "game/game.h"
 #include "tap.h"
 
 static char error[1024];

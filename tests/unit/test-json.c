@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "gen.h"
-#include "json.h"
-#include "proto.h"
-#include "score.h"
-#include "score_report.h"
+#include "base/json.h"
+#include "run/proto.h"
 #include "tap.h"
+#include "tools/bench.h"
+#include "tools/gen.h"
+#include "tools/score.h"
+#include "tools/score_report.h"
 
 static int parses(const char *text) {
   crafter_json_document document;

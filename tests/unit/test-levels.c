@@ -9,8 +9,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bytes.h"
-#include "levels.h"
+#include "base/bytes.h"
+#include "run/levels.h"
 #include "tap.h"
 
 enum { LEVELS = 5, SEED = 11 };

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastgen.h"
-#include "kernels.h"
-#include "noise.h"
-#include "npmath.h"
-#include "game.h"
+#include "base/npmath.h"
+#include "game/game.h"
+#include "kernels/fastgen.h"
+#include "kernels/kernels.h"
+#include "kernels/noise.h"
 #include "tap.h"
 
 static const double points[5][3] = {

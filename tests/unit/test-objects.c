@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "game.h"
+#include "game/config.h"
+#include "game/game.h"
 #include "tap.h"
 
 static char error[1024];

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "env.h"
-#include "render.h"
+#include "game/env.h"
 #include "tap.h"
+#include "view/render.h"
 
 #define CHANNELS 21
 

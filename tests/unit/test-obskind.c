@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
-#include "obskind.h"
-#include "render.h"
+#include "game/env.h"
 #include "tap.h"
+#include "view/obskind.h"
+#include "view/render.h"
 
 /* crafter-trajectory(5), "obs kind", and crafter-protocol(5),
  * "observation kind" and "observation type": the numbers files and

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents.h"
+#include "game/tasks.h"
 #include "tap.h"
-#include "tasks.h"
+#include "tools/agents.h"
 
 /* Goals of each family, as a task file. */
 #define TASK(id, family, check)                                              \

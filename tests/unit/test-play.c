@@ -7,16 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "play_game.h"
-#include "play_keys.h"
-#include "play_replay.h"
-#include "play_screen.h"
-#include "proto.h"
+#include "run/proto.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
+#include "run/worldfile.h"
 #include "tap.h"
-#include "textures.h"
-#include "traj.h"
-#include "traj_reader.h"
-#include "worldfile.h"
+#include "tools/play_game.h"
+#include "tools/play_keys.h"
+#include "tools/play_replay.h"
+#include "tools/play_screen.h"
+#include "view/textures.h"
 
 static int decode_one(const char *bytes, int final, int *key) {
   return (int)crafter_play_decode_key((const uint8_t *)bytes, strlen(bytes), final, key);

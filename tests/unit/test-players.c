@@ -7,9 +7,9 @@
  * worked out by hand for each scene. */
 #include <string.h>
 
-#include "config.h"
-#include "env.h"
-#include "game.h"
+#include "game/config.h"
+#include "game/env.h"
+#include "game/game.h"
 #include "tap.h"
 
 static crafter_game game;

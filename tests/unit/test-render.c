@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels.h"
-#include "render.h"
+#include "kernels/kernels.h"
 #include "tap.h"
+#include "view/render.h"
 
 typedef struct dual {
   crafter_renderer *renderer;

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels.h"
-#include "rng.h"
+#include "kernels/kernels.h"
+#include "kernels/rng.h"
 #include "tap.h"
 
 int main(void) {

@@ -3,8 +3,8 @@
  * data.yaml), worked out by hand for each scene. */
 #include <string.h>
 
-#include "env.h"
-#include "game.h"
+#include "game/env.h"
+#include "game/game.h"
 #include "tap.h"
 
 static crafter_game game;

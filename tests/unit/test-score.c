@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "levels.h"
-#include "score.h"
-#include "score_plot.h"
-#include "score_report.h"
+#include "run/levels.h"
+#include "run/proto.h"
+#include "run/traj.h"
+#include "run/traj_writer.h"
 #include "tap.h"
-#include "proto.h"
-#include "traj.h"
-#include "traj_writer.h"
+#include "tools/score.h"
+#include "tools/score_plot.h"
+#include "tools/score_report.h"
 
 static int near(double value, double expected) { return fabs(value - expected) < 1e-9; }
 

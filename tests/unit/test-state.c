@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "bytes.h"
-#include "episode.h"
-#include "levels.h"
-#include "proto.h"
-#include "state.h"
+#include "base/bytes.h"
+#include "run/batch.h"
+#include "run/episode.h"
+#include "run/levels.h"
+#include "run/proto.h"
+#include "run/state.h"
 #include "tap.h"
-#include "textures.h"
+#include "view/textures.h"
 
 static crafter_textures textures;
 static crafter_task_set task_set;

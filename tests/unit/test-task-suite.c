@@ -34,8 +34,8 @@
 #include <string.h>
 
 #include "crafter/ids.h"
+#include "game/tasks.h"
 #include "tap.h"
-#include "tasks.h"
 
 #define MIN_GOALS 240
 #define MIN_TEXTS 4000

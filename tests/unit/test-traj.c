@@ -11,14 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dataset.h"
-#include "proto.h"
-#include "render.h"
-#include "rng.h"
+#include "kernels/rng.h"
+#include "run/proto.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
+#include "run/traj_writer.h"
 #include "tap.h"
-#include "traj.h"
-#include "traj_reader.h"
-#include "traj_writer.h"
+#include "tools/dataset.h"
+#include "view/render.h"
 
 #include <zlib.h>
 

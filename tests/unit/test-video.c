@@ -9,13 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dataset.h"
-#include "proto.h"
+#include "run/proto.h"
+#include "run/traj.h"
+#include "run/traj_reader.h"
 #include "tap.h"
-#include "textures.h"
-#include "traj.h"
-#include "traj_reader.h"
-#include "video.h"
+#include "tools/dataset.h"
+#include "view/textures.h"
+#include "view/video.h"
 
 /* ---- a GIF decoder, written from the GIF89a specification ---- */
 

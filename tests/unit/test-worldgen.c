@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
-#include "fastgen.h"
-#include "kernels.h"
-#include "noise.h"
-#include "rng.h"
+#include "game/env.h"
+#include "game/worldgen.h"
+#include "kernels/fastgen.h"
+#include "kernels/kernels.h"
+#include "kernels/noise.h"
+#include "kernels/rng.h"
 #include "tap.h"
-#include "worldgen.h"
 
 /* A fresh game for a world seed, generated one way or the other. */
 static int generate(crafter_env *env, uint32_t seed, int plain) {
