@@ -7,11 +7,11 @@
  * Plays an episode of Crafter of the seed given with the actions of
  * standard input (a number a line), until it ends or the actions run out,
  * printing "t reward done" at every step as crafter-step's records say
- * them.  It
- * draws every observation at every step (the pixels, the semantic map,
- * the symbolic vector, the text), saves the game's state at step 100 and
- * plays a copy loaded from it beside the game to the end, and records the
- * episode to a trajectory file (cut short if the actions ran out).  At the end it prints where the player
+ * them.  It draws every observation at every step (the pixels, the
+ * semantic map, the symbolic vector, the text), saves the game's state at
+ * step 100 and plays a copy loaded from it beside the game to the end,
+ * and records the episode to a trajectory file (cut short if the actions
+ * ran out).  At the end it prints where the player
  * stands, what it holds and has achieved, the CRC-32 of the last picture
  * (crafter-step --obs pixels --info full calls it obs_crc) and the first
  * line of the last text; then it reads the file back and prints the

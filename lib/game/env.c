@@ -130,7 +130,8 @@ int crafter_env_sleeping(const crafter_env *env, int player) {
 }
 
 int crafter_env_position(const crafter_env *env, int player, int *x, int *y) {
-  const crafter_object *body = player_of(env, player) ? crafter_game_body(&env->game, player) : NULL;
+  if (!player_of(env, player)) return -1;
+  const crafter_object *body = crafter_game_body(&env->game, player);
   if (!body) return -1;
   *x = body->x;
   *y = body->y;
