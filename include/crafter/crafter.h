@@ -212,9 +212,10 @@ int crafter_state_load(crafter_env *env, const uint8_t *state, size_t size, char
 /* Writing: a recording of an env's episodes, each player's episode as
  * crafter-step --record keeps it (the actions and what each step
  * returned; no observations), which crafter-dataset, crafter-score and
- * crafter-play read.  `config` is the env's (NULL: Crafter's own rules);
- * `agent` (at most 16 bytes) names who chose the actions.  NULL with a
- * reason. */
+ * crafter-play read.  Open it once the env has its players
+ * (crafter_env_set_players).  `config` is the env's (NULL: Crafter's own
+ * rules), and must outlive the recording; `agent` (at most 16 bytes)
+ * names who chose the actions.  NULL with a reason. */
 typedef struct crafter_recording crafter_recording;
 crafter_recording *crafter_recording_open(const char *path, const crafter_env *env,
                                           const crafter_config *config, const char *agent,
