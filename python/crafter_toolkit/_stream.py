@@ -138,6 +138,24 @@ def reopen(stream, current_seed, seed, options, draw):
     return Stream(seed=current_seed, **options), current_seed
 
 
+def render_size(obs, render_mode, size, view):
+    """(width, height) at which an env of these arguments renders the
+    views of its players for render_mode "rgb_array" (None without it);
+    ValueError for another mode, or a size under 2 pixels a cell of the
+    view with observations that are not pixels (Crafter cannot draw it)."""
+    if render_mode not in (None, "rgb_array"):
+        raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
+    if render_mode is None:
+        return None
+    size, view = pair("size", size), pair("view", view)
+    if obs != "pixels" and not (2 * view[0] <= size[0] <= RENDER_MAX
+                                and 2 * view[1] <= size[1] <= RENDER_MAX):
+        raise ValueError(f"render_mode='rgb_array' with obs={obs!r} draws the view at size "
+                         f"{size[0]}x{size[1]}, which must be from {2 * view[0]}x{2 * view[1]} "
+                         f"(2 pixels a cell of the view) to {RENDER_MAX}x{RENDER_MAX}")
+    return size
+
+
 def pair(name, value):
     if value is None:
         return None
@@ -632,6 +650,19 @@ class Stream:
         pixels = np.empty((height, width, 3), np.uint8)
         self._read_into(memoryview(pixels).cast("B"))
         return pixels
+
+    def render_unchanged(self, i, agents, width, height):
+        """The views of env i's agents (indices of render) drawn at width x
+        height as render draws them, the game left exactly as it was:
+        env i's state is saved before and loaded after, so night noise
+        drawn for these pictures changes nothing, and the last frame keeps
+        its contents.  A list of arrays (height, width, 3)."""
+        kept = {name: np.array(value) for name, value in self.frame.items()}
+        state = self.save_state(i)
+        pictures = [self.render(agent, width, height) for agent in agents]
+        self.load_state(i, state)
+        self.frame = kept
+        return pictures
 
     def check_open(self):
         """Raises ClosedEnvError once close() was called.  (In a child of

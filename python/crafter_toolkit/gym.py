@@ -48,9 +48,11 @@ class CrafterEnv(gymnasium.Env):
     info["level"]): no key that wrappers such as RecordEpisodeStatistics
     or Stable-Baselines3's Monitor write themselves.
 
-    render_mode "rgb_array" (with obs="pixels") returns the last
-    observation: rendering never changes the game.  metadata["render_modes"]
-    lists it only for pixel observations."""
+    render_mode "rgb_array" makes render() return the player's view as
+    an array (height, width, 3) of the env's size: with obs="pixels" the
+    last observation, with other kinds the view drawn as a pixel
+    observation would be.  Rendering never changes the game (Stable-
+    Baselines3's make_vec_env asks for "rgb_array" whatever the kind)."""
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
 
@@ -60,11 +62,8 @@ class CrafterEnv(gymnasium.Env):
                  level_order=None):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
-        if render_mode == "rgb_array" and obs != "pixels":
-            raise ValueError("render_mode='rgb_array' needs obs='pixels'")
+        self._render_size = _stream.render_size(obs, render_mode, size, view)
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["rgb_array"] if obs == "pixels" else [],
-                         "render_fps": 10}
         self._options = dict(envs=1, obs=obs, area=area, view=view, size=size, length=length,
                              textures=textures, manual_reset=True, transport=transport,
                              buffers=1, tasks=tasks, split=split, task=task, levels=levels,
@@ -129,7 +128,9 @@ class CrafterEnv(gymnasium.Env):
             raise _stream.ClosedEnvError()
         if self.render_mode != "rgb_array" or self._stream is None:
             return None
-        return self._stream.frame["obs"][0].copy()
+        if self._obs_kind == "pixels":
+            return self._stream.frame["obs"][0].copy()
+        return self._stream.render_unchanged(0, [0], *self._render_size)[0]
 
     def save_state(self):
         """The game's whole state as bytes (crafter-state(5)), for

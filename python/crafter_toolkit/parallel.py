@@ -37,9 +37,10 @@ class ParallelEnv(_Base):
     player 0); reset() goes on with the next episode.  The first reset
     without a seed takes the constructor's, and without one fresh entropy.
 
-    render_mode "rgb_array" (with obs="pixels") makes render() return the
-    players' last observations side by side, player 0 leftmost: rendering
-    never changes the game.  Options as crafter_toolkit/Crafter-v1's
+    render_mode "rgb_array" makes render() return the players' views side
+    by side, player 0 leftmost, each of the env's size: with obs="pixels"
+    their last observations, with other kinds their views drawn as pixel
+    observations would be.  Rendering never changes the game.  Options as crafter_toolkit/Crafter-v1's
     (obs, area, view, size, length, seed, textures, reward, transport,
     tasks, split, task, levels, start_level, level_order)."""
 
@@ -54,11 +55,9 @@ class ParallelEnv(_Base):
             raise ValueError(f"players must be 1 to {_stream.PLAYERS_MAX}, not {players!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
-        if render_mode == "rgb_array" and obs != "pixels":
-            raise ValueError("render_mode='rgb_array' needs obs='pixels'")
+        self._render_size = _stream.render_size(obs, render_mode, size, view)
+        self._obs_kind = obs
         self.render_mode = render_mode
-        self.metadata = dict(self.metadata,
-                             render_modes=["rgb_array"] if obs == "pixels" else [])
         self._options = dict(envs=1, players=int(players), obs=obs, area=area, view=view,
                              size=size, length=length, textures=textures, manual_reset=True,
                              transport=transport, buffers=1, tasks=tasks, split=split,
@@ -137,7 +136,11 @@ class ParallelEnv(_Base):
             raise _stream.ClosedEnvError()
         if self.render_mode != "rgb_array" or self._stream is None:
             return None
-        return np.concatenate(list(self._stream.frame["obs"]), axis=1)
+        if self._obs_kind == "pixels":
+            return np.concatenate(list(self._stream.frame["obs"]), axis=1)
+        players = range(len(self.possible_agents))
+        return np.concatenate(self._stream.render_unchanged(0, players, *self._render_size),
+                              axis=1)
 
     def save_state(self):
         """The world's whole state, every player's, as bytes

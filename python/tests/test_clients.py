@@ -40,8 +40,52 @@ def test_check_env_every_observation(obs):
         # Not the checker's: the notice that these are the built-in textures.
         warnings.simplefilter("ignore", crafter_toolkit.TexturesWarning)
         check_env(env.unwrapped)
-    assert env.unwrapped.metadata["render_modes"] == (["rgb_array"] if obs == "pixels" else [])
+    assert env.unwrapped.metadata["render_modes"] == ["rgb_array"]
     env.close()
+    # And with the render mode that SB3's make_vec_env asks for.
+    env = gymnasium.make("crafter_toolkit/Crafter-v1", obs=obs, length=50,
+                         render_mode="rgb_array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", crafter_toolkit.TexturesWarning)
+        check_env(env.unwrapped)
+    env.close()
+
+
+@pytest.mark.parametrize("obs", ("semantic", "none"))
+def test_render_of_other_kinds(obs):
+    """render_mode="rgb_array" without pixel observations draws the view
+    a pixel observation shows, and never changes the game: an env that
+    renders after every step across a night plays what one that never
+    renders plays, by day its pictures are the pixel env's observations,
+    and at night they differ (noise: the night was crossed)."""
+    from crafter_toolkit.gym import CrafterEnv
+    rendering = CrafterEnv(obs=obs, seed=5, render_mode="rgb_array")
+    plain = CrafterEnv(obs=obs, seed=5)
+    pixels = CrafterEnv(obs="pixels", seed=5)
+    assert rendering.render() is None  # before reset
+    rendering.reset()
+    plain.reset()
+    assert np.array_equal(rendering.render(), pixels.reset()[0])
+    same, night = 0, 0
+    for action in np.random.RandomState(3).randint(17, size=420):
+        got = rendering.step(action)
+        picture = rendering.render()
+        want = plain.step(action)
+        seen = pixels.step(action)
+        assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4]
+        assert {k: np.asarray(v).tolist() for k, v in got[4].items()} == \
+            {k: np.asarray(v).tolist() for k, v in want[4].items()}
+        assert picture.shape == (64, 64, 3) and picture.dtype == np.uint8
+        if np.array_equal(picture, seen[0]):
+            same += 1
+        else:
+            night += 1
+        if got[2] or got[3]:
+            break
+    assert same > 100 and night > 10, (same, night)
+    for env in (rendering, plain, pixels):
+        env.close()
 
 
 def test_ids_and_rewards():
@@ -188,6 +232,23 @@ def test_sb3_ppo_on_make_vec_env(tmp_path):
     assert len(model.ep_info_buffer) >= 4
     assert all(info["l"] == 40 for info in model.ep_info_buffer)
     env.close()
+
+
+def test_sb3_make_vec_env_every_kind():
+    """make_vec_env asks gym.make for render_mode="rgb_array": every
+    observation kind takes it, and the vector's get_images() draws each
+    env's view."""
+    sb3()
+    from stable_baselines3.common.env_util import make_vec_env
+    for obs in ("semantic", "symbolic"):
+        env = make_vec_env("crafter_toolkit/Crafter-v1", n_envs=2, seed=3,
+                           env_kwargs={"obs": obs, "length": 40})
+        assert env.reset().shape == (2,) + env.observation_space.shape
+        env.step(np.zeros(2, np.int64))
+        images = env.get_images()
+        assert len(images) == 2 and all(image.shape == (64, 64, 3) for image in images)
+        assert not np.array_equal(images[0], images[1])
+        env.close()
 
 
 def test_sb3_adapter_trains_and_logs(tmp_path):

@@ -181,8 +181,14 @@ def test_one_player_is_crafter():
 def test_bad_actions_and_render():
     with pytest.raises(ValueError, match="players"):
         crafter_toolkit.ParallelEnv(players=17)
-    with pytest.raises(ValueError, match="pixels"):
-        crafter_toolkit.ParallelEnv(obs="semantic", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="2 pixels a cell"):
+        crafter_toolkit.ParallelEnv(obs="semantic", size=(16, 64), render_mode="rgb_array")
+    # Other kinds render the views pixel observations show, the game unchanged.
+    drawn = crafter_toolkit.ParallelEnv(players=2, obs="semantic", size=(32, 48),
+                                        render_mode="rgb_array", seed=2)
+    semantic, _ = drawn.reset()
+    picture = drawn.render()
+    assert picture.shape == (48, 64, 3)
     env = crafter_toolkit.ParallelEnv(players=2, size=(32, 48), render_mode="rgb_array", seed=2)
     with pytest.raises(RuntimeError, match="reset"):
         env.step({"player_0": 0})
@@ -190,6 +196,8 @@ def test_bad_actions_and_render():
     assert obs["player_0"].shape == (48, 32, 3)
     assert not np.array_equal(obs["player_0"], obs["player_1"])
     assert np.array_equal(env.render(), np.concatenate([obs["player_0"], obs["player_1"]], 1))
+    assert np.array_equal(picture, env.render())
+    drawn.close()
     for action in (17, -1, 2.5, "do"):
         with pytest.raises(ValueError, match="0..16"):
             env.step({"player_0": action})
