@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from conftest import TOP
@@ -150,6 +151,36 @@ def test_rllib_ppo_trains(cluster, tmp_path):
                            capture_output=True, text=True)
     assert score.returncode == 0, score.stderr
     assert json.loads(score.stdout)["methods"][0]["episodes"] == len(lines)
+
+
+def test_rllib_runners_play_disjoint_worlds():
+    """RLlib resets EnvRunner k with seed S + k (config.debugging(seed=S)):
+    the runners' envs start from seeds (S + k) * num_envs + i, each world
+    once (VectorEnv's own S + k + i would repeat runner 1's worlds in
+    runner 2).  Two real EnvRunners, no cluster."""
+    pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (make clients-env)")
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    from crafter_toolkit import VectorEnv
+    from crafter_toolkit.ray import register_rllib_env
+    register_rllib_env("crafter-seeds", obs="symbolic", length=20)
+    config = (PPOConfig().environment("crafter-seeds")
+              .env_runners(num_envs_per_env_runner=3,
+                           gym_env_vectorize_mode="vector_entry_point")
+              .debugging(seed=10))
+    seen, expected = [], []
+    for k in (1, 2):
+        runner = SingleAgentEnvRunner(config=config, worker_index=k)
+        try:
+            episodes = runner.sample(num_timesteps=3, random_actions=True)
+            seen += [np.asarray(episode.get_observations(0)).tobytes() for episode in episodes]
+        finally:
+            runner.stop()
+        reference = VectorEnv(3, obs="symbolic", length=20)
+        expected += [obs.tobytes() for obs in reference.reset(seed=(10 + k) * 3)[0]]
+        reference.close()
+    assert len(seen) == 6 and sorted(seen) == sorted(expected)
+    assert len(set(seen)) == 6
 
 
 def test_help():

@@ -35,6 +35,7 @@ import time
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from .. import _stream
 from .._locate import find_program
 from ..trajectory import count_chunks
 from ..vector import VectorEnv
@@ -454,7 +455,9 @@ def register_rllib_env(name="crafter", **defaults):
     crafter_toolkit.gym.CrafterEnv per env.  defaults and the config's
     env_config are their keyword arguments (obs, length, area, ...; the
     vector's threads default to one).  Without a seed every VectorEnv plays
-    worlds of its own from fresh entropy.  Each VectorEnv keeps the stats of
+    worlds of its own from fresh entropy; with RLlib's seed (config.
+    debugging(seed=S)) runner k's env i plays seed (S + k) * num_envs + i,
+    no world twice.  Each VectorEnv keeps the stats of
     its ended episodes: take_stats() returns their stats.jsonl lines (see
     examples/rllib_ppo.py)."""
     from ray.tune.registry import register_env
@@ -481,6 +484,16 @@ class StatsVectorEnv(VectorEnv):
         self._lines = io.StringIO()
         kwargs.setdefault("stats", self._lines)
         super().__init__(num_envs, **kwargs)
+
+    def reset(self, *, seed=None, options=None):
+        """New episodes in every env.  With seed X, env i starts from seed
+        X * num_envs + i: RLlib resets EnvRunner k's vector with seed S + k
+        (config.debugging(seed=S)), and VectorEnv's own X + i would give
+        runner k + 1 the worlds of runner k shifted by one; this way no
+        two runners' envs share a world."""
+        if seed is not None:
+            seed = _stream.seed_value(seed) * self.num_worlds
+        return super().reset(seed=seed, options=options)
 
     def take_stats(self):
         """The stats lines of the episodes ended since the last call."""
