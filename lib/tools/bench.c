@@ -8,6 +8,7 @@
 
 #include "base/cli.h"
 #include "base/errors.h"
+#include "base/gnuplot.h"
 #include "game/config.h"
 #include "game/tasks.h"
 #include "kernels/kernels.h"
@@ -383,17 +384,6 @@ static void compare_print(FILE *out, const double old[3], const crafter_bench_re
     fprintf(out, "%-14s %14.1f %14.1f %8.3f\n", compare_keys[i], old[i], now[i], now[i] / old[i]);
 }
 
-/* A gnuplot single-quoted string: '' for a quote; a line break would end
- * the command, so control characters become '?'. */
-static void write_gnuplot_string(FILE *out, const char *text) {
-  fputc('\'', out);
-  for (; *text; text++) {
-    if (*text == '\'') fputc('\'', out);
-    fputc((unsigned char)*text < 0x20 ? '?' : *text, out);
-  }
-  fputc('\'', out);
-}
-
 /* Steps per second against the swept value, through gnuplot; 0, or -1
  * after saying what went wrong. */
 static int plot(const char *program, const char *path, const char *what, const double *x,
@@ -401,29 +391,31 @@ static int plot(const char *program, const char *path, const char *what, const d
   const char *dot = strrchr(path, '.');
   const char *terminal = dot && strcmp(dot, ".svg") == 0 ? "svg size 640,400"
                                                           : "pngcairo size 640,400";
-  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    fprintf(err, "%s: gnuplot is not installed (Debian package gnuplot-nox); no plot\n", program);
+  char error[4200];
+  crafter_gnuplot plot;
+  if (crafter_gnuplot_open(&plot, "crafter-bench", error, sizeof(error)) < 0) {
+    fprintf(err, "%s: %s\n", program, error);
     return -1;
   }
-  fflush(NULL); /* our output first, then anything gnuplot says */
-  FILE *pipe = popen("gnuplot", "w");
-  if (!pipe) {
-    fprintf(err, "%s: cannot run gnuplot: %s\n", program, strerror(errno));
-    return -1;
+  FILE *script = plot.script;
+  fprintf(script, "set terminal %s\nset output ", terminal);
+  crafter_gnuplot_string(script, path);
+  fprintf(script, "\nset title 'Crafter steps per second by %s'\nset xlabel '%s'\n", what, what);
+  fprintf(script, "set ylabel 'env steps per second'\nset grid\nset key off\nset yrange [0:*]\n");
+  fprintf(script, "set logscale x 2\nplot '-' with linespoints lw 2 pt 7\n");
+  for (int i = 0; i < count; i++) fprintf(script, "%g %g\n", x[i], y[i]);
+  fprintf(script, "e\n");
+  switch (crafter_gnuplot_run(&plot, error, sizeof(error))) {
+    case CRAFTER_GNUPLOT_OK: return 0;
+    case CRAFTER_GNUPLOT_MISSING:
+      fprintf(err, "%s: gnuplot is not installed (Debian package gnuplot-nox); no plot\n",
+              program);
+      return -1;
+    case CRAFTER_GNUPLOT_REFUSED:
+      fprintf(err, "%s: gnuplot failed to write %s\n", program, path);
+      return -1;
+    default: fprintf(err, "%s: %s\n", program, error); return -1;
   }
-  fprintf(pipe, "set terminal %s\nset output ", terminal);
-  write_gnuplot_string(pipe, path);
-  fprintf(pipe, "\nset title 'Crafter steps per second by %s'\nset xlabel '%s'\n", what, what);
-  fprintf(pipe, "set ylabel 'env steps per second'\nset grid\nset key off\nset yrange [0:*]\n");
-  fprintf(pipe, "set logscale x 2\nplot '-' with linespoints lw 2 pt 7\n");
-  for (int i = 0; i < count; i++) fprintf(pipe, "%g %g\n", x[i], y[i]);
-  fprintf(pipe, "e\n");
-  int status = pclose(pipe);
-  if (status != 0) {
-    fprintf(err, "%s: gnuplot failed to write %s\n", program, path);
-    return -1;
-  }
-  return 0;
 }
 
 enum { MOST_POINTS = 32 };

@@ -1,20 +1,14 @@
 #include "tools/score_plot.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "base/errors.h"
+#include "base/gnuplot.h"
 #include "base/json.h"
-
-extern char **environ; /* for posix_spawnp; unistd.h declares it only for _GNU_SOURCE */
 
 #define ACHIEVEMENTS CRAFTER_ACHIEVEMENT_COUNT
 
@@ -44,17 +38,6 @@ char *crafter_score_plot_scores_path(const char *path) { return suffixed_path(pa
 char *crafter_score_plot_goals_path(const char *path) { return suffixed_path(path, "-goals"); }
 
 char *crafter_score_plot_levels_path(const char *path) { return suffixed_path(path, "-levels"); }
-
-/* A gnuplot single-quoted string: no escapes but '' for a quote; a line
- * break would end the command, so control characters become '?'. */
-static void write_gnuplot_string(FILE *out, const char *text) {
-  fputc('\'', out);
-  for (; *text; text++) {
-    if (*text == '\'') fputc('\'', out);
-    fputc((unsigned char)*text < 0x20 ? '?' : *text, out);
-  }
-  fputc('\'', out);
-}
 
 static void write_gnuplot_number(FILE *out, double value) {
   char text[40];
@@ -98,7 +81,7 @@ static void write_bars(FILE *out, const char *data, const char *value, const cha
             "  %s using (left(%zu.5)):(%s(%zu)):(left(%zu)):(left(%zu)):(%s):(%s(%zu))"
             " with boxxyerror lc rgb '%s' title ",
             data, m, value, m + 2, m, m + 1, bottom, value, m + 2, plot_colors[m % PLOT_COLORS]);
-    write_gnuplot_string(out, titles[m]);
+    crafter_gnuplot_string(out, titles[m]);
     fputs(m + 1 < count ? ", \\\n" : "\n", out);
   }
 }
@@ -126,7 +109,7 @@ static void write_goals_plot(FILE *out, int format, const char *path,
   fputs("EOD\n", out);
   write_terminal(out, format, 300 + 60 * groups * (int)(count < 2 ? 2 : count), 460);
   fputs("set output ", out);
-  write_gnuplot_string(out, path);
+  crafter_gnuplot_string(out, path);
   fputs("\nunset logscale y\nset key outside top center horizontal\nset yrange [0:100]\n"
         "set ytics auto\nset ylabel 'Goals met (%)'\n",
         out);
@@ -136,7 +119,7 @@ static void write_goals_plot(FILE *out, int format, const char *path,
     snprintf(label, sizeof(label), "%s %s", crafter_score_goal_group_kind(shown[i]),
              crafter_score_goal_group_name(shown[i]));
     fprintf(out, "%s", i ? ", " : "");
-    write_gnuplot_string(out, label);
+    crafter_gnuplot_string(out, label);
     fprintf(out, " %d", i);
   }
   fputs(")\n", out);
@@ -151,7 +134,7 @@ static void write_method_tics(FILE *out, const crafter_score_method *methods, si
   fputs("set xtics rotate by 45 right (", out);
   for (size_t m = 0; m < count; m++) {
     fprintf(out, "%s", m ? ", " : "");
-    write_gnuplot_string(out, methods[m].name);
+    crafter_gnuplot_string(out, methods[m].name);
     fprintf(out, " %zu", m);
   }
   fputc(')', out);
@@ -174,7 +157,7 @@ static void write_levels_plot(FILE *out, int format, const char *path,
   int width = 260 + 120 * (int)count;
   write_terminal(out, format, width < 420 ? 420 : width, 460);
   fputs("set output ", out);
-  write_gnuplot_string(out, path);
+  crafter_gnuplot_string(out, path);
   fputs("\nunset logscale y\nset key outside top center horizontal\nset yrange [0:*]\n"
         "set ytics auto\nset ylabel 'Crafter score (%)'\n",
         out);
@@ -212,7 +195,7 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
    * bars are boxes from 0.01 up, so a rate of 0 shows as no bar. */
   write_terminal(out, format, 1100, 460);
   fputs("set output ", out);
-  write_gnuplot_string(out, path);
+  crafter_gnuplot_string(out, path);
   fputs("\nset border 3\nset tics nomirror\nset grid ytics\n"
         "set style fill solid 1.0 noborder\n"
         "set key outside top center horizontal\n"
@@ -223,7 +206,7 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
   fprintf(out, "set xrange [-0.6:%d.6]\nset xtics rotate by 45 right (", ACHIEVEMENTS - 1);
   for (int k = 0; k < ACHIEVEMENTS; k++) {
     fprintf(out, "%s", k ? ", " : "");
-    write_gnuplot_string(out, crafter_achievement_names[k]);
+    crafter_gnuplot_string(out, crafter_achievement_names[k]);
     fprintf(out, " %d", k);
   }
   fputs(")\nfloor = 0.01\nrate(c) = column(c) > floor ? column(c) : floor\n", out);
@@ -235,7 +218,7 @@ static void write_plot_script(FILE *out, int format, const char *path, const cha
   int width = 260 + 90 * (int)count;
   write_terminal(out, format, width < 420 ? 420 : width, 420);
   fputs("set output ", out);
-  write_gnuplot_string(out, scores_path);
+  crafter_gnuplot_string(out, scores_path);
   fputs("\nunset logscale y\nunset key\nset yrange [0:*]\nset ytics auto\n"
         "set ylabel 'Crafter score (%)'\n",
         out);
@@ -262,56 +245,24 @@ int crafter_score_plot(const char *path, const crafter_score_method *methods, si
     return crafter_fail(error, error_size, "nothing to plot: no episode ends within the budget");
   char *scores_path = crafter_score_plot_scores_path(path);
   if (!scores_path) return crafter_fail(error, error_size, "out of memory");
-  /* The script goes through a temporary file rather than a pipe, so a
-   * gnuplot that dies early cannot kill us with SIGPIPE. */
-  const char *directory = getenv("TMPDIR");
-  char script_path[4096];
-  snprintf(script_path, sizeof(script_path), "%s/crafter-score-XXXXXX",
-           directory && *directory ? directory : "/tmp");
-  int descriptor = mkstemp(script_path);
-  FILE *script = descriptor < 0 ? NULL : fdopen(descriptor, "w");
-  if (!script) {
-    int saved = errno;
-    if (descriptor >= 0) {
-      close(descriptor);
-      unlink(script_path);
-    }
+  crafter_gnuplot plot;
+  if (crafter_gnuplot_open(&plot, "crafter-score", error, error_size) < 0) {
     free(scores_path);
-    return crafter_fail(error, error_size, "cannot write the gnuplot script: %s", strerror(saved));
+    return CRAFTER_PLOT_FAILED;
   }
   char *goals_path = crafter_score_any_goals(methods, count) ? crafter_score_plot_goals_path(path) : NULL;
   char *levels_path =
       methods[0].train_levels.count ? crafter_score_plot_levels_path(path) : NULL;
-  write_plot_script(script, format, path, scores_path, goals_path, levels_path, methods, count);
-  int write_failed = ferror(script);
-  if (fclose(script) != 0) write_failed = 1;
+  write_plot_script(plot.script, format, path, scores_path, goals_path, levels_path, methods,
+                    count);
   free(scores_path);
   free(goals_path);
   free(levels_path);
-  if (write_failed) {
-    unlink(script_path);
-    return crafter_fail(error, error_size, "cannot write the gnuplot script %s", script_path);
+  switch (crafter_gnuplot_run(&plot, error, error_size)) {
+    case CRAFTER_GNUPLOT_OK: return CRAFTER_PLOT_OK;
+    case CRAFTER_GNUPLOT_MISSING: return CRAFTER_PLOT_NO_GNUPLOT;
+    case CRAFTER_GNUPLOT_REFUSED:
+      return crafter_fail(error, error_size, "gnuplot failed; its message is above");
+    default: return CRAFTER_PLOT_FAILED;
   }
-
-  char program[] = "gnuplot";
-  char *arguments[] = {program, script_path, NULL};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  /* gnuplot must not take our standard input, which may be a data pipe. */
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  fflush(NULL); /* our output first, then anything gnuplot says */
-  pid_t child;
-  int spawned = posix_spawnp(&child, program, &actions, NULL, arguments, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  if (spawned == 0)
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) continue;
-  unlink(script_path);
-  /* A libc that cannot report a failed exec makes the child exit 127. */
-  if (spawned == ENOENT || (spawned == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127))
-    return CRAFTER_PLOT_NO_GNUPLOT;
-  if (spawned != 0) return crafter_fail(error, error_size, "cannot run gnuplot: %s", strerror(spawned));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return crafter_fail(error, error_size, "gnuplot failed; its message is above");
-  return CRAFTER_PLOT_OK;
 }

@@ -9,7 +9,7 @@
 
 enum { CRAFTER_PLOT_OK = 0, CRAFTER_PLOT_FAILED = -1, CRAFTER_PLOT_NO_GNUPLOT = 1 };
 
-/* Draws with gnuplot, fed a script on a pipe: the ability spectrum (success
+/* Draws with gnuplot (base/gnuplot): the ability spectrum (success
  * rate per achievement on a log axis, one bar per method in each group) to
  * `path`, and the scores with their standard deviations as error bars to
  * the same name with "-scores" before the extension (and the goals and
