@@ -119,6 +119,35 @@ int crafter_play_game_init(crafter_play_game *game, const crafter_run *run, char
   return 0;
 }
 
+/* The message of a step that did not end the player's episode, into
+ * message[size] (left as it is when there is nothing to say): what was
+ * unlocked, why the action failed, a change of health, falling asleep or
+ * waking; a wait where nothing happens keeps `previous`, the message
+ * before the step (in real time most steps are waits). */
+static void step_message(char *message, size_t size, const char *previous, const char *reason,
+                         const crafter_step_outcome *result, const crafter_player *player,
+                         int was_sleeping, int action) {
+  if (result->unlocked) {
+    char unlocked[400];
+    crafter_play_achievement_list(result->unlocked, unlocked, sizeof(unlocked));
+    snprintf(message, size, "Unlocked %s (reward %+.1f).", unlocked, result->reward);
+  } else if (reason && result->reward != 0) {
+    snprintf(message, size, "%s  Health %d (reward %+.1f).", reason,
+             player->inventory[CRAFTER_HEALTH], result->reward);
+  } else if (reason) {
+    snprintf(message, size, "%s", reason);
+  } else if (result->reward != 0) {
+    snprintf(message, size, "Health %d (reward %+.1f).", player->inventory[CRAFTER_HEALTH],
+             result->reward);
+  } else if (player->sleeping && !was_sleeping) {
+    snprintf(message, size, "You fall asleep.");
+  } else if (!player->sleeping && was_sleeping) {
+    snprintf(message, size, "You wake up.");
+  } else if (action == CRAFTER_NOOP) {
+    memcpy(message, previous, size);
+  }
+}
+
 void crafter_play_game_act(crafter_play_game *game, int action) {
   if (game->over || action < 0 || action >= CRAFTER_ACTION_COUNT) return;
   if (game->players > 1) {
@@ -136,13 +165,9 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
   if (crafter_episode_step(game->runner, action, &result) < 0)
     record_failure(game, "out of memory while recording");
   const char *reason = crafter_play_watch_failure(&watch, env, 0);
-  int failed = reason != NULL;
   game->reward += result.reward;
   if (result.finished) store_episode(game);
-  char unlocked[400];
-  crafter_play_achievement_list(result.unlocked, unlocked, sizeof(unlocked));
-  /* A wait where nothing happens leaves the last message up: in real time
-   * most steps are waits. */
+  /* The message before the step, which a wait keeps (step_message). */
   char previous[sizeof(game->message)];
   memcpy(previous, game->message, sizeof(previous));
   game->message[0] = '\0';
@@ -160,23 +185,9 @@ void crafter_play_game_act(crafter_play_game *game, int action) {
              "%s after %ld steps with a reward of %.1f.  Any key starts %s; q quits.",
              result.goal ? "Goal met" : died ? "You died" : "Time is up", env->game.step,
              game->reward, next);
-  } else if (result.unlocked) {
-    snprintf(game->message, sizeof(game->message), "Unlocked %s (reward %+.1f).", unlocked,
-             result.reward);
-  } else if (failed && result.reward != 0) {
-    snprintf(game->message, sizeof(game->message), "%s  Health %d (reward %+.1f).", reason,
-             player->inventory[CRAFTER_HEALTH], result.reward);
-  } else if (failed) {
-    snprintf(game->message, sizeof(game->message), "%s", reason);
-  } else if (result.reward != 0) {
-    snprintf(game->message, sizeof(game->message), "Health %d (reward %+.1f).",
-             player->inventory[CRAFTER_HEALTH], result.reward);
-  } else if (player->sleeping && !was_sleeping) {
-    snprintf(game->message, sizeof(game->message), "You fall asleep.");
-  } else if (!player->sleeping && was_sleeping) {
-    snprintf(game->message, sizeof(game->message), "You wake up.");
-  } else if (action == CRAFTER_NOOP) {
-    memcpy(game->message, previous, sizeof(previous));
+  } else {
+    step_message(game->message, sizeof(game->message), previous, reason, &result, player,
+                 was_sleeping, action);
   }
 }
 
@@ -190,8 +201,6 @@ static void side_message(crafter_play_game *game, int p, int action,
   const crafter_player *player = crafter_game_player_const(&env->game, p);
   const char *reason = watch ? crafter_play_watch_failure(watch, env, p) : NULL;
   if (!side->over) side->reward += result->reward;
-  char unlocked[400];
-  crafter_play_achievement_list(result->unlocked, unlocked, sizeof(unlocked));
   char previous[sizeof(side->message)];
   memcpy(previous, side->message, sizeof(previous));
   side->message[0] = '\0';
@@ -211,23 +220,9 @@ static void side_message(crafter_play_game *game, int p, int action,
       snprintf(side->message, sizeof(side->message),
                "Time is up after %ld steps with a reward of %.1f.", env->game.step,
                side->reward);
-  } else if (result->unlocked) {
-    snprintf(side->message, sizeof(side->message), "Unlocked %s (reward %+.1f).", unlocked,
-             result->reward);
-  } else if (reason && result->reward != 0) {
-    snprintf(side->message, sizeof(side->message), "%s  Health %d (reward %+.1f).", reason,
-             player->inventory[CRAFTER_HEALTH], result->reward);
-  } else if (reason) {
-    snprintf(side->message, sizeof(side->message), "%s", reason);
-  } else if (result->reward != 0) {
-    snprintf(side->message, sizeof(side->message), "Health %d (reward %+.1f).",
-             player->inventory[CRAFTER_HEALTH], result->reward);
-  } else if (player->sleeping && !was_sleeping) {
-    snprintf(side->message, sizeof(side->message), "You fall asleep.");
-  } else if (!player->sleeping && was_sleeping) {
-    snprintf(side->message, sizeof(side->message), "You wake up.");
-  } else if (action == CRAFTER_NOOP) {
-    memcpy(side->message, previous, sizeof(previous));
+  } else {
+    step_message(side->message, sizeof(side->message), previous, reason, result, player,
+                 was_sleeping, action);
   }
 }
 
