@@ -28,25 +28,6 @@ static void read_seconds(const crafter_opt_parser *parser, const crafter_opt *en
     crafter_opt_fail(parser, entry, entry->invalid, argument);
 }
 
-static void read_format(const crafter_opt_parser *parser, const crafter_opt *entry,
-                        const char *argument) {
-  crafter_bench_request *a = parser->own;
-  if (strcmp(argument, "text") != 0 && strcmp(argument, "json") != 0)
-    crafter_opt_fail(parser, entry, entry->invalid, argument);
-  a->json = strcmp(argument, "json") == 0;
-}
-
-static void read_sweep(const crafter_opt_parser *parser, const crafter_opt *entry,
-                       const char *argument) {
-  crafter_bench_request *a = parser->own;
-  if (strcmp(argument, "threads") == 0)
-    a->sweep = CRAFTER_BENCH_SWEEP_THREADS;
-  else if (strcmp(argument, "envs") == 0)
-    a->sweep = CRAFTER_BENCH_SWEEP_ENVS;
-  else
-    crafter_opt_fail(parser, entry, entry->invalid, argument);
-}
-
 #define OWN(field) .offset = offsetof(crafter_bench_request, field)
 
 static const crafter_opt entries[] = {
@@ -106,10 +87,13 @@ static const crafter_opt entries[] = {
              "(crafter-state(5))"},
     CRAFTER_SHARED(TEXTURES, .help = "textures for pixels (default: the folder\n"
                                      "$CRAFTER_TEXTURES names, else built-in)"),
-    {.letter = 'f', .name = "format", .argument = "F", .store = read_format,
+    {.letter = 'f', .name = "format", .argument = "F", .store = crafter_opt_keyword, OWN(json),
+     .words = (const crafter_opt_word[]){{"text", 0}, {"json", 1}, {NULL}},
      .invalid = "invalid format '%s' (expected text or json)",
      .help = "text (default) or json"},
-    {.name = "sweep", .argument = "WHAT", .store = read_sweep,
+    {.name = "sweep", .argument = "WHAT", .store = crafter_opt_keyword, OWN(sweep),
+     .words = (const crafter_opt_word[]){{"threads", CRAFTER_BENCH_SWEEP_THREADS},
+                                         {"envs", CRAFTER_BENCH_SWEEP_ENVS}, {NULL}},
      .invalid = "invalid sweep '%s' (expected threads or envs)",
      .help = "threads: measure 1..T threads; envs: 1, 2, 4, .. N envs"},
     {.letter = 'p', .name = "plot", .argument = "FILE", .store = crafter_opt_string,

@@ -23,17 +23,6 @@ static void usage_error(const char *format, const char *argument) {
   exit(2);
 }
 
-static void read_colors(const crafter_opt_parser *parser, const crafter_opt *entry,
-                        const char *argument) {
-  crafter_play_options *a = parser->own;
-  if (strcmp(argument, "truecolor") == 0 || strcmp(argument, "24bit") == 0)
-    a->colors = CRAFTER_PLAY_TRUECOLOR;
-  else if (strcmp(argument, "256") == 0)
-    a->colors = CRAFTER_PLAY_COLOR_256;
-  else
-    crafter_opt_fail(parser, entry, entry->invalid, argument);
-}
-
 #define OWN(field) .offset = offsetof(crafter_play_options, field)
 
 static const crafter_opt entries[] = {
@@ -110,7 +99,11 @@ static const crafter_opt entries[] = {
     {.letter = 'g', .name = "glyphs", .store = crafter_opt_flag, OWN(glyphs),
      .help = "one letter per cell, no colour (as crafter-gen's map);\n"
              "the default when standard output is not a terminal"},
-    {.name = "colors", .argument = "MODE", .store = read_colors, .flags = CRAFTER_OPT_RAW,
+    {.name = "colors", .argument = "MODE", .store = crafter_opt_keyword, OWN(colors),
+     .flags = CRAFTER_OPT_RAW,
+     .words = (const crafter_opt_word[]){{"truecolor", CRAFTER_PLAY_TRUECOLOR},
+                                         {"24bit", CRAFTER_PLAY_TRUECOLOR},
+                                         {"256", CRAFTER_PLAY_COLOR_256}, {NULL}},
      .invalid = "invalid colors '%s' (expected truecolor or 256)",
      .help = "truecolor or 256; default: truecolor when $COLORTERM\n"
              "is truecolor or 24bit, letters when $TERM is dumb,\n"

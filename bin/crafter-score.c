@@ -70,19 +70,6 @@ static void read_budget(const crafter_opt_parser *parser, const crafter_opt *ent
     crafter_opt_fail(parser, entry, entry->invalid, argument);
 }
 
-static void read_format(const crafter_opt_parser *parser, const crafter_opt *entry,
-                        const char *argument) {
-  arguments *a = parser->own;
-  if (strcmp(argument, "table") == 0)
-    a->request.format = CRAFTER_SCORE_TABLE;
-  else if (strcmp(argument, "json") == 0)
-    a->request.format = CRAFTER_SCORE_JSON;
-  else if (strcmp(argument, "csv") == 0)
-    a->request.format = CRAFTER_SCORE_CSV;
-  else
-    crafter_opt_fail(parser, entry, entry->invalid, argument);
-}
-
 static void read_plot(const crafter_opt_parser *parser, const crafter_opt *entry,
                       const char *argument) {
   arguments *a = parser->own;
@@ -121,7 +108,11 @@ static const crafter_opt entries[] = {
      .invalid = "invalid budget '%s' (expected a number of env steps)",
      .help = "count only episodes that end within STEPS env steps\n"
              "(default 1000000)"},
-    {.letter = 'f', .name = "format", .argument = "KIND", .store = read_format,
+    {.letter = 'f', .name = "format", .argument = "KIND", .store = crafter_opt_keyword,
+     OWN(request.format),
+     .words = (const crafter_opt_word[]){{"table", CRAFTER_SCORE_TABLE},
+                                         {"json", CRAFTER_SCORE_JSON},
+                                         {"csv", CRAFTER_SCORE_CSV}, {NULL}},
      .invalid = "invalid format '%s' (expected table, json or csv)",
      .help = "table (default), json or csv"},
     {.letter = 'p', .name = "plot", .argument = "FILE", .store = read_plot,

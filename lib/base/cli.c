@@ -313,6 +313,16 @@ void crafter_opt_int64(const crafter_opt_parser *parser, const crafter_opt *entr
   *(int64_t *)field(parser, entry) = number(parser, entry, argument);
 }
 
+void crafter_opt_keyword(const crafter_opt_parser *parser, const crafter_opt *entry,
+                         const char *argument) {
+  for (const crafter_opt_word *word = entry->words; word->name; word++)
+    if (strcmp(argument, word->name) == 0) {
+      *(int *)field(parser, entry) = word->value;
+      return;
+    }
+  crafter_opt_fail(parser, entry, entry->invalid, argument);
+}
+
 void crafter_opt_help(const crafter_opt_parser *parser, const crafter_opt *entry,
                       const char *argument) {
   (void)entry, (void)argument;

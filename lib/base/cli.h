@@ -64,6 +64,13 @@ struct crafter_run;
 typedef struct crafter_opt crafter_opt;
 typedef struct crafter_opt_parser crafter_opt_parser;
 
+/* A word an option's argument may be, and the int it stands for
+ * (crafter_opt_keyword). */
+typedef struct crafter_opt_word {
+  const char *name;
+  int value;
+} crafter_opt_word;
+
 /* Reads `argument` (NULL for an option that takes none) for `entry`;
  * exits with status 2 through crafter_opt_fail when it is bad. */
 typedef void (*crafter_opt_store)(const crafter_opt_parser *parser, const crafter_opt *entry,
@@ -96,6 +103,7 @@ struct crafter_opt {
                                 'ARG' (expected an integer from MIN to MAX)" */
   const char *invalid;       /* else the message for a bad argument (a format with one %s);
                                 a string's when it is empty (NULL: an empty one is taken) */
+  const crafter_opt_word *words; /* the words crafter_opt_keyword takes, ending with {NULL} */
   unsigned flags;            /* CRAFTER_OPT_... */
   const crafter_opt *shared; /* the row of crafter_shared_options this entry is, or NULL */
 };
@@ -178,6 +186,11 @@ void crafter_opt_int(const crafter_opt_parser *parser, const crafter_opt *entry,
                      const char *argument);
 void crafter_opt_int64(const crafter_opt_parser *parser, const crafter_opt *entry,
                        const char *argument);
+
+/* One of the entry's words, whose value goes into an int; any other
+ * argument is refused with the entry's invalid message. */
+void crafter_opt_keyword(const crafter_opt_parser *parser, const crafter_opt *entry,
+                         const char *argument);
 
 /* --help and --version: print, then exit with status 0. */
 void crafter_opt_help(const crafter_opt_parser *parser, const crafter_opt *entry,
