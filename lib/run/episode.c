@@ -196,7 +196,7 @@ int crafter_episode_start(crafter_episode *e, crafter_prepared *prepared, char *
 
 /* What a step hands back of the game's result, and the goal's reward and
  * terminal discount on the step that met it. */
-static void fill_record(crafter_step_outcome *out, const crafter_step_result *result, int goal,
+static void fill_outcome(crafter_step_outcome *out, const crafter_step_result *result, int goal,
                         const crafter_task *task) {
   out->reward = result->reward;
   out->info_reward = result->info_reward;
@@ -213,10 +213,10 @@ static void fill_record(crafter_step_outcome *out, const crafter_step_result *re
 int crafter_episode_step(crafter_episode *e, int action, crafter_step_outcome *out) {
   if (e->players > 1) {
     int actions[CRAFTER_PLAYERS_MAX] = {0};
-    crafter_step_outcome records[CRAFTER_PLAYERS_MAX];
+    crafter_step_outcome outcomes[CRAFTER_PLAYERS_MAX];
     actions[0] = action;
-    int status = crafter_episode_step_players(e, actions, records);
-    *out = records[0];
+    int status = crafter_episode_step_players(e, actions, outcomes);
+    *out = outcomes[0];
     return status;
   }
   crafter_step_result result;
@@ -244,7 +244,7 @@ int crafter_episode_step(crafter_episode *e, int action, crafter_step_outcome *o
       if (e->recorder && status == 0 && crafter_traj_recorder_seal(e->recorder) < 0) status = -1;
     }
   }
-  fill_record(out, &result, goal, e->tracker[0].task);
+  fill_outcome(out, &result, goal, e->tracker[0].task);
   return status;
 }
 
@@ -272,13 +272,13 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
     if (e->options->tasks && !((e->done >> p) & 1u))
       goal = crafter_task_step(&e->tracker[p], &e->env, p, actions[p], result);
     e->goal[p] = goal;
-    crafter_step_outcome *record = &out[p];
-    fill_record(record, result, goal, e->tracker[p].task);
-    record->finished = 0;
-    record->over = 0;
+    crafter_step_outcome *outcome = &out[p];
+    fill_outcome(outcome, result, goal, e->tracker[p].task);
+    outcome->finished = 0;
+    outcome->over = 0;
     if ((e->done >> p) & 1u && !e->ended) {
       /* Its episode ended before: done again, nothing more to gain. */
-      *record = (crafter_step_outcome){0.0, 0.0, 0, 0, 1, 0.0, 0, 0};
+      *outcome = (crafter_step_outcome){0.0, 0.0, 0, 0, 1, 0.0, 0, 0};
     }
     if (steps_on && !((e->done >> p) & 1u)) {
       /* A player's chunk holds its steps up to its own end. */
@@ -288,7 +288,7 @@ int crafter_episode_step_players(crafter_episode *e, const int *actions,
         status = -1;
       if (result->done) {
         e->done |= 1u << p;
-        record->finished = 1;
+        outcome->finished = 1;
         if (recorder && status == 0 && crafter_traj_recorder_seal(recorder) < 0) status = -1;
       }
     }
