@@ -885,12 +885,6 @@ static void update_plant(crafter_game *game, int slot) {
 
 static const int balance_kinds[CRAFTER_BALANCE_COUNT] = {CRAFTER_ZOMBIE, CRAFTER_SKELETON,
                                                         CRAFTER_COW};
-/* The balance rule of each object kind, -1 for kinds not balanced. */
-static const int8_t balance_rule_of_kind[CRAFTER_OBJECT_KIND_COUNT] = {
-    [CRAFTER_PLAYER] = -1, [CRAFTER_COW] = CRAFTER_BALANCE_COW,
-    [CRAFTER_ZOMBIE] = CRAFTER_BALANCE_ZOMBIE, [CRAFTER_SKELETON] = CRAFTER_BALANCE_SKELETON,
-    [CRAFTER_ARROW] = -1, [CRAFTER_PLANT] = -1};
-
 /* The cells [x0,x1) x [y0,y1) of a chunk, cut at the edge of the area. */
 typedef struct chunk_area {
   int x0, x1, y0, y1;
@@ -946,12 +940,13 @@ static int find_cell(const crafter_world *world, const chunk_area *area, int mat
   return 0;
 }
 
-/* Balances one kind of creature in one chunk.  `count` is how many of
- * that kind the chunk holds; nothing else in this chunk's turn changes it
- * before it is used. */
+/* Balances one kind of creature in one chunk, whose creatures of that
+ * kind are those of the world's last index of chunks: balancing a chunk
+ * adds and removes only its own creatures, after their turn. */
 static void balance_object(crafter_game *game, int chunk, int kind,
-                           const crafter_balance_rule *rule, balance_target target, int count) {
+                           const crafter_balance_rule *rule, balance_target target) {
   crafter_world *world = &game->world;
+  int count = crafter_world_indexed_count(world, chunk, kind);
   int space = crafter_world_chunk_count(world, chunk, rule->material);
   int minimum = space < rule->min_space ? 0 : target.minimum;
   if (count < minimum && uniform(game) < rule->spawn_probability) {
@@ -962,35 +957,16 @@ static void balance_object(crafter_game *game, int chunk, int kind,
         distance_to_player(game, x, y) >= rule->spawn_distance)
       crafter_game_add_creature(game, kind, x, y);
   } else if (count > target.maximum && uniform(game) < rule->despawn_probability) {
-    int pick = randint(game, 0, count);
-    for (int slot = 0; slot < world->object_count; slot++) {
-      const crafter_object *candidate = &world->objects[slot];
-      if (candidate->removed || candidate->kind != kind ||
-          crafter_world_chunk_of(world, candidate->x, candidate->y) != chunk || pick-- > 0)
-        continue;
-      if (distance_to_player(game, candidate->x, candidate->y) >= rule->despawn_distance)
-        crafter_world_remove(world, slot);
-      return;
-    }
+    int slot = crafter_world_indexed_slot(world, chunk, kind, randint(game, 0, count));
+    const crafter_object *candidate = &world->objects[slot];
+    if (distance_to_player(game, candidate->x, candidate->y) >= rule->despawn_distance)
+      crafter_world_remove(world, slot);
   }
 }
 
 static void balance_chunks(crafter_game *game) {
   crafter_world *world = &game->world;
-  int chunk_total = world->chunks_x * world->chunks_y;
-  /* Creatures of each balanced kind per chunk, counted once: balancing a
-   * chunk changes only that chunk's counts, after they were used. */
-  int stack_counts[64 * CRAFTER_BALANCE_COUNT];
-  int *counts = chunk_total <= 64 ? stack_counts
-                                  : calloc((size_t)chunk_total * CRAFTER_BALANCE_COUNT, sizeof(int));
-  if (!counts) return;
-  memset(counts, 0, sizeof(int) * (size_t)chunk_total * CRAFTER_BALANCE_COUNT);
-  for (int slot = 0; slot < world->object_count; slot++) {
-    const crafter_object *object = &world->objects[slot];
-    int rule = balance_rule_of_kind[object->kind];
-    if (rule >= 0)
-      counts[crafter_world_chunk_of(world, object->x, object->y) * CRAFTER_BALANCE_COUNT + rule]++;
-  }
+  crafter_world_index_chunks(world);
   const crafter_balance_rule *rules = config_of(game)->balance;
   balance_target targets[CRAFTER_BALANCE_COUNT];
   for (int rule = 0; rule < CRAFTER_BALANCE_COUNT; rule++)
@@ -999,10 +975,8 @@ static void balance_chunks(crafter_game *game) {
   for (int i = 0; i < chunk_count; i++) {
     int chunk = world->chunk_order[i];
     for (int rule = 0; rule < CRAFTER_BALANCE_COUNT; rule++)
-      balance_object(game, chunk, balance_kinds[rule], &rules[rule], targets[rule],
-                     counts[chunk * CRAFTER_BALANCE_COUNT + rule]);
+      balance_object(game, chunk, balance_kinds[rule], &rules[rule], targets[rule]);
   }
-  if (counts != stack_counts) free(counts);
 }
 
 static void update_object(crafter_game *game, int slot) {

@@ -24,11 +24,15 @@ int crafter_world_init(crafter_world *world, int width, int height, int chunk_wi
   world->chunk_row = malloc((size_t)height * sizeof(int16_t));
   world->object_capacity = 64;
   world->objects = malloc((size_t)world->object_capacity * sizeof(crafter_object));
+  world->chunk_objects_start =
+      malloc((chunk_count * CRAFTER_OBJECT_KIND_COUNT + 1) * sizeof(int32_t));
+  world->chunk_objects = malloc((size_t)world->object_capacity * sizeof(int32_t));
   world->change_capacity = 16;
   world->changes = malloc((size_t)world->change_capacity * sizeof(crafter_change));
   if (!world->materials || !world->object_at || !world->chunk_order || !world->chunk_seen ||
       !world->objects || !world->changes || !world->chunk_materials || !world->chunk_column ||
-      !world->chunk_row || chunk_count > INT16_MAX || chunk_width * chunk_height > UINT16_MAX) {
+      !world->chunk_row || !world->chunk_objects_start || !world->chunk_objects ||
+      chunk_count > INT16_MAX || chunk_width * chunk_height > UINT16_MAX) {
     crafter_world_free(world);
     return -1;
   }
@@ -48,7 +52,20 @@ void crafter_world_free(crafter_world *world) {
   free(world->chunk_row);
   free(world->objects);
   free(world->changes);
+  free(world->chunk_objects_start);
+  free(world->chunk_objects);
   memset(world, 0, sizeof(*world));
+}
+
+size_t crafter_world_bytes(const crafter_world *world) {
+  size_t cells = (size_t)world->width * (size_t)world->height;
+  size_t chunks = (size_t)world->chunks_x * (size_t)world->chunks_y;
+  return sizeof(*world) + cells * (1 + sizeof(uint32_t)) +
+         (size_t)world->object_capacity * (sizeof(crafter_object) + sizeof(int32_t)) +
+         (size_t)world->change_capacity * sizeof(crafter_change) +
+         chunks * (sizeof(int16_t) + 1 + CRAFTER_MATERIAL_COUNT * sizeof(uint16_t)) +
+         (chunks * CRAFTER_OBJECT_KIND_COUNT + 1) * sizeof(int32_t) +
+         (size_t)(world->width + world->height) * sizeof(int16_t);
 }
 
 void crafter_world_clear(crafter_world *world) {
@@ -97,11 +114,40 @@ int crafter_world_reserve(crafter_world *world, int objects) {
   if (objects <= world->object_capacity) return 0;
   int capacity = world->object_capacity;
   while (capacity < objects) capacity *= 2;
+  /* The index grows first: a table that grew alone would outrun it. */
+  int32_t *index = realloc(world->chunk_objects, (size_t)capacity * sizeof(int32_t));
+  if (!index) return -1;
+  world->chunk_objects = index;
   crafter_object *grown = realloc(world->objects, (size_t)capacity * sizeof(crafter_object));
   if (!grown) return -1;
   world->objects = grown;
   world->object_capacity = capacity;
   return 0;
+}
+
+void crafter_world_index_chunks(crafter_world *world) {
+  int cells = world->chunks_x * world->chunks_y * CRAFTER_OBJECT_KIND_COUNT;
+  int32_t *start = world->chunk_objects_start;
+  /* Counted into start[cell + 1], summed into where each cell's run
+   * begins, then filled: start[cell] ends up where the next cell's run
+   * begins, so the starts are shifted back by one at the end. */
+  memset(start, 0, ((size_t)cells + 1) * sizeof(int32_t));
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    if (object->removed) continue;
+    start[crafter_world_chunk_of(world, object->x, object->y) * CRAFTER_OBJECT_KIND_COUNT +
+          object->kind + 1]++;
+  }
+  for (int cell = 0; cell < cells; cell++) start[cell + 1] += start[cell];
+  for (int slot = 0; slot < world->object_count; slot++) {
+    const crafter_object *object = &world->objects[slot];
+    if (object->removed) continue;
+    int cell = crafter_world_chunk_of(world, object->x, object->y) * CRAFTER_OBJECT_KIND_COUNT +
+               object->kind;
+    world->chunk_objects[start[cell]++] = slot;
+  }
+  for (int cell = cells; cell > 0; cell--) start[cell] = start[cell - 1];
+  start[0] = 0;
 }
 
 int crafter_world_add(crafter_world *world, const crafter_object *object) {

@@ -48,6 +48,12 @@ typedef struct crafter_world {
   crafter_change *changes;       /* material changes since the last clear */
   int change_count, change_capacity;
   int removed_pending;           /* objects flagged removed, not compacted */
+  /* Each chunk's objects of each kind, in slot order, as of the last
+   * crafter_world_index_chunks: those of chunk c and kind k are
+   * chunk_objects[chunk_objects_start[c * CRAFTER_OBJECT_KIND_COUNT + k]]
+   * up to the next start.  Room for object_capacity slots. */
+  int32_t *chunk_objects_start;  /* chunks * CRAFTER_OBJECT_KIND_COUNT + 1 */
+  int32_t *chunk_objects;
 } crafter_world;
 
 /* Allocates a world of the given area; returns 0 on success, -1 when out of
@@ -55,6 +61,9 @@ typedef struct crafter_world {
 int crafter_world_init(crafter_world *world, int width, int height, int chunk_width,
                        int chunk_height);
 void crafter_world_free(crafter_world *world);
+
+/* The bytes a world holds in memory, its buffers included. */
+size_t crafter_world_bytes(const crafter_world *world);
 
 /* Empties the grid, objects, chunks and change list. */
 void crafter_world_clear(crafter_world *world);
@@ -82,6 +91,25 @@ void crafter_world_set_material(crafter_world *world, int x, int y, int material
  * y / chunk_height, looked up, as balancing and every move ask for it. */
 static inline int crafter_world_chunk_of(const crafter_world *world, int x, int y) {
   return world->chunk_column[x] + world->chunk_row[y];
+}
+
+/* Files every object under its chunk and kind (chunk_objects), in
+ * O(objects + chunks): balancing looks up a chunk's creatures there rather
+ * than walking the whole table for each chunk. */
+void crafter_world_index_chunks(crafter_world *world);
+
+/* How many objects of `kind` chunk `chunk` held at the last index. */
+static inline int crafter_world_indexed_count(const crafter_world *world, int chunk, int kind) {
+  const int32_t *start = world->chunk_objects_start + chunk * CRAFTER_OBJECT_KIND_COUNT + kind;
+  return start[1] - start[0];
+}
+
+/* The slot of the pick-th (from 0) object of `kind` in `chunk`, in slot
+ * order, at the last index. */
+static inline int crafter_world_indexed_slot(const crafter_world *world, int chunk, int kind,
+                                             int pick) {
+  return world->chunk_objects[world->chunk_objects_start[chunk * CRAFTER_OBJECT_KIND_COUNT +
+                                                         kind] + pick];
 }
 
 /* Makes room for `objects` objects in the table; 0, or -1 out of memory. */

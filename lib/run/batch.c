@@ -541,21 +541,12 @@ size_t crafter_batch_bytes_per_env(const crafter_batch *batch) {
   size_t total = 0;
   for (int i = 0; i < batch->options.envs; i++) {
     const crafter_env *env = crafter_episode_env_const(batch->runners[i]);
-    const crafter_world *world = &env->game.world;
-    size_t cells = (size_t)world->width * (size_t)world->height;
-    size_t chunks = (size_t)world->chunks_x * (size_t)world->chunks_y;
-    total += sizeof(crafter_env) + cells * (1 + sizeof(uint32_t)) +
-             (size_t)world->object_capacity * sizeof(crafter_object) +
-             (size_t)world->change_capacity * sizeof(crafter_change) +
-             chunks * (sizeof(int16_t) + 1 + CRAFTER_MATERIAL_COUNT * sizeof(uint16_t)) +
-             (size_t)(world->width + world->height) * sizeof(int16_t) +
+    total += sizeof(crafter_env) - sizeof(crafter_world) + crafter_world_bytes(&env->game.world) +
              (size_t)env->game.daylight_steps * sizeof(double) + batch->obs_bytes;
     const crafter_renderer *renderer = crafter_episode_renderer(batch->runners[i]);
     if (renderer) total += crafter_renderer_bytes(renderer);
     if (batch->spares) /* the next episode's world */
-      total += cells * (1 + sizeof(uint32_t)) + chunks * CRAFTER_MATERIAL_COUNT * sizeof(uint16_t) +
-               (size_t)(world->width + world->height) * sizeof(int16_t) +
-               (size_t)batch->spares[i].game.world.object_capacity * sizeof(crafter_object);
+      total += crafter_world_bytes(&batch->spares[i].game.world);
   }
   return total / (size_t)batch->options.envs;
 }

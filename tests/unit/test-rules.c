@@ -182,6 +182,66 @@ static void test_outlook(void) {
   expect_outlook(CRAFTER_NOOP, CRAFTER_ACTION_POSSIBLE, "", "noop is always possible");
 }
 
+/* The index of each chunk's objects by kind holds, for every chunk and
+ * kind, the slots of the objects there in slot order, removed ones left
+ * out: what walking the whole table finds.  Checked on a crowded 61x47
+ * grass world (chunks cut at both edges) as the game moves, adds and
+ * removes creatures and balancing despawns the surplus. */
+static int index_matches_table(const crafter_world *world) {
+  int chunks = world->chunks_x * world->chunks_y;
+  for (int chunk = 0; chunk < chunks; chunk++)
+    for (int kind = 0; kind < CRAFTER_OBJECT_KIND_COUNT; kind++) {
+      int found = 0;
+      for (int slot = 0; slot < world->object_count; slot++) {
+        const crafter_object *object = &world->objects[slot];
+        if (object->removed || object->kind != kind ||
+            crafter_world_chunk_of(world, object->x, object->y) != chunk)
+          continue;
+        if (found >= crafter_world_indexed_count(world, chunk, kind) ||
+            crafter_world_indexed_slot(world, chunk, kind, found) != slot)
+          return 0;
+        found++;
+      }
+      if (found != crafter_world_indexed_count(world, chunk, kind)) return 0;
+    }
+  return 1;
+}
+
+static void test_chunk_index(void) {
+  crafter_world_free(&game.world);
+  memset(&game, 0, sizeof(game));
+  int width = 61, height = 47;
+  crafter_world_init(&game.world, width, height, 12, 12);
+  memset(game.world.materials, CRAFTER_GRASS, (size_t)width * height);
+  crafter_world_recount(&game.world);
+  crafter_rng_seed(&game.rng, 7);
+  crafter_game_place_player(&game, width / 2, height / 2);
+  game.update_distance = 1000;
+  int kinds[] = {CRAFTER_ZOMBIE, CRAFTER_COW, CRAFTER_SKELETON, CRAFTER_PLANT};
+  for (int x = 0; x < width; x++)
+    for (int y = 0; y < height; y++)
+      if ((x + 2 * y) % 3 == 0 && crafter_world_object_slot(&game.world, x, y) < 0)
+        crafter_game_add_creature(&game, kinds[(x / 3 + y) % 4], x, y);
+  int created = game.world.object_count;
+  crafter_world_index_chunks(&game.world);
+  int matches = index_matches_table(&game.world);
+  /* Removed but not yet compacted objects are left out. */
+  for (int slot = 5; slot < game.world.object_count; slot += 9)
+    crafter_world_remove(&game.world, slot);
+  crafter_world_index_chunks(&game.world);
+  matches &= game.world.removed_pending > 0 && index_matches_table(&game.world);
+  crafter_world_compact(&game.world);
+  for (int step = 0; step < 40; step++) {
+    crafter_game_update(&game, CRAFTER_NOOP);
+    crafter_world_index_chunks(&game.world);
+    matches &= index_matches_table(&game.world);
+  }
+  ok(matches, "each chunk's objects by kind, indexed, are the table's in slot order");
+  ok(game.world.object_count < created,
+     "balancing despawned creatures of crowded chunks (%d objects of %d left)",
+     game.world.object_count, created);
+}
+
 int main(void) {
   /* Movement. */
   meadow();
@@ -420,6 +480,8 @@ int main(void) {
       same_chunks &= crafter_world_chunk_of(&odd, x, y) == x / 12 * odd.chunks_y + y / 8;
   ok(same_chunks, "a cell's chunk is (x / 12) * 4 + y / 8 in a 37x29 area of 12x8 chunks");
   crafter_world_free(&odd);
+
+  test_chunk_index();
 
   /* Invalid parameters are refused with a reason. */
   crafter_params_default(&params);
