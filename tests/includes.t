@@ -1,15 +1,17 @@
 #!/bin/sh
 # The library keeps its plan (DESIGN.md, Layout; lib/README): the modules
-# of lib/ (x.c and x.h are module x) include one another without a cycle;
+# of lib/ (x.c and x.h are module x) include one another without a cycle,
+# and a header declares only its own module's functions;
 # each lives in the folder of its layer and includes the headers of its
 # own layer and of those below it in lib/LAYERS, naming their folders; no
 # file lies in lib/ outside a layer; lib/README lists every module where
 # it lives; and the public headers include nothing of lib/.  Each check is
 # shown to find what it looks for.
 . "$(dirname "$0")/tap.sh"
-plan 10
+plan 12
 check=$top/tests/include-cycles.sh
 layers=$top/tests/include-layers.sh
+declarations=$top/tests/include-declarations.sh
 
 sh "$check" "$top/lib" >"$scratch/out" 2>&1
 status=$?
@@ -32,6 +34,32 @@ ok $? "a planted cycle through three modules is found: $(tr '\n' ';' <"$scratch/
 : >"$scratch/lib/base.c"
 sh "$check" "$scratch/lib" >"$scratch/out" 2>&1
 ok $? "and once broken, is not"
+
+# A header declares only its own module's functions, so that the include
+# graph above is the graph of which module calls which.
+sh "$declarations" "$top/lib" >"$scratch/out" 2>&1
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/out"
+ok $status "every function a header of lib/ declares is defined in its own module's .c"
+
+mkdir "$scratch/declared"
+printf 'int shared(int x);
+static inline int here(void) { return 1; }
+typedef int (*hook)(int);
+' \
+  >"$scratch/declared/common.h"
+printf 'int own(int x,\n        int y);
+int borrowed(void);
+' >"$scratch/declared/mod.h"
+printf '#include "mod.h"\nint own(int x,\n        int y) {\n  return x + y;\n}\n' \
+  >"$scratch/declared/mod.c"
+sh "$declarations" "$scratch/declared" >"$scratch/out" 2>&1
+status=$?
+[ $status -eq 1 ] && [ "$(cat "$scratch/out")" = 'common.h: shared
+mod.h: borrowed' ]
+status=$?
+ok $status "a function declared in a header without its module, and one its module lacks, are found"
+[ $status -ne 0 ] && diag <"$scratch/out"
 
 sh "$layers" "$top/lib" >"$scratch/out" 2>&1
 status=$?

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/agents_moves.h"
+#include "tools/agents_oracle.h"
 #include "tools/agents_scripted.h"
 
 static const char *const agent_names[CRAFTER_AGENT_COUNT] = {"random", "scripted"};
@@ -15,14 +17,6 @@ int crafter_agent_from_name(const char *name) {
   for (int i = 0; i < CRAFTER_AGENT_COUNT; i++)
     if (strcmp(name, agent_names[i]) == 0) return i;
   return -1;
-}
-
-/* Amount of an item a place rule uses. */
-int crafter_agent_amount_used(const crafter_place_rule *rule, int item) {
-  int amount = 0;
-  for (int i = 0; i < rule->use_count && i < CRAFTER_ITEM_COUNT; i++)
-    if (rule->uses[i].item == item) amount += rule->uses[i].amount;
-  return amount;
 }
 
 crafter_agent *crafter_agent_new(int kind, const crafter_params *params) {

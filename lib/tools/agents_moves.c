@@ -1,6 +1,14 @@
-#include "tools/agents_scripted.h"
+#include "tools/agents_moves.h"
 
 #include <stdlib.h>
+
+/* Amount of an item a place rule uses. */
+int crafter_agent_amount_used(const crafter_place_rule *rule, int item) {
+  int amount = 0;
+  for (int i = 0; i < rule->use_count && i < CRAFTER_ITEM_COUNT; i++)
+    if (rule->uses[i].item == item) amount += rule->uses[i].amount;
+  return amount;
+}
 
 /* ---- the scripted agent's moves ---- */
 

@@ -1,4 +1,4 @@
-#include "tools/agents_scripted.h"
+#include "tools/agents_oracle.h"
 
 #include <stdlib.h>
 #include <string.h>

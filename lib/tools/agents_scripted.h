@@ -1,8 +1,11 @@
 /* agents_scripted: the scripted agent's insides, shared by the modules
  * that make it up (agents.h says what it does): agents.c (its life, the
- * technology tree it climbs, the last check of an action), agents_moves.c
- * (finding its way on the world grid, placing blocks, walling itself in to
- * sleep) and agents_oracle.c (pursuing a task).  Internal to those. */
+ * technology tree it climbs, the last check of an action) on
+ * agents_oracle.c (pursuing a task) on agents_moves.c (finding its way on
+ * the world grid, placing blocks, walling itself in to sleep), each using
+ * only those below it.  The types and small helpers they share, and no
+ * function of theirs: each module's header declares its own.  Internal to
+ * those. */
 #ifndef CRAFTER_AGENTS_SCRIPTED_H
 #define CRAFTER_AGENTS_SCRIPTED_H
 
@@ -54,9 +57,6 @@ struct crafter_agent {
   uint8_t *mark;        /* per cell: scratch marks */
   int32_t *sum;         /* (width + 1) * (height + 1) prefix sums of `mark` */
 };
-
-/* Amount of an item a place rule uses. */
-int crafter_agent_amount_used(const crafter_place_rule *rule, int item);
 
 /* ---- the view the scripted agent plans on (agents_moves.c) ---- */
 
@@ -135,48 +135,5 @@ typedef struct goal {
 #define ANY_FACING 16
 
 static inline int move_action(int direction) { return CRAFTER_MOVE_LEFT + direction; }
-
-/* Breadth-first search from the player for the nearest cell that reaches
- * the goal, walking free cells (and digging through minable ones when
- * `dig`), at most `limit` steps away.  Returns the distance, or -1;
- * *first is the direction of the first step (-1 when already there),
- * *face the direction to face there, or -1 when any will do. */
-int crafter_agent_search(crafter_agent *agent, const view *v, const goal *g, int dig, int limit,
-                         int *first, int *face);
-
-/* The action that makes progress toward a goal found by
- * crafter_agent_search: the first step, digging when it is blocked, or
- * `act` facing the goal once there. */
-int crafter_agent_approach(const view *v, int first, int face, int act);
-
-/* Searches for the goal and approaches it: the action, or -1 when it is
- * out of reach. */
-int crafter_agent_pursue(crafter_agent *agent, const view *v, const goal *g, int act);
-
-/* Places something in front, or steps so that the cell ahead is free
- * (staying next to a table when near_table). */
-int crafter_agent_place(crafter_agent *agent, const view *v, int action, int need_grass,
-                        int near_table);
-
-/* Whether the cells creatures could reach us from are at most two: ours
- * and one behind, walled in. */
-int crafter_agent_sealed(const view *v);
-
-/* Walls itself into a pocket of stone to sleep in: the next action, or -1
- * when it cannot (no stone, no pickaxe, no pocket near). */
-int crafter_agent_shelter(crafter_agent *agent, const view *v);
-
-/* ---- pursuing a task (agents_oracle.c) ---- */
-
-/* The achievement of collecting an item, -1 for none. */
-int crafter_agent_collect_achievement(int item);
-
-/* The action that places a block (stone, table, furnace, plant), -1 for
- * anything else. */
-int crafter_agent_block_action(crafter_thing thing);
-
-/* The next action toward the agent's task, or -1 when the task gives it
- * nothing to do now. */
-int crafter_agent_task_act(crafter_agent *agent, const view *v);
 
 #endif
