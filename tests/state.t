@@ -7,7 +7,7 @@
 # request that cannot be read ends the session as bad input does.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 17
+plan 19
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
@@ -173,6 +173,13 @@ ok $? "binary: a state of another area: status 1, the reason, then the next step
 { printf '\374'; le32 3; } | "$step" --binary >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^crafter-step: a save request before step 1 names env 3 of 1$" "$scratch/err"
 ok $? "binary: a save request naming no env ends the session: $(cat "$scratch/err")"
+{ printf '\373'; le32 2; le32 "$size"; cat "$scratch/state1"; } |
+  "$step" --binary --envs 2 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-step: a load request before step 1 names env 2 of 2$" "$scratch/err"
+ok $? "binary: a load request naming env E of E envs ends the session: $(cat "$scratch/err")"
+{ echo "load 2 $(state_of "$scratch/a4" 1)"; } | run4 --seed 8 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q '^crafter-step: line 1: a load request names an env, 0..1: load E BASE64$' "$scratch/err"
+ok $? "JSON lines: a load request naming env E of E envs ends the session: $(cat "$scratch/err")"
 { printf '\373'; le32 0; le32 4000000000; } | "$step" --binary >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^crafter-step: a load request before step 1 brings 4000000000 bytes; a state of these parameters has at most" "$scratch/err"
 ok $? "binary: a load request longer than any state ends the session: $(cat "$scratch/err")"
