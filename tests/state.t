@@ -3,11 +3,12 @@
 # a state saved by one session and loaded by another of another seed plays
 # on exactly as the first, in JSON lines and in the binary protocol, with
 # several envs, players and threads; a state of other parameters, a damaged
-# one, or a load while recording is refused and the session goes on; a
-# request that cannot be read ends the session as bad input does.
+# one, one longer than any of the session's parameters, or a load while
+# recording is refused and the session goes on; a request that cannot be
+# read (naming no env, cut short) ends the session as bad input does.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 19
+plan 21
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
@@ -180,9 +181,44 @@ ok $? "binary: a load request naming env E of E envs ends the session: $(cat "$s
 { echo "load 2 $(state_of "$scratch/a4" 1)"; } | run4 --seed 8 >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q '^crafter-step: line 1: a load request names an env, 0..1: load E BASE64$' "$scratch/err"
 ok $? "JSON lines: a load request naming env E of E envs ends the session: $(cat "$scratch/err")"
-{ printf '\373'; le32 0; le32 4000000000; } | "$step" --binary >/dev/null 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q "^crafter-step: a load request before step 1 brings 4000000000 bytes; a state of these parameters has at most" "$scratch/err"
-ok $? "binary: a load request longer than any state ends the session: $(cat "$scratch/err")"
+
+# A state longer than any of the session's parameters (16 players'
+# pictures of 128x128 into a session of 64x64, a megabyte of zeros) is
+# read to its end and refused; the session goes on.
+{ printf '\374'; le32 0; } | "$step" --binary --players 16 --obs pixels --size 128,128 >"$scratch/p16.bin"
+at=$(u32 "$scratch/p16.bin" 12)
+at=$((at + $(u32 "$scratch/p16.bin" 44)))
+size16=$(u32 "$scratch/p16.bin" $at)
+slice "$scratch/p16.bin" $((at + 4)) "$size16" >"$scratch/state16"
+{ printf '\373'; le32 0; le32 "$size16"; cat "$scratch/state16"; head -c 16 /dev/zero;
+  printf '\373'; le32 0; le32 1048576; head -c 1048576 /dev/zero; head -c 16 /dev/zero; } |
+  "$step" --binary --players 16 --obs pixels >"$scratch/h.bin" 2>"$scratch/err"
+status=$?
+head_bytes=$(u32 "$scratch/h.bin" 12)
+frame=$(u32 "$scratch/h.bin" 44)
+first=$((head_bytes + frame))
+length=$(u32 "$scratch/h.bin" $((first + 4)))
+reason=$(slice "$scratch/h.bin" $((first + 8)) "$length")
+second=$((first + 8 + length + frame))
+length2=$(u32 "$scratch/h.bin" $((second + 4)))
+reason2=$(slice "$scratch/h.bin" $((second + 8)) "$length2")
+[ $status -eq 0 ] && [ "$(u32 "$scratch/h.bin" $first)" -eq 1 ] && [ "$(u32 "$scratch/h.bin" $second)" -eq 1 ] &&
+  [ "$(bytes "$scratch/h.bin")" -eq $((second + 8 + length2 + frame)) ] &&
+  echo "$reason" | grep -q "^a state of $size16 bytes, longer than one of these parameters can be (.* bytes): it was saved by an env of other parameters, or it is not a state$" &&
+  echo "$reason2" | grep -q "^a state of 1048576 bytes, longer than"
+ok $? "binary: a 16-player state of another size and a megabyte of zeros are refused, the session goes on ($(cat "$scratch/err")): $reason"
+{ printf '\373'; le32 0; le32 4000000000; head -c 1000 /dev/zero; } | "$step" --binary >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-step: input ended in a load request before step 1: 1000 of the state's 4000000000 bytes$" "$scratch/err"
+ok $? "binary: input ending inside a state too long to keep ends the session: $(cat "$scratch/err")"
+{ printf 'save 0\n'; } | "$step" --players 16 --obs pixels --size 128,128 >"$scratch/p16.json"
+{ echo "load 0 $(state_of "$scratch/p16.json" 0)"; echo "load 0 $(head -c 1048576 /dev/zero | base64 -w 0)";
+  printf '0 %.0s' $(seq 16); echo; } |
+  "$step" --players 16 --obs pixels >"$scratch/h.json" 2>"$scratch/err"
+status=$?
+refusal='"loaded": false, "error": "a state longer than one of these parameters can be ([0-9]* bytes, [0-9]* in base64): it was saved by an env of other parameters, or it is not a state"}$'
+[ $status -eq 0 ] && [ "$(grep -c "^{\"env\": 0, $refusal" "$scratch/h.json")" -eq 2 ] &&
+  [ "$(grep -c '"t": 1,' "$scratch/h.json")" -eq 16 ]
+ok $? "JSON lines: the same states in base64 are refused, the session goes on ($(cat "$scratch/err")): $(sed -n 17p "$scratch/h.json")"
 { printf '\373'; le32 0; le32 "$size"; head -c 100 "$scratch/state1"; } | "$step" --binary >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^crafter-step: input ended in a load request before step 1: 100 of the state's $size bytes$" "$scratch/err"
 ok $? "binary: input ending inside a state ends the session: $(cat "$scratch/err")"

@@ -193,6 +193,35 @@ def test_refusals():
         env_.close()
 
 
+def test_states_too_long_are_refused_and_the_env_plays_on():
+    """A state longer than any of the env's parameters (16 players'
+    pictures of 128x128 into an env of 64x64, a megabyte of zeros) is
+    refused as any other: ValueError, nothing changed, the same
+    crafter-step playing on."""
+    big = crafter_toolkit.ParallelEnv(players=16, size=(128, 128), seed=1)
+    big.reset()
+    state = big.save_state()
+    big.close()
+    env = crafter_toolkit.ParallelEnv(players=16, seed=1)
+    env.reset()
+    env.step({agent: 5 for agent in env.agents})
+    before, agents, process = env.save_state(), list(env.agents), env._stream.process
+    for wrong in (state, bytes(1 << 20)):
+        with pytest.raises(ValueError, match="longer than one of these parameters can be"):
+            env.load_state(wrong)
+        assert env.save_state() == before and env.agents == agents
+    assert env._stream.process is process and process.poll() is None
+    obs, rewards, terminations, truncations, infos = env.step({agent: 1 for agent in agents})
+    assert sorted(obs) == sorted(agents)
+    env.close()
+    single = crafter_toolkit.Env(seed=2)
+    single.reset()
+    with pytest.raises(ValueError, match="a state of 1048576 bytes, longer than"):
+        single.load_state(bytes(1 << 20))
+    assert play(single, [5, 0])
+    single.close()
+
+
 def test_recording_envs_are_not_copied(tmp_path):
     recording = crafter_toolkit.Env(seed=1, record=tmp_path / "run.traj")
     with pytest.raises(TypeError, match="record"):
