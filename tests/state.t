@@ -8,7 +8,7 @@
 # read (naming no env, cut short) ends the session as bad input does.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 21
+plan 23
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
@@ -35,8 +35,8 @@ status=$?
   cmp -s "$scratch/a.tail" "$scratch/b.tail" &&
   [ "$(grep -c '"kind": "reset"' "$scratch/a.tail")" -ge 1 ]
 ok $? "JSON lines: a loaded state plays on as the saver did, across an episode's end $(cat "$scratch/err")"
-sed -n 2p "$scratch/b" | grep -q '^{"env": 0, "loaded": true, "kind": "reset", "seed": 5,'
-ok $? "the load is answered with the state's records, \"loaded\": true after \"env\""
+sed -n 2p "$scratch/b" | grep -q '^{"env": 0, "loaded": true, "done": false, "kind": "reset", "seed": 5,'
+ok $? "the load is answered with the state's records, \"loaded\": true and \"done\" after \"env\""
 
 # Several envs and players, goals, two threads (worlds made ahead): both
 # envs saved, loaded into a session of another seed; the same records.
@@ -158,6 +158,35 @@ g="$scratch/g--length=5.bin"
 [ "$(byte "$g" $((load + done_at)))" = 0 ] && [ "$(byte "$g" $((load + reset_at)))" = 1 ] &&
   [ "$(u32 "$g" $((load + step_at)))" -eq 0 ] && [ "$(u32 "$g" $((load + episode_at)))" -eq 2 ]
 ok $? "without, its next episode starts at once (reset 1, step 0 of episode 2)"
+
+# Two players, player 1 dead, player 0 alive (a duel on a small map:
+# player 0 turns right and hits player 1 with players.damage 9 at step
+# 2): loaded into a session of another seed, each player's done flag is
+# its own, [0, 1], in both protocols; the binary frame's alive is [1, 0].
+printf 'crafter-world 1\nmap\n.@@...\n......\n......\n' >"$scratch/duel.txt"
+printf 'players:\n  damage: 9\n' >"$scratch/duel.yaml"
+duel="--players 2 --world $scratch/duel.txt --config $scratch/duel.yaml"
+{ printf '\002\000\005\000\374'; le32 0; } | "$step" --binary $duel >"$scratch/duel.bin"
+dframe=$(u32 "$scratch/duel.bin" 44)
+at=$(($(u32 "$scratch/duel.bin" 12) + 3 * dframe))
+dsize=$(u32 "$scratch/duel.bin" $at)
+slice "$scratch/duel.bin" $((at + 4)) "$dsize" >"$scratch/duel.state"
+{ printf '\373'; le32 0; le32 "$dsize"; cat "$scratch/duel.state"; } |
+  "$step" --binary --seed 9 $duel >"$scratch/duel2.bin" 2>"$scratch/err"
+load=$(($(u32 "$scratch/duel2.bin" 12) + dframe + 8))
+done_at=$((load + $(u32 "$scratch/duel2.bin" $((76 + 4 * 2)))))
+alive_at=$((load + $(u32 "$scratch/duel2.bin" 136)))
+flags="$(byte "$scratch/duel2.bin" $done_at)$(byte "$scratch/duel2.bin" $((done_at + 1)))"
+alive="$(byte "$scratch/duel2.bin" $alive_at)$(byte "$scratch/duel2.bin" $((alive_at + 1)))"
+[ "$(byte "$scratch/duel.bin" $(($(u32 "$scratch/duel.bin" 12) + 2 * dframe + $(u32 "$scratch/duel.bin" 84) + 1)))" = 1 ] &&
+  [ "$(u32 "$scratch/duel2.bin" $((load - 8)))" -eq 0 ] && [ "$flags" = 01 ] && [ "$alive" = 10 ]
+ok $? "binary: a state of two players, player 1 dead, loads with done [0, 1] and alive [1, 0] (done $flags, alive $alive) $(cat "$scratch/err")"
+printf 'move_right noop\ndo noop\nsave 0\n' | "$step" $duel >"$scratch/duel.json"
+echo "load 0 $(state_of "$scratch/duel.json" 0)" | "$step" --seed 9 $duel >"$scratch/duel2.json" 2>"$scratch/err"
+grep -q '^{"env": 0, "player": 1, "t": 2, .*"done": true' "$scratch/duel.json" &&
+  grep -q '^{"env": 0, "player": 0, "loaded": true, "done": false, ' "$scratch/duel2.json" &&
+  grep -q '^{"env": 0, "player": 1, "loaded": true, "done": true, ' "$scratch/duel2.json"
+ok $? "JSON lines: the same state's records say done false for player 0, true for player 1 $(cat "$scratch/err")"
 
 # Binary refusals: status 1 and the reason, no frame, the session goes on.
 { printf '\373'; le32 0; le32 "$size"; cat "$scratch/state1"; printf '\000'; } |

@@ -497,7 +497,8 @@ static crafter_step_result result_of(const crafter_step_outcome *record) {
 
 /* Agent's record: a step's (record not NULL), or the state it starts
  * from; with `loaded`, the state a load request brought (its "env" key
- * always, and "loaded": true). */
+ * always, "loaded": true, and "done": whether the player's episode had
+ * ended). */
 static void write_text_record(session *s, FILE *out, int agent, int action,
                               const crafter_step_outcome *record, int loaded) {
   int i = agent / s->players, p = agent % s->players;
@@ -519,7 +520,8 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       tasks && record ? record->goal : -1,
       crafter_episode_level(episode),
       s->players > 1 ? p + 1 : 0,
-      loaded};
+      loaded,
+      loaded && crafter_episode_player_done(episode, p)};
   const crafter_env *env = crafter_episode_env_const(episode);
   crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
   const crafter_step_result *step = record ? &result : NULL;

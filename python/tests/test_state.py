@@ -8,8 +8,10 @@ parameters is refused."""
 import copy
 import os
 import pickle
+import struct
 import subprocess
 import sys
+import zlib
 
 import numpy as np
 import pytest
@@ -141,6 +143,41 @@ def test_several_players():
     assert run(copied, 250) == first
     env.close()
     copied.close()
+
+
+def with_player_one_dead(state, area):
+    """A two-player state (crafter-state(5)) made into one where player 1
+    has died and player 0 lives: player 1's health 0 and its episode
+    ended (bit 1 of the runner's done), the checksum made right again."""
+    state = bytearray(state)
+    players, width, height = 2, area[0], area[1]
+    assert struct.unpack_from("<I", state, 60)[0] == players
+    struct.pack_into("<i", state, 2648 + 212 * 1 + 8, 0)  # player 1's inventory: health
+    at = 2648 + 212 * players + width * height
+    at += 4 + 20 * struct.unpack_from("<I", state, at)[0]  # the objects
+    at += 4 + 2 * struct.unpack_from("<I", state, at)[0]  # the chunks touched
+    done = struct.unpack_from("<I", state, at + 12)[0]
+    assert done == 0
+    struct.pack_into("<I", state, at + 12, 2)
+    struct.pack_into("<I", state, len(state) - 4, zlib.crc32(bytes(state[:-4])))
+    return bytes(state)
+
+
+def test_loaded_done_flags_are_each_players_own():
+    """A state where player 1 has died and player 0 lives loads with done
+    [0, 1]: `agents` is player 0 alone, and player 0 plays on."""
+    source = crafter_toolkit.ParallelEnv(players=2, seed=5, obs="semantic")
+    source.reset()
+    state = with_player_one_dead(source.save_state(), (64, 64))
+    source.close()
+    env = crafter_toolkit.ParallelEnv(players=2, seed=9, obs="semantic")
+    env.reset()
+    env.load_state(state)
+    assert env._stream.frame["done"].tolist() == [0, 1]
+    assert env.agents == ["player_0"]
+    obs, rewards, terminations, truncations, infos = env.step({"player_0": 0})
+    assert list(obs) == ["player_0"] and not terminations["player_0"]
+    env.close()
 
 
 def test_gymnasium_env():
