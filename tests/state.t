@@ -3,11 +3,12 @@
 # a state saved by one session and loaded by another of another seed plays
 # on exactly as the first, in JSON lines and in the binary protocol, with
 # several envs, players and threads; a state of other parameters, a damaged
-# one, or a load while recording is refused and the session goes on; a
-# request that cannot be read ends the session as bad input does.
+# one, one longer than any of the session's parameters, or a load while
+# recording is refused and the session goes on; a request that cannot be
+# read (naming no env, cut short) ends the session as bad input does.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 17
+plan 23
 
 bytes() { wc -c <"$1" | tr -d ' '; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
@@ -34,8 +35,8 @@ status=$?
   cmp -s "$scratch/a.tail" "$scratch/b.tail" &&
   [ "$(grep -c '"kind": "reset"' "$scratch/a.tail")" -ge 1 ]
 ok $? "JSON lines: a loaded state plays on as the saver did, across an episode's end $(cat "$scratch/err")"
-sed -n 2p "$scratch/b" | grep -q '^{"env": 0, "loaded": true, "kind": "reset", "seed": 5,'
-ok $? "the load is answered with the state's records, \"loaded\": true after \"env\""
+sed -n 2p "$scratch/b" | grep -q '^{"env": 0, "loaded": true, "done": false, "kind": "reset", "seed": 5,'
+ok $? "the load is answered with the state's records, \"loaded\": true and \"done\" after \"env\""
 
 # Several envs and players, goals, two threads (worlds made ahead): both
 # envs saved, loaded into a session of another seed; the same records.
@@ -158,6 +159,35 @@ g="$scratch/g--length=5.bin"
   [ "$(u32 "$g" $((load + step_at)))" -eq 0 ] && [ "$(u32 "$g" $((load + episode_at)))" -eq 2 ]
 ok $? "without, its next episode starts at once (reset 1, step 0 of episode 2)"
 
+# Two players, player 1 dead, player 0 alive (a duel on a small map:
+# player 0 turns right and hits player 1 with players.damage 9 at step
+# 2): loaded into a session of another seed, each player's done flag is
+# its own, [0, 1], in both protocols; the binary frame's alive is [1, 0].
+printf 'crafter-world 1\nmap\n.@@...\n......\n......\n' >"$scratch/duel.txt"
+printf 'players:\n  damage: 9\n' >"$scratch/duel.yaml"
+duel="--players 2 --world $scratch/duel.txt --config $scratch/duel.yaml"
+{ printf '\002\000\005\000\374'; le32 0; } | "$step" --binary $duel >"$scratch/duel.bin"
+dframe=$(u32 "$scratch/duel.bin" 44)
+at=$(($(u32 "$scratch/duel.bin" 12) + 3 * dframe))
+dsize=$(u32 "$scratch/duel.bin" $at)
+slice "$scratch/duel.bin" $((at + 4)) "$dsize" >"$scratch/duel.state"
+{ printf '\373'; le32 0; le32 "$dsize"; cat "$scratch/duel.state"; } |
+  "$step" --binary --seed 9 $duel >"$scratch/duel2.bin" 2>"$scratch/err"
+load=$(($(u32 "$scratch/duel2.bin" 12) + dframe + 8))
+done_at=$((load + $(u32 "$scratch/duel2.bin" $((76 + 4 * 2)))))
+alive_at=$((load + $(u32 "$scratch/duel2.bin" 136)))
+flags="$(byte "$scratch/duel2.bin" $done_at)$(byte "$scratch/duel2.bin" $((done_at + 1)))"
+alive="$(byte "$scratch/duel2.bin" $alive_at)$(byte "$scratch/duel2.bin" $((alive_at + 1)))"
+[ "$(byte "$scratch/duel.bin" $(($(u32 "$scratch/duel.bin" 12) + 2 * dframe + $(u32 "$scratch/duel.bin" 84) + 1)))" = 1 ] &&
+  [ "$(u32 "$scratch/duel2.bin" $((load - 8)))" -eq 0 ] && [ "$flags" = 01 ] && [ "$alive" = 10 ]
+ok $? "binary: a state of two players, player 1 dead, loads with done [0, 1] and alive [1, 0] (done $flags, alive $alive) $(cat "$scratch/err")"
+printf 'move_right noop\ndo noop\nsave 0\n' | "$step" $duel >"$scratch/duel.json"
+echo "load 0 $(state_of "$scratch/duel.json" 0)" | "$step" --seed 9 $duel >"$scratch/duel2.json" 2>"$scratch/err"
+grep -q '^{"env": 0, "player": 1, "t": 2, .*"done": true' "$scratch/duel.json" &&
+  grep -q '^{"env": 0, "player": 0, "loaded": true, "done": false, ' "$scratch/duel2.json" &&
+  grep -q '^{"env": 0, "player": 1, "loaded": true, "done": true, ' "$scratch/duel2.json"
+ok $? "JSON lines: the same state's records say done false for player 0, true for player 1 $(cat "$scratch/err")"
+
 # Binary refusals: status 1 and the reason, no frame, the session goes on.
 { printf '\373'; le32 0; le32 "$size"; cat "$scratch/state1"; printf '\000'; } |
   "$step" --binary --area 32,32 >"$scratch/e.bin" 2>"$scratch/err"
@@ -173,9 +203,51 @@ ok $? "binary: a state of another area: status 1, the reason, then the next step
 { printf '\374'; le32 3; } | "$step" --binary >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^crafter-step: a save request before step 1 names env 3 of 1$" "$scratch/err"
 ok $? "binary: a save request naming no env ends the session: $(cat "$scratch/err")"
-{ printf '\373'; le32 0; le32 4000000000; } | "$step" --binary >/dev/null 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q "^crafter-step: a load request before step 1 brings 4000000000 bytes; a state of these parameters has at most" "$scratch/err"
-ok $? "binary: a load request longer than any state ends the session: $(cat "$scratch/err")"
+{ printf '\373'; le32 2; le32 "$size"; cat "$scratch/state1"; } |
+  "$step" --binary --envs 2 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-step: a load request before step 1 names env 2 of 2$" "$scratch/err"
+ok $? "binary: a load request naming env E of E envs ends the session: $(cat "$scratch/err")"
+{ echo "load 2 $(state_of "$scratch/a4" 1)"; } | run4 --seed 8 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q '^crafter-step: line 1: a load request names an env, 0..1: load E BASE64$' "$scratch/err"
+ok $? "JSON lines: a load request naming env E of E envs ends the session: $(cat "$scratch/err")"
+
+# A state longer than any of the session's parameters (16 players'
+# pictures of 128x128 into a session of 64x64, a megabyte of zeros) is
+# read to its end and refused; the session goes on.
+{ printf '\374'; le32 0; } | "$step" --binary --players 16 --obs pixels --size 128,128 >"$scratch/p16.bin"
+at=$(u32 "$scratch/p16.bin" 12)
+at=$((at + $(u32 "$scratch/p16.bin" 44)))
+size16=$(u32 "$scratch/p16.bin" $at)
+slice "$scratch/p16.bin" $((at + 4)) "$size16" >"$scratch/state16"
+{ printf '\373'; le32 0; le32 "$size16"; cat "$scratch/state16"; head -c 16 /dev/zero;
+  printf '\373'; le32 0; le32 1048576; head -c 1048576 /dev/zero; head -c 16 /dev/zero; } |
+  "$step" --binary --players 16 --obs pixels >"$scratch/h.bin" 2>"$scratch/err"
+status=$?
+head_bytes=$(u32 "$scratch/h.bin" 12)
+frame=$(u32 "$scratch/h.bin" 44)
+first=$((head_bytes + frame))
+length=$(u32 "$scratch/h.bin" $((first + 4)))
+reason=$(slice "$scratch/h.bin" $((first + 8)) "$length")
+second=$((first + 8 + length + frame))
+length2=$(u32 "$scratch/h.bin" $((second + 4)))
+reason2=$(slice "$scratch/h.bin" $((second + 8)) "$length2")
+[ $status -eq 0 ] && [ "$(u32 "$scratch/h.bin" $first)" -eq 1 ] && [ "$(u32 "$scratch/h.bin" $second)" -eq 1 ] &&
+  [ "$(bytes "$scratch/h.bin")" -eq $((second + 8 + length2 + frame)) ] &&
+  echo "$reason" | grep -q "^a state of $size16 bytes, longer than one of these parameters can be (.* bytes): it was saved by an env of other parameters, or it is not a state$" &&
+  echo "$reason2" | grep -q "^a state of 1048576 bytes, longer than"
+ok $? "binary: a 16-player state of another size and a megabyte of zeros are refused, the session goes on ($(cat "$scratch/err")): $reason"
+{ printf '\373'; le32 0; le32 4000000000; head -c 1000 /dev/zero; } | "$step" --binary >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^crafter-step: input ended in a load request before step 1: 1000 of the state's 4000000000 bytes$" "$scratch/err"
+ok $? "binary: input ending inside a state too long to keep ends the session: $(cat "$scratch/err")"
+{ printf 'save 0\n'; } | "$step" --players 16 --obs pixels --size 128,128 >"$scratch/p16.json"
+{ echo "load 0 $(state_of "$scratch/p16.json" 0)"; echo "load 0 $(head -c 1048576 /dev/zero | base64 -w 0)";
+  printf '0 %.0s' $(seq 16); echo; } |
+  "$step" --players 16 --obs pixels >"$scratch/h.json" 2>"$scratch/err"
+status=$?
+refusal='"loaded": false, "error": "a state longer than one of these parameters can be ([0-9]* bytes, [0-9]* in base64): it was saved by an env of other parameters, or it is not a state"}$'
+[ $status -eq 0 ] && [ "$(grep -c "^{\"env\": 0, $refusal" "$scratch/h.json")" -eq 2 ] &&
+  [ "$(grep -c '"t": 1,' "$scratch/h.json")" -eq 16 ]
+ok $? "JSON lines: the same states in base64 are refused, the session goes on ($(cat "$scratch/err")): $(sed -n 17p "$scratch/h.json")"
 { printf '\373'; le32 0; le32 "$size"; head -c 100 "$scratch/state1"; } | "$step" --binary >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^crafter-step: input ended in a load request before step 1: 100 of the state's $size bytes$" "$scratch/err"
 ok $? "binary: input ending inside a state ends the session: $(cat "$scratch/err")"

@@ -96,6 +96,8 @@ static void write_env_index(crafter_json_writer *json, const crafter_proto_extra
   if (extra && extra->loaded) {
     crafter_json_key(json, "loaded");
     crafter_json_bool(json, 1);
+    crafter_json_key(json, "done");
+    crafter_json_bool(json, extra->loaded_done);
   }
 }
 

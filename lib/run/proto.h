@@ -40,7 +40,8 @@ typedef struct crafter_proto_extra {
   int player_key;        /* with several players: the "player" key after "env" is this
                             minus 1; 0: no key */
   int loaded;            /* 1: "loaded": true after those (the state a load request
-                            brought, crafter-step(1)); 0: no key */
+                            brought, crafter-step(1)), then "done"; 0: neither key */
+  int loaded_done;       /* with loaded: "done", whether the player's episode had ended */
 } crafter_proto_extra;
 
 /* The records below that tell of a player's state are of player `player`

@@ -1,6 +1,7 @@
 #include "run/state.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,11 +368,20 @@ static int read_header(const uint8_t *state, size_t size, const crafter_env *env
   uint32_t reward = get_u32(&r), players = get_u32(&r), config = get_u32(&r);
   uint32_t goals = get_u32(&r), levels = get_u32(&r), world = get_u32(&r);
   uint32_t pixel_size = get_u32(&r);
-  uint32_t reserved = get_u32(&r) | get_u32(&r) | get_u32(&r);
   const char *whose = "this env's";
-  if (h->flags & ~31u || reserved)
+  if (h->flags & ~31u)
     return crafter_fail(error, error_size, "a saved state with flags %#x this toolkit does not know",
-                        h->flags);
+                        h->flags & ~31u);
+  for (size_t at = 84; at < CRAFTER_STATE_HEADER_BYTES; at++)
+    if (state[at])
+      return crafter_fail(error, error_size,
+                          "a saved state whose reserved header byte at offset %zu holds %#04x "
+                          "(bytes 84 to %d are zero)",
+                          at, state[at], CRAFTER_STATE_HEADER_BYTES - 1);
+  if (reward > 1)
+    return crafter_fail(error, error_size,
+                        "a saved state whose reward field holds %u, neither 0 (off) nor 1 (on)",
+                        reward);
   if (area[0] != (uint32_t)params->area[0] || area[1] != (uint32_t)params->area[1])
     return crafter_fail(error, error_size, "the state was saved by an env of area %ux%u; %s is %dx%d", area[0],
                         area[1], whose, params->area[0], params->area[1]);
@@ -411,8 +421,8 @@ static int read_header(const uint8_t *state, size_t size, const crafter_env *env
       return crafter_fail(error, error_size, "the state was saved %s %s, which this env plays %s",
                           saved ? "with" : "without", rules[k].what, here ? "with" : "without");
     if (saved && said[k] != have[k])
-      return crafter_fail(error, error_size,
-                          "the state was saved with other %s than this env's", rules[k].what);
+      return crafter_fail(error, error_size, "the state was saved with %s other than this env's",
+                          rules[k].what);
     if (!saved && said[k] != 0)
       return crafter_fail(error, error_size,
                           "a saved state with a checksum of %s it says it has none of",
@@ -567,8 +577,10 @@ static const char *read_env(reader *r, crafter_env *env, int apply, uint8_t *occ
   return NULL;
 }
 
-/* Reads (and with `apply` stores) the runner's part. */
-static const char *read_runner(reader *r, crafter_episode *e, const header *h, int apply) {
+/* Reads (and with `apply` stores) the runner's part; a reason that
+ * names values is written into `why`. */
+static const char *read_runner(reader *r, crafter_episode *e, const header *h, int apply,
+                               char *why, size_t why_size) {
   const crafter_episode_options *options = crafter_episode_options_of(e);
   crafter_env *env = crafter_episode_env(e);
   int players = env->players;
@@ -580,7 +592,13 @@ static const char *read_runner(reader *r, crafter_episode *e, const header *h, i
   if (steps > INT32_MAX) return "its runner's step count is out of range";
   if (done >> players) return "it says players' episodes ended that the game does not have";
   int levels = options->levels ? options->levels->count : 0;
-  if (next_level < -1 || next_level >= levels) return "its next level is not one of the set";
+  if (next_level < -1 || next_level >= levels) {
+    snprintf(why, why_size,
+             levels ? "its next level is %d, not one of the set's %d (0 to %d, or -1: the picker's)"
+                    : "its next level is %d, but this runner plays no level set (-1: none)",
+             (int)next_level, levels, levels - 1);
+    return why;
+  }
   progress.started = (int)started;
   progress.ended = (int)ended;
   progress.steps = (int)steps;
@@ -590,9 +608,12 @@ static const char *read_runner(reader *r, crafter_episode *e, const header *h, i
     progress.picker.state = get_u64(r);
     progress.picker.next = get_i64(r);
     uint32_t stride = get_u32(r);
-    if (progress.picker.next < 0 || progress.picker.next >= levels || stride < 1 ||
-        stride > STATE_COUNT_LIMIT)
-      return "its level picker is out of range";
+    if (progress.picker.next < 0 || progress.picker.next >= levels) {
+      snprintf(why, why_size, "its level picker's next level is %lld, not one of the set's %d (0 to %d)",
+               (long long)progress.picker.next, levels, levels - 1);
+      return why;
+    }
+    if (stride < 1 || stride > STATE_COUNT_LIMIT) return "its level picker's stride is out of range";
     progress.picker.stride = (int)stride;
   }
   const crafter_task_pool *pool = options->tasks;
@@ -696,10 +717,11 @@ static int load(crafter_env *env, crafter_episode *e, const uint8_t *state, size
   const uint8_t *end = state + size - TRAILER_BYTES;
   int status = 0;
   uint32_t objects = 0;
+  char why[160];
   for (int apply = 0; apply < 2 && status == 0; apply++) {
     reader r = {body, end, 0};
     const char *wrong = read_env(&r, env, apply, occupied, &objects);
-    if (!wrong && e && !r.short_read) wrong = read_runner(&r, e, &h, apply);
+    if (!wrong && e && !r.short_read) wrong = read_runner(&r, e, &h, apply, why, sizeof(why));
     if (!wrong && !r.short_read && r.at != r.end) wrong = "bytes are left over after its fields";
     if (r.short_read && !wrong) wrong = "its fields run past its end";
     if (wrong) {

@@ -73,15 +73,17 @@ typedef struct line_buffer {
 enum { LINE_TOO_LONG = -1, LINE_READ_ERROR = -2, LINE_NO_MEMORY = -3 };
 
 /* Reads the next line (without its newline) into line->text[0..length),
- * NUL-terminated.  Returns 1 with a line, 0 at the end, or a LINE_ error. */
+ * NUL-terminated.  Returns 1 with a line, 0 at the end, or a LINE_ error;
+ * a line too long leaves its first `limit` bytes in line->text, the rest
+ * unread. */
 static int read_line(reader *in, line_buffer *line) {
   line->length = 0;
   for (;;) {
     size_t available = in->end - in->start;
     uint8_t *chunk = in->buffer + in->start;
     uint8_t *newline = memchr(chunk, '\n', available);
-    size_t take = newline ? (size_t)(newline - chunk) : available;
-    if (take > line->limit - line->length) return LINE_TOO_LONG;
+    size_t want = newline ? (size_t)(newline - chunk) : available;
+    size_t take = want < line->limit - line->length ? want : line->limit - line->length;
     if (line->length + take + 1 > line->capacity) {
       size_t capacity = line->capacity ? line->capacity : 256;
       while (capacity < line->length + take + 1) capacity *= 2;
@@ -93,10 +95,31 @@ static int read_line(reader *in, line_buffer *line) {
     memcpy(line->text + line->length, chunk, take);
     line->length += take;
     line->text[line->length] = '\0';
+    if (take < want) { /* what fits is kept */
+      in->start += take;
+      return LINE_TOO_LONG;
+    }
     in->start += take + (newline ? 1 : 0);
     if (newline) return 1;
     if (in->eof) return line->length > 0;
     if (fill(in, 1) < 0) return LINE_READ_ERROR;
+  }
+}
+
+/* Drops the rest of a line too long to keep, through its newline.
+ * Returns 0, or -1 on a read error. */
+static int skip_line(reader *in) {
+  for (;;) {
+    size_t available = in->end - in->start;
+    uint8_t *chunk = in->buffer + in->start;
+    uint8_t *newline = memchr(chunk, '\n', available);
+    if (newline) {
+      in->start += (size_t)(newline - chunk) + 1;
+      return 0;
+    }
+    in->start = in->end;
+    if (in->eof) return 0;
+    if (fill(in, 1) < 0) return -1;
   }
 }
 
@@ -474,7 +497,8 @@ static crafter_step_result result_of(const crafter_step_outcome *record) {
 
 /* Agent's record: a step's (record not NULL), or the state it starts
  * from; with `loaded`, the state a load request brought (its "env" key
- * always, and "loaded": true). */
+ * always, "loaded": true, and "done": whether the player's episode had
+ * ended). */
 static void write_text_record(session *s, FILE *out, int agent, int action,
                               const crafter_step_outcome *record, int loaded) {
   int i = agent / s->players, p = agent % s->players;
@@ -496,7 +520,8 @@ static void write_text_record(session *s, FILE *out, int agent, int action,
       tasks && record ? record->goal : -1,
       crafter_episode_level(episode),
       s->players > 1 ? p + 1 : 0,
-      loaded};
+      loaded,
+      loaded && crafter_episode_player_done(episode, p)};
   const crafter_env *env = crafter_episode_env_const(episode);
   crafter_step_result result = record ? result_of(record) : (crafter_step_result){0};
   const crafter_step_result *step = record ? &result : NULL;
@@ -893,6 +918,30 @@ static long read_exact(reader *in, uint8_t *out, size_t size) {
   return (long)got;
 }
 
+/* Reads `size` bytes of input and drops them: a state too long to keep.
+ * Returns how many came (fewer when the input ended), or -1 on a read
+ * error. */
+static long skip_exact(reader *in, size_t size) {
+  size_t got = 0;
+  while (got < size) {
+    long available = fill(in, 1);
+    if (available < 0) return -1;
+    if (available == 0) break;
+    size_t take = (size_t)available < size - got ? (size_t)available : size - got;
+    in->start += take;
+    got += take;
+  }
+  return (long)got;
+}
+
+/* Why a state longer than any of these parameters is refused. */
+static void too_long(char *reason, size_t reason_size, size_t size, size_t limit) {
+  snprintf(reason, reason_size,
+           "a state of %zu bytes, longer than one of these parameters can be (%zu bytes): it "
+           "was saved by an env of other parameters, or it is not a state",
+           size, limit);
+}
+
 /* A request's fixed bytes: all there, or the error of input that ended
  * in it. */
 static const uint8_t *request_bytes(reader *in, size_t bytes, const char *what, long step,
@@ -919,6 +968,17 @@ static int write_reply(session *s, const void *data, size_t size, char *error,
     return -1;
   }
   return 0;
+}
+
+/* Answers a load request refused: uint32 1, uint32 M and the M bytes of
+ * the reason. */
+static int refuse_load(session *s, const char *reason, char *error, size_t error_size) {
+  size_t length = strlen(reason);
+  uint8_t head[8];
+  crafter_put_u32(head, 1);
+  crafter_put_u32(head + 4, (uint32_t)length);
+  if (write_reply(s, head, sizeof(head), error, error_size) < 0) return -1;
+  return write_reply(s, reason, length, error, error_size);
 }
 
 /* 252: env i's state, as uint32 L and L bytes. */
@@ -997,13 +1057,24 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
              s->options->run.envs);
     return -1;
   }
+  char reason[400] = "";
   size_t limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, (int)index));
   if (size > limit) {
-    snprintf(error, error_size,
-             "a load request before step %ld brings %u bytes; a state of these parameters has "
-             "at most %zu",
-             step, size, limit);
-    return -1;
+    /* Too long to be a state of these parameters: read to its end and
+     * refused, so that the stream goes on. */
+    long got = skip_exact(in, size);
+    if (got < 0) {
+      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+      return -1;
+    }
+    if ((size_t)got < size) {
+      snprintf(error, error_size,
+               "input ended in a load request before step %ld: %ld of the state's %u bytes", step,
+               got, size);
+      return -1;
+    }
+    too_long(reason, sizeof(reason), size, limit);
+    return refuse_load(s, reason, error, error_size);
   }
   if (state_room(s, size ? size : 1) < 0 || begin_load_frame(s) < 0) {
     snprintf(error, error_size, "out of memory");
@@ -1020,17 +1091,11 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
              got, size);
     return -1;
   }
-  char reason[400] = "";
   int started;
-  int refused = load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0;
-  size_t length = refused ? strlen(reason) : 0;
-  uint8_t head[8];
-  crafter_put_u32(head, (uint32_t)refused);
-  crafter_put_u32(head + 4, (uint32_t)length);
-  if (write_reply(s, head, sizeof(head), error, error_size) < 0 ||
-      write_reply(s, reason, length, error, error_size) < 0)
-    return -1;
-  if (refused) return 0;
+  if (load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0)
+    return refuse_load(s, reason, error, error_size);
+  uint8_t head[8] = {0}; /* status 0, no reason */
+  if (write_reply(s, head, sizeof(head), error, error_size) < 0) return -1;
   fill_loaded(s, (int)index, started);
   if (step_failed(s, error, error_size)) return -1;
   if (send_frame(s, (*sequence)++) < 0) {
@@ -1040,11 +1105,28 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
   return 0;
 }
 
+/* {"env": E, "loaded": false, "error": REASON}: a load refused. */
+static void refuse_text(session *s, long index, const char *reason) {
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, s->out);
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "env");
+  crafter_json_int(&json, index);
+  crafter_json_key(&json, "loaded");
+  crafter_json_bool(&json, 0);
+  crafter_json_key(&json, "error");
+  crafter_json_string(&json, reason);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+}
+
 /* A request line of JSON lines: "save E" (answered with the state in
  * base64) or "load E BASE64" (answered with the records of the state, or
- * why it was refused).  1 when the line is one (answered), 0 when it is
- * not, -1 when it cannot be read. */
-static int text_request(session *s, char *line, long line_number, char *error,
+ * why it was refused).  `skipped`, when not 0, says the line was longer
+ * than that many bytes and only its beginning is here: a load request
+ * then refused by its length.  1 when the line is one (answered), 0 when
+ * it is not, -1 when it cannot be read. */
+static int text_request(session *s, char *line, size_t skipped, long line_number, char *error,
                         size_t error_size) {
   while (*line == ' ' || *line == '\t') line++;
   size_t word = strcspn(line, " \t\r");
@@ -1090,8 +1172,17 @@ static int text_request(session *s, char *line, long line_number, char *error,
   size_t rest = length + strspn(end + length, " \t\r");
   size_t limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, (int)index));
   size_t size;
-  if (end[rest] != '\0' || length == 0 || length / 4 * 3 > limit + 2 ||
-      state_room(s, length / 4 * 3 + 1) < 0 ||
+  char reason[400] = "";
+  if (skipped || (end[rest] == '\0' && length / 4 * 3 > limit + 2)) {
+    /* More than the base64 of any state of these parameters. */
+    snprintf(reason, sizeof(reason),
+             "a state longer than one of these parameters can be (%zu bytes, %zu in base64): it "
+             "was saved by an env of other parameters, or it is not a state",
+             limit, (limit + 2) / 3 * 4);
+    refuse_text(s, index, reason);
+    return 1;
+  }
+  if (end[rest] != '\0' || length == 0 || state_room(s, length / 4 * 3 + 1) < 0 ||
       crafter_base64_decode(end, length, s->state, &size) < 0) {
     snprintf(error, error_size,
              "line %ld: a load request is \"load E BASE64\": a state (crafter-state(5)) in "
@@ -1099,19 +1190,9 @@ static int text_request(session *s, char *line, long line_number, char *error,
              line_number);
     return -1;
   }
-  char reason[400] = "";
   int started;
   if (load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0) {
-    crafter_json_writer_init_file(&json, s->out);
-    crafter_json_begin_object(&json);
-    crafter_json_key(&json, "env");
-    crafter_json_int(&json, index);
-    crafter_json_key(&json, "loaded");
-    crafter_json_bool(&json, 0);
-    crafter_json_key(&json, "error");
-    crafter_json_string(&json, reason);
-    crafter_json_end_object(&json);
-    crafter_json_newline(&json);
+    refuse_text(s, index, reason);
     return 1;
   }
   if (step_failed(s, error, error_size)) return -1;
@@ -1245,12 +1326,20 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     }
     const char *start = buffer.text ? buffer.text + strspn(buffer.text, " \t") : "";
     if (got == LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
-      snprintf(error, error_size,
-               "line %ld: a load request longer than %zu bytes, the base64 of the largest state "
-               "of these parameters",
-               line_number, buffer.limit);
-      status = 1;
-      break;
+      /* Longer than the base64 of any state of these parameters: the rest
+       * of the line is dropped, and the request refused (or, when it names
+       * no env, an error). */
+      if (skip_line(in) < 0) {
+        snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+        status = 1;
+        break;
+      }
+      int request = text_request(s, buffer.text, buffer.limit, line_number, error, error_size);
+      if (request < 0) {
+        status = 1;
+        break;
+      }
+      if (request) continue;
     }
     if (got == LINE_TOO_LONG ||
         (buffer.length > action_limit && strncmp(start, "load", 4) != 0)) {
@@ -1273,7 +1362,7 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
     char *cursor = line;
     while (*cursor == ' ' || *cursor == '\t' || *cursor == '\r') cursor++;
     if (*cursor == '#') continue; /* a comment */
-    int request = text_request(s, cursor, line_number, error, error_size);
+    int request = text_request(s, cursor, 0, line_number, error, error_size);
     if (request < 0) {
       status = 1;
       break;

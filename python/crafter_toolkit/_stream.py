@@ -692,8 +692,9 @@ class Stream:
         that answers it: env i's entries hold the loaded state (reward 0,
         done for the players whose episodes had ended), the others those of
         the last frame.  A state crafter-step refuses (other parameters,
-        damaged bytes, a recording stream) raises ValueError with its
-        reason, and changes nothing."""
+        damaged bytes, bytes longer than any state of these parameters, a
+        recording stream) raises ValueError with its reason, and changes
+        nothing: the stream goes on."""
         state = memoryview(state).cast("B")
         self._send(struct.pack("<BII", LOAD, i, len(state)) + bytes(state), "requests")
         head = bytearray(8)

@@ -153,7 +153,8 @@ class ParallelEnv(_Base):
     def load_state(self, state):
         """Goes back (or over) to a state from save_state: `agents` are then
         the players whose episodes had not ended.  A state of other
-        parameters raises ValueError and changes nothing."""
+        parameters, or bytes that are not a state, raise ValueError and
+        change nothing."""
         if self._stream is None:
             self._stream, self._seed = _stream.reopen(None, self._seed, None, self._options,
                                                       _stream.fresh_seed)

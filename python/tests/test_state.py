@@ -8,8 +8,10 @@ parameters is refused."""
 import copy
 import os
 import pickle
+import struct
 import subprocess
 import sys
+import zlib
 
 import numpy as np
 import pytest
@@ -143,6 +145,41 @@ def test_several_players():
     copied.close()
 
 
+def with_player_one_dead(state, area):
+    """A two-player state (crafter-state(5)) made into one where player 1
+    has died and player 0 lives: player 1's health 0 and its episode
+    ended (bit 1 of the runner's done), the checksum made right again."""
+    state = bytearray(state)
+    players, width, height = 2, area[0], area[1]
+    assert struct.unpack_from("<I", state, 60)[0] == players
+    struct.pack_into("<i", state, 2648 + 212 * 1 + 8, 0)  # player 1's inventory: health
+    at = 2648 + 212 * players + width * height
+    at += 4 + 20 * struct.unpack_from("<I", state, at)[0]  # the objects
+    at += 4 + 2 * struct.unpack_from("<I", state, at)[0]  # the chunks touched
+    done = struct.unpack_from("<I", state, at + 12)[0]
+    assert done == 0
+    struct.pack_into("<I", state, at + 12, 2)
+    struct.pack_into("<I", state, len(state) - 4, zlib.crc32(bytes(state[:-4])))
+    return bytes(state)
+
+
+def test_loaded_done_flags_are_each_players_own():
+    """A state where player 1 has died and player 0 lives loads with done
+    [0, 1]: `agents` is player 0 alone, and player 0 plays on."""
+    source = crafter_toolkit.ParallelEnv(players=2, seed=5, obs="semantic")
+    source.reset()
+    state = with_player_one_dead(source.save_state(), (64, 64))
+    source.close()
+    env = crafter_toolkit.ParallelEnv(players=2, seed=9, obs="semantic")
+    env.reset()
+    env.load_state(state)
+    assert env._stream.frame["done"].tolist() == [0, 1]
+    assert env.agents == ["player_0"]
+    obs, rewards, terminations, truncations, infos = env.step({"player_0": 0})
+    assert list(obs) == ["player_0"] and not terminations["player_0"]
+    env.close()
+
+
 def test_gymnasium_env():
     pytest.importorskip("gymnasium")
     from crafter_toolkit.gym import CrafterEnv
@@ -191,6 +228,35 @@ def test_refusals():
     assert play(env, [5]) and env.save_state() != state  # still playing
     for env_ in (env, other):
         env_.close()
+
+
+def test_states_too_long_are_refused_and_the_env_plays_on():
+    """A state longer than any of the env's parameters (16 players'
+    pictures of 128x128 into an env of 64x64, a megabyte of zeros) is
+    refused as any other: ValueError, nothing changed, the same
+    crafter-step playing on."""
+    big = crafter_toolkit.ParallelEnv(players=16, size=(128, 128), seed=1)
+    big.reset()
+    state = big.save_state()
+    big.close()
+    env = crafter_toolkit.ParallelEnv(players=16, seed=1)
+    env.reset()
+    env.step({agent: 5 for agent in env.agents})
+    before, agents, process = env.save_state(), list(env.agents), env._stream.process
+    for wrong in (state, bytes(1 << 20)):
+        with pytest.raises(ValueError, match="longer than one of these parameters can be"):
+            env.load_state(wrong)
+        assert env.save_state() == before and env.agents == agents
+    assert env._stream.process is process and process.poll() is None
+    obs, rewards, terminations, truncations, infos = env.step({agent: 1 for agent in agents})
+    assert sorted(obs) == sorted(agents)
+    env.close()
+    single = crafter_toolkit.Env(seed=2)
+    single.reset()
+    with pytest.raises(ValueError, match="a state of 1048576 bytes, longer than"):
+        single.load_state(bytes(1 << 20))
+    assert play(single, [5, 0])
+    single.close()
 
 
 def test_recording_envs_are_not_copied(tmp_path):

@@ -1,7 +1,9 @@
 /* Fuzz target: the reader of saved states (state.h, crafter-state(5)).
- * The input is a state.  It is loaded into two runners of a 16x16 area
+ * The input is a state.  It is loaded into three runners of a 16x16 area
  * (one player with 18x18 pixels and no time limit; two players with goals,
- * symbolic observations and episodes of 31 steps) as it is, then again
+ * symbolic observations and episodes of 31 steps; one player with
+ * semantic observations and episodes of 20 steps on a level set of 3
+ * levels, generated from episode 1, in random order) as it is, then again
  * with its length field and CRC-32 made right, so that mutations reach
  * the checks of every field behind the checksum.  A state refused leaves
  * the runner as it was; a state that loads saves back to the very bytes
@@ -17,11 +19,13 @@
 #include "fuzz.h"
 #include "game/tasks.h"
 #include "run/episode.h"
+#include "run/levels.h"
 #include "run/proto.h"
 #include "run/state.h"
 #include "view/textures.h"
 
 #define PLAY_STEPS 8
+#define RUNNERS 3
 
 /* The goals of the two-player runner (the corpus's states were saved
  * by crafter-step --tasks with a file of exactly these bytes). */
@@ -39,8 +43,9 @@ static const char state_tasks_yaml[] =
 static crafter_textures textures;
 static crafter_task_set tasks;
 static crafter_task_pool pool;
-static crafter_episode_options options[2];
-static crafter_episode *runners[2];
+static crafter_level_set levels;
+static crafter_episode_options options[RUNNERS];
+static crafter_episode *runners[RUNNERS];
 static int ready;
 
 static void fail(const char *what, const char *error) {
@@ -55,20 +60,24 @@ static void setup(void) {
                                 error, sizeof(error)) < 0 ||
       crafter_task_pool_init(&pool, &tasks, -1, NULL, error, sizeof(error)) < 0)
     fail("tasks", error);
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < RUNNERS; k++) {
     crafter_episode_options *o = &options[k];
     memset(o, 0, sizeof(*o));
     crafter_params_default(&o->params);
     o->params.area[0] = o->params.area[1] = 16;
     o->params.size[0] = o->params.size[1] = 18;
-    o->params.length = k ? 31 : 0;
+    o->params.length = k == 1 ? 31 : k == 2 ? 20 : 0;
     o->first_episode = 1;
-    o->obs_kind = k ? CRAFTER_OBS_SYMBOLIC : CRAFTER_OBS_PIXELS;
+    o->obs_kind = k == 1 ? CRAFTER_OBS_SYMBOLIC : k == 2 ? CRAFTER_OBS_SEMANTIC : CRAFTER_OBS_PIXELS;
     o->textures = &textures;
     o->level_envs = 1;
-    o->players = k ? 2 : 1;
-    o->tasks = k ? &pool : NULL;
+    o->players = k == 1 ? 2 : 1;
+    o->tasks = k == 1 ? &pool : NULL;
   }
+  if (crafter_levels_generate(&levels, &options[2].params, NULL, 1, 3, 1, error, sizeof(error)) < 0)
+    fail("levels", error);
+  options[2].levels = &levels;
+  options[2].level_order = CRAFTER_LEVEL_ORDER_RANDOM;
 }
 
 static crafter_episode *fresh(int k) {
@@ -130,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     setup();
     ready = 1;
   }
-  for (int k = 0; k < 2; k++) try_state(k, data, size);
+  for (int k = 0; k < RUNNERS; k++) try_state(k, data, size);
   /* The same bytes with their length and checksum made right. */
   if (size >= CRAFTER_STATE_HEADER_BYTES + 4) {
     uint8_t *repaired = malloc(size);
@@ -138,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(repaired, data, size);
     crafter_put_u64(repaired + 16, (uint64_t)size);
     crafter_put_u32(repaired + size - 4, crafter_crc32(repaired, size - 4));
-    for (int k = 0; k < 2; k++) try_state(k, repaired, size);
+    for (int k = 0; k < RUNNERS; k++) try_state(k, repaired, size);
     free(repaired);
   }
   return 0;

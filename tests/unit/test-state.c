@@ -3,7 +3,10 @@
  * actions -- every record, every observation, the whole state -- from
  * states saved at random points, at night, with several players, with
  * goals, on levels, after a death, across the end of the episode and the
- * next ones; a state of other parameters is refused with the reason; and
+ * next ones; a state of other parameters is refused with the reason, one
+ * whose header holds what no env has (a reward field of 2, a reserved
+ * byte set) or whose next level is not one of the set's with words that
+ * say so; and
  * a damaged state is refused without touching the runner (every byte
  * flipped, every cut), or, with its checksum made right again, loads or
  * is refused but never crashes.
@@ -19,6 +22,7 @@
 #include "run/levels.h"
 #include "run/proto.h"
 #include "run/state.h"
+#include "run/worldfile.h"
 #include "tap.h"
 #include "view/textures.h"
 
@@ -342,6 +346,126 @@ static void test_mismatch(void) {
   free(state);
 }
 
+/* `state` with the u32 at `offset` set to `value` and its checksum made
+ * right again: a state that passes the frame's checks and must be
+ * refused by its values.  Loaded into a runner of `options`, its reason
+ * must hold `words`, the runner untouched. */
+static void refused_with(const crafter_episode_options *options, const uint8_t *state,
+                         size_t size, size_t offset, uint32_t value, const char *words,
+                         const char *what) {
+  uint8_t *copy = malloc(size);
+  if (!copy) abort();
+  memcpy(copy, state, size);
+  crafter_put_u32(copy + offset, value);
+  crafter_put_u32(copy + size - 4, crafter_crc32(copy, size - 4));
+  refused(options, copy, size, words, what);
+  free(copy);
+}
+
+/* Where a runner's own fields start in its state: after the header and
+ * the env's fields, which a plain env's state of the same env holds
+ * before its trailer. */
+static size_t runner_fields(crafter_episode *e) {
+  return crafter_state_save(crafter_episode_env(e), NULL, 0) - 4;
+}
+
+/* Header fields that hold what no env has are named as such, not taken
+ * for another env's parameters. */
+static void test_header_values(void) {
+  crafter_episode_options options = base_options();
+  crafter_episode *source = runner(&options, 0);
+  size_t size;
+  uint8_t *state = saved(source, &size);
+  refused_with(&options, state, size, 56, 2,
+               "a saved state whose reward field holds 2, neither 0 (off) nor 1 (on)",
+               "a reward field of 2");
+  refused_with(&options, state, size, 84, 0x100,
+               "a saved state whose reserved header byte at offset 85 holds 0x01 (bytes 84 to 95 "
+               "are zero)",
+               "a reserved header byte set");
+  refused_with(&options, state, size, 12, crafter_get_u32(state + 12) | 0x40,
+               "a saved state with flags 0x40 this toolkit does not know", "an unknown flag");
+  crafter_episode_free(source);
+  free(state);
+}
+
+/* A runner of one world file refuses the state of a runner of another,
+ * and names it in plain words. */
+static void test_other_world(void) {
+  static const char *maps[2] = {"crafter-world 1\nmap\n.@....\n......\n......\n",
+                                "crafter-world 1\nmap\n..@...\n......\n......\n"};
+  crafter_world_map map[2];
+  for (int k = 0; k < 2; k++)
+    if (crafter_world_map_parse(&map[k], maps[k], strlen(maps[k]), "map", error,
+                                sizeof(error)) < 0) {
+      ok(0, "a world file: %s", error);
+      return;
+    }
+  crafter_episode_options options = base_options(), other;
+  options.params.area[0] = 6;
+  options.params.area[1] = 3;
+  other = options;
+  options.world = &map[0];
+  other.world = &map[1];
+  crafter_episode *source = runner(&options, 0);
+  if (!source) {
+    ok(0, "a runner on a world file: %s", error);
+  } else {
+    size_t size;
+    uint8_t *state = saved(source, &size);
+    refused(&other, state, size,
+            "the state was saved with a world file (--world) other than this env's",
+            "a state of another world file");
+    free(state);
+    crafter_episode_free(source);
+  }
+  for (int k = 0; k < 2; k++) crafter_world_map_free(&map[k]);
+}
+
+/* A runner on a level set refuses a state whose next level, or whose
+ * picker's next level, is not one of the set's (its count, or beyond),
+ * though its checksum is right. */
+static void test_level_bounds(void) {
+  crafter_level_set levels;
+  crafter_episode_options options = base_options();
+  options.params.area[0] = options.params.area[1] = 24;
+  options.obs_kind = CRAFTER_OBS_SEMANTIC;
+  if (crafter_levels_generate(&levels, &options.params, NULL, 1, 3, 1, error, sizeof(error)) < 0) {
+    ok(0, "levels: %s", error);
+    return;
+  }
+  options.levels = &levels;
+  options.level_order = CRAFTER_LEVEL_ORDER_SEQUENTIAL;
+  crafter_episode *source = runner(&options, 0);
+  if (!source) {
+    ok(0, "a runner on levels: %s", error);
+    crafter_levels_free(&levels);
+    return;
+  }
+  size_t size;
+  uint8_t *state = saved(source, &size);
+  size_t at = runner_fields(source);
+  crafter_episode *target = runner(&options, 1);
+  int loads = target && crafter_state_load_episode(target, state, size, error, sizeof(error)) == 0;
+  ok(loads, "a state of a runner on 3 levels loads into another%s%s", loads ? "" : ": ",
+     loads ? "" : error);
+  crafter_episode_free(target);
+  refused_with(&options, state, size, at + 16, 3,
+               "its next level is 3, not one of the set's 3 (0 to 2, or -1: the picker's)",
+               "a next level equal to the count of levels");
+  refused_with(&options, state, size, at + 16, 7,
+               "its next level is 7, not one of the set's 3 (0 to 2, or -1: the picker's)",
+               "a next level beyond the count of levels");
+  refused_with(&options, state, size, at + 16, (uint32_t)-2,
+               "its next level is -2, not one of the set's 3", "a next level below -1");
+  refused_with(&options, state, size, at + 28, 3,
+               "its level picker's next level is 3, not one of the set's 3 (0 to 2)",
+               "a picker's next level equal to the count of levels");
+  free(state);
+  crafter_episode_free(source);
+  crafter_levels_free(&levels);
+}
+
 /* A state saved without pixels, loaded where pixels are drawn, at night:
  * the picture is drawn without taking the game's draws, so the game goes
  * on as the one that drew pixels all along. */
@@ -543,6 +667,9 @@ int main(int argc, char **argv) {
   test_continues();
   test_plain_env();
   test_mismatch();
+  test_header_values();
+  test_other_world();
+  test_level_bounds();
   test_pixels_drawn_on_load();
   test_damage();
   test_recording();
