@@ -12,7 +12,7 @@ step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 play=$top/bin/crafter-play
-plan 18
+plan 19
 
 # bytes COUNT SEED: COUNT random action bytes.
 bytes() {
@@ -131,6 +131,36 @@ bytes 200 2 | "$step" --binary --players 2 --levels 3 --area 16,16 --length 10 \
 status=$?
 diag <"$scratch/verify"
 ok $status "two recordings of the same levels merge world by world and verify"
+
+# One level played twice by two players: the two plays' chunks have the
+# same seed and episode and differ only by their place.  Player 1's chunk
+# of play 1 and player 0's chunk of play 2 damaged, what is left is
+# player 0's of play 1 followed by player 1's of play 2, which must not
+# join into one world.
+"$dataset" record -q -o "$scratch/replayed.traj" -n 2 --steps 10 --area 16,16 --players 2 \
+  --levels 1
+chunks "$scratch/replayed.traj" >"$scratch/replayed-offsets"
+perl -e 'local $/; my $d = <STDIN>;
+  for my $at (@ARGV) { substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0xff) } print $d' \
+  $(awk 'NR == 2 || NR == 3 { print $1 + 256 + 10 }' "$scratch/replayed-offsets") \
+  <"$scratch/replayed.traj" >"$scratch/replayed-damaged.traj"
+"$dataset" verify "$scratch/replayed-damaged.traj" >"$scratch/verify" 2>&1
+verified=$?
+"$dataset" verify --resimulate "$scratch/replayed-damaged.traj" >"$scratch/resimulated" 2>&1
+resimulated=$?
+"$dataset" merge -o "$scratch/replayed-fixed.traj" "$scratch/replayed-damaged.traj" \
+  2>"$scratch/merge-notes"
+merged=$?
+[ "$(awk '{ print $2 }' "$scratch/replayed-offsets" | tr '\n' ' ')" = "0 1 0 1 " ] &&
+  [ $verified -eq 1 ] && grep -q "2 world episodes lack a player's chunk" "$scratch/verify" &&
+  [ $resimulated -eq 1 ] && ! tail -n 1 "$scratch/resimulated" | grep -q ": ok" &&
+  grep -q "2 world episodes lack a player's chunk" "$scratch/resimulated" &&
+  [ $merged -eq 0 ] && grep -q "2 world episodes lack a player's chunk.*not merged" \
+    "$scratch/merge-notes" &&
+  [ "$("$dataset" list "$scratch/replayed-fixed.traj" | tail -n +2 | wc -l)" -eq 0 ]
+status=$?
+diag <"$scratch/resimulated"
+ok $status "a level played twice, a chunk of each play damaged: two partial worlds, verify fails, merge keeps neither"
 
 # 8-10. export npz, frames: per player's episode, the same with stored
 # pixels as re-simulated and drawn.
