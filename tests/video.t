@@ -6,7 +6,7 @@
 # tests/unit/test-video.c; here the files are checked from outside.
 . "$(dirname "$0")/tap.sh"
 dataset=$top/bin/crafter-dataset
-plan 22
+plan 23
 
 # bytes COUNT OFFSET FILE: the bytes as hex, without spaces
 bytes() { od -An -tx1 -j"$2" -N"$1" "$3" | tr -d ' \n'; }
@@ -67,6 +67,10 @@ env -u CRAFTER_FFMPEG PATH="$scratch/no-programs" "$dataset" video -o "$scratch/
   grep -q "name another in CRAFTER_FFMPEG, such as the Python package imageio-ffmpeg's: CRAFTER_FFMPEG=\$(python3 -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())')" "$scratch/err" &&
   grep -q "or write a .gif" "$scratch/err"
 ok $? "without ffmpeg in PATH, a message naming CRAFTER_FFMPEG and imageio-ffmpeg, and no file: $(cat "$scratch/err")"
+CRAFTER_FFMPEG= PATH="$scratch/no-programs" "$dataset" video -o "$scratch/b.mp4" \
+  "$scratch/pix.traj" 2>"$scratch/empty-err"
+[ $? -eq 1 ] && [ ! -e "$scratch/b.mp4" ] && cmp -s "$scratch/err" "$scratch/empty-err"
+ok $? "an empty CRAFTER_FFMPEG is as unset: $(cat "$scratch/empty-err")"
 CRAFTER_FFMPEG=$scratch/no-such-encoder "$dataset" video -o "$scratch/b.mp4" "$scratch/pix.traj" 2>"$scratch/err"
 [ $? -eq 1 ] && [ ! -e "$scratch/b.mp4" ] &&
   [ "$(cat "$scratch/err")" = "crafter-dataset: cannot run $scratch/no-such-encoder, the encoder CRAFTER_FFMPEG names: No such file or directory" ]
