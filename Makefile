@@ -23,7 +23,7 @@ VERSION = 0.1.0
 # The modules of the library, layer by layer from the bottom.
 LIB_MODULES = \
 	base/errors base/params base/ids base/outfile base/yamlfile base/json base/npz base/npmath \
-	base/terminal base/cli base/gnuplot \
+	base/terminal base/cli base/gnuplot base/memory \
 	kernels/noise kernels/rng kernels/kernels \
 	game/world game/worldgen game/game game/config game/tasks game/env \
 	view/render view/textures view/obskind view/video view/builtin_textures \

@@ -2,10 +2,10 @@
 # Hostile and impossible requests are refused with a reason, never a
 # crash: files whose checksums hold but whose fields would overflow
 # (tests/fuzz/corpus holds them, so the fuzz targets run them under the
-# sanitizers too), level sets too large for memory, and level files that
-# cannot be written.
+# sanitizers too), level sets and batches of envs too large for memory,
+# and level files that cannot be written.
 . "$(dirname "$0")/tap.sh"
-plan 11
+plan 12
 corpus=$top/tests/fuzz/corpus
 
 # refused PATTERN DESCRIPTION COMMAND...: the command fails (not by a
@@ -62,6 +62,14 @@ else
   refused "64x64 area take about [0-9.]* GB of memory, more than the 2.0 GB this process may use" \
     "a set larger than ulimit -v allows is refused up front" \
     sh -c 'ulimit -v 2000000 && exec "$1" --levels 1000000 </dev/null' sh "$top/bin/crafter-step"
+fi
+# So are envs: how much they would take, and what.
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  skip "ulimit -v under the sanitizers"
+else
+  refused "^crafter-step: 65536 envs with pixels observations take about [0-9.]* GB of memory, more than the 2.0 GB this process may use$" \
+    "--envs 65536 -O pixels larger than ulimit -v allows is refused up front, with its size" \
+    sh -c 'ulimit -v 2000000 && exec "$1" --envs 65536 -O pixels </dev/null' sh "$top/bin/crafter-step"
 fi
 
 # A picture is drawn a band of cells at a time: 6144x6144 pixels (113 MB

@@ -5,11 +5,12 @@
 # ended any stop leaves the episodes at the name and no temporary; before,
 # the old file stays byte for byte.  SIGINT, SIGTERM, SIGHUP and SIGPIPE
 # remove the temporary and end the program by the signal (status 128+N).
+# A signal that comes while a chunk is written waits for the chunk.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 gen=$top/bin/crafter-gen
-plan 16
+plan 17
 
 cd "$scratch" || exit 1
 
@@ -142,4 +143,38 @@ for signal in INT TERM; do
   ok $result "crafter-gen --save-levels, SIG$signal: the old file as it was, no temporary"
   rm -f levels.tmp.*
 done
+# A signal that comes while a chunk is being written ends the program
+# only once the chunk is whole.  The recording goes to a FIFO whose
+# reader takes its first K bytes, K a thousand bytes into the steps of
+# a chunk of more than a MiB, then sends SIGTERM and only then reads on:
+# at the signal the program has written part of that chunk and cannot
+# have written the rest, which no pipe holds, so it is blocked in the
+# middle of the chunk.  What the reader gets is the recording up to the
+# end of that chunk, which verifies.
+"$dataset" record -q -n 2 --steps 300 --size 128,128 --obs pixels -o whole.traj
+perl -e 'local $/; my $d = <STDIN>;
+  my $at = 128 + unpack("V", substr($d, 104, 4)) + unpack("V", substr($d, 120, 4));
+  while (substr($d, $at, 4) eq "EPSD") {
+    my $end = $at + 256 + unpack("Q<", substr($d, $at + 8, 8));
+    print $at + 1256, " $end\n" if $end - $at > 2**20 + 1256;
+    $at = $end;
+  }' <whole.traj | head -n 1 >cut
+read -r at end <cut
+mkfifo recording
+"$unignored" "$dataset" record -q -n 2 --steps 300 --size 128,128 --obs pixels -o recording 2>err &
+pid=$!
+{
+  dd bs="${at:-0}" count=1 iflag=fullblock of=received 2>/dev/null
+  kill -s TERM $pid
+  cat >>received
+} <recording
+wait $pid
+status=$?
+head -c "${end:-0}" whole.traj >expected
+"$dataset" verify received >verify 2>&1
+verified=$?
+[ -n "$at" ] && ended_by $status TERM && cmp -s received expected && [ $verified -eq 0 ]
+result=$?
+[ $result -ne 0 ] && { echo "status $status, $(wc -c <received) bytes received, a chunk from $at to $end"; cat err verify; } | diag
+ok $result "crafter-dataset record into a FIFO, SIGTERM while a chunk is blocked half written: the chunk is finished, then the program ends"
 finish

@@ -6,13 +6,15 @@
 # and crafter-score alike, and merge repairs by dropping it whole; the
 # replay plays every player's actions; export npz, frames and video work
 # per player; a configuration is kept with the players; crafter-score
-# gives each player's column that player's episodes only.
+# gives each player's column that player's episodes only.  On a level
+# set, chunks of two plays of a level never join into one world, and
+# every play and every player draws actions of its own.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
 play=$top/bin/crafter-play
-plan 18
+plan 21
 
 # bytes COUNT SEED: COUNT random action bytes.
 bytes() {
@@ -131,6 +133,87 @@ bytes 200 2 | "$step" --binary --players 2 --levels 3 --area 16,16 --length 10 \
 status=$?
 diag <"$scratch/verify"
 ok $status "two recordings of the same levels merge world by world and verify"
+
+# One level played twice by two players: the two plays' chunks have the
+# same seed and episode and differ only by their place.  Player 1's chunk
+# of play 1 and player 0's chunk of play 2 damaged, what is left is
+# player 0's of play 1 followed by player 1's of play 2, which must not
+# join into one world.
+"$dataset" record -q -o "$scratch/replayed.traj" -n 2 --steps 10 --area 16,16 --players 2 \
+  --levels 1
+chunks "$scratch/replayed.traj" >"$scratch/replayed-offsets"
+perl -e 'local $/; my $d = <STDIN>;
+  for my $at (@ARGV) { substr($d, $at, 1) = chr(ord(substr($d, $at, 1)) ^ 0xff) } print $d' \
+  $(awk 'NR == 2 || NR == 3 { print $1 + 256 + 10 }' "$scratch/replayed-offsets") \
+  <"$scratch/replayed.traj" >"$scratch/replayed-damaged.traj"
+"$dataset" verify "$scratch/replayed-damaged.traj" >"$scratch/verify" 2>&1
+verified=$?
+"$dataset" verify --resimulate "$scratch/replayed-damaged.traj" >"$scratch/resimulated" 2>&1
+resimulated=$?
+"$dataset" merge -o "$scratch/replayed-fixed.traj" "$scratch/replayed-damaged.traj" \
+  2>"$scratch/merge-notes"
+merged=$?
+[ "$(awk '{ print $2 }' "$scratch/replayed-offsets" | tr '\n' ' ')" = "0 1 0 1 " ] &&
+  [ $verified -eq 1 ] && grep -q "2 world episodes lack a player's chunk" "$scratch/verify" &&
+  [ $resimulated -eq 1 ] && ! tail -n 1 "$scratch/resimulated" | grep -q ": ok" &&
+  grep -q "2 world episodes lack a player's chunk" "$scratch/resimulated" &&
+  [ $merged -eq 0 ] && grep -q "2 world episodes lack a player's chunk.*not merged" \
+    "$scratch/merge-notes" &&
+  [ "$("$dataset" list "$scratch/replayed-fixed.traj" | tail -n +2 | wc -l)" -eq 0 ]
+status=$?
+diag <"$scratch/resimulated"
+ok $status "a level played twice, a chunk of each play damaged: two partial worlds, verify fails, merge keeps neither"
+
+# Every player of every play of a level draws its own actions.  The
+# random agent draws each action as numpy's RandomState(s).randint(0, 17)
+# does, s being the top 32 bits of (world_seed + 0x9e3779b97f4a7c15 * k)
+# * 0xbf58476d1ce4e5b9 modulo 2**64 (lib/tools/agents.c), where k is the
+# place for player 0 and place * 16 + p for player p: so player 1 at
+# place i never plays player 0's actions of place i + 1.
+"$dataset" record -q -o "$scratch/streams.traj" -n 4 --steps 40 --area 16,16 --players 2 \
+  --levels 1 --seed 6
+perl -MCompress::Zlib -e '
+  local $/; my $d = <STDIN>; my $obs = unpack("V", substr($d, 20, 4));
+  my $at = 128 + unpack("V", substr($d, 104, 4)) + unpack("V", substr($d, 120, 4));
+  while (substr($d, $at, 4) eq "EPSD") {
+    my $p = unpack("Q<", substr($d, $at + 8, 8));
+    my $steps = uncompress(substr($d, $at + 256, $p));
+    my @actions;
+    for (my $s = $obs; $s < length $steps; $s += 16 + $obs) { push @actions, ord(substr($steps, $s, 1)) }
+    printf "%d %d %d %s\n", unpack("V", substr($d, $at + 232, 4)),
+      unpack("V", substr($d, $at + 236, 4)) - 1, unpack("q<", substr($d, $at + 40, 8)),
+      join(",", @actions);
+    $at += 256 + $p;
+  }' <"$scratch/streams.traj" >"$scratch/streams"
+[ "$(wc -l <"$scratch/streams")" -eq 8 ] &&
+  [ "$(awk '{ print $4 }' "$scratch/streams" | sort -u | wc -l)" -eq 8 ] &&
+  [ "$(awk '{ print $1, $2 }' "$scratch/streams" | tr '\n' ' ')" = "1 0 1 1 2 0 2 1 3 0 3 1 4 0 4 1 " ]
+status=$?
+[ $status -eq 0 ] || diag <"$scratch/streams"
+ok $status "a level played 4 times by 2 players: 8 action streams, no two alike"
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import numpy' 2>/dev/null; then
+  python3 - "$scratch/streams" <<'EOF' >"$scratch/py" 2>&1
+import sys
+import numpy as np
+bad = 0
+for line in open(sys.argv[1]):
+    place, player, world_seed, actions = line.split()
+    place, player, world_seed = int(place), int(player), int(world_seed)
+    actions = [int(a) for a in actions.split(",")]
+    play = place if player == 0 else place * 16 + player
+    mixed = ((world_seed + 0x9e3779b97f4a7c15 * play) * 0xbf58476d1ce4e5b9) % 2**64
+    expected = np.random.RandomState(mixed >> 32).randint(0, 17, size=len(actions)).tolist()
+    if actions != expected:
+        print("place %d, player %d: %s, expected %s" % (place, player, actions, expected))
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+  status=$?
+  diag <"$scratch/py"
+  ok $status "each player's actions at each place are its own generator's draws"
+else
+  skip "python3 with numpy is not installed"
+fi
 
 # 8-10. export npz, frames: per player's episode, the same with stored
 # pixels as re-simulated and drawn.

@@ -7,7 +7,7 @@
 score=$top/bin/crafter-score
 data=$top/tests/data/score
 SCORES_DIR=${SCORES_DIR:-$(dirname "$GOLDEN_DIR")/scores}
-plan 38
+plan 40
 
 # field CSV METHOD COLUMN: one value of crafter-score's CSV output.
 field() {
@@ -200,6 +200,12 @@ sed '2s/"length": 200/"length": "200"/' "$data/walker/stats.jsonl" >"$scratch/ty
 bad type.jsonl "a wrong type in a log" 'line 2: "length" is missing or not a count'
 sed '4s/"xs": \[5, 15, 2000000\]/"xs": [5, 15]/' "$data/runs.json" >"$scratch/short.json"
 bad short.json "lists of unequal length" 'line 4: run 3: "length" has 3 values for 2 episodes'
+# Names are kept whole or refused: a method cut at a NUL would pool
+# "alpha\u0000b" with alpha, a seed "0\u0000" run 2 with run 1.
+sed '3s/"method": "alpha"/"method": "alpha\\u0000b"/' "$data/runs.json" >"$scratch/nul-method.json"
+bad nul-method.json "a method with a NUL" 'line 3: run 2: "method" holds a NUL character (\\u0000)'
+sed '3s/"seed": "1"/"seed": "0\\u0000"/' "$data/runs.json" >"$scratch/nul-seed.json"
+bad nul-seed.json "a seed with a NUL" 'line 3: run 2: "seed" holds a NUL character (\\u0000)'
 # Rewards whose sum passes the largest double: a mean that cannot be
 # computed is an empty CSV field and null in JSON (CSV crashed on it).
 sed -n 1p "$data/walker/stats.jsonl" | sed 's/"reward": [-0-9.e]*/"reward": 1e308/' >"$scratch/huge.jsonl"

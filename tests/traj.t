@@ -6,7 +6,7 @@
 step=$top/bin/crafter-step
 dataset=$top/bin/crafter-dataset
 score=$top/bin/crafter-score
-plan 24
+plan 25
 
 "$step" --help | grep -q -- "--record=FILE"
 ok $? "crafter-step --help lists --record"
@@ -151,4 +151,36 @@ perl -e 'open my $c, "<", shift; my @c = map { [split] } <$c>; my $d = do { loca
 "$score" "$scratch/both.traj" 2>"$scratch/notes" >/dev/null
 grep -q "note: .*damaged from byte.*; 1 chunk repeats an episode" "$scratch/notes"
 ok $? "crafter-score notes damage and a repeated chunk together: $(cat "$scratch/notes")"
+# An action out of range, the chunk's checksums made right: every reader
+# names the file, the episode, the step and the action.
+seq 0 59 | awk '{ print $1 % 17 }' |
+  "$step" --seed 3 --length 20 --episodes 2 --record "$scratch/actions.traj" >/dev/null
+perl -MCompress::Zlib -e '
+  local $/; my $d = <STDIN>; my $obs = unpack("V", substr($d, 20, 4));
+  my $at = 128 + unpack("V", substr($d, 104, 4)) + unpack("V", substr($d, 120, 4));
+  $at += 256 + unpack("Q<", substr($d, $at + 8, 8));
+  my $p = unpack("Q<", substr($d, $at + 8, 8)); my $head = substr($d, $at, 256);
+  my $steps = uncompress(substr($d, $at + 256, $p));
+  substr($steps, $obs + 5 * (16 + $obs), 1) = chr(17);
+  my $packed = compress($steps);
+  substr($head, 8, 8) = pack("Q<", length $packed);
+  substr($head, 248, 4) = pack("V", crc32($packed));
+  substr($head, 252, 4) = pack("V", crc32(substr($head, 0, 252)));
+  print STDERR "$at\n";
+  print substr($d, 0, $at), $head, $packed, substr($d, $at + 256 + $p)' \
+  <"$scratch/actions.traj" >"$scratch/action17.traj" 2>"$scratch/at"
+at=$(cat "$scratch/at")
+said="step 6 of the episode at byte $at: its action 17 is out of range (0..16)"
+"$dataset" verify "$scratch/action17.traj" >"$scratch/verify" 2>&1
+verified=$?
+"$top/bin/crafter-play" --replay "$scratch/action17.traj" --episode-index 1 --no-wait \
+  >/dev/null 2>"$scratch/play"
+played=$?
+[ $verified -eq 1 ] &&
+  grep -q "^$scratch/action17.traj: episode 1 (seed 3, episode 2): $said$" "$scratch/verify" &&
+  [ $played -eq 1 ] &&
+  [ "$(cat "$scratch/play")" = "crafter-play: $scratch/action17.traj: episode 1: $said" ]
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/verify" && diag <"$scratch/play"
+ok $status "an action out of range is named with its file, episode and step: $(cat "$scratch/play")"
 finish

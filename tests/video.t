@@ -6,7 +6,7 @@
 # tests/unit/test-video.c; here the files are checked from outside.
 . "$(dirname "$0")/tap.sh"
 dataset=$top/bin/crafter-dataset
-plan 19
+plan 23
 
 # bytes COUNT OFFSET FILE: the bytes as hex, without spaces
 bytes() { od -An -tx1 -j"$2" -N"$1" "$3" | tr -d ' \n'; }
@@ -56,9 +56,49 @@ else
   skip "ffmpeg is not installed"
 fi
 
+# Without ffmpeg in PATH the message says how to install it, or to name
+# another in CRAFTER_FFMPEG, such as the Python package imageio-ffmpeg's,
+# and how to ask that package for it.
+mkdir "$scratch/no-programs"
+env -u CRAFTER_FFMPEG PATH="$scratch/no-programs" "$dataset" video -o "$scratch/b.mp4" \
+  "$scratch/pix.traj" 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -e "$scratch/b.mp4" ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+  grep -q "^crafter-dataset: cannot run ffmpeg: it is not in PATH (on Debian: apt-get install ffmpeg)" "$scratch/err" &&
+  grep -q "name another in CRAFTER_FFMPEG, such as the Python package imageio-ffmpeg's: CRAFTER_FFMPEG=\$(python3 -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())')" "$scratch/err" &&
+  grep -q "or write a .gif" "$scratch/err"
+ok $? "without ffmpeg in PATH, a message naming CRAFTER_FFMPEG and imageio-ffmpeg, and no file: $(cat "$scratch/err")"
+CRAFTER_FFMPEG= PATH="$scratch/no-programs" "$dataset" video -o "$scratch/b.mp4" \
+  "$scratch/pix.traj" 2>"$scratch/empty-err"
+[ $? -eq 1 ] && [ ! -e "$scratch/b.mp4" ] && cmp -s "$scratch/err" "$scratch/empty-err"
+ok $? "an empty CRAFTER_FFMPEG is as unset: $(cat "$scratch/empty-err")"
 CRAFTER_FFMPEG=$scratch/no-such-encoder "$dataset" video -o "$scratch/b.mp4" "$scratch/pix.traj" 2>"$scratch/err"
-[ $? -eq 1 ] && [ ! -e "$scratch/b.mp4" ] && grep -q "not installed (on Debian: apt-get install ffmpeg)" "$scratch/err"
-ok $? "without ffmpeg, a clear message and no file: $(cat "$scratch/err")"
+[ $? -eq 1 ] && [ ! -e "$scratch/b.mp4" ] &&
+  [ "$(cat "$scratch/err")" = "crafter-dataset: cannot run $scratch/no-such-encoder, the encoder CRAFTER_FFMPEG names: No such file or directory" ]
+ok $? "CRAFTER_FFMPEG naming no program: that, and no file: $(cat "$scratch/err")"
+# CRAFTER_FFMPEG naming an ffmpeg that PATH does not hold: the system's,
+# and imageio-ffmpeg's, found as the message above says.
+if command -v ffmpeg >/dev/null 2>&1; then
+  CRAFTER_FFMPEG=$(command -v ffmpeg) PATH="$scratch/no-programs" "$dataset" video --steps 0-9 \
+    -o "$scratch/named.mp4" "$scratch/pix.traj" 2>"$scratch/err" &&
+    [ "$(head -c 8 "$scratch/named.mp4" | tail -c 4)" = ftyp ]
+  status=$?
+  diag <"$scratch/err"
+  ok $status "CRAFTER_FFMPEG naming an ffmpeg outside PATH encodes the MP4"
+else
+  skip "ffmpeg is not installed"
+fi
+clients_python=${CLIENTS_ENV:-$top/build-reference/clients-venv}/bin/python
+if [ -x "$clients_python" ] && "$clients_python" -c 'import imageio_ffmpeg' 2>/dev/null; then
+  CRAFTER_FFMPEG=$("$clients_python" -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())') \
+    PATH="$scratch/no-programs" "$dataset" video --steps 0-9 -o "$scratch/imageio.mp4" \
+    "$scratch/pix.traj" 2>"$scratch/err" &&
+    [ "$(head -c 8 "$scratch/imageio.mp4" | tail -c 4)" = ftyp ]
+  status=$?
+  diag <"$scratch/err"
+  ok $status "CRAFTER_FFMPEG naming imageio-ffmpeg's ffmpeg, as the message says, encodes the MP4"
+else
+  skip "imageio-ffmpeg is not installed (make clients-env)"
+fi
 echo old >"$scratch/c.mp4"
 CRAFTER_FFMPEG=false "$dataset" video -o "$scratch/c.mp4" "$scratch/pix.traj" 2>"$scratch/err"
 [ $? -eq 1 ] && [ "$(cat "$scratch/c.mp4")" = old ] && [ "$(ls "$scratch" | grep -c '^c\.mp4')" -eq 1 ] &&

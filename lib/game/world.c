@@ -57,11 +57,11 @@ void crafter_world_free(crafter_world *world) {
   memset(world, 0, sizeof(*world));
 }
 
-size_t crafter_world_bytes(const crafter_world *world) {
+size_t crafter_world_bytes(const crafter_world *world, int objects) {
   size_t cells = (size_t)world->width * (size_t)world->height;
   size_t chunks = (size_t)world->chunks_x * (size_t)world->chunks_y;
   return sizeof(*world) + cells * (1 + sizeof(uint32_t)) +
-         (size_t)world->object_capacity * (sizeof(crafter_object) + sizeof(int32_t)) +
+         (size_t)objects * (sizeof(crafter_object) + sizeof(int32_t)) +
          (size_t)world->change_capacity * sizeof(crafter_change) +
          chunks * (sizeof(int16_t) + 1 + CRAFTER_MATERIAL_COUNT * sizeof(uint16_t)) +
          (chunks * CRAFTER_OBJECT_KIND_COUNT + 1) * sizeof(int32_t) +

@@ -62,8 +62,9 @@ int crafter_world_init(crafter_world *world, int width, int height, int chunk_wi
                        int chunk_height);
 void crafter_world_free(crafter_world *world);
 
-/* The bytes a world holds in memory, its buffers included. */
-size_t crafter_world_bytes(const crafter_world *world);
+/* The bytes a world of this one's area takes in memory, its buffers
+ * included, with room for `objects` objects. */
+size_t crafter_world_bytes(const crafter_world *world, int objects);
 
 /* Empties the grid, objects, chunks and change list. */
 void crafter_world_clear(crafter_world *world);

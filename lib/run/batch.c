@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/memory.h"
 #include "view/obskind.h"
 #include "view/render.h"
 
@@ -280,6 +281,45 @@ int crafter_batch_load_state(crafter_batch *batch, int i, const uint8_t *state, 
 
 /* ---- making and freeing ---- */
 
+/* The memory of a runner: its env and world, its renderer's buffers (and
+ * the assets, for the renderer that made them), an observation of
+ * `obs_bytes`, and with `spare_objects` > 0 the next episode's world made
+ * aside with room for that many objects. */
+static size_t runner_bytes(const crafter_episode *runner, size_t obs_bytes, int spare_objects) {
+  const crafter_env *env = crafter_episode_env_const(runner);
+  const crafter_world *world = &env->game.world;
+  size_t total = sizeof(crafter_env) - sizeof(crafter_world) +
+                 crafter_world_bytes(world, world->object_capacity) +
+                 (size_t)env->game.daylight_steps * sizeof(double) + obs_bytes;
+  const crafter_renderer *renderer = crafter_episode_renderer(runner);
+  if (renderer) total += crafter_renderer_bytes(renderer);
+  if (spare_objects > 0) total += crafter_world_bytes(world, spare_objects);
+  return total;
+}
+
+/* Refuses, once its first two runners are made, a batch of `count` envs
+ * that would take more memory than the process may have: the first holds
+ * what all share (the renderer's assets), the second is like each of the
+ * rest.  0, or -1 with how much they would take. */
+static int check_memory(const crafter_batch *batch, int count,
+                        const crafter_obs_kind_info *kind, int spares, char *error,
+                        size_t error_size) {
+  size_t obs_bytes = crafter_episode_obs_bytes(batch->runners[0]);
+  int spare_objects = spares ? crafter_episode_env_const(batch->runners[1])->game.world.object_capacity
+                             : 0;
+  size_t first = runner_bytes(batch->runners[0], obs_bytes, spare_objects);
+  size_t other = runner_bytes(batch->runners[1], obs_bytes, spare_objects);
+  char what[96];
+  int length = snprintf(what, sizeof(what), "%d envs", count);
+  if (batch->players > 1)
+    length += snprintf(what + length, sizeof(what) - (size_t)length, " of %d players",
+                       batch->players);
+  if (kind->shape)
+    snprintf(what + length, sizeof(what) - (size_t)length, " with %s observations", kind->name);
+  return crafter_memory_check((uint64_t)first + (uint64_t)(count - 1) * other, what, error,
+                              error_size);
+}
+
 /* *started: what the first failed start returned, if one did. */
 static crafter_batch *make_batch(const crafter_batch_options *options, int *started, char *error,
                                  size_t error_size) {
@@ -321,10 +361,12 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
   if (!batch->runners || !batch->final_achievements || !batch->scratch_records ||
       !batch->scratch_starts || !batch->starts)
     goto out_of_memory;
+  int spares = options->threads > 1 && !shared->levels && !shared->world;
   for (int i = 0; i < count; i++) {
     batch->runners[i] = crafter_episode_new(&batch->episode, i, i > 0 ? batch->runners[0] : NULL,
                                             error, error_size);
-    if (!batch->runners[i]) {
+    if (!batch->runners[i] ||
+        (i == 1 && check_memory(batch, count, kind, spares, error, error_size) < 0)) {
       crafter_batch_free(batch);
       return NULL;
     }
@@ -346,7 +388,7 @@ static crafter_batch *make_batch(const crafter_batch_options *options, int *star
   if (!batch->workers) goto out_of_memory;
   /* Levels and world files start from stored states: nothing to make
    * ahead. */
-  if (threads > 1 && !shared->levels && !shared->world) {
+  if (spares) {
     batch->spares = calloc((size_t)count, sizeof(crafter_prepared));
     batch->spare_state = calloc((size_t)count, 1);
     batch->spare_episode = calloc((size_t)count, sizeof(int64_t));
@@ -539,14 +581,8 @@ const char *crafter_batch_failure(const crafter_batch *batch) {
 
 size_t crafter_batch_bytes_per_env(const crafter_batch *batch) {
   size_t total = 0;
-  for (int i = 0; i < batch->options.envs; i++) {
-    const crafter_env *env = crafter_episode_env_const(batch->runners[i]);
-    total += sizeof(crafter_env) - sizeof(crafter_world) + crafter_world_bytes(&env->game.world) +
-             (size_t)env->game.daylight_steps * sizeof(double) + batch->obs_bytes;
-    const crafter_renderer *renderer = crafter_episode_renderer(batch->runners[i]);
-    if (renderer) total += crafter_renderer_bytes(renderer);
-    if (batch->spares) /* the next episode's world */
-      total += crafter_world_bytes(&batch->spares[i].game.world);
-  }
+  for (int i = 0; i < batch->options.envs; i++)
+    total += runner_bytes(batch->runners[i], batch->obs_bytes,
+                          batch->spares ? batch->spares[i].game.world.object_capacity : 0);
   return total / (size_t)batch->options.envs;
 }

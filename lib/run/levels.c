@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "base/bytes.h"
 #include "base/errors.h"
+#include "base/memory.h"
 #include "base/outfile.h"
 
 /* ---- names, checksums ---- */
@@ -81,52 +81,16 @@ uint64_t crafter_levels_memory(const crafter_level_set *set, int64_t count, uint
   return (uint64_t)count * per_level + objects * sizeof(crafter_object);
 }
 
-/* The memory this process may take: the machine's, or what its limits
- * allow when less; *whose says which ("this machine has", "this process
- * may use"). */
-static uint64_t memory_available(const char **whose) {
-  long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
-  uint64_t available = pages > 0 && page_bytes > 0 ? (uint64_t)pages * (uint64_t)page_bytes
-                                                   : UINT64_MAX;
-  *whose = "this machine has";
-  const int resources[] = {RLIMIT_AS, RLIMIT_DATA};
-  for (int i = 0; i < 2; i++) {
-    struct rlimit limit;
-    if (getrlimit(resources[i], &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
-        (uint64_t)limit.rlim_cur < available) {
-      available = (uint64_t)limit.rlim_cur;
-      *whose = "this process may use";
-    }
-  }
-  return available;
-}
-
-/* "9.2 GB", "770 kB": bytes in decimal units, as a person reads them. */
-static const char *bytes_text(char *text, size_t size, uint64_t bytes) {
-  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
-  double value = (double)bytes;
-  int unit = 0;
-  while (value >= 1000 && unit < 5) value /= 1000, unit++;
-  snprintf(text, size, unit == 0 ? "%.0f %s" : value < 10 ? "%.1f %s" : "%.0f %s", value,
-           units[unit]);
-  return text;
-}
-
 /* Refuses, before anything is allocated, `count` levels that with `more`
  * bytes besides would take more memory than the process can have.
  * Returns 0, or -1 with a sentence saying how much they would take. */
 static int check_memory(const crafter_level_set *set, int64_t count, uint64_t objects,
                         uint64_t more, char *error, size_t error_size) {
-  const char *whose;
-  uint64_t available = memory_available(&whose);
-  uint64_t needed = crafter_levels_memory(set, count, objects) + more;
-  if (needed <= available) return 0;
-  char needed_text[32], available_text[32];
-  return crafter_fail(error, error_size,
-                      "%lld levels of a %dx%d area take about %s of memory, more than the %s %s",
-                      (long long)count, set->area[0], set->area[1],
-                      bytes_text(needed_text, sizeof(needed_text), needed),
-                      bytes_text(available_text, sizeof(available_text), available), whose);
+  char what[96];
+  snprintf(what, sizeof(what), "%lld levels of a %dx%d area", (long long)count, set->area[0],
+           set->area[1]);
+  return crafter_memory_check(crafter_levels_memory(set, count, objects) + more, what, error,
+                              error_size);
 }
 
 void crafter_levels_free(crafter_level_set *set) {

@@ -725,6 +725,7 @@ typedef struct step_parser {
   uint8_t record[CRAFTER_TRAJ_STEP_BYTES];
   size_t steps_capacity, obs_capacity; /* in steps, in bytes */
   int out_of_memory;
+  char wrong[80];          /* what is wrong with a malformed step */
 } step_parser;
 
 static int grow(void **array, size_t *capacity, size_t needed, size_t most, size_t item_bytes) {
@@ -748,9 +749,18 @@ static void decode_step(const uint8_t *at, crafter_traj_step *step) {
   step->reward = crafter_get_f64(at + 8);
 }
 
-static int step_malformed(const uint8_t *at) {
-  return at[0] >= CRAFTER_ACTION_COUNT || (at[1] & ~7u) || at[2] || at[3] ||
-         (crafter_get_u32(at + 4) & ~ALL_ACHIEVEMENTS) || !isfinite(crafter_get_f64(at + 8));
+/* What is wrong with a step record, in why[why_size]; 0 when nothing is. */
+static int step_wrong(const uint8_t *at, char *why, size_t why_size) {
+  if (at[0] >= CRAFTER_ACTION_COUNT)
+    return crafter_fail(why, why_size, "its action %u is out of range (0..%d)", at[0],
+                        CRAFTER_ACTION_COUNT - 1);
+  if ((at[1] & ~7u) || at[2] || at[3])
+    return crafter_fail(why, why_size, "its flags or reserved bytes are set where none may be");
+  if (crafter_get_u32(at + 4) & ~ALL_ACHIEVEMENTS)
+    return crafter_fail(why, why_size, "it unlocks achievements that do not exist");
+  if (!isfinite(crafter_get_f64(at + 8)))
+    return crafter_fail(why, why_size, "its reward is not finite");
+  return 0;
 }
 
 /* Takes size more bytes of the stream; -1 on a malformed step (its number
@@ -783,7 +793,7 @@ static int parse_steps(step_parser *parser, const uint8_t *bytes, size_t size, u
       memcpy(parser->record + within, bytes, (size_t)length);
       if (within + length == CRAFTER_TRAJ_STEP_BYTES) {
         size_t t = (size_t)observation;
-        if (step_malformed(parser->record)) {
+        if (step_wrong(parser->record, parser->wrong, sizeof(parser->wrong)) < 0) {
           *bad_step = (uint32_t)t + 1;
           return -1;
         }
@@ -820,7 +830,7 @@ static int read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_da
     return -1;
   const crafter_traj_episode *episode = &reader->episodes[index];
   step_parser parser = {data, reader->header.obs_bytes, episode->steps,
-                        keep_obs && reader->header.obs_bytes > 0, 0, {0}, 0, 0, 0};
+                        keep_obs && reader->header.obs_bytes > 0, 0, {0}, 0, 0, 0, {0}};
   enum { WINDOW = 1 << 16 };
   uint8_t *window = malloc(WINDOW);
   if (!window) {
@@ -866,8 +876,8 @@ static int read_steps(crafter_traj_reader *reader, size_t index, crafter_traj_da
   }
   if (parse_failed) {
     crafter_traj_data_free(data);
-    return crafter_fail(error, error_size, "step %u of the episode at byte %llu is malformed",
-                        bad_step, (unsigned long long)episode->offset);
+    return crafter_fail(error, error_size, "step %u of the episode at byte %llu: %s", bad_step,
+                        (unsigned long long)episode->offset, parser.wrong);
   }
   if (status != Z_STREAM_END || parser.position != episode->raw_bytes || in_left != 0) {
     crafter_traj_data_free(data);

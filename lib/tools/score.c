@@ -269,12 +269,18 @@ static int read_run(const crafter_json *object, double budget, crafter_score_run
   const crafter_json *xs = crafter_json_get(object, "xs");
   if (!method || method->type != CRAFTER_JSON_STRING)
     return crafter_fail(problem, problem_size, "\"method\" is missing or not a string");
+  /* Names are compared as C strings: one cut at a NUL would pool with
+   * every name that begins alike. */
+  if (strlen(method->string) != method->length)
+    return crafter_fail(problem, problem_size, "\"method\" holds a NUL character (\\u0000)");
   /* The reference writes seeds as strings; a number is taken as its text. */
   char number[32];
   if (is_count(seed))
     snprintf(number, sizeof(number), "%.0f", seed->number);
   else if (!seed || seed->type != CRAFTER_JSON_STRING)
     return crafter_fail(problem, problem_size, "\"seed\" is missing or not a string");
+  else if (strlen(seed->string) != seed->length)
+    return crafter_fail(problem, problem_size, "\"seed\" holds a NUL character (\\u0000)");
   if (!xs || xs->type != CRAFTER_JSON_ARRAY)
     return crafter_fail(problem, problem_size, "\"xs\" is missing or not a list");
   size_t episodes = xs->length;

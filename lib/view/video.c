@@ -336,9 +336,13 @@ static void close_on_exec(int descriptor) {
 
 /* Starts ffmpeg reading raw frames on a socket (written with
  * MSG_NOSIGNAL, so an encoder that dies is an error, not a SIGPIPE) and
- * writing `target`. */
-static int ffmpeg_start(crafter_video *video, const char *program, const char *target,
+ * writing `target`; `named` is the program the caller named (what
+ * CRAFTER_FFMPEG names in the programs), or NULL or "" for the ffmpeg in
+ * PATH. */
+static int ffmpeg_start(crafter_video *video, const char *named, const char *target,
                         const char *muxer, double fps, char *error, size_t error_size) {
+  if (named && !*named) named = NULL;
+  const char *program = named ? named : "ffmpeg";
   char size_text[32], rate_text[32];
   snprintf(size_text, sizeof(size_text), "%dx%d", video->width, video->height);
   snprintf(rate_text, sizeof(rate_text), "%g", fps);
@@ -387,12 +391,17 @@ static int ffmpeg_start(crafter_video *video, const char *program, const char *t
   if (got == (ssize_t)sizeof(exec_error)) {
     close(sockets[0]);
     while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    if (named)
+      return crafter_fail(error, error_size, "cannot run %s, the encoder CRAFTER_FFMPEG names: %s",
+                          named, strerror(exec_error));
     if (exec_error == ENOENT)
-      return crafter_fail(error, error_size,
-                          "cannot run %s: it is not installed (on Debian: apt-get install "
-                          "ffmpeg); write a .gif instead, which needs no encoder",
-                          program);
-    return crafter_fail(error, error_size, "cannot run %s: %s", program, strerror(exec_error));
+      return crafter_fail(
+          error, error_size,
+          "cannot run ffmpeg: it is not in PATH (on Debian: apt-get install ffmpeg); or name "
+          "another in CRAFTER_FFMPEG, such as the Python package imageio-ffmpeg's: "
+          "CRAFTER_FFMPEG=$(python3 -c 'import imageio_ffmpeg; "
+          "print(imageio_ffmpeg.get_ffmpeg_exe())'); or write a .gif, which needs no encoder");
+    return crafter_fail(error, error_size, "cannot run ffmpeg: %s", strerror(exec_error));
   }
   video->child = child;
   video->socket = sockets[0];
@@ -469,7 +478,7 @@ crafter_video *crafter_video_open(const char *path, const char *format, int widt
     if (status < 0) crafter_fail(error, error_size, "out of memory");
   } else {
     const char *target = video->out.temporary ? video->out.temporary : video->out.path;
-    status = ffmpeg_start(video, ffmpeg ? ffmpeg : "ffmpeg", target,
+    status = ffmpeg_start(video, ffmpeg, target,
                           formats[format_index(format)][1], fps, error, error_size);
   }
   if (status < 0) {

@@ -32,8 +32,10 @@ typedef struct crafter_video crafter_video;
 /* Starts a video of frames of width x height at `fps` frames a second
  * (0 < fps <= 100; a GIF keeps its delay in hundredths of a second), in
  * `format` (NULL: by the path's extension).  `ffmpeg` names the program
- * for the formats GIF is not (NULL: "ffmpeg", looked up in PATH).  NULL
- * with a reason. */
+ * for the formats GIF is not (NULL or "": "ffmpeg", looked up in PATH);
+ * the reason it cannot be run calls it what CRAFTER_FFMPEG names, and
+ * for an ffmpeg not in PATH says how to name another.  NULL with a
+ * reason. */
 crafter_video *crafter_video_open(const char *path, const char *format, int width, int height,
                                   double fps, const char *ffmpeg, char *error, size_t error_size);
 

@@ -9,7 +9,7 @@ import zlib
 
 import numpy as np
 
-from .names import ACHIEVEMENTS, ITEMS
+from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 
 HEADER_BYTES = 128
 CHUNK_HEADER_BYTES = 256
@@ -31,12 +31,13 @@ def _crc(data):
 
 
 class Header:
-    """The settings of a file: version, obs (a kind of OBS_KINDS), players,
+    """The settings of a file: its path, version, obs (a kind of OBS_KINDS), players,
     area, view, size, reward, length, seed, agent, textures_crc, levels
     (0 for fresh worlds), level_first, level_order, and the bytes of its
     task table and rules (0 without)."""
 
     def __init__(self, data, path):
+        self.path = path
         if len(data) < HEADER_BYTES or data[:8] != b"CRAFTTRJ":
             raise TrajectoryError(f"{path}: not a trajectory file")
         if struct.unpack_from("<I", data, 124)[0] != _crc(data[:124]):
@@ -98,12 +99,22 @@ class Episode:
         raw = zlib.decompress(payload)
         shape, dtype = header.obs_shape()
         obs = header.obs_bytes
-        if len(raw) != self.raw or len(raw) != obs + self.steps * (STEP_BYTES + obs):
-            raise TrajectoryError(f"episode at byte {self.offset}: its steps take {len(raw)} "
-                                  f"bytes, not {self.raw}")
+        where = f"{header.path}: the episode at byte {self.offset}"
+        if len(raw) != self.raw:
+            raise TrajectoryError(f"{where}: its steps inflate to {len(raw)} bytes, but the "
+                                  f"chunk says {self.raw}")
+        if len(raw) != obs + self.steps * (STEP_BYTES + obs):
+            raise TrajectoryError(f"{where}: {self.steps} steps take "
+                                  f"{obs + self.steps * (STEP_BYTES + obs)} bytes, but they "
+                                  f"inflate to {len(raw)}")
         records = np.frombuffer(raw, np.uint8, self.steps * (STEP_BYTES + obs), obs)
         records = records.reshape(self.steps, STEP_BYTES + obs)
         steps = records[:, :STEP_BYTES].copy().view(STEP).reshape(self.steps)
+        wrong = np.flatnonzero(steps["action"] >= len(ACTIONS))
+        if wrong.size:
+            t = int(wrong[0])
+            raise TrajectoryError(f"{where}: step {t + 1}'s action {steps['action'][t]} is out "
+                                  f"of range (0..{len(ACTIONS) - 1})")
         self.actions = steps["action"].astype(np.int64)
         self.flags = steps["flags"]
         self.unlocked_steps = steps["unlocked"]
