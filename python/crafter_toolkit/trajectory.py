@@ -185,7 +185,8 @@ class Episode:
         """The episode in words, for messages: the file, the chunk's offset,
         its seed and episode."""
         where = f"{self.path}: " if self.path is not None else ""
-        return f"{where}the episode at byte {self.offset} (seed {self.seed}, episode {self.episode})"
+        return (f"{where}the episode at byte {self.offset} (seed {self.seed}, "
+                f"episode {self.episode})")
 
     def problem(self, room):
         """What makes the chunk's sizes impossible (crafter-dataset's reader
