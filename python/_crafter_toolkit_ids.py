@@ -7,7 +7,8 @@ crafter_toolkit.pth, which imports this module when Python starts.  It
 imports nothing else (neither Gymnasium nor the package): it waits for
 `gymnasium` to be imported, then registers the ids, their entry points
 given by name, so that `gymnasium.make("crafter_toolkit/Crafter-v1")`
-works in any fresh interpreter without `import crafter_toolkit`: the
+(or crafter's own "CrafterReward-v1", where no other package registered
+it) works in any fresh interpreter without `import crafter_toolkit`: the
 workers of Stable-Baselines3's SubprocVecEnv and of Gymnasium's
 AsyncVectorEnv (spawned, or started by a fork server), notebooks.  The
 package itself registers the same ids when it is imported.
@@ -16,14 +17,19 @@ package itself registers the same ids when it is imported.
 import importlib.util
 import sys
 
+# crafter's own ids too (gymnasium.make("CrafterReward-v1"), as crafter's
+# README makes them with gym), where nothing else has registered them.
 GYMNASIUM_IDS = {"crafter_toolkit/Crafter-v1": {},
                  "crafter_toolkit/CrafterReward-v1": {"reward": True},
-                 "crafter_toolkit/CrafterNoReward-v1": {"reward": False}}
+                 "crafter_toolkit/CrafterNoReward-v1": {"reward": False},
+                 "CrafterReward-v1": {"reward": True},
+                 "CrafterNoReward-v1": {"reward": False}}
 
 
 def register_gymnasium(gymnasium):
     """The ids in gymnasium's registry, each with the fast VectorEnv as its
-    vector entry point; an id already there is left alone."""
+    vector entry point; an id already there (another package's) is left
+    alone."""
     for name, kwargs in GYMNASIUM_IDS.items():
         if name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point="crafter_toolkit.gym:CrafterEnv",

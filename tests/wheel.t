@@ -1,18 +1,20 @@
 #!/bin/sh
 # The Python package's wheel carries the engine: built from a copy of the
 # tree (pip wheel ./python) and from its sdist (with the tree gone), it
-# holds crafter_toolkit/bin/crafter-step and all six programs as scripts,
-# executable, libyaml, libpng and zlib linked in, under the manylinux tag of
+# holds all six programs as scripts, each stored once (the package runs
+# the crafter-step among them), executable, libyaml, libpng and zlib
+# linked in, and the man pages for <environment>/share/man, under the manylinux tag of
 # the newest C library symbols they use (auditwheel agrees, where it can be
 # had), and no path of the machine that built it; installed into a fresh
 # virtual environment without a compiler it plays from another folder with
 # neither CRAFTER_STEP nor the project's bin on PATH, its programs are on
-# the environment's PATH, and crafter-score reads the stats it writes.  pip install -e builds and finds the tree's
+# the environment's PATH, man finds their pages for that PATH, and
+# crafter-score reads the stats it writes.  pip install -e builds and finds the tree's
 # bin/crafter-step.  The builds need no network; numpy for the virtual
 # environments comes from PyPI (the checks that need it are skipped,
 # saying so, without it).
 . "$(dirname "$0")/tap.sh"
-tests=20
+tests=21
 plan $tests
 
 python=python3
@@ -60,23 +62,36 @@ no_paths() {
   grep -r -a -l -F -e "$scratch" -e "$top" "$1" >"$scratch/leaks"
   [ $? -eq 1 ]
 }
-# wheel_checks WHEEL: crafter_toolkit/bin/crafter-step and the six
-# programs as scripts in it, regular files with execute bits, linked to no
-# library but the C library's; the manylinux tag of the newest GLIBC_2.N
-# symbol version they need (objdump's list, where binutils is at hand) in
-# the name and in WHEEL, not purelib.
+# wheel_checks WHEEL: the six programs as scripts in it, regular files
+# with execute bits, linked to no library but the C library's, each stored
+# once (no other file of the wheel has a program's bytes); every man page
+# of the tree's man/ in the wheel's data/share/man; the manylinux tag of
+# the newest GLIBC_2.N symbol version they need (objdump's list, where
+# binutils is at hand) in the name and in WHEEL, not purelib.
 wheel_checks() {
-  "$python" - "$1" <<'PYTHON'
-import os, re, shutil, stat, subprocess, sys, sysconfig, tempfile, zipfile
-path = sys.argv[1]
+  "$python" - "$1" "$top/man" <<'PYTHON'
+import hashlib, os, re, shutil, stat, subprocess, sys, sysconfig, tempfile, zipfile
+path, man = sys.argv[1], sys.argv[2]
 arch = sysconfig.get_platform().split("-", 1)[1].replace("-", "_").replace(".", "_")
 problems = []
-programs = ["crafter_toolkit/bin/crafter-step"] + [
-    f"crafter_toolkit-0.1.0.data/scripts/crafter-{name}"
-    for name in ("step", "score", "bench", "gen", "dataset", "play")]
+programs = [f"crafter_toolkit-0.1.0.data/scripts/crafter-{name}"
+            for name in ("step", "score", "bench", "gen", "dataset", "play")]
 newest = 17
 with zipfile.ZipFile(path) as wheel, tempfile.TemporaryDirectory() as folder:
     names = wheel.namelist()
+    stored = {}
+    for name in names:
+        stored.setdefault(hashlib.sha256(wheel.read(name)).digest(), []).append(name)
+    for copies in stored.values():
+        if len(copies) > 1 and set(copies) & set(programs):
+            problems.append(f"a program stored {len(copies)} times: {', '.join(copies)}")
+    for section in sorted(os.listdir(man)):
+        for page in sorted(os.listdir(os.path.join(man, section))):
+            name = f"crafter_toolkit-0.1.0.data/data/share/man/{section}/{page}"
+            if name not in names:
+                problems.append(f"no {name}")
+            elif wheel.read(name) != open(os.path.join(man, section, page), "rb").read():
+                problems.append(f"{name} is not man/{section}/{page}")
     for program in programs:
         if program not in names:
             problems.append(f"no {program}")
@@ -148,12 +163,12 @@ ok $? "pip wheel ./python builds a wheel: ${wheel##*/}"
 [ -f "$wheel" ] || diag <"$scratch/log"
 
 wheel_checks "$wheel" >"$scratch/problems" 2>&1
-ok $? "the wheel holds crafter_toolkit/bin/crafter-step and the six programs, executable, needing only the C library, tagged manylinux for the symbols they use"
+ok $? "the wheel holds the six programs once each, executable, needing only the C library, and the man pages, tagged manylinux for the symbols they use"
 diag <"$scratch/problems"
 
-unpack "$wheel" "$scratch/unpacked" &&
-  [ -x "$scratch/unpacked/crafter_toolkit/bin/crafter-step" ] &&
-  "$scratch/unpacked/crafter_toolkit/bin/crafter-step" --help >/dev/null 2>&1
+unpacked_step=$scratch/unpacked/crafter_toolkit-0.1.0.data/scripts/crafter-step
+unpack "$wheel" "$scratch/unpacked" && [ -x "$unpacked_step" ] &&
+  "$unpacked_step" --help >/dev/null 2>&1
 ok $? "unpacked, its crafter-step is executable and runs"
 
 no_paths "$scratch/unpacked"
@@ -181,7 +196,8 @@ if [ $status -eq 0 ] && [ -f "$sdist" ]; then
     crafter_toolkit/__init__.py crafter_toolkit/_locate.py csrc/Makefile csrc/configure csrc/COPYING \
     csrc/include/crafter/crafter.h csrc/include/crafter/ids.h csrc/lib/game/env.c csrc/lib/crafter.pc.in \
     csrc/bin/crafter-step.c \
-    csrc/data/embed-textures.sh csrc/data/textures/grass.png; do
+    csrc/data/embed-textures.sh csrc/data/textures/grass.png csrc/man/man1/crafter-step.1 \
+    csrc/man/man5/crafter-trajectory.5 csrc/man/man7/crafter.7; do
     grep -qx "$file" "$scratch/members" || missing="$missing $file"
   done
   mkdir -p "$scratch/sdist-unpacked" && tar xzf "$sdist" -C "$scratch/sdist-unpacked"
@@ -220,9 +236,9 @@ played "$output"
 ok $? "installed, it plays from another folder without CRAFTER_STEP or the project's bin on PATH: $(echo "$output" | head -n 1)"
 echo "$output" | diag
 
-[ "$(echo "$output" | sed -n 3p)" = "$site/crafter_toolkit/bin/crafter-step" ] &&
+[ "$(echo "$output" | sed -n 3p)" = "$venv/bin/crafter-step" ] &&
   [ "$(echo "$output" | sed -n 2p)" = "$site/crafter_toolkit/__init__.py" ]
-ok $? "find_crafter_step() is the crafter-step inside the virtual environment"
+ok $? "find_crafter_step() is the crafter-step the wheel installed in the virtual environment"
 
 output=$(cd "$scratch" && CRAFTER_STEP=$scratch/nowhere/crafter-step "$venv/bin/python" -c '
 import crafter_toolkit as c
@@ -248,12 +264,12 @@ ok $status "pip wheel of the sdist, the tree gone, builds a wheel with crafter-s
 status=$?
 output=$(play "$venv/bin/python" 2>&1)
 [ $status -eq 0 ] && played "$output" &&
-  [ "$(echo "$output" | sed -n 3p)" = "$site/crafter_toolkit/bin/crafter-step" ]
+  [ "$(echo "$output" | sed -n 3p)" = "$venv/bin/crafter-step" ]
 ok $? "the sdist's wheel installs and plays: $(echo "$output" | head -n 1)"
 [ $status -eq 0 ] || diag <"$scratch/log"
 echo "$output" | diag
 
-# 13-17: the programs, the stats, auditwheel, the sdist's wheel, the data.
+# 13-18: the programs, the stats, auditwheel, the sdist's wheel, the data.
 missing=""
 for name in step score bench gen dataset play; do
   (cd "$scratch" && env PATH="$venv/bin" CC=false "crafter-$name" --help >/dev/null 2>&1) ||
@@ -261,6 +277,21 @@ for name in step score bench gen dataset play; do
 done
 [ -z "$missing" ]
 ok $? "the six programs are on the environment's PATH and run${missing:+ (not:$missing)}"
+
+if command -v man >/dev/null 2>&1; then
+  missing=""
+  for page in crafter-step crafter-score crafter-bench crafter-gen crafter-dataset crafter-play \
+    "5 crafter-trajectory" "7 crafter"; do
+    name=${page#* }
+    # shellcheck disable=SC2086
+    MANWIDTH=80 man -M "$venv/share/man" -P cat $page 2>/dev/null |
+      grep -q "^ *$name  *- " || missing="$missing $name"
+  done
+  [ -z "$missing" ]
+  ok $? "man -M <environment>/share/man shows the programs' pages, crafter-trajectory(5) and crafter(7)${missing:+ (not:$missing)}"
+else
+  skip "man is not installed: the wheel's man pages were NOT read by man"
+fi
 
 mkdir -p "$scratch/run"
 output=$(cd "$scratch/run" && env -u CRAFTER_STEP -u PYTHONPATH PATH="$venv/bin" CC=false \
@@ -314,7 +345,7 @@ print(len(c.constants.achievements), len(c.constants.items), c.constants.materia
 [ "$output" = "$(printf 'True\n22 16 water')" ] && [ -f "$site/crafter_toolkit.pth" ]
 ok $? "installed, crafter_toolkit.pth runs at start-up and constants reads the wheel's data: $(echo $output)"
 
-# 18-20: pip install -e into another virtual environment.
+# 19-21: pip install -e into another virtual environment.
 edit=$scratch/edit
 copy_tree "$edit"
 listing "$edit/python" >"$scratch/before"

@@ -1,10 +1,12 @@
 """A PEP 517 / PEP 660 build backend for crafter_toolkit that needs nothing
 but Python's standard library, so building needs no network.
 
-The wheel carries the engine: build_wheel compiles crafter-step with the
-project's own build (./configure, then make bin/crafter-step) in a
-temporary copy of the C sources and ships it as crafter_toolkit/bin/
-crafter-step, in a wheel for this platform.  The C sources are the
+The wheel carries the engine: build_wheel compiles the programs with the
+project's own build (./configure, then make bin/crafter-step ...) in a
+temporary copy of the C sources and ships them once, as the wheel's
+scripts (pip installs them beside python; the package finds its
+crafter-step there through its installed file list), with their man pages
+in share/man of the environment, in a wheel for this platform.  The C sources are the
 project's folder (the parent of python/) in a source tree, or csrc/ in the
 sdist, which build_sdist fills.  build_editable builds bin/crafter-step in
 the source tree itself and installs a .pth file naming the package's
@@ -44,6 +46,9 @@ IDS_MODULE = "_crafter_toolkit_ids"
 PTH_FILE = ("crafter_toolkit.pth", f"import {IDS_MODULE}\n")
 # Files of the C sources the package reads (crafter_toolkit/data/ in a wheel).
 PACKAGE_DATA = {"ids.h": "include/crafter/ids.h", "crafter.yaml": "data/crafter.yaml"}
+# The programs' and formats' man pages, installed in <environment>/share/man,
+# where man finds them for the environment's PATH.
+MAN_SECTIONS = ("1", "5", "7")
 EXTRAS = {
     "gymnasium": ["gymnasium>=1.0"],
     "sb3": ["stable-baselines3>=2.0", "gymnasium>=1.0"],
@@ -119,14 +124,21 @@ def _listed(root, folder, suffixes, skip=()):
 def _c_files(root):
     """The files, relative to root, that make bin/crafter-step needs (the
     Makefile's rules for it: the library, the program, the built-in
-    textures), and the licence."""
+    textures), the licence and the man pages."""
     files = ["Makefile", "configure", "COPYING", "data/embed-textures.sh", "data/crafter.yaml"]
     # lib/view/builtin_textures.c is made by the build from data/textures.
     files += _listed(root, "lib", (".c", ".h", ".in"), skip=("builtin_textures.c",))
     files += _listed(root, "include", (".h",))
     files += _listed(root, "bin", (".c",))
     files += _listed(root, "data/textures", (".png",))
+    files += _man_pages(root)
     return [name for name in files if os.path.isfile(os.path.join(root, name))]
+
+
+def _man_pages(root):
+    """The man pages of the C sources, relative to root: man/manN/*.N."""
+    return [name for section in MAN_SECTIONS
+            for name in _listed(root, f"man/man{section}", (f".{section}",))]
 
 
 def _package_files():
@@ -376,12 +388,14 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             for name in _package_files():
                 wheel.add(name, _read(os.path.join(PACKAGE_ROOT, *name.split("/"))))
             wheel.add(PTH_FILE[0], PTH_FILE[1])
-            # The package's crafter-step, and every program on PATH (the
-            # scripts pip installs beside python).
-            wheel.add(f"{NAME}/bin/crafter-step", _read(programs["crafter-step"]),
-                      executable=True)
+            # Every program on PATH (the scripts pip installs beside
+            # python), crafter-step among them for the package, and their
+            # man pages where man looks for that PATH (<environment>/share/man).
             for name, program in programs.items():
                 wheel.add(f"{DATA}/scripts/{name}", _read(program), executable=True)
+            for name in _man_pages(source):
+                wheel.add(f"{DATA}/data/share/{name}",
+                          _read(os.path.join(source, *name.split("/"))))
             # What crafter_toolkit.constants reads: the engine's names and rules.
             for name, data in PACKAGE_DATA.items():
                 wheel.add(f"{NAME}/data/{name}", _read(os.path.join(source, *data.split("/"))))

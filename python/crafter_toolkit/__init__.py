@@ -15,7 +15,9 @@ crafter's own README, with one line changed:
         obs, reward, done, info = env.step(action)
 
 Gymnasium (the registered ids are crafter_toolkit/Crafter-v1,
-crafter_toolkit/CrafterReward-v1 and crafter_toolkit/CrafterNoReward-v1):
+crafter_toolkit/CrafterReward-v1 and crafter_toolkit/CrafterNoReward-v1,
+and crafter's CrafterReward-v1 and CrafterNoReward-v1 where no other
+package registered them):
 
     env = gymnasium.make("crafter_toolkit/CrafterReward-v1", obs="pixels")
     envs = gymnasium.make_vec("crafter_toolkit/CrafterReward-v1", 64)  # VectorEnv

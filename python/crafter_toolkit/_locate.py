@@ -1,5 +1,6 @@
 """Where the crafter-step this package runs is."""
 
+import functools
 import os
 import shutil
 import sysconfig
@@ -17,13 +18,37 @@ def _error(message):
     return CrafterStepError(message)
 
 
+@functools.lru_cache(maxsize=None)
+def _installed_script(name):
+    """The script `name` pip installed with this very package (its
+    distribution's RECORD lists where), or None."""
+    try:
+        from importlib import metadata
+    except ImportError:
+        return None
+    for distribution_name in ("crafter-toolkit", "crafter_toolkit"):
+        try:
+            distribution = metadata.distribution(distribution_name)
+            files = distribution.files or []
+            ours = str(distribution.locate_file("crafter_toolkit/__init__.py"))
+            if not os.path.samefile(ours, os.path.join(HERE, "__init__.py")):
+                return None  # another copy of the package than this one
+        except Exception:
+            continue
+        for path in files:
+            if path.name == name and path.parent.name == "bin":
+                return os.path.normpath(str(distribution.locate_file(path)))
+        return None
+    return None
+
+
 def find_crafter_step():
     """The path of crafter-step: the environment variable CRAFTER_STEP if
-    set (a path, or a bare name looked up on PATH), else the binary shipped
-    in this package (crafter_toolkit/bin/crafter-step, in a wheel), else
-    the source tree's bin/crafter-step (running from the tree, or an
-    editable install), else crafter-step on PATH.  Raises CrafterStepError
-    when CRAFTER_STEP names nothing runnable or none is found."""
+    set (a path, or a bare name looked up on PATH), else the source tree's
+    bin/crafter-step (running from the tree, or an editable install), else
+    the one installed with this package (the wheel's, where pip put its
+    scripts), else crafter-step on PATH.  Raises CrafterStepError when
+    CRAFTER_STEP names nothing runnable or none is found."""
     return find_program("crafter-step")
 
 
@@ -31,10 +56,12 @@ def find_program(name):
     """The path of the toolkit's program name (crafter-step,
     crafter-dataset, ...): the environment variable that names it
     (CRAFTER_STEP, CRAFTER_DATASET, ...: a path, or a bare name looked up
-    on PATH) if set, else the package's own copy (crafter_toolkit/bin/, the
-    wheel's crafter-step), else the source tree's bin/, else the scripts
-    folder of this Python (where pip installs the wheel's six programs,
-    on PATH or not), else PATH.  Raises CrafterStepError when the variable
+    on PATH) if set, else a copy in the package (crafter_toolkit/bin/),
+    else the source tree's bin/, else the one installed with this package
+    (the wheel's six programs are its scripts: found through the package's
+    installed file list, wherever pip put them: a virtual environment's
+    bin, ~/.local/bin, a --prefix), else the scripts folder of
+    this Python, else PATH.  Raises CrafterStepError when the variable
     names nothing runnable or none is found."""
     variable = name.upper().replace("-", "_")
     named = os.environ.get(variable)
@@ -51,8 +78,9 @@ def find_program(name):
         return found
     for candidate in (os.path.join(HERE, "bin", name),
                       os.path.normpath(os.path.join(HERE, "..", "..", "bin", name)),
+                      _installed_script(name),
                       os.path.join(sysconfig.get_path("scripts"), name)):
-        if _runnable(candidate):
+        if candidate and _runnable(candidate):
             return candidate
     found = shutil.which(name)
     if found:

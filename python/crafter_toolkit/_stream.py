@@ -12,6 +12,7 @@ pipe: shared memory saves the reader a copy of every frame, which counts
 most once a frame outgrows a pipe (1 MiB on Linux without privileges).
 """
 
+import fcntl
 import math
 import mmap
 import operator
@@ -66,6 +67,9 @@ OBS_KINDS = _kinds.NAMES
 LEVEL_ORDERS = ("random", "sequential")
 LEVELS_MAX = 1000000  # the most levels a set holds
 TIMEOUT = 60.0  # seconds crafter-step may go without progress (CRAFTER_STEP_TIMEOUT)
+# Without a pidfd (Linux before 5.3, Python before 3.9), how often a wait
+# looks whether crafter-step is still there.
+DEATH_POLL = 0.1
 
 
 def timeout_seconds(value=None):
@@ -208,6 +212,15 @@ def level_options(levels, start_level=None, level_order=None):
     return args
 
 
+def _pidfd(pid):
+    """A descriptor that becomes readable when process pid ends (Linux's
+    pidfd_open), or None where there is none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
 # Streams alive in this process, for fork(): before it, each saves its
 # envs' states; in the child, each lets the parent's crafter-step go and
 # starts its own from them when it is next used.
@@ -313,6 +326,11 @@ class Stream:
         pass_fds = ()
         if transport == "shm":
             memory_fd = os.memfd_create("crafter-step-frames", os.MFD_CLOEXEC)
+            if memory_fd <= 2:
+                # A standard stream of this process was closed: in the
+                # child that number is one of crafter-step's pipes.
+                low, memory_fd = memory_fd, fcntl.fcntl(memory_fd, fcntl.F_DUPFD_CLOEXEC, 3)
+                os.close(low)
             args += ["--shm-fd", str(memory_fd), "--shm-slots", str(int(shm_slots))]
             pass_fds = (memory_fd,)
         self.args = args
@@ -335,6 +353,12 @@ class Stream:
             self._readable.register(self._out, selectors.EVENT_READ)
             self._writable = selectors.DefaultSelector()
             self._writable.register(self._in, selectors.EVENT_WRITE)
+            # crafter-step's end wakes every wait: a process it leaves behind
+            # may hold its pipes open, which then never say it ended.
+            self._death = _pidfd(self.process.pid)
+            if self._death is not None:
+                for selector in (self._readable, self._writable):
+                    selector.register(self._death, selectors.EVENT_READ)
             self._read_header(memory_fd, buffers)
         except BaseException:
             self.close()
@@ -395,11 +419,33 @@ class Stream:
         return self._failure(f"{what} for {self.timeout:g} s, {progress} (the seconds it may "
                              f"go without progress: CRAFTER_STEP_TIMEOUT)", stop=True)
 
+    def _ready(self, selector):
+        """Waits for the pipe the selector watches: True once it is ready,
+        False when crafter-step made no progress for the timeout, None
+        when crafter-step ended first (its pipe not ready: something it
+        left behind holds it open)."""
+        deadline = time.monotonic() + self.timeout if self.timeout else None
+        death = getattr(self, "_death", None)
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if death is None:
+                wait = DEATH_POLL if wait is None else min(wait, DEATH_POLL)
+            if any(key.fileobj is not death for key, _ in selector.select(wait)):
+                return True
+            if self.process.poll() is not None:
+                # What it sent before it ended is there to be read.
+                return any(key.fileobj is not death for key, _ in selector.select(0)) or None
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+
     def _read_into(self, view):
         got, total = 0, len(view)
         while got < total:
-            if self.timeout and not self._readable.select(self.timeout):
+            ready = self._ready(self._readable)
+            if ready is False:
                 raise self._stalled("sent nothing", f"after {got} of {counted(total, 'byte')}")
+            if ready is None:
+                raise self._failure(f"stopped after {got} of {counted(total, 'byte')}")
             count = self._out.readinto(view[got:])
             if not count:
                 raise self._failure(f"stopped after {got} of {counted(total, 'byte')}")
@@ -421,9 +467,12 @@ class Stream:
                 pass
             except (BrokenPipeError, ValueError, OSError):
                 raise self._failure(f"stopped reading {what}") from None
-            if not self._writable.select(self.timeout or None):
+            ready = self._ready(self._writable)
+            if ready is False:
                 raise self._stalled(f"read none of the {what}",
                                     f"after {sent} of {counted(len(view), 'byte')}")
+            if ready is None:
+                raise self._failure(f"stopped reading {what}")
 
     def _read_header(self, memory_fd, buffers):
         raw = bytearray(HEADER.size)
@@ -772,6 +821,7 @@ class Stream:
                     pass
             for selector in (self._readable, self._writable):
                 selector.close()
+            self._close_death()
             self._inherited = states if states is not None else (
                 "this environment's crafter-step belongs to the process this one was forked "
                 "from, and its state was not saved at the fork")
@@ -788,10 +838,16 @@ class Stream:
     def _after_fork_in_parent(self):
         self._fork_states = None
 
+    def _close_death(self):
+        death, self._death = getattr(self, "_death", None), None
+        if death is not None:
+            os.close(death)
+
     def close(self):
         for selector in (getattr(self, "_readable", None), getattr(self, "_writable", None)):
             if selector is not None:
                 selector.close()
+        self._close_death()
         process, self.process = self.process, None
         if process is not None:
             for stream in (process.stdin, process.stdout):

@@ -19,11 +19,16 @@ and {"episode": E} as Minari's seed and options, so that
 plays the same game.  Then minari.load_dataset(ID) reads it.  Needs minari
 with h5py (hdf5, the default format) or pyarrow (arrow, parquet), and
 gymnasium: pip install 'crafter-toolkit[minari]'.  Datasets go where
-Minari keeps them (MINARI_DATASETS_PATH, else ~/.minari/datasets).
+Minari keeps them (MINARI_DATASETS_PATH, else ~/.minari/datasets), each
+written in a hidden folder there and given its id only when whole.
 """
 
 import argparse
+import contextlib
+import os
+import shutil
 import sys
+import tempfile
 
 import numpy as np
 
@@ -191,24 +196,57 @@ def episodes(paths, obs=None, textures=None, on_skip=None):
 def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, author=None,
             description=None, on_skip=None):
     """Writes the Minari dataset dataset_id from the trajectory files paths;
-    returns the MinariDataset."""
+    returns the MinariDataset.  The dataset is written in a hidden folder
+    beside Minari's datasets and takes its id only when whole: a
+    conversion refused midway (an episode that does not replay, a damaged
+    file) leaves no dataset behind."""
     import minari
+    from minari.dataset.minari_dataset import parse_dataset_id
+    from minari.namespace import create_namespace, list_local_namespaces
+    from minari.storage.datasets_root_dir import get_dataset_path
     if data_format not in FORMATS:
         raise ConversionError(f"data_format is one of {', '.join(FORMATS)}, not {data_format!r}")
+    target = get_dataset_path(dataset_id)
+    if os.path.exists(target):
+        raise ConversionError(f"a Minari dataset with id {dataset_id} exists already ({target})")
     env, kinds, buffers = episodes(paths, obs=obs, textures=textures, on_skip=on_skip)
     header = Trajectory(paths[0]).header
     space, actions = _space(kinds, _settings(header, paths[0]))
+    # Minari lists no hidden folder, and a rename within its folder is whole.
+    scratch = tempfile.mkdtemp(prefix=".crafter-toolkit-", dir=get_dataset_path())
     try:
-        return minari.create_dataset_from_buffers(
-            dataset_id, buffers, env=env, eval_env=env.spec, algorithm_name=header.agent,
-            author=author, action_space=actions, observation_space=space,
-            description=description or (
-                f"Crafter episodes of crafter-dataset's {header.agent} agent, converted from "
-                f"{len(paths)} trajectory file{'' if len(paths) == 1 else 's'} of the Crafter "
-                f"toolkit; observations: {', '.join(kinds)}"),
-            data_format=data_format, requirements=["crafter-toolkit"], jpeg_encoding=False)
+        with _datasets_in(scratch):
+            minari.create_dataset_from_buffers(
+                dataset_id, buffers, env=env, eval_env=env.spec, algorithm_name=header.agent,
+                author=author, action_space=actions, observation_space=space,
+                description=description or (
+                    f"Crafter episodes of crafter-dataset's {header.agent} agent, converted "
+                    f"from {len(paths)} trajectory file{'' if len(paths) == 1 else 's'} of the "
+                    f"Crafter toolkit; observations: {', '.join(kinds)}"),
+                data_format=data_format, requirements=["crafter-toolkit"], jpeg_encoding=False)
+        namespace = parse_dataset_id(dataset_id)[0]
+        if namespace is not None and namespace not in list_local_namespaces():
+            create_namespace(namespace)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.rename(os.path.join(scratch, dataset_id), target)
     finally:
         env.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return minari.load_dataset(dataset_id)
+
+
+@contextlib.contextmanager
+def _datasets_in(folder):
+    """Minari's datasets in folder (MINARI_DATASETS_PATH) for a while."""
+    saved = os.environ.get("MINARI_DATASETS_PATH")
+    os.environ["MINARI_DATASETS_PATH"] = folder
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["MINARI_DATASETS_PATH"]
+        else:
+            os.environ["MINARI_DATASETS_PATH"] = saved
 
 
 def main(argv=None):

@@ -2,8 +2,17 @@
 settings and each episode's chunk, with its actions, rewards, flags and
 stored observations.  A file that is not whole (damage, a repeated
 chunk) is refused: crafter-dataset verify says what is wrong and
-crafter-dataset merge -o FIXED FILE keeps every intact episode."""
+crafter-dataset merge -o FIXED FILE keeps every intact episode.
 
+Memory follows what a file really holds, never what it claims: the
+header's parameters and every chunk header's sizes are checked against
+the toolkit's bounds (those of crafter-dataset's reader) before anything
+is read or allocated from them, and an episode's steps are inflated
+within the size its header announces, so a crafted file is refused, with
+a message naming the file and the episode, at the cost of its
+compressed bytes."""
+
+import os
 import struct
 import zlib
 
@@ -20,6 +29,16 @@ ENDS = ("cut", "time_limit", "died", "goal")
 # reserved bytes, the achievements the step unlocked, the reward.
 STEP = np.dtype([("action", "u1"), ("flags", "u1"), ("reserved", "<u2"), ("unlocked", "<u4"),
                  ("reward", "<f8")])
+# The bounds of the toolkit's readers (crafter-trajectory(5)): the
+# parameters an env takes, the players of a world, the levels of a set.
+SIDE_MAX = 4096  # cells of the area and view, pixels of the size, on each axis
+LENGTH_MAX = 1000000000
+PLAYERS_MAX = 16
+LEVELS_MAX = 1000000
+EPISODE_MAX = 2 ** 31 - 1
+SYMBOLIC_VALUES = 1345  # one player's; a world of several has 7 x 9 more
+TABLE_HEADER_BYTES = 32  # of the task table and the rules
+MAX_RATIO = 1040  # zlib inflates no stream more than this
 
 
 class TrajectoryError(ValueError):
@@ -31,15 +50,17 @@ def _crc(data):
 
 
 class Header:
-    """The settings of a file: its path, version, obs (a kind of OBS_KINDS), players,
+    """The settings of a file: version, obs (a kind of OBS_KINDS), players,
     area, view, size, reward, length, seed, agent, textures_crc, levels
     (0 for fresh worlds), level_first, level_order, and the bytes of its
     task table and rules (0 without)."""
 
     def __init__(self, data, path):
-        self.path = path
-        if len(data) < HEADER_BYTES or data[:8] != b"CRAFTTRJ":
+        if len(data) < 8 or data[:8] != b"CRAFTTRJ":
             raise TrajectoryError(f"{path}: not a trajectory file")
+        if len(data) < HEADER_BYTES:
+            raise TrajectoryError(f"{path}: the header is cut short: {len(data)} of "
+                                  f"{HEADER_BYTES} bytes")
         if struct.unpack_from("<I", data, 124)[0] != _crc(data[:124]):
             raise TrajectoryError(f"{path}: the header's checksum does not match")
         self.version, = struct.unpack_from("<I", data, 8)
@@ -60,6 +81,70 @@ class Header:
         self.task_bytes, = struct.unpack_from("<I", data, 104)
         self.levels, self.level_first, self.level_order = struct.unpack_from("<3I", data, 108)
         self.rules_bytes, = struct.unpack_from("<I", data, 120)
+        problem = self._problem(data, players)
+        if problem:
+            raise TrajectoryError(f"{path}: {problem}")
+
+    def _problem(self, data, players):
+        """What makes the header impossible (crafter-dataset's reader
+        refuses the same), or None."""
+        version = self.version
+        header_bytes, = struct.unpack_from("<I", data, 12)
+        reward, = struct.unpack_from("<I", data, 48)
+        if header_bytes != HEADER_BYTES:
+            return f"the header size is {header_bytes}, not {HEADER_BYTES}"
+        if (not 2 <= players <= PLAYERS_MAX) if version == 4 else players != 0:
+            return f"version {version} with {players} players"
+        counts = tuple(struct.unpack_from("<I", data, at)[0] for at in (52, 72, 100))
+        if counts != (17, len(ACHIEVEMENTS), len(ITEMS)):
+            return (f"the header counts {counts[0]} actions, {counts[1]} achievements and "
+                    f"{counts[2]} items, not 17, {len(ACHIEVEMENTS)} and {len(ITEMS)}")
+        step_bytes, = struct.unpack_from("<I", data, 76)
+        if step_bytes != STEP_BYTES:
+            return f"steps of {step_bytes} bytes, not {STEP_BYTES}"
+        if reward not in (0, 1):
+            return f"the header's reward flag is {reward}, not 0 or 1"
+        if not 0 <= self.length <= LENGTH_MAX:
+            return f"the header's length {self.length} is out of range"
+        for name, (width, height) in (("area", self.area), ("view", self.view)):
+            if not (1 <= width <= SIDE_MAX and 1 <= height <= SIDE_MAX):
+                return (f"the header's {name} {width}x{height} is impossible: it must be "
+                        f"between 1x1 and {SIDE_MAX}x{SIDE_MAX}")
+        rows = (len(ITEMS) + self.view[0] - 1) // self.view[0]
+        if self.view[1] <= rows:
+            return (f"the header's view {self.view[0]}x{self.view[1]} is impossible: it gives "
+                    f"{rows} rows to the inventory")
+        if not (self.view[0] <= self.size[0] <= SIDE_MAX
+                and self.view[1] <= self.size[1] <= SIDE_MAX):
+            return (f"the header's size {self.size[0]}x{self.size[1]} is impossible: it must be "
+                    f"at least the view and at most {SIDE_MAX}x{SIDE_MAX}")
+        expected = self._obs_bytes()
+        if self.obs_bytes != expected:
+            return (f"observations of {self.obs_bytes} bytes, but {self.obs} ones are "
+                    f"{expected} bytes")
+        if (self.levels == 0 and (self.level_first or self.level_order)) or (
+                self.levels and (self.levels > LEVELS_MAX or self.level_first < 1
+                                 or self.level_first > EPISODE_MAX - (self.levels - 1)
+                                 or self.level_order > 1)):
+            return (f"the header's level set ({self.levels} levels from {self.level_first}, "
+                    f"order {self.level_order}) is impossible")
+        if ((version <= 2 and (version == 1) != (self.task_bytes == 0))
+                or 0 < self.task_bytes <= TABLE_HEADER_BYTES):
+            return f"version {version} with a task table of {self.task_bytes} bytes"
+        if ((version == 3 and self.rules_bytes <= TABLE_HEADER_BYTES)
+                or (version == 4 and 0 < self.rules_bytes <= TABLE_HEADER_BYTES)
+                or (version <= 2 and self.rules_bytes)):
+            return f"version {version} with rules of {self.rules_bytes} bytes"
+        return None
+
+    def _obs_bytes(self):
+        if self.obs == "pixels":
+            return self.size[0] * self.size[1] * 3
+        if self.obs == "semantic":
+            return self.area[0] * self.area[1]
+        if self.obs == "symbolic":
+            return 4 * (SYMBOLIC_VALUES + (63 if self.players > 1 else 0))
+        return 0
 
     def obs_shape(self):
         """The shape and dtype of one stored observation."""
@@ -80,11 +165,13 @@ class Episode:
     observations (steps + 1 of them, the first after the reset; None when
     the file stores none)."""
 
-    def __init__(self, header, offset, data):
+    def __init__(self, header, offset, data, path=None):
         self._data = data
         self.offset = offset
+        self.path = path
         (self.compressed, self.raw, self.seed, self.episode, self.world_seed, self.steps,
          self.unlocked, self.total, end) = struct.unpack_from("<QQqqqIIdI", data, 8)
+        self._end = end
         self.end = ENDS[end] if end < len(ENDS) else f"end {end}"
         counts = struct.unpack_from("<22i", data, 72)
         self.achievements = dict(zip(ACHIEVEMENTS, counts))
@@ -94,27 +181,66 @@ class Episode:
         self.actions = self.rewards = self.flags = self.unlocked_steps = None
         self.observations = None
 
-    def load(self, payload):
+    def name(self):
+        """The episode in words, for messages: the file, the chunk's offset,
+        its seed and episode."""
+        where = f"{self.path}: " if self.path is not None else ""
+        return (f"{where}the episode at byte {self.offset} (seed {self.seed}, "
+                f"episode {self.episode})")
+
+    def problem(self, room):
+        """What makes the chunk's sizes impossible (crafter-dataset's reader
+        refuses the same), room being the bytes of the file after the chunk
+        header; None when they add up."""
         header = self._header
-        raw = zlib.decompress(payload)
+        size, = struct.unpack_from("<I", self._data, 4)
+        if size != CHUNK_HEADER_BYTES:
+            return f"an episode chunk header of {size} bytes, not {CHUNK_HEADER_BYTES}"
+        if self.compressed == 0:
+            return "the episode chunk has no compressed steps"
+        if self.compressed > room:
+            return (f"the episode chunk is cut short: {room} of {self.compressed} bytes of "
+                    f"steps are in the file")
+        expected = header.obs_bytes + self.steps * (STEP_BYTES + header.obs_bytes)
+        if expected != self.raw:
+            return f"{self.steps} steps take {expected} bytes, but the chunk says {self.raw}"
+        if self.raw // MAX_RATIO > self.compressed:
+            return f"{self.raw} bytes cannot compress into {self.compressed}"
+        if self._end > (3 if header.task_bytes else 2):
+            return f"unknown episode end {self._end}"
+        if (not 1 <= self.player <= header.players) if header.players > 1 else self.player:
+            return (f"the episode is player {self.player}'s in a file of "
+                    f"{header.players} player{'' if header.players == 1 else 's'}")
+        return None
+
+    def load(self, payload):
+        """Reads the steps from payload, the chunk's compressed bytes:
+        inflated within the size the chunk header announces."""
+        header = self._header
         shape, dtype = header.obs_shape()
         obs = header.obs_bytes
-        where = f"{header.path}: the episode at byte {self.offset}"
-        if len(raw) != self.raw:
-            raise TrajectoryError(f"{where}: its steps inflate to {len(raw)} bytes, but the "
-                                  f"chunk says {self.raw}")
-        if len(raw) != obs + self.steps * (STEP_BYTES + obs):
-            raise TrajectoryError(f"{where}: {self.steps} steps take "
-                                  f"{obs + self.steps * (STEP_BYTES + obs)} bytes, but they "
-                                  f"inflate to {len(raw)}")
+        expected = obs + self.steps * (STEP_BYTES + obs)
+        if self.raw != expected:
+            raise TrajectoryError(f"{self.name()}: {self.steps} steps take {expected} bytes, "
+                                  f"but the chunk says {self.raw}")
+        inflater = zlib.decompressobj()
+        try:
+            raw = inflater.decompress(payload, self.raw)
+            # The stream's end may lie past the last byte it announces.
+            beyond = b"" if inflater.eof else inflater.decompress(inflater.unconsumed_tail, 1)
+        except zlib.error as error:
+            raise TrajectoryError(f"{self.name()}: its steps do not inflate: {error}") from None
+        if len(raw) != self.raw or beyond or not inflater.eof or inflater.unused_data:
+            raise TrajectoryError(f"{self.name()}: its steps do not inflate to the {self.raw} "
+                                  f"bytes its header announces")
         records = np.frombuffer(raw, np.uint8, self.steps * (STEP_BYTES + obs), obs)
         records = records.reshape(self.steps, STEP_BYTES + obs)
         steps = records[:, :STEP_BYTES].copy().view(STEP).reshape(self.steps)
         wrong = np.flatnonzero(steps["action"] >= len(ACTIONS))
         if wrong.size:
             t = int(wrong[0])
-            raise TrajectoryError(f"{where}: step {t + 1}'s action {steps['action'][t]} is out "
-                                  f"of range (0..{len(ACTIONS) - 1})")
+            raise TrajectoryError(f"{self.name()}: step {t + 1}'s action {steps['action'][t]} is "
+                                  f"out of range (0..{len(ACTIONS) - 1})")
         self.actions = steps["action"].astype(np.int64)
         self.flags = steps["flags"]
         self.unlocked_steps = steps["unlocked"]
@@ -139,6 +265,7 @@ class Trajectory:
         start = HEADER_BYTES + self.header.task_bytes + self.header.rules_bytes
         seen = set()
         with open(self.path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
             stream.seek(start)
             while True:
                 offset = stream.tell()
@@ -148,7 +275,10 @@ class Trajectory:
                 if (len(data) < CHUNK_HEADER_BYTES or data[:4] != b"EPSD"
                         or struct.unpack_from("<I", data, 252)[0] != _crc(data[:252])):
                     raise self._damage(offset, "no whole episode chunk starts there")
-                episode = Episode(self.header, offset, data)
+                episode = Episode(self.header, offset, data, self.path)
+                problem = episode.problem(size - offset - CHUNK_HEADER_BYTES)
+                if problem:
+                    raise self._damage(offset, problem, episode)
                 payload = stream.read(episode.compressed) if load else None
                 if load:
                     if (len(payload) != episode.compressed
@@ -162,9 +292,10 @@ class Trajectory:
                 seen.add(data)
                 yield episode
 
-    def _damage(self, offset, what):
+    def _damage(self, offset, what, episode=None):
+        where = episode.name() if episode else f"{self.path}: damage at byte {offset}"
         return TrajectoryError(
-            f"{self.path}: damage at byte {offset}: {what} (crafter-dataset verify says more; "
+            f"{where}: {what} (crafter-dataset verify says more; "
             f"crafter-dataset merge -o FIXED {self.path} keeps every intact episode)")
 
 

@@ -61,15 +61,47 @@ def test_fresh_interpreter(installed):
     assert run_.stdout == "(64, 64) 0.0\n"
 
 
-@pytest.mark.parametrize("start_method", ["forkserver", "spawn"])
-def test_sb3_subprocess_workers(installed, start_method):
+def test_crafters_own_ids(installed):
+    """crafter's ids, CrafterReward-v1 and CrafterNoReward-v1, in Gymnasium
+    too, with their rewards."""
+    run_ = run(installed, """
+        import sys, gymnasium
+        for name in ("CrafterReward-v1", "CrafterNoReward-v1"):
+            env = gymnasium.make(name, obs="none")
+            env.reset(seed=0)
+            print(name, env.unwrapped.spec.kwargs["reward"], type(env.unwrapped).__name__)
+            env.close()
+    """)
+    assert run_.returncode == 0, run_.stderr
+    assert run_.stdout.split("\n") == ["CrafterReward-v1 True CrafterEnv",
+                                       "CrafterNoReward-v1 False CrafterEnv", ""]
+
+
+def test_an_id_another_package_registered_is_left_alone():
+    """Where another package registered CrafterReward-v1 first, importing
+    crafter_toolkit keeps that registration."""
+    run_ = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import gymnasium
+        gymnasium.register("CrafterReward-v1", entry_point="elsewhere:Env")
+        import crafter_toolkit
+        print(gymnasium.spec("CrafterReward-v1").entry_point,
+              gymnasium.spec("CrafterNoReward-v1").entry_point)
+    """)], env={**os.environ, "PYTHONPATH": os.path.join(TOP, "python")},
+        capture_output=True, text=True, timeout=300)
+    assert run_.returncode == 0, run_.stderr
+    assert run_.stdout == "elsewhere:Env crafter_toolkit.gym:CrafterEnv\n"
+
+
+@pytest.mark.parametrize("start_method, name", [("forkserver", "crafter_toolkit/Crafter-v1"),
+                                                ("spawn", "CrafterReward-v1")])
+def test_sb3_subprocess_workers(installed, start_method, name):
     pytest.importorskip("stable_baselines3", reason="Stable-Baselines3 is not installed")
     run_ = run(installed, f"""
         import sys, numpy as np
         from stable_baselines3.common.env_util import make_vec_env
         from stable_baselines3.common.vec_env import SubprocVecEnv
         if __name__ == "__main__":
-            envs = make_vec_env("crafter_toolkit/Crafter-v1", n_envs=2, vec_env_cls=SubprocVecEnv,
+            envs = make_vec_env("{name}", n_envs=2, vec_env_cls=SubprocVecEnv,
                                 vec_env_kwargs=dict(start_method="{start_method}"),
                                 env_kwargs=dict(textures="builtin"))
             obs = envs.reset()

@@ -7,6 +7,7 @@ saying so, where minari is not installed (make clients-env installs it)."""
 import glob
 import json
 import os
+import struct
 import subprocess
 import sys
 import warnings
@@ -219,6 +220,32 @@ def test_refusals(tmp_path):
     semantic = record(tmp_path / "semantic.traj", "-n", "1", "--obs", "semantic", "--steps", "20")
     run = convert(semantic, "--dataset-id", "crafter/symbolic-v0", "--obs", "pixels,symbolic")
     assert run.returncode == 1 and "not symbolic ones" in run.stderr
+
+
+def test_a_refused_conversion_leaves_no_dataset(tmp_path):
+    """A file whose second episode is damaged: the conversion is refused
+    after the first episode was written, and the id is left free (no
+    dataset minari.load_dataset would read with fewer episodes, no
+    leftovers), so that the same id then takes the mended file."""
+    path = record(tmp_path / "run.traj", "-n", "2", "--steps", "30")
+    data = bytearray(path.read_bytes())
+    second = 128 + 256 + struct.unpack_from("<Q", data, 128 + 8)[0]
+    data[second + 256 + 2] ^= 0xFF
+    damaged = tmp_path / "damaged.traj"
+    damaged.write_bytes(bytes(data))
+    run = convert(damaged, "--dataset-id", "crafter/run-v0")
+    assert run.returncode == 1 and f"damage at byte {second}" in run.stderr, run.stderr
+    datasets = tmp_path / "datasets"
+    assert not os.path.exists(datasets / "crafter" / "run-v0")
+    assert [name for name in os.listdir(datasets) if name.startswith(".")] == []
+    with pytest.raises(FileNotFoundError):
+        load("crafter/run-v0")
+    run = convert(path, "--dataset-id", "crafter/run-v0")
+    assert run.returncode == 0, run.stderr
+    assert load("crafter/run-v0").total_episodes == 2
+    run = convert(path, "--dataset-id", "crafter/run-v0")
+    assert run.returncode == 1 and "exists already" in run.stderr
+    assert load("crafter/run-v0").total_episodes == 2
 
 
 def test_help():

@@ -83,16 +83,41 @@ def test_record_across_two_nodes(cluster, tmp_path):
     assert not (tmp_path / "bad.traj").exists()
 
 
-def test_record_ships_the_files_it_names(cluster, tmp_path):
+def test_record_ships_the_files_it_names(ray_temp, tmp_path, monkeypatch):
     """A configuration and textures named on the driver reach the nodes as
-    their contents: the file still equals one machine's."""
+    their contents: the file still equals one machine's.  The nodes lack
+    the package (their Python cannot import it): the driver ships it with
+    Ray's runtime environment (py_modules: the package and the module its
+    .pth file imports), and --program names crafter-dataset."""
+    import _crafter_toolkit_ids
+    import crafter_toolkit
     import crafter_toolkit.ray as crafter_ray
+    monkeypatch.setenv("PYTHONPATH", os.environ["PYTHONPATH"].replace(
+        os.path.join(TOP, "python"), os.path.join(TOP, "python", "nowhere")))
+    monkeypatch.chdir(tmp_path)  # Ray puts the driver's folder on the workers' sys.path
+    cluster, _ = start_cluster()
     config = tmp_path / "rules.yaml"
     config.write_text("env:\n  length: 60\n")
     options = ["-n", "4", "--obs", "pixels", "-c", str(config), "-a", "scripted"]
     expected = one_machine(tmp_path / "one.traj", options)
-    ray.init(address=cluster.address)
-    summary = crafter_ray.record(tmp_path / "ray.traj", options, shards=4)
+
+    def importable():  # on a worker (a function of the test: sent by value)
+        try:
+            import crafter_toolkit  # noqa: F401
+            return True
+        except ImportError:
+            return False
+
+    try:
+        ray.init(address=cluster.address)
+        assert ray.get(ray.remote(importable).remote()) is False
+        ray.shutdown()
+        ray.init(address=cluster.address,
+                 runtime_env={"py_modules": [crafter_toolkit, _crafter_toolkit_ids]})
+        summary = crafter_ray.record(tmp_path / "ray.traj", options, shards=4, program=DATASET)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
     assert (tmp_path / "ray.traj").read_bytes() == expected
     assert summary["episodes"] == 4 and len(summary["nodes"]) == 2
 

@@ -139,6 +139,79 @@ def test_exit_status_and_signal_are_said(tmp_path, quick):
     stream.close()
 
 
+def dying_child(tmp_path, data, when):
+    """A program in crafter-step's place that leaves a process behind
+    holding its standard output open (not its standard error), writes data,
+    and dies of SIGPIPE: at once ("start") or on reading the first action
+    ("step").  Returns (its path, the file where the keeper's pid goes)."""
+    (tmp_path / "sent").write_bytes(bytes(data))
+    pid_file = tmp_path / "keeper.pid"
+    script = tmp_path / "dying-crafter-step"
+    script.write_text(
+        f"#!{sys.executable}\nimport os, signal, subprocess, sys\n"
+        "keeper = subprocess.Popen(['sleep', '120'], stdin=subprocess.DEVNULL,\n"
+        "                          stderr=subprocess.DEVNULL)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(keeper.pid))\n"
+        f"sys.stdout.buffer.write(open({str(tmp_path / 'sent')!r}, 'rb').read())\n"
+        "sys.stdout.buffer.flush()\n"
+        + ("sys.stdin.buffer.read(1)\n" if when == "step" else "")
+        + "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\nos.kill(os.getpid(), signal.SIGPIPE)\n")
+    script.chmod(0o755)
+    return str(script), pid_file
+
+
+@pytest.mark.parametrize("watch", ["pidfd", "polling"])
+@pytest.mark.parametrize("when", ["start", "step"])
+def test_a_child_that_dies_with_its_pipe_held_open(tmp_path, monkeypatch, watch, when):
+    """crafter-step killed by SIGPIPE while something it left behind holds
+    its standard output open: the pipe never says it ended, the child's
+    death does, at once and with the signal, long before the timeout."""
+    monkeypatch.setenv("CRAFTER_STEP_TIMEOUT", "20")
+    if watch == "polling":  # as where there is no pidfd_open
+        monkeypatch.setattr(_stream, "_pidfd", lambda pid: None)
+    data = real_stream("--obs", "none")
+    program, pid_file = dying_child(tmp_path, data if when == "step" else b"", when)
+    try:
+        began = time.monotonic()
+        with pytest.raises(crafter_toolkit.CrafterStepError) as raised:
+            stream = _stream.Stream(program=program, transport="pipe", obs="none")
+            try:
+                stream.step(b"\0")
+            finally:
+                stream.close()
+        seconds = time.monotonic() - began
+    finally:
+        if pid_file.exists():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    message = str(raised.value)
+    assert "killed by signal 13 (SIGPIPE)" in message, message
+    assert "sent nothing" not in message and seconds < 10, (message, seconds)
+    total = len(data) - 128 if when == "step" else 128
+    assert f"stopped after 0 of {total} bytes" in message, message
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="no memfd_create: no shared memory")
+@pytest.mark.parametrize("closed", [(0,), (1,), (2,), (0, 1, 2)])
+def test_a_client_whose_standard_streams_are_closed(tmp_path, closed):
+    """A client started with its standard input, output or error closed
+    (prog >&-): the shared memory's descriptor is never 0, 1 or 2, which
+    crafter-step's pipes take in the child, so the ring still works."""
+    said = tmp_path / "said"
+    script = (f"import os\nfor fd in {closed!r}:\n    os.close(fd)\n"
+              "from crafter_toolkit import _stream\n"
+              "try:\n"
+              "    stream = _stream.Stream(obs='none', transport='shm')\n"
+              "    stream.step(b'\\0')\n"
+              "    stream.close()\n"
+              "    words = 'played'\n"
+              "except Exception as error:\n"
+              "    words = str(error)\n"
+              f"open({str(said)!r}, 'w').write(words)\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120,
+                   env={**os.environ, "PYTHONPATH": os.path.join(TOP, "python")})
+    assert said.read_text() == "played"
+
+
 @pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="no memfd_create: no shared memory")
 def test_a_ring_larger_than_the_shared_memory(tmp_path, quick):
     """The header of a ring in shared memory that the child never sized:

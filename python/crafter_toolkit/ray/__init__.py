@@ -19,7 +19,12 @@ taken once.
 
 gives every RLlib EnvRunner one VectorEnv (one crafter-step stepping all
 its envs).  Needs ray (pip install 'ray[rllib]'); every node needs the
-toolkit (pip install crafter-toolkit: the package and its six programs).
+toolkit, the package and its six programs: the wheel built once
+(python3 -m pip wheel --no-deps -w dist ./python; no package index has
+it) and pip-installed on each node, or Ray's runtime environment
+(py_modules: crafter_toolkit and _crafter_toolkit_ids) bringing the
+package's Python files, crafter-dataset then named by --program or
+CRAFTER_DATASET on the nodes.
 """
 
 import argparse
@@ -63,9 +68,10 @@ A cluster: on the first machine
 prints the ADDRESS (HOST:6379) the others join with
     ray start --address=HOST:6379
 each giving the cluster its cores (--num-cpus=N to give fewer).  Every
-node needs this package and its programs (pip install crafter-toolkit,
-or CRAFTER_DATASET naming crafter-dataset in the environment ray start
-runs in).  --address auto joins the cluster started on this machine,
+node needs this package and its programs: its wheel (python3 -m pip
+wheel --no-deps -w dist ./python in the project's tree; no package index
+has it) installed on each with pip, or CRAFTER_DATASET naming
+crafter-dataset in the environment ray start runs in, or --program.  --address auto joins the cluster started on this machine,
 --address local starts one for this run alone.  ray stop ends a node."""
 
 
