@@ -18,6 +18,7 @@ from conftest import TOP
 
 ray = pytest.importorskip("ray", reason="ray is not installed (make clients-env)")
 from ray.cluster_utils import Cluster  # noqa: E402
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noqa: E402
 
 DATASET = os.path.join(TOP, "bin", "crafter-dataset")
 SCORE = os.path.join(TOP, "bin", "crafter-score")
@@ -114,6 +115,13 @@ def test_record_ships_the_files_it_names(ray_temp, tmp_path, monkeypatch):
         ray.shutdown()
         ray.init(address=cluster.address,
                  runtime_env={"py_modules": [crafter_toolkit, _crafter_toolkit_ids]})
+        # Each node imports the shipped package before the recording, so
+        # that neither is still unpacking it while the other takes every
+        # shard.
+        on_each_node = [ray.remote(importable).options(
+            scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)).remote()
+            for node in ray.nodes() if node["Alive"]]
+        assert ray.get(on_each_node) == [True, True]
         summary = crafter_ray.record(tmp_path / "ray.traj", options, shards=4, program=DATASET)
     finally:
         ray.shutdown()
