@@ -286,7 +286,7 @@ static char *replay_record(crafter_env *env, const crafter_json *expected, int i
   size_t pixel_bytes = (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3;
   crafter_proto_extra record = {-1,     pixels, pixel_bytes, CRAFTER_OBS_PIXELS,
                                  crafter_json_get(expected, "obs") != NULL, pixels, pixel_bytes,
-                                 NULL, NULL, -1, 0, 0, 0};
+                                 NULL, NULL, -1, 0, 0, 0, 0};
   const crafter_proto_extra *with = pixels ? &record : NULL;
   if (is_reset) {
     crafter_proto_write_reset(out, env, 0, with);
