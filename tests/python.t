@@ -20,32 +20,44 @@ plan 2
 CRAFTER_STEP=$top/bin/crafter-step
 export CRAFTER_STEP
 
-# run_tests NAME PYTHON: the package's tests under that python; the
-# tests it skipped go to $scratch/skipped.N, one "file:line: reason" each.
+# start_tests NAME PYTHON: the package's tests under that python, started
+# in the background (the runs share nothing but the sources, and each
+# takes minutes: side by side they take the longer one's time on two
+# cores); report_tests, once they are all started, waits for each and
+# says how it went, in the order they were started.  The tests a run
+# skipped go to $scratch/skipped.N, one "file:line: reason" each.
 runs=0
-run_tests() {
+start_tests() {
   runs=$((runs + 1))
-  (cd "$top/python" && "$2" -m pytest -q -rs -p no:cacheprovider tests) >"$scratch/log" 2>&1
-  status=$?
-  [ $status -ne 0 ] && diag <"$scratch/log"
-  summary=$(tail -n 1 "$scratch/log" | sed 's/^=* *//; s/ *=*$//')
-  ok $status "the Python package's tests, $1: $summary"
-  grep '^SKIPPED' "$scratch/log" | sed 's/^SKIPPED \[[0-9]*\] //' | sort -u >"$scratch/skipped.$runs"
+  echo "$1" >"$scratch/name.$runs"
+  (cd "$top/python" && "$2" -m pytest -q -rs -p no:cacheprovider tests) >"$scratch/log.$runs" 2>&1 &
+  echo $! >"$scratch/pid.$runs"
+}
+report_tests() {
+  for k in $(seq 1 "$runs"); do
+    wait "$(cat "$scratch/pid.$k")"
+    status=$?
+    [ $status -ne 0 ] && diag <"$scratch/log.$k"
+    summary=$(tail -n 1 "$scratch/log.$k" | sed 's/^=* *//; s/ *=*$//')
+    ok $status "the Python package's tests, $(cat "$scratch/name.$k"): $summary"
+    grep '^SKIPPED' "$scratch/log.$k" | sed 's/^SKIPPED \[[0-9]*\] //' | sort -u >"$scratch/skipped.$k"
+  done
 }
 
 if [ -x "$REFERENCE_ENV/bin/python" ]; then
-  run_tests "beside the reference" "$REFERENCE_ENV/bin/python"
+  start_tests "beside the reference" "$REFERENCE_ENV/bin/python"
 elif command -v python3 >/dev/null && python3 -c 'import numpy, pytest' 2>/dev/null; then
-  run_tests "with $(command -v python3)" python3
+  start_tests "with $(command -v python3)" python3
 else
   skip "no python3 with numpy and pytest (make reference-env makes one): the Python package was NOT tested"
 fi
 
 if [ -x "$CLIENTS_ENV/bin/python" ]; then
-  run_tests "inside the clients" "$CLIENTS_ENV/bin/python"
+  start_tests "inside the clients" "$CLIENTS_ENV/bin/python"
 else
   skip "the clients are not installed (make clients-env): Stable-Baselines3, Gymnasium's checkers, PettingZoo, gym, Ray, RLlib and Minari were NOT run"
 fi
+report_tests
 # What no run ran was not checked (a test one run skips, another may run).
 if [ "$runs" -gt 0 ]; then
   cp "$scratch/skipped.1" "$scratch/never"
