@@ -191,8 +191,11 @@ perl -MCompress::Zlib -e '
 status=$?
 [ $status -eq 0 ] || diag <"$scratch/streams"
 ok $status "a level played 4 times by 2 players: 8 action streams, no two alike"
-if command -v python3 >/dev/null 2>&1 && python3 -c 'import numpy' 2>/dev/null; then
-  python3 - "$scratch/streams" <<'EOF' >"$scratch/py" 2>&1
+# numpy's: the reference's virtual environment's, else python3's.
+python=${REFERENCE_ENV:-$top/build-reference/venv}/bin/python
+[ -x "$python" ] || python=python3
+if command -v "$python" >/dev/null 2>&1 && "$python" -c 'import numpy' 2>/dev/null; then
+  "$python" - "$scratch/streams" <<'EOF' >"$scratch/py" 2>&1
 import sys
 import numpy as np
 bad = 0
