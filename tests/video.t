@@ -77,25 +77,25 @@ CRAFTER_FFMPEG=$scratch/no-such-encoder "$dataset" video -o "$scratch/b.mp4" "$s
 ok $? "CRAFTER_FFMPEG naming no program: that, and no file: $(cat "$scratch/err")"
 # CRAFTER_FFMPEG naming an ffmpeg that PATH does not hold: the system's,
 # and imageio-ffmpeg's, found as the message above says.
-if command -v ffmpeg >/dev/null 2>&1; then
-  CRAFTER_FFMPEG=$(command -v ffmpeg) PATH="$scratch/no-programs" "$dataset" video --steps 0-9 \
-    -o "$scratch/named.mp4" "$scratch/pix.traj" 2>"$scratch/err" &&
-    [ "$(head -c 8 "$scratch/named.mp4" | tail -c 4)" = ftyp ]
+# encode_with FFMPEG NAME WHAT: an MP4 encoded by FFMPEG named in
+# CRAFTER_FFMPEG, PATH holding no program; WHAT says which.
+encode_with() {
+  CRAFTER_FFMPEG=$1 PATH="$scratch/no-programs" "$dataset" video --steps 0-9 \
+    -o "$scratch/$2.mp4" "$scratch/pix.traj" 2>"$scratch/err" &&
+    [ "$(head -c 8 "$scratch/$2.mp4" | tail -c 4)" = ftyp ]
   status=$?
   diag <"$scratch/err"
-  ok $status "CRAFTER_FFMPEG naming an ffmpeg outside PATH encodes the MP4"
+  ok $status "CRAFTER_FFMPEG naming $3 encodes the MP4"
+}
+if command -v ffmpeg >/dev/null 2>&1; then
+  encode_with "$(command -v ffmpeg)" named "an ffmpeg outside PATH"
 else
   skip "ffmpeg is not installed"
 fi
 clients_python=${CLIENTS_ENV:-$top/build-reference/clients-venv}/bin/python
 if [ -x "$clients_python" ] && "$clients_python" -c 'import imageio_ffmpeg' 2>/dev/null; then
-  CRAFTER_FFMPEG=$("$clients_python" -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())') \
-    PATH="$scratch/no-programs" "$dataset" video --steps 0-9 -o "$scratch/imageio.mp4" \
-    "$scratch/pix.traj" 2>"$scratch/err" &&
-    [ "$(head -c 8 "$scratch/imageio.mp4" | tail -c 4)" = ftyp ]
-  status=$?
-  diag <"$scratch/err"
-  ok $status "CRAFTER_FFMPEG naming imageio-ffmpeg's ffmpeg, as the message says, encodes the MP4"
+  encode_with "$("$clients_python" -c 'import imageio_ffmpeg; print(imageio_ffmpeg.get_ffmpeg_exe())')" \
+    imageio "imageio-ffmpeg's ffmpeg, as the message says,"
 else
   skip "imageio-ffmpeg is not installed (make clients-env)"
 fi

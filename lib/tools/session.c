@@ -1044,6 +1044,25 @@ static void fill_loaded(session *s, int i, int started) {
   }
 }
 
+/* Reads a load request's `size` bytes of state into `out`, or drops them
+ * when `out` is NULL.  0, or -1 with the error of a read that failed or
+ * of input that ended first. */
+static int read_state_bytes(reader *in, uint8_t *out, uint32_t size, long step, char *error,
+                            size_t error_size) {
+  long got = out ? read_exact(in, out, size) : skip_exact(in, size);
+  if (got < 0) {
+    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    return -1;
+  }
+  if ((size_t)got < size) {
+    snprintf(error, error_size,
+             "input ended in a load request before step %ld: %ld of the state's %u bytes", step,
+             got, size);
+    return -1;
+  }
+  return 0;
+}
+
 /* 251: a state loaded into env i; uint32 status, uint32 M, the reason,
  * and when loaded the next frame. */
 static int answer_load(session *s, reader *in, long step, uint32_t *sequence, char *error,
@@ -1062,17 +1081,7 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
   if (size > limit) {
     /* Too long to be a state of these parameters: read to its end and
      * refused, so that the stream goes on. */
-    long got = skip_exact(in, size);
-    if (got < 0) {
-      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
-      return -1;
-    }
-    if ((size_t)got < size) {
-      snprintf(error, error_size,
-               "input ended in a load request before step %ld: %ld of the state's %u bytes", step,
-               got, size);
-      return -1;
-    }
+    if (read_state_bytes(in, NULL, size, step, error, error_size) < 0) return -1;
     too_long(reason, sizeof(reason), size, limit);
     return refuse_load(s, reason, error, error_size);
   }
@@ -1080,17 +1089,7 @@ static int answer_load(session *s, reader *in, long step, uint32_t *sequence, ch
     snprintf(error, error_size, "out of memory");
     return -1;
   }
-  long got = read_exact(in, s->state, size);
-  if (got < 0) {
-    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
-    return -1;
-  }
-  if ((size_t)got < size) {
-    snprintf(error, error_size,
-             "input ended in a load request before step %ld: %ld of the state's %u bytes", step,
-             got, size);
-    return -1;
-  }
+  if (read_state_bytes(in, s->state, size, step, error, error_size) < 0) return -1;
   int started;
   if (load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0)
     return refuse_load(s, reason, error, error_size);
