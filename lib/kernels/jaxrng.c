@@ -1,0 +1,207 @@
+#include "kernels/jaxrng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+crafter_jaxkey crafter_jax_key(int64_t seed) {
+  /* JAX turns the seed into an int32 (64-bit types off), then takes its
+   * high word by a logical shift of 32, which XLA makes 0. */
+  crafter_jaxkey key = {{0U, (uint32_t)(uint64_t)seed}};
+  return key;
+}
+
+static inline uint32_t rotate_left(uint32_t v, unsigned by) { return (v << by) | (v >> (32U - by)); }
+
+/* Four rounds of threefry: mix, rotate, mix. */
+static inline void four_rounds(uint32_t *a, uint32_t *b, const unsigned rot[4]) {
+  for (int r = 0; r < 4; r++) {
+    *a += *b;
+    *b = rotate_left(*b, rot[r]) ^ *a;
+  }
+}
+
+void crafter_jax_threefry2x32(crafter_jaxkey key, uint32_t x[2]) {
+  static const unsigned rotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+  const uint32_t schedule[3] = {key.word[0], key.word[1], key.word[0] ^ key.word[1] ^ 0x1BD11BDAU};
+  uint32_t a = x[0] + schedule[0], b = x[1] + schedule[1];
+  for (uint32_t group = 1; group <= 5; group++) {
+    four_rounds(&a, &b, rotations[(group - 1) % 2]);
+    a += schedule[group % 3];
+    b += schedule[(group + 1) % 3] + group;
+  }
+  x[0] = a;
+  x[1] = b;
+}
+
+/* The hash of the partitionable layout's counter for element `index`:
+ * the 64-bit index as (high word, low word). */
+static inline void hash_index(crafter_jaxkey key, uint64_t index, uint32_t x[2]) {
+  x[0] = (uint32_t)(index >> 32);
+  x[1] = (uint32_t)index;
+  crafter_jax_threefry2x32(key, x);
+}
+
+crafter_jaxkey crafter_jax_split_one(crafter_jaxkey key, uint64_t index) {
+  crafter_jaxkey out;
+  hash_index(key, index, out.word);
+  return out;
+}
+
+void crafter_jax_split(crafter_jaxkey key, crafter_jaxkey *out, long count) {
+  for (long i = 0; i < count; i++) out[i] = crafter_jax_split_one(key, (uint64_t)i);
+}
+
+crafter_jaxkey crafter_jax_fold_in(crafter_jaxkey key, uint32_t data) {
+  /* The data becomes a key of its own, (0, data), and the pair is
+   * hashed as one two-word counter. */
+  crafter_jaxkey out = {{0U, data}};
+  crafter_jax_threefry2x32(key, out.word);
+  return out;
+}
+
+uint32_t crafter_jax_bits_at(crafter_jaxkey key, uint64_t index) {
+  uint32_t x[2];
+  hash_index(key, index, x);
+  return x[0] ^ x[1];
+}
+
+void crafter_jax_bits(crafter_jaxkey key, uint32_t *out, long count) {
+  for (long i = 0; i < count; i++) out[i] = crafter_jax_bits_at(key, (uint64_t)i);
+}
+
+float crafter_jax_uniform_of_bits(uint32_t bits, float minval, float maxval) {
+  uint32_t mantissa = (bits >> 9) | 0x3F800000U;
+  float one_to_two;
+  memcpy(&one_to_two, &mantissa, sizeof one_to_two);
+  float unit = one_to_two - 1.0f;
+  /* XLA's CPU compiler fuses the scaling into one multiply-add, rounded
+   * once. */
+  float value = fmaf(unit, maxval - minval, minval);
+  return value < minval ? minval : value;
+}
+
+void crafter_jax_uniform(crafter_jaxkey key, float *out, long count, float minval, float maxval) {
+  for (long i = 0; i < count; i++)
+    out[i] = crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)i), minval, maxval);
+}
+
+float crafter_jax_uniform1(crafter_jaxkey key) {
+  return crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, 0), 0.0f, 1.0f);
+}
+
+/* JAX's span and multiplier for [minval, maxval): the span as uint32
+ * (1 for an empty range), and 2**32 mod span computed as (2**16 mod
+ * span)**2 mod span. */
+static void randint_span(int32_t minval, int32_t maxval, uint32_t *span, uint32_t *multiplier) {
+  uint32_t s = maxval <= minval ? 1U : (uint32_t)maxval - (uint32_t)minval;
+  uint32_t m = 65536U % s;
+  *span = s;
+  *multiplier = (m * m) % s;
+}
+
+static inline int32_t randint_of(uint32_t high, uint32_t low, int32_t minval, uint32_t span,
+                                 uint32_t multiplier) {
+  uint32_t offset = ((high % span) * multiplier + low % span) % span;
+  return (int32_t)((uint32_t)minval + offset);
+}
+
+void crafter_jax_randint(crafter_jaxkey key, int32_t *out, long count, int32_t minval, int32_t maxval) {
+  crafter_jaxkey halves[2];
+  crafter_jax_split(key, halves, 2);
+  uint32_t span, multiplier;
+  randint_span(minval, maxval, &span, &multiplier);
+  for (long i = 0; i < count; i++)
+    out[i] = randint_of(crafter_jax_bits_at(halves[0], (uint64_t)i),
+                        crafter_jax_bits_at(halves[1], (uint64_t)i), minval, span, multiplier);
+}
+
+int32_t crafter_jax_randint1(crafter_jaxkey key, int32_t minval, int32_t maxval) {
+  int32_t out;
+  crafter_jax_randint(key, &out, 1, minval, maxval);
+  return out;
+}
+
+void crafter_jax_choice(crafter_jaxkey key, int32_t n, int32_t *out, long count) {
+  crafter_jax_randint(key, out, count, 0, n);
+}
+
+#define CUMSUM_TILE 16
+
+int crafter_jax_cumsum(const float *x, long n, float *out) {
+  if (n <= 0) return 0;
+  if (n <= CUMSUM_TILE) {
+    float sum = 0.0f;
+    for (long i = 0; i < n; i++) out[i] = sum = sum + x[i];
+    return 0;
+  }
+  /* Each tile's running sums; the padding adds zeros, which changes no
+   * sum, so the last tile's total is its last running sum. */
+  long tiles = (n + CUMSUM_TILE - 1) / CUMSUM_TILE;
+  float *totals = malloc(2 * (size_t)tiles * sizeof *totals);
+  if (!totals) return -1;
+  float *before = totals + tiles;
+  for (long t = 0; t < tiles; t++) {
+    long start = t * CUMSUM_TILE, end = start + CUMSUM_TILE < n ? start + CUMSUM_TILE : n;
+    float sum = 0.0f;
+    for (long i = start; i < end; i++) out[i] = sum = sum + x[i];
+    totals[t] = sum;
+  }
+  /* The sum of the tiles before each: the totals' own cumulative sum
+   * (computed the same way), shifted by one. */
+  if (crafter_jax_cumsum(totals, tiles, before) != 0) {
+    free(totals);
+    return -1;
+  }
+  for (long t = tiles - 1; t > 0; t--) before[t] = before[t - 1];
+  before[0] = 0.0f;
+  for (long t = 1; t < tiles; t++) {
+    long start = t * CUMSUM_TILE, end = start + CUMSUM_TILE < n ? start + CUMSUM_TILE : n;
+    for (long i = start; i < end; i++) out[i] = out[i] + before[t];
+  }
+  free(totals);
+  return 0;
+}
+
+/* jnp.searchsorted(sorted, value) (side left) by JAX's scan: a fixed
+ * ceil(log2(n + 1)) halvings of [low, high), moving high down to mid
+ * when value <= sorted[mid]; the answer is high. */
+static int32_t search_left(const float *sorted, long n, float value) {
+  int levels = 0;
+  while (levels < 63 && ((uint64_t)1 << levels) < (uint64_t)n + 1U) levels++;
+  uint32_t low = 0, high = (uint32_t)n;
+  for (int level = 0; level < levels; level++) {
+    uint32_t mid = low + (high - low) / 2U;
+    if (value <= sorted[mid])
+      high = mid;
+    else
+      low = mid;
+  }
+  return (int32_t)high;
+}
+
+void crafter_jax_choice_cumsum(crafter_jaxkey key, const float *cumsum, long n, int32_t *out,
+                               long count) {
+  float total = cumsum[n - 1];
+  for (long i = 0; i < count; i++) {
+    float u = crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)i), 0.0f, 1.0f);
+    float r = total * (1.0f - u);
+    out[i] = search_left(cumsum, n, r);
+  }
+}
+
+int crafter_jax_choice_p(crafter_jaxkey key, const float *p, long n, int32_t *out, long count) {
+  float *cumsum = malloc((size_t)n * sizeof *cumsum);
+  if (!cumsum || crafter_jax_cumsum(p, n, cumsum) != 0) {
+    free(cumsum);
+    return -1;
+  }
+  crafter_jax_choice_cumsum(key, cumsum, n, out, count);
+  free(cumsum);
+  return 0;
+}
+
+void crafter_jax_bernoulli(crafter_jaxkey key, float p, uint8_t *out, long count) {
+  for (long i = 0; i < count; i++)
+    out[i] = crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)i), 0.0f, 1.0f) < p;
+}

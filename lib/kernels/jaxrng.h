@@ -1,0 +1,122 @@
+/* jaxrng: JAX's random draws, as jax.random computes them on the CPU with
+ * its defaults: 32-bit types (jax_enable_x64 off), the threefry2x32
+ * generator, the partitionable layout of its counters
+ * (jax_threefry_partitionable on, as jax 0.10 has it by default).
+ *
+ * Promise: every function returns bit for bit what the jax.random call
+ * named beside it returns (measured against jax 0.10.2 on x86-64;
+ * tests/unit/test-jaxrng.c and tests/jaxrng.t).  A key is JAX's legacy
+ * uint32[2] key, the array jax.random.PRNGKey returns.
+ *
+ * Shapes: with the partitionable layout, element i of a draw of any shape
+ * (its index in row-major order, numpy's C order) depends on the key and
+ * i alone, never on the shape.  So every draw here fills `count` values
+ * in row-major order, and a draw of shape (a, b) is the draw of count
+ * a * b, element [r][c] at index r * b + c; a scalar draw (shape ()) is
+ * element 0 of any draw.  Nothing here keeps state between calls. */
+#ifndef CRAFTER_JAXRNG_H
+#define CRAFTER_JAXRNG_H
+
+#include <stdint.h>
+
+typedef struct crafter_jaxkey {
+  uint32_t word[2]; /* key[0] and key[1] of the uint32[2] array */
+} crafter_jaxkey;
+
+/* jax.random.PRNGKey(seed) for a Python int seed, -2**63 <= seed < 2**63
+ * (JAX refuses others).  With 64-bit types off JAX keeps only the low 32
+ * bits: the key is (0, seed mod 2**32), so -1 gives (0, 0xffffffff) and
+ * 2**32 + 5 gives (0, 5). */
+crafter_jaxkey crafter_jax_key(int64_t seed);
+
+/* The threefry2x32 hash (20 rounds) of the counter pair (x[0], x[1])
+ * under key, in place: jax.random's threefry2x32_p primitive. */
+void crafter_jax_threefry2x32(crafter_jaxkey key, uint32_t x[2]);
+
+/* Key number `index` of jax.random.split(key, shape), the keys in
+ * row-major order: for split(key, n), keys[index]; for split(key, (a, b)),
+ * keys[index / b][index % b].  It is the hash of the counter
+ * (index >> 32, index mod 2**32). */
+crafter_jaxkey crafter_jax_split_one(crafter_jaxkey key, uint64_t index);
+
+/* jax.random.split(key, count) (count >= 1; any shape, flattened): the
+ * keys in order into out[count].  `key, sub = split(key)` is
+ * crafter_jax_split(key, pair, 2), key = pair[0], sub = pair[1]. */
+void crafter_jax_split(crafter_jaxkey key, crafter_jaxkey *out, long count);
+
+/* jax.random.fold_in(key, data) for a 32-bit data (a Python int is
+ * taken mod 2**32, as JAX's uint32 conversion does). */
+crafter_jaxkey crafter_jax_fold_in(crafter_jaxkey key, uint32_t data);
+
+/* Element `index` of jax.random.bits(key, shape, dtype=uint32)
+ * (= the random bits every 32-bit sampler starts from): the two words of
+ * the hash of (index >> 32, index mod 2**32), exclusive-or'ed. */
+uint32_t crafter_jax_bits_at(crafter_jaxkey key, uint64_t index);
+
+/* jax.random.bits(key, shape, uint32) with count = prod(shape) elements,
+ * row-major, into out[count]. */
+void crafter_jax_bits(crafter_jaxkey key, uint32_t *out, long count);
+
+/* The float32 uniform of one word of random bits: the high 23 bits as
+ * the mantissa of a number in [1, 2), minus 1 (a multiple of 2**-23 in
+ * [0, 1)), then scaled as jax.random.uniform computes it on the CPU:
+ * u * (maxval - minval) + minval as one fused multiply-add, rounded once
+ * (rounded twice, 121 of the 5,236 uniform values of the golden file
+ * differ), and never below minval.  Bounds 0 and 1 are exact either way. */
+float crafter_jax_uniform_of_bits(uint32_t bits, float minval, float maxval);
+
+/* jax.random.uniform(key, shape, float32, minval, maxval), count =
+ * prod(shape) values in row-major order; the defaults are minval 0,
+ * maxval 1.  Python float bounds are rounded to float32 first, as JAX
+ * does; pass them so rounded. */
+void crafter_jax_uniform(crafter_jaxkey key, float *out, long count, float minval, float maxval);
+
+/* jax.random.uniform(key) (shape (), float32, in [0, 1)). */
+float crafter_jax_uniform1(crafter_jaxkey key);
+
+/* jax.random.randint(key, shape, minval, maxval) with dtype int32 (the
+ * default without 64-bit types), count = prod(shape) values, row-major.
+ * JAX's own algorithm: the key is split in two; the first key's bits
+ * (high) and the second's (low), each reduced mod the span, combine as
+ * (high * (2**32 mod span) + low) mod span, in uint32 arithmetic; span
+ * is maxval - minval (1 when maxval <= minval, so minval is returned).
+ * Bounds are int32, as JAX requires of Python ints there. */
+void crafter_jax_randint(crafter_jaxkey key, int32_t *out, long count, int32_t minval, int32_t maxval);
+
+/* jax.random.randint(key, (), minval, maxval) (int32). */
+int32_t crafter_jax_randint1(crafter_jaxkey key, int32_t minval, int32_t maxval);
+
+/* jax.random.choice(key, a, shape) with replace=True and no p: the
+ * indices of the chosen elements of a's first axis (n of them; a = n
+ * chooses the indices themselves), count = prod(shape), row-major.  It is
+ * randint(key, shape, 0, n); choice of an array a is a[index] (a row of
+ * a for a 2-D a, as choice(key, DIRECTIONS[1:5]) takes). */
+void crafter_jax_choice(crafter_jaxkey key, int32_t n, int32_t *out, long count);
+
+/* jnp.cumsum(x) of n float32 values, as XLA's CPU compiler computes it:
+ * up to 16 values, a running sum; past 16, the values are cut into tiles
+ * of 16 (the last padded with zeros), each tile summed running, and each
+ * tile's sums added the sum of the tiles before it (an exclusive scan of
+ * the tile totals, itself computed this way).  out may not alias x.
+ * Returns 0, or -1 when memory for the tile totals cannot be had. */
+int crafter_jax_cumsum(const float *x, long n, float *out);
+
+/* jax.random.choice(key, a, shape, replace=True, p=p) given cumsum =
+ * crafter_jax_cumsum(p) (n values): r = cumsum[n-1] * (1 - uniform) in
+ * float32, and the index is jnp.searchsorted(cumsum, r) (side left, by
+ * JAX's binary search of ceil(log2(n + 1)) steps).  count = prod(shape)
+ * indices, row-major, into out.  p need not sum to one.  Keeping the
+ * cumulative sum lets many draws from one p share it. */
+void crafter_jax_choice_cumsum(crafter_jaxkey key, const float *cumsum, long n, int32_t *out,
+                               long count);
+
+/* jax.random.choice(key, a, shape, replace=True, p=p) for float32 p[n]:
+ * indices as crafter_jax_choice gives them.  Returns 0, or -1 when memory
+ * for the cumulative sum cannot be had. */
+int crafter_jax_choice_p(crafter_jaxkey key, const float *p, long n, int32_t *out, long count);
+
+/* jax.random.bernoulli(key, p, shape) for a float32 p (mode 'low', the
+ * default): uniform(key, shape) < p, as 0 or 1, count values row-major. */
+void crafter_jax_bernoulli(crafter_jaxkey key, float p, uint8_t *out, long count);
+
+#endif

@@ -1,0 +1,417 @@
+/* JAX's random draws (lib/kernels/jaxrng.c) against JAX itself.
+ *
+ *   test-jaxrng FILE
+ *
+ * FILE holds cases printed by tests/reference/jaxrng.py (its docstring
+ * gives the format): JAX's outputs, each recomputed here and compared bit
+ * for bit, one test per kind of call.  tests/unit-jaxrng.t runs it on
+ * tests/data/jaxrng/golden.txt, recorded from jax 0.10.2 with
+ *
+ *   build-reference/craftax-venv/bin/python tests/reference/jaxrng.py \
+ *       --seed 1 > tests/data/jaxrng/golden.txt
+ *
+ * and tests/jaxrng.t on fresh cases where JAX is installed.  No expected
+ * value is written here: all come from the file.  Then the same cases are
+ * recomputed two wrong ways that must not pass: with JAX's other,
+ * non-partitionable layout of the counters, and with choice(p)'s
+ * cumulative sum taken as a plain running sum. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/jaxrng.h"
+#include "tap.h"
+
+enum kind { KEY, SPLIT, FOLD_IN, BITS, UNIFORM, RANDINT, CHOICE, CHOICE_P, CHOICE_MASK, CUMSUM,
+            BERNOULLI, KINDS };
+static const char *const kind_names[KINDS] = {"key", "split", "fold_in", "bits", "uniform",
+                                              "randint", "choice", "choice_p", "choice_mask",
+                                              "cumsum", "bernoulli"};
+
+struct tally {
+  long cases, values, wrong_cases, wrong_values;
+  char first_wrong[160];
+};
+
+/* One line cut into its words: the arguments before '=' and the values
+ * after it. */
+struct line {
+  char **word;
+  int words;
+  char **value;
+  long values;
+};
+
+static int split_line(char *text, struct line *line, char ***storage, long *room) {
+  long tokens = 0, equals = -1;
+  for (char *token = strtok(text, " \n"); token; token = strtok(NULL, " \n")) {
+    if (tokens == *room) {
+      *room = *room ? 2 * *room : 1024;
+      char **grown = realloc(*storage, (size_t)*room * sizeof *grown);
+      if (!grown) return -1;
+      *storage = grown;
+    }
+    if (equals < 0 && strcmp(token, "=") == 0) equals = tokens;
+    (*storage)[tokens++] = token;
+  }
+  if (equals < 2) return -1;
+  line->word = *storage;
+  line->words = (int)equals;
+  line->value = *storage + equals + 1;
+  line->values = tokens - equals - 1;
+  return 0;
+}
+
+static uint32_t hex32(const char *text) { return (uint32_t)strtoul(text, NULL, 16); }
+
+static float hexfloat(const char *text) {
+  uint32_t bits = hex32(text);
+  float value;
+  memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+static uint32_t float_bits(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+/* The element count of a shape: '-' is (), 1; '3x4' is 12. */
+static long shape_count(const char *text) {
+  if (strcmp(text, "-") == 0) return 1;
+  long count = 1;
+  for (const char *at = text; *at;) {
+    char *end;
+    count *= strtol(at, &end, 10);
+    at = *end == 'x' ? end + 1 : end;
+    if (end == at && *at) return -1;
+  }
+  return count;
+}
+
+static crafter_jaxkey key_of(char **word) {
+  crafter_jaxkey key = {{hex32(word[0]), hex32(word[1])}};
+  return key;
+}
+
+/* The ways a case can be recomputed: this module's, and the two wrong
+ * ones the file must refuse. */
+enum way { RIGHT, ORIGINAL_LAYOUT, RUNNING_SUM };
+
+/* JAX's non-partitionable layout (jax_threefry_partitionable off): the
+ * counters 0 .. n-1 (padded to even) cut in two halves that are hashed
+ * pairwise, the first words of every hash then the second words. */
+static void original_layout_bits(crafter_jaxkey key, uint32_t *out, long count) {
+  long half = (count + 1) / 2;
+  for (long i = 0; i < half; i++) {
+    uint32_t x[2] = {(uint32_t)i, i + half < count ? (uint32_t)(i + half) : 0U};
+    crafter_jax_threefry2x32(key, x);
+    out[i] = x[0];
+    if (i + half < count) out[i + half] = x[1];
+  }
+}
+
+static void plain_running_sum(const float *x, long n, float *out) {
+  float sum = 0.0f;
+  for (long i = 0; i < n; i++) out[i] = sum = sum + x[i];
+}
+
+static void draw_uniform(enum way way, crafter_jaxkey key, float *out, long count, float minval,
+                         float maxval) {
+  if (way != ORIGINAL_LAYOUT) {
+    crafter_jax_uniform(key, out, count, minval, maxval);
+    return;
+  }
+  uint32_t *bits = malloc((size_t)count * sizeof *bits);
+  if (!bits) abort();
+  original_layout_bits(key, bits, count);
+  for (long i = 0; i < count; i++) out[i] = crafter_jax_uniform_of_bits(bits[i], minval, maxval);
+  free(bits);
+}
+
+/* Recomputes one case into got[] (as the words the file would print,
+ * turned to uint32) and says how many values it holds; -1 for a case it
+ * cannot read. */
+static long recompute(enum way way, enum kind kind, const struct line *line, uint32_t *got) {
+  char *const *w = line->word + 1;
+  long count;
+  switch (kind) {
+  case KEY: {
+    crafter_jaxkey key = crafter_jax_key((int64_t)strtoll(w[0], NULL, 10));
+    got[0] = key.word[0];
+    got[1] = key.word[1];
+    return 2;
+  }
+  case SPLIT: {
+    count = shape_count(w[2]);
+    if (count < 1 || 2 * count != line->values) return -1;
+    crafter_jaxkey *keys = malloc((size_t)count * sizeof *keys);
+    if (!keys) abort();
+    if (way == ORIGINAL_LAYOUT)
+      original_layout_bits(key_of((char **)w), got, 2 * count);
+    else {
+      crafter_jax_split(key_of((char **)w), keys, count);
+      for (long i = 0; i < count; i++) {
+        got[2 * i] = keys[i].word[0];
+        got[2 * i + 1] = keys[i].word[1];
+      }
+    }
+    free(keys);
+    return 2 * count;
+  }
+  case FOLD_IN: {
+    crafter_jaxkey key = crafter_jax_fold_in(key_of((char **)w), (uint32_t)strtoull(w[2], NULL, 10));
+    got[0] = key.word[0];
+    got[1] = key.word[1];
+    return 2;
+  }
+  case BITS:
+    count = shape_count(w[2]);
+    if (way == ORIGINAL_LAYOUT)
+      original_layout_bits(key_of((char **)w), got, count);
+    else
+      crafter_jax_bits(key_of((char **)w), got, count);
+    return count;
+  case UNIFORM: {
+    count = shape_count(w[2]);
+    float *values = malloc((size_t)count * sizeof *values);
+    if (!values) abort();
+    draw_uniform(way, key_of((char **)w), values, count, hexfloat(w[3]), hexfloat(w[4]));
+    for (long i = 0; i < count; i++) got[i] = float_bits(values[i]);
+    free(values);
+    return count;
+  }
+  case RANDINT:
+  case CHOICE: {
+    count = shape_count(w[2]);
+    if (count < 1 || count > line->values) return -1;
+    int32_t *values = malloc((size_t)count * sizeof *values);
+    if (!values) abort();
+    if (kind == RANDINT)
+      crafter_jax_randint(key_of((char **)w), values, count, (int32_t)strtol(w[3], NULL, 10),
+                          (int32_t)strtol(w[4], NULL, 10));
+    else
+      crafter_jax_choice(key_of((char **)w), (int32_t)strtol(w[3], NULL, 10), values, count);
+    for (long i = 0; i < count; i++) got[i] = (uint32_t)values[i];
+    free(values);
+    return count;
+  }
+  case CHOICE_P:
+  case CHOICE_MASK: {
+    count = shape_count(w[2]);
+    long n = strtol(w[3], NULL, 10);
+    if (count < 1 || n < 1 || count > line->values) return -1;
+    if (kind == CHOICE_P && line->words != 5 + n) return -1;
+    if (kind == CHOICE_MASK && (line->words != 6 || (long)strlen(w[4]) != (n + 3) / 4)) return -1;
+    float *p = malloc((size_t)n * sizeof *p), *cumsum = malloc((size_t)n * sizeof *cumsum);
+    int32_t *values = malloc((size_t)count * sizeof *values);
+    if (!p || !cumsum || !values) abort();
+    if (kind == CHOICE_P) {
+      for (long i = 0; i < n; i++) p[i] = hexfloat(w[4 + i]);
+    } else {
+      /* Craftax's p: the mask as float32 over its count, a true division. */
+      long ones = 0;
+      for (long i = 0; i < n; i++) {
+        char digit[2] = {w[4][i / 4], 0};
+        p[i] = (float)((strtoul(digit, NULL, 16) >> (3 - i % 4)) & 1U);
+        ones += p[i] != 0.0f;
+      }
+      for (long i = 0; i < n; i++) p[i] = p[i] / (float)ones;
+    }
+    if (way == RUNNING_SUM)
+      plain_running_sum(p, n, cumsum);
+    else if (crafter_jax_cumsum(p, n, cumsum) != 0)
+      abort();
+    crafter_jaxkey key = key_of((char **)w);
+    if (way == ORIGINAL_LAYOUT) {
+      /* The uniform draws of the other layout; the index is the first
+       * whose sum is not below r, as searchsorted's. */
+      float *u = malloc((size_t)count * sizeof *u);
+      if (!u) abort();
+      draw_uniform(way, key, u, count, 0.0f, 1.0f);
+      for (long i = 0; i < count; i++) {
+        float r = cumsum[n - 1] * (1.0f - u[i]);
+        long low = 0;
+        while (low < n && cumsum[low] < r) low++;
+        values[i] = (int32_t)low;
+      }
+      free(u);
+    } else {
+      crafter_jax_choice_cumsum(key, cumsum, n, values, count);
+    }
+    for (long i = 0; i < count; i++) got[i] = (uint32_t)values[i];
+    free(p);
+    free(cumsum);
+    free(values);
+    return count;
+  }
+  case CUMSUM: {
+    long n = strtol(w[0], NULL, 10);
+    if (n < 1 || line->words != 2 + n) return -1;
+    float *p = malloc((size_t)n * sizeof *p), *cumsum = malloc((size_t)n * sizeof *cumsum);
+    if (!p || !cumsum) abort();
+    for (long i = 0; i < n; i++) p[i] = hexfloat(w[1 + i]);
+    if (way == RUNNING_SUM)
+      plain_running_sum(p, n, cumsum);
+    else if (crafter_jax_cumsum(p, n, cumsum) != 0)
+      abort();
+    for (long i = 0; i < n; i++) got[i] = float_bits(cumsum[i]);
+    free(p);
+    free(cumsum);
+    return n;
+  }
+  case BERNOULLI: {
+    count = shape_count(w[2]);
+    uint8_t *values = malloc((size_t)count);
+    if (!values) abort();
+    if (way == ORIGINAL_LAYOUT) {
+      float *u = malloc((size_t)count * sizeof *u);
+      if (!u) abort();
+      draw_uniform(way, key_of((char **)w), u, count, 0.0f, 1.0f);
+      for (long i = 0; i < count; i++) values[i] = u[i] < hexfloat(w[3]);
+      free(u);
+    } else {
+      crafter_jax_bernoulli(key_of((char **)w), hexfloat(w[3]), values, count);
+    }
+    for (long i = 0; i < count; i++) got[i] = values[i];
+    free(values);
+    return count;
+  }
+  default:
+    return -1;
+  }
+}
+
+/* The file's values as the words recompute() gives: hex for keys, bits
+ * and floats, decimal for integers. */
+static uint32_t expected_word(enum kind kind, const char *text) {
+  switch (kind) {
+  case RANDINT:
+  case CHOICE:
+  case CHOICE_P:
+  case CHOICE_MASK:
+  case BERNOULLI:
+    return (uint32_t)strtol(text, NULL, 10);
+  default:
+    return hex32(text);
+  }
+}
+
+/* Checks every case of the file the given way; tallies by kind. */
+static int check_file(const char *path, enum way way, struct tally *tally) {
+  FILE *file = fopen(path, "r");
+  if (!file) return -1;
+  char *text = NULL, **storage = NULL;
+  size_t size = 0;
+  long room = 0, line_number = 0;
+  uint32_t *got = NULL;
+  long got_room = 0;
+  int status = 0;
+  while (getline(&text, &size, file) > 0) {
+    line_number++;
+    struct line line;
+    if (text[0] == '#' || text[0] == '\n') continue;
+    if (split_line(text, &line, &storage, &room) != 0) {
+      status = -1;
+      break;
+    }
+    enum kind kind = KINDS;
+    for (int k = 0; k < KINDS; k++)
+      if (strcmp(line.word[0], kind_names[k]) == 0) kind = (enum kind)k;
+    if (kind == KINDS) {
+      status = -1;
+      break;
+    }
+    if (got_room < line.values + 2) {
+      got_room = line.values + 2;
+      free(got);
+      got = malloc((size_t)got_room * sizeof *got);
+      if (!got) abort();
+    }
+    long count = recompute(way, kind, &line, got);
+    if (count != line.values) {
+      fprintf(stderr, "%s:%ld: a %s case this test cannot read\n", path, line_number,
+              kind_names[kind]);
+      status = -1;
+      break;
+    }
+    struct tally *t = &tally[kind];
+    long wrong = 0, first = -1;
+    for (long i = 0; i < count; i++)
+      if (got[i] != expected_word(kind, line.value[i])) {
+        if (first < 0) first = i;
+        wrong++;
+      }
+    t->cases++;
+    t->values += count;
+    t->wrong_values += wrong;
+    if (wrong && !t->wrong_cases++)
+      snprintf(t->first_wrong, sizeof t->first_wrong,
+               "line %ld, value %ld: JAX %s, here %08" PRIx32 " (%" PRId32 ")", line_number, first,
+               line.value[first], got[first], (int32_t)got[first]);
+  }
+  free(text);
+  free(storage);
+  free(got);
+  fclose(file);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: test-jaxrng FILE (cases printed by tests/reference/jaxrng.py)\n");
+    return 2;
+  }
+  const char *path = argv[1];
+  struct tally right[KINDS] = {{0}};
+  int status = check_file(path, RIGHT, right);
+  ok(status == 0, "%s is read whole", path);
+  long cases = 0, values = 0;
+  for (int k = 0; k < KINDS; k++) {
+    const struct tally *t = &right[k];
+    cases += t->cases;
+    values += t->values;
+    if (t->cases == 0) {
+      skip("no %s case in the file", kind_names[k]);
+      continue;
+    }
+    ok(t->wrong_cases == 0, "%s: %ld of %ld cases and %ld of %ld values are JAX's%s%s",
+       kind_names[k], t->cases - t->wrong_cases, t->cases, t->values - t->wrong_values,
+       t->values, t->wrong_cases ? "; first difference at " : "", t->first_wrong);
+  }
+  printf("# %ld cases, %ld values compared with JAX's\n", cases, values);
+
+  /* What the file's cases can tell apart: JAX's non-partitionable layout
+   * and a running sum for choice(p) must each fail somewhere. */
+  struct tally original[KINDS] = {{0}}, running[KINDS] = {{0}};
+  check_file(path, ORIGINAL_LAYOUT, original);
+  check_file(path, RUNNING_SUM, running);
+  const enum kind layout_kinds[] = {SPLIT, BITS, UNIFORM, CHOICE_MASK};
+  for (size_t i = 0; i < sizeof layout_kinds / sizeof *layout_kinds; i++) {
+    const struct tally *t = &original[layout_kinds[i]];
+    if (t->cases == 0) continue;
+    ok(t->wrong_cases > 0, "the non-partitionable layout fails %s: %ld of %ld cases differ",
+       kind_names[layout_kinds[i]], t->wrong_cases, t->cases);
+  }
+  const enum kind sum_kinds[] = {CHOICE_MASK, CUMSUM};
+  for (size_t i = 0; i < sizeof sum_kinds / sizeof *sum_kinds; i++) {
+    const struct tally *t = &running[sum_kinds[i]];
+    if (t->cases == 0) continue;
+    ok(t->wrong_cases > 0, "a plain running sum fails %s: %ld of %ld cases differ",
+       kind_names[sum_kinds[i]], t->wrong_cases, t->cases);
+  }
+
+  /* The scalar forms are element 0 of the array forms. */
+  crafter_jaxkey key = crafter_jax_key(1234), halves[3];
+  float u[3];
+  int32_t r[3];
+  crafter_jax_uniform(key, u, 3, 0.0f, 1.0f);
+  crafter_jax_randint(key, r, 3, -4, 9);
+  crafter_jax_split(key, halves, 3);
+  ok(crafter_jax_uniform1(key) == u[0] && crafter_jax_randint1(key, -4, 9) == r[0] &&
+         crafter_jax_split_one(key, 2).word[1] == halves[2].word[1],
+     "uniform1, randint1 and split_one are element 0 (2) of uniform, randint and split");
+  return tap_done();
+}
