@@ -30,7 +30,7 @@ compare() {
     diag <"$scratch/$name.err"
     return 2
   fi
-  "$check" "$scratch/$name.txt" >"$scratch/$name.out" 2>&1
+  "$check" --fresh "$scratch/$name.txt" >"$scratch/$name.out" 2>&1
 }
 summary() { sed -n 's/^# \([0-9]* cases, [0-9]* values\) compared.*/\1/p' "$scratch/$1.out"; }
 
