@@ -4,11 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The arithmetic follows the graph XLA's CPU compiler makes of craftax's
- * expressions: every float32 operation rounded on its own (the build
- * never contracts, -ffp-contract=off), Python constants rounded to float32
- * where they meet a float32 array, and a division by a constant made a
- * multiplication by its float32 reciprocal. */
+/* The arithmetic is that of the machine code XLA's CPU compiler (jax
+ * 0.10.1) makes of craftax's graph.  XLA multiplies by the reciprocal of
+ * the noise's span (max - min) rather than dividing by it, and divides by
+ * 5 as a multiplication by float32 1/5.  Its LLVM back end contracts a
+ * product into the sum it alone feeds (x*y + z, a single-use product, as
+ * one fused multiply-add); of a sum of two such products the first
+ * operand is fused and the second rounded.  So, in the noise: each ramp
+ * n = x*g.x + y*g.y is fmaf(y, g.y, x*g.x); the fade t*t*t * (t*(t*6 -
+ * 15) + 10) has its two inner multiply-adds fused; each blend
+ * a*(1-t) + t*b is fmaf(b, t, a*(1-t)), and the last (1-t)*n0 + t*n1 is
+ * fmaf(1-t, n0, t*n1).  Normalised, the water's noise meets the
+ * proximity in one multiply-add (fmaf(1/span, noise - min, proximity))
+ * and the mountain's meets its 0.05 in one; the paths' and trees' noise is
+ * the product alone.  Everything else is rounded on its own: the build
+ * never contracts (-ffp-contract=off), every fmaf here is XLA's.  Python
+ * constants are rounded to float32 where they meet a float32 array. */
 
 enum { SIZE = CRAFTER_CC_MAP_SIZE, CELLS = SIZE * SIZE };
 
@@ -19,26 +30,28 @@ static float lattice_offset(int i, int per_square) {
   return (float)(i % per_square) / (float)per_square;
 }
 
-/* interpolant(t) = t * t * t * (t * (t * 6 - 15) + 10), evaluated left
- * to right as Python groups it. */
+static inline int fused(enum crafter_cc_arith arith) { return arith != CRAFTER_CC_UNFUSED; }
+
+/* a*b + c, as one fused multiply-add where XLA's code has one. */
+static inline float madd(float a, float b, float c, enum crafter_cc_arith arith) {
+  if (fused(arith)) return fmaf(a, b, c);
+  float product = a * b;
+  return product + c;
+}
+
+/* interpolant(t) = t * t * t * (t * (t * 6 - 15) + 10). */
 static float fade(float t, enum crafter_cc_arith arith) {
-  if (arith == CRAFTER_CC_CONTRACTED) return t * t * t * fmaf(t, fmaf(t, 6.0f, -15.0f), 10.0f);
   float cube = t * t * t;
-  float inner = t * 6.0f - 15.0f;
-  inner = t * inner + 10.0f;
-  return cube * inner;
+  return cube * madd(t, madd(t, 6.0f, -15.0f, arith), 10.0f, arith);
 }
 
-/* a*b + c*d, with each product rounded (as XLA computes jnp.sum over the
- * pair and n00 * (1 - t) + t * n10), or with the first product fused. */
-static inline float dot2(float a, float b, float c, float d, enum crafter_cc_arith arith) {
-  if (arith == CRAFTER_CC_CONTRACTED) return fmaf(a, b, c * d);
-  float first = a * b;
-  float second = c * d;
-  return first + second;
-}
+/* One noise field before its normalisation, with what normalises it. */
+struct noise {
+  float raw[CELLS];
+  float lowest, reciprocal, span; /* min, 1 / (max - min), max - min */
+};
 
-static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, float *out,
+static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
                         enum crafter_cc_arith arith) {
   /* fractal: rng, _rng = split(rng); perlin: rng, _rng = split(rng);
    * the angles are uniform(_rng, (res_rows + 1, res_columns + 1)). */
@@ -58,34 +71,52 @@ static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, float
   const float root2 = sqrtf(2.0f);
   float lowest = INFINITY, highest = -INFINITY;
   for (int i = 0; i < SIZE; i++) {
-    float x = lattice_offset(i, per_row), tx = fade(x, arith);
+    float x = lattice_offset(i, per_row), tx = fade(x, arith), ux = 1.0f - tx;
     int a = i / per_row;
     for (int j = 0; j < SIZE; j++) {
       float y = lattice_offset(j, per_column), ty = fade(y, arith);
       int b = j / per_column;
       int g00 = a * lattice_columns + b, g10 = g00 + lattice_columns, g01 = g00 + 1,
           g11 = g10 + 1;
-      float n00 = dot2(x, cosine[g00], y, sine[g00], arith);
-      float n10 = dot2(x - 1.0f, cosine[g10], y, sine[g10], arith);
-      float n01 = dot2(x, cosine[g01], y - 1.0f, sine[g01], arith);
-      float n11 = dot2(x - 1.0f, cosine[g11], y - 1.0f, sine[g11], arith);
-      float n0 = dot2(n00, 1.0f - tx, tx, n10, arith);
-      float n1 = dot2(n01, 1.0f - tx, tx, n11, arith);
-      /* noise = zeros + 1 * perlin */
-      float value = 0.0f + root2 * dot2(1.0f - ty, n0, ty, n1, arith);
-      out[i * SIZE + j] = value;
+      float n00 = madd(y, sine[g00], x * cosine[g00], arith);
+      float n10 = madd(y, sine[g10], (x - 1.0f) * cosine[g10], arith);
+      float n01 = madd(y - 1.0f, sine[g01], x * cosine[g01], arith);
+      float n11 = madd(y - 1.0f, sine[g11], (x - 1.0f) * cosine[g11], arith);
+      float n0 = madd(n10, tx, n00 * ux, arith);
+      float n1 = madd(n11, tx, n01 * ux, arith);
+      float value = madd(1.0f - ty, n0, ty * n1, arith) * root2;
+      noise->raw[i * SIZE + j] = value;
       if (value < lowest) lowest = value;
       if (value > highest) highest = value;
     }
   }
-  /* (noise - min) / (max - min): a division by a computed value, done as
-   * a division. */
-  float span = highest - lowest;
-  for (int n = 0; n < CELLS; n++) out[n] = (out[n] - lowest) / span;
+  noise->lowest = lowest;
+  noise->span = highest - lowest;
+  noise->reciprocal = 1.0f / noise->span;
 }
 
-void crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out) {
-  noise_arith(key, res_rows, res_columns, out, CRAFTER_CC_AS_JAX);
+/* The normalised noise of a cell, (noise - min) / (max - min), as the
+ * paths and trees take it. */
+static inline float normalised(const struct noise *noise, int n, enum crafter_cc_arith arith) {
+  float above = noise->raw[n] - noise->lowest;
+  if (arith == CRAFTER_CC_TRUE_DIVISION) return above / noise->span;
+  return noise->reciprocal * above;
+}
+
+/* normalised + c, with the multiply-add XLA makes of it. */
+static inline float normalised_plus(const struct noise *noise, int n, float c,
+                                    enum crafter_cc_arith arith) {
+  if (arith == CRAFTER_CC_TRUE_DIVISION) return normalised(noise, n, arith) + c;
+  return madd(noise->reciprocal, noise->raw[n] - noise->lowest, c, arith);
+}
+
+int crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out) {
+  struct noise *noise = malloc(sizeof *noise);
+  if (!noise) return -1;
+  noise_arith(key, res_rows, res_columns, noise, CRAFTER_CC_AS_JAX);
+  for (int n = 0; n < CELLS; n++) out[n] = normalised(noise, n, CRAFTER_CC_AS_JAX);
+  free(noise);
+  return 0;
 }
 
 crafter_jaxkey crafter_cc_reset_key(int64_t seed) {
@@ -130,13 +161,14 @@ int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith ar
     }
 
   static const int small = SIZE / 16, larger = SIZE / 4;
-  float water[CELLS], mountain[CELLS], path[CELLS], trees[CELLS];
+  struct noise *noises = malloc(4 * sizeof *noises);
+  if (!noises) return -1;
+  struct noise *water = &noises[0], *mountain = &noises[1], *paths = &noises[2],
+               *trees = &noises[3];
   noise_arith(next_key(&rng), small, small, water, arith);
-  for (int n = 0; n < CELLS; n++) water[n] = water[n] + proximity[n] - 1.0f;
   next_key(&rng); /* water's key, unused */
   noise_arith(next_key(&rng), small, small, mountain, arith);
-  for (int n = 0; n < CELLS; n++) mountain[n] = mountain[n] + 0.05f + proximity[n] - 1.0f;
-  noise_arith(next_key(&rng), SIZE / 8, SIZE / 2, path, arith);
+  noise_arith(next_key(&rng), SIZE / 8, SIZE / 2, paths, arith);
   next_key(&rng); /* caves' key, unused */
   crafter_jaxkey coal_key = next_key(&rng), iron_key = next_key(&rng),
                  diamond_key = next_key(&rng);
@@ -147,25 +179,32 @@ int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith ar
   for (int i = 0; i < SIZE; i++)
     for (int j = 0; j < SIZE; j++) {
       int n = i * SIZE + j;
-      uint8_t block = water[n] > 0.7f ? CRAFTER_CC_WATER : CRAFTER_CC_GRASS;
-      if (water[n] < 0.75f && water[n] > 0.6f && block != CRAFTER_CC_WATER) block = CRAFTER_CC_SAND;
-      int high = mountain[n] > 0.7f;
-      if (high) block = CRAFTER_CC_STONE;
+      /* water = noise + proximity - 1; mountain = noise + 0.05 +
+       * proximity - 1, each sum rounded in Python's order */
+      float wet = normalised_plus(water, n, proximity[n], arith) - 1.0f;
+      float high = normalised_plus(mountain, n, 0.05f, arith) + proximity[n];
+      high = high - 1.0f;
+      uint8_t block = wet > 0.7f ? CRAFTER_CC_WATER : CRAFTER_CC_GRASS;
+      if (wet < 0.75f && wet > 0.6f && block != CRAFTER_CC_WATER) block = CRAFTER_CC_SAND;
+      int stony = high > 0.7f;
+      if (stony) block = CRAFTER_CC_STONE;
       /* path_x and its transpose path_y */
-      if (high && path[n] > 0.8f) block = CRAFTER_CC_PATH;
-      if (high && path[j * SIZE + i] > 0.8f) block = CRAFTER_CC_PATH;
-      if (mountain[n] > 0.85f && water[n] > 0.4f) block = CRAFTER_CC_PATH;
+      if (stony && normalised(paths, n, arith) > 0.8f) block = CRAFTER_CC_PATH;
+      if (stony && normalised(paths, j * SIZE + i, arith) > 0.8f) block = CRAFTER_CC_PATH;
+      if (high > 0.85f && wet > 0.4f) block = CRAFTER_CC_PATH;
       if (block == CRAFTER_CC_STONE && uniform_at(coal_key, n) < 0.04f) block = CRAFTER_CC_COAL;
       if (block == CRAFTER_CC_STONE && uniform_at(iron_key, n) < 0.03f) block = CRAFTER_CC_IRON;
-      if (block == CRAFTER_CC_STONE && mountain[n] > 0.8f && uniform_at(diamond_key, n) < 0.005f)
+      if (block == CRAFTER_CC_STONE && high > 0.8f && uniform_at(diamond_key, n) < 0.005f)
         block = CRAFTER_CC_DIAMOND;
       /* (tree_noise > 0.5) * uniform > 0.8: the uniform only counts where
        * the noise is above one half (elsewhere 0 > 0.8 is false). */
-      if (block == CRAFTER_CC_GRASS && trees[n] > 0.5f && uniform_at(tree_key, n) > 0.8f)
+      float woods = normalised(trees, n, arith);
+      if (block == CRAFTER_CC_GRASS && woods > 0.5f && uniform_at(tree_key, n) > 0.8f)
         block = CRAFTER_CC_TREE;
-      if (mountain[n] > 0.85f && trees[n] > 0.7f) block = CRAFTER_CC_LAVA;
+      if (high > 0.85f && woods > 0.7f) block = CRAFTER_CC_LAVA;
       map[n] = block;
     }
+  free(noises);
   state->map[centre][centre] = CRAFTER_CC_GRASS;
 
   /* One more diamond, on a stone cell drawn with p = stone / count. */

@@ -90,12 +90,16 @@ typedef struct crafter_cc_state {
 } crafter_cc_state;
 
 /* generate_fractal_noise_2d(key, (64, 64), (res_rows, res_columns),
- * octaves=1) with random angles: out[row * 64 + column], normalised to
- * [0, 1].  res_rows and res_columns divide 64. */
-void crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out);
+ * octaves=1) with random angles, as generate_world computes it for the
+ * paths and trees: out[row * 64 + column], normalised to [0, 1] (by the
+ * reciprocal of its span).  res_rows and res_columns divide 64.  The
+ * noise alone, jitted apart from generate_world, XLA compiles otherwise
+ * and need not give the same bits.  Returns 0, or -1 when memory cannot be
+ * had. */
+int crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out);
 
 /* generate_world(key, default params): the first state into *state.
- * Returns 0, or -1 when memory for the diamond's draw cannot be had. */
+ * Returns 0, or -1 when memory cannot be had. */
 int crafter_cc_generate_world(crafter_jaxkey key, crafter_cc_state *state);
 
 /* The key the reset of seed `seed` is given in Craftax's schedule:
@@ -106,8 +110,11 @@ crafter_jaxkey crafter_cc_reset_key(int64_t seed);
  * are told apart (tests/unit/test-craftax-worldgen.c). */
 enum crafter_cc_arith {
   CRAFTER_CC_AS_JAX = 0,
-  CRAFTER_CC_TRUE_DIVISION, /* x / c where XLA multiplies by 1/c */
-  CRAFTER_CC_CONTRACTED     /* the noise's a*b + c as fused multiply-adds */
+  CRAFTER_CC_TRUE_DIVISION, /* the noise divided by its span (max - min),
+                             * and the distance by 5, where XLA multiplies
+                             * by the reciprocal */
+  CRAFTER_CC_UNFUSED        /* every product rounded, where XLA fuses some
+                             * into multiply-adds */
 };
 
 /* crafter_cc_generate_world computed the way `arith` says. */
