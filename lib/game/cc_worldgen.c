@@ -69,12 +69,18 @@ static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struc
   }
   int per_row = SIZE / res_rows, per_column = SIZE / res_columns;
   const float root2 = sqrtf(2.0f);
+  /* The offsets and their fades along the columns, the same for every row. */
+  float offset_y[SIZE], fade_y[SIZE];
+  for (int j = 0; j < SIZE; j++) {
+    offset_y[j] = lattice_offset(j, per_column);
+    fade_y[j] = fade(offset_y[j], arith);
+  }
   float lowest = INFINITY, highest = -INFINITY;
   for (int i = 0; i < SIZE; i++) {
     float x = lattice_offset(i, per_row), tx = fade(x, arith), ux = 1.0f - tx;
     int a = i / per_row;
     for (int j = 0; j < SIZE; j++) {
-      float y = lattice_offset(j, per_column), ty = fade(y, arith);
+      float y = offset_y[j], ty = fade_y[j];
       int b = j / per_column;
       int g00 = a * lattice_columns + b, g10 = g00 + lattice_columns, g01 = g00 + 1,
           g11 = g10 + 1;
