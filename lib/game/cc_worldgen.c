@@ -1,0 +1,244 @@
+#include "game/cc_worldgen.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arithmetic is that of the machine code XLA's CPU compiler (jax
+ * 0.10.1) makes of craftax's graph.  XLA multiplies by the reciprocal of
+ * the noise's span (max - min) rather than dividing by it, and divides by
+ * 5 as a multiplication by float32 1/5.  Its LLVM back end contracts a
+ * product into the sum it alone feeds (x*y + z, a single-use product, as
+ * one fused multiply-add); of a sum of two such products the first
+ * operand is fused and the second rounded.  So, in the noise: each ramp
+ * n = x*g.x + y*g.y is fmaf(y, g.y, x*g.x); the fade t*t*t * (t*(t*6 -
+ * 15) + 10) has its two inner multiply-adds fused; each blend
+ * a*(1-t) + t*b is fmaf(b, t, a*(1-t)), and the last (1-t)*n0 + t*n1 is
+ * fmaf(1-t, n0, t*n1).  Normalised, the water's noise meets the
+ * proximity in one multiply-add (fmaf(1/span, noise - min, proximity))
+ * and the mountain's meets its 0.05 in one; the paths' and trees' noise is
+ * the product alone.  Everything else is rounded on its own: the build
+ * never contracts (-ffp-contract=off), every fmaf here is XLA's.  Python
+ * constants are rounded to float32 where they meet a float32 array. */
+
+enum { SIZE = CRAFTER_CC_MAP_SIZE, CELLS = SIZE * SIZE };
+
+/* The cell's offset inside its lattice square along one axis: jnp.mgrid's
+ * arange(0, res, res / 64), taken mod 1.  With res dividing 64 the steps
+ * are exact, so it is (i mod d) / d for d = 64 / res. */
+static float lattice_offset(int i, int per_square) {
+  return (float)(i % per_square) / (float)per_square;
+}
+
+static inline int fused(enum crafter_cc_arith arith) { return arith != CRAFTER_CC_UNFUSED; }
+
+/* a*b + c, as one fused multiply-add where XLA's code has one. */
+static inline float madd(float a, float b, float c, enum crafter_cc_arith arith) {
+  if (fused(arith)) return fmaf(a, b, c);
+  float product = a * b;
+  return product + c;
+}
+
+/* interpolant(t) = t * t * t * (t * (t * 6 - 15) + 10). */
+static float fade(float t, enum crafter_cc_arith arith) {
+  float cube = t * t * t;
+  return cube * madd(t, madd(t, 6.0f, -15.0f, arith), 10.0f, arith);
+}
+
+/* One noise field before its normalisation, with what normalises it. */
+struct noise {
+  float raw[CELLS];
+  float lowest, reciprocal, span; /* min, 1 / (max - min), max - min */
+};
+
+static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
+                        enum crafter_cc_arith arith) {
+  /* fractal: rng, _rng = split(rng); perlin: rng, _rng = split(rng);
+   * the angles are uniform(_rng, (res_rows + 1, res_columns + 1)). */
+  crafter_jaxkey fractal_key = crafter_jax_split_one(key, 1);
+  crafter_jaxkey perlin_key = crafter_jax_split_one(fractal_key, 1);
+  int lattice_columns = res_columns + 1;
+  int lattice = (res_rows + 1) * lattice_columns;
+  float cosine[(SIZE + 1) * (SIZE + 1)], sine[(SIZE + 1) * (SIZE + 1)];
+  const float two_pi = (float)(2.0 * 3.141592653589793);
+  for (int n = 0; n < lattice; n++) {
+    float angle = two_pi * crafter_jax_uniform_of_bits(crafter_jax_bits_at(perlin_key, (uint64_t)n),
+                                                       0.0f, 1.0f);
+    cosine[n] = cosf(angle);
+    sine[n] = sinf(angle);
+  }
+  int per_row = SIZE / res_rows, per_column = SIZE / res_columns;
+  const float root2 = sqrtf(2.0f);
+  /* The offsets and their fades along the columns, the same for every row. */
+  float offset_y[SIZE], fade_y[SIZE];
+  for (int j = 0; j < SIZE; j++) {
+    offset_y[j] = lattice_offset(j, per_column);
+    fade_y[j] = fade(offset_y[j], arith);
+  }
+  float lowest = INFINITY, highest = -INFINITY;
+  for (int i = 0; i < SIZE; i++) {
+    float x = lattice_offset(i, per_row), tx = fade(x, arith), ux = 1.0f - tx;
+    int a = i / per_row;
+    for (int j = 0; j < SIZE; j++) {
+      float y = offset_y[j], ty = fade_y[j];
+      int b = j / per_column;
+      int g00 = a * lattice_columns + b, g10 = g00 + lattice_columns, g01 = g00 + 1,
+          g11 = g10 + 1;
+      float n00 = madd(y, sine[g00], x * cosine[g00], arith);
+      float n10 = madd(y, sine[g10], (x - 1.0f) * cosine[g10], arith);
+      float n01 = madd(y - 1.0f, sine[g01], x * cosine[g01], arith);
+      float n11 = madd(y - 1.0f, sine[g11], (x - 1.0f) * cosine[g11], arith);
+      float n0 = madd(n10, tx, n00 * ux, arith);
+      float n1 = madd(n11, tx, n01 * ux, arith);
+      float value = madd(1.0f - ty, n0, ty * n1, arith) * root2;
+      noise->raw[i * SIZE + j] = value;
+      if (value < lowest) lowest = value;
+      if (value > highest) highest = value;
+    }
+  }
+  noise->lowest = lowest;
+  noise->span = highest - lowest;
+  noise->reciprocal = 1.0f / noise->span;
+}
+
+/* The normalised noise of a cell, (noise - min) / (max - min), as the
+ * paths and trees take it. */
+static inline float normalised(const struct noise *noise, int n, enum crafter_cc_arith arith) {
+  float above = noise->raw[n] - noise->lowest;
+  if (arith == CRAFTER_CC_TRUE_DIVISION) return above / noise->span;
+  return noise->reciprocal * above;
+}
+
+/* normalised + c, with the multiply-add XLA makes of it. */
+static inline float normalised_plus(const struct noise *noise, int n, float c,
+                                    enum crafter_cc_arith arith) {
+  if (arith == CRAFTER_CC_TRUE_DIVISION) return normalised(noise, n, arith) + c;
+  return madd(noise->reciprocal, noise->raw[n] - noise->lowest, c, arith);
+}
+
+int crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out) {
+  struct noise *noise = malloc(sizeof *noise);
+  if (!noise) return -1;
+  noise_arith(key, res_rows, res_columns, noise, CRAFTER_CC_AS_JAX);
+  for (int n = 0; n < CELLS; n++) out[n] = normalised(noise, n, CRAFTER_CC_AS_JAX);
+  free(noise);
+  return 0;
+}
+
+crafter_jaxkey crafter_cc_reset_key(int64_t seed) {
+  return crafter_jax_split_one(crafter_jax_key(seed), 1);
+}
+
+/* The next `rng, _rng = split(rng)`: rng becomes the first key, the second
+ * is returned. */
+static crafter_jaxkey next_key(crafter_jaxkey *rng) {
+  crafter_jaxkey pair[2];
+  crafter_jax_split(*rng, pair, 2);
+  *rng = pair[0];
+  return pair[1];
+}
+
+/* Element `cell` of uniform(key, (64, 64)): drawn only where it is used,
+ * which the counter layout allows (element i depends on the key and i). */
+static inline float uniform_at(crafter_jaxkey key, int cell) {
+  return crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)cell), 0.0f, 1.0f);
+}
+
+static void fill_mobs(crafter_cc_mobs *mobs, int slots, int32_t health) {
+  memset(mobs, 0, sizeof *mobs);
+  for (int n = 0; n < slots; n++) mobs->health[n] = health;
+}
+
+int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith arith,
+                                    crafter_cc_state *state) {
+  memset(state, 0, sizeof *state);
+  const int centre = SIZE / 2;
+  crafter_jaxkey rng = key;
+
+  /* The distance to the player, / 5 (times float32 1/5), clipped to
+   * [0, 1]. */
+  float proximity[CELLS];
+  const float fifth = 1.0f / 5.0f;
+  for (int i = 0; i < SIZE; i++)
+    for (int j = 0; j < SIZE; j++) {
+      float distance = (float)(abs(i - centre) + abs(j - centre));
+      float near = arith == CRAFTER_CC_TRUE_DIVISION ? distance / 5.0f : distance * fifth;
+      proximity[i * SIZE + j] = near < 0.0f ? 0.0f : near > 1.0f ? 1.0f : near;
+    }
+
+  static const int small = SIZE / 16, larger = SIZE / 4;
+  struct noise *noises = malloc(4 * sizeof *noises);
+  if (!noises) return -1;
+  struct noise *water = &noises[0], *mountain = &noises[1], *paths = &noises[2],
+               *trees = &noises[3];
+  noise_arith(next_key(&rng), small, small, water, arith);
+  next_key(&rng); /* water's key, unused */
+  noise_arith(next_key(&rng), small, small, mountain, arith);
+  noise_arith(next_key(&rng), SIZE / 8, SIZE / 2, paths, arith);
+  next_key(&rng); /* caves' key, unused */
+  crafter_jaxkey coal_key = next_key(&rng), iron_key = next_key(&rng),
+                 diamond_key = next_key(&rng);
+  noise_arith(next_key(&rng), larger, larger, trees, arith);
+  crafter_jaxkey tree_key = rng; /* the trees' uniform takes rng itself */
+
+  uint8_t *map = &state->map[0][0];
+  for (int i = 0; i < SIZE; i++)
+    for (int j = 0; j < SIZE; j++) {
+      int n = i * SIZE + j;
+      /* water = noise + proximity - 1; mountain = noise + 0.05 +
+       * proximity - 1, each sum rounded in Python's order */
+      float wet = normalised_plus(water, n, proximity[n], arith) - 1.0f;
+      float high = normalised_plus(mountain, n, 0.05f, arith) + proximity[n];
+      high = high - 1.0f;
+      uint8_t block = wet > 0.7f ? CRAFTER_CC_WATER : CRAFTER_CC_GRASS;
+      if (wet < 0.75f && wet > 0.6f && block != CRAFTER_CC_WATER) block = CRAFTER_CC_SAND;
+      int stony = high > 0.7f;
+      if (stony) block = CRAFTER_CC_STONE;
+      /* path_x and its transpose path_y */
+      if (stony && normalised(paths, n, arith) > 0.8f) block = CRAFTER_CC_PATH;
+      if (stony && normalised(paths, j * SIZE + i, arith) > 0.8f) block = CRAFTER_CC_PATH;
+      if (high > 0.85f && wet > 0.4f) block = CRAFTER_CC_PATH;
+      if (block == CRAFTER_CC_STONE && uniform_at(coal_key, n) < 0.04f) block = CRAFTER_CC_COAL;
+      if (block == CRAFTER_CC_STONE && uniform_at(iron_key, n) < 0.03f) block = CRAFTER_CC_IRON;
+      if (block == CRAFTER_CC_STONE && high > 0.8f && uniform_at(diamond_key, n) < 0.005f)
+        block = CRAFTER_CC_DIAMOND;
+      /* (tree_noise > 0.5) * uniform > 0.8: the uniform only counts where
+       * the noise is above one half (elsewhere 0 > 0.8 is false). */
+      float woods = normalised(trees, n, arith);
+      if (block == CRAFTER_CC_GRASS && woods > 0.5f && uniform_at(tree_key, n) > 0.8f)
+        block = CRAFTER_CC_TREE;
+      if (high > 0.85f && woods > 0.7f) block = CRAFTER_CC_LAVA;
+      map[n] = block;
+    }
+  free(noises);
+  state->map[centre][centre] = CRAFTER_CC_GRASS;
+
+  /* One more diamond, on a stone cell drawn with p = stone / count. */
+  float p[CELLS];
+  float stones = 0.0f;
+  for (int n = 0; n < CELLS; n++) stones += map[n] == CRAFTER_CC_STONE ? 1.0f : 0.0f;
+  for (int n = 0; n < CELLS; n++) p[n] = (map[n] == CRAFTER_CC_STONE ? 1.0f : 0.0f) / stones;
+  int32_t diamond;
+  if (crafter_jax_choice_p(next_key(&rng), p, CELLS, &diamond, 1) != 0) return -1;
+  map[(diamond / SIZE) * SIZE + diamond % SIZE] = CRAFTER_CC_DIAMOND;
+
+  state->player_position[0] = centre;
+  state->player_position[1] = centre;
+  state->player_direction = 3; /* Action.UP */
+  state->player_health = state->player_food = state->player_drink = state->player_energy = 9;
+  fill_mobs(&state->zombies, CRAFTER_CC_MAX_ZOMBIES, 1);
+  fill_mobs(&state->cows, CRAFTER_CC_MAX_COWS, 3); /* cow_health */
+  fill_mobs(&state->skeletons, CRAFTER_CC_MAX_SKELETONS, 0);
+  fill_mobs(&state->arrows, CRAFTER_CC_MAX_ARROWS, 0);
+  for (int n = 0; n < CRAFTER_CC_MAX_ARROWS; n++)
+    state->arrow_directions[n][0] = state->arrow_directions[n][1] = 1;
+  /* calculate_light_level(0): 1 - |cos(pi * 0.3)| ** 3 */
+  float c = fabsf(cosf((float)(3.141592653589793 * 0.3)));
+  state->light_level = 1.0f - c * c * c;
+  state->state_rng = next_key(&rng);
+  return 0;
+}
+
+int crafter_cc_generate_world(crafter_jaxkey key, crafter_cc_state *state) {
+  return crafter_cc_generate_world_arith(key, CRAFTER_CC_AS_JAX, state);
+}

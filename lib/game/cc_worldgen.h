@@ -1,0 +1,124 @@
+/* cc_worldgen: Craftax-Classic's world generation ("cc" for Craftax-Classic,
+ * the JAX reimplementation of Crafter): the first state of an episode, as
+ * craftax 1.6.1's generate_world (craftax/craftax_classic/world_gen.py)
+ * makes it from a key, with its Perlin noise
+ * (craftax/craftax_classic/util/noise.py).
+ *
+ * Promise: for the key JAX's reset is given, every field of the state is
+ * bit for bit the one JAX computes on the CPU in float32 with the pinned
+ * reference (jax 0.10.1, one env per jitted reset): the map of block
+ * types, the player, the creature and plant arrays, the light level, the
+ * state's key (tests/unit/test-craftax-worldgen.c against hashes JAX
+ * printed, tests/craftax-worlds.t against JAX itself).  The default
+ * parameters only: a 64x64 map, always_diamond on, no fixed noise angles.
+ *
+ * Arrays are laid out as Craftax lays them out: indexed [row][column]
+ * (Craftax's position[0] is the row), creatures in fixed slots with a
+ * mask.  Nothing here keeps state between calls. */
+#ifndef CRAFTER_CC_WORLDGEN_H
+#define CRAFTER_CC_WORLDGEN_H
+
+#include <stdint.h>
+
+#include "kernels/jaxrng.h"
+
+enum {
+  CRAFTER_CC_MAP_SIZE = 64,
+  CRAFTER_CC_MAX_ZOMBIES = 3,
+  CRAFTER_CC_MAX_COWS = 3,
+  CRAFTER_CC_MAX_SKELETONS = 2,
+  CRAFTER_CC_MAX_ARROWS = 3,
+  CRAFTER_CC_MAX_PLANTS = 10,
+  CRAFTER_CC_MOB_SLOTS = 3, /* room in crafter_cc_mobs: the most of any kind */
+  CRAFTER_CC_INVENTORY = 12,
+  CRAFTER_CC_ACHIEVEMENTS = 22
+};
+
+/* Craftax's BlockType: the numbers its map holds. */
+enum crafter_cc_block {
+  CRAFTER_CC_INVALID = 0,
+  CRAFTER_CC_OUT_OF_BOUNDS = 1,
+  CRAFTER_CC_GRASS = 2,
+  CRAFTER_CC_WATER = 3,
+  CRAFTER_CC_STONE = 4,
+  CRAFTER_CC_TREE = 5,
+  CRAFTER_CC_WOOD = 6,
+  CRAFTER_CC_PATH = 7,
+  CRAFTER_CC_COAL = 8,
+  CRAFTER_CC_IRON = 9,
+  CRAFTER_CC_DIAMOND = 10,
+  CRAFTER_CC_CRAFTING_TABLE = 11,
+  CRAFTER_CC_FURNACE = 12,
+  CRAFTER_CC_SAND = 13,
+  CRAFTER_CC_LAVA = 14,
+  CRAFTER_CC_PLANT = 15,
+  CRAFTER_CC_RIPE_PLANT = 16
+};
+
+/* One kind of creature: Craftax's Mobs.  A kind with fewer slots than
+ * CRAFTER_CC_MOB_SLOTS (skeletons: 2) uses the first ones; the others are
+ * zero and no part of the state. */
+typedef struct crafter_cc_mobs {
+  int32_t position[CRAFTER_CC_MOB_SLOTS][2];
+  int32_t health[CRAFTER_CC_MOB_SLOTS];
+  uint8_t mask[CRAFTER_CC_MOB_SLOTS];
+  int32_t attack_cooldown[CRAFTER_CC_MOB_SLOTS];
+} crafter_cc_mobs;
+
+/* Craftax-Classic's EnvState, its fields in its order.  The inventory is
+ * in Inventory's order: wood, stone, coal, iron, diamond, sapling,
+ * wood_pickaxe, stone_pickaxe, iron_pickaxe, wood_sword, stone_sword,
+ * iron_sword. */
+typedef struct crafter_cc_state {
+  uint8_t map[CRAFTER_CC_MAP_SIZE][CRAFTER_CC_MAP_SIZE]; /* enum crafter_cc_block */
+  uint8_t mob_map[CRAFTER_CC_MAP_SIZE][CRAFTER_CC_MAP_SIZE];
+  int32_t player_position[2]; /* row, column */
+  int32_t player_direction;   /* Craftax's Action: UP is 3 */
+  int32_t player_health, player_food, player_drink, player_energy;
+  uint8_t is_sleeping;
+  float player_recover, player_hunger, player_thirst, player_fatigue;
+  int32_t inventory[CRAFTER_CC_INVENTORY];
+  crafter_cc_mobs zombies, cows, skeletons, arrows;
+  int32_t arrow_directions[CRAFTER_CC_MAX_ARROWS][2];
+  int32_t growing_plants_positions[CRAFTER_CC_MAX_PLANTS][2];
+  int32_t growing_plants_age[CRAFTER_CC_MAX_PLANTS];
+  uint8_t growing_plants_mask[CRAFTER_CC_MAX_PLANTS];
+  float light_level;
+  uint8_t achievements[CRAFTER_CC_ACHIEVEMENTS];
+  crafter_jaxkey state_rng;
+  int32_t timestep;
+} crafter_cc_state;
+
+/* generate_fractal_noise_2d(key, (64, 64), (res_rows, res_columns),
+ * octaves=1) with random angles, as generate_world computes it for the
+ * paths and trees: out[row * 64 + column], normalised to [0, 1] (by the
+ * reciprocal of its span).  res_rows and res_columns divide 64.  The
+ * noise alone, jitted apart from generate_world, XLA compiles otherwise
+ * and need not give the same bits.  Returns 0, or -1 when memory cannot be
+ * had. */
+int crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out);
+
+/* generate_world(key, default params): the first state into *state.
+ * Returns 0, or -1 when memory cannot be had. */
+int crafter_cc_generate_world(crafter_jaxkey key, crafter_cc_state *state);
+
+/* The key the reset of seed `seed` is given in Craftax's schedule:
+ * key = PRNGKey(seed); key, k = split(key); k. */
+crafter_jaxkey crafter_cc_reset_key(int64_t seed);
+
+/* Ways of computing that JAX does not take, for the tests to show they
+ * are told apart (tests/unit/test-craftax-worldgen.c). */
+enum crafter_cc_arith {
+  CRAFTER_CC_AS_JAX = 0,
+  CRAFTER_CC_TRUE_DIVISION, /* the noise divided by its span (max - min),
+                             * and the distance by 5, where XLA multiplies
+                             * by the reciprocal */
+  CRAFTER_CC_UNFUSED        /* every product rounded, where XLA fuses some
+                             * into multiply-adds */
+};
+
+/* crafter_cc_generate_world computed the way `arith` says. */
+int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith arith,
+                                    crafter_cc_state *state);
+
+#endif
