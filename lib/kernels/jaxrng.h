@@ -4,7 +4,7 @@
  * (jax_threefry_partitionable on, as jax 0.10 has it by default).
  *
  * Promise: every function returns bit for bit what the jax.random call
- * named beside it returns (measured against jax 0.10.2 on x86-64;
+ * named beside it returns (measured against jax 0.10.1 and 0.10.2 on x86-64;
  * tests/unit/test-jaxrng.c and tests/jaxrng.t).  A key is JAX's legacy
  * uint32[2] key, the array jax.random.PRNGKey returns.
  *

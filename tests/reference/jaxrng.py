@@ -25,7 +25,7 @@ of a draw are in row-major order.  The cases are the same for the same
     build-reference/craftax-venv/bin/python tests/reference/jaxrng.py \\
         --seed 1 > tests/data/jaxrng/golden.txt
 
-(jax and jaxlib 0.10.2, CPU, x86-64).  --original-layout prints JAX's draws
+(jax and jaxlib 0.10.2, CPU, x86-64; 0.10.1 prints the same bytes).  --original-layout prints JAX's draws
 with jax_threefry_partitionable off, the layout jaxrng.c does not follow:
 tests/jaxrng.t shows the C check refuses them.
 """

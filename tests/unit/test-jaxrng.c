@@ -5,7 +5,7 @@
  * FILE holds cases printed by tests/reference/jaxrng.py (its docstring
  * gives the format): JAX's outputs, each recomputed here and compared bit
  * for bit, one test per kind of call.  tests/unit-jaxrng.t runs it on
- * tests/data/jaxrng/golden.txt, recorded from jax 0.10.2 with
+ * tests/data/jaxrng/golden.txt, recorded from jax 0.10.2 (0.10.1 writes the same bytes) with
  *
  *   build-reference/craftax-venv/bin/python tests/reference/jaxrng.py \
  *       --seed 1 > tests/data/jaxrng/golden.txt
