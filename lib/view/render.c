@@ -800,7 +800,7 @@ float crafter_round_to_half(float value) {
  * half nearest 0.1, 0.0999755859375, rounded to half: 3 gives
  * 0.2998046875 where the quotient rounded would be 0.300048828125.  The
  * product of two halves is exact in a float, so one rounding follows. */
-static float tenth_in_half(int count) {
+float crafter_tenth_in_half(int count) {
   return crafter_round_to_half(crafter_round_to_half((float)count) * crafter_round_to_half(0.1f));
 }
 
@@ -848,9 +848,9 @@ static void render_symbolic_one(const crafter_env *env, int viewer, float *out) 
       CRAFTER_IRON_PICKAXE,  CRAFTER_WOOD_SWORD,    CRAFTER_STONE_SWORD,  CRAFTER_IRON_SWORD,
   };
   for (size_t i = 0; i < sizeof inventory_order / sizeof inventory_order[0]; i++)
-    *rest++ = tenth_in_half(player->inventory[inventory_order[i]]);
+    *rest++ = crafter_tenth_in_half(player->inventory[inventory_order[i]]);
   for (int i = CRAFTER_HEALTH; i <= CRAFTER_ENERGY; i++)
-    *rest++ = tenth_in_half(player->inventory[i]);
+    *rest++ = crafter_tenth_in_half(player->inventory[i]);
   int facing = player->facing_x < 0 ? 0 : player->facing_x > 0 ? 1 : player->facing_y < 0 ? 2 : 3;
   rest[facing] = 1;
   rest += 4;

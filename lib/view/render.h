@@ -89,6 +89,11 @@ void crafter_render_pixels_reference(crafter_renderer *renderer, crafter_env *en
  * beyond the largest half, infinity. */
 float crafter_round_to_half(float value);
 
+/* count / 10 as Craftax-Classic computes it in float16: the count, as a
+ * half, times the half nearest 0.1 (0.0999755859375), rounded to half,
+ * as a float.  The inventory and vitals of the symbolic observation. */
+float crafter_tenth_in_half(int count);
+
 /* Block type of a Crafter material in the symbolic observation. */
 int crafter_symbolic_block(int material);
 
