@@ -1,0 +1,240 @@
+/* Craftax-Classic's symbolic observation (lib/view/cc_render.c) against
+ * the observations JAX made.
+ *
+ *   test-cc-render FILE.gz      every seed's observation CRC in FILE
+ *   test-cc-render --obs S...   the reset's observation of each seed
+ *   test-cc-render --render     the observation of each state dumped on
+ *                               standard input (the fields the renderer
+ *                               reads, in tests/reference/craftax_worlds.py's
+ *                               --dump format)
+ *
+ * The last two print 'obs S N v0 v1 ...' a line, each value a float32's
+ * bits, for tests/craftax-obs.t (tests/reference/craftax_obs.py
+ * --compare).
+ *
+ * FILE has a line 'S CRC' per seed S: zlib's CRC-32 of the float32 bytes
+ * of the observation env.reset returns for that seed in Craftax's key
+ * schedule.  tests/unit-cc-render.t runs it on
+ * tests/data/craftax/symbolic-obs.txt.gz (seeds 0..9999), recorded with
+ * the pinned reference (craftax 1.6.1, jax and jaxlib 0.10.1, the
+ * virtual environment VENV of tests/reference/requirements-craftax.txt):
+ *
+ *   VENV/bin/python tests/reference/craftax_obs.py --crcs 0 10000 \
+ *       | gzip -9n > tests/data/craftax/symbolic-obs.txt.gz
+ *
+ * No expected value is written here: all come from the file.  Then every
+ * observation is drawn two ways Craftax does not draw it
+ * (crafter_cc_render_way), and each must fail some CRCs. */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "base/bytes.h"
+#include "game/cc_worldgen.h"
+#include "tap.h"
+#include "view/cc_render.h"
+#include "view/render.h"
+
+static void world(int64_t seed, crafter_cc_state *state) {
+  if (crafter_cc_generate_world(crafter_cc_reset_key(seed), state) != 0) {
+    fprintf(stderr, "seed %" PRId64 ": out of memory\n", seed);
+    exit(2);
+  }
+}
+
+static uint32_t bits_of(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+static uint32_t obs_crc(const float *obs) {
+  uint32_t crc = 0;
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) {
+    uint32_t bits = bits_of(obs[k]);
+    uint8_t bytes[4];
+    for (int b = 0; b < 4; b++) bytes[b] = (uint8_t)(bits >> (8 * b));
+    crc = crafter_crc32_update(crc, bytes, 4);
+  }
+  return crc;
+}
+
+static void print_obs(int64_t label, const crafter_cc_state *state) {
+  float obs[CRAFTER_SYMBOLIC_SIZE];
+  crafter_cc_render_symbolic(state, obs);
+  printf("obs %" PRId64 " %d", label, CRAFTER_SYMBOLIC_SIZE);
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) printf(" %" PRIu32, bits_of(obs[k]));
+  printf("\n");
+}
+
+static int obs_of_seeds(int count, char **seeds) {
+  static crafter_cc_state state;
+  for (int k = 0; k < count; k++) {
+    int64_t seed = strtoll(seeds[k], NULL, 10);
+    world(seed, &state);
+    print_obs(seed, &state);
+  }
+  return ferror(stdout) ? 2 : 0;
+}
+
+/* One field of a dump into the state: the fields the renderer reads. */
+static int read_field(crafter_cc_state *s, const char *name, long count, const uint32_t *v) {
+  static const char *const inventory[CRAFTER_CC_INVENTORY] = {
+      "wood",        "stone",        "coal",         "iron",       "diamond",      "sapling",
+      "wood_pickaxe", "stone_pickaxe", "iron_pickaxe", "wood_sword", "stone_sword", "iron_sword"};
+  static const struct {
+    const char *name;
+    size_t offset;
+    int slots;
+  } mobs[] = {{"zombies", offsetof(crafter_cc_state, zombies), CRAFTER_CC_MAX_ZOMBIES},
+              {"cows", offsetof(crafter_cc_state, cows), CRAFTER_CC_MAX_COWS},
+              {"skeletons", offsetof(crafter_cc_state, skeletons), CRAFTER_CC_MAX_SKELETONS},
+              {"arrows", offsetof(crafter_cc_state, arrows), CRAFTER_CC_MAX_ARROWS}};
+  const long cells = (long)CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE;
+#define EXPECT(n) \
+  if (count != (n)) return -1
+  if (strcmp(name, "map") == 0) {
+    EXPECT(cells);
+    for (long k = 0; k < cells; k++) (&s->map[0][0])[k] = (uint8_t)v[k];
+  } else if (strcmp(name, "player_position") == 0) {
+    EXPECT(2);
+    s->player_position[0] = (int32_t)v[0];
+    s->player_position[1] = (int32_t)v[1];
+  } else if (strcmp(name, "player_direction") == 0) {
+    EXPECT(1);
+    s->player_direction = (int32_t)v[0];
+  } else if (strcmp(name, "player_health") == 0) {
+    EXPECT(1);
+    s->player_health = (int32_t)v[0];
+  } else if (strcmp(name, "player_food") == 0) {
+    EXPECT(1);
+    s->player_food = (int32_t)v[0];
+  } else if (strcmp(name, "player_drink") == 0) {
+    EXPECT(1);
+    s->player_drink = (int32_t)v[0];
+  } else if (strcmp(name, "player_energy") == 0) {
+    EXPECT(1);
+    s->player_energy = (int32_t)v[0];
+  } else if (strcmp(name, "is_sleeping") == 0) {
+    EXPECT(1);
+    s->is_sleeping = (uint8_t)v[0];
+  } else if (strcmp(name, "light_level") == 0) {
+    EXPECT(1);
+    memcpy(&s->light_level, &v[0], sizeof s->light_level);
+  } else if (strncmp(name, "inventory.", 10) == 0) {
+    EXPECT(1);
+    for (int k = 0; k < CRAFTER_CC_INVENTORY; k++)
+      if (strcmp(name + 10, inventory[k]) == 0) s->inventory[k] = (int32_t)v[0];
+  } else {
+    for (size_t m = 0; m < sizeof mobs / sizeof mobs[0]; m++) {
+      size_t length = strlen(mobs[m].name);
+      if (strncmp(name, mobs[m].name, length) != 0 || name[length] != '.') continue;
+      crafter_cc_mobs *kind = (crafter_cc_mobs *)((char *)s + mobs[m].offset);
+      if (strcmp(name + length, ".position") == 0) {
+        EXPECT(2L * mobs[m].slots);
+        for (int k = 0; k < mobs[m].slots; k++) {
+          kind->position[k][0] = (int32_t)v[2 * k];
+          kind->position[k][1] = (int32_t)v[2 * k + 1];
+        }
+      } else if (strcmp(name + length, ".mask") == 0) {
+        EXPECT(mobs[m].slots);
+        for (int k = 0; k < mobs[m].slots; k++) kind->mask[k] = (uint8_t)v[k];
+      }
+    }
+  }
+#undef EXPECT
+  return 0;
+}
+
+static int render_dumps(void) {
+  static crafter_cc_state state;
+  static uint32_t values[CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE];
+  char *line = NULL;
+  size_t size = 0;
+  int64_t label = 0;
+  int have = 0;
+  while (getline(&line, &size, stdin) > 0) {
+    char name[64];
+    int used;
+    int64_t next;
+    if (sscanf(line, "seed %" SCNd64, &next) == 1) {
+      if (have) print_obs(label, &state);
+      label = next;
+      memset(&state, 0, sizeof state);
+      have = 1;
+      continue;
+    }
+    long count;
+    if (!have || sscanf(line, "%63s %ld%n", name, &count, &used) != 2 || count < 0 ||
+        count > (long)(sizeof values / sizeof values[0])) {
+      fprintf(stderr, "not a dump line: %.60s\n", line);
+      free(line);
+      return 2;
+    }
+    char *at = line + used;
+    for (long k = 0; k < count; k++) values[k] = (uint32_t)strtoul(at, &at, 10);
+    if (read_field(&state, name, count, values) != 0) {
+      fprintf(stderr, "%s: %ld values, not what the state holds\n", name, count);
+      free(line);
+      return 2;
+    }
+  }
+  free(line);
+  if (have) print_obs(label, &state);
+  return ferror(stdout) ? 2 : 0;
+}
+
+#define MAX_SEEDS 100000
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--obs") == 0) return obs_of_seeds(argc - 2, argv + 2);
+  if (argc == 2 && strcmp(argv[1], "--render") == 0) return render_dumps();
+  if (argc != 2) {
+    fprintf(stderr, "usage: test-cc-render FILE.gz | --obs SEED... | --render\n");
+    return 2;
+  }
+  gzFile file = gzopen(argv[1], "rb");
+  if (!file) {
+    fprintf(stderr, "cannot open %s\n", argv[1]);
+    return 2;
+  }
+  static int64_t seeds[MAX_SEEDS];
+  static uint32_t crcs[MAX_SEEDS];
+  long n = 0;
+  char text[128];
+  while (gzgets(file, text, sizeof text)) {
+    if (n == MAX_SEEDS || sscanf(text, "%" SCNd64 " %" SCNx32, &seeds[n], &crcs[n]) != 2) {
+      fprintf(stderr, "%s: line %ld is not 'SEED CRC'\n", argv[1], n + 1);
+      return 2;
+    }
+    n++;
+  }
+  gzclose(file);
+  ok(n >= 2000, "the file holds %ld seeds' observation CRCs", n);
+
+  static const struct {
+    enum crafter_cc_render_way way;
+    const char *what;
+  } ways[] = {{CRAFTER_CC_RENDER_AS_CRAFTAX, "as Craftax draws it"},
+              {CRAFTER_CC_RENDER_FLOAT32_TENTHS, "with tenths as float32 quotients"},
+              {CRAFTER_CC_RENDER_TRANSPOSED, "with the map read [column][row]"}};
+  long differ[sizeof ways / sizeof ways[0]] = {0};
+  int64_t first_wrong = 0;
+  static crafter_cc_state state;
+  float obs[CRAFTER_SYMBOLIC_SIZE];
+  for (long k = 0; k < n; k++) {
+    world(seeds[k], &state);
+    for (size_t m = 0; m < sizeof ways / sizeof ways[0]; m++) {
+      crafter_cc_render_symbolic_way(&state, ways[m].way, obs);
+      if (obs_crc(obs) != crcs[k] && differ[m]++ == 0 && m == 0) first_wrong = seeds[k];
+    }
+  }
+  ok(differ[0] == 0, "%ld of %ld observations are JAX's bit for bit (first wrong seed: %s%" PRId64 ")",
+     n - differ[0], n, differ[0] ? "" : "none, ", first_wrong);
+  for (size_t m = 1; m < sizeof ways / sizeof ways[0]; m++)
+    ok(differ[m] > 0, "drawn %s, %ld of the %ld observations differ", ways[m].what, differ[m], n);
+  return tap_done();
+}
