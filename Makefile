@@ -101,7 +101,7 @@ lib/libcrafter.a: $(LIB_OBJECTS)
 bin/%: bin/%.c lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
-tests/unit/%: tests/unit/%.c tests/unit/tap.h lib/libcrafter.a
+tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) lib/libcrafter.a
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< lib/libcrafter.a $(LDFLAGS) $(LIBS_ALL)
 
 tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/driver.c $(FUZZ_SOURCES) lib/libcrafter.a

@@ -34,6 +34,7 @@
 
 #include "base/bytes.h"
 #include "game/cc_worldgen.h"
+#include "seed_hashes.h"
 #include "tap.h"
 #include "view/cc_render.h"
 #include "view/render.h"
@@ -196,23 +197,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test-cc-render FILE.gz | --obs SEED... | --render\n");
     return 2;
   }
-  gzFile file = gzopen(argv[1], "rb");
-  if (!file) {
-    fprintf(stderr, "cannot open %s\n", argv[1]);
-    return 2;
-  }
   static int64_t seeds[MAX_SEEDS];
   static uint32_t crcs[MAX_SEEDS];
-  long n = 0;
-  char text[128];
-  while (gzgets(file, text, sizeof text)) {
-    if (n == MAX_SEEDS || sscanf(text, "%" SCNd64 " %" SCNx32, &seeds[n], &crcs[n]) != 2) {
-      fprintf(stderr, "%s: line %ld is not 'SEED CRC'\n", argv[1], n + 1);
-      return 2;
-    }
-    n++;
-  }
-  gzclose(file);
+  long n = read_seed_hashes(argv[1], seeds, crcs, MAX_SEEDS);
+  if (n < 0) return 2;
   ok(n >= 2000, "the file holds %ld seeds' observation CRCs", n);
 
   static const struct {

@@ -31,6 +31,7 @@
 
 #include "base/bytes.h"
 #include "game/cc_worldgen.h"
+#include "seed_hashes.h"
 #include "tap.h"
 
 /* The state's fields as 32-bit words, in EnvState's order. */
@@ -183,26 +184,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test-craftax-worldgen FILE.gz | --dump SEED... | --speed N\n");
     return 2;
   }
-  gzFile file = gzopen(argv[1], "rb");
-  if (!file) {
-    fprintf(stderr, "cannot open %s\n", argv[1]);
-    return 2;
-  }
   static int64_t seeds[MAX_SEEDS];
   static uint32_t hashes[MAX_SEEDS];
-  long n = 0;
-  char line[128];
-  while (gzgets(file, line, sizeof line)) {
-    int64_t seed;
-    uint32_t hash;
-    if (sscanf(line, "%" SCNd64 " %" SCNx32, &seed, &hash) != 2 || n == MAX_SEEDS) {
-      fprintf(stderr, "%s: line %ld is not 'SEED HASH'\n", argv[1], n + 1);
-      return 2;
-    }
-    seeds[n] = seed;
-    hashes[n++] = hash;
-  }
-  gzclose(file);
+  long n = read_seed_hashes(argv[1], seeds, hashes, MAX_SEEDS);
+  if (n < 0) return 2;
 
   static crafter_cc_state state;
   static struct words w;
