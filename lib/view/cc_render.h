@@ -28,7 +28,7 @@
  * Promise: for the first state of every episode crafter_cc_generate_world
  * makes, the vector is bit for bit the observation JAX returns from
  * env.reset with the pinned reference (tests/unit/test-cc-render.c
- * against CRC-32s JAX printed for seeds 0..4999, tests/craftax-obs.t
+ * against CRC-32s JAX printed for seeds 0..9999, tests/craftax-obs.t
  * against JAX itself on fresh seeds, and on states with creatures,
  * inventory, vitals, direction, light and sleep changed at random).
  * Nothing here keeps state between calls. */
