@@ -2,9 +2,13 @@
  * state.  cc_render.h says the layout and what is promised. */
 #include "view/cc_render.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "view/render.h"
+#include "view/textures.h"
 
 enum {
   ROWS = CRAFTER_SYMBOLIC_ROWS,
@@ -72,4 +76,276 @@ void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_
 
 void crafter_cc_render_symbolic(const crafter_cc_state *state, float *out) {
   crafter_cc_render_symbolic_way(state, CRAFTER_CC_RENDER_AS_CRAFTAX, out);
+}
+
+/* ---- the pixel observation ---- */
+
+
+enum { BP = CRAFTER_CC_BLOCK_PIXELS, IP = CRAFTER_CC_ITEM_PIXELS, DP = CRAFTER_CC_DIGIT_PIXELS };
+
+/* A 16x16 PNG of the folder as RGBA bytes (an image without alpha opaque). */
+static int read_rgba(const char *folder, const char *name, uint8_t rgba[16][16][4], char *error,
+                     size_t error_size) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    snprintf(error, error_size, "cannot open %s", path);
+    return -1;
+  }
+  uint8_t *data = NULL;
+  size_t size = 0, room = 0;
+  for (;;) {
+    if (size == room) {
+      uint8_t *more = realloc(data, room = room ? 2 * room : 65536);
+      if (!more) break;
+      data = more;
+    }
+    size_t got = fread(data + size, 1, room - size, file);
+    if (got == 0) break;
+    size += got;
+  }
+  int failed = ferror(file) || !data;
+  fclose(file);
+  crafter_image image = {0};
+  if (failed || crafter_image_decode_png(&image, data, size, error, error_size) != 0) {
+    if (failed) snprintf(error, error_size, "cannot read %s", path);
+    free(data);
+    return -1;
+  }
+  free(data);
+  if (image.width != 16 || image.height != 16) {
+    snprintf(error, error_size, "%s is %dx%d, not 16x16", path, image.width, image.height);
+    free(image.pixels);
+    return -1;
+  }
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 16; x++)
+      for (int c = 0; c < 4; c++)
+        rgba[y][x][c] = c < image.channels ? image.pixels[(y * 16 + x) * image.channels + c] : 255;
+  free(image.pixels);
+  return 0;
+}
+
+/* The source pixel of each of n pixels in PIL's NEAREST resize from 16:
+ * the centre of each pixel stepped by 16 / n in double, truncated. */
+static void nearest(int n, int source[BP]) {
+  double step = 16.0 / n, at = step * 0.5;
+  for (int k = 0; k < n; k++, at += step) source[k] = (int)at;
+}
+
+enum alpha_kind { ALPHA_CLAMPED, ALPHA_KEPT };
+
+/* A texture of the folder scaled to n pixels: RGB into rgb[n*n*3], the
+ * alpha (clamped to alpha / 255 in integers, or kept) into alpha[n*n]. */
+static int load_scaled(const char *folder, const char *name, int n, enum alpha_kind kind,
+                       float *rgb, int *alpha, char *error, size_t error_size) {
+  uint8_t rgba[16][16][4];
+  if (read_rgba(folder, name, rgba, error, error_size) != 0) return -1;
+  int source[BP];
+  nearest(n, source);
+  for (int y = 0; y < n; y++)
+    for (int x = 0; x < n; x++) {
+      const uint8_t *p = rgba[source[y]][source[x]];
+      for (int c = 0; c < 3; c++) rgb[(y * n + x) * 3 + c] = p[c];
+      alpha[y * n + x] = kind == ALPHA_CLAMPED ? p[3] / 255 : p[3];
+    }
+  return 0;
+}
+
+static const char *const block_files[CRAFTER_SYMBOLIC_BLOCKS] = {
+    "debug_tile.png", "debug_tile.png", "grass.png",  "water.png",          "stone.png",
+    "tree.png",       "wood.png",       "path.png",   "coal.png",           "iron.png",
+    "diamond.png",    "table.png",      "furnace.png", "sand.png",          "lava.png",
+    "plant_on_grass.png", "ripe_plant_on_grass.png"};
+
+int crafter_cc_textures_load(crafter_cc_textures *t, const char *folder, char *error,
+                             size_t error_size) {
+  int alpha[BP * BP];
+  for (int b = 0; b < CRAFTER_SYMBOLIC_BLOCKS; b++) {
+    if (load_scaled(folder, block_files[b], BP, ALPHA_CLAMPED, &t->block[b][0][0][0], alpha,
+                    error, error_size) != 0 ||
+        load_scaled(folder, block_files[b], IP, ALPHA_CLAMPED, &t->item_block[b][0][0][0], alpha,
+                    error, error_size) != 0)
+      return -1;
+  }
+  /* OUT_OF_BOUNDS is grey */
+  for (int k = 0; k < BP * BP * 3; k++) (&t->block[1][0][0][0])[k] = 128.0f;
+
+  static const char *const figures[9] = {"player-left.png", "player-right.png", "player-up.png",
+                                         "player-down.png", "player-sleep.png", "zombie.png",
+                                         "cow.png",         "skeleton.png",     "arrow-up.png"};
+  for (int f = 0; f < 9; f++) {
+    int arrow = f == 8;
+    float *rgb = &t->figure[f][0][0][0];
+    if (load_scaled(folder, figures[f], BP, arrow ? ALPHA_CLAMPED : ALPHA_KEPT, rgb, alpha, error,
+                    error_size) != 0)
+      return -1;
+    for (int k = 0; k < BP * BP; k++) {
+      if (arrow) { /* the colour times the clamped alpha; the alpha 0 or 1 */
+        for (int c = 0; c < 3; c++) rgb[k * 3 + c] = (float)((int)rgb[k * 3 + c] * alpha[k]);
+        (&t->figure_alpha[f][0][0])[k] = (float)alpha[k];
+      } else {
+        (&t->figure_alpha[f][0][0])[k] = (float)alpha[k] / 255.0f;
+      }
+    }
+  }
+
+  /* the vitals, the sapling and the wood pickaxe take their colour as it
+   * is; the other tools the colour times the clamped alpha */
+  static const char *const items[11] = {
+      "health.png",        "food.png",       "drink.png",       "energy.png",
+      "sapling.png",       "wood_pickaxe.png", "stone_pickaxe.png", "iron_pickaxe.png",
+      "wood_sword.png",    "stone_sword.png",  "iron_sword.png"};
+  for (int i = 0; i < 11; i++) {
+    float *rgb = &t->item[i][0][0][0];
+    if (load_scaled(folder, items[i], IP, ALPHA_CLAMPED, rgb, alpha, error, error_size) != 0)
+      return -1;
+    if (i >= 6)
+      for (int k = 0; k < IP * IP; k++)
+        for (int c = 0; c < 3; c++) rgb[k * 3 + c] = (float)((int)rgb[k * 3 + c] * alpha[k]);
+  }
+
+  memset(t->digit, 0, sizeof t->digit);
+  memset(t->digit_alpha, 0, sizeof t->digit_alpha);
+  for (int d = 1; d <= 9; d++) {
+    char name[16];
+    snprintf(name, sizeof name, "%d.png", d);
+    float *rgb = &t->digit[d][0][0][0];
+    if (load_scaled(folder, name, DP, ALPHA_CLAMPED, rgb, alpha, error, error_size) != 0)
+      return -1;
+    for (int k = 0; k < DP * DP; k++) {
+      for (int c = 0; c < 3; c++) rgb[k * 3 + c] = (float)((int)rgb[k * 3 + c] * alpha[k]);
+      (&t->digit_alpha[d][0][0])[k] = (float)alpha[k];
+    }
+  }
+  return 0;
+}
+
+typedef float pixel_map[ROWS * BP][COLUMNS * BP][3];
+
+/* A figure over the block at window cell (row, column), Craftax's
+ * background * (1 - alpha) + colour * alpha. */
+static void draw_figure(pixel_map pixels, int row, int column, const float rgb[BP][BP][3],
+                        const float alpha[BP][BP], int flip, int transpose) {
+  for (int y = 0; y < BP; y++)
+    for (int x = 0; x < BP; x++) {
+      int sy = transpose ? x : y, sx = transpose ? y : x;
+      if (flip) sy = BP - 1 - sy;
+      float a = alpha[sy][sx];
+      float *p = pixels[row * BP + y][column * BP + x];
+      for (int c = 0; c < 3; c++) p[c] = (1.0f - a) * p[c] + rgb[sy][sx][c] * a;
+    }
+}
+
+static void draw_mobs(pixel_map pixels, const crafter_cc_state *state,
+                      const crafter_cc_mobs *mobs, int slots, const crafter_cc_textures *t,
+                      int figure) {
+  for (int k = 0; k < slots; k++) {
+    int row = mobs->position[k][0] - state->player_position[0] + ROWS / 2;
+    int column = mobs->position[k][1] - state->player_position[1] + COLUMNS / 2;
+    /* a creature off the window or dead draws nothing: Craftax blends it
+     * with an alpha of 0 */
+    if (!(row >= 0 && row < ROWS && column >= 0 && column < COLUMNS && mobs->mask[k])) continue;
+    int flip = 0, transpose = 0;
+    if (figure == 8) {
+      const int32_t *d = state->arrow_directions[k];
+      flip = d[0] > 0 || d[1] > 0;
+      transpose = d[1] != 0;
+    }
+    draw_figure(pixels, row, column, t->figure[figure], t->figure_alpha[figure], flip, transpose);
+  }
+}
+
+/* One item of the inventory: its texture (or nothing when the count is
+ * 0) at the top left of block (x, y) of the inventory, and its count's
+ * digit (Craftax reads past 9 as 9, below 0 as 0). */
+static void draw_item(float inventory[2 * BP][COLUMNS * BP][3], const float item[IP][IP][3],
+                      int32_t count, int x, int y, const crafter_cc_textures *t) {
+  for (int r = 0; r < IP; r++)
+    for (int c = 0; c < IP; c++)
+      for (int k = 0; k < 3; k++)
+        inventory[y * BP + r][x * BP + c][k] = count > 0 ? item[r][c][k] : 0.0f;
+  int digit = count < 0 ? 0 : count > 9 ? 9 : (int)count;
+  int top = y * BP + (BP - DP) - 1, left = x * BP + (BP - DP) - 1;
+  for (int r = 0; r < DP; r++)
+    for (int c = 0; c < DP; c++)
+      for (int k = 0; k < 3; k++) {
+        float *p = &inventory[top + r][left + c][k];
+        *p = *p * (1.0f - t->digit_alpha[digit][r][c]);
+        *p = *p + t->digit[digit][r][c][k];
+      }
+}
+
+int crafter_cc_render_pixels(const crafter_cc_state *state, const crafter_cc_textures *t,
+                             float *out) {
+  float daylight = state->light_level;
+  if (!(daylight >= 0.5f)) return -1;
+  _Static_assert(sizeof(pixel_map) == sizeof(float) * ROWS * BP * COLUMNS * BP * 3, "packed");
+  float(*pixels)[COLUMNS * BP][3] = (float(*)[COLUMNS * BP][3])out;
+  for (int row = 0; row < ROWS; row++)
+    for (int column = 0; column < COLUMNS; column++) {
+      int y = state->player_position[0] + row - ROWS / 2;
+      int x = state->player_position[1] + column - COLUMNS / 2;
+      int block = CRAFTER_CC_OUT_OF_BOUNDS;
+      if (y >= 0 && y < MAP && x >= 0 && x < MAP) block = state->map[y][x];
+      for (int r = 0; r < BP; r++)
+        for (int c = 0; c < BP; c++)
+          for (int k = 0; k < 3; k++)
+            pixels[row * BP + r][column * BP + c][k] =
+                block < BLOCKS ? t->block[block][r][c][k] : 0.0f;
+    }
+  int player = state->is_sleeping ? 4 : state->player_direction - 1;
+  if (player >= 0 && player < 5)
+    draw_figure(pixels, ROWS / 2, COLUMNS / 2, t->figure[player], t->figure_alpha[player], 0, 0);
+  draw_mobs(pixels, state, &state->zombies, CRAFTER_CC_MAX_ZOMBIES, t, 5);
+  draw_mobs(pixels, state, &state->cows, CRAFTER_CC_MAX_COWS, t, 6);
+  draw_mobs(pixels, state, &state->skeletons, CRAFTER_CC_MAX_SKELETONS, t, 7);
+  draw_mobs(pixels, state, &state->arrows, CRAFTER_CC_MAX_ARROWS, t, 8);
+
+  /* Daylight: the picture blended with its night version, which by day
+   * is the picture enhanced and tinted; then sleep's grey.  XLA compiles
+   * these into one loop and the CPU's code generator fuses a multiply
+   * into the add that follows it (the first operand's, or the one with
+   * fewer other uses): the fmaf calls are those fusions, found in the
+   * code XLA generates for env.reset, each needed for the bits. */
+  static const float night_tint[3] = {0.0f, 16.0f, 64.0f};
+  float asleep = state->is_sleeping ? 1.0f : 0.0f;
+  for (int y = 0; y < ROWS * BP; y++)
+    for (int x = 0; x < COLUMNS * BP; x++) {
+      float *p = pixels[y][x];
+      float lum = fmaf(0.114f, p[2], fmaf(0.299f, p[0], 0.587f * p[1]));
+      float m[3];
+      for (int k = 0; k < 3; k++) {
+        float night = fmaf(p[k], 0.4f, lum * 0.6f);
+        night = 0.5f * night + 0.5f * night_tint[k];
+        m[k] = fmaf(daylight, p[k], (1.0f - daylight) * night);
+      }
+      /* at a reset Craftax's sleep is the constant false, and its term
+       * adds 0 * grey exactly; asleep is drawn unfused */
+      float grey = 0.5f * (0.299f * m[0] + 0.587f * m[1] + 0.114f * m[2]);
+      for (int k = 0; k < 3; k++) {
+        float sleep = grey + (k == 2 ? 8.0f : 0.0f);
+        p[k] = (1.0f - asleep) * m[k] + asleep * sleep;
+      }
+    }
+
+  float(*inventory)[COLUMNS * BP][3] = pixels + ROWS * BP;
+  memset(inventory, 0, sizeof(float) * 2 * BP * COLUMNS * BP * 3);
+  draw_item(inventory, t->item[0], state->player_health, 0, 0, t);
+  draw_item(inventory, t->item[1], state->player_food, 1, 0, t);
+  draw_item(inventory, t->item[2], state->player_drink, 2, 0, t);
+  draw_item(inventory, t->item[3], state->player_energy, 3, 0, t);
+  const int32_t *inv = state->inventory; /* wood stone coal iron diamond sapling tools */
+  draw_item(inventory, t->item_block[CRAFTER_CC_WOOD], inv[0], 5, 0, t);
+  draw_item(inventory, t->item_block[CRAFTER_CC_STONE], inv[1], 6, 0, t);
+  draw_item(inventory, t->item_block[CRAFTER_CC_COAL], inv[2], 7, 0, t);
+  draw_item(inventory, t->item_block[CRAFTER_CC_IRON], inv[3], 8, 0, t);
+  draw_item(inventory, t->item_block[CRAFTER_CC_DIAMOND], inv[4], 0, 1, t);
+  draw_item(inventory, t->item[4], inv[5], 4, 0, t);
+  for (int tool = 0; tool < 6; tool++) draw_item(inventory, t->item[5 + tool], inv[6 + tool], 1 + tool, 1, t);
+
+  const float scale = 1.0f / 255.0f;
+  for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) out[k] = out[k] * scale; /* / 255 as XLA compiles it */
+  return 0;
 }

@@ -35,7 +35,10 @@
 #ifndef CRAFTER_CC_RENDER_H
 #define CRAFTER_CC_RENDER_H
 
+#include <stddef.h>
+
 #include "game/cc_worldgen.h"
+#include "view/render.h"
 
 /* Craftax-Classic's symbolic observation of *state into
  * out[CRAFTER_SYMBOLIC_SIZE] (view/render.h). */
@@ -52,5 +55,69 @@ enum crafter_cc_render_way {
 /* crafter_cc_render_symbolic drawn the way `way` says. */
 void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_cc_render_way way,
                                     float *out);
+
+/* Craftax-Classic's pixel observation, that of Craftax-Classic-Pixels-v1:
+ * render_craftax_pixels of craftax 1.6.1 at its agent's block size (7
+ * pixels) divided by 255, CRAFTER_CC_PIXELS_ROWS x CRAFTER_CC_PIXELS_COLUMNS
+ * x 3 float32 values, row-major, RGB last: the 7x9 window of the map (49
+ * rows), then two rows of blocks of vitals and inventory (14 rows).
+ *
+ * It is drawn from textures in Craftax's assets' file names (grass.png,
+ * player-left.png, 1.png, ...; 16x16 PNGs), loaded and scaled as Craftax
+ * scales them: to 7, 5 (items) and 4 (digits) pixels, picking the source
+ * pixel PIL's NEAREST resize picks; an alpha channel clamped to 0 or 1
+ * where Craftax clamps it, kept as alpha / 255 for the player and the
+ * creatures.  Craftax keeps its textures in a cache it made with these
+ * steps; tests/craftax-pixels.t compares the whole observation with it.
+ *
+ * Its arithmetic is float32 as XLA compiles it for env.reset on x86-64:
+ * / 255 as * (1/255), and the multiplies the code generator fuses into
+ * the adds after them (the luminance, the night version and the daylight
+ * blend) fused here with fmaf, each found in the code XLA generates and
+ * needed for the bits (unfused, about a fifth of the values of the resets
+ * tried differed from JAX's by 1 ulp).
+ *
+ * Promise: for the first state of an episode crafter_cc_generate_world
+ * makes, the observation is bit for bit JAX's on env.reset with the pinned
+ * reference, 0 ulp (tests/craftax-pixels.t, fresh seeds, the textures
+ * loaded from the installed craftax package).  Other states are drawn by
+ * the same formulas but not compared: creatures, inventory, sleep and
+ * other light levels do not occur at a reset, and XLA, which folds a
+ * reset's constant light and sleep into its code, may round a step's
+ * otherwise.  Night (a light_level below 0.5, which Craftax draws with
+ * noise from state_rng) is refused.  Nothing here keeps state between
+ * calls. */
+enum {
+  CRAFTER_CC_BLOCK_PIXELS = 7,
+  CRAFTER_CC_ITEM_PIXELS = 5,  /* int(7 * 0.8) */
+  CRAFTER_CC_DIGIT_PIXELS = 4, /* int(7 * 0.6) */
+  CRAFTER_CC_PIXELS_ROWS = 9 * CRAFTER_CC_BLOCK_PIXELS,
+  CRAFTER_CC_PIXELS_COLUMNS = 9 * CRAFTER_CC_BLOCK_PIXELS,
+  CRAFTER_CC_PIXELS_SIZE = CRAFTER_CC_PIXELS_ROWS * CRAFTER_CC_PIXELS_COLUMNS * 3
+};
+
+/* The textures, scaled, as float32 values of 0..255 (alphas as said). */
+typedef struct crafter_cc_textures {
+  float block[CRAFTER_SYMBOLIC_BLOCKS][CRAFTER_CC_BLOCK_PIXELS][CRAFTER_CC_BLOCK_PIXELS][3];
+  float item_block[CRAFTER_SYMBOLIC_BLOCKS][CRAFTER_CC_ITEM_PIXELS][CRAFTER_CC_ITEM_PIXELS][3];
+  /* player LEFT RIGHT UP DOWN, asleep; zombie, cow, skeleton; arrow (up) */
+  float figure[9][CRAFTER_CC_BLOCK_PIXELS][CRAFTER_CC_BLOCK_PIXELS][3];
+  float figure_alpha[9][CRAFTER_CC_BLOCK_PIXELS][CRAFTER_CC_BLOCK_PIXELS];
+  /* health food drink energy, sapling, wood stone iron pickaxe, wood
+   * stone iron sword */
+  float item[11][CRAFTER_CC_ITEM_PIXELS][CRAFTER_CC_ITEM_PIXELS][3];
+  float digit[10][CRAFTER_CC_DIGIT_PIXELS][CRAFTER_CC_DIGIT_PIXELS][3]; /* 0 is empty */
+  float digit_alpha[10][CRAFTER_CC_DIGIT_PIXELS][CRAFTER_CC_DIGIT_PIXELS];
+} crafter_cc_textures;
+
+/* Loads and scales the textures of `folder` (Craftax's assets folder).
+ * Returns 0, or -1 with a sentence in `error` naming the file. */
+int crafter_cc_textures_load(crafter_cc_textures *textures, const char *folder, char *error,
+                             size_t error_size);
+
+/* The pixel observation of *state into out[CRAFTER_CC_PIXELS_SIZE].
+ * Returns 0, or -1 (out untouched) when the state is at night. */
+int crafter_cc_render_pixels(const crafter_cc_state *state, const crafter_cc_textures *textures,
+                             float *out);
 
 #endif

@@ -3,6 +3,10 @@
  *
  *   test-cc-render FILE.gz      every seed's observation CRC in FILE
  *   test-cc-render --obs S...   the reset's observation of each seed
+ *   test-cc-render --pixels DIR S...  the reset's pixel observation of
+ *                               each seed, textures from Craftax's
+ *                               assets folder DIR ('pixels S N v0 ...',
+ *                               for tests/craftax-pixels.t)
  *   test-cc-render --render     the observation of each state dumped on
  *                               standard input (the fields the renderer
  *                               reads, in tests/reference/craftax_worlds.py's
@@ -188,13 +192,38 @@ static int render_dumps(void) {
   return ferror(stdout) ? 2 : 0;
 }
 
+static int pixels_of_seeds(const char *folder, int count, char **seeds) {
+  static crafter_cc_state state;
+  static crafter_cc_textures textures;
+  static float pixels[CRAFTER_CC_PIXELS_SIZE];
+  char error[512];
+  if (crafter_cc_textures_load(&textures, folder, error, sizeof error) != 0) {
+    fprintf(stderr, "%s\n", error);
+    return 2;
+  }
+  for (int k = 0; k < count; k++) {
+    int64_t seed = strtoll(seeds[k], NULL, 10);
+    world(seed, &state);
+    if (crafter_cc_render_pixels(&state, &textures, pixels) != 0) {
+      fprintf(stderr, "seed %" PRId64 ": not drawn (night)\n", seed);
+      return 2;
+    }
+    printf("pixels %" PRId64 " %d", seed, CRAFTER_CC_PIXELS_SIZE);
+    for (int v = 0; v < CRAFTER_CC_PIXELS_SIZE; v++) printf(" %" PRIu32, bits_of(pixels[v]));
+    printf("\n");
+  }
+  return ferror(stdout) ? 2 : 0;
+}
+
 #define MAX_SEEDS 100000
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--obs") == 0) return obs_of_seeds(argc - 2, argv + 2);
   if (argc == 2 && strcmp(argv[1], "--render") == 0) return render_dumps();
+  if (argc >= 3 && strcmp(argv[1], "--pixels") == 0)
+    return pixels_of_seeds(argv[2], argc - 3, argv + 3);
   if (argc != 2) {
-    fprintf(stderr, "usage: test-cc-render FILE.gz | --obs SEED... | --render\n");
+    fprintf(stderr, "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... | --render\n");
     return 2;
   }
   static int64_t seeds[MAX_SEEDS];
