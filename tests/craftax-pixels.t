@@ -15,35 +15,18 @@
 # Craftax writes a cache of its scaled textures into its assets folder the
 # first time it draws pixels.
 . "$(dirname "$0")/tap.sh"
+. "$top/tests/craftax-live.sh"
 plan 2
-CRAFTAX_ENV=${CRAFTAX_ENV:-$top/build-reference/craftax-venv}
-python=$CRAFTAX_ENV/bin/python
 program=$top/tests/unit/test-cc-render
-if [ ! -x "$python" ]; then
-  skip "Craftax-Classic is not installed (make craftax-env): the pixel observations were NOT compared with JAX's (no golden file: the textures are the installed craftax's)"
-  skip "Craftax-Classic is not installed: a planted difference was NOT checked"
-  finish
-fi
+craftax_or_skip "the pixel observations (no golden file: the textures are the installed craftax's)"
 
-"$python" "$top/tests/reference/craftax_pixels.py" --compare "$program" "${CRAFTAX_PIXELS:-30}" \
-  >"$scratch/log" 2>&1
+craftax_compare craftax_pixels.py "$program" "${CRAFTAX_PIXELS:-30}"
 status=$?
-[ $status -ne 0 ] && diag <"$scratch/log"
 ok $status "fresh pixel observations are JAX's: $(tail -n 1 "$scratch/log" | cut -c1-100)"
 [ $status -eq 0 ] && report compared "$(sed -n 's/^\([0-9]*\) observations equal.*/\1/p' "$scratch/log") Craftax-Classic pixel observations with JAX's, value for value, 0 ulp"
 
 # The green of the first pixel of every C observation one unit in the last
 # place up: the comparison must count each and say 1 ulp.
-cat >"$scratch/planted" <<SH
-#!/bin/sh
-"$program" "\$@" | awk '\$1 == "pixels" { \$(4 + 1) = \$(4 + 1) + 1 } { print }'
-SH
-chmod +x "$scratch/planted"
-"$python" "$top/tests/reference/craftax_pixels.py" --compare "$scratch/planted" 2 >"$scratch/out" 2>&1
-status=$?
-[ $status -eq 1 ] && grep -q "column 0, channel 1" "$scratch/out" &&
-  grep -q "^2 of 23814 values differ, by at most 1 ulp" "$scratch/out"
-status=$?
-[ $status -ne 0 ] && diag <"$scratch/out"
-ok $status "a planted difference is found: $(tail -n 1 "$scratch/out" | cut -c1-100)"
+craftax_planted craftax_pixels.py "$program" '$1 == "pixels" { $(4 + 1) = $(4 + 1) + 1 } { print }' \
+  "a planted difference is found" "column 0, channel 1" "^2 of 23814 values differ, by at most 1 ulp"
 finish
