@@ -52,9 +52,7 @@ TAIL = (['inventory.' + name for name in (
 
 
 def reset(seed):
-  key = jax.random.PRNGKey(seed)
-  key, k = jax.random.split(key)
-  obs, state = craftax_worlds.RESET(k)
+  obs, state = craftax_worlds.RESET(craftax_worlds.reset_key(seed))
   return np.asarray(obs), state
 
 

@@ -47,9 +47,7 @@ def assets():
 
 
 def reset(seed):
-  key = jax.random.PRNGKey(seed)
-  key, k = jax.random.split(key)
-  obs = np.asarray(RESET(k)[0])
+  obs = np.asarray(RESET(craftax_worlds.reset_key(seed))[0])
   if obs.dtype != np.float32 or obs.shape != SHAPE:
     raise SystemExit(f'unexpected observation: {obs.dtype} {obs.shape}')
   return obs.reshape(-1)

@@ -83,10 +83,15 @@ ENV = make_craftax_env_from_name('Craftax-Classic-Symbolic-v1', auto_reset=True)
 RESET = jax.jit(ENV.reset)
 
 
+def reset_key(seed):
+  """The key JAX's reset of seed S is given: key = PRNGKey(S); key, k =
+  split(key); k (crafter_cc_reset_key in C)."""
+  _, k = jax.random.split(jax.random.PRNGKey(seed))
+  return k
+
+
 def first_state(seed):
-  key = jax.random.PRNGKey(seed)
-  key, k = jax.random.split(key)
-  return RESET(k)[1]
+  return RESET(reset_key(seed))[1]
 
 
 def fields(value, prefix=''):

@@ -223,7 +223,8 @@ int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--pixels") == 0)
     return pixels_of_seeds(argv[2], argc - 3, argv + 3);
   if (argc != 2) {
-    fprintf(stderr, "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... | --render\n");
+    fprintf(stderr,
+            "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... | --render\n");
     return 2;
   }
   static int64_t seeds[MAX_SEEDS];
