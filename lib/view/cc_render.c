@@ -88,32 +88,8 @@ static int read_rgba(const char *folder, const char *name, uint8_t rgba[16][16][
                      size_t error_size) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", folder, name);
-  FILE *file = fopen(path, "rb");
-  if (!file) {
-    snprintf(error, error_size, "cannot open %s", path);
-    return -1;
-  }
-  uint8_t *data = NULL;
-  size_t size = 0, room = 0;
-  for (;;) {
-    if (size == room) {
-      uint8_t *more = realloc(data, room = room ? 2 * room : 65536);
-      if (!more) break;
-      data = more;
-    }
-    size_t got = fread(data + size, 1, room - size, file);
-    if (got == 0) break;
-    size += got;
-  }
-  int failed = ferror(file) || !data;
-  fclose(file);
   crafter_image image = {0};
-  if (failed || crafter_image_decode_png(&image, data, size, error, error_size) != 0) {
-    if (failed) snprintf(error, error_size, "cannot read %s", path);
-    free(data);
-    return -1;
-  }
-  free(data);
+  if (crafter_image_read_png(&image, path, error, error_size) != 0) return -1;
   if (image.width != 16 || image.height != 16) {
     snprintf(error, error_size, "%s is %dx%d, not 16x16", path, image.width, image.height);
     free(image.pixels);

@@ -218,21 +218,25 @@ int crafter_textures_load_dir(crafter_textures *textures, const char *directory,
       }
       continue;
     }
-    uint8_t *data;
-    size_t size;
-    if (read_file(path, &data, &size, error, error_size) < 0) {
+    if (crafter_image_read_png(&textures->images[i], path, error, error_size) < 0) {
       crafter_textures_fini(textures);
       return -1;
     }
-    char reason[200];
-    int status = crafter_image_decode_png(&textures->images[i], data, size, reason,
-                                          sizeof(reason));
-    free(data);
-    if (status < 0) {
-      snprintf(error, error_size, "%s: %s", path, reason);
-      crafter_textures_fini(textures);
-      return -1;
-    }
+  }
+  return 0;
+}
+
+int crafter_image_read_png(crafter_image *image, const char *path, char *error,
+                           size_t error_size) {
+  uint8_t *data;
+  size_t size;
+  if (read_file(path, &data, &size, error, error_size) < 0) return -1;
+  char reason[200];
+  int status = crafter_image_decode_png(image, data, size, reason, sizeof(reason));
+  free(data);
+  if (status < 0) {
+    snprintf(error, error_size, "%s: %s", path, reason);
+    return -1;
   }
   return 0;
 }

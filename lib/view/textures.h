@@ -107,6 +107,11 @@ void crafter_textures_fini(crafter_textures *textures);
 int crafter_image_decode_png(crafter_image *image, const uint8_t *data, size_t size, char *error,
                              size_t error_size);
 
+/* Reads the PNG file at `path` (a texture's size at most) and decodes it
+ * as crafter_image_decode_png does; 0, or -1 with "PATH: reason". */
+int crafter_image_read_png(crafter_image *image, const char *path, char *error,
+                           size_t error_size);
+
 /* Writes an RGB image (row-major, width*height*3 bytes) as a PNG file;
  * returns 0, or -1 with a reason. */
 int crafter_write_png(const char *path, const uint8_t *rgb, int width, int height, char *error,
