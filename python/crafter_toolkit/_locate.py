@@ -76,12 +76,16 @@ def find_program(name):
         if not _runnable(found):
             raise _error(f"{variable} names {found!r}, which is not an executable file")
         return found
-    for candidate in (os.path.join(HERE, "bin", name),
-                      os.path.normpath(os.path.join(HERE, "..", "..", "bin", name)),
-                      _installed_script(name),
-                      os.path.join(sysconfig.get_path("scripts"), name)):
-        if candidate and _runnable(candidate):
-            return candidate
+    # Looked at in turn: the installed file list is read only when the
+    # package's own folders and the tree have no such program.
+    candidates = (lambda: os.path.join(HERE, "bin", name),
+                  lambda: os.path.normpath(os.path.join(HERE, "..", "..", "bin", name)),
+                  lambda: _installed_script(name),
+                  lambda: os.path.join(sysconfig.get_path("scripts"), name))
+    for candidate in candidates:
+        path = candidate()
+        if path and _runnable(path):
+            return path
     found = shutil.which(name)
     if found:
         return found
