@@ -29,7 +29,7 @@ LIB_MODULES = \
 	view/render view/cc_render view/textures view/obskind view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
 	run/recording run/proto run/worldfile run/levels run/run run/envopts \
-	tools/session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
+	tools/input tools/session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay
 # The vector kernels (world generation, random draws, shading), once per

@@ -23,6 +23,7 @@
 #include "base/cli.h"
 #include "base/errors.h"
 #include "base/json.h"
+#include "tools/input.h"
 #include "run/batch.h"
 #include "run/episode.h"
 #include "run/proto.h"
@@ -30,98 +31,6 @@
 #include "run/traj_writer.h"
 #include "view/render.h"
 #include "view/textures.h"
-
-/* Reads the input stream and flushes the output before it blocks, so an
- * agent waiting for a record never deadlocks while piped input is still
- * answered in bulk. */
-typedef struct reader {
-  int fd;
-  FILE *flush;
-  uint8_t buffer[65536];
-  size_t start, end;
-  int eof;
-} reader;
-
-/* Makes at least `want` bytes available unless the input ends first;
- * returns how many are available, or -1 on a read error. */
-static long fill(reader *in, size_t want) {
-  while (in->end - in->start < want && !in->eof) {
-    if (in->start > 0) {
-      memmove(in->buffer, in->buffer + in->start, in->end - in->start);
-      in->end -= in->start;
-      in->start = 0;
-    }
-    if (in->end == sizeof(in->buffer)) break;
-    fflush(in->flush);
-    ssize_t got;
-    do {
-      got = read(in->fd, in->buffer + in->end, sizeof(in->buffer) - in->end);
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) return -1;
-    if (got == 0) in->eof = 1;
-    in->end += (size_t)got;
-  }
-  return (long)(in->end - in->start);
-}
-
-/* A line of text input, grown as needed up to a limit. */
-typedef struct line_buffer {
-  char *text;
-  size_t length, capacity, limit;
-} line_buffer;
-
-enum { LINE_TOO_LONG = -1, LINE_READ_ERROR = -2, LINE_NO_MEMORY = -3 };
-
-/* Reads the next line (without its newline) into line->text[0..length),
- * NUL-terminated.  Returns 1 with a line, 0 at the end, or a LINE_ error;
- * a line too long leaves its first `limit` bytes in line->text, the rest
- * unread. */
-static int read_line(reader *in, line_buffer *line) {
-  line->length = 0;
-  for (;;) {
-    size_t available = in->end - in->start;
-    uint8_t *chunk = in->buffer + in->start;
-    uint8_t *newline = memchr(chunk, '\n', available);
-    size_t want = newline ? (size_t)(newline - chunk) : available;
-    size_t take = want < line->limit - line->length ? want : line->limit - line->length;
-    if (line->length + take + 1 > line->capacity) {
-      size_t capacity = line->capacity ? line->capacity : 256;
-      while (capacity < line->length + take + 1) capacity *= 2;
-      char *grown = realloc(line->text, capacity);
-      if (!grown) return LINE_NO_MEMORY;
-      line->text = grown;
-      line->capacity = capacity;
-    }
-    memcpy(line->text + line->length, chunk, take);
-    line->length += take;
-    line->text[line->length] = '\0';
-    if (take < want) { /* what fits is kept */
-      in->start += take;
-      return LINE_TOO_LONG;
-    }
-    in->start += take + (newline ? 1 : 0);
-    if (newline) return 1;
-    if (in->eof) return line->length > 0;
-    if (fill(in, 1) < 0) return LINE_READ_ERROR;
-  }
-}
-
-/* Drops the rest of a line too long to keep, through its newline.
- * Returns 0, or -1 on a read error. */
-static int skip_line(reader *in) {
-  for (;;) {
-    size_t available = in->end - in->start;
-    uint8_t *chunk = in->buffer + in->start;
-    uint8_t *newline = memchr(chunk, '\n', available);
-    if (newline) {
-      in->start += (size_t)(newline - chunk) + 1;
-      return 0;
-    }
-    in->start = in->end;
-    if (in->eof) return 0;
-    if (fill(in, 1) < 0) return -1;
-  }
-}
 
 typedef struct session {
   const crafter_session_options *options;
@@ -695,7 +604,7 @@ static int write_all(int fd, const uint8_t *data, size_t size) {
  * (vmsplice); the pipe holds them until the client has read them.  A
  * client that answers a frame has read it, so the buffer is normally free
  * again at the next step; when the pipe still holds bytes (input given
- * ahead, a reader behind) the buffer is let go for a fresh one.  Where
+ * ahead, a crafter_input behind) the buffer is let go for a fresh one.  Where
  * stdout is not a pipe, plain writes from then on. */
 static int lend_frame(session *s, int fd) {
 #if defined(__linux__)
@@ -776,7 +685,7 @@ static int send_frame(session *s, uint32_t sequence) {
 }
 
 /* A pipe that holds a whole frame lets a frame go in one write and one
- * wake-up of the reader; Linux pipes hold 64 KiB unless asked for more,
+ * wake-up of the crafter_input; Linux pipes hold 64 KiB unless asked for more,
  * and give at most /proc/sys/fs/pipe-max-size (1 MiB by default) to a
  * process without CAP_SYS_RESOURCE: the largest that is granted. */
 static void widen_pipe(session *s) {
@@ -789,8 +698,8 @@ static void widen_pipe(session *s) {
   (void)s;
 #endif
 }
-static int answer_render(session *s, reader *in, long step, char *error, size_t error_size) {
-  long available = fill(in, CRAFTER_PROTOCOL_RENDER_BYTES);
+static int answer_render(session *s, crafter_input *in, long step, char *error, size_t error_size) {
+  long available = crafter_input_fill(in, CRAFTER_PROTOCOL_RENDER_BYTES);
   if (available < 0) {
     snprintf(error, error_size, "reading standard input: %s", strerror(errno));
     return -1;
@@ -898,42 +807,6 @@ static int load_env(session *s, int i, size_t size, int *started, char *reason,
   return 0;
 }
 
-/* Reads `size` bytes of input into `out`: those buffered, then the rest
- * straight from the descriptor.  Returns how many came (fewer when the
- * input ended), or -1 on a read error. */
-static long read_exact(reader *in, uint8_t *out, size_t size) {
-  size_t got = in->end - in->start < size ? in->end - in->start : size;
-  memcpy(out, in->buffer + in->start, got);
-  in->start += got;
-  while (got < size && !in->eof) {
-    fflush(in->flush);
-    ssize_t count;
-    do {
-      count = read(in->fd, out + got, size - got);
-    } while (count < 0 && errno == EINTR);
-    if (count < 0) return -1;
-    if (count == 0) in->eof = 1;
-    got += (size_t)count;
-  }
-  return (long)got;
-}
-
-/* Reads `size` bytes of input and drops them: a state too long to keep.
- * Returns how many came (fewer when the input ended), or -1 on a read
- * error. */
-static long skip_exact(reader *in, size_t size) {
-  size_t got = 0;
-  while (got < size) {
-    long available = fill(in, 1);
-    if (available < 0) return -1;
-    if (available == 0) break;
-    size_t take = (size_t)available < size - got ? (size_t)available : size - got;
-    in->start += take;
-    got += take;
-  }
-  return (long)got;
-}
-
 /* Why a state longer than any of these parameters is refused. */
 static void too_long(char *reason, size_t reason_size, size_t size, size_t limit) {
   snprintf(reason, reason_size,
@@ -944,9 +817,9 @@ static void too_long(char *reason, size_t reason_size, size_t size, size_t limit
 
 /* A request's fixed bytes: all there, or the error of input that ended
  * in it. */
-static const uint8_t *request_bytes(reader *in, size_t bytes, const char *what, long step,
+static const uint8_t *request_bytes(crafter_input *in, size_t bytes, const char *what, long step,
                                     char *error, size_t error_size) {
-  long available = fill(in, bytes);
+  long available = crafter_input_fill(in, bytes);
   if (available < 0) {
     snprintf(error, error_size, "reading standard input: %s", strerror(errno));
     return NULL;
@@ -982,7 +855,7 @@ static int refuse_load(session *s, const char *reason, char *error, size_t error
 }
 
 /* 252: env i's state, as uint32 L and L bytes. */
-static int answer_save(session *s, reader *in, long step, char *error, size_t error_size) {
+static int answer_save(session *s, crafter_input *in, long step, char *error, size_t error_size) {
   const uint8_t *request =
       request_bytes(in, CRAFTER_PROTOCOL_SAVE_BYTES, "save", step, error, error_size);
   if (!request) return -1;
@@ -1047,9 +920,9 @@ static void fill_loaded(session *s, int i, int started) {
 /* Reads a load request's `size` bytes of state into `out`, or drops them
  * when `out` is NULL.  0, or -1 with the error of a read that failed or
  * of input that ended first. */
-static int read_state_bytes(reader *in, uint8_t *out, uint32_t size, long step, char *error,
+static int read_state_bytes(crafter_input *in, uint8_t *out, uint32_t size, long step, char *error,
                             size_t error_size) {
-  long got = out ? read_exact(in, out, size) : skip_exact(in, size);
+  long got = out ? crafter_input_read_exact(in, out, size) : crafter_input_skip_exact(in, size);
   if (got < 0) {
     snprintf(error, error_size, "reading standard input: %s", strerror(errno));
     return -1;
@@ -1065,7 +938,7 @@ static int read_state_bytes(reader *in, uint8_t *out, uint32_t size, long step, 
 
 /* 251: a state loaded into env i; uint32 status, uint32 M, the reason,
  * and when loaded the next frame. */
-static int answer_load(session *s, reader *in, long step, uint32_t *sequence, char *error,
+static int answer_load(session *s, crafter_input *in, long step, uint32_t *sequence, char *error,
                        size_t error_size) {
   const uint8_t *request =
       request_bytes(in, CRAFTER_PROTOCOL_LOAD_BYTES, "load", step, error, error_size);
@@ -1200,7 +1073,7 @@ static int text_request(session *s, char *line, size_t skipped, long line_number
   return 1;
 }
 
-static int run_binary(session *s, reader *in, char *error, size_t error_size) {
+static int run_binary(session *s, crafter_input *in, char *error, size_t error_size) {
   int count = s->agents, envs = s->options->run.envs;
   size_t env_obs = s->obs_bytes * (size_t)s->players;
   write_header(s);
@@ -1217,7 +1090,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
     return 1;
   }
   for (long step = 1;; step++) {
-    long available = fill(in, 1);
+    long available = crafter_input_fill(in, 1);
     uint8_t first = available > 0 ? in->buffer[in->start] : 0;
     if (first == CRAFTER_PROTOCOL_RENDER || first == CRAFTER_PROTOCOL_SAVE ||
         first == CRAFTER_PROTOCOL_LOAD) {
@@ -1229,7 +1102,7 @@ static int run_binary(session *s, reader *in, char *error, size_t error_size) {
       step--; /* a request is not a step */
       continue;
     }
-    if (available > 0) available = fill(in, (size_t)count);
+    if (available > 0) available = crafter_input_fill(in, (size_t)count);
     if (available < 0) {
       snprintf(error, error_size, "reading standard input: %s", strerror(errno));
       return 1;
@@ -1297,7 +1170,7 @@ static void step_text(session *s, const int *actions) {
   }
 }
 
-static int run_text(session *s, reader *in, char *error, size_t error_size) {
+static int run_text(session *s, crafter_input *in, char *error, size_t error_size) {
   int count = s->agents;
   for (int i = 0; i < count; i++) write_text_record(s, s->out, i, 0, NULL, 0);
   /* A line of actions has its limit; a load request, the base64 of the
@@ -1305,7 +1178,7 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
   size_t action_limit = crafter_session_line_limit(count);
   size_t state_limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, 0));
   size_t load_limit = 64 + (state_limit + 2) / 3 * 4;
-  line_buffer buffer = {NULL, 0, 0, load_limit > action_limit ? load_limit : action_limit};
+  crafter_line buffer = {NULL, 0, 0, load_limit > action_limit ? load_limit : action_limit};
   int *actions = malloc(sizeof(int) * (size_t)count);
   if (!actions) {
     snprintf(error, error_size, "out of memory");
@@ -1314,21 +1187,21 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
   long line_number = 0;
   int status = 0;
   for (;;) {
-    int got = read_line(in, &buffer);
+    int got = crafter_input_line(in, &buffer);
     if (got == 0) break;
     line_number++;
-    if (got == LINE_READ_ERROR || got == LINE_NO_MEMORY) {
+    if (got == CRAFTER_LINE_READ_ERROR || got == CRAFTER_LINE_NO_MEMORY) {
       snprintf(error, error_size, "reading standard input: %s",
-               got == LINE_NO_MEMORY ? "out of memory" : strerror(errno));
+               got == CRAFTER_LINE_NO_MEMORY ? "out of memory" : strerror(errno));
       status = 1;
       break;
     }
     const char *start = buffer.text ? buffer.text + strspn(buffer.text, " \t") : "";
-    if (got == LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
+    if (got == CRAFTER_LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
       /* Longer than the base64 of any state of these parameters: the rest
        * of the line is dropped, and the request refused (or, when it names
        * no env, an error). */
-      if (skip_line(in) < 0) {
+      if (crafter_input_skip_line(in) < 0) {
         snprintf(error, error_size, "reading standard input: %s", strerror(errno));
         status = 1;
         break;
@@ -1340,7 +1213,7 @@ static int run_text(session *s, reader *in, char *error, size_t error_size) {
       }
       if (request) continue;
     }
-    if (got == LINE_TOO_LONG ||
+    if (got == CRAFTER_LINE_TOO_LONG ||
         (buffer.length > action_limit && strncmp(start, "load", 4) != 0)) {
       snprintf(error, error_size,
                "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
@@ -1449,7 +1322,7 @@ int crafter_session_run(const crafter_session_options *options, int input, FILE 
     free_session(&s);
     return 1;
   }
-  reader *in = calloc(1, sizeof(reader));
+  crafter_input *in = calloc(1, sizeof(crafter_input));
   if (!in) {
     snprintf(error, error_size, "out of memory");
     free_session(&s);

@@ -1,0 +1,55 @@
+/* input: crafter-step's reading of its standard input: a buffer over a
+ * descriptor that flushes an output stream before it blocks (so an agent
+ * waiting for a record never deadlocks while piped input is still
+ * answered in bulk), lines of text up to a limit, and exact runs of
+ * bytes. */
+#ifndef CRAFTER_INPUT_H
+#define CRAFTER_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The input: `fd` read into `buffer`, `flush` flushed before a read
+ * that may block. */
+typedef struct crafter_input {
+  int fd;
+  FILE *flush;
+  uint8_t buffer[65536];
+  size_t start, end;
+  int eof;
+} crafter_input;
+
+/* A line of text input, grown as needed up to a limit. */
+typedef struct crafter_line {
+  char *text;
+  size_t length, capacity, limit;
+} crafter_line;
+
+enum { CRAFTER_LINE_TOO_LONG = -1, CRAFTER_LINE_READ_ERROR = -2, CRAFTER_LINE_NO_MEMORY = -3 };
+
+/* Makes at least `want` bytes available unless the input ends first;
+ * returns how many are available, or -1 on a read error. */
+long crafter_input_fill(crafter_input *in, size_t want);
+
+/* Reads the next line (without its newline) into line->text[0..length),
+ * NUL-terminated.  Returns 1 with a line, 0 at the end, or a CRAFTER_LINE_ error;
+ * a line too long leaves its first `limit` bytes in line->text, the rest
+ * unread. */
+int crafter_input_line(crafter_input *in, crafter_line *line);
+
+/* Drops the rest of a line too long to keep, through its newline.
+ * Returns 0, or -1 on a read error. */
+int crafter_input_skip_line(crafter_input *in);
+
+/* Reads `size` bytes of input into `out`: those buffered, then the rest
+ * straight from the descriptor.  Returns how many came (fewer when the
+ * input ended), or -1 on a read error. */
+long crafter_input_read_exact(crafter_input *in, uint8_t *out, size_t size);
+
+/* Reads `size` bytes of input and drops them: a state too long to keep.
+ * Returns how many came (fewer when the input ended), or -1 on a read
+ * error. */
+long crafter_input_skip_exact(crafter_input *in, size_t size);
+
+#endif
