@@ -8,12 +8,13 @@
  *
  * FILE has a line 'S HASH' per seed S: the CRC-32 of the first state of
  * Craftax-Classic for that seed, as tests/reference/craftax_worlds.py
- * computes it (its docstring says which words, in which order; fields()
- * below makes the same list).  tests/unit-craftax-worldgen.t runs it on
- * tests/data/craftax/worlds.txt.gz (seeds 0..9999, 75 KB), recorded with
- * the pinned reference, craftax 1.6.1 on jax and jaxlib 0.10.1 (the
- * packages of tests/reference/requirements-craftax.txt, jax and jaxlib
- * at 0.10.1, installed with pip --no-deps in a virtual environment VENV):
+ * computes it (its docstring says which words, in which order;
+ * cc_state_words.h makes the same list).  tests/unit-craftax-worldgen.t
+ * runs it on tests/data/craftax/worlds.txt.gz (seeds 0..9999, 75 KB),
+ * recorded with the pinned reference, craftax 1.6.1 on jax and jaxlib
+ * 0.10.1 (the packages of tests/reference/requirements-craftax.txt, jax
+ * and jaxlib at 0.10.1, installed with pip --no-deps in a virtual
+ * environment VENV):
  *
  *   VENV/bin/python tests/reference/craftax_worlds.py --hashes 0 10000 \
  *       | gzip -9n > tests/data/craftax/worlds.txt.gz
@@ -31,100 +32,12 @@
 
 #include "base/bytes.h"
 #include "game/cc_worldgen.h"
+#include "cc_state_words.h"
 #include "seed_hashes.h"
 #include "tap.h"
 
-/* The state's fields as 32-bit words, in EnvState's order. */
-struct words {
-  uint32_t word[3 * CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE];
-  long count;
-  struct {
-    const char *name;
-    long start, count;
-  } field[64];
-  int fields;
-};
-
-static void begin(struct words *w, const char *name) {
-  w->field[w->fields].name = name;
-  w->field[w->fields].start = w->count;
-  w->field[w->fields].count = 0;
-  w->fields++;
-}
-static void put(struct words *w, uint32_t value) {
-  w->word[w->count++] = value;
-  w->field[w->fields - 1].count++;
-}
-static void put_i32(struct words *w, const char *name, const int32_t *v, long n) {
-  begin(w, name);
-  for (long k = 0; k < n; k++) put(w, (uint32_t)v[k]);
-}
-static void put_u8(struct words *w, const char *name, const uint8_t *v, long n) {
-  begin(w, name);
-  for (long k = 0; k < n; k++) put(w, v[k]);
-}
-static void put_f32(struct words *w, const char *name, float v) {
-  uint32_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  begin(w, name);
-  put(w, bits);
-}
-
-#define MOB_FIELDS(kind) {kind ".position", kind ".health", kind ".mask", kind ".attack_cooldown"}
-
-static void put_mobs(struct words *w, const char *const name[4], const crafter_cc_mobs *m,
-                     int slots) {
-  put_i32(w, name[0], &m->position[0][0], 2L * slots);
-  put_i32(w, name[1], m->health, slots);
-  put_u8(w, name[2], m->mask, slots);
-  put_i32(w, name[3], m->attack_cooldown, slots);
-}
-
-static void fields(const crafter_cc_state *s, struct words *w) {
-  static const char *const inventory[CRAFTER_CC_INVENTORY] = {
-      "inventory.wood", "inventory.stone", "inventory.coal", "inventory.iron",
-      "inventory.diamond", "inventory.sapling", "inventory.wood_pickaxe",
-      "inventory.stone_pickaxe", "inventory.iron_pickaxe", "inventory.wood_sword",
-      "inventory.stone_sword", "inventory.iron_sword"};
-  static const char *const zombies[4] = MOB_FIELDS("zombies"), *const cows[4] = MOB_FIELDS("cows"),
-                           *const skeletons[4] = MOB_FIELDS("skeletons"),
-                           *const arrows[4] = MOB_FIELDS("arrows");
-  const long cells = (long)CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE;
-  w->count = 0;
-  w->fields = 0;
-  put_u8(w, "map", &s->map[0][0], cells);
-  put_u8(w, "mob_map", &s->mob_map[0][0], cells);
-  put_i32(w, "player_position", s->player_position, 2);
-  put_i32(w, "player_direction", &s->player_direction, 1);
-  put_i32(w, "player_health", &s->player_health, 1);
-  put_i32(w, "player_food", &s->player_food, 1);
-  put_i32(w, "player_drink", &s->player_drink, 1);
-  put_i32(w, "player_energy", &s->player_energy, 1);
-  put_u8(w, "is_sleeping", &s->is_sleeping, 1);
-  put_f32(w, "player_recover", s->player_recover);
-  put_f32(w, "player_hunger", s->player_hunger);
-  put_f32(w, "player_thirst", s->player_thirst);
-  put_f32(w, "player_fatigue", s->player_fatigue);
-  for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) put_i32(w, inventory[k], &s->inventory[k], 1);
-  put_mobs(w, zombies, &s->zombies, CRAFTER_CC_MAX_ZOMBIES);
-  put_mobs(w, cows, &s->cows, CRAFTER_CC_MAX_COWS);
-  put_mobs(w, skeletons, &s->skeletons, CRAFTER_CC_MAX_SKELETONS);
-  put_mobs(w, arrows, &s->arrows, CRAFTER_CC_MAX_ARROWS);
-  put_i32(w, "arrow_directions", &s->arrow_directions[0][0], 2L * CRAFTER_CC_MAX_ARROWS);
-  put_i32(w, "growing_plants_positions", &s->growing_plants_positions[0][0],
-          2L * CRAFTER_CC_MAX_PLANTS);
-  put_i32(w, "growing_plants_age", s->growing_plants_age, CRAFTER_CC_MAX_PLANTS);
-  put_u8(w, "growing_plants_mask", s->growing_plants_mask, CRAFTER_CC_MAX_PLANTS);
-  put_f32(w, "light_level", s->light_level);
-  put_u8(w, "achievements", s->achievements, CRAFTER_CC_ACHIEVEMENTS);
-  begin(w, "state_rng");
-  put(w, s->state_rng.word[0]);
-  put(w, s->state_rng.word[1]);
-  put_i32(w, "timestep", &s->timestep, 1);
-}
-
-static uint32_t state_hash(const crafter_cc_state *s, struct words *w) {
-  fields(s, w);
+static uint32_t state_hash(const crafter_cc_state *s, struct cc_words *w) {
+  cc_state_words(s, w);
   uint8_t bytes[4];
   uint32_t crc = 0;
   for (long k = 0; k < w->count; k++) {
@@ -144,11 +57,11 @@ static int generate(int64_t seed, enum crafter_cc_arith arith, crafter_cc_state 
 
 static int dump(int count, char **seeds) {
   static crafter_cc_state state;
-  static struct words w;
+  static struct cc_words w;
   for (int k = 0; k < count; k++) {
     int64_t seed = strtoll(seeds[k], NULL, 10);
     generate(seed, CRAFTER_CC_AS_JAX, &state);
-    fields(&state, &w);
+    cc_state_words(&state, &w);
     printf("seed %" PRId64 "\n", seed);
     for (int f = 0; f < w.fields; f++) {
       printf("%s %ld", w.field[f].name, w.field[f].count);
@@ -190,7 +103,7 @@ int main(int argc, char **argv) {
   if (n < 0) return 2;
 
   static crafter_cc_state state;
-  static struct words w;
+  static struct cc_words w;
   long wrong = 0;
   int64_t first_wrong = 0;
   for (long k = 0; k < n; k++) {

@@ -1,0 +1,905 @@
+/* cc_game: Craftax-Classic's step.  cc_game.h says what is promised.
+ *
+ * The code follows craftax_step's order: crafting, the DO action, placing,
+ * moving, the creatures (zombies, cows, skeletons, arrows), spawning,
+ * plants, the player's intrinsics, the inventory's cap, health, reward.
+ *
+ * JAX's indexing, which positions off the map meet (the block the player
+ * faces at the edge, the arrows, whose slots all move every step, live or
+ * not):
+ *   a read  x[i] counts a negative i once from the end (i + 64), then
+ *           clamps into [0, 63];
+ *   a write x.at[i].set(v) counts a negative i once from the end, and is
+ *           dropped when a coordinate is still outside [0, 63].
+ * map_read and map_write below are those two.
+ *
+ * Random draws: every key the reference splits is derived here only when
+ * the value drawn from it is used (element i of a draw depends on its key
+ * and i alone), so the keys are those of the reference while draws whose
+ * results the reference throws away (a spawn's position when nothing
+ * spawns, a creature's random move when it walks to the player) are not
+ * made.
+ *
+ * The arithmetic is float32 as XLA's CPU code for jax.jit(env.step)
+ * computes it: timestep / 300 is timestep * float32(1/300); the light
+ * level's 1 - c*c*|c| is one fused multiply-add, fmaf(-(c*c), |c|, 1); the
+ * zombies' spawn chance 0.02 + 0.1 * (1 - light)**2 is
+ * fmaf((1 - light)**2, 0.1, 0.02); the reward achievements + health * 0.1
+ * is fmaf(health, 0.1, achievements).  Everything else is rounded on its
+ * own (the build never contracts). */
+#include "game/cc_game.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { SIZE = CRAFTER_CC_MAP_SIZE, CELLS = SIZE * SIZE };
+
+/* Craftax's Action numbers the step tests. */
+enum {
+  NOOP = 0,
+  DO = 5,
+  SLEEP = 6,
+  PLACE_STONE = 7,
+  PLACE_TABLE = 8,
+  PLACE_FURNACE = 9,
+  PLACE_PLANT = 10,
+  MAKE_WOOD_PICKAXE = 11,
+  MAKE_STONE_PICKAXE = 12,
+  MAKE_IRON_PICKAXE = 13,
+  MAKE_WOOD_SWORD = 14,
+  MAKE_STONE_SWORD = 15,
+  MAKE_IRON_SWORD = 16
+};
+
+/* Inventory's order. */
+enum {
+  WOOD,
+  STONE,
+  COAL,
+  IRON,
+  DIAMOND,
+  SAPLING,
+  WOOD_PICKAXE,
+  STONE_PICKAXE,
+  IRON_PICKAXE,
+  WOOD_SWORD,
+  STONE_SWORD,
+  IRON_SWORD
+};
+
+/* Craftax's Achievement numbers. */
+enum {
+  COLLECT_WOOD = 0,
+  PLACE_TABLE_DONE = 1,
+  EAT_COW = 2,
+  COLLECT_SAPLING = 3,
+  COLLECT_DRINK = 4,
+  MAKE_WOOD_PICKAXE_DONE = 5,
+  MAKE_WOOD_SWORD_DONE = 6,
+  PLACE_PLANT_DONE = 7,
+  DEFEAT_ZOMBIE = 8,
+  COLLECT_STONE = 9,
+  PLACE_STONE_DONE = 10,
+  EAT_PLANT = 11,
+  DEFEAT_SKELETON = 12,
+  MAKE_STONE_PICKAXE_DONE = 13,
+  MAKE_STONE_SWORD_DONE = 14,
+  WAKE_UP = 15,
+  PLACE_FURNACE_DONE = 16,
+  COLLECT_COAL = 17,
+  COLLECT_IRON = 18,
+  COLLECT_DIAMOND = 19,
+  MAKE_IRON_PICKAXE_DONE = 20,
+  MAKE_IRON_SWORD_DONE = 21
+};
+
+/* EnvParams' defaults. */
+enum {
+  ZOMBIE_HEALTH = 5,
+  COW_HEALTH = 3,
+  SKELETON_HEALTH = 3,
+  DESPAWN_DISTANCE = 14
+};
+
+/* DIRECTIONS: 16 rows, indexed by Action; rows 5 to 15 are zero. */
+static const int32_t directions[16][2] = {{0, 0}, {0, -1}, {0, 1}, {-1, 0}, {1, 0}};
+
+static const int32_t *direction_of(int32_t index) {
+  if (index < 0) index += 16;
+  return directions[index < 0 ? 0 : index > 15 ? 15 : index];
+}
+
+/* ---- JAX's indexing of the 64x64 maps ---- */
+
+static inline int read_index(int32_t i) {
+  int64_t k = i < 0 ? (int64_t)i + SIZE : i;
+  return k < 0 ? 0 : k > SIZE - 1 ? SIZE - 1 : (int)k;
+}
+
+static inline int write_index(int32_t i) {
+  int64_t k = i < 0 ? (int64_t)i + SIZE : i;
+  return k >= 0 && k < SIZE ? (int)k : -1;
+}
+
+static inline uint8_t map_read(const uint8_t m[SIZE][SIZE], int32_t row, int32_t column) {
+  return m[read_index(row)][read_index(column)];
+}
+
+static inline void map_write(uint8_t m[SIZE][SIZE], int32_t row, int32_t column, uint8_t value) {
+  int r = write_index(row), c = write_index(column);
+  if (r >= 0 && c >= 0) m[r][c] = value;
+}
+
+static inline int in_bounds(int32_t row, int32_t column) {
+  return row >= 0 && row < SIZE && column >= 0 && column < SIZE;
+}
+
+/* SOLID_BLOCKS: water, stone, tree, coal, iron, diamond, table, furnace,
+ * plant, ripe plant; a bit per block type. */
+#define BLOCK_BIT(block) (1U << CRAFTER_CC_##block)
+enum {
+  SOLID = BLOCK_BIT(WATER) | BLOCK_BIT(STONE) | BLOCK_BIT(TREE) | BLOCK_BIT(COAL) |
+          BLOCK_BIT(IRON) | BLOCK_BIT(DIAMOND) | BLOCK_BIT(CRAFTING_TABLE) |
+          BLOCK_BIT(FURNACE) | BLOCK_BIT(PLANT) | BLOCK_BIT(RIPE_PLANT)
+};
+
+static inline int solid(uint8_t block) { return block < 32 && ((SOLID >> block) & 1U); }
+
+static inline int is_player(const crafter_cc_state *s, int32_t row, int32_t column) {
+  return s->player_position[0] == row && s->player_position[1] == column;
+}
+
+/* is_in_mob */
+static inline int in_mob(const crafter_cc_state *s, int32_t row, int32_t column) {
+  return map_read(s->mob_map, row, column) || is_player(s, row, column);
+}
+
+/* is_position_in_bounds_not_in_wall_not_in_mob_not_in_lava */
+static int free_cell(const crafter_cc_state *s, int32_t row, int32_t column) {
+  uint8_t block = map_read(s->map, row, column);
+  return in_bounds(row, column) && !solid(block) && !in_mob(s, row, column) &&
+         block != CRAFTER_CC_LAVA;
+}
+
+static inline int32_t abs32(int32_t v) { return v < 0 ? -v : v; }
+static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t sign32(int32_t v) { return (v > 0) - (v < 0); }
+
+/* ---- keys ---- */
+
+/* split(key)[index] */
+static inline crafter_jaxkey half(crafter_jaxkey key, int index) {
+  return crafter_jax_split_one(key, (uint64_t)index);
+}
+
+static inline float uniform(crafter_jaxkey key) { return crafter_jax_uniform1(key); }
+
+static inline int32_t randint(crafter_jaxkey key, int32_t span) {
+  return crafter_jax_randint1(key, 0, span);
+}
+
+/* ---- crafting ---- */
+
+/* is_near_block: one of the 8 cells around the player, on the map. */
+static int near_block(const crafter_cc_state *s, uint8_t block) {
+  static const int32_t close[8][2] = {{0, -1}, {0, 1}, {-1, 0}, {1, 0},
+                                      {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+  for (int k = 0; k < 8; k++) {
+    int32_t r = s->player_position[0] + close[k][0], c = s->player_position[1] + close[k][1];
+    if (in_bounds(r, c) && s->map[r][c] == block) return 1;
+  }
+  return 0;
+}
+
+static void do_crafting(crafter_cc_state *s, int action) {
+  if (action < MAKE_WOOD_PICKAXE || action > MAKE_IRON_SWORD) return;
+  int32_t *inv = s->inventory;
+  int table = near_block(s, CRAFTER_CC_CRAFTING_TABLE);
+  if (!table) return; /* every recipe needs the table */
+  int furnace = near_block(s, CRAFTER_CC_FURNACE);
+  switch (action) {
+  case MAKE_WOOD_PICKAXE:
+    if (inv[WOOD] >= 1) {
+      inv[WOOD] -= 1;
+      inv[WOOD_PICKAXE] += 1;
+      s->achievements[MAKE_WOOD_PICKAXE_DONE] = 1;
+    }
+    break;
+  case MAKE_STONE_PICKAXE:
+    if (inv[WOOD] >= 1 && inv[STONE] >= 1) {
+      inv[STONE] -= 1;
+      inv[WOOD] -= 1;
+      inv[STONE_PICKAXE] += 1;
+      s->achievements[MAKE_STONE_PICKAXE_DONE] = 1;
+    }
+    break;
+  case MAKE_IRON_PICKAXE:
+    if (furnace && inv[WOOD] >= 1 && inv[STONE] >= 1 && inv[IRON] >= 1 && inv[COAL] >= 1) {
+      inv[IRON] -= 1;
+      inv[WOOD] -= 1;
+      inv[STONE] -= 1;
+      inv[COAL] -= 1;
+      inv[IRON_PICKAXE] += 1;
+      s->achievements[MAKE_IRON_PICKAXE_DONE] = 1;
+    }
+    break;
+  case MAKE_WOOD_SWORD:
+    if (inv[WOOD] >= 1) {
+      inv[WOOD] -= 1;
+      inv[WOOD_SWORD] += 1;
+      s->achievements[MAKE_WOOD_SWORD_DONE] = 1;
+    }
+    break;
+  case MAKE_STONE_SWORD:
+    if (inv[STONE] >= 1 && inv[WOOD] >= 1) {
+      inv[WOOD] -= 1;
+      inv[STONE] -= 1;
+      inv[STONE_SWORD] += 1;
+      s->achievements[MAKE_STONE_SWORD_DONE] = 1;
+    }
+    break;
+  default: /* MAKE_IRON_SWORD */
+    if (furnace && inv[IRON] >= 1 && inv[WOOD] >= 1 && inv[STONE] >= 1 && inv[COAL] >= 1) {
+      inv[WOOD] -= 1;
+      inv[IRON] -= 1;
+      inv[STONE] -= 1;
+      inv[COAL] -= 1;
+      inv[IRON_SWORD] += 1;
+      s->achievements[MAKE_IRON_SWORD_DONE] = 1;
+    }
+    break;
+  }
+}
+
+/* ---- the DO action ---- */
+
+/* The player's hit on the creatures of one kind at (row, column): the
+ * first live slot there loses `damage`; then every slot's mask becomes
+ * health > 0, as do_action sets it (a slot that despawned or never
+ * spawned with health left comes back).  Returns whether a live creature
+ * was hit; *killed whether that hit killed it. */
+static int hit_mobs(crafter_cc_mobs *m, int slots, int32_t row, int32_t column, int32_t damage,
+                    int *killed) {
+  int target = -1;
+  for (int k = 0; k < slots && target < 0; k++)
+    if (m->mask[k] && m->position[k][0] == row && m->position[k][1] == column) target = k;
+  int index = target < 0 ? 0 : target;
+  if (target >= 0) m->health[target] -= damage;
+  int old_mask = m->mask[index];
+  for (int k = 0; k < slots; k++) m->mask[k] = m->health[k] > 0;
+  *killed = old_mask && !m->mask[index];
+  return target >= 0;
+}
+
+/* do_action when the action is DO (otherwise the reference selects the
+ * state it had before: nothing changes).  key is do_action's rng. */
+static void do_action(crafter_cc_state *s, crafter_jaxkey key) {
+  const int32_t *d = direction_of(s->player_direction);
+  int32_t row = s->player_position[0] + d[0], column = s->player_position[1] + d[1];
+  int32_t *inv = s->inventory;
+  int32_t damage = max32(max32(1, 2 * inv[WOOD_SWORD]), max32(3 * inv[STONE_SWORD], 5 * inv[IRON_SWORD]));
+
+  int killed_zombie, killed_cow, killed_skeleton;
+  int attacked = hit_mobs(&s->zombies, CRAFTER_CC_MAX_ZOMBIES, row, column, damage, &killed_zombie);
+  if (killed_zombie) s->achievements[DEFEAT_ZOMBIE] = 1;
+  attacked |= hit_mobs(&s->cows, CRAFTER_CC_MAX_COWS, row, column, damage, &killed_cow);
+  if (killed_cow) {
+    s->achievements[EAT_COW] = 1;
+    s->player_food = min32(9, s->player_food + 6);
+    s->player_hunger = 0.0f;
+  }
+  attacked |=
+      hit_mobs(&s->skeletons, CRAFTER_CC_MAX_SKELETONS, row, column, damage, &killed_skeleton);
+  if (killed_skeleton) s->achievements[DEFEAT_SKELETON] = 1;
+  int killed = killed_zombie || killed_cow || killed_skeleton;
+  map_write(s->mob_map, row, column, map_read(s->mob_map, row, column) && !killed);
+
+  /* The blocks: only on the map, and not when a creature was hit. */
+  if (!in_bounds(row, column) || attacked) return;
+  uint8_t *cell = &s->map[row][column];
+  switch (*cell) {
+  case CRAFTER_CC_TREE:
+    *cell = CRAFTER_CC_GRASS;
+    inv[WOOD] += 1;
+    s->achievements[COLLECT_WOOD] = 1;
+    break;
+  case CRAFTER_CC_STONE:
+    if (inv[WOOD_PICKAXE]) {
+      *cell = CRAFTER_CC_PATH;
+      inv[STONE] += 1;
+      s->achievements[COLLECT_STONE] = 1;
+    }
+    break;
+  case CRAFTER_CC_COAL:
+    if (inv[WOOD_PICKAXE]) {
+      *cell = CRAFTER_CC_PATH;
+      inv[COAL] += 1;
+      s->achievements[COLLECT_COAL] = 1;
+    }
+    break;
+  case CRAFTER_CC_IRON:
+    if (inv[STONE_PICKAXE]) {
+      *cell = CRAFTER_CC_PATH;
+      inv[IRON] += 1;
+      s->achievements[COLLECT_IRON] = 1;
+    }
+    break;
+  case CRAFTER_CC_DIAMOND:
+    if (inv[IRON_PICKAXE]) {
+      *cell = CRAFTER_CC_PATH;
+      inv[DIAMOND] += 1;
+      s->achievements[COLLECT_DIAMOND] = 1;
+    }
+    break;
+  case CRAFTER_CC_GRASS:
+    /* rng, _rng = split(rng); uniform(_rng) < 0.1 */
+    if (uniform(half(key, 1)) < 0.1f) {
+      inv[SAPLING] += 1;
+      s->achievements[COLLECT_SAPLING] = 1;
+    }
+    break;
+  case CRAFTER_CC_WATER:
+    s->player_drink = min32(9, s->player_drink + 1);
+    s->player_thirst = 0.0f;
+    s->achievements[COLLECT_DRINK] = 1;
+    break;
+  case CRAFTER_CC_RIPE_PLANT: {
+    *cell = CRAFTER_CC_PLANT;
+    s->player_food = min32(9, s->player_food + 4);
+    s->player_hunger = 0.0f;
+    s->achievements[EAT_PLANT] = 1;
+    /* the first slot at that place, live or not (slot 0 when none) */
+    int plant = 0;
+    for (int k = 0; k < CRAFTER_CC_MAX_PLANTS; k++)
+      if (s->growing_plants_positions[k][0] == row && s->growing_plants_positions[k][1] == column) {
+        plant = k;
+        break;
+      }
+    s->growing_plants_age[plant] = 0;
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+/* ---- placing ---- */
+
+static void place_block(crafter_cc_state *s, int action) {
+  if (action < PLACE_STONE || action > PLACE_PLANT) return;
+  const int32_t *d = direction_of(s->player_direction);
+  int32_t row = s->player_position[0] + d[0], column = s->player_position[1] + d[1];
+  if (!in_bounds(row, column) || in_mob(s, row, column)) return;
+  int32_t *inv = s->inventory;
+  uint8_t *cell = &s->map[row][column];
+  int wall = solid(*cell);
+  switch (action) {
+  case PLACE_TABLE:
+    if (!wall && inv[WOOD] >= 2) {
+      *cell = CRAFTER_CC_CRAFTING_TABLE;
+      inv[WOOD] -= 2;
+      s->achievements[PLACE_TABLE_DONE] = 1;
+    }
+    break;
+  case PLACE_FURNACE:
+    if (!wall && inv[STONE] > 0) {
+      *cell = CRAFTER_CC_FURNACE;
+      inv[STONE] -= 1;
+      s->achievements[PLACE_FURNACE_DONE] = 1;
+    }
+    break;
+  case PLACE_STONE:
+    if ((*cell == CRAFTER_CC_WATER || !wall) && inv[STONE] > 0) {
+      *cell = CRAFTER_CC_STONE;
+      inv[STONE] -= 1;
+      s->achievements[PLACE_STONE_DONE] = 1;
+    }
+    break;
+  default: /* PLACE_PLANT */
+    if (*cell == CRAFTER_CC_GRASS && inv[SAPLING] > 0) {
+      *cell = CRAFTER_CC_PLANT;
+      inv[SAPLING] -= 1;
+      s->achievements[PLACE_PLANT_DONE] = 1;
+      for (int k = 0; k < CRAFTER_CC_MAX_PLANTS; k++)
+        if (!s->growing_plants_mask[k]) {
+          s->growing_plants_positions[k][0] = row;
+          s->growing_plants_positions[k][1] = column;
+          s->growing_plants_age[k] = 0;
+          s->growing_plants_mask[k] = 1;
+          break;
+        }
+    }
+    break;
+  }
+}
+
+/* ---- moving ---- */
+
+static void move_player(crafter_cc_state *s, int action) {
+  const int32_t *d = direction_of(action);
+  if (d[0] == 0 && d[1] == 0) return; /* no move, no new direction */
+  int32_t row = s->player_position[0] + d[0], column = s->player_position[1] + d[1];
+  /* Lava is always a valid move, read where JAX reads it: off the map,
+   * a row or column of -1 reads the far edge. */
+  if (free_cell(s, row, column) || map_read(s->map, row, column) == CRAFTER_CC_LAVA) {
+    s->player_position[0] = row;
+    s->player_position[1] = column;
+  }
+  s->player_direction = action;
+}
+
+/* ---- creatures ---- */
+
+static inline int32_t distance_to_player(const crafter_cc_state *s, const int32_t *p) {
+  return abs32(p[0] - s->player_position[0]) + abs32(p[1] - s->player_position[1]);
+}
+
+/* choice(key, arange(2), p=(abs == abs.max()) / abs.sum()), abs the
+ * distance to the player along each axis. */
+static int towards_axis(crafter_jaxkey key, const crafter_cc_state *s, const int32_t *p) {
+  int32_t a0 = abs32(s->player_position[0] - p[0]), a1 = abs32(s->player_position[1] - p[1]);
+  int32_t top = max32(a0, a1);
+  float share = 1.0f / (float)(a0 + a1);
+  float p0 = a0 == top ? share : 0.0f, p1 = a1 == top ? share : 0.0f;
+  float cumsum[2] = {p0, p0 + p1};
+  int32_t index;
+  crafter_jax_choice_cumsum(key, cumsum, 2, &index, 1);
+  return index;
+}
+
+/* The old cell's entry cleared when the slot is live; the new one's set
+ * when it stays live. */
+static void move_on_mob_map(crafter_cc_state *s, const int32_t *old, uint8_t mask,
+                            const int32_t *now, uint8_t new_mask) {
+  map_write(s->mob_map, old[0], old[1], map_read(s->mob_map, old[0], old[1]) && !mask);
+  map_write(s->mob_map, now[0], now[1], map_read(s->mob_map, now[0], now[1]) || new_mask);
+}
+
+/* _move_zombie: *key is the scan's carry, moved on. */
+static void move_zombie(crafter_cc_state *s, int k, crafter_jaxkey *key) {
+  crafter_cc_mobs *z = &s->zombies;
+  crafter_jaxkey chain1 = half(*key, 0), chain2 = half(chain1, 0), chain3 = half(chain2, 0);
+  crafter_jaxkey random_key = half(*key, 1), towards_key = half(chain1, 1),
+                 close_key = half(chain2, 1);
+  *key = half(chain3, 1); /* the scan carries the last split's second key */
+
+  int32_t here[2] = {z->position[k][0], z->position[k][1]};
+  int32_t distance = distance_to_player(s, here);
+  int attacking = distance == 1 && z->attack_cooldown[k] <= 0 && z->mask[k];
+  int32_t proposed[2] = {here[0], here[1]};
+  if (!attacking) {
+    int close = distance < 10 && uniform(close_key) < 0.75f;
+    if (close) {
+      int axis = towards_axis(towards_key, s, here);
+      proposed[axis] += sign32(s->player_position[axis] - here[axis]);
+    } else {
+      const int32_t *d = directions[1 + randint(random_key, 4)];
+      proposed[0] += d[0];
+      proposed[1] += d[1];
+    }
+  }
+  int32_t cooldown = attacking ? 5 : z->attack_cooldown[k] - 1;
+  if (attacking) {
+    s->player_health -= s->is_sleeping ? 7 : 2;
+    if (s->is_sleeping) s->achievements[WAKE_UP] = 1;
+    s->is_sleeping = 0;
+  }
+  int32_t now[2] = {here[0], here[1]};
+  if (free_cell(s, proposed[0], proposed[1])) {
+    now[0] = proposed[0];
+    now[1] = proposed[1];
+  }
+  uint8_t new_mask = z->mask[k] && distance < DESPAWN_DISTANCE;
+  move_on_mob_map(s, here, z->mask[k], now, new_mask);
+  z->position[k][0] = now[0];
+  z->position[k][1] = now[1];
+  z->attack_cooldown[k] = cooldown;
+  z->mask[k] = new_mask;
+}
+
+static void move_cow(crafter_cc_state *s, int k, crafter_jaxkey *key) {
+  crafter_cc_mobs *c = &s->cows;
+  crafter_jaxkey random_key = half(*key, 1);
+  *key = half(*key, 0);
+  int32_t here[2] = {c->position[k][0], c->position[k][1]};
+  const int32_t *d = directions[1 + randint(random_key, 8)]; /* DIRECTIONS[1:9] */
+  int32_t proposed[2] = {here[0] + d[0], here[1] + d[1]};
+  int32_t now[2] = {here[0], here[1]};
+  if (free_cell(s, proposed[0], proposed[1])) {
+    now[0] = proposed[0];
+    now[1] = proposed[1];
+  }
+  uint8_t new_mask = c->mask[k] && distance_to_player(s, here) < DESPAWN_DISTANCE;
+  move_on_mob_map(s, here, c->mask[k], now, new_mask);
+  c->position[k][0] = now[0];
+  c->position[k][1] = now[1];
+  c->mask[k] = new_mask;
+}
+
+static void move_skeleton(crafter_cc_state *s, int k, crafter_jaxkey *key) {
+  crafter_cc_mobs *m = &s->skeletons;
+  crafter_jaxkey chain1 = half(*key, 0), chain2 = half(chain1, 0);
+  crafter_jaxkey random_key = half(*key, 1), towards_key = half(chain1, 1),
+                 choose_key = half(chain2, 1);
+  *key = half(chain2, 0);
+
+  int32_t here[2] = {m->position[k][0], m->position[k][1]};
+  int32_t random_move[2] = {here[0], here[1]};
+  {
+    const int32_t *d = directions[1 + randint(random_key, 4)];
+    random_move[0] += d[0];
+    random_move[1] += d[1];
+  }
+  int axis = towards_axis(towards_key, s, here);
+  int32_t towards[2] = {0, 0};
+  towards[axis] = sign32(s->player_position[axis] - here[axis]);
+
+  int32_t distance = distance_to_player(s, here);
+  int far = distance >= 10, too_close = distance <= 3;
+  int32_t proposed[2] = {random_move[0], random_move[1]};
+  if (uniform(choose_key) > 0.85f) {
+    if (too_close) {
+      proposed[0] = here[0] - towards[0];
+      proposed[1] = here[1] - towards[1];
+    } else if (far) {
+      proposed[0] = here[0] + towards[0];
+      proposed[1] = here[1] + towards[1];
+    }
+  }
+  int attacking = (distance >= 4 && distance <= 5) ||
+                  (too_close && !free_cell(s, proposed[0], proposed[1]));
+  attacking = attacking && m->attack_cooldown[k] <= 0 && m->mask[k];
+
+  /* An arrow in the first free slot, when there is one. */
+  crafter_cc_mobs *a = &s->arrows;
+  int live_arrows = 0, slot = -1;
+  for (int n = 0; n < CRAFTER_CC_MAX_ARROWS; n++) {
+    live_arrows += a->mask[n] != 0;
+    if (!a->mask[n] && slot < 0) slot = n;
+  }
+  if (attacking && live_arrows < CRAFTER_CC_MAX_ARROWS) {
+    a->position[slot][0] = here[0];
+    a->position[slot][1] = here[1];
+    a->mask[slot] = 1;
+    s->arrow_directions[slot][0] = towards[0];
+    s->arrow_directions[slot][1] = towards[1];
+  }
+  if (attacking) {
+    proposed[0] = here[0];
+    proposed[1] = here[1];
+  }
+  int32_t cooldown = attacking ? 4 : m->attack_cooldown[k] - 1;
+  int32_t now[2] = {here[0], here[1]};
+  if (free_cell(s, proposed[0], proposed[1])) {
+    now[0] = proposed[0];
+    now[1] = proposed[1];
+  }
+  uint8_t new_mask = m->mask[k] && distance < DESPAWN_DISTANCE;
+  move_on_mob_map(s, here, m->mask[k], now, new_mask);
+  m->position[k][0] = now[0];
+  m->position[k][1] = now[1];
+  m->attack_cooldown[k] = cooldown;
+  m->mask[k] = new_mask;
+}
+
+/* _move_arrow: every slot moves by its direction, live or not. */
+static void move_arrow(crafter_cc_state *s, int k) {
+  crafter_cc_mobs *a = &s->arrows;
+  int32_t row = a->position[k][0] + s->arrow_directions[k][0];
+  int32_t column = a->position[k][1] + s->arrow_directions[k][1];
+  uint8_t block = map_read(s->map, row, column);
+  int hits_player = is_player(s, row, column);
+  int wall = solid(block) && block != CRAFTER_CC_WATER; /* arrows fly over water */
+  int go_on = in_bounds(row, column) && !wall && !in_mob(s, row, column);
+  uint8_t live = a->mask[k];
+  a->position[k][0] = row;
+  a->position[k][1] = column;
+  a->mask[k] = go_on && live;
+  if (hits_player && live) {
+    s->player_health -= 2;
+    s->is_sleeping = 0;
+  }
+  int removing = live && (block == CRAFTER_CC_FURNACE || block == CRAFTER_CC_CRAFTING_TABLE);
+  map_write(s->map, row, column, removing ? CRAFTER_CC_PATH : block);
+}
+
+static void update_mobs(crafter_cc_state *s, crafter_jaxkey key) {
+  crafter_jaxkey carry = half(key, 0);
+  for (int k = 0; k < CRAFTER_CC_MAX_ZOMBIES; k++) move_zombie(s, k, &carry);
+  carry = half(carry, 0);
+  for (int k = 0; k < CRAFTER_CC_MAX_COWS; k++) move_cow(s, k, &carry);
+  carry = half(carry, 0);
+  for (int k = 0; k < CRAFTER_CC_MAX_SKELETONS; k++) move_skeleton(s, k, &carry);
+  for (int k = 0; k < CRAFTER_CC_MAX_ARROWS; k++) move_arrow(s, k);
+}
+
+/* ---- spawning ---- */
+
+/* The cells a creature may spawn on: block kinds (a bit per BlockType),
+ * the distance to the player strictly between `nearest` and the despawn
+ * distance, no creature there.  The draw is choice(key, 4096, p = cells /
+ * cells.sum()) in float32, its cumulative sum XLA's: tiles of 16 cells,
+ * each summed running, plus the sum of the tiles before it (the 256 tile
+ * totals' own cumulative sum, in tiles of 16, shifted by one).  Every
+ * allowed cell weighs the same 1/count, so a running sum inside a tile is
+ * the sum of that many copies; and only the cells near the player can be
+ * allowed, so only their tiles are looked at.  Returns the cell drawn, or
+ * -1 when no cell may take one. */
+enum { TILE = 16, TILES = CELLS / TILE };
+
+static int32_t spawn_cell(const crafter_cc_state *s, unsigned kinds, int32_t nearest,
+                          crafter_jaxkey key, int draw) {
+  uint16_t allowed[TILES];
+  memset(allowed, 0, sizeof allowed);
+  int32_t count = 0;
+  int32_t pr = s->player_position[0], pc = s->player_position[1];
+  for (int32_t r = max32(0, pr - DESPAWN_DISTANCE + 1); r <= min32(SIZE - 1, pr + DESPAWN_DISTANCE - 1);
+       r++) {
+    int32_t room = DESPAWN_DISTANCE - 1 - abs32(r - pr);
+    for (int32_t c = max32(0, pc - room); c <= min32(SIZE - 1, pc + room); c++) {
+      int32_t distance = abs32(r - pr) + abs32(c - pc);
+      if (distance > nearest && ((kinds >> s->map[r][c]) & 1U) && !s->mob_map[r][c]) {
+        int cell = r * SIZE + c;
+        allowed[cell / TILE] |= (uint16_t)(1U << (cell % TILE));
+        count++;
+      }
+    }
+  }
+  if (count == 0) return -1;
+  if (!draw) return 0;
+  /* copies[n]: n copies of 1/count added one by one */
+  float share = 1.0f / (float)count, copies[TILE + 1];
+  copies[0] = 0.0f;
+  for (int n = 1; n <= TILE; n++) copies[n] = copies[n - 1] + share;
+  /* before[t]: the tiles before t, summed as XLA sums the 256 totals */
+  float before[TILES], chunk_before = 0.0f;
+  float chunk_totals[TILES / TILE];
+  for (int chunk = 0; chunk < TILES / TILE; chunk++) {
+    float sum = 0.0f;
+    for (int t = chunk * TILE; t < chunk * TILE + TILE; t++) {
+      before[t] = sum; /* running, this chunk's, exclusive */
+      sum = sum + copies[__builtin_popcount(allowed[t])];
+    }
+    chunk_totals[chunk] = sum;
+  }
+  /* The inclusive sums of the 256 totals are running[t] + chunks before;
+   * before[t] is the inclusive sum of t - 1. */
+  float inclusive[TILES];
+  for (int chunk = 0; chunk < TILES / TILE; chunk++) {
+    for (int t = chunk * TILE; t < chunk * TILE + TILE; t++) {
+      float running = t + 1 < chunk * TILE + TILE ? before[t + 1]
+                                                  : chunk_totals[chunk];
+      inclusive[t] = chunk == 0 ? running : running + chunk_before;
+    }
+    chunk_before = chunk_before + chunk_totals[chunk];
+  }
+  (void)chunk_before;
+  for (int t = TILES - 1; t > 0; t--) before[t] = inclusive[t - 1];
+  before[0] = 0.0f;
+  /* p_cuml[-1]: the last tile's running total plus the tiles before */
+  float total = copies[__builtin_popcount(allowed[TILES - 1])] + before[TILES - 1];
+  float u = uniform(key);
+  float target = total * (1.0f - u);
+  /* searchsorted(cumsum, target), side left: 13 halvings of [0, 4096) */
+  uint32_t low = 0, high = CELLS;
+  for (int level = 0; level < 13; level++) {
+    uint32_t mid = low + (high - low) / 2U;
+    uint32_t t = mid / TILE, bit = mid % TILE;
+    unsigned upto = allowed[t] & ((2U << bit) - 1U);
+    float value = copies[__builtin_popcount(upto)];
+    if (t > 0) value = value + before[t];
+    if (target <= value)
+      high = mid;
+    else
+      low = mid;
+  }
+  return (int32_t)high;
+}
+
+/* One kind's spawn: when `spawning`, a creature with `health` at a cell
+ * drawn by spawn_cell goes into the first free slot. */
+static void spawn_kind(crafter_cc_state *s, crafter_cc_mobs *m, int slots, int spawning,
+                       int32_t cell, int32_t health) {
+  int slot = 0;
+  for (int k = 0; k < slots; k++)
+    if (!m->mask[k]) {
+      slot = k;
+      break;
+    }
+  if (spawning) {
+    m->position[slot][0] = cell / SIZE;
+    m->position[slot][1] = cell % SIZE;
+    m->health[slot] = health;
+    m->mask[slot] = 1;
+  }
+  /* mob_map at the slot's place |= its mask, spawned or not */
+  int32_t r = m->position[slot][0], c = m->position[slot][1];
+  map_write(s->mob_map, r, c, map_read(s->mob_map, r, c) || m->mask[slot]);
+}
+
+static int live(const crafter_cc_mobs *m, int slots) {
+  int n = 0;
+  for (int k = 0; k < slots; k++) n += m->mask[k] != 0;
+  return n;
+}
+
+static void spawn_mobs(crafter_cc_state *s, crafter_jaxkey key, enum crafter_cc_arith arith) {
+  crafter_jaxkey chain[6], sub[6];
+  for (int n = 0; n < 6; n++) {
+    sub[n] = half(key, 1);
+    key = half(key, 0);
+    chain[n] = key;
+  }
+  (void)chain;
+  const unsigned grass = BLOCK_BIT(GRASS), path = BLOCK_BIT(PATH);
+
+  int spawning = live(&s->cows, CRAFTER_CC_MAX_COWS) < CRAFTER_CC_MAX_COWS &&
+                 uniform(sub[0]) < 0.1f;
+  int32_t cell = spawning ? spawn_cell(s, grass, 3, sub[1], 1) : -1;
+  spawn_kind(s, &s->cows, CRAFTER_CC_MAX_COWS, cell >= 0, cell, COW_HEALTH);
+
+  float dark = 1.0f - s->light_level;
+  float chance = arith == CRAFTER_CC_UNFUSED ? dark * dark * 0.1f + 0.02f
+                                            : fmaf(dark * dark, 0.1f, 0.02f);
+  spawning = live(&s->zombies, CRAFTER_CC_MAX_ZOMBIES) < CRAFTER_CC_MAX_ZOMBIES &&
+             uniform(sub[2]) < chance;
+  cell = spawning ? spawn_cell(s, grass | path, 9, sub[3], 1) : -1;
+  spawn_kind(s, &s->zombies, CRAFTER_CC_MAX_ZOMBIES, cell >= 0, cell, ZOMBIE_HEALTH);
+
+  spawning = live(&s->skeletons, CRAFTER_CC_MAX_SKELETONS) < CRAFTER_CC_MAX_SKELETONS &&
+             uniform(sub[4]) < 0.05f;
+  cell = spawning ? spawn_cell(s, path, 9, sub[5], 1) : -1;
+  spawn_kind(s, &s->skeletons, CRAFTER_CC_MAX_SKELETONS, cell >= 0, cell, SKELETON_HEALTH);
+}
+
+/* ---- plants, intrinsics, health ---- */
+
+static void update_plants(crafter_cc_state *s) {
+  for (int k = 0; k < CRAFTER_CC_MAX_PLANTS; k++) {
+    int32_t age = (s->growing_plants_age[k] + 1) * (s->growing_plants_mask[k] != 0);
+    s->growing_plants_age[k] = age;
+    if (age >= 600)
+      map_write(s->map, s->growing_plants_positions[k][0], s->growing_plants_positions[k][1],
+                CRAFTER_CC_RIPE_PLANT);
+  }
+}
+
+static void update_intrinsics(crafter_cc_state *s, int action) {
+  if (action == SLEEP && s->player_energy < 9) s->is_sleeping = 1;
+  if (s->player_energy >= 9 && s->is_sleeping) {
+    s->is_sleeping = 0;
+    s->achievements[WAKE_UP] = 1;
+  }
+  int sleeping = s->is_sleeping;
+
+  float hunger = s->player_hunger + (sleeping ? 0.5f : 1.0f);
+  if (hunger > 25.0f) {
+    s->player_food = max32(s->player_food - 1, 0);
+    hunger = 0.0f;
+  }
+  s->player_hunger = hunger;
+
+  float thirst = s->player_thirst + (sleeping ? 0.5f : 1.0f);
+  if (thirst > 20.0f) {
+    s->player_drink = max32(s->player_drink - 1, 0);
+    thirst = 0.0f;
+  }
+  s->player_thirst = thirst;
+
+  float fatigue = sleeping ? fminf(s->player_fatigue - 1.0f, 0.0f) : s->player_fatigue + 1.0f;
+  int32_t energy = s->player_energy;
+  if (fatigue > 30.0f) {
+    energy = max32(s->player_energy - 1, 0);
+    fatigue = 0.0f;
+  }
+  if (fatigue < -10.0f) {
+    energy = min32(s->player_energy + 1, 9);
+    fatigue = 0.0f;
+  }
+  s->player_fatigue = fatigue;
+  s->player_energy = energy;
+
+  int all = s->player_food > 0 && s->player_drink > 0 && (s->player_energy > 0 || sleeping);
+  float add = all ? (sleeping ? 2.0f : 1.0f) : (sleeping ? -0.5f : -1.0f);
+  float recover = s->player_recover + add;
+  int32_t health = s->player_health;
+  if (recover > 25.0f) {
+    health = min32(s->player_health + 1, 9);
+    recover = 0.0f;
+  }
+  if (recover < -15.0f) {
+    health = s->player_health - 1;
+    recover = 0.0f;
+  }
+  s->player_recover = recover;
+  s->player_health = health;
+}
+
+/* calculate_light_level(timestep) */
+static float light_level(int32_t timestep, enum crafter_cc_arith arith) {
+  float t = (float)timestep;
+  float day = arith == CRAFTER_CC_TRUE_DIVISION ? t / (float)CRAFTER_CC_DAY_LENGTH
+                                                : t * (1.0f / (float)CRAFTER_CC_DAY_LENGTH);
+  float progress = fmodf(day, 1.0f);
+  if (progress < 0.0f) progress += 1.0f; /* Python's %, never taken here */
+  progress = progress + 0.3f;
+  float c = cosf(progress * 3.14159274f);
+  if (arith == CRAFTER_CC_UNFUSED) return 1.0f - c * c * fabsf(c);
+  return fmaf(-(c * c), fabsf(c), 1.0f);
+}
+
+static int achievement_count(const crafter_cc_state *s) {
+  int n = 0;
+  for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++) n += s->achievements[k] != 0;
+  return n;
+}
+
+float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int action,
+                                 enum crafter_cc_arith arith) {
+  int achievements_before = achievement_count(s);
+  int32_t health_before = s->player_health;
+  if (s->is_sleeping) action = NOOP;
+
+  /* rng, _rng = split(rng), four times: do_action, update_mobs,
+   * spawn_mobs, state_rng */
+  crafter_jaxkey chain1 = half(key, 0), chain2 = half(chain1, 0), chain3 = half(chain2, 0);
+
+  do_crafting(s, action);
+  if (action == DO) do_action(s, half(key, 1));
+  place_block(s, action);
+  move_player(s, action);
+  update_mobs(s, half(chain1, 1));
+  spawn_mobs(s, half(chain2, 1), arith);
+  update_plants(s);
+  update_intrinsics(s, action);
+  for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) s->inventory[k] = min32(s->inventory[k], 9);
+  if (map_read(s->map, s->player_position[0], s->player_position[1]) == CRAFTER_CC_LAVA)
+    s->player_health = 0;
+  s->player_health = max32(0, s->player_health);
+
+  float achieved = (float)achievement_count(s) - (float)achievements_before;
+  float health = (float)(s->player_health - health_before);
+  float reward = arith == CRAFTER_CC_UNFUSED ? achieved + health * 0.1f
+                                             : fmaf(health, 0.1f, achieved);
+  s->timestep += 1;
+  s->light_level = light_level(s->timestep, arith);
+  s->state_rng = half(chain3, 1);
+  return reward;
+}
+
+float crafter_cc_game_step(crafter_cc_state *state, crafter_jaxkey key, int action) {
+  return crafter_cc_game_step_arith(state, key, action, CRAFTER_CC_AS_JAX);
+}
+
+int crafter_cc_game_over(const crafter_cc_state *s) {
+  return s->timestep >= CRAFTER_CC_MAX_TIMESTEPS ||
+         map_read(s->map, s->player_position[0], s->player_position[1]) == CRAFTER_CC_LAVA ||
+         s->player_health <= 0;
+}
+
+int crafter_cc_env_step_arith(crafter_cc_state *state, crafter_jaxkey key, int action,
+                              enum crafter_cc_arith arith, float *reward, int *done) {
+  /* key_step, key_reset = split(key) */
+  *reward = crafter_cc_game_step_arith(state, half(key, 0), action, arith);
+  *done = crafter_cc_game_over(state);
+  if (*done && crafter_cc_generate_world(half(key, 1), state) != 0) return -1;
+  return 0;
+}
+
+int crafter_cc_env_step(crafter_cc_state *state, crafter_jaxkey key, int action, float *reward,
+                        int *done) {
+  return crafter_cc_env_step_arith(state, key, action, CRAFTER_CC_AS_JAX, reward, done);
+}
+
+crafter_jaxkey crafter_cc_schedule_start(int64_t seed, crafter_jaxkey *key) {
+  crafter_jaxkey root = crafter_jax_key(seed);
+  *key = half(root, 0);
+  return half(root, 1);
+}
+
+crafter_jaxkey crafter_cc_schedule_next(crafter_jaxkey *key) {
+  crafter_jaxkey next = half(*key, 1);
+  *key = half(*key, 0);
+  return next;
+}

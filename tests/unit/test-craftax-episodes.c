@@ -1,0 +1,360 @@
+/* Craftax-Classic's step (lib/game/cc_game.c) against the episodes JAX
+ * played.
+ *
+ *   test-craftax-episodes FILE.gz          every seed of FILE replayed,
+ *                                          every checkpoint's CRC and
+ *                                          every reset checked
+ *   test-craftax-episodes --dump STEPS S... every step's words, for
+ *                                          tests/craftax-episodes.t
+ *   test-craftax-episodes --speed STEPS    steps per second, with and
+ *                                          without the observation
+ *
+ * The episodes are those of tests/reference/craftax_episodes.py, whose
+ * docstring says them: seed S in Craftax's key schedule (key =
+ * PRNGKey(S); key, k = split(key); reset(k); then key, k = split(key) and
+ * step(k, state, action) a step, the env resetting itself), action n
+ * element n of randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17).  The
+ * words of a step are every field of the state (cc_state_words.h), the
+ * symbolic observation's float32 bits, the reward's bits and done; step 0,
+ * the reset, has the state and observation only.
+ *
+ * FILE (gzip-compressed text) has a line a seed:
+ *
+ *   S STEPS crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
+ *
+ * HEXk is the CRC-32 of the little-endian bytes of the words of steps 0
+ * to Nk (every 100 steps and the last), DONE the steps where an episode
+ * ended; '#' starts a comment line.  tests/unit-craftax-episodes.t runs it
+ * on tests/data/craftax/episodes.txt.gz (seeds 0..49, 3,000 steps each),
+ * recorded with the pinned reference (craftax 1.6.1, jax and jaxlib
+ * 0.10.1, the virtual environment VENV of
+ * tests/reference/requirements-craftax.txt):
+ *
+ *   VENV/bin/python tests/reference/craftax_episodes.py --record 50 3000 \
+ *       | gzip -9n > tests/data/craftax/episodes.txt.gz
+ *
+ * No expected value is written here: all come from the file.  A failure
+ * names the seed and the 100 steps where the words first differ.  Then
+ * every episode is played two ways JAX does not compute (crafter_cc_arith:
+ * the light level's timestep / 300 divided; the multiply-adds XLA fuses
+ * rounded twice), and each must fail some checkpoints. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "cc_state_words.h"
+#include "game/cc_game.h"
+#include "game/cc_worldgen.h"
+#include "tap.h"
+#include "view/cc_render.h"
+#include "view/render.h"
+
+enum { MAX_STEPS = 100000, MAX_CHECKPOINTS = 1100, MAX_DONE = 10000, MAX_SEEDS = 1000 };
+
+/* The words of one step beyond the state's. */
+struct step_words {
+  struct cc_words state;
+  uint32_t obs[CRAFTER_SYMBOLIC_SIZE];
+  uint32_t reward, done;
+  int has_outcome; /* reward and done: not at the reset */
+};
+
+static uint32_t bits_of(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+static void words_of(const crafter_cc_state *state, const float *obs, float reward, int done,
+                     int has_outcome, struct step_words *w) {
+  cc_state_words(state, &w->state);
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) w->obs[k] = bits_of(obs[k]);
+  w->reward = bits_of(reward);
+  w->done = done ? 1U : 0U;
+  w->has_outcome = has_outcome;
+}
+
+/* crc32 continued over the words' little-endian bytes. */
+static uLong crc_words(uLong crc, const uint32_t *words, long count) {
+  static unsigned char bytes[4 * CC_STATE_MAX_WORDS];
+  long at = 0;
+  for (long k = 0; k < count; k++) {
+    bytes[at++] = (unsigned char)words[k];
+    bytes[at++] = (unsigned char)(words[k] >> 8);
+    bytes[at++] = (unsigned char)(words[k] >> 16);
+    bytes[at++] = (unsigned char)(words[k] >> 24);
+  }
+  return crc32(crc, bytes, (uInt)at);
+}
+
+static uLong crc_step(uLong crc, const struct step_words *w) {
+  crc = crc_words(crc, w->state.word, w->state.count);
+  crc = crc_words(crc, w->obs, CRAFTER_SYMBOLIC_SIZE);
+  if (w->has_outcome) {
+    uint32_t outcome[2] = {w->reward, w->done};
+    crc = crc_words(crc, outcome, 2);
+  }
+  return crc;
+}
+
+/* One seed's episodes, step by step. */
+struct player {
+  crafter_cc_state state;
+  crafter_jaxkey key;
+  int32_t actions[MAX_STEPS];
+  long steps, step;
+  enum crafter_cc_arith arith;
+  float obs[CRAFTER_SYMBOLIC_SIZE];
+  float reward;
+  int done;
+};
+
+static void die(const char *what) {
+  fprintf(stderr, "%s\n", what);
+  exit(2);
+}
+
+/* The random actions of seed `seed`. */
+static void seed_actions(int64_t seed, int32_t *actions, long steps) {
+  crafter_jaxkey key = crafter_jax_split_one(crafter_jax_key(seed), 2);
+  crafter_jax_randint(key, actions, steps, 0, CRAFTER_CC_ACTIONS);
+}
+
+static void start(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith) {
+  if (steps > MAX_STEPS) die("too many steps");
+  p->steps = steps;
+  p->step = 0;
+  p->arith = arith;
+  seed_actions(seed, p->actions, steps);
+  crafter_jaxkey reset = crafter_cc_schedule_start(seed, &p->key);
+  if (crafter_cc_generate_world(reset, &p->state) != 0) die("out of memory");
+  crafter_cc_render_symbolic(&p->state, p->obs);
+}
+
+static void next(struct player *p) {
+  crafter_jaxkey k = crafter_cc_schedule_next(&p->key);
+  if (crafter_cc_env_step_arith(&p->state, k, p->actions[p->step], p->arith, &p->reward,
+                                &p->done) != 0)
+    die("out of memory");
+  p->step++;
+  crafter_cc_render_symbolic(&p->state, p->obs);
+}
+
+static int dump(long steps, int count, char **seeds) {
+  static struct player p;
+  static struct step_words w;
+  for (int s = 0; s < count; s++) {
+    int64_t seed = strtoll(seeds[s], NULL, 10);
+    start(&p, seed, steps, CRAFTER_CC_AS_JAX);
+    for (;;) {
+      words_of(&p.state, p.obs, p.reward, p.done, p.step > 0, &w);
+      long total = w.state.count + CRAFTER_SYMBOLIC_SIZE + (w.has_outcome ? 2 : 0);
+      printf("step %" PRId64 " %ld %ld", seed, p.step, total);
+      for (long k = 0; k < w.state.count; k++) printf(" %" PRIu32, w.state.word[k]);
+      for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) printf(" %" PRIu32, w.obs[k]);
+      if (w.has_outcome) printf(" %" PRIu32 " %" PRIu32, w.reward, w.done);
+      printf("\n");
+      if (p.step == steps) break;
+      next(&p);
+    }
+  }
+  return ferror(stdout) ? 2 : 0;
+}
+
+static double seconds_since(const struct timespec *a) {
+  struct timespec b;
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  return (double)(b.tv_sec - a->tv_sec) + 1e-9 * (double)(b.tv_nsec - a->tv_nsec);
+}
+
+/* Steps a second of crafter_cc_env_step on seed 0's random actions, with
+ * the symbolic observation of every step and without. */
+static int speed(long steps) {
+  static struct player p;
+  if (steps > MAX_STEPS) steps = MAX_STEPS;
+  for (int observe = 0; observe <= 1; observe++) {
+    start(&p, 0, steps, CRAFTER_CC_AS_JAX);
+    long resets = 0;
+    unsigned sink = 0;
+    struct timespec a;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (long n = 0; n < steps; n++) {
+      crafter_jaxkey k = crafter_cc_schedule_next(&p.key);
+      if (crafter_cc_env_step(&p.state, k, p.actions[n], &p.reward, &p.done) != 0)
+        die("out of memory");
+      resets += p.done;
+      if (observe) {
+        crafter_cc_render_symbolic(&p.state, p.obs);
+        sink += p.obs[CRAFTER_SYMBOLIC_SIZE - 2] > 0.5f;
+      }
+    }
+    double seconds = seconds_since(&a);
+    printf("C: %ld steps in %.3f s, %.0f steps/s %s (%ld resets; %u)\n", steps, seconds,
+           (double)steps / seconds,
+           observe ? "with the symbolic observation" : "without observation", resets, sink % 2);
+  }
+  return 0;
+}
+
+/* One line of the golden file. */
+struct golden {
+  int64_t seed;
+  long steps;
+  long checkpoint[MAX_CHECKPOINTS];
+  uint32_t crc[MAX_CHECKPOINTS];
+  int checkpoints;
+  long done[MAX_DONE];
+  int dones;
+};
+
+static int parse_line(char *line, struct golden *g) {
+  char *at = line, *end;
+  g->seed = strtoll(at, &end, 10);
+  if (end == at) return -1;
+  at = end;
+  g->steps = strtol(at, &end, 10);
+  if (end == at || g->steps < 1 || g->steps > MAX_STEPS) return -1;
+  at = end;
+  while (*at == ' ') at++;
+  if (strncmp(at, "crc", 3) != 0) return -1;
+  at += 3;
+  g->checkpoints = 0;
+  g->dones = 0;
+  for (;;) {
+    while (*at == ' ') at++;
+    if (strncmp(at, "done", 4) == 0) {
+      at += 4;
+      break;
+    }
+    long n = strtol(at, &end, 10);
+    if (end == at || g->checkpoints == MAX_CHECKPOINTS) return -1;
+    at = end;
+    unsigned long crc = strtoul(at, &end, 16);
+    if (end == at) return -1;
+    at = end;
+    g->checkpoint[g->checkpoints] = n;
+    g->crc[g->checkpoints++] = (uint32_t)crc;
+  }
+  for (;;) {
+    long n = strtol(at, &end, 10);
+    if (end == at) break;
+    if (g->dones == MAX_DONE) return -1;
+    g->done[g->dones++] = n;
+    at = end;
+  }
+  while (*at == ' ' || *at == '\n' || *at == '\r') at++;
+  return *at == '\0' && g->checkpoints > 0 ? 0 : -1;
+}
+
+static long read_golden(const char *path, struct golden *g, long max) {
+  gzFile file = gzopen(path, "rb");
+  if (!file) {
+    fprintf(stderr, "cannot open %s\n", path);
+    return -1;
+  }
+  static char line[1 << 16];
+  long n = 0, number = 0;
+  while (gzgets(file, line, sizeof line)) {
+    number++;
+    if (line[0] == '#') continue;
+    if (n == max || parse_line(line, &g[n]) != 0) {
+      fprintf(stderr, "%s: line %ld is not 'S STEPS crc N HEX ... done N ...'\n", path, number);
+      gzclose(file);
+      return -1;
+    }
+    n++;
+  }
+  gzclose(file);
+  return n;
+}
+
+/* A seed replayed against its line: the first checkpoint whose CRC
+ * differs (its index), or -1 when all agree; the resets counted, and
+ * whether they fell where the line says. */
+struct outcome {
+  int wrong_checkpoint;
+  long resets;
+  int resets_agree;
+};
+
+static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith) {
+  static struct player p;
+  static struct step_words w;
+  struct outcome out = {-1, 0, 1};
+  start(&p, g->seed, g->steps, arith);
+  uLong crc = crc32(0L, Z_NULL, 0);
+  int checkpoint = 0, dones = 0;
+  for (;;) {
+    words_of(&p.state, p.obs, p.reward, p.done, p.step > 0, &w);
+    crc = crc_step(crc, &w);
+    if (p.step > 0 && p.done) {
+      out.resets++;
+      if (dones >= g->dones || g->done[dones] != p.step) out.resets_agree = 0;
+      dones++;
+    }
+    if (checkpoint < g->checkpoints && g->checkpoint[checkpoint] == p.step) {
+      if ((uint32_t)crc != g->crc[checkpoint] && out.wrong_checkpoint < 0)
+        out.wrong_checkpoint = checkpoint;
+      checkpoint++;
+    }
+    if (p.step == g->steps) break;
+    next(&p);
+  }
+  if (dones != g->dones) out.resets_agree = 0;
+  if (checkpoint != g->checkpoints && out.wrong_checkpoint < 0) out.wrong_checkpoint = checkpoint;
+  return out;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
+    return dump(atol(argv[2]), argc - 3, argv + 3);
+  if (argc == 3 && strcmp(argv[1], "--speed") == 0) return speed(atol(argv[2]));
+  if (argc != 2) {
+    fprintf(stderr, "usage: test-craftax-episodes FILE.gz | --dump STEPS SEED... | --speed STEPS\n");
+    return 2;
+  }
+  static struct golden golden[MAX_SEEDS];
+  long n = read_golden(argv[1], golden, MAX_SEEDS);
+  if (n < 0) return 2;
+  long steps = 0, checkpoints = 0, resets = 0;
+  for (long k = 0; k < n; k++) {
+    steps += golden[k].steps;
+    checkpoints += golden[k].checkpoints;
+    resets += golden[k].dones;
+  }
+  ok(n >= 10 && resets >= n, "the file holds %ld seeds, %ld steps, %ld checkpoints, %ld resets", n,
+     steps, checkpoints, resets);
+
+  long wrong = 0, misplaced = 0;
+  char first[200] = "none";
+  for (long k = 0; k < n; k++) {
+    struct outcome out = replay(&golden[k], CRAFTER_CC_AS_JAX);
+    if (out.wrong_checkpoint >= 0 && wrong++ == 0) {
+      int c = out.wrong_checkpoint;
+      long from = c > 0 ? golden[k].checkpoint[c - 1] + 1 : 0;
+      snprintf(first, sizeof first, "seed %" PRId64 ", steps %ld to %ld", golden[k].seed, from,
+               c < golden[k].checkpoints ? golden[k].checkpoint[c] : golden[k].steps);
+    }
+    misplaced += !out.resets_agree;
+  }
+  ok(wrong == 0, "%ld of %ld seeds' episodes are JAX's word for word (first wrong: %s)", n - wrong,
+     n, first);
+  ok(misplaced == 0, "the resets fall where JAX's did in %ld of %ld seeds", n - misplaced, n);
+
+  /* Two ways JAX does not compute: each must fail some checkpoints. */
+  static const struct {
+    enum crafter_cc_arith arith;
+    const char *what;
+  } wrong_ways[] = {{CRAFTER_CC_TRUE_DIVISION, "timestep / 300 divided, where XLA multiplies by 1/300"},
+                    {CRAFTER_CC_UNFUSED, "every product rounded, none fused"}};
+  for (size_t m = 0; m < sizeof wrong_ways / sizeof wrong_ways[0]; m++) {
+    long differ = 0;
+    for (long k = 0; k < n; k++)
+      differ += replay(&golden[k], wrong_ways[m].arith).wrong_checkpoint >= 0;
+    ok(differ > 0, "with %s, %ld of the %ld seeds differ", wrong_ways[m].what, differ, n);
+  }
+  return tap_done();
+}
