@@ -55,6 +55,7 @@ static const crafter_opt entries[] = {
     {.letter = 'R', .name = "repeats", .argument = "R", .store = crafter_opt_int, OWN(repeats),
      .minimum = 1, .maximum = 63, .invalid = "invalid repeat count '%s' (expected 1..63)",
      .help = "timed repetitions; the median is reported (default 5)"},
+    CRAFTER_SHARED(GAME),
     CRAFTER_SHARED(SEED, .help = "env seed (env i uses N+i) and action seed (default 0)",
                    .flags = CRAFTER_OPT_LIMITS, .minimum = 0, .maximum = INT32_MAX),
     CRAFTER_OPT_TEXT("      --area=W,H --view=W,H --size=W,H --length=L   env parameters\n"),
@@ -147,6 +148,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
+  crafter_game_options_check(PROGRAM, run);
   crafter_level_options_check(PROGRAM, &run->levels);
   crafter_task_options_check(PROGRAM, &run->tasks);
   if (crafter_level_options_wanted(&run->levels) && run->world_path)

@@ -109,6 +109,7 @@ static const crafter_opt entries[] = {
      .maximum = CRAFTER_LENGTH_MAX,
      .help = "steps per episode at most: Crafter's length, the time\n"
              "limit that ends an episode (default 10000)"},
+    CRAFTER_SHARED(GAME),
     CRAFTER_SHARED(SEED, .help = "the Env seed (default 0)"),
     CRAFTER_SHARED(FIRST_EPISODE),
     {.name = "shard", .argument = "K/N", .store = read_shard,
@@ -233,6 +234,7 @@ static int run_record(arguments *a) {
             record->shard_index, record->shard_count, (long long)run->episodes);
   run->record_path = a->output;
   record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
+  crafter_game_crafter_only(PROGRAM, run);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (crafter_level_options_wanted(&run->levels) && (run->first_episode_given || run->world_path))
@@ -342,7 +344,7 @@ static int run_video(arguments *a) {
 }
 
 static const command commands[] = {
-    {"record", "a n steps s e shard players obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
+    {"record", "game a n steps s e shard players obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
     {"info", "", run_info},
     {"list", "", run_list},
     {"verify", "resimulate t", run_verify},

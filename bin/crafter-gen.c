@@ -104,6 +104,7 @@ static const crafter_opt entries[] = {
         "many seeds hold.\n"
         "\n"
         "The world:\n"),
+    CRAFTER_SHARED(GAME),
     CRAFTER_SHARED(SEED, .help = "the Env seed (default 0)"),
     {.name = "episode", .argument = "E", .store = read_episode, OWN(episode), .what = "episode",
      .minimum = 1, .maximum = CRAFTER_EPISODE_MAX,
@@ -183,6 +184,7 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->unit = 16;
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
+  crafter_game_crafter_only(PROGRAM, run);
   crafter_level_options_check(PROGRAM, &run->levels);
   int levels = crafter_level_options_wanted(&run->levels);
   if (levels && (a->stats || run->world_path || a->given_episode || a->ascii || a->semantic ||

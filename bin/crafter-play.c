@@ -41,6 +41,7 @@ static const crafter_opt entries[] = {
         "swords; player 0 keeps the other keys.\n"
         "\n"
         "The game (as crafter.Env):\n"),
+    CRAFTER_SHARED(GAME),
     CRAFTER_SHARED(SEED, .help = "the Env seed (default 0)"),
     CRAFTER_SHARED(FIRST_EPISODE, .help = "episode counter of the first episode (default 1);\n"
                                           "--episode=E is the same"),
@@ -165,6 +166,7 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
                       "without it");
   if (run->players > 1 && a->replay_path)
     usage_error("%s", "--replay plays back one player's recording: not with --players 2");
+  crafter_game_crafter_only(PROGRAM, run);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (a->replay_path && (run->tasks.path || crafter_level_options_wanted(&run->levels)))

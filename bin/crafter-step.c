@@ -11,6 +11,8 @@
 #include "game/config.h"
 #include "run/envopts.h"
 #include "run/proto.h"
+#include "game/games.h"
+#include "tools/cc_session.h"
 #include "tools/session.h"
 
 #define PROGRAM "crafter-step"
@@ -42,6 +44,7 @@ static const crafter_opt entries[] = {
         "starting with # are ignored.\n"
         "\n"
         "Environment (as crafter.Env):\n"),
+    CRAFTER_SHARED(GAME),
     CRAFTER_SHARED(SEED),
     CRAFTER_SHARED(FIRST_EPISODE),
     CRAFTER_SHARED(EPISODES),
@@ -118,6 +121,7 @@ static void parse_options(int argc, char **argv, crafter_session_options *option
   options->shm_slots = 2;
   int operands = crafter_opt_parse(&table, argc, argv, run, options);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
+  crafter_game_options_check(PROGRAM, run);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (crafter_level_options_wanted(&run->levels) && (run->world_path || run->first_episode_given))
@@ -151,7 +155,10 @@ static int run(crafter_session_options *options) {
     status = crafter_params_check(&run->params, error, sizeof(error)) < 0
                  ? 2
                  : crafter_run_open_levels(run, error, sizeof(error));
-  if (status == 0) status = crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
+  if (status == 0)
+    status = run->game == CRAFTER_GAME_CRAFTER
+                 ? crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error))
+                 : crafter_cc_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
   crafter_run_free(run);
   return crafter_close_stdout(PROGRAM, status);

@@ -50,6 +50,12 @@ static inline uint64_t crafter_get_u64(const uint8_t *at) {
 }
 static inline int32_t crafter_get_i32(const uint8_t *at) { return (int32_t)crafter_get_u32(at); }
 static inline int64_t crafter_get_i64(const uint8_t *at) { return (int64_t)crafter_get_u64(at); }
+static inline float crafter_get_f32(const uint8_t *at) {
+  uint32_t bits = crafter_get_u32(at);
+  float value;
+  memcpy(&value, &bits, sizeof(value));
+  return value;
+}
 static inline double crafter_get_f64(const uint8_t *at) {
   uint64_t bits = crafter_get_u64(at);
   double value;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "game/games.h"
 #include "game/tasks.h"
 #include "run/levels.h"
 #include "run/proto.h"
@@ -17,6 +18,18 @@ static void pair(const crafter_opt_parser *parser, const crafter_opt *entry, con
     crafter_opt_fail(parser, entry, format, argument);
   }
   parser->run->given |= mark;
+}
+
+static void read_game(const crafter_opt_parser *parser, const crafter_opt *entry,
+                      const char *argument) {
+  int game = crafter_game_from_name(argument);
+  if (game < 0) {
+    char format[160];
+    snprintf(format, sizeof(format), "unknown game '%%s' (the games are %s)",
+             crafter_game_names());
+    crafter_opt_fail(parser, entry, format, argument);
+  }
+  parser->run->game = game;
 }
 
 static void read_seed(const crafter_opt_parser *parser, const crafter_opt *entry,
@@ -101,6 +114,10 @@ static void read_obs(const crafter_opt_parser *parser, const crafter_opt *entry,
 #define IN_RUN(field) .offset = offsetof(crafter_run, field)
 
 const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
+    [CRAFTER_OPTION_GAME] = {.name = "game", .argument = "NAME",
+                             .help = "the game: crafter (default) or craftax-classic\n"
+                                     "(crafter-games(7))",
+                             .store = read_game},
     [CRAFTER_OPTION_SEED] = {.letter = 's', .name = "seed", .argument = "N",
                              .help = "the Env seed (default 0); env i uses N+i",
                              .store = read_seed, IN_RUN(params.seed), .what = "seed",
@@ -234,4 +251,53 @@ void crafter_level_options_check(const char *program, const crafter_level_option
       options->start > (int64_t)CRAFTER_EPISODE_MAX - (options->count - 1))
     crafter_usage_error(program, "%s",
                         "--start-level and --levels go past episode 2**31-1");
+}
+
+void crafter_game_options_check(const char *program, const crafter_run *run) {
+  if (run->game == CRAFTER_GAME_CRAFTER) return;
+  const crafter_game_info *game = crafter_game_info_of(run->game);
+  static const struct {
+    unsigned given;
+    const char *option;
+  } parameters[] = {{CRAFTER_GIVEN_AREA, "--area"},     {CRAFTER_GIVEN_VIEW, "--view"},
+                    {CRAFTER_GIVEN_SIZE, "--size"},     {CRAFTER_GIVEN_LENGTH, "--length"},
+                    {CRAFTER_GIVEN_REWARD, "--no-reward"}};
+  const char *option = NULL;
+  for (size_t k = 0; k < sizeof parameters / sizeof parameters[0] && !option; k++)
+    if (run->given & parameters[k].given) option = parameters[k].option;
+  if (!option) option = run->config_path                        ? "--config"
+                        : run->world_path                       ? "--world"
+                        : run->tasks.path                       ? "--tasks"
+                        : crafter_level_options_wanted(&run->levels) ? "--levels"
+                        : run->players > 1                      ? "--players"
+                        : run->textures                         ? "--textures"
+                        : run->record_path                      ? "--record"
+                                                                : NULL;
+  char message[256];
+  if (option) {
+    snprintf(message, sizeof(message),
+             "%s is Crafter's, not an option of --game %s (crafter-games(7) says what each "
+             "game takes)",
+             option, game->name);
+    crafter_usage_error(program, "%s", message);
+  }
+  if (!(game->obs_kinds & (1u << run->obs_kind))) {
+    char kinds[128] = "";
+    for (int kind = 0; kind < CRAFTER_OBS_KIND_COUNT; kind++)
+      if (game->obs_kinds & (1u << kind))
+        snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds), "%s%s", *kinds ? ", " : "",
+                 crafter_obs_kind_name(kind));
+    snprintf(message, sizeof(message), "%s has no %s observations (it has %s)", game->title,
+             crafter_obs_kind_name(run->obs_kind), kinds);
+    crafter_usage_error(program, "%s", message);
+  }
+}
+
+void crafter_game_crafter_only(const char *program, const crafter_run *run) {
+  if (run->game == CRAFTER_GAME_CRAFTER) return;
+  char message[256];
+  snprintf(message, sizeof(message),
+           "--game %s: %s plays only crafter so far (crafter-step and crafter-bench play %s)",
+           crafter_game_info_of(run->game)->name, program, crafter_game_info_of(run->game)->name);
+  crafter_usage_error(program, "%s", message);
 }

@@ -12,7 +12,8 @@
 #include "run/run.h"
 
 enum crafter_shared_option {
-  CRAFTER_OPTION_SEED = 1,   /* -s, --seed=N: params.seed */
+  CRAFTER_OPTION_GAME = 1,   /* --game=NAME: the game (game/games.h) */
+  CRAFTER_OPTION_SEED,       /* -s, --seed=N: params.seed */
   CRAFTER_OPTION_FIRST_EPISODE, /* -e, --first-episode=E */
   CRAFTER_OPTION_EPISODES,   /* -n, --episodes=N */
   CRAFTER_OPTION_AREA,       /* --area=W,H, --view=W,H, --size=W,H, --length=L,
@@ -52,6 +53,17 @@ extern const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT];
  * its own range and message. */
 #define CRAFTER_SHARED(id, ...) \
   {.shared = &crafter_shared_options[CRAFTER_OPTION_##id], __VA_ARGS__}
+
+/* Checks that the options given are ones the run's game has (Crafter has
+ * them all): a game other than Crafter takes --seed, --first-episode,
+ * --episodes, --envs, --threads and the observation kinds of its row in
+ * the games table, no more.  Exits with status 2, naming the option and
+ * the game, if not. */
+void crafter_game_options_check(const char *program, const crafter_run *run);
+
+/* For a program that plays only Crafter so far: exits with status 2,
+ * saying which programs play the run's game, when it is another. */
+void crafter_game_crafter_only(const char *program, const crafter_run *run);
 
 /* Checks that --split and --task come with --tasks (exits with status 2
  * if not). */

@@ -9,6 +9,8 @@
 #include "base/cli.h"
 #include "base/errors.h"
 #include "base/gnuplot.h"
+#include "game/games.h"
+#include "run/cc_batch.h"
 #include "game/config.h"
 #include "game/tasks.h"
 #include "kernels/kernels.h"
@@ -182,9 +184,94 @@ static int time_states(const crafter_bench_options *run_options, int repeats,
   return status;
 }
 
+/* crafter_bench_run for Craftax-Classic: its batch (run/cc_batch.h) with
+ * the same random actions, repetitions and median; a reset is the next
+ * episode's world made from the schedule's key. */
+static int cc_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
+                        char *error, size_t error_size) {
+  int envs = options->batch.envs;
+  int repeats = options->repeats > 0 ? options->repeats : 1;
+  crafter_cc_batch_options batch_options = {
+      .envs = envs,
+      .threads = options->batch.threads,
+      .seed = options->seed,
+      .first_episode = 1,
+      .symbolic = options->batch.episode.obs_kind == CRAFTER_OBS_SYMBOLIC,
+  };
+  crafter_cc_batch *batch = crafter_cc_batch_new(&batch_options, error, error_size);
+  if (!batch) return -1;
+  uint8_t *actions = malloc((size_t)envs), *started = malloc((size_t)envs);
+  crafter_cc_outcome *outcomes = malloc(sizeof *outcomes * (size_t)envs);
+  run *runs = malloc(sizeof(run) * (size_t)repeats);
+  double *rates = malloc(sizeof(double) * (size_t)repeats);
+  int status = 0;
+  if (!actions || !started || !outcomes || !runs || !rates)
+    status = crafter_fail(error, error_size, "out of memory");
+  uint64_t random_state = options->action_seed * 2 + 1;
+  long warm_steps = options->steps / 10 > envs ? options->steps / 10 : envs;
+  for (int k = -1; k < repeats && status == 0; k++) {
+    run measured = {0, 0, 0};
+    long steps = k < 0 ? warm_steps : options->steps;
+    double seconds = options->seconds > 0 ? (k < 0 ? options->seconds / 10 : options->seconds) : 0;
+    double start = crafter_now();
+    for (;;) {
+      draw_actions(&random_state, actions, envs);
+      if (crafter_cc_batch_step(batch, actions, outcomes, started) != 0) {
+        status = crafter_fail(error, error_size, "out of memory");
+        break;
+      }
+      measured.steps += envs;
+      for (int i = 0; i < envs; i++) measured.resets += started[i];
+      if (seconds > 0) {
+        if ((measured.steps / envs) % 64 == 0 && crafter_now() - start >= seconds) break;
+      } else if (measured.steps >= steps) {
+        break;
+      }
+    }
+    measured.seconds = crafter_now() - start;
+    if (k >= 0) {
+      runs[k] = measured;
+      rates[k] = measured.steps / measured.seconds;
+    }
+  }
+  if (status == 0) {
+    double sorted[64];
+    int counted = repeats < 64 ? repeats : 64;
+    memcpy(sorted, rates, sizeof(double) * (size_t)counted);
+    qsort(sorted, (size_t)counted, sizeof(double), compare_doubles);
+    int chosen = 0;
+    for (int k = 0; k < repeats; k++)
+      if (rates[k] == sorted[counted / 2]) chosen = k;
+    result->steps_per_second = sorted[counted / 2];
+    result->steps = runs[chosen].steps;
+    result->resets = runs[chosen].resets;
+    result->seconds = runs[chosen].seconds;
+    result->resets_per_second = runs[chosen].resets / runs[chosen].seconds;
+    result->bytes_per_env = sizeof(crafter_cc_env) + crafter_cc_batch_obs_bytes(batch);
+    result->envs = envs;
+    result->players = 1;
+    result->threads = options->batch.threads < envs ? options->batch.threads : envs;
+    /* Resets on their own: the world of the next episode, 200 a repetition. */
+    crafter_cc_env *env = crafter_cc_batch_env(batch, 0);
+    for (int k = 0; k < repeats && status == 0; k++) {
+      double begin = crafter_now();
+      for (int r = 0; r < 200 && status == 0; r++)
+        if (crafter_cc_env_restart(env) != 0) status = crafter_fail(error, error_size, "out of memory");
+      rates[k] = (crafter_now() - begin) / 200;
+    }
+    qsort(rates, (size_t)repeats, sizeof(double), compare_doubles);
+    result->reset_microseconds = rates[repeats / 2] * 1e6;
+    result->starts = envs + (int64_t)result->resets;
+  }
+  crafter_cc_batch_free(batch);
+  free(actions), free(started), free(outcomes), free(runs), free(rates);
+  return status < 0 ? -1 : 0;
+}
+
 int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
                       char *error, size_t error_size) {
   memset(result, 0, sizeof(*result));
+  if (options->game != CRAFTER_GAME_CRAFTER) return cc_bench_run(options, result, error, error_size);
   int envs = options->batch.envs;
   int repeats = options->repeats > 0 ? options->repeats : 1;
   crafter_batch *batch = crafter_batch_new(&options->batch, error, error_size);
@@ -279,6 +366,10 @@ void crafter_bench_write_json(crafter_json_writer *json, const crafter_bench_opt
   crafter_json_int(json, result->envs);
   crafter_json_key(json, "threads");
   crafter_json_int(json, result->threads);
+  if (options->game != CRAFTER_GAME_CRAFTER) { /* Crafter's results stay as they were */
+    crafter_json_key(json, "game");
+    crafter_json_string(json, crafter_game_info_of(options->game)->name);
+  }
   crafter_json_key(json, "obs");
   crafter_json_string(json, crafter_obs_kind_name(options->batch.episode.obs_kind));
   crafter_json_key(json, "steps");
@@ -533,6 +624,27 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
   crafter_textures textures;
   int have_textures = 0;
   crafter_traj_header header;
+  options.game = run.game;
+  options.seed = run.params.seed;
+  if (run.game != CRAFTER_GAME_CRAFTER) {
+    if (request->state) {
+      fprintf(err, "%s: --state: saving and loading states of %s is not measured yet\n", program,
+              crafter_game_info_of(run.game)->title);
+      crafter_run_free(&run);
+      return 2;
+    }
+    options.action_seed = (uint64_t)run.params.seed;
+    options.batch.envs = run.envs;
+    options.batch.threads = run.threads;
+    options.batch.episode.obs_kind = run.obs_kind;
+    double compare_old[3];
+    int status = request->compare_path &&
+                         compare_load(program, request->compare_path, compare_old, err) < 0
+                     ? 1
+                     : measure(program, request, &options, compare_old, out, err);
+    crafter_run_free(&run);
+    return status;
+  }
   int status = crafter_run_open_rules(&run, error, sizeof(error));
   if (status != 0) {
     fprintf(err, "%s: %s\n", program, error);

@@ -16,6 +16,10 @@
 #include "run/traj_writer.h"
 
 typedef struct crafter_bench_options {
+  int game;         /* enum crafter_game_id: Crafter plays batch; another game plays
+                       batch.envs envs of its own on batch.threads threads from seed
+                       `seed`, with batch.episode.obs_kind's observations */
+  int64_t seed;
   crafter_batch_options batch;
   long steps;       /* env steps per repetition (all envs together) */
   double seconds;   /* instead of steps when > 0: time per repetition */

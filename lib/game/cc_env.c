@@ -1,0 +1,72 @@
+#include "game/cc_env.h"
+
+#include <string.h>
+
+/* Craftax's Achievement order (COLLECT_WOOD, PLACE_TABLE, EAT_COW, ...)
+ * to Crafter's alphabetical one; tests/unit/test-games.c checks it name
+ * by name. */
+const uint8_t crafter_cc_report_achievement[CRAFTER_CC_ACHIEVEMENTS] = {
+    CRAFTER_COLLECT_WOOD,           CRAFTER_PLACE_TABLE_ACH,       CRAFTER_EAT_COW,
+    CRAFTER_COLLECT_SAPLING,        CRAFTER_COLLECT_DRINK,         CRAFTER_MAKE_WOOD_PICKAXE_ACH,
+    CRAFTER_MAKE_WOOD_SWORD_ACH,    CRAFTER_PLACE_PLANT_ACH,       CRAFTER_DEFEAT_ZOMBIE,
+    CRAFTER_COLLECT_STONE,          CRAFTER_PLACE_STONE_ACH,       CRAFTER_EAT_PLANT,
+    CRAFTER_DEFEAT_SKELETON,        CRAFTER_MAKE_STONE_PICKAXE_ACH, CRAFTER_MAKE_STONE_SWORD_ACH,
+    CRAFTER_WAKE_UP,                CRAFTER_PLACE_FURNACE_ACH,     CRAFTER_COLLECT_COAL,
+    CRAFTER_COLLECT_IRON,           CRAFTER_COLLECT_DIAMOND,       CRAFTER_MAKE_IRON_PICKAXE_ACH,
+    CRAFTER_MAKE_IRON_SWORD_ACH};
+
+void crafter_cc_report_inventory(const crafter_cc_state *state, int32_t out[CRAFTER_ITEM_COUNT]) {
+  const int32_t *inv = state->inventory; /* wood stone coal iron diamond sapling, tools */
+  out[CRAFTER_HEALTH] = state->player_health;
+  out[CRAFTER_FOOD] = state->player_food;
+  out[CRAFTER_DRINK] = state->player_drink;
+  out[CRAFTER_ENERGY] = state->player_energy;
+  out[CRAFTER_SAPLING] = inv[5];
+  out[CRAFTER_WOOD] = inv[0];
+  out[CRAFTER_ITEM_STONE] = inv[1];
+  out[CRAFTER_ITEM_COAL] = inv[2];
+  out[CRAFTER_ITEM_IRON] = inv[3];
+  out[CRAFTER_ITEM_DIAMOND] = inv[4];
+  out[CRAFTER_WOOD_PICKAXE] = inv[6];
+  out[CRAFTER_STONE_PICKAXE] = inv[7];
+  out[CRAFTER_IRON_PICKAXE] = inv[8];
+  out[CRAFTER_WOOD_SWORD] = inv[9];
+  out[CRAFTER_STONE_SWORD] = inv[10];
+  out[CRAFTER_IRON_SWORD] = inv[11];
+}
+
+void crafter_cc_report_achievements(const crafter_cc_state *state,
+                                    uint8_t out[CRAFTER_ACHIEVEMENT_COUNT]) {
+  for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++)
+    out[crafter_cc_report_achievement[k]] = state->achievements[k] != 0;
+}
+
+int crafter_cc_env_start(crafter_cc_env *env, int64_t seed) {
+  env->seed = seed;
+  env->episode = 1;
+  crafter_jaxkey first = crafter_cc_schedule_start(seed, &env->key);
+  return crafter_cc_generate_world(first, &env->state);
+}
+
+int crafter_cc_env_restart(crafter_cc_env *env) {
+  env->episode++;
+  return crafter_cc_generate_world(crafter_cc_schedule_next(&env->key), &env->state);
+}
+
+int crafter_cc_env_act(crafter_cc_env *env, int action, crafter_cc_outcome *outcome) {
+  crafter_jaxkey keys[2]; /* key_step, key_reset */
+  crafter_jax_split(crafter_cc_schedule_next(&env->key), keys, 2);
+  uint8_t before[CRAFTER_CC_ACHIEVEMENTS];
+  memcpy(before, env->state.achievements, sizeof before);
+  outcome->reward = crafter_cc_game_step(&env->state, keys[0], action);
+  outcome->done = crafter_cc_game_over(&env->state);
+  outcome->unlocked = 0;
+  for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++)
+    if (env->state.achievements[k] && !before[k])
+      outcome->unlocked |= 1u << crafter_cc_report_achievement[k];
+  outcome->length = env->state.timestep;
+  crafter_cc_report_achievements(&env->state, outcome->achievements);
+  if (!outcome->done) return 0;
+  env->episode++;
+  return crafter_cc_generate_world(keys[1], &env->state);
+}

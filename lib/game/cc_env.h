@@ -1,0 +1,65 @@
+/* cc_env: one Craftax-Classic environment as the toolkit runs it: the
+ * seed's key schedule (game/cc_game.h), the episode counter, auto-reset
+ * as Craftax's EnvironmentAutoReset does it, and the step's outcome in
+ * the toolkit's terms (achievements and inventory in the order the
+ * games table reports them, game/games.h: Crafter's).
+ *
+ * Seed S: key = PRNGKey(S); key, k = split(key); the first episode is
+ * reset(k).  Every step: key, k = split(key); the auto-reset env's step
+ * with k (key_step, key_reset = split(k)); when the step ends the
+ * episode, the state is already the next episode's first, made from
+ * key_reset.  A reset asked for between steps (crafter_cc_env_restart)
+ * draws its key from the schedule as a step does: key, k = split(key);
+ * reset(k).  Nothing here keeps state between calls; envs share
+ * nothing. */
+#ifndef CRAFTER_CC_ENV_H
+#define CRAFTER_CC_ENV_H
+
+#include <stdint.h>
+
+#include "crafter/ids.h"
+#include "game/cc_game.h"
+#include "game/cc_worldgen.h"
+
+typedef struct crafter_cc_env {
+  crafter_cc_state state;
+  crafter_jaxkey key; /* the schedule's key, carried from step to step */
+  int64_t seed;
+  int64_t episode;    /* 1 in the first episode */
+} crafter_cc_env;
+
+/* A step's outcome.  When the step ended the episode (done), length and
+ * achievements are the ended episode's, the env already in the next. */
+typedef struct crafter_cc_outcome {
+  float reward;         /* Craftax's float32 reward */
+  int done;
+  uint32_t unlocked;    /* achievements first unlocked at the step: bit k for report index k */
+  int32_t length;       /* the episode's timestep after the step */
+  uint8_t achievements[CRAFTER_ACHIEVEMENT_COUNT]; /* after the step, report order */
+} crafter_cc_outcome;
+
+/* Craftax's Achievement k is report index crafter_cc_report_achievement[k]
+ * (the index of its name among crafter_achievement_names). */
+extern const uint8_t crafter_cc_report_achievement[CRAFTER_CC_ACHIEVEMENTS];
+
+/* The state's values in the report order of the items (crafter_item_names:
+ * health, food, drink, energy, sapling, wood, ...). */
+void crafter_cc_report_inventory(const crafter_cc_state *state, int32_t out[CRAFTER_ITEM_COUNT]);
+
+/* The state's achievements in report order, 0 or 1. */
+void crafter_cc_report_achievements(const crafter_cc_state *state,
+                                    uint8_t out[CRAFTER_ACHIEVEMENT_COUNT]);
+
+/* Starts seed `seed`'s schedule and its first episode.  0, or -1 when
+ * memory for the world cannot be had. */
+int crafter_cc_env_start(crafter_cc_env *env, int64_t seed);
+
+/* Ends the episode under way and starts the next (episode + 1) with the
+ * schedule's next key.  0, or -1 when memory cannot be had. */
+int crafter_cc_env_restart(crafter_cc_env *env);
+
+/* One step with action 0..16 (the caller checks the range).  0, or -1
+ * when memory for the next world cannot be had. */
+int crafter_cc_env_act(crafter_cc_env *env, int action, crafter_cc_outcome *outcome);
+
+#endif

@@ -1,0 +1,46 @@
+#include "game/games.h"
+
+#include <string.h>
+
+#include "crafter/crafter.h"
+#include "crafter/ids.h"
+
+/* Bits of enum crafter_obs_kind (view/obskind.h, a layer above: the
+ * numbers are the ones files store, which never change). */
+enum { OBS_NONE = 1u << 0, OBS_PIXELS = 1u << 1, OBS_SEMANTIC = 1u << 2,
+       OBS_SYMBOLIC = 1u << 3, OBS_TEXT = 1u << 4 };
+
+static const crafter_game_info games[CRAFTER_GAME_COUNT] = {
+    [CRAFTER_GAME_CRAFTER] = {.name = "crafter", .title = "Crafter",
+                              .actions = CRAFTER_ACTION_COUNT,
+                              .action_names = crafter_action_names,
+                              .achievements = CRAFTER_ACHIEVEMENT_COUNT,
+                              .achievement_names = crafter_achievement_names,
+                              .players_max = CRAFTER_PLAYERS_MAX,
+                              .obs_kinds = OBS_NONE | OBS_PIXELS | OBS_SEMANTIC | OBS_SYMBOLIC |
+                                           OBS_TEXT,
+                              .reference = "crafter 1.8.3"},
+    /* Craftax-Classic's actions are Crafter's, in Crafter's order; its
+     * achievements are Crafter's 22, reported in Crafter's order (the
+     * game keeps them in its own: game/cc_env.h maps them). */
+    [CRAFTER_GAME_CRAFTAX_CLASSIC] = {.name = "craftax-classic", .title = "Craftax-Classic",
+                                      .actions = CRAFTER_ACTION_COUNT,
+                                      .action_names = crafter_action_names,
+                                      .achievements = CRAFTER_ACHIEVEMENT_COUNT,
+                                      .achievement_names = crafter_achievement_names,
+                                      .players_max = 1,
+                                      .obs_kinds = OBS_NONE | OBS_SYMBOLIC,
+                                      .reference = "craftax 1.6.1 on jax 0.10.1"},
+};
+
+const crafter_game_info *crafter_game_info_of(int id) {
+  return id >= 0 && id < CRAFTER_GAME_COUNT ? &games[id] : NULL;
+}
+
+int crafter_game_from_name(const char *name) {
+  for (int id = 0; id < CRAFTER_GAME_COUNT; id++)
+    if (strcmp(games[id].name, name) == 0) return id;
+  return -1;
+}
+
+const char *crafter_game_names(void) { return "crafter or craftax-classic"; }

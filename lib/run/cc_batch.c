@@ -1,0 +1,118 @@
+#include "run/cc_batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bytes.h"
+#include "base/pool.h"
+#include "view/cc_render.h"
+#include "view/render.h"
+
+struct crafter_cc_batch {
+  crafter_cc_batch_options options;
+  crafter_cc_env *envs;
+  crafter_pool *pool;
+  uint8_t *own_obs, *obs;
+  size_t obs_bytes;
+  /* the step being made */
+  const uint8_t *actions;
+  crafter_cc_outcome *outcomes;
+  uint8_t *started;
+  int failed;
+};
+
+static void observe(crafter_cc_batch *batch, int i) {
+  if (!batch->obs_bytes) return;
+  float values[CRAFTER_SYMBOLIC_SIZE];
+  crafter_cc_render_symbolic(&batch->envs[i].state, values);
+  uint8_t *out = batch->obs + batch->obs_bytes * (size_t)i;
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
+}
+
+static void start_job(void *context, int i) {
+  crafter_cc_batch *batch = context;
+  crafter_cc_env *env = &batch->envs[i];
+  if (crafter_cc_env_start(env, batch->options.seed + i) != 0)
+    __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
+  env->episode = batch->options.first_episode;
+  observe(batch, i);
+}
+
+static void step_job(void *context, int i) {
+  crafter_cc_batch *batch = context;
+  crafter_cc_env *env = &batch->envs[i];
+  crafter_cc_outcome *outcome = &batch->outcomes[i];
+  int failed;
+  if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
+    failed = crafter_cc_env_restart(env);
+    memset(outcome, 0, sizeof *outcome);
+    outcome->length = env->state.timestep;
+    crafter_cc_report_achievements(&env->state, outcome->achievements);
+    batch->started[i] = 1;
+  } else {
+    failed = crafter_cc_env_act(env, batch->actions[i], outcome);
+    batch->started[i] = (uint8_t)outcome->done;
+  }
+  if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
+  observe(batch, i);
+}
+
+crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, char *error,
+                                       size_t error_size) {
+  crafter_cc_batch *batch = calloc(1, sizeof *batch);
+  if (!batch) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  batch->options = *options;
+  if (batch->options.first_episode < 1) batch->options.first_episode = 1;
+  batch->obs_bytes = options->symbolic ? 4 * (size_t)CRAFTER_SYMBOLIC_SIZE : 0;
+  batch->envs = calloc((size_t)options->envs, sizeof *batch->envs);
+  batch->own_obs = batch->obs_bytes ? malloc(batch->obs_bytes * (size_t)options->envs) : NULL;
+  batch->pool = crafter_pool_new(options->threads < 1 ? 1 : options->threads);
+  if (!batch->envs || (batch->obs_bytes && !batch->own_obs) || !batch->pool) {
+    if (batch->pool || !batch->envs)
+      snprintf(error, error_size, "out of memory");
+    else
+      snprintf(error, error_size, "cannot start %d threads", options->threads);
+    crafter_cc_batch_free(batch);
+    return NULL;
+  }
+  batch->obs = batch->own_obs;
+  crafter_pool_run(batch->pool, options->envs, start_job, batch);
+  if (batch->failed) {
+    snprintf(error, error_size, "out of memory");
+    crafter_cc_batch_free(batch);
+    return NULL;
+  }
+  return batch;
+}
+
+void crafter_cc_batch_free(crafter_cc_batch *batch) {
+  if (!batch) return;
+  crafter_pool_free(batch->pool);
+  free(batch->envs);
+  free(batch->own_obs);
+  free(batch);
+}
+
+void crafter_cc_batch_redirect(crafter_cc_batch *batch, uint8_t *buffer) {
+  batch->obs = buffer ? buffer : batch->own_obs;
+}
+
+int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
+                          crafter_cc_outcome *outcomes, uint8_t *started) {
+  batch->actions = actions;
+  batch->outcomes = outcomes;
+  batch->started = started;
+  crafter_pool_run(batch->pool, batch->options.envs, step_job, batch);
+  return batch->failed ? -1 : 0;
+}
+
+const uint8_t *crafter_cc_batch_obs(const crafter_cc_batch *batch, int i) {
+  return batch->obs_bytes ? batch->obs + batch->obs_bytes * (size_t)i : NULL;
+}
+size_t crafter_cc_batch_obs_bytes(const crafter_cc_batch *batch) { return batch->obs_bytes; }
+crafter_cc_env *crafter_cc_batch_env(crafter_cc_batch *batch, int i) { return &batch->envs[i]; }
+int crafter_cc_batch_envs(const crafter_cc_batch *batch) { return batch->options.envs; }

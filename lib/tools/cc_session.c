@@ -1,0 +1,441 @@
+#include "tools/cc_session.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bytes.h"
+#include "base/cli.h"
+#include "base/json.h"
+#include "game/games.h"
+#include "run/cc_batch.h"
+#include "run/proto.h"
+#include "tools/input.h"
+#include "view/obskind.h"
+#include "view/render.h"
+
+typedef struct cc_session {
+  const crafter_session_options *options;
+  const crafter_game_info *game;
+  crafter_cc_batch *batch;
+  int envs;
+  FILE *out;
+  size_t obs_bytes;
+  uint8_t *frame; /* binary: one frame */
+  size_t frame_bytes;
+  size_t section[CRAFTER_PROTOCOL_SECTIONS];
+  crafter_cc_outcome *outcomes;
+  uint8_t *started;
+  uint8_t *actions;
+  int64_t finished; /* episodes ended */
+} cc_session;
+
+/* The shortest decimal that reads back as the float32 `value`, as a
+ * double (so that a JSON reader's double rounds to the float32 again and
+ * prints as that decimal). */
+static double shortest_of_float(float value) {
+  if (!isfinite(value)) return value;
+  char text[32];
+  for (int digits = 1; digits <= 9; digits++) {
+    snprintf(text, sizeof(text), "%.*g", digits, (double)value);
+    if (strtof(text, NULL) == value) break;
+  }
+  return strtod(text, NULL);
+}
+
+static void write_env_key(cc_session *s, crafter_json_writer *json, int i) {
+  if (s->envs == 1) return;
+  crafter_json_key(json, "env");
+  crafter_json_int(json, i);
+}
+
+static void write_state(cc_session *s, crafter_json_writer *json, const crafter_cc_env *env,
+                        const uint8_t *achievements) {
+  const crafter_cc_state *state = &env->state;
+  crafter_json_key(json, "pos"); /* x (column), y (row), as Crafter's */
+  crafter_json_begin_array(json);
+  crafter_json_int(json, state->player_position[1]);
+  crafter_json_int(json, state->player_position[0]);
+  crafter_json_end_array(json);
+  static const int facing[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  int direction = state->player_direction >= 0 && state->player_direction <= 4
+                      ? state->player_direction
+                      : 0;
+  crafter_json_key(json, "facing");
+  crafter_json_begin_array(json);
+  crafter_json_int(json, facing[direction][0]);
+  crafter_json_int(json, facing[direction][1]);
+  crafter_json_end_array(json);
+  crafter_json_key(json, "sleeping");
+  crafter_json_bool(json, state->is_sleeping);
+  crafter_json_key(json, "light_level");
+  crafter_json_python_double(json, state->light_level);
+  int32_t inventory[CRAFTER_ITEM_COUNT];
+  crafter_cc_report_inventory(state, inventory);
+  crafter_json_key(json, "inventory");
+  crafter_json_begin_object(json);
+  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++) {
+    crafter_json_key(json, crafter_item_names[k]);
+    crafter_json_int(json, inventory[k]);
+  }
+  crafter_json_end_object(json);
+  crafter_json_key(json, "achievements");
+  crafter_json_begin_object(json);
+  for (int k = 0; k < s->game->achievements; k++) {
+    crafter_json_key(json, s->game->achievement_names[k]);
+    crafter_json_int(json, achievements[k]);
+  }
+  crafter_json_end_object(json);
+}
+
+static void write_obs(cc_session *s, crafter_json_writer *json, int i) {
+  const uint8_t *obs = crafter_cc_batch_obs(s->batch, i);
+  if (!obs) return;
+  crafter_json_key(json, "obs");
+  crafter_json_begin_array(json);
+  for (size_t k = 0; k < s->obs_bytes / 4; k++)
+    crafter_json_python_double(json, crafter_get_f32(obs + 4 * k));
+  crafter_json_end_array(json);
+}
+
+/* A reset record: when it carries something (the state, an observation,
+ * or which env among several). */
+static void write_reset(cc_session *s, int i) {
+  int state = s->options->info == CRAFTER_INFO_STATE;
+  if (!state && !s->obs_bytes && s->envs == 1) return;
+  const crafter_cc_env *env = crafter_cc_batch_env(s->batch, i);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, s->out);
+  crafter_json_begin_object(&json);
+  write_env_key(s, &json, i);
+  crafter_json_key(&json, "reset");
+  crafter_json_int(&json, env->episode);
+  if (state) {
+    crafter_json_key(&json, "seed");
+    crafter_json_int(&json, env->seed);
+    uint8_t achievements[CRAFTER_ACHIEVEMENT_COUNT];
+    crafter_cc_report_achievements(&env->state, achievements);
+    write_state(s, &json, env, achievements);
+  }
+  write_obs(s, &json, i);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+}
+
+/* A step record; after a step that ended the episode the obs is the next
+ * episode's first (Craftax's auto-reset), the state the ended one's
+ * achievements with the next one's position and inventory. */
+static void write_step(cc_session *s, int i, const crafter_cc_outcome *outcome) {
+  const crafter_cc_env *env = crafter_cc_batch_env(s->batch, i);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, s->out);
+  crafter_json_begin_object(&json);
+  write_env_key(s, &json, i);
+  crafter_json_key(&json, "t");
+  crafter_json_int(&json, outcome->length);
+  crafter_json_key(&json, "reward");
+  crafter_json_python_double(&json, shortest_of_float(outcome->reward));
+  crafter_json_key(&json, "done");
+  crafter_json_bool(&json, outcome->done);
+  crafter_json_key(&json, "discount");
+  crafter_json_python_double(&json, outcome->done ? 0.0 : 1.0);
+  crafter_json_key(&json, "unlocked");
+  crafter_json_begin_array(&json);
+  for (int k = 0; k < s->game->achievements; k++)
+    if (outcome->unlocked & (1u << k)) crafter_json_string(&json, s->game->achievement_names[k]);
+  crafter_json_end_array(&json);
+  if (s->options->info == CRAFTER_INFO_STATE) write_state(s, &json, env, outcome->achievements);
+  write_obs(s, &json, i);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+  if (outcome->done) write_reset(s, i);
+}
+
+/* Counts the episodes that ended; whether the run has all it asked for. */
+static int count_ends(cc_session *s) {
+  for (int i = 0; i < s->envs; i++)
+    if (s->outcomes[i].done) s->finished++;
+  return s->options->run.episodes > 0 && s->finished >= s->options->run.episodes;
+}
+
+static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_size) {
+  for (int i = 0; i < s->envs; i++) write_reset(s, i);
+  size_t limit = crafter_session_line_limit(s->envs);
+  crafter_line line = {NULL, 0, 0, limit};
+  long number = 0;
+  int status = 0;
+  for (;;) {
+    int got = crafter_input_line(in, &line);
+    if (got == 0) break;
+    number++;
+    if (got == CRAFTER_LINE_READ_ERROR || got == CRAFTER_LINE_NO_MEMORY) {
+      snprintf(error, error_size, "reading standard input: %s",
+               got == CRAFTER_LINE_NO_MEMORY ? "out of memory" : strerror(errno));
+      status = 1;
+      break;
+    }
+    if (got == CRAFTER_LINE_TOO_LONG) {
+      snprintf(error, error_size,
+               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
+               number, limit, s->envs, s->envs == 1 ? "" : "s");
+      status = 1;
+      break;
+    }
+    const char *nul = memchr(line.text, '\0', line.length);
+    if (nul) {
+      char shown[64];
+      snprintf(error, error_size, "line %ld: a NUL byte at column %zu: \"%s\" (actions are text)",
+               number, (size_t)(nul - line.text) + 1,
+               crafter_escape(shown, sizeof(shown), line.text, line.length));
+      status = 1;
+      break;
+    }
+    char *cursor = line.text + strspn(line.text, " \t\r");
+    if (*cursor == '#') continue;
+    int parsed = 0;
+    char *word;
+    while (parsed <= s->envs && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {
+      if (parsed == s->envs) {
+        parsed++;
+        break;
+      }
+      int action = crafter_proto_parse_action(word);
+      if (action < 0) {
+        char shown[64];
+        snprintf(error, error_size,
+                 "line %ld: invalid action '%s' (expected 0..16 or a name such as move_left)",
+                 number, crafter_escape(shown, sizeof(shown), word, strlen(word)));
+        status = 1;
+        break;
+      }
+      s->actions[parsed++] = (uint8_t)action;
+    }
+    if (status) break;
+    if (parsed == 0) continue;
+    if (parsed != s->envs) {
+      snprintf(error, error_size, "line %ld: expected %d action%s, one per env, got %s", number,
+               s->envs, s->envs == 1 ? "" : "s", parsed > s->envs ? "more" : "fewer");
+      status = 1;
+      break;
+    }
+    if (crafter_cc_batch_step(s->batch, s->actions, s->outcomes, s->started) != 0) {
+      snprintf(error, error_size, "out of memory");
+      status = 1;
+      break;
+    }
+    for (int i = 0; i < s->envs; i++) write_step(s, i, &s->outcomes[i]);
+    if (count_ends(s)) break;
+  }
+  free(line.text);
+  return status;
+}
+
+static size_t section_bytes(const cc_session *s, int section) {
+  switch (section) {
+    case CRAFTER_SECTION_REWARD: return 8;
+    case CRAFTER_SECTION_DONE:
+    case CRAFTER_SECTION_RESET: return 1;
+    case CRAFTER_SECTION_INVENTORY: return 4 * CRAFTER_ITEM_COUNT;
+    case CRAFTER_SECTION_ACHIEVEMENTS: return 4 * (size_t)s->game->achievements;
+    case CRAFTER_SECTION_POSITION: return 16;
+    case CRAFTER_SECTION_OBS: return s->obs_bytes;
+    case CRAFTER_SECTION_SEMANTIC:
+    case CRAFTER_SECTION_FINAL:
+    case CRAFTER_SECTION_TASK:
+    case CRAFTER_SECTION_ALIVE: return 0;
+    default: return 4;
+  }
+}
+
+static void fill_frame(cc_session *s, int i, const crafter_cc_outcome *outcome, int started) {
+  const crafter_cc_env *env = crafter_cc_batch_env(s->batch, i);
+  const crafter_cc_state *state = &env->state;
+  uint8_t *f = s->frame;
+  const size_t *at = s->section;
+  crafter_put_f64(f + at[CRAFTER_SECTION_REWARD] + 8 * (size_t)i, outcome ? outcome->reward : 0.0);
+  crafter_put_f32(f + at[CRAFTER_SECTION_DISCOUNT] + 4 * (size_t)i,
+                  outcome && outcome->done ? 0.0f : 1.0f);
+  f[at[CRAFTER_SECTION_DONE] + (size_t)i] = outcome && outcome->done;
+  f[at[CRAFTER_SECTION_RESET] + (size_t)i] = (uint8_t)started;
+  crafter_put_u32(f + at[CRAFTER_SECTION_UNLOCKED] + 4 * (size_t)i, outcome ? outcome->unlocked : 0);
+  crafter_put_u32(f + at[CRAFTER_SECTION_EPISODE] + 4 * (size_t)i, (uint32_t)env->episode);
+  crafter_put_u32(f + at[CRAFTER_SECTION_STEP] + 4 * (size_t)i,
+                  (uint32_t)(outcome ? outcome->length : state->timestep));
+  int32_t inventory[CRAFTER_ITEM_COUNT];
+  crafter_cc_report_inventory(state, inventory);
+  uint8_t *items = f + at[CRAFTER_SECTION_INVENTORY] + 4 * CRAFTER_ITEM_COUNT * (size_t)i;
+  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++) crafter_put_u32(items + 4 * k, (uint32_t)inventory[k]);
+  uint8_t now[CRAFTER_ACHIEVEMENT_COUNT];
+  const uint8_t *achievements = outcome ? outcome->achievements : now;
+  if (!outcome) crafter_cc_report_achievements(state, now);
+  int count = s->game->achievements;
+  uint8_t *out = f + at[CRAFTER_SECTION_ACHIEVEMENTS] + 4 * (size_t)count * (size_t)i;
+  for (int k = 0; k < count; k++) crafter_put_u32(out + 4 * k, achievements[k]);
+  static const int facing[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  int direction = state->player_direction >= 0 && state->player_direction <= 4
+                      ? state->player_direction
+                      : 0;
+  uint8_t *position = f + at[CRAFTER_SECTION_POSITION] + 16 * (size_t)i;
+  crafter_put_u32(position, (uint32_t)state->player_position[1]);
+  crafter_put_u32(position + 4, (uint32_t)state->player_position[0]);
+  crafter_put_u32(position + 8, (uint32_t)facing[direction][0]);
+  crafter_put_u32(position + 12, (uint32_t)facing[direction][1]);
+}
+
+static void write_header(cc_session *s) {
+  uint8_t header[CRAFTER_PROTOCOL_HEADER_BYTES + CRAFTER_PROTOCOL_GAME_BYTES] = {0};
+  memcpy(header, CRAFTER_PROTOCOL_MAGIC, 8);
+  const crafter_obs_kind_info *kind = crafter_obs_kind(s->options->run.obs_kind);
+  crafter_params params;
+  crafter_params_default(&params);
+  uint32_t shape[3] = {0, 0, 0};
+  crafter_obs_kind_shape(s->options->run.obs_kind, &params, 1, shape);
+  crafter_put_u32(header + 8, CRAFTER_PROTOCOL_GAME_VERSION);
+  crafter_put_u32(header + 12, (uint32_t)sizeof(header));
+  crafter_put_u32(header + 16, (uint32_t)s->envs);
+  crafter_put_u32(header + 20, (uint32_t)kind->protocol_id);
+  crafter_put_u32(header + 24, (uint32_t)kind->element);
+  for (int k = 0; k < 3; k++) crafter_put_u32(header + 28 + 4 * k, shape[k]);
+  crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
+  crafter_put_u32(header + 44, (uint32_t)s->frame_bytes);
+  crafter_put_u32(header + 48, (uint32_t)s->game->actions);
+  crafter_put_u32(header + 52, (uint32_t)s->game->achievements);
+  crafter_put_u32(header + 56, CRAFTER_ITEM_COUNT);
+  crafter_put_u32(header + 60, CRAFTER_CC_MAP_SIZE);
+  crafter_put_u32(header + 64, CRAFTER_CC_MAP_SIZE);
+  crafter_put_u32(header + 68, CRAFTER_PROTOCOL_AUTORESET | CRAFTER_PROTOCOL_GAME);
+  for (int k = 0; k <= CRAFTER_SECTION_OBS; k++)
+    crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
+  memcpy(header + CRAFTER_PROTOCOL_HEADER_BYTES, s->game->name, strlen(s->game->name));
+  fwrite(header, 1, sizeof(header), s->out);
+}
+
+static int send_frame(cc_session *s) {
+  if (fwrite(s->frame, 1, s->frame_bytes, s->out) != s->frame_bytes || fflush(s->out) != 0)
+    return -1;
+  return 0;
+}
+
+static int run_binary(cc_session *s, crafter_input *in, char *error, size_t error_size) {
+  size_t at = 0;
+  for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++) {
+    s->section[k] = at;
+    at = (at + section_bytes(s, k) * (size_t)s->envs + 63) / 64 * 64;
+  }
+  s->frame_bytes = at;
+  if (s->frame_bytes > UINT32_MAX) {
+    snprintf(error, error_size, "a frame of %zu bytes is too large for the binary protocol",
+             s->frame_bytes);
+    return 1;
+  }
+  s->frame = calloc(1, s->frame_bytes);
+  if (!s->frame) {
+    snprintf(error, error_size, "out of memory");
+    return 1;
+  }
+  write_header(s);
+  uint8_t *obs = s->frame + s->section[CRAFTER_SECTION_OBS];
+  if (s->obs_bytes) memcpy(obs, crafter_cc_batch_obs(s->batch, 0), s->obs_bytes * (size_t)s->envs);
+  crafter_cc_batch_redirect(s->batch, s->obs_bytes ? obs : NULL);
+  for (int i = 0; i < s->envs; i++) fill_frame(s, i, NULL, 1);
+  if (send_frame(s) < 0) {
+    snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return 1;
+  }
+  for (long step = 1;; step++) {
+    long available = crafter_input_fill(in, (size_t)s->envs);
+    if (available < 0) {
+      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+      return 1;
+    }
+    if (available == 0) return 0;
+    if (available < s->envs) {
+      snprintf(error, error_size, "input ended in the middle of step %ld: %ld of %d action bytes",
+               step, available, s->envs);
+      return 1;
+    }
+    const uint8_t *actions = in->buffer + in->start;
+    for (int i = 0; i < s->envs; i++)
+      if (actions[i] >= s->game->actions && actions[i] != CRAFTER_CC_BATCH_RESET) {
+        if (actions[i] == CRAFTER_PROTOCOL_RENDER || actions[i] == CRAFTER_PROTOCOL_SAVE ||
+            actions[i] == CRAFTER_PROTOCOL_LOAD)
+          snprintf(error, error_size,
+                   "step %ld, env %d: byte %d asks for a render, save or load, which %s "
+                   "does not answer yet",
+                   step, i, actions[i], s->game->title);
+        else
+          snprintf(error, error_size, "step %ld, env %d: action %d out of range (0..%d, or %d to reset)",
+                   step, i, actions[i], s->game->actions - 1, CRAFTER_CC_BATCH_RESET);
+        return 1;
+      }
+    memcpy(s->actions, actions, (size_t)s->envs);
+    in->start += (size_t)s->envs;
+    if (crafter_cc_batch_step(s->batch, s->actions, s->outcomes, s->started) != 0) {
+      snprintf(error, error_size, "out of memory");
+      return 1;
+    }
+    for (int i = 0; i < s->envs; i++) fill_frame(s, i, &s->outcomes[i], s->started[i]);
+    if (send_frame(s) < 0) {
+      snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+      return 1;
+    }
+    if (count_ends(s)) return 0;
+  }
+}
+
+int crafter_cc_session_run(const crafter_session_options *options, int input, FILE *output,
+                           char *error, size_t error_size) {
+  if (options->manual_reset || options->semantic_info || options->shm_fd >= 0 ||
+      options->final_obs) {
+    snprintf(error, error_size,
+             "--manual-reset, --semantic, --final-obs and --shm-fd are Crafter's, not options "
+             "of --game %s",
+             crafter_game_info_of(options->run.game)->name);
+    return 2;
+  }
+  if (options->info == CRAFTER_INFO_FULL) {
+    snprintf(error, error_size, "--info full is Crafter's (its reference traces): use short or "
+                                "state with --game %s",
+             crafter_game_info_of(options->run.game)->name);
+    return 2;
+  }
+  cc_session s;
+  memset(&s, 0, sizeof s);
+  s.options = options;
+  s.game = crafter_game_info_of(options->run.game);
+  s.envs = options->run.envs;
+  s.out = output;
+  crafter_cc_batch_options batch = {
+      .envs = s.envs,
+      .threads = options->run.threads > 0 ? options->run.threads : 1,
+      .seed = options->run.params.seed,
+      .first_episode = options->run.first_episode,
+      .symbolic = options->run.obs_kind == CRAFTER_OBS_SYMBOLIC,
+  };
+  s.outcomes = calloc((size_t)s.envs, sizeof *s.outcomes);
+  s.started = calloc((size_t)s.envs, 1);
+  s.actions = calloc((size_t)s.envs, 1);
+  crafter_input *in = calloc(1, sizeof *in);
+  int status = 1;
+  if (!s.outcomes || !s.started || !s.actions || !in) {
+    snprintf(error, error_size, "out of memory");
+  } else if ((s.batch = crafter_cc_batch_new(&batch, error, error_size)) != NULL) {
+    s.obs_bytes = crafter_cc_batch_obs_bytes(s.batch);
+    in->fd = input;
+    in->flush = output;
+    status = options->binary ? run_binary(&s, in, error, error_size)
+                             : run_text(&s, in, error, error_size);
+  }
+  crafter_cc_batch_free(s.batch);
+  free(in);
+  free(s.frame);
+  free(s.outcomes);
+  free(s.started);
+  free(s.actions);
+  if (fflush(output) != 0 || ferror(output)) {
+    if (status == 0) snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return 1;
+  }
+  return status;
+}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# crafter-step --game craftax-classic: the options it takes and refuses,
+# the binary protocol's version 3 header that names the game, first
+# observations equal to JAX's (the CRCs of tests/data/craftax/
+# symbolic-obs.txt.gz, recorded from the pinned reference), results that
+# do not depend on the threads, and JSON lines and frames that agree on
+# when an episode ends.
+. "$(dirname "$0")/tap.sh"
+step=$top/bin/crafter-step
+plan 14
+
+u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
+slice() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
+# crc FILE: zlib's CRC-32 of FILE, read from the trailer of its gzip.
+crc() { gzip -c <"$1" | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' '; }
+
+"$step" --game tetris </dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "unknown game 'tetris' (the games are crafter or craftax-classic)" "$scratch/err"
+ok $? "an unknown game is refused with the names of the games: $(head -n 1 "$scratch/err")"
+
+refused=""
+for options in "--area 32,32" "--length 100" "--world x.txt" "--players 2" "-O pixels" "-O semantic" \
+               "--record x.traj" "-b --manual-reset" "-b --semantic" "--info full"; do
+  # shellcheck disable=SC2086
+  "$step" --game craftax-classic $options </dev/null >/dev/null 2>"$scratch/err"
+  status=$?
+  first=${options%% *}
+  if [ $status -ne 2 ] || ! grep -q -e "$first" -e "${options##* }" "$scratch/err"; then
+    refused="$refused [$options: $status $(head -n 1 "$scratch/err")]"
+  fi
+done
+[ -z "$refused" ]
+ok $? "Crafter's options are refused with status 2, naming the option"
+[ -n "$refused" ] && echo "$refused" | diag
+
+# The binary protocol: 3 envs, symbolic observations, 5 steps.
+printf '\000\001\002\003\004\005\006\007\010\011\012\013\014\015\016' |
+  "$step" --game craftax-classic -b -N 3 -O symbolic -s 7 >"$scratch/stream"
+ok $? "three envs stepped five times in the binary protocol"
+header=$(u32 "$scratch/stream" 12)
+frame=$(u32 "$scratch/stream" 44)
+[ "$(head -c 8 "$scratch/stream")" = CRAFTSTP ] && [ "$(u32 "$scratch/stream" 8)" = 3 ] &&
+  [ "$header" = 160 ] && [ $(($(u32 "$scratch/stream" 68) & 128)) -ne 0 ]
+ok $? "version 3, the game flag (128) set, a header of 128 + 32 bytes"
+[ "$(slice "$scratch/stream" 128 32 | tr -d '\000')" = craftax-classic ]
+ok $? "the game's name follows the header, NUL-padded"
+[ "$(u32 "$scratch/stream" 16)" = 3 ] && [ "$(u32 "$scratch/stream" 40)" = 5380 ] &&
+  [ "$(u32 "$scratch/stream" 48)" = 17 ] && [ "$(u32 "$scratch/stream" 52)" = 22 ] &&
+  [ "$(wc -c <"$scratch/stream")" -eq $((header + 6 * frame)) ]
+ok $? "3 envs, 1345 float32 values an observation, 17 actions, 22 achievements, 6 frames"
+
+# First observations against JAX's: seeds 4000..4011 in one frame.
+printf '' | "$step" --game craftax-classic -b -N 12 -O symbolic -s 4000 >"$scratch/first"
+offset=$(u32 "$scratch/first" $((76 + 4 * 11)))
+mismatch=""
+for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
+  slice "$scratch/first" $((header + offset + 5380 * i)) 5380 >"$scratch/obs"
+  want=$(gzip -dc "$top/tests/data/craftax/symbolic-obs.txt.gz" | awk -v s=$((4000 + i)) '$1 == s { print $2 }')
+  [ "$(crc "$scratch/obs")" = "$want" ] || mismatch="$mismatch $((4000 + i))"
+done
+[ -z "$mismatch" ]
+ok $? "the first observations of seeds 4000..4011 are JAX's, CRC for CRC"
+[ -n "$mismatch" ] && echo "seeds whose observation differs:$mismatch" | diag
+
+# Threads change nothing: 8 envs, 300 random steps, 1 and 2 threads.
+awk 'BEGIN { srand(3); for (t = 0; t < 300; t++) for (i = 0; i < 8; i++) printf "%c", int(rand() * 17) }' \
+  >"$scratch/actions"
+"$step" --game craftax-classic -b -N 8 -O symbolic -T 1 <"$scratch/actions" >"$scratch/one"
+"$step" --game craftax-classic -b -N 8 -O symbolic -T 2 <"$scratch/actions" >"$scratch/two"
+cmp -s "$scratch/one" "$scratch/two"
+ok $? "8 envs over 300 steps: the same stream on 1 and 2 threads"
+
+# An episode of noops ends (food and drink run out); JSON lines stop
+# there with -n 1 (the default for one env), the frames say the same step.
+awk 'BEGIN { for (t = 0; t < 3000; t++) print "noop" }' >"$scratch/noops"
+"$step" --game craftax-classic <"$scratch/noops" >"$scratch/json"
+ok $? "an episode of noops in JSON lines"
+last=$(tail -n 1 "$scratch/json")
+length=$(wc -l <"$scratch/json" | tr -d ' ')
+echo "$last" | grep -q "\"t\": $length, .*\"done\": true, \"discount\": 0.0"
+ok $? "it stops at the step that ends it, done with discount 0: $(echo "$last" | cut -c1-80)"
+awk 'BEGIN { for (t = 0; t < 3000; t++) printf "%c", 0 }' |
+  "$step" --game craftax-classic -b -n 1 >"$scratch/frames"
+frames=$(( ($(wc -c <"$scratch/frames") - header) / $(u32 "$scratch/frames" 44) ))
+done_at=$(u32 "$scratch/frames" 76)
+[ "$frames" -eq $((length + 1)) ]
+ok $? "the binary protocol with -n 1 stops at the same step ($frames frames for $length steps)"
+reward_json=$(echo "$last" | sed 's/.*"reward": \([-0-9.e]*\),.*/\1/')
+[ -n "$reward_json" ] && [ "$reward_json" != "$last" ]
+ok $? "the last record has a reward ($reward_json)"
+
+# The next record after an end is the next episode's: with -n 2, "reset" 2.
+"$step" --game craftax-classic -n 2 --info state <"$scratch/noops" >"$scratch/two-episodes"
+grep -q '^{"reset": 2, "seed": 0, ' "$scratch/two-episodes"
+ok $? "--info state: the auto-reset's record starts episode 2"
+[ "$(grep -c '"done": true' "$scratch/two-episodes")" -eq 2 ]
+ok $? "two episodes end with -n 2"
+finish
