@@ -28,7 +28,7 @@ LIB_MODULES = \
 	game/world game/worldgen game/cc_worldgen game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
 	view/render view/cc_render view/textures view/obskind view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
-	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch \
+	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state \
 	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay
@@ -50,16 +50,16 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-video tests/unit/test-worldgen-shrunk tests/unit/test-task-suite tests/unit/test-oracle \
 	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state \
 	tests/unit/test-obskind tests/unit/test-jaxrng tests/unit/test-craftax-worldgen \
-	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games
+	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games tests/unit/test-cc-state
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);
 # step-text and step-binary drive crafter-step's session, world-play
 # plays a world file, state loads saved states as they are and with their
-# checksum made right.
+# checksum made right, cc-state the same with Craftax-Classic's.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary state
+	step-text step-binary state cc-state
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30

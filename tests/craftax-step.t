@@ -7,7 +7,7 @@
 # when an episode ends.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 14
+plan 19
 
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
 slice() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
@@ -95,4 +95,37 @@ grep -q '^{"reset": 2, "seed": 0, ' "$scratch/two-episodes"
 ok $? "--info state: the auto-reset's record starts episode 2"
 [ "$(grep -c '"done": true' "$scratch/two-episodes")" -eq 2 ]
 ok $? "two episodes end with -n 2"
+
+# Saved states: saved after 50 steps and loaded, the next 100 records are
+# those of the env that went on; the binary protocol saves the same bytes;
+# a state of the other game is refused by each, naming both games.
+awk 'BEGIN { srand(5); for (t = 0; t < 50; t++) print int(rand() * 17) }' >"$scratch/a50"
+awk 'BEGIN { srand(6); for (t = 0; t < 100; t++) print int(rand() * 17) }' >"$scratch/b100"
+{ cat "$scratch/a50"; echo "save 0"; } | "$step" --game craftax-classic -n 0 |
+  tail -n 1 | sed 's/.*"state": "\(.*\)"}/\1/' >"$scratch/state.b64"
+cat "$scratch/a50" "$scratch/b100" | "$step" --game craftax-classic -n 0 -O symbolic --info state |
+  tail -n 100 >"$scratch/direct"
+{ echo "load 0 $(cat "$scratch/state.b64")"; cat "$scratch/b100"; } |
+  "$step" --game craftax-classic -n 0 -O symbolic --info state >"$scratch/loaded"
+sed -n 2p "$scratch/loaded" | grep -q '^{"env": 0, "loaded": true, "done": false, "t": 50, ' &&
+  tail -n 100 "$scratch/loaded" | cmp -s - "$scratch/direct"
+ok $? "a state saved at step 50 and loaded goes on as the env did, 100 records byte for byte"
+awk '{ printf "%c", $1 }' "$scratch/a50" >"$scratch/a50.bin"
+{ cat "$scratch/a50.bin"; printf '\374\000\000\000\000'; } |
+  "$step" --game craftax-classic -b >"$scratch/saved-stream"
+size=$(u32 "$scratch/saved-stream" $((header + 51 * $(u32 "$scratch/saved-stream" 44))))
+slice "$scratch/saved-stream" $((header + 51 * $(u32 "$scratch/saved-stream" 44) + 4)) "$size" >"$scratch/state.bin"
+base64 -d "$scratch/state.b64" >"$scratch/state.json.bin" 2>/dev/null
+cmp -s "$scratch/state.bin" "$scratch/state.json.bin" && [ "$size" -gt 0 ]
+ok $? "request 252 answers the state JSON lines' save gives ($size bytes)"
+printf 'noop\nsave 0\n' | "$step" -n 0 | tail -n 1 | sed 's/.*"state": "\(.*\)"}/\1/' >"$scratch/crafter.b64"
+echo "load 0 $(cat "$scratch/crafter.b64")" | "$step" --game craftax-classic -n 0 >"$scratch/out"
+grep -q '"loaded": false, "error": "a state of crafter (format version 1), not of craftax-classic"' "$scratch/out"
+ok $? "a Crafter state is refused by craftax-classic: $(cut -c1-110 "$scratch/out")"
+echo "load 0 $(cat "$scratch/state.b64")" | "$step" -n 0 >"$scratch/out"
+grep -q '"loaded": false, "error": "a state of craftax-classic (format version 2), not of crafter"' "$scratch/out"
+ok $? "a craftax-classic state is refused by Crafter: $(cut -c1-110 "$scratch/out")"
+echo "load 0 QUFBQUFBQUFB" | "$step" --game craftax-classic -n 0 >"$scratch/out"
+grep -q '"loaded": false, "error": "not a saved state' "$scratch/out"
+ok $? "bytes that are no state are refused and the session goes on: $(cut -c1-90 "$scratch/out")"
 finish

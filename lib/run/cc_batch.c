@@ -110,6 +110,8 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
   return batch->failed ? -1 : 0;
 }
 
+void crafter_cc_batch_observe(crafter_cc_batch *batch, int i) { observe(batch, i); }
+
 const uint8_t *crafter_cc_batch_obs(const crafter_cc_batch *batch, int i) {
   return batch->obs_bytes ? batch->obs + batch->obs_bytes * (size_t)i : NULL;
 }

@@ -42,6 +42,10 @@ void crafter_cc_batch_redirect(crafter_cc_batch *batch, uint8_t *buffer);
 int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
                           crafter_cc_outcome *outcomes, uint8_t *started);
 
+/* Makes env i's observation again, after its state changed between steps
+ * (a load). */
+void crafter_cc_batch_observe(crafter_cc_batch *batch, int i);
+
 /* Env i's observation (obs_bytes; none: NULL), env and count. */
 const uint8_t *crafter_cc_batch_obs(const crafter_cc_batch *batch, int i);
 size_t crafter_cc_batch_obs_bytes(const crafter_cc_batch *batch);

@@ -7,6 +7,7 @@
 
 #include "base/bytes.h"
 #include "base/errors.h"
+#include "game/games.h"
 #include "run/levels.h"
 #include "run/proto.h"
 
@@ -345,6 +346,10 @@ static int read_header(const uint8_t *state, size_t size, const crafter_env *env
   if (size < CRAFTER_STATE_HEADER_BYTES + TRAILER_BYTES)
     return crafter_fail(error, error_size, "a saved state cut short: %zu bytes", size);
   uint32_t version = crafter_get_u32(state + 8);
+  int game = crafter_state_game(state, size);
+  if (game > CRAFTER_GAME_CRAFTER)
+    return crafter_fail(error, error_size, "a state of %s (format version %u), not of crafter",
+                        crafter_game_info_of(game)->name, version);
   if (version != CRAFTER_STATE_VERSION)
     return crafter_fail(error, error_size,
                         "a state of format version %u; this toolkit reads version %d "
@@ -755,3 +760,13 @@ size_t crafter_state_episode_limit(const crafter_episode *e) {
          players * (16 + 4 * CRAFTER_ITEM_COUNT + 16 + cells * 5) +
          players * (size_t)env->params.size[0] * (size_t)env->params.size[1] * 3 + TRAILER_BYTES;
 }
+
+int crafter_state_game(const uint8_t *state, size_t size) {
+  if (size < 16 || memcmp(state, CRAFTER_STATE_MAGIC, 8) != 0) return -1;
+  uint32_t version = crafter_get_u32(state + 8);
+  if (version == CRAFTER_STATE_VERSION) return CRAFTER_GAME_CRAFTER;
+  if (version != CRAFTER_GAME_STATE_VERSION) return -1;
+  uint32_t game = crafter_get_u32(state + 12);
+  return crafter_game_info_of((int)game) && game != CRAFTER_GAME_CRAFTER ? (int)game : -1;
+}
+

@@ -30,6 +30,9 @@
 
 #define CRAFTER_STATE_MAGIC "CRAFTSTA"
 #define CRAFTER_STATE_VERSION 1
+/* The format version of the states of games other than Crafter (their
+ * layout is their own: run/cc_state.h for Craftax-Classic). */
+#define CRAFTER_GAME_STATE_VERSION 2
 #define CRAFTER_STATE_HEADER_BYTES 96
 
 /* Flags of a state's header. */
@@ -63,5 +66,10 @@ int crafter_state_load_episode(crafter_episode *episode, const uint8_t *state, s
 /* The most bytes a state of this runner may take: a reader of states
  * from a pipe refuses a longer one before reading it. */
 size_t crafter_state_episode_limit(const crafter_episode *episode);
+
+/* The game a saved state of `size` bytes says it holds (enum
+ * crafter_game_id: a state of version 1 is Crafter's), or -1 when it is
+ * not a state of a version this toolkit reads. */
+int crafter_state_game(const uint8_t *state, size_t size);
 
 #endif

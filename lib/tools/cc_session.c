@@ -10,6 +10,7 @@
 #include "base/json.h"
 #include "game/games.h"
 #include "run/cc_batch.h"
+#include "run/cc_state.h"
 #include "run/proto.h"
 #include "tools/input.h"
 #include "view/obskind.h"
@@ -29,6 +30,7 @@ typedef struct cc_session {
   uint8_t *started;
   uint8_t *actions;
   int64_t finished; /* episodes ended */
+  uint8_t state[CRAFTER_CC_STATE_BYTES]; /* a state saved or being loaded */
 } cc_session;
 
 /* The shortest decimal that reads back as the float32 `value`, as a
@@ -159,10 +161,114 @@ static int count_ends(cc_session *s) {
   return s->options->run.episodes > 0 && s->finished >= s->options->run.episodes;
 }
 
+/* A load's record: {"env": E, "loaded": true, "done": false, "t": T}, the
+ * state and observation as the run's records carry them. */
+static void write_loaded(cc_session *s, int i) {
+  const crafter_cc_env *env = crafter_cc_batch_env(s->batch, i);
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, s->out);
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "env");
+  crafter_json_int(&json, i);
+  crafter_json_key(&json, "loaded");
+  crafter_json_bool(&json, 1);
+  crafter_json_key(&json, "done");
+  crafter_json_bool(&json, 0);
+  crafter_json_key(&json, "t");
+  crafter_json_int(&json, env->state.timestep);
+  if (s->options->info == CRAFTER_INFO_STATE) {
+    uint8_t achievements[CRAFTER_ACHIEVEMENT_COUNT];
+    crafter_cc_report_achievements(&env->state, achievements);
+    write_state(s, &json, env, achievements);
+  }
+  write_obs(s, &json, i);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+}
+
+/* Loads s->state[0..size) into env i; 0, or -1 with the reason. */
+static int load_env(cc_session *s, int i, size_t size, char *reason, size_t reason_size) {
+  if (crafter_cc_state_load(crafter_cc_batch_env(s->batch, i), s->state, size, reason,
+                            reason_size) < 0)
+    return -1;
+  crafter_cc_batch_observe(s->batch, i);
+  return 0;
+}
+
+/* "save E" and "load E BASE64": 1 when the line was one and is answered,
+ * 0 when it is not a request, -1 with an error. */
+static int text_request(cc_session *s, char *line, int too_long, long number, char *error,
+                        size_t error_size) {
+  size_t word = strcspn(line, " \t\r");
+  int save = word == 4 && strncmp(line, "save", 4) == 0;
+  int load = word == 4 && strncmp(line, "load", 4) == 0;
+  if (!save && !load) return 0;
+  char *at = line + 4 + strspn(line + 4, " \t");
+  char *end = at;
+  long index = -1;
+  if (*at >= '0' && *at <= '9') index = strtol(at, &end, 10);
+  if (index < 0 || index >= s->envs || !(*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r')) {
+    snprintf(error, error_size, "line %ld: a %s request names an env, 0..%d: %s E%s", number,
+             save ? "save" : "load", s->envs - 1, save ? "save" : "load", load ? " BASE64" : "");
+    return -1;
+  }
+  end += strspn(end, " \t");
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, s->out);
+  if (save) {
+    if (end[strspn(end, " \t\r")] != '\0') {
+      snprintf(error, error_size, "line %ld: a save request is \"save E\", with nothing after",
+               number);
+      return -1;
+    }
+    crafter_cc_state_save(crafter_cc_batch_env(s->batch, (int)index), s->state);
+    crafter_json_begin_object(&json);
+    crafter_json_key(&json, "env");
+    crafter_json_int(&json, index);
+    crafter_json_key(&json, "state");
+    crafter_json_base64(&json, s->state, CRAFTER_CC_STATE_BYTES);
+    crafter_json_end_object(&json);
+    crafter_json_newline(&json);
+    return 1;
+  }
+  size_t length = strcspn(end, " \t\r");
+  size_t rest = length + strspn(end + length, " \t\r");
+  char reason[400] = "";
+  size_t size = 0;
+  if (too_long || (end[rest] == '\0' && length / 4 * 3 > CRAFTER_CC_STATE_BYTES + 2)) {
+    snprintf(reason, sizeof(reason),
+             "a state longer than one of craftax-classic (%d bytes, %d in base64): it is not a "
+             "craftax-classic state",
+             CRAFTER_CC_STATE_BYTES, (CRAFTER_CC_STATE_BYTES + 2) / 3 * 4);
+  } else if (end[rest] != '\0' || length == 0 ||
+             crafter_base64_decode(end, length, s->state, &size) < 0) {
+    snprintf(error, error_size,
+             "line %ld: a load request is \"load E BASE64\": a state (crafter-state(5)) in "
+             "base64, as a save request answers",
+             number);
+    return -1;
+  } else if (load_env(s, (int)index, size, reason, sizeof(reason)) == 0) {
+    write_loaded(s, (int)index);
+    return 1;
+  }
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "env");
+  crafter_json_int(&json, index);
+  crafter_json_key(&json, "loaded");
+  crafter_json_bool(&json, 0);
+  crafter_json_key(&json, "error");
+  crafter_json_string(&json, reason);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+  return 1;
+}
+
 static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_size) {
   for (int i = 0; i < s->envs; i++) write_reset(s, i);
   size_t limit = crafter_session_line_limit(s->envs);
-  crafter_line line = {NULL, 0, 0, limit};
+  /* A load request's line holds a state in base64. */
+  size_t load_limit = 64 + (CRAFTER_CC_STATE_BYTES + 2) / 3 * 4;
+  crafter_line line = {NULL, 0, 0, load_limit > limit ? load_limit : limit};
   long number = 0;
   int status = 0;
   for (;;) {
@@ -175,7 +281,21 @@ static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_
       status = 1;
       break;
     }
-    if (got == CRAFTER_LINE_TOO_LONG) {
+    const char *start = line.text ? line.text + strspn(line.text, " \t") : "";
+    if (got == CRAFTER_LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
+      if (crafter_input_skip_line(in) < 0) {
+        snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+        status = 1;
+        break;
+      }
+      int request = text_request(s, (char *)start, 1, number, error, error_size);
+      if (request < 0) {
+        status = 1;
+        break;
+      }
+      if (request) continue;
+    }
+    if (got == CRAFTER_LINE_TOO_LONG || (line.length > limit && strncmp(start, "load", 4) != 0)) {
       snprintf(error, error_size,
                "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
                number, limit, s->envs, s->envs == 1 ? "" : "s");
@@ -193,6 +313,12 @@ static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_
     }
     char *cursor = line.text + strspn(line.text, " \t\r");
     if (*cursor == '#') continue;
+    int request = text_request(s, cursor, 0, number, error, error_size);
+    if (request < 0) {
+      status = 1;
+      break;
+    }
+    if (request) continue;
     int parsed = 0;
     char *word;
     while (parsed <= s->envs && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {
@@ -317,6 +443,91 @@ static int send_frame(cc_session *s) {
   return 0;
 }
 
+static int reply(cc_session *s, const void *data, size_t size, char *error, size_t error_size) {
+  if (fwrite(data, 1, size, s->out) != size || fflush(s->out) != 0) {
+    snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* The `bytes` bytes of a request, or NULL with the error. */
+static const uint8_t *request_bytes(crafter_input *in, size_t bytes, const char *what, long step,
+                                    char *error, size_t error_size) {
+  long available = crafter_input_fill(in, bytes);
+  if (available < 0) {
+    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    return NULL;
+  }
+  if ((size_t)available < bytes) {
+    snprintf(error, error_size, "input ended in a %s request before step %ld: %ld of %zu bytes",
+             what, step, available, bytes);
+    return NULL;
+  }
+  const uint8_t *request = in->buffer + in->start;
+  in->start += bytes;
+  return request;
+}
+
+static int send_frame(cc_session *s);
+
+/* 252 E: uint32 L and the L bytes of env E's state.  251 E L STATE: uint32
+ * status (0 loaded, 1 refused), uint32 M, the M bytes of the reason, and
+ * when loaded a frame: the last one's entries, env E's made from its new
+ * state (reward 0, not done, no reset).  0, or -1 with an error. */
+static int answer_request(cc_session *s, crafter_input *in, int save, long step, char *error,
+                          size_t error_size) {
+  const uint8_t *request = request_bytes(in, save ? CRAFTER_PROTOCOL_SAVE_BYTES
+                                                  : CRAFTER_PROTOCOL_LOAD_BYTES,
+                                         save ? "save" : "load", step, error, error_size);
+  if (!request) return -1;
+  uint32_t index = crafter_get_u32(request + 1);
+  uint32_t size = save ? 0 : crafter_get_u32(request + 5);
+  if (index >= (uint32_t)s->envs) {
+    snprintf(error, error_size, "a %s request before step %ld names env %u of %d",
+             save ? "save" : "load", step, index, s->envs);
+    return -1;
+  }
+  uint8_t head[8] = {0};
+  if (save) {
+    crafter_cc_state_save(crafter_cc_batch_env(s->batch, (int)index), s->state);
+    crafter_put_u32(head, CRAFTER_CC_STATE_BYTES);
+    return reply(s, head, 4, error, error_size) < 0 ? -1
+                                                    : reply(s, s->state, CRAFTER_CC_STATE_BYTES,
+                                                            error, error_size);
+  }
+  char reason[400] = "";
+  long got = size > CRAFTER_CC_STATE_BYTES ? crafter_input_skip_exact(in, size)
+                                           : crafter_input_read_exact(in, s->state, size);
+  if (got < 0 || (size_t)got < size) {
+    if (got < 0)
+      snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    else
+      snprintf(error, error_size,
+               "input ended in a load request before step %ld: %ld of the state's %u bytes", step,
+               got, size);
+    return -1;
+  }
+  if (size > CRAFTER_CC_STATE_BYTES)
+    snprintf(reason, sizeof(reason),
+             "a state of %u bytes, longer than one of craftax-classic (%d bytes): it is not a "
+             "craftax-classic state",
+             size, CRAFTER_CC_STATE_BYTES);
+  else if (load_env(s, (int)index, size, reason, sizeof(reason)) == 0) {
+    if (reply(s, head, 8, error, error_size) < 0) return -1;
+    fill_frame(s, (int)index, NULL, 0);
+    if (send_frame(s) < 0) {
+      snprintf(error, error_size, "writing standard output: %s", strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
+  size_t length = strlen(reason);
+  crafter_put_u32(head, 1);
+  crafter_put_u32(head + 4, (uint32_t)length);
+  return reply(s, head, 8, error, error_size) < 0 ? -1 : reply(s, reason, length, error, error_size);
+}
+
 static int run_binary(cc_session *s, crafter_input *in, char *error, size_t error_size) {
   size_t at = 0;
   for (int k = 0; k < CRAFTER_PROTOCOL_SECTIONS; k++) {
@@ -344,7 +555,15 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
     return 1;
   }
   for (long step = 1;; step++) {
-    long available = crafter_input_fill(in, (size_t)s->envs);
+    long available = crafter_input_fill(in, 1);
+    uint8_t first = available > 0 ? in->buffer[in->start] : 0;
+    if (first == CRAFTER_PROTOCOL_SAVE || first == CRAFTER_PROTOCOL_LOAD) {
+      if (answer_request(s, in, first == CRAFTER_PROTOCOL_SAVE, step, error, error_size) < 0)
+        return 1;
+      step--; /* a request is not a step */
+      continue;
+    }
+    if (available > 0) available = crafter_input_fill(in, (size_t)s->envs);
     if (available < 0) {
       snprintf(error, error_size, "reading standard input: %s", strerror(errno));
       return 1;
@@ -358,11 +577,9 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
     const uint8_t *actions = in->buffer + in->start;
     for (int i = 0; i < s->envs; i++)
       if (actions[i] >= s->game->actions && actions[i] != CRAFTER_CC_BATCH_RESET) {
-        if (actions[i] == CRAFTER_PROTOCOL_RENDER || actions[i] == CRAFTER_PROTOCOL_SAVE ||
-            actions[i] == CRAFTER_PROTOCOL_LOAD)
+        if (actions[i] == CRAFTER_PROTOCOL_RENDER)
           snprintf(error, error_size,
-                   "step %ld, env %d: byte %d asks for a render, save or load, which %s "
-                   "does not answer yet",
+                   "step %ld, env %d: byte %d asks for a render, which %s does not answer yet",
                    step, i, actions[i], s->game->title);
         else
           snprintf(error, error_size, "step %ld, env %d: action %d out of range (0..%d, or %d to reset)",
