@@ -11,6 +11,7 @@
 #include "base/outfile.h"
 #include "game/config.h"
 #include "game/env.h"
+#include "game/games.h"
 #include "run/envopts.h"
 #include "run/levels.h"
 #include "run/worldfile.h"
@@ -184,7 +185,16 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->unit = 16;
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
-  crafter_game_crafter_only(PROGRAM, run);
+  if (run->game != CRAFTER_GAME_CRAFTER) {
+    /* Craftax-Classic: the first world of a seed, or statistics over
+     * seeds; its worlds are not Crafter's world files or levels. */
+    crafter_game_options_check_allowing(PROGRAM, run, CRAFTER_GAME_ALLOW_TEXTURES);
+    if (a->given_episode && a->episode != 1)
+      usage_error("%s", "--episode: a Craftax-Classic world after the first depends on the steps "
+                        "played before it (crafter-games(7)); only episode 1 is shown");
+    if (a->save_path || a->save_levels_path)
+      usage_error("%s", "--save and --save-levels write Crafter's files, not Craftax-Classic's");
+  }
   crafter_level_options_check(PROGRAM, &run->levels);
   int levels = crafter_level_options_wanted(&run->levels);
   if (levels && (a->stats || run->world_path || a->given_episode || a->ascii || a->semantic ||
@@ -217,8 +227,8 @@ static void parse_options(int argc, char **argv, arguments *a) {
 static int run_stats(const arguments *a, const crafter_config *config) {
   char error[1024];
   const crafter_run *run = &a->run;
-  crafter_gen_stats_options options = {run->params,   config,     a->first_seed,
-                                       a->last_seed,  a->episode, run->threads};
+  crafter_gen_stats_options options = {run->game,    run->params, config,      a->first_seed,
+                                       a->last_seed, a->episode,  run->threads};
   if (!run->threads) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     options.threads = cores < 1 ? 1 : cores > 1024 ? 1024 : (int)cores;
@@ -345,13 +355,23 @@ static int run(arguments *a) {
     return 1;
   }
   crafter_params_take_unset(&run->params, &config.params, run->given);
+  if (run->game != CRAFTER_GAME_CRAFTER) run->params.area[0] = run->params.area[1] = CRAFTER_CC_MAP_SIZE;
   if (crafter_params_check(&run->params, error, sizeof(error)) < 0) usage_error("%s", error);
   if (a->stats) return run_stats(a, &config);
   if (crafter_level_options_wanted(&run->levels)) return run_levels(a, &config);
 
   crafter_world_map map;
   char comment[256];
-  if (load_or_generate(a, &config, &map, comment, sizeof(comment)) != 0) return 1;
+  if (run->game == CRAFTER_GAME_CRAFTAX_CLASSIC) {
+    static crafter_cc_state state;
+    if (crafter_cc_generate_world(crafter_cc_reset_key(run->params.seed), &state) != 0 ||
+        crafter_world_map_from_cc(&map, &state) != 0) {
+      fprintf(stderr, PROGRAM ": out of memory\n");
+      return 1;
+    }
+  } else if (load_or_generate(a, &config, &map, comment, sizeof(comment)) != 0) {
+    return 1;
+  }
   int status = 0;
   if (a->png_path) status = write_png(&map, a->png_path, a->run.textures, a->unit);
   if (status == 0 && a->save_path &&

@@ -254,6 +254,11 @@ void crafter_level_options_check(const char *program, const crafter_level_option
 }
 
 void crafter_game_options_check(const char *program, const crafter_run *run) {
+  crafter_game_options_check_allowing(program, run, 0);
+}
+
+void crafter_game_options_check_allowing(const char *program, const crafter_run *run,
+                                         unsigned allowed) {
   if (run->game == CRAFTER_GAME_CRAFTER) return;
   const crafter_game_info *game = crafter_game_info_of(run->game);
   static const struct {
@@ -270,7 +275,8 @@ void crafter_game_options_check(const char *program, const crafter_run *run) {
                         : run->tasks.path                       ? "--tasks"
                         : crafter_level_options_wanted(&run->levels) ? "--levels"
                         : run->players > 1                      ? "--players"
-                        : run->textures                         ? "--textures"
+                        : run->textures && !(allowed & CRAFTER_GAME_ALLOW_TEXTURES)
+                                                                ? "--textures"
                         : run->record_path                      ? "--record"
                                                                 : NULL;
   char message[256];
@@ -297,7 +303,7 @@ void crafter_game_crafter_only(const char *program, const crafter_run *run) {
   if (run->game == CRAFTER_GAME_CRAFTER) return;
   char message[256];
   snprintf(message, sizeof(message),
-           "--game %s: %s plays only crafter so far (crafter-step and crafter-bench play %s)",
+           "--game %s: %s plays only crafter so far (crafter-step, crafter-bench and crafter-gen play %s)",
            crafter_game_info_of(run->game)->name, program, crafter_game_info_of(run->game)->name);
   crafter_usage_error(program, "%s", message);
 }

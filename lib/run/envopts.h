@@ -61,6 +61,12 @@ extern const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT];
  * the game, if not. */
 void crafter_game_options_check(const char *program, const crafter_run *run);
 
+/* The same, taking also the options of `allowed` (CRAFTER_GAME_ALLOW_...)
+ * that a program gives a meaning of its own for every game. */
+#define CRAFTER_GAME_ALLOW_TEXTURES 1u /* crafter-gen: the textures of a map's picture */
+void crafter_game_options_check_allowing(const char *program, const crafter_run *run,
+                                         unsigned allowed);
+
 /* For a program that plays only Crafter so far: exits with status 2,
  * saying which programs play the run's game, when it is another. */
 void crafter_game_crafter_only(const char *program, const crafter_run *run);

@@ -574,6 +574,84 @@ int crafter_world_map_load_text(crafter_world_map *map, const char *path, char *
 
 /* ---- writing ---- */
 
+static int compare_objects(const void *left, const void *right) {
+  const crafter_object *a = left, *b = right;
+  return a->x != b->x ? (a->x > b->x) - (a->x < b->x) : (a->y > b->y) - (a->y < b->y);
+}
+
+int crafter_world_map_from_cc(crafter_world_map *map, const crafter_cc_state *state) {
+  enum { SIZE = CRAFTER_CC_MAP_SIZE, MOST = 1 + 3 + 3 + 2 + 3 + CRAFTER_CC_MAX_PLANTS };
+  static const uint8_t material[] = {
+      [CRAFTER_CC_GRASS] = CRAFTER_GRASS,     [CRAFTER_CC_WATER] = CRAFTER_WATER,
+      [CRAFTER_CC_STONE] = CRAFTER_STONE,     [CRAFTER_CC_TREE] = CRAFTER_TREE,
+      [CRAFTER_CC_PATH] = CRAFTER_PATH,       [CRAFTER_CC_COAL] = CRAFTER_COAL,
+      [CRAFTER_CC_IRON] = CRAFTER_IRON,       [CRAFTER_CC_DIAMOND] = CRAFTER_DIAMOND,
+      [CRAFTER_CC_CRAFTING_TABLE] = CRAFTER_TABLE, [CRAFTER_CC_FURNACE] = CRAFTER_FURNACE,
+      [CRAFTER_CC_SAND] = CRAFTER_SAND,       [CRAFTER_CC_LAVA] = CRAFTER_LAVA,
+      [CRAFTER_CC_PLANT] = CRAFTER_GRASS,     [CRAFTER_CC_RIPE_PLANT] = CRAFTER_GRASS};
+  memset(map, 0, sizeof(*map));
+  map->width = map->height = SIZE;
+  map->materials = malloc((size_t)SIZE * SIZE);
+  map->objects = calloc(MOST, sizeof(crafter_object));
+  if (!map->materials || !map->objects) {
+    crafter_world_map_free(map);
+    return -1;
+  }
+  for (int row = 0; row < SIZE; row++)
+    for (int column = 0; column < SIZE; column++) {
+      int block = state->map[row][column];
+      map->materials[column * SIZE + row] =
+          block < (int)sizeof(material) ? material[block] : CRAFTER_NONE;
+    }
+  static const int8_t facing[5][2] = {{0, 1}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  int direction = state->player_direction >= 0 && state->player_direction <= 4
+                      ? state->player_direction
+                      : 0;
+  crafter_object *objects = map->objects;
+  objects[0] = (crafter_object){.kind = CRAFTER_PLAYER,
+                                .facing_x = facing[direction][0],
+                                .facing_y = facing[direction][1],
+                                .x = state->player_position[1],
+                                .y = state->player_position[0],
+                                .health = state->player_health};
+  int count = 1;
+  const struct {
+    const crafter_cc_mobs *mobs;
+    int slots, kind;
+  } kinds[] = {{&state->cows, CRAFTER_CC_MAX_COWS, CRAFTER_COW},
+               {&state->zombies, CRAFTER_CC_MAX_ZOMBIES, CRAFTER_ZOMBIE},
+               {&state->skeletons, CRAFTER_CC_MAX_SKELETONS, CRAFTER_SKELETON},
+               {&state->arrows, CRAFTER_CC_MAX_ARROWS, CRAFTER_ARROW}};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (int slot = 0; slot < kinds[k].slots; slot++) {
+      const crafter_cc_mobs *mobs = kinds[k].mobs;
+      int row = mobs->position[slot][0], column = mobs->position[slot][1];
+      if (!mobs->mask[slot] || row < 0 || row >= SIZE || column < 0 || column >= SIZE) continue;
+      crafter_object *o = &objects[count++];
+      *o = (crafter_object){.kind = (uint8_t)kinds[k].kind, .x = column, .y = row,
+                            .health = mobs->health[slot],
+                            .counter = mobs->attack_cooldown[slot]};
+      if (kinds[k].kind == CRAFTER_ARROW) {
+        o->facing_x = (int8_t)state->arrow_directions[slot][1];
+        o->facing_y = (int8_t)state->arrow_directions[slot][0];
+      }
+    }
+  for (int slot = 0; slot < CRAFTER_CC_MAX_PLANTS; slot++) {
+    int row = state->growing_plants_positions[slot][0];
+    int column = state->growing_plants_positions[slot][1];
+    if (!state->growing_plants_mask[slot] || row < 0 || row >= SIZE || column < 0 ||
+        column >= SIZE)
+      continue;
+    int ripe = state->map[row][column] == CRAFTER_CC_RIPE_PLANT;
+    objects[count++] = (crafter_object){
+        .kind = CRAFTER_PLANT, .x = column, .y = row, .health = 1,
+        .counter = ripe ? crafter_config_builtin.plant.ripe + 1 : 0};
+  }
+  qsort(objects + 1, (size_t)(count - 1), sizeof(crafter_object), compare_objects);
+  map->object_count = count;
+  return 0;
+}
+
 int crafter_world_map_from_game(crafter_world_map *map, const crafter_game *game) {
   memset(map, 0, sizeof(*map));
   const crafter_world *world = &game->world;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "game/cc_worldgen.h"
 #include "game/env.h"
 
 #define CRAFTER_WORLDFILE_VERSION 1
@@ -60,6 +61,15 @@ int crafter_world_map_load_text(crafter_world_map *map, const char *path, char *
 
 /* The current grid and objects of a game. */
 int crafter_world_map_from_game(crafter_world_map *map, const crafter_game *game);
+
+/* The map of a Craftax-Classic state (game/cc_worldgen.h) in Crafter's
+ * terms, to be shown as Crafter's are: each block the material of its
+ * name (a plant or ripe plant: grass under a plant object, ripe past
+ * Crafter's ripeness; Craftax's wood, invalid and out-of-bounds blocks,
+ * which its worlds never hold: none), the player facing its direction,
+ * then the live creatures, arrows and growing plants of the state's slots
+ * by x, then y (x the column, y the row). */
+int crafter_world_map_from_cc(crafter_world_map *map, const crafter_cc_state *state);
 
 /* Writes the world file; `comment` (may be NULL) goes on a comment line. */
 int crafter_world_map_write(FILE *out, const crafter_world_map *map, const char *comment);

@@ -9,6 +9,7 @@
 
 #include "base/json.h"
 #include "game/env.h"
+#include "game/games.h"
 
 const char *const crafter_gen_thing_names[CRAFTER_GEN_THINGS] = {
     "water", "grass", "stone",   "path",    "sand", "tree",   "lava",     "coal",
@@ -187,10 +188,12 @@ static int thing_of_kind(int kind) {
   }
 }
 
-static void count_world(const crafter_env *env, world_counts *out) {
-  const crafter_world *world = &env->game.world;
-  const crafter_object *body = crafter_game_body(&env->game, 0);
-  int spawn_x = body->x, spawn_y = body->y;
+/* Counts the materials and creatures of a grid (index x * height + y)
+ * and its objects, and the distance from the spawn to the nearest of
+ * each. */
+static void count_grid(const uint8_t *materials, int width, int height,
+                       const crafter_object *objects, int object_count, int spawn_x, int spawn_y,
+                       world_counts *out) {
   for (int i = 0; i < CRAFTER_GEN_THINGS; i++) {
     out->count[i] = 0;
     out->nearest[i] = -1;
@@ -198,10 +201,10 @@ static void count_world(const crafter_env *env, world_counts *out) {
   int32_t nearest[CRAFTER_MATERIAL_COUNT];
   int32_t counts[CRAFTER_MATERIAL_COUNT] = {0};
   for (int m = 0; m < CRAFTER_MATERIAL_COUNT; m++) nearest[m] = INT32_MAX;
-  for (int x = 0; x < world->width; x++) {
-    const uint8_t *column = &world->materials[(size_t)x * (size_t)world->height];
+  for (int x = 0; x < width; x++) {
+    const uint8_t *column = &materials[(size_t)x * (size_t)height];
     int dx = abs(x - spawn_x);
-    for (int y = 0; y < world->height; y++) {
+    for (int y = 0; y < height; y++) {
       int material = column[y];
       int distance = dx + abs(y - spawn_y);
       counts[material]++;
@@ -212,8 +215,8 @@ static void count_world(const crafter_env *env, world_counts *out) {
     out->count[m - 1] = counts[m];
     out->nearest[m - 1] = counts[m] ? nearest[m] : -1;
   }
-  for (int slot = 1; slot < world->object_count; slot++) {
-    const crafter_object *object = &world->objects[slot];
+  for (int slot = 1; slot < object_count; slot++) {
+    const crafter_object *object = &objects[slot];
     int thing = thing_of_kind(object->kind);
     if (thing < 0) continue;
     out->count[thing]++;
@@ -222,9 +225,44 @@ static void count_world(const crafter_env *env, world_counts *out) {
   }
 }
 
+static void count_world(const crafter_env *env, world_counts *out) {
+  const crafter_world *world = &env->game.world;
+  const crafter_object *body = crafter_game_body(&env->game, 0);
+  count_grid(world->materials, world->width, world->height, world->objects, world->object_count,
+             body->x, body->y, out);
+}
+
+/* The first worlds of Craftax-Classic's seeds, counted as Crafter's. */
+static void count_cc_worlds(stats_job *job) {
+  const crafter_gen_stats_options *options = job->options;
+  crafter_cc_state *state = malloc(sizeof *state);
+  if (!state) {
+    snprintf(job->error, sizeof(job->error), "out of memory");
+    job->failed = 1;
+    return;
+  }
+  for (long i = job->index; i < job->world_count; i += job->stride) {
+    crafter_world_map map;
+    if (crafter_cc_generate_world(crafter_cc_reset_key(options->first_seed + i), state) != 0 ||
+        crafter_world_map_from_cc(&map, state) != 0) {
+      snprintf(job->error, sizeof(job->error), "out of memory");
+      job->failed = 1;
+      break;
+    }
+    count_grid(map.materials, map.width, map.height, map.objects, map.object_count,
+               map.objects[0].x, map.objects[0].y, &job->worlds[i]);
+    crafter_world_map_free(&map);
+  }
+  free(state);
+}
+
 static void *stats_work(void *argument) {
   stats_job *job = argument;
   const crafter_gen_stats_options *options = job->options;
+  if (options->game == CRAFTER_GAME_CRAFTAX_CLASSIC) {
+    count_cc_worlds(job);
+    return NULL;
+  }
   crafter_env env;
   if (crafter_env_init_config(&env, &options->params, options->config, job->error,
                               sizeof(job->error)) < 0) {
@@ -337,6 +375,7 @@ int crafter_gen_stats_run(const crafter_gen_stats_options *options, crafter_gen_
 
 void crafter_gen_stats_write_text(FILE *out, const crafter_gen_stats_options *options,
                                   const crafter_gen_stats *stats) {
+  if (options->game != CRAFTER_GAME_CRAFTER) fprintf(out, "%s: ", crafter_game_info_of(options->game)->title);
   fprintf(out,
           "%ld worlds (seeds %lld-%lld, episode %lld, area %dx%d) in %.3f s with %d thread%s: "
           "%.3f ms a world\n",
@@ -363,6 +402,10 @@ void crafter_gen_stats_write_json(FILE *out, const crafter_gen_stats_options *op
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, out);
   crafter_json_begin_object(&json);
+  if (options->game != CRAFTER_GAME_CRAFTER) { /* Crafter's results stay as they were */
+    crafter_json_key(&json, "game");
+    crafter_json_string(&json, crafter_game_info_of(options->game)->name);
+  }
   crafter_json_key(&json, "worlds");
   crafter_json_int(&json, stats->worlds);
   crafter_json_key(&json, "first_seed");

@@ -35,6 +35,8 @@ int crafter_gen_write_png(const crafter_world_map *map, const crafter_textures *
 extern const char *const crafter_gen_thing_names[CRAFTER_GEN_THINGS];
 
 typedef struct crafter_gen_stats_options {
+  int game;                       /* enum crafter_game_id: Crafter's worlds, or the first
+                                     worlds of Craftax-Classic's seeds (crafter-games(7)) */
   crafter_params params;          /* area; the seed is each of the range */
   const crafter_config *config;   /* NULL: Crafter's */
   int64_t first_seed, last_seed;  /* Env seeds, inclusive */
