@@ -254,6 +254,17 @@ def test_check_env():
 
 
 @needs_gymnasium
+def test_sb3_checks_the_env():
+    pytest.importorskip("stable_baselines3", reason="stable-baselines3 is not installed")
+    from stable_baselines3.common.env_checker import check_env
+    env = gymnasium.make(ID)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    env.close()
+
+
+@needs_gymnasium
 def test_episodes_end_and_reset_as_craftaxs():
     """terminated at Craftax's done (truncated never); the ending step's
     observation is the next episode's first, which reset() then returns
@@ -373,3 +384,85 @@ def test_vector_resets():
         with pytest.raises(ValueError):
             envs.step(actions)
     envs.close()
+
+
+# -- Stable-Baselines3 ---------------------------------------------------
+
+def sb3():
+    return pytest.importorskip("stable_baselines3",
+                               reason="stable-baselines3 is not installed (make clients-env)")
+
+
+def test_sb3_adapter_equals_vector_env():
+    """CraftaxVecEnv is the VectorEnv in SB3's words: the same observations,
+    rewards and dones; at an end TimeLimit.truncated False and the ended
+    episode's achievements by name; seed(S) then reset() is seed S's."""
+    sb3()
+    from crafter_toolkit.sb3 import CraftaxVecEnv
+    adapter = CraftaxVecEnv(3, seed=40)
+    vector = crafter_toolkit.CraftaxVectorEnv(3, seed=40)
+    assert np.array_equal(adapter.reset(), vector.reset()[0])
+    rng = np.random.RandomState(6)
+    ends = 0
+    for t in range(250):
+        actions = rng.randint(17, size=3)
+        adapter.step_async(actions)
+        obs, rewards, dones, infos = adapter.step_wait()
+        want = vector.step(actions)
+        assert np.array_equal(obs, want[0]) and np.array_equal(rewards, want[1])
+        assert np.array_equal(dones, want[2])
+        for i in range(3):
+            if dones[i]:
+                ends += 1
+                assert infos[i]["TimeLimit.truncated"] is False
+                assert list(infos[i]["achievements"].values()) == \
+                    want[4]["final_info"]["achievements"][i].tolist()
+            else:
+                assert infos[i] == {}
+    assert ends >= 2, ends
+    adapter.seed(7)
+    assert [crc(row) for row in adapter.reset()] == [jax_crcs()[s] for s in (7, 8, 9)]
+    adapter.close()
+    vector.close()
+
+
+def test_sb3_ppo_trains_on_the_vector_env():
+    """PPO("MlpPolicy") a few thousand steps on CraftaxVecEnv under
+    VecMonitor: it learns without error and logs the episodes."""
+    sb3()
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.vec_env import VecMonitor
+    from crafter_toolkit.sb3 import CraftaxVecEnv
+    env = VecMonitor(CraftaxVecEnv(8, seed=0))
+    model = PPO("MlpPolicy", env, n_steps=256, batch_size=256, n_epochs=1, verbose=0, seed=0,
+                device="cpu")
+    model.learn(total_timesteps=4096)
+    assert len(model.ep_info_buffer) >= 8
+    assert all(info["l"] > 0 for info in model.ep_info_buffer)
+    env.close()
+
+
+# -- closed environments -------------------------------------------------
+
+@needs_gymnasium
+@pytest.mark.parametrize("kind", ["CraftaxClassicEnv", "CraftaxVectorEnv", "CraftaxVecEnv"])
+def test_use_after_close(kind):
+    if kind == "CraftaxClassicEnv":
+        env = gymnasium.make(ID, seed=1).unwrapped
+        env.reset()
+        calls = [env.reset, lambda: env.reset(seed=2), lambda: env.step(0), env.render]
+    elif kind == "CraftaxVectorEnv":
+        env = crafter_toolkit.CraftaxVectorEnv(2, seed=1)
+        env.reset()
+        calls = [env.reset, lambda: env.reset(seed=2), lambda: env.step(np.zeros(2, int))]
+    else:
+        sb3()
+        from crafter_toolkit.sb3 import CraftaxVecEnv
+        env = CraftaxVecEnv(2, seed=1)
+        env.reset()
+        calls = [env.reset, lambda: env.step(np.zeros(2, int))]
+    env.close()
+    env.close()
+    for call in calls:
+        with pytest.raises(crafter_toolkit.ClosedEnvError):
+            call()
