@@ -1,4 +1,6 @@
-"""crafter_toolkit/Crafter-v1: one Crafter environment as a gymnasium.Env."""
+"""crafter_toolkit/Crafter-v1: one Crafter environment as a gymnasium.Env;
+crafter_toolkit/Craftax-Classic-Symbolic-v1: one Craftax-Classic
+environment (crafter-games(7))."""
 
 import gymnasium
 import numpy as np
