@@ -18,23 +18,36 @@ import importlib.util
 import sys
 
 # crafter's own ids too (gymnasium.make("CrafterReward-v1"), as crafter's
-# README makes them with gym), where nothing else has registered them.
+# README makes them with gym), where nothing else has registered them; and
+# Craftax-Classic's under Craftax's names (crafter-games(7)).
 GYMNASIUM_IDS = {"crafter_toolkit/Crafter-v1": {},
                  "crafter_toolkit/CrafterReward-v1": {"reward": True},
                  "crafter_toolkit/CrafterNoReward-v1": {"reward": False},
                  "CrafterReward-v1": {"reward": True},
-                 "CrafterNoReward-v1": {"reward": False}}
+                 "CrafterNoReward-v1": {"reward": False},
+                 "crafter_toolkit/Craftax-Classic-Symbolic-v1": {},
+                 "crafter_toolkit/Craftax-Classic-Pixels-v1": {}}
+CRAFTER = ("crafter_toolkit.gym:CrafterEnv", "crafter_toolkit.vector:VectorEnv")
+# Each id's (entry point, vector entry point), Crafter's where not listed.
+# Craftax-Classic's pixels are not played yet: making that id raises
+# NotImplementedError, which says so and names the symbolic id.
+ENTRY_POINTS = {
+    "crafter_toolkit/Craftax-Classic-Symbolic-v1": (
+        "crafter_toolkit.gym:CraftaxClassicEnv", "crafter_toolkit.vector:CraftaxVectorEnv"),
+    "crafter_toolkit/Craftax-Classic-Pixels-v1": (
+        "crafter_toolkit.gym:craftax_classic_pixels", "crafter_toolkit.gym:craftax_classic_pixels"),
+}
 
 
 def register_gymnasium(gymnasium):
-    """The ids in gymnasium's registry, each with the fast VectorEnv as its
+    """The ids in gymnasium's registry, each with its fast vector env as its
     vector entry point; an id already there (another package's) is left
     alone."""
     for name, kwargs in GYMNASIUM_IDS.items():
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point="crafter_toolkit.gym:CrafterEnv",
-                               vector_entry_point="crafter_toolkit.vector:VectorEnv",
-                               kwargs=dict(kwargs))
+            entry_point, vector_entry_point = ENTRY_POINTS.get(name, CRAFTER)
+            gymnasium.register(id=name, entry_point=entry_point,
+                               vector_entry_point=vector_entry_point, kwargs=dict(kwargs))
 
 
 class _AfterImport:

@@ -23,6 +23,11 @@ package registered them):
     envs = gymnasium.make_vec("crafter_toolkit/CrafterReward-v1", 64)  # VectorEnv
     envs = crafter_toolkit.VectorEnv(64, obs="pixels")
 
+Craftax-Classic (crafter-games(7): craftax 1.6.1's game, exact) under
+Craftax's names: gymnasium.make("crafter_toolkit/Craftax-Classic-Symbolic-v1"),
+gymnasium.make_vec(that id, 64) or crafter_toolkit.CraftaxVectorEnv(64)
+(Craftax's same-step auto-reset), crafter_toolkit.sb3.CraftaxVecEnv(64).
+
 Several players in one world: crafter_toolkit.ParallelEnv(players=2) (the
 PettingZoo ParallelEnv API), crafter_toolkit.VectorEnv(64, players=2).
 Stable-Baselines3: crafter_toolkit.sb3.VecEnv(64).  crafter-step is found
@@ -37,9 +42,9 @@ from .env import Env
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 from .recorder import Recorder
 from .stats import StatsWriter
-from .vector import VectorEnv
+from .vector import CraftaxVectorEnv, VectorEnv
 
-__all__ = ["Env", "VectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "ClosedEnvError",
+__all__ = ["Env", "VectorEnv", "CraftaxVectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "ClosedEnvError",
            "StatsWriter", "TexturesWarning", "find_crafter_step", "ACTIONS", "ITEMS",
            "ACHIEVEMENTS"]
 __version__ = "0.1.0"

@@ -1,4 +1,5 @@
-"""The binary protocol of crafter-step (crafter-protocol(5)), version 2.
+"""The binary protocol of crafter-step (crafter-protocol(5)): version 2
+for Crafter, version 3 for the other games (crafter-games(7)).
 
 A `Stream` runs one crafter-step and reads its frames into buffers laid
 out once: every field of a frame is a numpy array viewing the buffer, so
@@ -10,6 +11,13 @@ crash of either side leaves nothing behind).  `transport="auto"` (the
 default) is shared memory where the system has memfd_create, else the
 pipe: shared memory saves the reader a copy of every frame, which counts
 most once a frame outgrows a pipe (1 MiB on Linux without privileges).
+
+A stream of another game (game="craftax-classic") is of version 3: the
+header of version 2, flag 128, then 32 bytes naming the game; its frames
+have Crafter's sections.  crafter-step plays such a game with the options
+that game has (crafter-games(7)): on the pipe only, every episode followed
+at once by the next (Craftax's auto-reset), and no render, save or load
+requests yet.
 """
 
 import fcntl
@@ -31,7 +39,9 @@ from ._errors import ClosedEnvError, CrafterStepError
 from ._locate import find_crafter_step
 
 MAGIC = b"CRAFTSTP"
-VERSION = 2
+VERSION = 2  # Crafter's streams
+GAME_VERSION = 3  # the streams of the other games, with the game extension
+GAME = struct.Struct("<32s")  # after the header with FLAG_GAME: the game's name, NUL-padded
 HEADER = struct.Struct("<8s" + "I" * 30)
 RESET = 255
 RENDER = 253  # then uint32 env, width, height: a view at any size, nothing stepped
@@ -42,7 +52,19 @@ STATE_MAX = 1 << 31  # bytes of a state this client takes (crafter-state(5))
 ACTIONS = 17
 FLAG_AUTORESET, FLAG_SEMANTIC, FLAG_SHM, FLAG_TASKS, FLAG_LEVELS, FLAG_FINAL = 1, 2, 4, 8, 16, 32
 FLAG_PLAYERS = 64  # several players a world: the header's N counts agents (envs * players)
-KNOWN_FLAGS = 127
+FLAG_GAME = 128  # the game extension follows the header: a game other than Crafter
+KNOWN_FLAGS = 127  # of a Crafter stream (version 2)
+GAME_FLAGS = FLAG_AUTORESET | FLAG_GAME  # of a stream of another game (version 3)
+# The games this client plays (crafter-games(7)): their observation kinds.
+# Crafter's streams are of version 2, the others' of version 3.
+GAMES = {"crafter": _kinds.NAMES, "craftax-classic": ("symbolic", "none")}
+# Options of Stream that are Crafter's, with the value that leaves them
+# out: another game refuses any other value.
+CRAFTER_ONLY = (("area", None), ("view", None), ("size", None), ("length", 10000),
+                ("textures", None), ("manual_reset", False), ("semantic", False),
+                ("record", None), ("tasks", None), ("split", None), ("task", None),
+                ("levels", None), ("start_level", None), ("level_order", None),
+                ("final_obs", False), ("players", 1))
 # After the header with FLAG_PLAYERS: players, envs, alive's offset, 0.
 PLAYERS = struct.Struct("<4I")
 PLAYERS_MAX = 16
@@ -137,7 +159,7 @@ def reopen(stream, current_seed, seed, options, draw):
         stream.close()
     if seed is not None:
         current_seed = seed_value(seed)
-    elif current_seed is None and not level_file(options["levels"]):
+    elif current_seed is None and not level_file(options.get("levels")):
         current_seed = draw()
     return Stream(seed=current_seed, **options), current_seed
 
@@ -252,21 +274,52 @@ class Stream:
     timeout: the seconds crafter-step may go without any progress (a byte
     sent or taken) before the stream gives up on it, stops it and raises
     CrafterStepError; None takes CRAFTER_STEP_TIMEOUT from the environment,
-    else 60; 0 waits for ever."""
+    else 60; 0 waits for ever.
 
-    def __init__(self, envs=1, obs="pixels", seed=0, first_episode=1, area=None, view=None,
+    obs None is "pixels" for Crafter, "symbolic" for the other games.
+
+    game: "crafter" (the default: a stream of version 2) or another game of
+    GAMES, "craftax-classic" (crafter-games(7): a stream of version 3, whose
+    name the stream checks).  Another game takes envs, obs (its kinds:
+    "symbolic" or "none"), seed (env i plays seed + i by the game's own
+    schedule), first_episode (the episode counter only), threads, program,
+    buffers and timeout; transport "auto" is the pipe there, and the
+    options that are Crafter's (CRAFTER_ONLY) must keep their defaults.
+    Every episode is then followed at once by the next (flag 1): the frame
+    of the step that ended one holds its reward, done, step and
+    achievements with the next one's first observation (reset 1)."""
+
+    def __init__(self, envs=1, obs=None, seed=0, first_episode=1, area=None, view=None,
                  size=None, length=10000, textures=None, threads=1, transport="auto",
                  manual_reset=False, semantic=False, record=None, shm_slots=2,
                  program=None, buffers=2, tasks=None, split=None, task=None, levels=None,
                  start_level=None, level_order=None, final_obs=False, players=1,
-                 timeout=None):
+                 timeout=None, game="crafter"):
         # What a copy starts its own crafter-step with (see __getstate__).
         self._arguments = {name: value for name, value in locals().items()
                            if name not in ("self", "__class__")}
         self._inherited = None  # after fork(): the states to start again from
         self.timeout = timeout_seconds(timeout)
-        if obs not in OBS_KINDS:
-            raise ValueError(f"obs must be one of {', '.join(OBS_KINDS)}, not {obs!r}")
+        if game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+        self.game = game  # the stream's header says it again, and is checked
+        if obs is None:
+            obs = "pixels" if game == "crafter" else "symbolic"
+        if obs not in GAMES[game]:
+            raise ValueError(f"obs must be one of {', '.join(GAMES[game])}"
+                             f"{'' if game == 'crafter' else ' for ' + game}, not {obs!r}")
+        if game != "crafter":
+            given = [name for name, default in CRAFTER_ONLY
+                     if self._arguments[name] != default
+                     and not (name == "length" and self._arguments[name] is None)]
+            if transport == "shm":
+                given.append("transport='shm'")
+            if given:
+                named = ", ".join(given[:-1]) + " and " + given[-1] if len(given) > 1 else given[0]
+                raise ValueError(f"{named} {'is' if len(given) == 1 else 'are'} "
+                                 f"Crafter's, not for {game} (crafter-games(7) says what "
+                                 f"each game takes)")
+            transport = "pipe"  # crafter-step shares no memory for this game yet
         if transport == "auto":
             transport = "shm" if hasattr(os, "memfd_create") else "pipe"
         if transport not in ("pipe", "shm"):
@@ -282,21 +335,28 @@ class Stream:
         level_args = level_options(levels, start_level, level_order)
         if level_args and int(first_episode) != 1:
             raise ValueError("levels choose each episode's world: first_episode must be 1")
-        args = [program or find_crafter_step(), "--binary", "--envs", str(self.num_envs),
-                "--obs", obs]
+        args = [program or find_crafter_step()]
+        if game != "crafter":
+            args += ["--game", game]
+        args += ["--binary", "--envs", str(self.num_envs), "--obs", obs]
         if seed is not None:
             args += ["--seed", str(seed_value(seed))]
         if not level_args:
             args += ["--first-episode", str(int(first_episode))]
-        args += ["--length", str(int(length or 0))] + level_args
+        if game == "crafter":
+            args += ["--length", str(int(length or 0))]
+        args += level_args
         if self.players > 1:
             args += ["--players", str(self.players)]
         for name, value in (("area", area), ("view", view), ("size", size)):
             value = pair(name, value)
             if value is not None:
                 args += ["--" + name, "%d,%d" % value]
-        texture_args, environment, self._builtin_default = _textures.choose(textures)
-        args += texture_args
+        if game == "crafter":
+            texture_args, environment, self._builtin_default = _textures.choose(textures)
+            args += texture_args
+        else:  # no pictures: no textures
+            environment, self._builtin_default = None, False
         if threads != 1:
             args += ["--threads", str(int(threads))]
         if manual_reset:
@@ -484,17 +544,36 @@ class Stream:
         if magic != MAGIC:
             raise self._bad_stream(f"not a crafter-step binary stream (magic {magic!r}, not "
                                    f"{MAGIC!r})")
-        if version != VERSION:
+        if version not in (VERSION, GAME_VERSION):
             raise self._bad_stream(f"a stream of protocol version {version}; this client "
-                                   f"reads version {VERSION} (crafter-protocol(5)): a "
+                                   f"reads versions {VERSION} (Crafter) and {GAME_VERSION} "
+                                   f"(the other games) of crafter-protocol(5): a "
                                    f"crafter-step of another release")
+        if (version == GAME_VERSION) != bool(flags & FLAG_GAME):
+            raise self._bad_stream(f"a stream of protocol version {version} "
+                                   f"{'without' if version == GAME_VERSION else 'with'} the "
+                                   f"game extension (flag {FLAG_GAME}): version {GAME_VERSION} "
+                                   f"and that flag come together")
+        game_bytes = GAME.size if flags & FLAG_GAME else 0
+        if game_bytes:
+            if header_bytes != HEADER.size + game_bytes or flags & ~GAME_FLAGS \
+                    or not flags & FLAG_AUTORESET:
+                raise self._bad_stream(f"a header of another game that does not add up "
+                                       f"(header of {counted(header_bytes, 'byte')}, flags "
+                                       f"{flags})")
+            raw = bytearray(GAME.size)
+            self._read_into(memoryview(raw))
+            self._read_game(bytes(raw))
+        elif self.game != "crafter":
+            raise self._bad_stream(f"a stream of Crafter (protocol version {version}), not of "
+                                   f"{self.game}")
         tasks = flags & FLAG_TASKS
         extension = PLAYERS.size if flags & FLAG_PLAYERS else 0
         if (envs != self.num_agents or bool(extension) != (self.players > 1)
                 or actions != ACTIONS or achievements != 22 or items != 16
-                or flags & ~KNOWN_FLAGS or not 1 <= area_w <= AREA_MAX
+                or (not game_bytes and flags & ~KNOWN_FLAGS) or not 1 <= area_w <= AREA_MAX
                 or not 1 <= area_h <= AREA_MAX or kind not in _kinds.BY_ID
-                or (header_bytes != HEADER.size + extension and not tasks)
+                or (header_bytes != HEADER.size + game_bytes + extension and not tasks)
                 or (tasks and not HEADER.size + extension < header_bytes
                     <= HEADER.size + extension + TABLE_MAX)
                 or (flags & FLAG_SHM and not 1 <= slots <= SLOTS_MAX)):
@@ -503,6 +582,8 @@ class Stream:
             raise self._bad_stream(f"a task table of {header_bytes - HEADER.size - extension} "
                                    f"bytes, not a multiple of 8")
         row = _kinds.BY_ID[kind]
+        if row.name not in GAMES[self.game]:
+            raise self._bad_stream(f"{row.name} observations, which {self.game} does not have")
         self.obs_kind = row.name
         self.obs_shape = row.shape((s0, s1, s2))
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
@@ -571,6 +652,24 @@ class Stream:
                 raise self._bad_stream("crafter-step did not use the shared memory it was given")
             self._buffers = [bytearray(frame_bytes) for _ in range(max(1, buffers))]
             self._frames = [self._views(memoryview(b)) for b in self._buffers]
+
+    def _read_game(self, raw):
+        """The game extension: the game's name, NUL-padded, which must be
+        a game this client plays and the one it asked for."""
+        name, _, padding = raw.partition(b"\0")
+        try:
+            game = name.decode("ascii")
+        except UnicodeDecodeError:
+            game = None
+        if game is None or not game or any(padding):
+            raise self._bad_stream(f"a game extension that is not a name padded with NUL "
+                                   f"bytes ({raw!r})")
+        if game not in GAMES:
+            raise self._bad_stream(f"a stream of the game {game!r}, which this client does not "
+                                   f"play (it plays {', '.join(GAMES)}): a crafter-step of "
+                                   f"another release")
+        if game != self.game:
+            raise self._bad_stream(f"a stream of {game}, not of the {self.game} asked for")
 
     def _bad_stream(self, what):
         """A CrafterStepError for what crafter-step sent, with what it
@@ -693,6 +792,7 @@ class Stream:
         with noise from the world's generator, so the game goes on
         differently, as Crafter's does); nothing is stepped.  An array
         (height, width, 3) of its own."""
+        self._crafter_only("render")
         if self._builtin_default:
             _textures.notice()
         self._send(struct.pack("<BIII", RENDER, i, width, height), "requests")
@@ -713,6 +813,14 @@ class Stream:
         self.frame = kept
         return pictures
 
+    def _crafter_only(self, what):
+        """NotImplementedError for a request crafter-step answers only for
+        Crafter so far (render, save, load): asked of another game's stream
+        it would end the stream."""
+        if self.game != "crafter":
+            raise NotImplementedError(f"crafter-step does not answer {what} requests for "
+                                      f"{self.game} yet (crafter-protocol(5))")
+
     def check_open(self):
         """Raises ClosedEnvError once close() was called.  (In a child of
         fork() the process is let go but the env is open: the next request
@@ -726,6 +834,7 @@ class Stream:
         """Env i's whole state as bytes: what load_state takes, in this
         stream or another of the same parameters, to go on exactly from
         here.  Nothing is stepped."""
+        self._crafter_only("save")
         self._send(struct.pack("<BI", SAVE, i), "requests")
         head = bytearray(4)
         self._read_into(memoryview(head))
@@ -744,6 +853,7 @@ class Stream:
         damaged bytes, bytes longer than any state of these parameters, a
         recording stream) raises ValueError with its reason, and changes
         nothing: the stream goes on."""
+        self._crafter_only("load")
         state = memoryview(state).cast("B")
         self._send(struct.pack("<BII", LOAD, i, len(state)) + bytes(state), "requests")
         head = bytearray(8)
@@ -765,6 +875,9 @@ class Stream:
         if self._arguments.get("record") is not None:
             raise TypeError("a stream that records (record=) cannot be copied: the copy would "
                             "write the same file")
+        if self.game != "crafter":
+            raise TypeError(f"a stream of {self.game} cannot be copied: crafter-step does not "
+                            f"save its states yet")
         states = self._inherited
         if states is None:
             states = [self.save_state(i) for i in range(self.num_envs)]
@@ -795,6 +908,10 @@ class Stream:
             self._fork_states = ("this environment records (record=): a copy in a process "
                                  "forked from its own would write the same file; make a new "
                                  "environment in the child")
+        elif self.game != "crafter":
+            self._fork_states = (f"crafter-step does not save the states of {self.game} yet, so "
+                                 f"a process forked from this environment's cannot go on with "
+                                 f"it; make a new environment in the child")
         else:
             try:
                 self._fork_states = [self.save_state(i) for i in range(self.num_envs)]

@@ -1,4 +1,6 @@
-"""crafter_toolkit/Crafter-v1: one Crafter environment as a gymnasium.Env."""
+"""crafter_toolkit/Crafter-v1: one Crafter environment as a gymnasium.Env;
+crafter_toolkit/Craftax-Classic-Symbolic-v1: one Craftax-Classic
+environment (crafter-games(7))."""
 
 import gymnasium
 import numpy as np
@@ -201,3 +203,135 @@ class KindsEnv(gymnasium.Env):
     def close(self):
         for env in self._envs.values():
             env.close()
+
+
+CRAFTAX_CLASSIC = "craftax-classic"
+
+
+def craftax_info(frame=None, i=0):
+    """A Craftax-Classic env's info: its episode so far, after a step
+    (frame: the step's, env i's) or at its start (no frame).  achievements
+    (22 of 0 or 1, in crafter_toolkit.ACHIEVEMENTS' order), timestep
+    (Craftax's: the steps the episode has played), discount (0.0 at the step
+    that ended it, else 1.0) and reward (Craftax's float32 reward, exactly,
+    as a float)."""
+    if frame is None:
+        return {"achievements": np.zeros(22, np.int32), "timestep": 0, "discount": 1.0,
+                "reward": 0.0}
+    return {"achievements": frame["achievements"][i].astype(np.int32),
+            "timestep": int(frame["step"][i]), "discount": float(frame["discount"][i]),
+            "reward": float(frame["reward"][i])}
+
+
+class CraftaxClassicEnv(gymnasium.Env):
+    """Craftax-Classic through crafter-step --game craftax-classic: the game
+    of craftax 1.6.1's Craftax-Classic-Symbolic-v1 with its default
+    parameters, exact (crafter-games(7)), one env.  The observation is
+    Craftax's symbolic one (obs="symbolic": 1345 float32 in [0, 1], as
+    craftax's observation_space; obs="none": an empty array, the fastest);
+    the 17 actions are Craftax's, in its order (crafter_toolkit.ACTIONS
+    names them).
+
+    Seeds follow Craftax's key schedule (crafter-games(7)): seed S is
+    jax.random.PRNGKey(S), its first split resets, every step splits the
+    next key.  reset(seed=S) starts over from seed S's schedule (a new
+    crafter-step); the first reset without a seed takes the constructor's
+    seed, else one drawn from the env's np_random (fresh entropy unless
+    Gymnasium seeded it), so copies made without seeds play different
+    worlds.
+
+    Episodes end as Craftax's do, at death, in lava, or at 10000 steps, and
+    every end is terminated (truncated is always False): Craftax's done,
+    whose discount is 0 at the time limit too, which is what code written
+    for craftax's gymnax env expects (its done stops bootstrapping, time
+    limit or not).  info["timestep"] == 10000 at the end tells the time
+    limit apart, for those who want to.
+
+    Craftax resets itself (its auto-reset): the step that ends an episode
+    returns, with terminated, the first observation of the next episode,
+    which Craftax made from that step's key; the episode's last observation
+    is not kept, by Craftax or by this env.  reset() after an episode ended
+    returns that same observation and steps nothing, so the env plays the
+    schedule's episodes one after the other exactly as JAX does.  reset()
+    before an episode ended (right after another reset, or mid-episode)
+    starts a new episode from the next key of the schedule (key, k =
+    split(key); env.reset(k)): Craftax's reset with a fresh key.
+
+    info: achievements, timestep, discount and reward of the episode
+    stepped (see craftax_info): at the step that ended one, the ended
+    episode's; after reset(), the new episode's start (no achievements,
+    timestep 0).  No key that RecordEpisodeStatistics or Stable-Baselines3's
+    Monitor writes.
+
+    Nothing is rendered (Craftax-Classic's pictures are not played yet):
+    metadata's render_modes is empty and the env takes no render_mode.
+    Copies (copy.deepcopy, pickle) are refused: crafter-step does not save
+    Craftax's states yet."""
+
+    metadata = {"render_modes": [], "render_fps": 10}
+
+    def __init__(self, obs="symbolic", seed=None, timeout=None):
+        if obs not in _stream.GAMES[CRAFTAX_CLASSIC]:
+            raise ValueError(f"obs must be 'symbolic' or 'none' for Craftax-Classic, "
+                             f"not {obs!r}")
+        self._options = dict(game=CRAFTAX_CLASSIC, envs=1, obs=obs, buffers=1,
+                             timeout=timeout)
+        self._seed = None if seed is None else _stream.seed_value(seed)
+        self.observation_space, self.action_space = spaces_for(obs, None, (64, 64))
+        self._stream = None
+        self._ended = False  # the last step ended an episode: the next one is there
+        self._closed = False
+
+    def _obs(self, frame):
+        return frame["obs"][0].copy()
+
+    def reset(self, *, seed=None, options=None):
+        if self._closed:
+            raise _stream.ClosedEnvError()
+        if options and options.get("episode") is not None:
+            raise ValueError("Craftax-Classic's episodes follow one key schedule a seed: "
+                             "no options['episode'] (crafter-games(7))")
+        super().reset(seed=seed)
+        if seed is not None or self._stream is None:
+            self._stream, self._seed = _stream.reopen(
+                self._stream, self._seed, seed, self._options,
+                lambda: int(self.np_random.integers(0, 2 ** 31 - 1)))
+            frame = self._stream.frame
+        elif self._ended:  # Craftax's auto-reset made it at the step that ended the last one
+            frame = self._stream.frame
+        else:
+            frame = self._stream.step([_stream.RESET])
+        self._ended = False
+        return self._obs(frame), craftax_info()
+
+    def step(self, action):
+        if self._closed:
+            raise _stream.ClosedEnvError()
+        if self._stream is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.action_space.contains(action):
+            raise ValueError(f"an action is an integer 0..16, not {action!r}")
+        frame = self._stream.step(bytes((int(action),)))
+        info = craftax_info(frame)
+        self._ended = bool(frame["done"][0])
+        return self._obs(frame), info["reward"], self._ended, False, info
+
+    def render(self):
+        """None: Craftax-Classic's pictures are not played yet."""
+        if self._closed:
+            raise _stream.ClosedEnvError()
+        return None
+
+    def close(self):
+        self._closed = True
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
+
+def craftax_classic_pixels(**kwargs):
+    """What crafter_toolkit/Craftax-Classic-Pixels-v1 makes: nothing yet."""
+    raise NotImplementedError(
+        "crafter_toolkit/Craftax-Classic-Pixels-v1 is not available yet: crafter-step plays "
+        "Craftax-Classic with symbolic observations only (crafter-games(7)); use "
+        "crafter_toolkit/Craftax-Classic-Symbolic-v1")

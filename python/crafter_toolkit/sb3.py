@@ -9,6 +9,8 @@ DummyVecEnv's Python loop over single envs.
     env = VecMonitor(VecEnv(64, obs="pixels", stats="logdir"))
     PPO("CnnPolicy", env).learn(1_000_000)
 
+Craftax-Classic (crafter-games(7)) the same way: CraftaxVecEnv(64).
+
 Needs stable-baselines3 (pip install 'crafter-toolkit[sb3]').
 """
 
@@ -18,10 +20,52 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 from . import _stream
 from .names import ACHIEVEMENTS, ACTIONS
 from .stats import StatsWriter
-from .vector import default_threads, spaces_for, start_episodes, vector_seeds
+from .vector import (CraftaxVectorEnv, default_threads, spaces_for, start_episodes,
+                     vector_seeds)
 
 
-class VecEnv(_SB3VecEnv):
+class _Envs(_SB3VecEnv):
+    """What SB3's VecEnv asks of the envs one by one, which crafter-step's
+    envs, stepped together, do not have."""
+
+    def get_attr(self, attr_name, indices=None):
+        if attr_name == "render_mode":
+            return [None] * len(self._indices(indices))
+        raise AttributeError(f"{self._name}'s envs have no attribute {attr_name!r}")
+
+    def set_attr(self, attr_name, value, indices=None):
+        raise AttributeError(f"{self._name}'s envs have no attribute {attr_name!r} to set")
+
+    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+        raise AttributeError(f"{self._name}'s envs have no method {method_name!r}")
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(self._indices(indices))
+
+    def _indices(self, indices):
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, (int, np.integer)):
+            return [indices]
+        return indices
+
+    @property
+    def _name(self):
+        return f"crafter_toolkit.sb3.{type(self).__name__}"
+
+
+def _actions(actions, num_envs):
+    """SB3's actions as one uint8 a env, or ValueError."""
+    actions = np.asarray(actions).reshape(-1)
+    if actions.shape != (num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"one integer action 0..16 per env: shape ({num_envs},), "
+                         f"not {actions.shape} of {actions.dtype}")
+    if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
+        raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
+    return actions.astype(np.uint8)
+
+
+class VecEnv(_Envs):
     """num_envs Crafter environments, env i playing crafter.Env(seed=S + i)
     for the seed S given here or by seed(S) before reset() (none: fresh
     entropy).  SB3's conventions: an episode that ends starts the next one
@@ -87,13 +131,7 @@ class VecEnv(_SB3VecEnv):
 
     def step_async(self, actions):
         self._stream.check_open()
-        actions = np.asarray(actions).reshape(-1)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"one integer action 0..16 per env: shape ({self.num_envs},), "
-                             f"not {actions.shape} of {actions.dtype}")
-        if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
-            raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
-        self._actions = actions.astype(np.uint8)
+        self._actions = _actions(actions, self.num_envs)
 
     def step_wait(self):
         self._stream.check_open()
@@ -128,24 +166,53 @@ class VecEnv(_SB3VecEnv):
         if self._stats:
             self._stats.close()
 
-    def get_attr(self, attr_name, indices=None):
-        if attr_name == "render_mode":
-            return [None] * len(self._indices(indices))
-        raise AttributeError(f"crafter_toolkit.sb3.VecEnv's envs have no attribute {attr_name!r}")
 
-    def set_attr(self, attr_name, value, indices=None):
-        raise AttributeError(f"crafter_toolkit.sb3.VecEnv's envs have no attribute {attr_name!r}"
-                             " to set")
+class CraftaxVecEnv(_Envs):
+    """num_envs Craftax-Classic environments (crafter-games(7)) as an SB3
+    VecEnv: crafter_toolkit.vector.CraftaxVectorEnv, one crafter-step
+    stepping them all, env i playing seed S + i by Craftax's key schedule
+    for the seed S given here or by seed(S) before reset() (none: fresh
+    entropy).  Craftax's auto-reset is SB3's convention already: the step
+    that ends an episode returns done and the next episode's first
+    observation.  infos[i] at an end holds "TimeLimit.truncated" (always
+    False: Craftax's done is terminal, its 10000-step limit included, so
+    nothing bootstraps from an ended episode) and "achievements" (the ended
+    episode's, by name); there is no "terminal_observation", which Craftax
+    does not keep (SB3 needs it only for truncated episodes).  Other steps
+    have empty infos.  obs is "symbolic" (default) or "none"; threads None
+    uses as many threads as this process may use cores."""
 
-    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
-        raise AttributeError(f"crafter_toolkit.sb3.VecEnv's envs have no method {method_name!r}")
+    def __init__(self, num_envs=1, obs="symbolic", threads=None, seed=None):
+        self._envs = None
+        self._actions = None
+        self._envs = CraftaxVectorEnv(int(num_envs), obs=obs, threads=threads, seed=seed)
+        super().__init__(int(num_envs), self._envs.single_observation_space,
+                         self._envs.single_action_space)
 
-    def env_is_wrapped(self, wrapper_class, indices=None):
-        return [False] * len(self._indices(indices))
+    def reset(self):
+        seeded = self._seeds[0] is not None
+        obs, _ = self._envs.reset(seed=list(self._seeds) if seeded else None)
+        self._reset_seeds()
+        self._reset_options()
+        return obs
 
-    def _indices(self, indices):
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, (int, np.integer)):
-            return [indices]
-        return indices
+    def step_async(self, actions):
+        self._envs._stream.check_open()
+        self._actions = _actions(actions, self.num_envs)
+
+    def step_wait(self):
+        if self._actions is None:
+            raise RuntimeError("step_async() comes before step_wait()")
+        actions, self._actions = self._actions, None
+        obs, rewards, terminated, truncated, infos = self._envs.step(actions)
+        dones = terminated | truncated
+        listed = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            achievements = infos["final_info"]["achievements"][i]
+            listed[i] = {"TimeLimit.truncated": bool(truncated[i]),
+                         "achievements": dict(zip(ACHIEVEMENTS, achievements.tolist()))}
+        return obs, rewards, dones, listed
+
+    def close(self):
+        if self._envs is not None:
+            self._envs.close()

@@ -255,3 +255,136 @@ class VectorEnv(_Base):
             self._stream.close()
         except Exception:
             pass
+
+
+CRAFTAX_CLASSIC = "craftax-classic"
+# What a Craftax-Classic env's info holds at the start of an episode (see
+# CraftaxVectorEnv): no achievements, timestep 0, discount 1, reward 0.
+_CRAFTAX_START = {"achievements": 0, "timestep": 0, "discount": 1.0, "reward": 0.0}
+
+
+class CraftaxVectorEnv(_Base):
+    """num_envs Craftax-Classic environments in one crafter-step --game
+    craftax-classic (crafter-games(7)): the game of craftax 1.6.1's
+    Craftax-Classic-Symbolic-v1, exact.  Env i plays seed S + i by Craftax's
+    key schedule, for the seed S given to the constructor or to
+    reset(seed=S) (or a list of num_envs consecutive seeds S, S + 1, ...);
+    without one, S comes from fresh entropy.  Env i of a VectorEnv seeded S
+    plays what crafter_toolkit.gym.CraftaxClassicEnv plays after
+    reset(seed=S + i) (so also what a SyncVectorEnv of those envs seeded S
+    plays).
+
+    Autoreset is Craftax's own, Gymnasium's same-step mode
+    (metadata["autoreset_mode"] is AutoresetMode.SAME_STEP): the step that
+    ends an env's episode returns terminated for it and the first
+    observation of its next episode, which Craftax made from that step's
+    key; the next step plays that episode.  No step is spent on resets, so
+    env i plays the episodes of its schedule exactly as JAX does.  Every end
+    (death, lava, the 10000-step limit) is terminated, truncated is always
+    False: Craftax's done, as CraftaxClassicEnv says.
+
+    infos holds arrays over the envs, each env's episode as its
+    observation shows it: achievements (N, 22), timestep, discount, reward
+    (Craftax's float32 rewards as float64); an env whose episode just
+    ended shows its next episode's start (no achievements, timestep 0,
+    discount 1, reward 0).  At a step where some episode ended,
+    infos["final_info"] holds the same keys for the ended episodes (their
+    achievements, length, discount 0, last reward) and
+    infos["_final_info"] marks the envs that ended, as Gymnasium's
+    same-step vectors give them.  There is no infos["final_obs"]: Craftax's
+    auto-reset keeps no last observation, and crafter-step has none to
+    send (Gymnasium's wrappers take infos without it).  No key that
+    RecordEpisodeStatistics writes.
+
+    obs        "symbolic" (1345 float32 in [0, 1]) or "none"
+    threads    crafter-step's threads; None (default): as many as this
+               process may use cores; results do not depend on it
+    Frames come over the pipe (crafter-step shares no memory for this game
+    yet); observations and infos are arrays of their own.  reset()
+    without a seed starts every env's next episode from the next key of
+    its schedule (key, k = split(key); env.reset(k)), except the first,
+    which returns the episodes the seeds start with.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP if AutoresetMode else "same_step",
+                "render_modes": []}
+
+    def __init__(self, num_envs=1, obs="symbolic", threads=None, seed=None, render_mode=None,
+                 timeout=None):
+        if render_mode is not None:
+            raise ValueError("CraftaxVectorEnv renders nothing: render_mode must be None "
+                             "(Craftax-Classic's pictures are not played yet)")
+        self.num_envs = int(num_envs)
+        if threads is None:
+            threads = default_threads(self.num_envs)
+        self.threads = threads
+        self._options = dict(game=CRAFTAX_CLASSIC, envs=self.num_envs, obs=obs,
+                             threads=threads, timeout=timeout)
+        self._seed = (vector_seeds(seed, self.num_envs) if seed is not None
+                      else _stream.fresh_seed())
+        self.metadata = dict(self.metadata)
+        self.single_observation_space, self.single_action_space = spaces_for(
+            obs, None, (64, 64))
+        if gymnasium is not None:
+            from gymnasium.vector.utils import batch_space
+            self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+            self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._stream = None
+        self._stream = _stream.Stream(seed=self._seed, **self._options)
+        self._fresh = True
+
+    def _infos(self, frame):
+        return {"achievements": frame["achievements"].astype(np.int32),
+                "timestep": frame["step"].astype(np.int64),
+                "discount": frame["discount"].astype(np.float32),
+                "reward": frame["reward"].astype(np.float64)}
+
+    def reset(self, *, seed=None, options=None):
+        """New episodes in every env; with seed, the envs start over from
+        that seed (env i: seed + i)."""
+        self._stream.check_open()
+        if seed is not None:
+            self._seed = vector_seeds(seed, self.num_envs)
+        self._stream, frame = start_episodes(self._stream, None if seed is None else self._seed,
+                                             self._options, self._fresh)
+        self._fresh = False
+        infos = self._infos(frame)
+        for key, value in _CRAFTAX_START.items():  # a reset's frame says so already
+            infos[key][:] = value
+        return frame["obs"].copy(), infos
+
+    def step(self, actions):
+        self._stream.check_open()
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"step() takes one action per env: shape ({self.num_envs},), "
+                             f"not {actions.shape}")
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions are integers 0..16, not {actions.dtype}")
+        if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
+            raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
+        if self._fresh:
+            raise RuntimeError("call reset() before step()")
+        frame = self._stream.step(actions.astype(np.uint8))
+        done = frame["done"].astype(bool)
+        rewards = frame["reward"].astype(np.float32)
+        infos = self._infos(frame)
+        if done.any():
+            final = {key: np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value,
+                                   np.zeros_like(value))
+                     for key, value in infos.items()}
+            for key, value in _CRAFTAX_START.items():
+                infos[key][done] = value
+            infos["final_info"] = final
+            infos["_final_info"] = done
+        return frame["obs"].copy(), rewards, done, np.zeros(self.num_envs, bool), infos
+
+    def close(self, **kwargs):
+        if self._stream is not None:
+            self._stream.close()
+
+    def __del__(self):
+        try:
+            self._stream.close()
+        except Exception:
+            pass

@@ -58,12 +58,15 @@ def start(program, **options):
 
 
 def test_another_protocol_version_is_refused(tmp_path, quick):
-    """The right magic and another version: refused, naming both."""
+    """The right magic and a version this client does not read (neither
+    Crafter's 2 nor the other games' 3): refused, naming it and those it
+    reads."""
     data = real_stream()
-    struct.pack_into("<I", data, 8, _stream.VERSION + 1)
+    unknown = _stream.GAME_VERSION + 1
+    struct.pack_into("<I", data, 8, unknown)
     message, _ = start(fake_child(tmp_path, data))
-    assert f"version {_stream.VERSION + 1}" in message
-    assert f"version {_stream.VERSION}" in message.replace(f"version {_stream.VERSION + 1}", "")
+    assert f"version {unknown};" in message
+    assert f"versions {_stream.VERSION} (Crafter) and {_stream.GAME_VERSION}" in message, message
 
 
 @pytest.mark.parametrize("off", [-8, -3, 3, 8, 16, "3 frames"])
