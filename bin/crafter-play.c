@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "base/cli.h"
+#include "game/games.h"
 #include "run/envopts.h"
+#include "tools/cc_play.h"
 #include "tools/play.h"
 #include "tools/play_screen.h" /* the colour modes */
 
@@ -166,7 +168,12 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
                       "without it");
   if (run->players > 1 && a->replay_path)
     usage_error("%s", "--replay plays back one player's recording: not with --players 2");
-  crafter_game_crafter_only(PROGRAM, run);
+  if (run->game != CRAFTER_GAME_CRAFTER) {
+    crafter_game_options_check(PROGRAM, run);
+    if (a->replay_path || a->fps || a->colors >= 0 || a->cell_rows)
+      usage_error("%s", "--replay, --fps, --colors and --cell are Crafter's: Craftax-Classic "
+                        "is played one step per key, in letters");
+  }
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (a->replay_path && (run->tasks.path || crafter_level_options_wanted(&run->levels)))
@@ -196,5 +203,6 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
 int main(int argc, char **argv) {
   static crafter_play_options options;
   parse_options(argc, argv, &options);
+  if (options.run.game == CRAFTER_GAME_CRAFTAX_CLASSIC) return crafter_cc_play_main(&options);
   return crafter_play_main(&options);
 }

@@ -303,7 +303,7 @@ void crafter_game_crafter_only(const char *program, const crafter_run *run) {
   if (run->game == CRAFTER_GAME_CRAFTER) return;
   char message[256];
   snprintf(message, sizeof(message),
-           "--game %s: %s plays only crafter so far (crafter-step, crafter-bench and crafter-gen play %s)",
+           "--game %s: %s plays only crafter so far (crafter-step, crafter-bench, crafter-gen and crafter-play play %s)",
            crafter_game_info_of(run->game)->name, program, crafter_game_info_of(run->game)->name);
   crafter_usage_error(program, "%s", message);
 }
