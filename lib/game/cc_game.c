@@ -166,18 +166,140 @@ static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
 static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t sign32(int32_t v) { return (v > 0) - (v < 0); }
 
-/* ---- keys ---- */
+/* ---- the step's draws ---- */
 
-/* split(key)[index] */
-static inline crafter_jaxkey half(crafter_jaxkey key, int index) {
-  return crafter_jax_split_one(key, (uint64_t)index);
+/* Every random word the step may use, from the step's key: the bits of
+ * element 0 of each draw (a uniform, a choice with p, the second half of
+ * a randint).  The keys are split as craftax_step splits them; the
+ * sequential chains (craftax_step's rng, update_mobs' scan carries,
+ * spawn_mobs' rng) are hashed one by one, and the draws hanging off them,
+ * independent of one another, eight at a time. */
+struct draws {
+  crafter_jaxkey sapling_key; /* do_action's _rng: drawn from only when needed */
+  crafter_jaxkey state_rng;
+  uint32_t zombie_random[CRAFTER_CC_MAX_ZOMBIES], zombie_towards[CRAFTER_CC_MAX_ZOMBIES],
+      zombie_close[CRAFTER_CC_MAX_ZOMBIES];
+  uint32_t cow_random[CRAFTER_CC_MAX_COWS];
+  uint32_t skeleton_random[CRAFTER_CC_MAX_SKELETONS], skeleton_towards[CRAFTER_CC_MAX_SKELETONS],
+      skeleton_choose[CRAFTER_CC_MAX_SKELETONS];
+  uint32_t spawn_chance[3], spawn_cell[3]; /* cows, zombies, skeletons */
+};
+
+/* rng, _rng = split(rng): *rng moves on, _rng is returned. */
+static inline crafter_jaxkey split_off(crafter_jaxkey *rng) {
+  crafter_jaxkey sub = crafter_jax_split_inline(*rng, 1);
+  *rng = crafter_jax_split_inline(*rng, 0);
+  return sub;
 }
 
-static inline float uniform(crafter_jaxkey key) { return crafter_jax_uniform1(key); }
+/* The draws hanging off the chains' keys, eight lanes at a time: the
+ * hash of counter (0, counter) under each key. */
+struct lanes {
+  uint32_t k0[CRAFTER_JAX_LANES], k1[CRAFTER_JAX_LANES], x0[CRAFTER_JAX_LANES],
+      x1[CRAFTER_JAX_LANES];
+  int used;
+};
 
-static inline int32_t randint(crafter_jaxkey key, int32_t span) {
-  return crafter_jax_randint1(key, 0, span);
+static inline void lane(struct lanes *l, crafter_jaxkey key, uint32_t counter) {
+  l->k0[l->used] = key.word[0];
+  l->k1[l->used] = key.word[1];
+  l->x0[l->used] = 0U;
+  l->x1[l->used] = counter;
+  l->used++;
 }
+
+static inline void hash_lanes(struct lanes *l) {
+  crafter_jax_threefry2x32_lanes(l->k0, l->k1, l->x0, l->x1);
+}
+
+/* Lane i's key (a split's half) and its bits (element 0 of a draw). */
+static inline crafter_jaxkey lane_key(const struct lanes *l, int i) {
+  crafter_jaxkey key = {{l->x0[i], l->x1[i]}};
+  return key;
+}
+static inline uint32_t lane_bits(const struct lanes *l, int i) { return l->x0[i] ^ l->x1[i]; }
+
+static void draw_all(crafter_jaxkey key, struct draws *d) {
+  enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
+  /* craftax_step: four splits, for do_action, update_mobs, spawn_mobs and
+   * state_rng */
+  crafter_jaxkey rng = key;
+  d->sapling_key = split_off(&rng);
+  crafter_jaxkey mobs = split_off(&rng);
+  crafter_jaxkey spawn = split_off(&rng);
+  d->state_rng = crafter_jax_split_inline(rng, 1);
+
+  /* update_mobs: rng, _rng = split(rng) before each scan, the scan carrying
+   * rng.  A zombie splits four times and carries the last second half; a
+   * cow splits once, a skeleton three times, each carrying the first. */
+  crafter_jaxkey randint_key[Z + C + S], zombie_towards[Z], zombie_close[Z], skeleton_towards[S],
+      skeleton_choose[S];
+  crafter_jaxkey carry = crafter_jax_split_inline(mobs, 0);
+  for (int k = 0; k < Z; k++) {
+    randint_key[k] = split_off(&carry);
+    zombie_towards[k] = split_off(&carry);
+    zombie_close[k] = split_off(&carry);
+    carry = crafter_jax_split_inline(carry, 1);
+  }
+  carry = crafter_jax_split_inline(carry, 0);
+  for (int k = 0; k < C; k++) randint_key[Z + k] = split_off(&carry);
+  carry = crafter_jax_split_inline(carry, 0);
+  for (int k = 0; k < S; k++) {
+    randint_key[Z + C + k] = split_off(&carry);
+    skeleton_towards[k] = split_off(&carry);
+    skeleton_choose[k] = split_off(&carry);
+  }
+  /* spawn_mobs: six splits, a uniform and a choice for each kind */
+  crafter_jaxkey spawn_key[6];
+  for (int n = 0; n < 5; n++) spawn_key[n] = split_off(&spawn);
+  spawn_key[5] = crafter_jax_split_inline(spawn, 1);
+
+  /* randint(key, (), 0, span) splits its key in two and draws a word
+   * from each; for the spans here (4 and 8) 2**32 mod span is 0 and the
+   * first word drops out of JAX's formula, so only the second half's
+   * word is drawn. */
+  struct lanes halves = {.used = 0}, bits_a = {.used = 0}, bits_b = {.used = 0};
+  for (int k = 0; k < Z + C + S; k++) lane(&halves, randint_key[k], 1U);
+  hash_lanes(&halves);
+  for (int k = 0; k < Z; k++) lane(&bits_a, zombie_towards[k], 0U);
+  for (int k = 0; k < Z; k++) lane(&bits_a, zombie_close[k], 0U);
+  for (int k = 0; k < S; k++) lane(&bits_a, skeleton_towards[k], 0U);
+  for (int k = 0; k < 6; k++) lane(&bits_b, spawn_key[k], 0U);
+  for (int k = 0; k < S; k++) lane(&bits_b, skeleton_choose[k], 0U);
+  hash_lanes(&bits_a);
+  hash_lanes(&bits_b);
+  struct lanes words = {.used = 0};
+  for (int k = 0; k < Z + C + S; k++) lane(&words, lane_key(&halves, k), 0U);
+  hash_lanes(&words);
+
+  for (int k = 0; k < Z; k++) {
+    d->zombie_random[k] = lane_bits(&words, k);
+    d->zombie_towards[k] = lane_bits(&bits_a, k);
+    d->zombie_close[k] = lane_bits(&bits_a, Z + k);
+  }
+  for (int k = 0; k < C; k++) d->cow_random[k] = lane_bits(&words, Z + k);
+  for (int k = 0; k < S; k++) {
+    d->skeleton_random[k] = lane_bits(&words, Z + C + k);
+    d->skeleton_towards[k] = lane_bits(&bits_a, 2 * Z + k);
+    d->skeleton_choose[k] = lane_bits(&bits_b, 6 + k);
+  }
+  for (int n = 0; n < 3; n++) {
+    d->spawn_chance[n] = lane_bits(&bits_b, 2 * n);
+    d->spawn_cell[n] = lane_bits(&bits_b, 2 * n + 1);
+  }
+}
+
+_Static_assert(CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_COWS + CRAFTER_CC_MAX_SKELETONS <=
+                       CRAFTER_JAX_LANES &&
+                   2 * CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_SKELETONS <= CRAFTER_JAX_LANES &&
+                   6 + CRAFTER_CC_MAX_SKELETONS <= CRAFTER_JAX_LANES,
+               "the draws fit their lanes");
+
+static inline float uniform(uint32_t bits) { return crafter_jax_unit_of_bits(bits); }
+
+/* randint(key, (), 0, span) from the second half's word, span a power of
+ * two. */
+static inline int32_t randint(uint32_t bits, uint32_t span) { return (int32_t)(bits % span); }
 
 /* ---- crafting ---- */
 
@@ -275,6 +397,7 @@ static int hit_mobs(crafter_cc_mobs *m, int slots, int32_t row, int32_t column, 
 /* do_action when the action is DO (otherwise the reference selects the
  * state it had before: nothing changes).  key is do_action's rng. */
 static void do_action(crafter_cc_state *s, crafter_jaxkey key) {
+  /* key is do_action's rng; its uniform comes from split(rng)[1] */
   const int32_t *d = direction_of(s->player_direction);
   int32_t row = s->player_position[0] + d[0], column = s->player_position[1] + d[1];
   int32_t *inv = s->inventory;
@@ -334,7 +457,7 @@ static void do_action(crafter_cc_state *s, crafter_jaxkey key) {
     break;
   case CRAFTER_CC_GRASS:
     /* rng, _rng = split(rng); uniform(_rng) < 0.1 */
-    if (uniform(half(key, 1)) < 0.1f) {
+    if (uniform(crafter_jax_bits_at(crafter_jax_split_inline(key, 1), 0)) < 0.1f) {
       inv[SAPLING] += 1;
       s->achievements[COLLECT_SAPLING] = 1;
     }
@@ -437,15 +560,13 @@ static inline int32_t distance_to_player(const crafter_cc_state *s, const int32_
 
 /* choice(key, arange(2), p=(abs == abs.max()) / abs.sum()), abs the
  * distance to the player along each axis. */
-static int towards_axis(crafter_jaxkey key, const crafter_cc_state *s, const int32_t *p) {
+static int towards_axis(uint32_t bits, const crafter_cc_state *s, const int32_t *p) {
   int32_t a0 = abs32(s->player_position[0] - p[0]), a1 = abs32(s->player_position[1] - p[1]);
   int32_t top = max32(a0, a1);
   float share = 1.0f / (float)(a0 + a1);
   float p0 = a0 == top ? share : 0.0f, p1 = a1 == top ? share : 0.0f;
   float cumsum[2] = {p0, p0 + p1};
-  int32_t index;
-  crafter_jax_choice_cumsum(key, cumsum, 2, &index, 1);
-  return index;
+  return crafter_jax_choice_of_bits(bits, cumsum, 2);
 }
 
 /* The old cell's entry cleared when the slot is live; the new one's set
@@ -456,27 +577,22 @@ static void move_on_mob_map(crafter_cc_state *s, const int32_t *old, uint8_t mas
   map_write(s->mob_map, now[0], now[1], map_read(s->mob_map, now[0], now[1]) || new_mask);
 }
 
-/* _move_zombie: *key is the scan's carry, moved on. */
-static void move_zombie(crafter_cc_state *s, int k, crafter_jaxkey *key) {
+static void move_zombie(crafter_cc_state *s, int k, const struct draws *d) {
   crafter_cc_mobs *z = &s->zombies;
-  crafter_jaxkey chain1 = half(*key, 0), chain2 = half(chain1, 0), chain3 = half(chain2, 0);
-  crafter_jaxkey random_key = half(*key, 1), towards_key = half(chain1, 1),
-                 close_key = half(chain2, 1);
-  *key = half(chain3, 1); /* the scan carries the last split's second key */
 
   int32_t here[2] = {z->position[k][0], z->position[k][1]};
   int32_t distance = distance_to_player(s, here);
   int attacking = distance == 1 && z->attack_cooldown[k] <= 0 && z->mask[k];
   int32_t proposed[2] = {here[0], here[1]};
   if (!attacking) {
-    int close = distance < 10 && uniform(close_key) < 0.75f;
+    int close = distance < 10 && uniform(d->zombie_close[k]) < 0.75f;
     if (close) {
-      int axis = towards_axis(towards_key, s, here);
+      int axis = towards_axis(d->zombie_towards[k], s, here);
       proposed[axis] += sign32(s->player_position[axis] - here[axis]);
     } else {
-      const int32_t *d = directions[1 + randint(random_key, 4)];
-      proposed[0] += d[0];
-      proposed[1] += d[1];
+      const int32_t *step = directions[1 + randint(d->zombie_random[k], 4)];
+      proposed[0] += step[0];
+      proposed[1] += step[1];
     }
   }
   int32_t cooldown = attacking ? 5 : z->attack_cooldown[k] - 1;
@@ -498,13 +614,11 @@ static void move_zombie(crafter_cc_state *s, int k, crafter_jaxkey *key) {
   z->mask[k] = new_mask;
 }
 
-static void move_cow(crafter_cc_state *s, int k, crafter_jaxkey *key) {
+static void move_cow(crafter_cc_state *s, int k, const struct draws *d) {
   crafter_cc_mobs *c = &s->cows;
-  crafter_jaxkey random_key = half(*key, 1);
-  *key = half(*key, 0);
   int32_t here[2] = {c->position[k][0], c->position[k][1]};
-  const int32_t *d = directions[1 + randint(random_key, 8)]; /* DIRECTIONS[1:9] */
-  int32_t proposed[2] = {here[0] + d[0], here[1] + d[1]};
+  const int32_t *step = directions[1 + randint(d->cow_random[k], 8)]; /* DIRECTIONS[1:9] */
+  int32_t proposed[2] = {here[0] + step[0], here[1] + step[1]};
   int32_t now[2] = {here[0], here[1]};
   if (free_cell(s, proposed[0], proposed[1])) {
     now[0] = proposed[0];
@@ -517,28 +631,24 @@ static void move_cow(crafter_cc_state *s, int k, crafter_jaxkey *key) {
   c->mask[k] = new_mask;
 }
 
-static void move_skeleton(crafter_cc_state *s, int k, crafter_jaxkey *key) {
+static void move_skeleton(crafter_cc_state *s, int k, const struct draws *d) {
   crafter_cc_mobs *m = &s->skeletons;
-  crafter_jaxkey chain1 = half(*key, 0), chain2 = half(chain1, 0);
-  crafter_jaxkey random_key = half(*key, 1), towards_key = half(chain1, 1),
-                 choose_key = half(chain2, 1);
-  *key = half(chain2, 0);
 
   int32_t here[2] = {m->position[k][0], m->position[k][1]};
   int32_t random_move[2] = {here[0], here[1]};
   {
-    const int32_t *d = directions[1 + randint(random_key, 4)];
-    random_move[0] += d[0];
-    random_move[1] += d[1];
+    const int32_t *step = directions[1 + randint(d->skeleton_random[k], 4)];
+    random_move[0] += step[0];
+    random_move[1] += step[1];
   }
-  int axis = towards_axis(towards_key, s, here);
+  int axis = towards_axis(d->skeleton_towards[k], s, here);
   int32_t towards[2] = {0, 0};
   towards[axis] = sign32(s->player_position[axis] - here[axis]);
 
   int32_t distance = distance_to_player(s, here);
   int far = distance >= 10, too_close = distance <= 3;
   int32_t proposed[2] = {random_move[0], random_move[1]};
-  if (uniform(choose_key) > 0.85f) {
+  if (uniform(d->skeleton_choose[k]) > 0.85f) {
     if (too_close) {
       proposed[0] = here[0] - towards[0];
       proposed[1] = here[1] - towards[1];
@@ -604,13 +714,10 @@ static void move_arrow(crafter_cc_state *s, int k) {
   map_write(s->map, row, column, removing ? CRAFTER_CC_PATH : block);
 }
 
-static void update_mobs(crafter_cc_state *s, crafter_jaxkey key) {
-  crafter_jaxkey carry = half(key, 0);
-  for (int k = 0; k < CRAFTER_CC_MAX_ZOMBIES; k++) move_zombie(s, k, &carry);
-  carry = half(carry, 0);
-  for (int k = 0; k < CRAFTER_CC_MAX_COWS; k++) move_cow(s, k, &carry);
-  carry = half(carry, 0);
-  for (int k = 0; k < CRAFTER_CC_MAX_SKELETONS; k++) move_skeleton(s, k, &carry);
+static void update_mobs(crafter_cc_state *s, const struct draws *d) {
+  for (int k = 0; k < CRAFTER_CC_MAX_ZOMBIES; k++) move_zombie(s, k, d);
+  for (int k = 0; k < CRAFTER_CC_MAX_COWS; k++) move_cow(s, k, d);
+  for (int k = 0; k < CRAFTER_CC_MAX_SKELETONS; k++) move_skeleton(s, k, d);
   for (int k = 0; k < CRAFTER_CC_MAX_ARROWS; k++) move_arrow(s, k);
 }
 
@@ -626,75 +733,125 @@ static void update_mobs(crafter_cc_state *s, crafter_jaxkey key) {
  * the sum of that many copies; and only the cells near the player can be
  * allowed, so only their tiles are looked at.  Returns the cell drawn, or
  * -1 when no cell may take one. */
-enum { TILE = 16, TILES = CELLS / TILE };
+enum { TILE = 16, TILES = CELLS / TILE, CHUNK = 16, CHUNKS = TILES / CHUNK };
 
-static int32_t spawn_cell(const crafter_cc_state *s, unsigned kinds, int32_t nearest,
-                          crafter_jaxkey key, int draw) {
-  uint16_t allowed[TILES];
-  memset(allowed, 0, sizeof allowed);
-  int32_t count = 0;
+static inline int bit_count16(unsigned v) {
+  v = v - ((v >> 1) & 0x5555U);
+  v = (v & 0x3333U) + ((v >> 2) & 0x3333U);
+  v = (v + (v >> 4)) & 0x0F0FU;
+  return (int)((v + (v >> 8)) & 0x1FU);
+}
+
+/* The allowed cells of a spawn and the sums XLA's cumulative sum of their
+ * p is made of. */
+struct spawn_sums {
+  uint16_t allowed[TILES];   /* a bit per cell, in the chunks looked at */
+  float copies[TILE + 1];    /* n copies of 1/count added one by one: a tile's
+                              * running sum after n allowed cells (adding a
+                              * zero changes no sum) */
+  float running[TILES];      /* the tile totals summed running inside their chunk */
+  float before[CHUNKS + 1];  /* the chunk totals before a chunk, summed running */
+  int first_chunk, last_chunk;
+};
+
+/* The 256 tile totals' cumulative sum at tile t, as XLA takes it: in
+ * chunks of 16 tiles, each summed running, plus the chunks before (none
+ * for the first).  Tiles outside the chunks looked at total zero: before
+ * them the sum is 0, after them the sum of all. */
+static inline float tiles_up_to(const struct spawn_sums *m, int t) {
+  int chunk = t / CHUNK;
+  if (t < 0 || chunk < m->first_chunk) return 0.0f;
+  if (chunk > m->last_chunk) return m->before[m->last_chunk + 1];
+  return chunk == 0 ? m->running[t] : m->running[t] + m->before[chunk];
+}
+
+/* p's cumulative sum at cell i: its tile's running sum, plus the tiles
+ * before it (nothing added for tile 0). */
+static inline float cumsum_at(const struct spawn_sums *m, int i) {
+  int t = i / TILE, chunk = t / CHUNK;
+  if (chunk < m->first_chunk || chunk > m->last_chunk) return tiles_up_to(m, t - 1);
+  float own = m->copies[bit_count16(m->allowed[t] & ((2U << (i % TILE)) - 1U))];
+  return t == 0 ? own : own + tiles_up_to(m, t - 1);
+}
+
+/* The sums of the cells of kinds `kinds` farther than `nearest` from the
+ * player, nearer than the despawn distance, with no creature: how many
+ * there are (*m is filled only when there are some). */
+static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t nearest,
+                             struct spawn_sums *m) {
   int32_t pr = s->player_position[0], pc = s->player_position[1];
-  for (int32_t r = max32(0, pr - DESPAWN_DISTANCE + 1); r <= min32(SIZE - 1, pr + DESPAWN_DISTANCE - 1);
-       r++) {
+  int32_t first_row = max32(0, pr - DESPAWN_DISTANCE + 1);
+  int32_t last_row = min32(SIZE - 1, pr + DESPAWN_DISTANCE - 1);
+  if (first_row > last_row) return 0;
+  const int rows_a_chunk = CHUNK * TILE / SIZE;
+  m->first_chunk = first_row / rows_a_chunk;
+  m->last_chunk = last_row / rows_a_chunk;
+  memset(m->allowed + m->first_chunk * CHUNK, 0,
+         sizeof m->allowed[0] * (size_t)(m->last_chunk - m->first_chunk + 1) * CHUNK);
+  int32_t count = 0;
+  for (int32_t r = first_row; r <= last_row; r++) {
     int32_t room = DESPAWN_DISTANCE - 1 - abs32(r - pr);
     for (int32_t c = max32(0, pc - room); c <= min32(SIZE - 1, pc + room); c++) {
       int32_t distance = abs32(r - pr) + abs32(c - pc);
       if (distance > nearest && ((kinds >> s->map[r][c]) & 1U) && !s->mob_map[r][c]) {
         int cell = r * SIZE + c;
-        allowed[cell / TILE] |= (uint16_t)(1U << (cell % TILE));
+        m->allowed[cell / TILE] |= (uint16_t)(1U << (cell % TILE));
         count++;
       }
     }
   }
-  if (count == 0) return -1;
-  if (!draw) return 0;
-  /* copies[n]: n copies of 1/count added one by one */
-  float share = 1.0f / (float)count, copies[TILE + 1];
-  copies[0] = 0.0f;
-  for (int n = 1; n <= TILE; n++) copies[n] = copies[n - 1] + share;
-  /* before[t]: the tiles before t, summed as XLA sums the 256 totals */
-  float before[TILES], chunk_before = 0.0f;
-  float chunk_totals[TILES / TILE];
-  for (int chunk = 0; chunk < TILES / TILE; chunk++) {
+  if (count == 0) return 0;
+  float share = 1.0f / (float)count;
+  m->copies[0] = 0.0f;
+  for (int n = 1; n <= TILE; n++) m->copies[n] = m->copies[n - 1] + share;
+  m->before[m->first_chunk] = 0.0f;
+  for (int c = m->first_chunk; c <= m->last_chunk; c++) {
     float sum = 0.0f;
-    for (int t = chunk * TILE; t < chunk * TILE + TILE; t++) {
-      before[t] = sum; /* running, this chunk's, exclusive */
-      sum = sum + copies[__builtin_popcount(allowed[t])];
-    }
-    chunk_totals[chunk] = sum;
+    for (int t = c * CHUNK; t < c * CHUNK + CHUNK; t++)
+      m->running[t] = sum = sum + m->copies[bit_count16(m->allowed[t])];
+    m->before[c + 1] = m->before[c] + sum;
   }
-  /* The inclusive sums of the 256 totals are running[t] + chunks before;
-   * before[t] is the inclusive sum of t - 1. */
-  float inclusive[TILES];
-  for (int chunk = 0; chunk < TILES / TILE; chunk++) {
-    for (int t = chunk * TILE; t < chunk * TILE + TILE; t++) {
-      float running = t + 1 < chunk * TILE + TILE ? before[t + 1]
-                                                  : chunk_totals[chunk];
-      inclusive[t] = chunk == 0 ? running : running + chunk_before;
-    }
-    chunk_before = chunk_before + chunk_totals[chunk];
-  }
-  (void)chunk_before;
-  for (int t = TILES - 1; t > 0; t--) before[t] = inclusive[t - 1];
-  before[0] = 0.0f;
-  /* p_cuml[-1]: the last tile's running total plus the tiles before */
-  float total = copies[__builtin_popcount(allowed[TILES - 1])] + before[TILES - 1];
-  float u = uniform(key);
-  float target = total * (1.0f - u);
-  /* searchsorted(cumsum, target), side left: 13 halvings of [0, 4096) */
+  return count;
+}
+
+static int32_t spawn_cell(const crafter_cc_state *s, unsigned kinds, int32_t nearest,
+                          uint32_t bits) {
+  struct spawn_sums m;
+  if (spawn_sums_of(s, kinds, nearest, &m) == 0) return -1;
+  /* choice: r = p_cuml[-1] * (1 - uniform), then searchsorted(p_cuml, r)
+   * (side left) in JAX's 13 halvings of [0, 4096) */
+  float target = cumsum_at(&m, CELLS - 1) * (1.0f - uniform(bits));
   uint32_t low = 0, high = CELLS;
   for (int level = 0; level < 13; level++) {
     uint32_t mid = low + (high - low) / 2U;
-    uint32_t t = mid / TILE, bit = mid % TILE;
-    unsigned upto = allowed[t] & ((2U << bit) - 1U);
-    float value = copies[__builtin_popcount(upto)];
-    if (t > 0) value = value + before[t];
-    if (target <= value)
+    if (target <= cumsum_at(&m, (int)mid))
       high = mid;
     else
       low = mid;
   }
   return (int32_t)high;
+}
+
+/* The kinds of spawn_mobs: the blocks a creature spawns on and the
+ * distance to the player it must exceed. */
+static const struct {
+  unsigned blocks;
+  int32_t nearest;
+} spawn_kinds[3] = {{BLOCK_BIT(GRASS), 3},
+                    {BLOCK_BIT(GRASS) | BLOCK_BIT(PATH), 9},
+                    {BLOCK_BIT(PATH), 9}};
+
+int32_t crafter_cc_spawn_choice(const crafter_cc_state *state, int kind, uint32_t bits) {
+  return spawn_cell(state, spawn_kinds[kind].blocks, spawn_kinds[kind].nearest, bits);
+}
+
+int32_t crafter_cc_spawn_cumsum(const crafter_cc_state *state, int kind, float *cumsum) {
+  /* the sums spawn_cell searches, every cell of them */
+  struct spawn_sums m;
+  int32_t count = spawn_sums_of(state, spawn_kinds[kind].blocks, spawn_kinds[kind].nearest, &m);
+  if (count > 0)
+    for (int i = 0; i < CELLS; i++) cumsum[i] = cumsum_at(&m, i);
+  return count;
 }
 
 /* One kind's spawn: when `spawning`, a creature with `health` at a cell
@@ -724,32 +881,25 @@ static int live(const crafter_cc_mobs *m, int slots) {
   return n;
 }
 
-static void spawn_mobs(crafter_cc_state *s, crafter_jaxkey key, enum crafter_cc_arith arith) {
-  crafter_jaxkey chain[6], sub[6];
-  for (int n = 0; n < 6; n++) {
-    sub[n] = half(key, 1);
-    key = half(key, 0);
-    chain[n] = key;
-  }
-  (void)chain;
+static void spawn_mobs(crafter_cc_state *s, const struct draws *d, enum crafter_cc_arith arith) {
   const unsigned grass = BLOCK_BIT(GRASS), path = BLOCK_BIT(PATH);
 
   int spawning = live(&s->cows, CRAFTER_CC_MAX_COWS) < CRAFTER_CC_MAX_COWS &&
-                 uniform(sub[0]) < 0.1f;
-  int32_t cell = spawning ? spawn_cell(s, grass, 3, sub[1], 1) : -1;
+                 uniform(d->spawn_chance[0]) < 0.1f;
+  int32_t cell = spawning ? spawn_cell(s, grass, 3, d->spawn_cell[0]) : -1;
   spawn_kind(s, &s->cows, CRAFTER_CC_MAX_COWS, cell >= 0, cell, COW_HEALTH);
 
   float dark = 1.0f - s->light_level;
   float chance = arith == CRAFTER_CC_UNFUSED ? dark * dark * 0.1f + 0.02f
                                             : fmaf(dark * dark, 0.1f, 0.02f);
   spawning = live(&s->zombies, CRAFTER_CC_MAX_ZOMBIES) < CRAFTER_CC_MAX_ZOMBIES &&
-             uniform(sub[2]) < chance;
-  cell = spawning ? spawn_cell(s, grass | path, 9, sub[3], 1) : -1;
+             uniform(d->spawn_chance[1]) < chance;
+  cell = spawning ? spawn_cell(s, grass | path, 9, d->spawn_cell[1]) : -1;
   spawn_kind(s, &s->zombies, CRAFTER_CC_MAX_ZOMBIES, cell >= 0, cell, ZOMBIE_HEALTH);
 
   spawning = live(&s->skeletons, CRAFTER_CC_MAX_SKELETONS) < CRAFTER_CC_MAX_SKELETONS &&
-             uniform(sub[4]) < 0.05f;
-  cell = spawning ? spawn_cell(s, path, 9, sub[5], 1) : -1;
+             uniform(d->spawn_chance[2]) < 0.05f;
+  cell = spawning ? spawn_cell(s, path, 9, d->spawn_cell[2]) : -1;
   spawn_kind(s, &s->skeletons, CRAFTER_CC_MAX_SKELETONS, cell >= 0, cell, SKELETON_HEALTH);
 }
 
@@ -841,16 +991,15 @@ float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int ac
   int32_t health_before = s->player_health;
   if (s->is_sleeping) action = NOOP;
 
-  /* rng, _rng = split(rng), four times: do_action, update_mobs,
-   * spawn_mobs, state_rng */
-  crafter_jaxkey chain1 = half(key, 0), chain2 = half(chain1, 0), chain3 = half(chain2, 0);
+  struct draws d;
+  draw_all(key, &d);
 
   do_crafting(s, action);
-  if (action == DO) do_action(s, half(key, 1));
+  if (action == DO) do_action(s, d.sapling_key);
   place_block(s, action);
   move_player(s, action);
-  update_mobs(s, half(chain1, 1));
-  spawn_mobs(s, half(chain2, 1), arith);
+  update_mobs(s, &d);
+  spawn_mobs(s, &d, arith);
   update_plants(s);
   update_intrinsics(s, action);
   for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) s->inventory[k] = min32(s->inventory[k], 9);
@@ -864,7 +1013,7 @@ float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int ac
                                              : fmaf(health, 0.1f, achieved);
   s->timestep += 1;
   s->light_level = light_level(s->timestep, arith);
-  s->state_rng = half(chain3, 1);
+  s->state_rng = d.state_rng;
   return reward;
 }
 
@@ -881,9 +1030,9 @@ int crafter_cc_game_over(const crafter_cc_state *s) {
 int crafter_cc_env_step_arith(crafter_cc_state *state, crafter_jaxkey key, int action,
                               enum crafter_cc_arith arith, float *reward, int *done) {
   /* key_step, key_reset = split(key) */
-  *reward = crafter_cc_game_step_arith(state, half(key, 0), action, arith);
+  *reward = crafter_cc_game_step_arith(state, crafter_jax_split_inline(key, 0), action, arith);
   *done = crafter_cc_game_over(state);
-  if (*done && crafter_cc_generate_world(half(key, 1), state) != 0) return -1;
+  if (*done && crafter_cc_generate_world(crafter_jax_split_inline(key, 1), state) != 0) return -1;
   return 0;
 }
 
@@ -894,12 +1043,12 @@ int crafter_cc_env_step(crafter_cc_state *state, crafter_jaxkey key, int action,
 
 crafter_jaxkey crafter_cc_schedule_start(int64_t seed, crafter_jaxkey *key) {
   crafter_jaxkey root = crafter_jax_key(seed);
-  *key = half(root, 0);
-  return half(root, 1);
+  *key = crafter_jax_split_inline(root, 0);
+  return crafter_jax_split_inline(root, 1);
 }
 
 crafter_jaxkey crafter_cc_schedule_next(crafter_jaxkey *key) {
-  crafter_jaxkey next = half(*key, 1);
-  *key = half(*key, 0);
+  crafter_jaxkey next = crafter_jax_split_inline(*key, 1);
+  *key = crafter_jax_split_inline(*key, 0);
   return next;
 }

@@ -69,4 +69,16 @@ float crafter_cc_game_step_arith(crafter_cc_state *state, crafter_jaxkey key, in
 int crafter_cc_env_step_arith(crafter_cc_state *state, crafter_jaxkey key, int action,
                               enum crafter_cc_arith arith, float *reward, int *done);
 
+/* spawn_mobs' draw of a cell for a creature of kind `kind` (0 a cow, 1 a
+ * zombie, 2 a skeleton) in *state: choice(p) over the 4096 cells with p
+ * the allowed cells / their count, from `bits`, the word of random bits
+ * its uniform is made of; -1 when no cell is allowed.  For the tests, as
+ * is the next. */
+int32_t crafter_cc_spawn_choice(const crafter_cc_state *state, int kind, uint32_t bits);
+
+/* The cumulative sum of that p into cumsum[4096], as XLA's cumsum
+ * computes it (the sums crafter_cc_spawn_choice searches); returns the
+ * count of allowed cells (cumsum is left alone when it is 0). */
+int32_t crafter_cc_spawn_cumsum(const crafter_cc_state *state, int kind, float *cumsum);
+
 #endif

@@ -34,6 +34,42 @@ void crafter_jax_threefry2x32(crafter_jaxkey key, uint32_t x[2]) {
   x[1] = b;
 }
 
+/* Four lanes of 32-bit words (GCC's and Clang's vector extension: SSE2 on
+ * x86-64, plain code where there is no such register). */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
+static inline lanes4 rotate_lanes(lanes4 v, unsigned by) { return (v << by) | (v >> (32U - by)); }
+
+#define LANES_ROUND(by)                       \
+  a0 += b0, a1 += b1;                         \
+  b0 = rotate_lanes(b0, by) ^ a0, b1 = rotate_lanes(b1, by) ^ a1
+#define LANES_FOUR(r0, r1, r2, r3) \
+  LANES_ROUND(r0);                 \
+  LANES_ROUND(r1);                 \
+  LANES_ROUND(r2);                 \
+  LANES_ROUND(r3)
+
+void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
+                                    const uint32_t k1[CRAFTER_JAX_LANES],
+                                    uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]) {
+  lanes4 p0, p1, q0, q1, a0, a1, b0, b1;
+  memcpy(&p0, k0, 16), memcpy(&p1, k0 + 4, 16), memcpy(&q0, k1, 16), memcpy(&q1, k1 + 4, 16);
+  memcpy(&a0, x0, 16), memcpy(&a1, x0 + 4, 16), memcpy(&b0, x1, 16), memcpy(&b1, x1 + 4, 16);
+  const lanes4 r0 = p0 ^ q0 ^ 0x1BD11BDAU, r1 = p1 ^ q1 ^ 0x1BD11BDAU;
+  a0 += p0, a1 += p1, b0 += q0, b1 += q1;
+  LANES_FOUR(13, 15, 26, 6);
+  a0 += q0, a1 += q1, b0 += r0 + 1U, b1 += r1 + 1U;
+  LANES_FOUR(17, 29, 16, 24);
+  a0 += r0, a1 += r1, b0 += p0 + 2U, b1 += p1 + 2U;
+  LANES_FOUR(13, 15, 26, 6);
+  a0 += p0, a1 += p1, b0 += q0 + 3U, b1 += q1 + 3U;
+  LANES_FOUR(17, 29, 16, 24);
+  a0 += q0, a1 += q1, b0 += r0 + 4U, b1 += r1 + 4U;
+  LANES_FOUR(13, 15, 26, 6);
+  a0 += r0, a1 += r1, b0 += p0 + 5U, b1 += p1 + 5U;
+  memcpy(x0, &a0, 16), memcpy(x0 + 4, &a1, 16), memcpy(x1, &b0, 16), memcpy(x1 + 4, &b1, 16);
+}
+
 /* The hash of the partitionable layout's counter for element `index`:
  * the 64-bit index as (high word, low word). */
 static inline void hash_index(crafter_jaxkey key, uint64_t index, uint32_t x[2]) {
@@ -180,14 +216,16 @@ static int32_t search_left(const float *sorted, long n, float value) {
   return (int32_t)high;
 }
 
+int32_t crafter_jax_choice_of_bits(uint32_t bits, const float *cumsum, long n) {
+  float u = crafter_jax_uniform_of_bits(bits, 0.0f, 1.0f);
+  float r = cumsum[n - 1] * (1.0f - u);
+  return search_left(cumsum, n, r);
+}
+
 void crafter_jax_choice_cumsum(crafter_jaxkey key, const float *cumsum, long n, int32_t *out,
                                long count) {
-  float total = cumsum[n - 1];
-  for (long i = 0; i < count; i++) {
-    float u = crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)i), 0.0f, 1.0f);
-    float r = total * (1.0f - u);
-    out[i] = search_left(cumsum, n, r);
-  }
+  for (long i = 0; i < count; i++)
+    out[i] = crafter_jax_choice_of_bits(crafter_jax_bits_at(key, (uint64_t)i), cumsum, n);
 }
 
 int crafter_jax_choice_p(crafter_jaxkey key, const float *p, long n, int32_t *out, long count) {

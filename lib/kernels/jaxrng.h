@@ -33,6 +33,52 @@ crafter_jaxkey crafter_jax_key(int64_t seed);
  * under key, in place: jax.random's threefry2x32_p primitive. */
 void crafter_jax_threefry2x32(crafter_jaxkey key, uint32_t x[2]);
 
+/* crafter_jax_threefry2x32 inline, its rounds written out, for callers
+ * that hash often: two calls in a row run side by side. */
+static inline uint32_t crafter_jax_rotate_left(uint32_t v, unsigned by) {
+  return (v << by) | (v >> (32U - by));
+}
+#define CRAFTER_JAX_ROUND(a, b, by) \
+  (a) += (b);                       \
+  (b) = crafter_jax_rotate_left((b), (by)) ^ (a)
+static inline void crafter_jax_threefry2x32_inline(crafter_jaxkey key, uint32_t x[2]) {
+  const uint32_t k0 = key.word[0], k1 = key.word[1], k2 = k0 ^ k1 ^ 0x1BD11BDAU;
+  uint32_t a = x[0] + k0, b = x[1] + k1;
+  CRAFTER_JAX_ROUND(a, b, 13); CRAFTER_JAX_ROUND(a, b, 15);
+  CRAFTER_JAX_ROUND(a, b, 26); CRAFTER_JAX_ROUND(a, b, 6);
+  a += k1, b += k2 + 1U;
+  CRAFTER_JAX_ROUND(a, b, 17); CRAFTER_JAX_ROUND(a, b, 29);
+  CRAFTER_JAX_ROUND(a, b, 16); CRAFTER_JAX_ROUND(a, b, 24);
+  a += k2, b += k0 + 2U;
+  CRAFTER_JAX_ROUND(a, b, 13); CRAFTER_JAX_ROUND(a, b, 15);
+  CRAFTER_JAX_ROUND(a, b, 26); CRAFTER_JAX_ROUND(a, b, 6);
+  a += k0, b += k1 + 3U;
+  CRAFTER_JAX_ROUND(a, b, 17); CRAFTER_JAX_ROUND(a, b, 29);
+  CRAFTER_JAX_ROUND(a, b, 16); CRAFTER_JAX_ROUND(a, b, 24);
+  a += k1, b += k2 + 4U;
+  CRAFTER_JAX_ROUND(a, b, 13); CRAFTER_JAX_ROUND(a, b, 15);
+  CRAFTER_JAX_ROUND(a, b, 26); CRAFTER_JAX_ROUND(a, b, 6);
+  a += k2, b += k0 + 5U;
+  x[0] = a;
+  x[1] = b;
+}
+#undef CRAFTER_JAX_ROUND
+
+/* crafter_jax_split_one(key, index) for an index below 2**32, inline. */
+static inline crafter_jaxkey crafter_jax_split_inline(crafter_jaxkey key, uint32_t index) {
+  crafter_jaxkey out = {{0U, index}};
+  crafter_jax_threefry2x32_inline(key, out.word);
+  return out;
+}
+
+/* Eight threefry2x32 hashes at once, lane i hashing (x0[i], x1[i]) under
+ * the key (k0[i], k1[i]), in place; in vector registers where the
+ * processor has them. */
+enum { CRAFTER_JAX_LANES = 8 };
+void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
+                                    const uint32_t k1[CRAFTER_JAX_LANES],
+                                    uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]);
+
 /* Key number `index` of jax.random.split(key, shape), the keys in
  * row-major order: for split(key, n), keys[index]; for split(key, (a, b)),
  * keys[index / b][index % b].  It is the hash of the counter
@@ -64,6 +110,16 @@ void crafter_jax_bits(crafter_jaxkey key, uint32_t *out, long count);
  * (rounded twice, 121 of the 5,236 uniform values of the golden file
  * differ), and never below minval.  Bounds 0 and 1 are exact either way. */
 float crafter_jax_uniform_of_bits(uint32_t bits, float minval, float maxval);
+
+/* crafter_jax_uniform_of_bits(bits, 0, 1), inline: the multiply-add of
+ * u * 1 + 0 gives u itself. */
+static inline float crafter_jax_unit_of_bits(uint32_t bits) {
+  union {
+    uint32_t word;
+    float value;
+  } one_to_two = {(bits >> 9) | 0x3F800000U};
+  return one_to_two.value - 1.0f;
+}
 
 /* jax.random.uniform(key, shape, float32, minval, maxval), count =
  * prod(shape) values in row-major order; the defaults are minval 0,
@@ -109,6 +165,10 @@ int crafter_jax_cumsum(const float *x, long n, float *out);
  * cumulative sum lets many draws from one p share it. */
 void crafter_jax_choice_cumsum(crafter_jaxkey key, const float *cumsum, long n, int32_t *out,
                                long count);
+
+/* The index crafter_jax_choice_cumsum draws from one word of random
+ * bits (the bits of element i of its key's draw for index i). */
+int32_t crafter_jax_choice_of_bits(uint32_t bits, const float *cumsum, long n);
 
 /* jax.random.choice(key, a, shape, replace=True, p=p) for float32 p[n]:
  * indices as crafter_jax_choice gives them.  Returns 0, or -1 when memory

@@ -783,16 +783,28 @@ int crafter_symbolic_block(int material) {
 
 /* The value nearest to `value` among IEEE binary16 numbers (ties to even),
  * as a float: Craftax-Classic keeps inventory and vitals as float16 and
- * divides them by 10 in float16.  The scaled rintf is exact: its argument
- * has at most 11 significant bits left of the point. */
+ * divides them by 10 in float16.  Where halves are normal (from 2^-14)
+ * the float's 23 bits of mantissa are rounded to the half's 10 in
+ * integers, a carry going on into the exponent; below, halves are the
+ * multiples of 2^-24, which adding and taking away 0.5 (whose floats
+ * step by 2^-24) rounds to. */
 float crafter_round_to_half(float value) {
-  float magnitude = fabsf(value);
-  if (!(magnitude < 65520.0f)) /* rounds to infinity; NaN stays NaN */
-    return magnitude != magnitude ? value : copysignf(INFINITY, value);
-  int exponent;
-  frexpf(magnitude, &exponent); /* magnitude = m * 2^exponent, 0.5 <= m < 1 */
-  if (exponent < -13) exponent = -13; /* subnormal halves: steps of 2^-24 */
-  return ldexpf(rintf(ldexpf(value, 11 - exponent)), exponent - 11);
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  uint32_t sign = bits & 0x80000000U, magnitude = bits & 0x7FFFFFFFU;
+  if (magnitude >= 0x477FF000U) /* 65520 and beyond round to infinity; NaN stays NaN */
+    return magnitude > 0x7F800000U ? value : sign ? -INFINITY : INFINITY;
+  if (magnitude < 0x38800000U) { /* below 2^-14 */
+    float tiny;
+    memcpy(&tiny, &magnitude, sizeof tiny);
+    tiny = (tiny + 0.5f) - 0.5f;
+    memcpy(&magnitude, &tiny, sizeof magnitude);
+  } else {
+    magnitude = (magnitude + 0x0FFFU + ((magnitude >> 13) & 1U)) & ~0x1FFFU;
+  }
+  bits = sign | magnitude;
+  memcpy(&value, &bits, sizeof value);
+  return value;
 }
 
 /* count / 10 as Craftax-Classic computes it.  Its float16 division by the

@@ -293,62 +293,80 @@ def parse_dump(text):
   return out
 
 
-def jax_words(seeds, steps):
-  """JAX's words of every step of the seeds: {(seed, n): words}, the
-  layout of a step's words (reset, step) and the steps where done."""
-  words, layouts, dones = {}, {}, set()
-  for seed in seeds:
-    def per_step(n, step, layout, jax_state, reward, done, seed=seed, **_):
-      words[(seed, n)] = step.astype(np.int64)
-      layouts[n > 0] = layout
-      if done is not None and bool(done):
-        dones.add((seed, n))
-    play(seed, steps, per_step)
-  return words, layouts, dones
+def jax_words(seed, steps):
+  """JAX's words of every step of a seed (a list, step 0 first), the
+  layout of a step's words (reset, step) and the number of resets."""
+  words, layouts, resets = [], {}, [0]
+
+  def per_step(n, step, layout, jax_state, reward, done, **_):
+    words.append(step.astype(np.uint32))
+    layouts[n > 0] = layout
+    resets[0] += done is not None and bool(done)
+  play(seed, steps, per_step)
+  return words, layouts, resets[0]
 
 
-def compare_words(program, seeds, steps, theirs, layouts, dones):
-  run = subprocess.run([program, '--dump', str(steps)] + [str(s) for s in seeds],
-                       capture_output=True, text=True)
+def compare_seed(program, seed, steps, words, layouts):
+  """None when PROGRAM's dump of the seed is JAX's words, else what
+  differs first."""
+  run = subprocess.run([program, '--dump', str(steps), str(seed)], capture_output=True, text=True)
   if run.returncode != 0:
-    print(f'{program} --dump failed: {run.stderr.strip()}')
-    return 2
+    return f'{program} --dump failed: {run.stderr.strip()}'
   mine = parse_dump(run.stdout)
-  values = 0
-  for seed in seeds:
-    for n in range(steps + 1):
-      words, ours = theirs[(seed, n)], mine.get((seed, n))
-      if ours is None:
-        print(f'seed {seed} step {n}: no words from {program}')
-        return 1
-      if len(ours) != len(words):
-        print(f'seed {seed} step {n}: {len(words)} words in JAX, {len(ours)} in C')
-        return 1
-      differ = np.nonzero(ours != words)[0]
-      if len(differ):
-        index = int(differ[0])
-        print(f'seed {seed} step {n}: first difference at {where(layouts[n > 0], index)}: '
-              f'JAX {int(words[index])}, C {int(ours[index])} ({len(differ)} words differ)')
-        return 1
-      values += len(words)
-  print(f'{len(seeds)} seeds x {steps} steps equal, {values} values, {len(dones)} resets '
+  for n in range(steps + 1):
+    theirs, ours = words[n], mine.get((seed, n))
+    if ours is None:
+      return f'seed {seed} step {n}: no words from {program}'
+    if len(ours) != len(theirs):
+      return f'seed {seed} step {n}: {len(theirs)} words in JAX, {len(ours)} in C'
+    differ = np.nonzero(ours != theirs.astype(np.int64))[0]
+    if len(differ):
+      index = int(differ[0])
+      return (f'seed {seed} step {n}: first difference at {where(layouts[n > 0], index)}: '
+              f'JAX {int(theirs[index])}, C {int(ours[index])} ({len(differ)} words differ)')
+  return None
+
+
+def compare_runs(program, runs, steps):
+  """runs: (seed, words, layouts, resets) a seed; the first difference
+  said, or the tally."""
+  values = resets = seeds = 0
+  for seed, words, layouts, seed_resets in runs:
+    difference = compare_seed(program, seed, steps, words, layouts)
+    if difference:
+      print(difference)
+      return 1
+    values += sum(len(w) for w in words)
+    resets += seed_resets
+    seeds += 1
+  print(f'{seeds} seeds x {steps} steps equal, {values} values, {resets} resets '
         f'(jax {jax.__version__})')
   return 0
 
 
 def compare(program, count, steps, keep=None):
   seeds = [random.randrange(-2 ** 31, 2 ** 31) for _ in range(count)]
-  words, layouts, dones = jax_words(seeds, steps)
+  kept = []
+
+  def runs():
+    for seed in seeds:
+      run = (seed,) + jax_words(seed, steps)
+      if keep:
+        kept.append(run)
+      yield run
+  status = compare_runs(program, runs(), steps)
   if keep:
+    for seed in seeds[len(kept):]:  # the seeds after a difference, for the next check
+      kept.append((seed,) + jax_words(seed, steps))
     with open(keep, 'wb') as out:
-      pickle.dump((seeds, steps, words, layouts, dones), out)
-  return compare_words(program, seeds, steps, words, layouts, dones)
+      pickle.dump((steps, kept), out)
+  return status
 
 
 def compare_kept(kept, program):
   with open(kept, 'rb') as file:
-    seeds, steps, words, layouts, dones = pickle.load(file)
-  return compare_words(program, seeds, steps, words, layouts, dones)
+    steps, runs = pickle.load(file)
+  return compare_runs(program, runs, steps)
 
 
 def speed(steps):

@@ -37,7 +37,10 @@
  * names the seed and the 100 steps where the words first differ.  Then
  * every episode is played two ways JAX does not compute (crafter_cc_arith:
  * the light level's timestep / 300 divided; the multiply-adds XLA fuses
- * rounded twice), and each must fail some checkpoints. */
+ * rounded twice), and each must fail some checkpoints.  The spawns'
+ * choice(p) over the 4096 cells, whose cumulative sum cc_game evaluates
+ * only where the search looks, is held to crafter_jax_cumsum's value for
+ * value on states of the episodes. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,12 +169,16 @@ static int dump(long steps, int count, char **seeds) {
 
 static double seconds_since(const struct timespec *a) {
   struct timespec b;
-  clock_gettime(CLOCK_MONOTONIC, &b);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
   return (double)(b.tv_sec - a->tv_sec) + 1e-9 * (double)(b.tv_nsec - a->tv_nsec);
 }
 
-/* Steps a second of crafter_cc_env_step on seed 0's random actions, with
- * the symbolic observation of every step and without. */
+/* Steps a second of crafter_cc_env_step on seed 0's random actions,
+ * without the symbolic observation and with it, and the share of the
+ * time the resets' world generation took (timed apart: the game's step is
+ * crafter_cc_game_step, a new world crafter_cc_generate_world, as
+ * crafter_cc_env_step calls them).  Times are the process's CPU time, so
+ * that other processes on the machine count less. */
 static int speed(long steps) {
   static struct player p;
   if (steps > MAX_STEPS) steps = MAX_STEPS;
@@ -179,22 +186,32 @@ static int speed(long steps) {
     start(&p, 0, steps, CRAFTER_CC_AS_JAX);
     long resets = 0;
     unsigned sink = 0;
+    double reset_seconds = 0.0;
     struct timespec a;
-    clock_gettime(CLOCK_MONOTONIC, &a);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
     for (long n = 0; n < steps; n++) {
       crafter_jaxkey k = crafter_cc_schedule_next(&p.key);
-      if (crafter_cc_env_step(&p.state, k, p.actions[n], &p.reward, &p.done) != 0)
-        die("out of memory");
-      resets += p.done;
+      p.reward = crafter_cc_game_step(&p.state, crafter_jax_split_one(k, 0), p.actions[n]);
+      p.done = crafter_cc_game_over(&p.state);
+      if (p.done) {
+        struct timespec r;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r);
+        if (crafter_cc_generate_world(crafter_jax_split_one(k, 1), &p.state) != 0)
+          die("out of memory");
+        reset_seconds += seconds_since(&r);
+        resets++;
+      }
       if (observe) {
         crafter_cc_render_symbolic(&p.state, p.obs);
         sink += p.obs[CRAFTER_SYMBOLIC_SIZE - 2] > 0.5f;
       }
     }
     double seconds = seconds_since(&a);
-    printf("C: %ld steps in %.3f s, %.0f steps/s %s (%ld resets; %u)\n", steps, seconds,
-           (double)steps / seconds,
-           observe ? "with the symbolic observation" : "without observation", resets, sink % 2);
+    printf("C: %ld steps in %.3f s, %.0f steps/s %s; %ld resets took %.3f s, the steps alone %.0f "
+           "steps/s (%u)\n",
+           steps, seconds, (double)steps / seconds,
+           observe ? "with the symbolic observation" : "without observation", resets,
+           reset_seconds, (double)steps / (seconds - reset_seconds), sink % 2);
   }
   return 0;
 }
@@ -280,7 +297,8 @@ struct outcome {
   int resets_agree;
 };
 
-static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith) {
+static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith,
+                             int stop_at_difference) {
   static struct player p;
   static struct step_words w;
   struct outcome out = {-1, 0, 1};
@@ -296,8 +314,10 @@ static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith
       dones++;
     }
     if (checkpoint < g->checkpoints && g->checkpoint[checkpoint] == p.step) {
-      if ((uint32_t)crc != g->crc[checkpoint] && out.wrong_checkpoint < 0)
+      if ((uint32_t)crc != g->crc[checkpoint] && out.wrong_checkpoint < 0) {
         out.wrong_checkpoint = checkpoint;
+        if (stop_at_difference) return out;
+      }
       checkpoint++;
     }
     if (p.step == g->steps) break;
@@ -306,6 +326,80 @@ static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith
   if (dones != g->dones) out.resets_agree = 0;
   if (checkpoint != g->checkpoints && out.wrong_checkpoint < 0) out.wrong_checkpoint = checkpoint;
   return out;
+}
+
+/* spawn_mobs' p, made here from its rules: the cells of the kind's blocks
+ * (grass for cows, grass or path for zombies, path for skeletons)
+ * farther than 3 (cows) or 9 from the player and nearer than 14, with no
+ * creature, each allowed / count.  Returns the count. */
+static int32_t spawn_p(const crafter_cc_state *s, int kind, float *p) {
+  int32_t count = 0;
+  for (int i = 0; i < CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE; i++) {
+    int r = i / CRAFTER_CC_MAP_SIZE, c = i % CRAFTER_CC_MAP_SIZE;
+    int32_t distance = abs(r - s->player_position[0]) + abs(c - s->player_position[1]);
+    uint8_t block = s->map[r][c];
+    int kind_block = kind == 0   ? block == CRAFTER_CC_GRASS
+                     : kind == 1 ? block == CRAFTER_CC_GRASS || block == CRAFTER_CC_PATH
+                                 : block == CRAFTER_CC_PATH;
+    p[i] = kind_block && distance > (kind == 0 ? 3 : 9) && distance < 14 && !s->mob_map[r][c];
+    count += p[i] != 0.0f;
+  }
+  for (int i = 0; i < CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE; i++) p[i] = p[i] / (float)count;
+  return count;
+}
+
+/* The spawns' cumulative sums against crafter_jax_cumsum's of p, value
+ * for value, on the states of the first seeds' episodes (every 23rd step)
+ * with the player also moved to the map's corners and edges; their draws
+ * against crafter_jax_choice_of_bits. */
+static void check_spawn_sums(const struct golden *g, long seeds) {
+  enum { CELLS = CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE };
+  static struct player p;
+  static float prob[CELLS], expect[CELLS], got[CELLS], running[CELLS];
+  long sums = 0, wrong_sums = 0, draws = 0, wrong_draws = 0, running_differ = 0;
+  uint32_t bits = 12345U;
+  static const int32_t places[][2] = {{-1, -1}, {0, 0}, {0, 63}, {63, 0}, {63, 63}, {32, 0},
+                                      {0, 32},  {63, 32}, {32, 63}, {5, 7}, {-1, 10}};
+  for (long k = 0; k < seeds; k++) {
+    start(&p, g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX);
+    for (long n = 0; n < g[k].steps; n++) {
+      next(&p);
+      if (n % 23) continue;
+      for (size_t place = 0; place < sizeof places / sizeof places[0] + 1; place++) {
+        crafter_cc_state moved = p.state;
+        if (place > 0) { /* place 0: where the player is */
+          moved.player_position[0] = places[place - 1][0];
+          moved.player_position[1] = places[place - 1][1];
+        }
+        for (int kind = 0; kind < 3; kind++) {
+          int32_t count = spawn_p(&moved, kind, prob);
+          if (crafter_cc_spawn_cumsum(&moved, kind, got) != count) {
+            wrong_sums++;
+            continue;
+          }
+          if (count == 0) continue;
+          if (crafter_jax_cumsum(prob, CELLS, expect) != 0) die("out of memory");
+          sums++;
+          int same = memcmp(expect, got, sizeof got) == 0;
+          wrong_sums += !same;
+          float sum = 0.0f;
+          for (int i = 0; i < CELLS; i++) running[i] = sum = sum + prob[i];
+          running_differ += memcmp(expect, running, sizeof running) != 0;
+          for (int d = 0; d < 4; d++, draws++) {
+            bits = bits * 1664525U + 1013904223U;
+            wrong_draws += crafter_cc_spawn_choice(&moved, kind, bits) !=
+                           crafter_jax_choice_of_bits(bits, expect, CELLS);
+          }
+        }
+      }
+    }
+  }
+  ok(sums > 1000 && wrong_sums == 0,
+     "the spawns' cumulative sums are XLA's tiled ones: %ld of %ld differ (%ld of them differ "
+     "from a plain running sum)",
+     wrong_sums, sums, running_differ);
+  ok(running_differ > 0, "those states tell the tiled sum from a running one");
+  ok(wrong_draws == 0, "the spawns' draws are choice(p)'s: %ld of %ld differ", wrong_draws, draws);
 }
 
 int main(int argc, char **argv) {
@@ -331,7 +425,7 @@ int main(int argc, char **argv) {
   long wrong = 0, misplaced = 0;
   char first[200] = "none";
   for (long k = 0; k < n; k++) {
-    struct outcome out = replay(&golden[k], CRAFTER_CC_AS_JAX);
+    struct outcome out = replay(&golden[k], CRAFTER_CC_AS_JAX, 0);
     if (out.wrong_checkpoint >= 0 && wrong++ == 0) {
       int c = out.wrong_checkpoint;
       long from = c > 0 ? golden[k].checkpoint[c - 1] + 1 : 0;
@@ -344,6 +438,8 @@ int main(int argc, char **argv) {
      n, first);
   ok(misplaced == 0, "the resets fall where JAX's did in %ld of %ld seeds", n - misplaced, n);
 
+  check_spawn_sums(golden, n < 3 ? n : 3);
+
   /* Two ways JAX does not compute: each must fail some checkpoints. */
   static const struct {
     enum crafter_cc_arith arith;
@@ -353,7 +449,7 @@ int main(int argc, char **argv) {
   for (size_t m = 0; m < sizeof wrong_ways / sizeof wrong_ways[0]; m++) {
     long differ = 0;
     for (long k = 0; k < n; k++)
-      differ += replay(&golden[k], wrong_ways[m].arith).wrong_checkpoint >= 0;
+      differ += replay(&golden[k], wrong_ways[m].arith, 1).wrong_checkpoint >= 0;
     ok(differ > 0, "with %s, %ld of the %ld seeds differ", wrong_ways[m].what, differ, n);
   }
   return tap_done();

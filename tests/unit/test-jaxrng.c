@@ -419,5 +419,37 @@ int main(int argc, char **argv) {
   ok(crafter_jax_uniform1(key) == u[0] && crafter_jax_randint1(key, -4, 9) == r[0] &&
          crafter_jax_split_one(key, 2).word[1] == halves[2].word[1],
      "uniform1, randint1 and split_one are element 0 (2) of uniform, randint and split");
+
+  /* The inline hash and the eight-lane one are crafter_jax_threefry2x32,
+   * on keys and counters spread over all 32 bits (a xorshift's words). */
+  uint32_t state = 0x9E3779B9U;
+  long hashes = 0, differ_inline = 0, differ_lanes = 0, differ_unit = 0;
+  for (int round = 0; round < 20000; round++) {
+    uint32_t k0[CRAFTER_JAX_LANES], k1[CRAFTER_JAX_LANES], x0[CRAFTER_JAX_LANES],
+        x1[CRAFTER_JAX_LANES], expect[CRAFTER_JAX_LANES][2];
+    for (int l = 0; l < CRAFTER_JAX_LANES; l++) {
+      uint32_t *words[4] = {&k0[l], &k1[l], &x0[l], &x1[l]};
+      for (int w = 0; w < 4; w++) {
+        state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+        *words[w] = state;
+      }
+      crafter_jaxkey lane_key = {{k0[l], k1[l]}};
+      expect[l][0] = x0[l], expect[l][1] = x1[l];
+      crafter_jax_threefry2x32(lane_key, expect[l]);
+      uint32_t inline_x[2] = {x0[l], x1[l]};
+      crafter_jax_threefry2x32_inline(lane_key, inline_x);
+      differ_inline += inline_x[0] != expect[l][0] || inline_x[1] != expect[l][1];
+      float unit = crafter_jax_uniform_of_bits(state, 0.0f, 1.0f);
+      differ_unit += float_bits(crafter_jax_unit_of_bits(state)) != float_bits(unit);
+    }
+    crafter_jax_threefry2x32_lanes(k0, k1, x0, x1);
+    for (int l = 0; l < CRAFTER_JAX_LANES; l++, hashes++)
+      differ_lanes += x0[l] != expect[l][0] || x1[l] != expect[l][1];
+  }
+  ok(differ_inline == 0 && differ_lanes == 0,
+     "the inline and eight-lane threefry2x32 agree with it: %ld and %ld of %ld hashes differ",
+     differ_inline, differ_lanes, hashes);
+  ok(differ_unit == 0, "unit_of_bits is uniform_of_bits(bits, 0, 1): %ld of %ld differ",
+     differ_unit, hashes);
   return tap_done();
 }
