@@ -67,7 +67,7 @@ FUZZ_SECONDS ?= 30
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan check-reference reference-env craftax-env clients-env fuzz fuzz-targets golden install uninstall \
+.PHONY: all check check-asan check-reference check-craftax-reference reference-env craftax-env clients-env fuzz fuzz-targets golden install uninstall \
 	tasks clean distclean
 
 all: $(PROGRAMS)
@@ -235,6 +235,19 @@ clients-env: $(CLIENTS_ENV)/.installed
 $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 		tests/reference/requirements-nodeps.txt
 	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
+
+# make check-craftax-reference: Craftax-Classic against the pinned JAX
+# (make craftax-env), on seeds drawn afresh every run: CRAFTAX_SEEDS
+# worlds and first observations, CRAFTAX_SEEDS / 10 episodes of
+# CRAFTAX_STEPS random steps, compared field by field; a difference is
+# named (seed, step, field, index).
+CRAFTAX_SEEDS ?= 1000
+CRAFTAX_STEPS ?= 1000
+check-craftax-reference: $(PROGRAMS) $(UNIT_TESTS) craftax-env
+	CRAFTAX_WORLDS=$(CRAFTAX_SEEDS) CRAFTAX_OBS=$(CRAFTAX_SEEDS) \
+	CRAFTAX_EPISODES=$$(( $(CRAFTAX_SEEDS) / 10 )) CRAFTAX_EPISODE_STEPS=$(CRAFTAX_STEPS) \
+	  prove tests/jaxrng.t tests/craftax-worlds.t tests/craftax-obs.t tests/craftax-pixels.t \
+	  tests/craftax-episodes.t
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \
