@@ -268,83 +268,24 @@ static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_
   size_t limit = crafter_session_line_limit(s->envs);
   /* A load request's line holds a state in base64. */
   size_t load_limit = 64 + (CRAFTER_CC_STATE_BYTES + 2) / 3 * 4;
-  crafter_line line = {NULL, 0, 0, load_limit > limit ? load_limit : limit};
-  long number = 0;
-  int status = 0;
-  for (;;) {
-    int got = crafter_input_line(in, &line);
-    if (got == 0) break;
-    number++;
-    if (got == CRAFTER_LINE_READ_ERROR || got == CRAFTER_LINE_NO_MEMORY) {
-      snprintf(error, error_size, "reading standard input: %s",
-               got == CRAFTER_LINE_NO_MEMORY ? "out of memory" : strerror(errno));
+  crafter_action_reader reader = {in, {NULL, 0, 0, load_limit > limit ? load_limit : limit},
+                                  limit, s->envs, "env", 0};
+  int *actions = malloc(sizeof(int) * (size_t)s->envs);
+  int status = actions ? 0 : 1;
+  if (!actions) snprintf(error, error_size, "out of memory");
+  while (status == 0) {
+    char *request;
+    int too_long;
+    int got = crafter_action_reader_next(&reader, actions, &request, &too_long, error, error_size);
+    if (got == CRAFTER_READ_END) break;
+    if (got == CRAFTER_READ_FAILED ||
+        (got == CRAFTER_READ_REQUEST &&
+         text_request(s, request, too_long, reader.number, error, error_size) < 0)) {
       status = 1;
       break;
     }
-    const char *start = line.text ? line.text + strspn(line.text, " \t") : "";
-    if (got == CRAFTER_LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
-      if (crafter_input_skip_line(in) < 0) {
-        snprintf(error, error_size, "reading standard input: %s", strerror(errno));
-        status = 1;
-        break;
-      }
-      int request = text_request(s, (char *)start, 1, number, error, error_size);
-      if (request < 0) {
-        status = 1;
-        break;
-      }
-      if (request) continue;
-    }
-    if (got == CRAFTER_LINE_TOO_LONG || (line.length > limit && strncmp(start, "load", 4) != 0)) {
-      snprintf(error, error_size,
-               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
-               number, limit, s->envs, s->envs == 1 ? "" : "s");
-      status = 1;
-      break;
-    }
-    const char *nul = memchr(line.text, '\0', line.length);
-    if (nul) {
-      char shown[64];
-      snprintf(error, error_size, "line %ld: a NUL byte at column %zu: \"%s\" (actions are text)",
-               number, (size_t)(nul - line.text) + 1,
-               crafter_escape(shown, sizeof(shown), line.text, line.length));
-      status = 1;
-      break;
-    }
-    char *cursor = line.text + strspn(line.text, " \t\r");
-    if (*cursor == '#') continue;
-    int request = text_request(s, cursor, 0, number, error, error_size);
-    if (request < 0) {
-      status = 1;
-      break;
-    }
-    if (request) continue;
-    int parsed = 0;
-    char *word;
-    while (parsed <= s->envs && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {
-      if (parsed == s->envs) {
-        parsed++;
-        break;
-      }
-      int action = crafter_proto_parse_action(word);
-      if (action < 0) {
-        char shown[64];
-        snprintf(error, error_size,
-                 "line %ld: invalid action '%s' (expected 0..16 or a name such as move_left)",
-                 number, crafter_escape(shown, sizeof(shown), word, strlen(word)));
-        status = 1;
-        break;
-      }
-      s->actions[parsed++] = (uint8_t)action;
-    }
-    if (status) break;
-    if (parsed == 0) continue;
-    if (parsed != s->envs) {
-      snprintf(error, error_size, "line %ld: expected %d action%s, one per env, got %s", number,
-               s->envs, s->envs == 1 ? "" : "s", parsed > s->envs ? "more" : "fewer");
-      status = 1;
-      break;
-    }
+    if (got == CRAFTER_READ_REQUEST) continue;
+    for (int i = 0; i < s->envs; i++) s->actions[i] = (uint8_t)actions[i];
     if (crafter_cc_batch_step(s->batch, s->actions, s->outcomes, s->started) != 0) {
       snprintf(error, error_size, "out of memory");
       status = 1;
@@ -353,7 +294,8 @@ static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_
     for (int i = 0; i < s->envs; i++) write_step(s, i, &s->outcomes[i]);
     if (count_ends(s)) break;
   }
-  free(line.text);
+  free(actions);
+  free(reader.line.text);
   return status;
 }
 

@@ -5,6 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cli.h"
+#include "run/proto.h"
+
 /* Makes at least `want` bytes available unless the input ends first;
  * returns how many are available, or -1 on a read error. */
 long crafter_input_fill(crafter_input *in, size_t want) {
@@ -114,3 +117,87 @@ long crafter_input_skip_exact(crafter_input *in, size_t size) {
   return (long)got;
 }
 
+
+/* Whether the line's first word is save or load. */
+static int is_request(const char *text) {
+  size_t word = strcspn(text, " \t\r");
+  return word == 4 && (strncmp(text, "save", 4) == 0 || strncmp(text, "load", 4) == 0);
+}
+
+int crafter_action_reader_next(crafter_action_reader *r, int *actions, char **request,
+                               int *too_long, char *error, size_t error_size) {
+  crafter_line *line = &r->line;
+  for (;;) {
+    int got = crafter_input_line(r->in, line);
+    if (got == 0) return CRAFTER_READ_END;
+    r->number++;
+    if (got == CRAFTER_LINE_READ_ERROR || got == CRAFTER_LINE_NO_MEMORY) {
+      snprintf(error, error_size, "reading standard input: %s",
+               got == CRAFTER_LINE_NO_MEMORY ? "out of memory" : strerror(errno));
+      return CRAFTER_READ_FAILED;
+    }
+    char *start = line->text ? line->text + strspn(line->text, " \t") : "";
+    if (got == CRAFTER_LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
+      /* Longer than any state of the session's: the rest of the line is
+       * dropped, and the request answered (refused, or when it names no
+       * env, an error). */
+      if (crafter_input_skip_line(r->in) < 0) {
+        snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+        return CRAFTER_READ_FAILED;
+      }
+      if (is_request(start)) {
+        *request = start;
+        *too_long = 1;
+        return CRAFTER_READ_REQUEST;
+      }
+    }
+    if (got == CRAFTER_LINE_TOO_LONG ||
+        (line->length > r->action_limit && strncmp(start, "load", 4) != 0)) {
+      snprintf(error, error_size,
+               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
+               r->number, r->action_limit, r->count, r->count == 1 ? "" : "s");
+      return CRAFTER_READ_FAILED;
+    }
+    const char *nul = memchr(line->text, '\0', line->length);
+    if (nul) {
+      char shown[64];
+      snprintf(error, error_size, "line %ld: a NUL byte at column %zu: \"%s\" (actions are text)",
+               r->number, (size_t)(nul - line->text) + 1,
+               crafter_escape(shown, sizeof(shown), line->text, line->length));
+      return CRAFTER_READ_FAILED;
+    }
+    char *cursor = line->text;
+    while (*cursor == ' ' || *cursor == '\t' || *cursor == '\r') cursor++;
+    if (*cursor == '#') continue; /* a comment */
+    if (is_request(cursor)) {
+      *request = cursor;
+      *too_long = 0;
+      return CRAFTER_READ_REQUEST;
+    }
+    int parsed = 0;
+    char *word;
+    while (parsed <= r->count && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {
+      if (parsed == r->count) {
+        parsed++;
+        break;
+      }
+      int action = crafter_proto_parse_action(word);
+      if (action < 0) {
+        char shown[64];
+        snprintf(error, error_size,
+                 "line %ld: invalid action '%s' (expected 0..16 or a name such as "
+                 "move_left)",
+                 r->number, crafter_escape(shown, sizeof(shown), word, strlen(word)));
+        return CRAFTER_READ_FAILED;
+      }
+      actions[parsed++] = action;
+    }
+    if (parsed == 0) continue; /* a blank line */
+    if (parsed != r->count) {
+      snprintf(error, error_size, "line %ld: expected %d action%s, one per %s, got %s", r->number,
+               r->count, r->count == 1 ? "" : "s", r->each, parsed > r->count ? "more" : "fewer");
+      return CRAFTER_READ_FAILED;
+    }
+    return CRAFTER_READ_ACTIONS;
+  }
+}

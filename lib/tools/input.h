@@ -52,4 +52,34 @@ long crafter_input_read_exact(crafter_input *in, uint8_t *out, size_t size);
  * error. */
 long crafter_input_skip_exact(crafter_input *in, size_t size);
 
+/* ---- lines of actions ---- */
+
+/* The lines crafter-step reads in JSON lines: `count` actions a line, a
+ * number 0..16 or a name each (crafter_proto_parse_action), or a request
+ * whose first word is save or load; blank lines and lines starting with
+ * # are skipped. */
+typedef struct crafter_action_reader {
+  crafter_input *in;
+  crafter_line line;   /* its limit: the longest line kept whole (a load request's) */
+  size_t action_limit; /* the longest line of actions */
+  int count;           /* actions a line */
+  const char *each;    /* what an action is for, in messages: "env" */
+  long number;         /* lines read so far */
+} crafter_action_reader;
+
+enum {
+  CRAFTER_READ_FAILED = -1, /* with the error (a read error, a line too long, a NUL byte, a
+                               bad action or count), "line N: ..." */
+  CRAFTER_READ_END = 0,     /* the input ended */
+  CRAFTER_READ_ACTIONS = 1, /* actions[0..count) */
+  CRAFTER_READ_REQUEST = 2  /* *request: the line from its first word, save or load;
+                               *too_long: the line was longer than line.limit and the rest
+                               of it is dropped */
+};
+
+/* Reads up to the next line of actions or request.  The line stays
+ * valid until the next call. */
+int crafter_action_reader_next(crafter_action_reader *reader, int *actions, char **request,
+                               int *too_long, char *error, size_t error_size);
+
 #endif

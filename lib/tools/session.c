@@ -1178,94 +1178,30 @@ static int run_text(session *s, crafter_input *in, char *error, size_t error_siz
   size_t action_limit = crafter_session_line_limit(count);
   size_t state_limit = crafter_state_episode_limit(crafter_batch_episode(s->batch, 0));
   size_t load_limit = 64 + (state_limit + 2) / 3 * 4;
-  crafter_line buffer = {NULL, 0, 0, load_limit > action_limit ? load_limit : action_limit};
+  crafter_action_reader reader = {in, {NULL, 0, 0, load_limit > action_limit ? load_limit
+                                                                             : action_limit},
+                                  action_limit, count,
+                                  s->players > 1 ? "player of each env" : "env", 0};
   int *actions = malloc(sizeof(int) * (size_t)count);
   if (!actions) {
     snprintf(error, error_size, "out of memory");
     return 1;
   }
-  long line_number = 0;
   int status = 0;
   for (;;) {
-    int got = crafter_input_line(in, &buffer);
-    if (got == 0) break;
-    line_number++;
-    if (got == CRAFTER_LINE_READ_ERROR || got == CRAFTER_LINE_NO_MEMORY) {
-      snprintf(error, error_size, "reading standard input: %s",
-               got == CRAFTER_LINE_NO_MEMORY ? "out of memory" : strerror(errno));
-      status = 1;
-      break;
-    }
-    const char *start = buffer.text ? buffer.text + strspn(buffer.text, " \t") : "";
-    if (got == CRAFTER_LINE_TOO_LONG && strncmp(start, "load", 4) == 0) {
-      /* Longer than the base64 of any state of these parameters: the rest
-       * of the line is dropped, and the request refused (or, when it names
-       * no env, an error). */
-      if (crafter_input_skip_line(in) < 0) {
-        snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    char *request;
+    int too_long;
+    int got = crafter_action_reader_next(&reader, actions, &request, &too_long, error, error_size);
+    if (got == CRAFTER_READ_END) break;
+    if (got == CRAFTER_READ_REQUEST) {
+      if (text_request(s, request, too_long ? reader.line.limit : 0, reader.number, error,
+                       error_size) < 0) {
         status = 1;
         break;
       }
-      int request = text_request(s, buffer.text, buffer.limit, line_number, error, error_size);
-      if (request < 0) {
-        status = 1;
-        break;
-      }
-      if (request) continue;
+      continue;
     }
-    if (got == CRAFTER_LINE_TOO_LONG ||
-        (buffer.length > action_limit && strncmp(start, "load", 4) != 0)) {
-      snprintf(error, error_size,
-               "line %ld: longer than %zu bytes, the limit for %d env%s (4096 + 64 per env)",
-               line_number, action_limit, count, count == 1 ? "" : "s");
-      status = 1;
-      break;
-    }
-    char *line = buffer.text;
-    const char *nul = memchr(line, '\0', buffer.length);
-    if (nul) {
-      char shown[64];
-      snprintf(error, error_size, "line %ld: a NUL byte at column %zu: \"%s\" (actions are text)",
-               line_number, (size_t)(nul - line) + 1,
-               crafter_escape(shown, sizeof(shown), line, buffer.length));
-      status = 1;
-      break;
-    }
-    char *cursor = line;
-    while (*cursor == ' ' || *cursor == '\t' || *cursor == '\r') cursor++;
-    if (*cursor == '#') continue; /* a comment */
-    int request = text_request(s, cursor, 0, line_number, error, error_size);
-    if (request < 0) {
-      status = 1;
-      break;
-    }
-    if (request) continue;
-    int parsed = 0;
-    char *word;
-    while (parsed <= count && (word = strtok(parsed ? NULL : cursor, " \t\r")) != NULL) {
-      if (parsed == count) {
-        parsed++;
-        break;
-      }
-      int action = crafter_proto_parse_action(word);
-      if (action < 0) {
-        char shown[64];
-        snprintf(error, error_size,
-                 "line %ld: invalid action '%s' (expected 0..16 or a name such as "
-                 "move_left)",
-                 line_number, crafter_escape(shown, sizeof(shown), word, strlen(word)));
-        status = 1;
-        break;
-      }
-      actions[parsed++] = action;
-    }
-    if (status) break;
-    if (parsed == 0) continue; /* blank line */
-    if (parsed != count) {
-      snprintf(error, error_size, "line %ld: expected %d action%s, one per %s, got %s",
-               line_number, count, count == 1 ? "" : "s",
-               s->players > 1 ? "player of each env" : "env",
-               parsed > count ? "more" : "fewer");
+    if (got == CRAFTER_READ_FAILED) {
       status = 1;
       break;
     }
@@ -1277,7 +1213,7 @@ static int run_text(session *s, crafter_input *in, char *error, size_t error_siz
     if (s->stop) break;
   }
   free(actions);
-  free(buffer.text);
+  free(reader.line.text);
   return status;
 }
 
