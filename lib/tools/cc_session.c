@@ -199,28 +199,14 @@ static int load_env(cc_session *s, int i, size_t size, char *reason, size_t reas
  * 0 when it is not a request, -1 with an error. */
 static int text_request(cc_session *s, char *line, int too_long, long number, char *error,
                         size_t error_size) {
-  size_t word = strcspn(line, " \t\r");
-  int save = word == 4 && strncmp(line, "save", 4) == 0;
-  int load = word == 4 && strncmp(line, "load", 4) == 0;
-  if (!save && !load) return 0;
-  char *at = line + 4 + strspn(line + 4, " \t");
-  char *end = at;
-  long index = -1;
-  if (*at >= '0' && *at <= '9') index = strtol(at, &end, 10);
-  if (index < 0 || index >= s->envs || !(*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r')) {
-    snprintf(error, error_size, "line %ld: a %s request names an env, 0..%d: %s E%s", number,
-             save ? "save" : "load", s->envs - 1, save ? "save" : "load", load ? " BASE64" : "");
+  int save, env;
+  char *end;
+  if (crafter_parse_request(line, s->envs, number, &save, &env, &end, error, error_size) < 0)
     return -1;
-  }
-  end += strspn(end, " \t");
+  long index = env;
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, s->out);
   if (save) {
-    if (end[strspn(end, " \t\r")] != '\0') {
-      snprintf(error, error_size, "line %ld: a save request is \"save E\", with nothing after",
-               number);
-      return -1;
-    }
     crafter_cc_state_save(crafter_cc_batch_env(s->batch, (int)index), s->state);
     crafter_json_begin_object(&json);
     crafter_json_key(&json, "env");
@@ -393,23 +379,6 @@ static int reply(cc_session *s, const void *data, size_t size, char *error, size
   return 0;
 }
 
-/* The `bytes` bytes of a request, or NULL with the error. */
-static const uint8_t *request_bytes(crafter_input *in, size_t bytes, const char *what, long step,
-                                    char *error, size_t error_size) {
-  long available = crafter_input_fill(in, bytes);
-  if (available < 0) {
-    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
-    return NULL;
-  }
-  if ((size_t)available < bytes) {
-    snprintf(error, error_size, "input ended in a %s request before step %ld: %ld of %zu bytes",
-             what, step, available, bytes);
-    return NULL;
-  }
-  const uint8_t *request = in->buffer + in->start;
-  in->start += bytes;
-  return request;
-}
 
 static int send_frame(cc_session *s);
 
@@ -419,7 +388,7 @@ static int send_frame(cc_session *s);
  * state (reward 0, not done, no reset).  0, or -1 with an error. */
 static int answer_request(cc_session *s, crafter_input *in, int save, long step, char *error,
                           size_t error_size) {
-  const uint8_t *request = request_bytes(in, save ? CRAFTER_PROTOCOL_SAVE_BYTES
+  const uint8_t *request = crafter_input_request(in, save ? CRAFTER_PROTOCOL_SAVE_BYTES
                                                   : CRAFTER_PROTOCOL_LOAD_BYTES,
                                          save ? "save" : "load", step, error, error_size);
   if (!request) return -1;

@@ -201,3 +201,44 @@ int crafter_action_reader_next(crafter_action_reader *r, int *actions, char **re
     return CRAFTER_READ_ACTIONS;
   }
 }
+
+const uint8_t *crafter_input_request(crafter_input *in, size_t bytes, const char *what, long step,
+                                     char *error, size_t error_size) {
+  long available = crafter_input_fill(in, bytes);
+  if (available < 0) {
+    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
+    return NULL;
+  }
+  if ((size_t)available < bytes) {
+    snprintf(error, error_size, "input ended in a %s request before step %ld: %ld of %zu bytes",
+             what, step, available, bytes);
+    return NULL;
+  }
+  const uint8_t *request = in->buffer + in->start;
+  in->start += bytes;
+  return request;
+}
+
+int crafter_parse_request(char *line, int envs, long number, int *save, int *env, char **rest,
+                          char *error, size_t error_size) {
+  line += strspn(line, " \t");
+  *save = strncmp(line, "save", 4) == 0;
+  char *at = line + 4 + strspn(line + 4, " \t");
+  char *end = at;
+  long index = -1;
+  if (*at >= '0' && *at <= '9') index = strtol(at, &end, 10);
+  if (index < 0 || index >= envs || !(*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r')) {
+    snprintf(error, error_size, "line %ld: a %s request names an env, 0..%d: %s E%s", number,
+             *save ? "save" : "load", envs - 1, *save ? "save" : "load", *save ? "" : " BASE64");
+    return -1;
+  }
+  end += strspn(end, " \t");
+  if (*save && end[strspn(end, " \t\r")] != '\0') {
+    snprintf(error, error_size, "line %ld: a save request is \"save E\", with nothing after",
+             number);
+    return -1;
+  }
+  *env = (int)index;
+  *rest = end;
+  return 0;
+}

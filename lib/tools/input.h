@@ -52,6 +52,13 @@ long crafter_input_read_exact(crafter_input *in, uint8_t *out, size_t size);
  * error. */
 long crafter_input_skip_exact(crafter_input *in, size_t size);
 
+/* The `bytes` bytes of a binary request whose first byte is at the
+ * input's start, taken from the input; NULL with "input ended in a WHAT
+ * request before step STEP: ..." (or a read error) when they do not all
+ * come. */
+const uint8_t *crafter_input_request(crafter_input *in, size_t bytes, const char *what, long step,
+                                     char *error, size_t error_size);
+
 /* ---- lines of actions ---- */
 
 /* The lines crafter-step reads in JSON lines: `count` actions a line, a
@@ -76,6 +83,13 @@ enum {
                                *too_long: the line was longer than line.limit and the rest
                                of it is dropped */
 };
+
+/* A request line the reader gave (line `number`): "save E" (*save 1) or
+ * "load E BASE64" (*save 0), E an env of 0..envs-1 into *env, *rest what
+ * follows E, blanks skipped.  0, or -1 with the error: no such env, or a
+ * save with anything after E. */
+int crafter_parse_request(char *line, int envs, long number, int *save, int *env, char **rest,
+                          char *error, size_t error_size);
 
 /* Reads up to the next line of actions or request.  The line stays
  * valid until the next call. */

@@ -815,25 +815,6 @@ static void too_long(char *reason, size_t reason_size, size_t size, size_t limit
            size, limit);
 }
 
-/* A request's fixed bytes: all there, or the error of input that ended
- * in it. */
-static const uint8_t *request_bytes(crafter_input *in, size_t bytes, const char *what, long step,
-                                    char *error, size_t error_size) {
-  long available = crafter_input_fill(in, bytes);
-  if (available < 0) {
-    snprintf(error, error_size, "reading standard input: %s", strerror(errno));
-    return NULL;
-  }
-  if ((size_t)available < bytes) {
-    snprintf(error, error_size, "input ended in a %s request before step %ld: %ld of %zu bytes",
-             what, step, available, bytes);
-    return NULL;
-  }
-  const uint8_t *request = in->buffer + in->start;
-  in->start += bytes;
-  return request;
-}
-
 static int write_reply(session *s, const void *data, size_t size, char *error,
                        size_t error_size) {
   if (fflush(s->out) != 0 || write_all(fileno(s->out), data, size) < 0) {
@@ -857,7 +838,7 @@ static int refuse_load(session *s, const char *reason, char *error, size_t error
 /* 252: env i's state, as uint32 L and L bytes. */
 static int answer_save(session *s, crafter_input *in, long step, char *error, size_t error_size) {
   const uint8_t *request =
-      request_bytes(in, CRAFTER_PROTOCOL_SAVE_BYTES, "save", step, error, error_size);
+      crafter_input_request(in, CRAFTER_PROTOCOL_SAVE_BYTES, "save", step, error, error_size);
   if (!request) return -1;
   uint32_t index = crafter_get_u32(request + 1);
   if (index >= (uint32_t)s->options->run.envs) {
@@ -941,7 +922,7 @@ static int read_state_bytes(crafter_input *in, uint8_t *out, uint32_t size, long
 static int answer_load(session *s, crafter_input *in, long step, uint32_t *sequence, char *error,
                        size_t error_size) {
   const uint8_t *request =
-      request_bytes(in, CRAFTER_PROTOCOL_LOAD_BYTES, "load", step, error, error_size);
+      crafter_input_request(in, CRAFTER_PROTOCOL_LOAD_BYTES, "load", step, error, error_size);
   if (!request) return -1;
   uint32_t index = crafter_get_u32(request + 1), size = crafter_get_u32(request + 5);
   if (index >= (uint32_t)s->options->run.envs) {
@@ -1000,31 +981,14 @@ static void refuse_text(session *s, long index, const char *reason) {
  * it is not, -1 when it cannot be read. */
 static int text_request(session *s, char *line, size_t skipped, long line_number, char *error,
                         size_t error_size) {
-  while (*line == ' ' || *line == '\t') line++;
-  size_t word = strcspn(line, " \t\r");
-  int save = word == 4 && strncmp(line, "save", 4) == 0;
-  int load = word == 4 && strncmp(line, "load", 4) == 0;
-  if (!save && !load) return 0;
-  char *at = line + 4;
-  while (*at == ' ' || *at == '\t') at++;
-  char *end = at;
-  long index = -1;
-  if (*at >= '0' && *at <= '9') index = strtol(at, &end, 10);
-  int envs = s->options->run.envs;
-  if (index < 0 || index >= envs || !(*end == '\0' || *end == ' ' || *end == '\t' || *end == '\r')) {
-    snprintf(error, error_size, "line %ld: a %s request names an env, 0..%d: %s E%s", line_number,
-             save ? "save" : "load", envs - 1, save ? "save" : "load", load ? " BASE64" : "");
+  int save, env;
+  char *end;
+  if (crafter_parse_request(line, s->options->run.envs, line_number, &save, &env, &end, error,
+                            error_size) < 0)
     return -1;
-  }
-  while (*end == ' ' || *end == '\t') end++;
+  long index = env;
   crafter_json_writer json;
   if (save) {
-    size_t rest = strspn(end, " \t\r");
-    if (end[rest] != '\0') {
-      snprintf(error, error_size, "line %ld: a save request is \"save E\", with nothing after",
-               line_number);
-      return -1;
-    }
     size_t size = save_env(s, (int)index);
     if (!size) {
       snprintf(error, error_size, "out of memory");
