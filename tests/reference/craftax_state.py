@@ -262,8 +262,8 @@ def check(seeds, steps, before, plant=False):
     raise Different('jit(env.step) compiled again for the states of to_jax')
   check_keys(seeds, stream)
   stream.close()
-  print(f'{len(seeds)} seeds: JAX states after {counted} random steps in all moved to crafter-step, '
-        f'{steps} steps each equal, {ends} episode ends, the saved states word for word, '
+  print(f'{len(seeds)} seeds: JAX states after {counted} random steps in all moved to '
+        f'crafter-step, {steps} steps each equal, {ends} episode ends, the saved states word for word, '
         f'and back to JAX; {time.perf_counter() - started:.0f} s (jax {jax.__version__})')
   return 0
 
