@@ -26,7 +26,9 @@ package registered them):
 Craftax-Classic (crafter-games(7): craftax 1.6.1's game, exact) under
 Craftax's names: gymnasium.make("crafter_toolkit/Craftax-Classic-Symbolic-v1"),
 gymnasium.make_vec(that id, 64) or crafter_toolkit.CraftaxVectorEnv(64)
-(Craftax's same-step auto-reset), crafter_toolkit.sb3.CraftaxVecEnv(64).
+(Craftax's same-step auto-reset), crafter_toolkit.sb3.CraftaxVecEnv(64);
+crafter_toolkit.craftax moves states between JAX's EnvState and the envs'
+save_state()/load_state() (from_jax, to_jax, schedule_key).
 
 Several players in one world: crafter_toolkit.ParallelEnv(players=2) (the
 PettingZoo ParallelEnv API), crafter_toolkit.VectorEnv(64, players=2).

@@ -16,8 +16,10 @@ A stream of another game (game="craftax-classic") is of version 3: the
 header of version 2, flag 128, then 32 bytes naming the game; its frames
 have Crafter's sections.  crafter-step plays such a game with the options
 that game has (crafter-games(7)): on the pipe only, every episode followed
-at once by the next (Craftax's auto-reset), and no render, save or load
-requests yet.
+at once by the next (Craftax's auto-reset), and no render requests yet;
+save and load requests carry that game's states (format version 2 of
+crafter-state(5)), so its streams are copied and survive fork() as
+Crafter's do.
 """
 
 import fcntl
@@ -815,8 +817,8 @@ class Stream:
 
     def _crafter_only(self, what):
         """NotImplementedError for a request crafter-step answers only for
-        Crafter so far (render, save, load): asked of another game's stream
-        it would end the stream."""
+        Crafter so far (render): asked of another game's stream it would
+        end the stream."""
         if self.game != "crafter":
             raise NotImplementedError(f"crafter-step does not answer {what} requests for "
                                       f"{self.game} yet (crafter-protocol(5))")
@@ -833,8 +835,10 @@ class Stream:
     def save_state(self, i):
         """Env i's whole state as bytes: what load_state takes, in this
         stream or another of the same parameters, to go on exactly from
-        here.  Nothing is stepped."""
-        self._crafter_only("save")
+        here.  Nothing is stepped.  A stream of another game saves that
+        game's states (crafter-state(5), format version 2: for
+        craftax-classic, Craftax's EnvState with the seed, episode counter
+        and the schedule's key)."""
         self._send(struct.pack("<BI", SAVE, i), "requests")
         head = bytearray(4)
         self._read_into(memoryview(head))
@@ -850,10 +854,11 @@ class Stream:
         that answers it: env i's entries hold the loaded state (reward 0,
         done for the players whose episodes had ended), the others those of
         the last frame.  A state crafter-step refuses (other parameters,
-        damaged bytes, bytes longer than any state of these parameters, a
-        recording stream) raises ValueError with its reason, and changes
-        nothing: the stream goes on."""
-        self._crafter_only("load")
+        another game's, damaged bytes, bytes longer than any state of these
+        parameters, a recording stream) raises ValueError with its reason,
+        and changes nothing: the stream goes on.  A game that resets itself
+        (craftax-classic) loads a state as one to play on: not done, reward
+        0, its timestep in the step section."""
         state = memoryview(state).cast("B")
         self._send(struct.pack("<BII", LOAD, i, len(state)) + bytes(state), "requests")
         head = bytearray(8)
@@ -875,9 +880,6 @@ class Stream:
         if self._arguments.get("record") is not None:
             raise TypeError("a stream that records (record=) cannot be copied: the copy would "
                             "write the same file")
-        if self.game != "crafter":
-            raise TypeError(f"a stream of {self.game} cannot be copied: crafter-step does not "
-                            f"save its states yet")
         states = self._inherited
         if states is None:
             states = [self.save_state(i) for i in range(self.num_envs)]
@@ -908,10 +910,6 @@ class Stream:
             self._fork_states = ("this environment records (record=): a copy in a process "
                                  "forked from its own would write the same file; make a new "
                                  "environment in the child")
-        elif self.game != "crafter":
-            self._fork_states = (f"crafter-step does not save the states of {self.game} yet, so "
-                                 f"a process forked from this environment's cannot go on with "
-                                 f"it; make a new environment in the child")
         else:
             try:
                 self._fork_states = [self.save_state(i) for i in range(self.num_envs)]

@@ -265,8 +265,13 @@ class CraftaxClassicEnv(gymnasium.Env):
 
     Nothing is rendered (Craftax-Classic's pictures are not played yet):
     metadata's render_modes is empty and the env takes no render_mode.
-    Copies (copy.deepcopy, pickle) are refused: crafter-step does not save
-    Craftax's states yet."""
+
+    save_state() and load_state() go back (or over) to a state, as
+    CrafterEnv's do: Craftax's EnvState with the seed, episode counter and
+    the schedule's key (crafter-state(5), format version 2;
+    crafter_toolkit.craftax turns it into a JAX state and back).  Copies
+    (copy.deepcopy, pickle) and a child of os.fork() play on a crafter-step
+    of their own from this env's state."""
 
     metadata = {"render_modes": [], "render_fps": 10}
 
@@ -321,6 +326,36 @@ class CraftaxClassicEnv(gymnasium.Env):
         if self._closed:
             raise _stream.ClosedEnvError()
         return None
+
+    def save_state(self):
+        """The game's whole state as bytes (crafter-state(5), format
+        version 2): Craftax's EnvState word for word, with the seed, the
+        episode counter and the key the schedule carries to the next step.
+        load_state of this env or of another Craftax-Classic env goes on
+        from it exactly, as this one would under the same actions;
+        copy.deepcopy and pickle use it.  After reset()."""
+        if self._closed:
+            raise _stream.ClosedEnvError()
+        if self._stream is None:
+            raise RuntimeError("call reset() before save_state()")
+        return self._stream.save_state(0)
+
+    def load_state(self, state):
+        """Goes back (or over) to a state from save_state (or
+        crafter_toolkit.craftax.from_jax): the env then plays on from it
+        exactly, its schedule's key included.  It is a state to play on
+        from, not an ended episode: reset() right after starts the next
+        key's episode.  A state crafter-step refuses (Crafter's, damaged
+        bytes, values out of range) raises ValueError with its reason and
+        changes nothing: the env plays on."""
+        if self._closed:
+            raise _stream.ClosedEnvError()
+        if self._stream is None:
+            self._stream, self._seed = _stream.reopen(
+                None, self._seed, None, self._options,
+                lambda: int(self.np_random.integers(0, 2 ** 31 - 1)))
+        self._stream.load_state(0, state)
+        self._ended = False
 
     def close(self):
         self._closed = True

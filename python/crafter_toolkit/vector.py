@@ -300,7 +300,10 @@ class CraftaxVectorEnv(_Base):
     threads    crafter-step's threads; None (default): as many as this
                process may use cores; results do not depend on it
     Frames come over the pipe (crafter-step shares no memory for this game
-    yet); observations and infos are arrays of their own.  reset()
+    yet); observations and infos are arrays of their own.  Copies
+    (copy.deepcopy, pickle) and a child of os.fork() play on from every
+    env's state, each on a crafter-step of its own, as VectorEnv's do.
+    reset()
     without a seed starts every env's next episode from the next key of
     its schedule (key, k = split(key); env.reset(k)), except the first,
     which returns the episodes the seeds start with.
