@@ -11,7 +11,15 @@
  * key_reset.  A reset asked for between steps (crafter_cc_env_restart)
  * draws its key from the schedule as a step does: key, k = split(key);
  * reset(k).  Nothing here keeps state between calls; envs share
- * nothing. */
+ * nothing.
+ *
+ * An episode cannot be played again from the seed and its number alone:
+ * the schedule's key runs through every step of the episodes before it.
+ * What does replay it is the key its world was generated from and the
+ * schedule's key at its start (world_key and key right after the start,
+ * the restart or the step that began it): crafter_cc_env_start_keys
+ * starts an env there, and stepping it with the episode's actions gives
+ * every step again. */
 #ifndef CRAFTER_CC_ENV_H
 #define CRAFTER_CC_ENV_H
 
@@ -23,9 +31,11 @@
 
 typedef struct crafter_cc_env {
   crafter_cc_state state;
-  crafter_jaxkey key; /* the schedule's key, carried from step to step */
+  crafter_jaxkey key;       /* the schedule's key, carried from step to step */
+  crafter_jaxkey world_key; /* the key the episode under way's world was generated from
+                               (zero after a load of a saved state, which does not hold it) */
   int64_t seed;
-  int64_t episode;    /* 1 in the first episode */
+  int64_t episode;          /* 1 in the first episode */
 } crafter_cc_env;
 
 /* A step's outcome.  When the step ended the episode (done), length and
@@ -33,9 +43,12 @@ typedef struct crafter_cc_env {
 typedef struct crafter_cc_outcome {
   float reward;         /* Craftax's float32 reward */
   int done;
+  int died;             /* done, and the player has no health left or stands in lava
+                           (else done is the time limit's) */
   uint32_t unlocked;    /* achievements first unlocked at the step: bit k for report index k */
   int32_t length;       /* the episode's timestep after the step */
   uint8_t achievements[CRAFTER_ACHIEVEMENT_COUNT]; /* after the step, report order */
+  int32_t inventory[CRAFTER_ITEM_COUNT];           /* after the step, report order */
 } crafter_cc_outcome;
 
 /* Craftax's Achievement k is report index crafter_cc_report_achievement[k]
@@ -53,6 +66,13 @@ void crafter_cc_report_achievements(const crafter_cc_state *state,
 /* Starts seed `seed`'s schedule and its first episode.  0, or -1 when
  * memory for the world cannot be had. */
 int crafter_cc_env_start(crafter_cc_env *env, int64_t seed);
+
+/* Starts an episode where a recording of it began: the world generated
+ * from world_key, the schedule going on from schedule_key; seed and
+ * episode only label the env (nothing is drawn from them).  0, or -1 when
+ * memory for the world cannot be had. */
+int crafter_cc_env_start_keys(crafter_cc_env *env, int64_t seed, int64_t episode,
+                              crafter_jaxkey world_key, crafter_jaxkey schedule_key);
 
 /* Ends the episode under way and starts the next (episode + 1) with the
  * schedule's next key.  0, or -1 when memory cannot be had. */

@@ -47,6 +47,10 @@ float crafter_cc_game_step(crafter_cc_state *state, crafter_jaxkey key, int acti
  * lava or has no health left. */
 int crafter_cc_game_over(const crafter_cc_state *state);
 
+/* The part of is_game_over that is not the time limit: the player stands
+ * in lava or has no health left. */
+int crafter_cc_game_died(const crafter_cc_state *state);
+
 /* The auto-reset env's step given key k: key_step, key_reset = split(k);
  * the game steps with key_step; done is whether the game is over after
  * it; when it is, *state becomes generate_world(key_reset) (the first

@@ -49,6 +49,7 @@ static void step_job(void *context, int i) {
     memset(outcome, 0, sizeof *outcome);
     outcome->length = env->state.timestep;
     crafter_cc_report_achievements(&env->state, outcome->achievements);
+    crafter_cc_report_inventory(&env->state, outcome->inventory);
     batch->started[i] = 1;
   } else {
     failed = crafter_cc_env_act(env, batch->actions[i], outcome);

@@ -419,5 +419,10 @@ int main(int argc, char **argv) {
   ok(crafter_jax_uniform1(key) == u[0] && crafter_jax_randint1(key, -4, 9) == r[0] &&
          crafter_jax_split_one(key, 2).word[1] == halves[2].word[1],
      "uniform1, randint1 and split_one are element 0 (2) of uniform, randint and split");
+  int32_t many[1000];
+  crafter_jax_randint(key, many, 1000, 0, 17);
+  int at = 1;
+  for (uint64_t i = 0; i < 1000; i++) at &= crafter_jax_randint_at(key, i, 0, 17) == many[i];
+  ok(at, "randint_at(key, i) is element i of randint, for the first 1000");
   return tap_done();
 }
