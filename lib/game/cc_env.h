@@ -36,6 +36,9 @@ typedef struct crafter_cc_env {
                                (zero after a load of a saved state, which does not hold it) */
   int64_t seed;
   int64_t episode;          /* 1 in the first episode */
+  int reset_due;            /* crafter_cc_env_act_only ended the episode: the auto-reset
+                               (crafter_cc_env_reset_due) is still to be made with reset_key */
+  crafter_jaxkey reset_key;
 } crafter_cc_env;
 
 /* A step's outcome.  When the step ended the episode (done), length and
@@ -81,5 +84,15 @@ int crafter_cc_env_restart(crafter_cc_env *env);
 /* One step with action 0..16 (the caller checks the range).  0, or -1
  * when memory for the next world cannot be had. */
 int crafter_cc_env_act(crafter_cc_env *env, int action, crafter_cc_outcome *outcome);
+
+/* crafter_cc_env_act in two, for a caller that looks at the state an
+ * episode ended in (its last observation) before the auto-reset replaces
+ * it: the step, after which a step that ended the episode leaves the env
+ * in its last state with the reset due; then the auto-reset, which starts
+ * the next episode (episode + 1, its world from the step's key_reset)
+ * when one is due and does nothing otherwise.  0, or -1 when memory for
+ * the next world cannot be had. */
+void crafter_cc_env_act_only(crafter_cc_env *env, int action, crafter_cc_outcome *outcome);
+int crafter_cc_env_reset_due(crafter_cc_env *env);
 
 #endif
