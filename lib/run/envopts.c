@@ -30,6 +30,7 @@ static void read_game(const crafter_opt_parser *parser, const crafter_opt *entry
     crafter_opt_fail(parser, entry, format, argument);
   }
   parser->run->game = game;
+  parser->run->game_given = 1;
 }
 
 static void read_seed(const crafter_opt_parser *parser, const crafter_opt *entry,

@@ -271,6 +271,18 @@ static void craftax(const char *crafter_path, const char *path) {
            "observations");
   ok(ends, "the episodes that ended end, the one cut short is marked cut");
   crafter_traj_close(reader);
+
+  char *report = NULL;
+  size_t report_bytes = 0;
+  FILE *out = open_memstream(&report, &report_bytes);
+  int verified = crafter_dataset_verify(path, CRAFTER_GAME_CRAFTAX_CLASSIC, 1, NULL, out, error,
+                                        sizeof(error));
+  fclose(out);
+  ok(verified == 0 && report && strstr(report, "3 episodes") && !strstr(report, "note"),
+     "verify --resimulate replays them from their keys, each starting where the one before "
+     "ended: %s",
+     report ? report : error);
+  free(report);
 }
 
 int main(void) {
@@ -610,14 +622,14 @@ int main(void) {
   char *report = NULL;
   size_t report_bytes = 0;
   FILE *out = open_memstream(&report, &report_bytes);
-  int verified = crafter_dataset_verify(path2, 1, NULL, out, error, sizeof(error));
+  int verified = crafter_dataset_verify(path2, -1, 1, NULL, out, error, sizeof(error));
   fclose(out);
   ok(verified == 1 && report && strstr(report, "episode 0 (seed 7, episode 1): step 4: reward differs"),
      "verify --resimulate fails on it at step 4: %s", report ? report : error);
   free(report);
   report = NULL;
   out = open_memstream(&report, &report_bytes);
-  verified = crafter_dataset_verify(path2, 0, NULL, out, error, sizeof(error));
+  verified = crafter_dataset_verify(path2, -1, 0, NULL, out, error, sizeof(error));
   fclose(out);
   ok(verified == 0, "while its checksums and steps are whole");
   free(report);
