@@ -272,7 +272,6 @@ void crafter_game_options_check(const char *program, const crafter_run *run) {
                         : crafter_level_options_wanted(&run->levels) ? "--levels"
                         : run->players > 1                      ? "--players"
                         : run->textures                         ? "--textures"
-                        : run->record_path                      ? "--record"
                                                                 : NULL;
   char message[256];
   if (option) {

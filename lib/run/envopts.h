@@ -56,9 +56,9 @@ extern const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT];
 
 /* Checks that the options given are ones the run's game has (Crafter has
  * them all): a game other than Crafter takes --seed, --first-episode,
- * --episodes, --envs, --threads and the observation kinds of its row in
- * the games table, no more.  Exits with status 2, naming the option and
- * the game, if not. */
+ * --episodes, --envs, --threads, --record and the observation kinds of
+ * its row in the games table, no more.  Exits with status 2, naming the
+ * option and the game, if not. */
 void crafter_game_options_check(const char *program, const crafter_run *run);
 
 /* For a program that plays only Crafter so far: exits with status 2,
