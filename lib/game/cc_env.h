@@ -41,8 +41,10 @@ typedef struct crafter_cc_env {
   crafter_jaxkey reset_key;
 } crafter_cc_env;
 
-/* A step's outcome.  When the step ended the episode (done), length and
- * achievements are the ended episode's, the env already in the next. */
+/* A step's outcome.  When the step ended the episode (done), length,
+ * achievements and inventory are the ended episode's, the env already in
+ * the next (after crafter_cc_env_act; still in the ended one's last state
+ * after crafter_cc_env_act_only). */
 typedef struct crafter_cc_outcome {
   float reward;         /* Craftax's float32 reward */
   int done;
