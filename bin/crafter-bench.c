@@ -9,6 +9,7 @@
 
 #include "base/cli.h"
 #include "base/outfile.h"
+#include "game/games.h"
 #include "run/envopts.h"
 #include "run/proto.h"
 #include "tools/bench.h"
@@ -149,6 +150,14 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
   crafter_game_options_check(PROGRAM, run);
+  if (run->game != CRAFTER_GAME_CRAFTER && run->record_path) {
+    char message[200];
+    snprintf(message, sizeof(message),
+             "--record with --game %s: crafter-bench records Crafter's episodes only "
+             "(crafter-step --record and crafter-dataset record write %s's)",
+             crafter_game_info_of(run->game)->name, crafter_game_info_of(run->game)->title);
+    usage_error("%s", message);
+  }
   crafter_level_options_check(PROGRAM, &run->levels);
   crafter_task_options_check(PROGRAM, &run->tasks);
   if (crafter_level_options_wanted(&run->levels) && run->world_path)

@@ -8,6 +8,7 @@
 
 #include "base/cli.h"
 #include "base/outfile.h"
+#include "game/games.h"
 #include "run/envopts.h"
 #include "run/proto.h"
 #include "tools/agents.h"
@@ -82,8 +83,8 @@ static void read_format(const crafter_opt_parser *parser, const crafter_opt *ent
 static const crafter_opt entries[] = {
     CRAFTER_OPT_TEXT(
         "Usage: " PROGRAM " COMMAND [OPTION]... [FILE]...\n"
-        "Record, inspect, convert, merge and verify Crafter trajectory files\n"
-        "(crafter-trajectory(5)).\n"
+        "Record, inspect, convert, merge and verify trajectory files of Crafter and\n"
+        "Craftax-Classic (crafter-trajectory(5), crafter-games(7)).\n"
         "\n"
         "Commands:\n"
         "  record -o FILE      record episodes of a built-in agent\n"
@@ -101,7 +102,7 @@ static const crafter_opt entries[] = {
         "record:\n"),
     {.letter = 'a', .name = "agent", .argument = "NAME", .store = read_agent,
      .invalid = "invalid agent '%s' (expected random or scripted)",
-     .help = "random (default) or scripted"},
+     .help = "random (default) or scripted (Crafter's only)"},
     CRAFTER_SHARED(EPISODES, .help = "episodes in the whole dataset (default 100)",
                    .flags = CRAFTER_OPT_LIMITS, .minimum = 1, .maximum = INT32_MAX,
                    .invalid = "invalid episode count '%s' (expected a positive integer)"),
@@ -109,7 +110,9 @@ static const crafter_opt entries[] = {
      .maximum = CRAFTER_LENGTH_MAX,
      .help = "steps per episode at most: Crafter's length, the time\n"
              "limit that ends an episode (default 10000)"},
-    CRAFTER_SHARED(GAME),
+    CRAFTER_SHARED(GAME, .help = "crafter (default) or craftax-classic\n"
+                                 "(crafter-games(7)); the other commands: the game\n"
+                                 "the files must hold"),
     CRAFTER_SHARED(SEED, .help = "the Env seed (default 0)"),
     CRAFTER_SHARED(FIRST_EPISODE),
     {.name = "shard", .argument = "K/N", .store = read_shard,
@@ -117,6 +120,9 @@ static const crafter_opt entries[] = {
      .help = "record only shard K of N (1 <= K <= N): the episodes\n"
              "whose index from 0 is K-1 modulo N; merging the N\n"
              "shards gives the file recorded at once"},
+    CRAFTER_SHARED(ENVS, .help = "craftax-classic: N envs, env e playing seed S+e's\n"
+                                 "episodes one after the other; episode i of the dataset\n"
+                                 "is env i % N's; a shard takes whole envs (default 1)"),
     CRAFTER_SHARED(PLAYERS, .help = "P players a world (1..16), each played by an agent\n"
                                     "of --agent's kind; each player's episode is a chunk"),
     CRAFTER_SHARED(OBS, .help = "store observations: none (default), pixels,\n"
@@ -159,6 +165,7 @@ static const crafter_opt entries[] = {
      .help = "no progress bar (drawn only when stderr is a terminal)"},
     CRAFTER_OPT_TEXT(
         "\n"
+        "--game=NAME (not record): the game the files must hold (default: any)\n"
         "verify:      --resimulate     replay every episode and compare\n"
         "         -t, --textures=DIR   the textures stored pixels were drawn with\n"
         "merge:   -o, --output=FILE\n"
@@ -229,12 +236,36 @@ static int run_record(arguments *a) {
   if (!a->output) usage_error("%s", "record needs an output file: -o FILE");
   if (run->textures && run->obs_kind != CRAFTER_OBS_PIXELS)
     usage_error("%s", "--textures needs --obs pixels");
-  if (record->shard_index > run->episodes)
+  record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
+  if (run->game != CRAFTER_GAME_CRAFTER) {
+    char message[256];
+    const char *name = crafter_game_info_of(run->game)->name;
+    if (record->agent != CRAFTER_AGENT_RANDOM) {
+      snprintf(message, sizeof(message),
+               "--agent %s plays Crafter (it reads Crafter's state): --game %s records the "
+               "random agent only",
+               crafter_agent_name(record->agent), name);
+      usage_error("%s", message);
+    }
+    if (run->given & CRAFTER_GIVEN_LENGTH) {
+      snprintf(message, sizeof(message),
+               "--steps is Crafter's time limit: the episodes of --game %s end by its own "
+               "rules (at 10000 steps at most)",
+               name);
+      usage_error("%s", message);
+    }
+    crafter_game_options_check(PROGRAM, run);
+    if (record->shard_index > run->envs || record->shard_index > run->episodes)
+      fprintf(stderr, PROGRAM ": note: shard %d of %d holds no env of %d with an episode\n",
+              record->shard_index, record->shard_count, run->envs);
+  } else if (run->envs != 1) {
+    usage_error("%s", "--envs is Craftax-Classic's (its episodes are chains): Crafter's are "
+                      "recorded on --threads");
+  } else if (record->shard_index > run->episodes) {
     fprintf(stderr, PROGRAM ": note: shard %d of %d holds no episode of %lld\n",
             record->shard_index, record->shard_count, (long long)run->episodes);
+  }
   run->record_path = a->output;
-  record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
-  crafter_game_crafter_only(PROGRAM, run);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (crafter_level_options_wanted(&run->levels) && (run->first_episode_given || run->world_path))
@@ -247,12 +278,17 @@ static int run_record(arguments *a) {
   return report(a, status);
 }
 
+/* The game the files must hold: --game's, or -1 for any. */
+static int wanted_game(const arguments *a) {
+  return a->record.run.game_given ? a->record.run.game : -1;
+}
+
 static int run_info(arguments *a) {
   need_files(a, 0);
   int status = 0;
   for (int i = 0; i < a->file_count; i++) {
     if (i) putchar('\n');
-    if (crafter_dataset_info(a->files[i], stdout, a->error, sizeof(a->error)) != 0) {
+    if (crafter_dataset_info(a->files[i], wanted_game(a), stdout, a->error, sizeof(a->error)) != 0) {
       fprintf(stderr, PROGRAM ": %s\n", a->error);
       status = 1;
     }
@@ -263,7 +299,7 @@ static int run_info(arguments *a) {
 static int run_list(arguments *a) {
   need_files(a, 0);
   if (a->file_count > 1) usage_error("list takes one file, not '%s' too", a->files[1]);
-  return report(a, crafter_dataset_list(a->files[0], stdout, stderr, a->error, sizeof(a->error)));
+  return report(a, crafter_dataset_list(a->files[0], wanted_game(a), stdout, stderr, a->error, sizeof(a->error)));
 }
 
 static int run_verify(arguments *a) {
@@ -271,7 +307,7 @@ static int run_verify(arguments *a) {
   int status = 0;
   for (int i = 0; i < a->file_count; i++) {
     a->error[0] = '\0';
-    int result = crafter_dataset_verify(a->files[i], a->resimulate, a->record.run.textures, stdout,
+    int result = crafter_dataset_verify(a->files[i], wanted_game(a), a->resimulate, a->record.run.textures, stdout,
                                         a->error,
                                         sizeof(a->error));
     if (result && a->error[0]) fprintf(stderr, PROGRAM ": %s\n", a->error);
@@ -283,7 +319,7 @@ static int run_verify(arguments *a) {
 static int run_merge(arguments *a) {
   need_files(a, 0);
   if (!a->output) usage_error("%s", "merge needs an output file: -o FILE");
-  return report(a, crafter_dataset_merge((const char *const *)a->files, a->file_count, a->output,
+  return report(a, crafter_dataset_merge((const char *const *)a->files, a->file_count, wanted_game(a), a->output,
                                          stderr, PROGRAM, a->error, sizeof(a->error)));
 }
 
@@ -295,7 +331,7 @@ static int export_stats(arguments *a) {
     if (crafter_outfile_open(&whole, a->output, a->error, sizeof(a->error)) < 0) return 1;
     out = whole.file;
   }
-  int status = crafter_dataset_export_stats(a->files[0], out, stderr, a->error, sizeof(a->error));
+  int status = crafter_dataset_export_stats(a->files[0], wanted_game(a), out, stderr, a->error, sizeof(a->error));
   if (out != stdout) {
     if (status)
       crafter_outfile_abort(&whole);
@@ -310,7 +346,7 @@ static int run_export(arguments *a) {
   if (!a->format) usage_error("%s", "export needs --format stats or --format npz");
   if (strcmp(a->format, "stats") == 0) return report(a, export_stats(a));
   if (!a->output) usage_error("%s", "--format npz needs a directory: -o DIR");
-  return report(a, crafter_dataset_export_npz(a->files[0], a->output, a->record.run.textures,
+  return report(a, crafter_dataset_export_npz(a->files[0], wanted_game(a), a->output, a->record.run.textures,
                                               stdout, stderr,
                                               a->error, sizeof(a->error)));
 }
@@ -319,7 +355,7 @@ static crafter_frames_options frames_options(const arguments *a) {
   crafter_frames_options frames = {.episode = a->episode, .steps = a->steps,
                                    .textures = a->record.run.textures, .fps = a->fps,
                                    .format = a->format,
-                                   .ffmpeg = getenv("CRAFTER_FFMPEG")};
+                                   .ffmpeg = getenv("CRAFTER_FFMPEG"), .game = wanted_game(a)};
   const crafter_run *run = &a->record.run;
   if (run->given & CRAFTER_GIVEN_SIZE) {
     frames.size[0] = run->params.size[0];
@@ -344,14 +380,14 @@ static int run_video(arguments *a) {
 }
 
 static const command commands[] = {
-    {"record", "game a n steps s e shard players obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
-    {"info", "", run_info},
-    {"list", "", run_list},
-    {"verify", "resimulate t", run_verify},
-    {"merge", "o", run_merge},
-    {"export", "f o t", run_export},
-    {"frames", "E S steps o t size", run_frames},
-    {"video", "E S steps o t size fps f", run_video},
+    {"record", "game a n steps s e shard N players obs t area view size no-reward tasks split task levels start-level level-order c w T o q", run_record},
+    {"info", "game", run_info},
+    {"list", "game", run_list},
+    {"verify", "game resimulate t", run_verify},
+    {"merge", "game o", run_merge},
+    {"export", "game f o t", run_export},
+    {"frames", "game E S steps o t size", run_frames},
+    {"video", "game E S steps o t size fps f", run_video},
 };
 
 /* Whether `word` is one of the space-separated words of `list`. */

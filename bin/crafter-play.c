@@ -170,9 +170,9 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
     usage_error("%s", "--replay plays back one player's recording: not with --players 2");
   if (run->game != CRAFTER_GAME_CRAFTER) {
     crafter_game_options_check(PROGRAM, run);
-    if (a->replay_path || a->fps || a->colors >= 0 || a->cell_rows)
-      usage_error("%s", "--replay, --fps, --colors and --cell are Crafter's: Craftax-Classic "
-                        "is played one step per key, in letters");
+    if (a->replay_path || run->record_path || a->fps || a->colors >= 0 || a->cell_rows)
+      usage_error("%s", "--replay, --record, --fps, --colors and --cell are Crafter's: "
+                        "Craftax-Classic is played one step per key, in letters");
   }
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);

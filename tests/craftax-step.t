@@ -4,10 +4,12 @@
 # observations equal to JAX's (the CRCs of tests/data/craftax/
 # symbolic-obs.txt.gz, recorded from the pinned reference), results that
 # do not depend on the threads, and JSON lines and frames that agree on
-# when an episode ends.
+# when an episode ends; --record: a trajectory file (crafter-trajectory(5)
+# version 5) whose episodes end where the records say, replay from their
+# keys, and are those crafter-dataset records for the same actions.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
-plan 19
+plan 26
 
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
 slice() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
@@ -20,7 +22,7 @@ ok $? "an unknown game is refused with the names of the games: $(head -n 1 "$scr
 
 refused=""
 for options in "--area 32,32" "--length 100" "--world x.txt" "--players 2" "-O pixels" "-O semantic" \
-               "--record x.traj" "-b --manual-reset" "-b --semantic" "--info full"; do
+               "-b --manual-reset" "-b --semantic" "--info full"; do
   # shellcheck disable=SC2086
   "$step" --game craftax-classic $options </dev/null >/dev/null 2>"$scratch/err"
   status=$?
@@ -128,4 +130,63 @@ ok $? "a craftax-classic state is refused by Crafter: $(cut -c1-110 "$scratch/ou
 echo "load 0 QUFBQUFBQUFB" | "$step" --game craftax-classic -n 0 >"$scratch/out"
 grep -q '"loaded": false, "error": "not a saved state' "$scratch/out"
 ok $? "bytes that are no state are refused and the session goes on: $(cut -c1-90 "$scratch/out")"
+
+# --record: 700 random actions in JSON lines with symbolic observations.
+dataset=$top/bin/crafter-dataset
+awk 'BEGIN { srand(7); for (t = 0; t < 700; t++) print int(rand() * 17) }' >"$scratch/a700"
+"$step" --game craftax-classic -n 0 -O symbolic -s 3 --record "$scratch/rec.traj" \
+  <"$scratch/a700" >"$scratch/records"
+ok $? "--record writes the episodes of 700 steps"
+awk '/"done": true/ { print n + 1 } /"t": / { n++ }' "$scratch/records" | tr '\n' ' ' >"$scratch/json-ends"
+"$dataset" list "$scratch/rec.traj" >"$scratch/list"
+awk -F '\t' 'NR > 1 && $8 != "cut" { sum += $6; printf "%d ", sum }' "$scratch/list" >"$scratch/file-ends"
+[ -s "$scratch/json-ends" ] && cmp -s "$scratch/json-ends" "$scratch/file-ends" &&
+  tail -1 "$scratch/list" | cut -f8 | grep -qx cut &&
+  [ "$(awk -F '\t' 'NR > 1 { sum += $6 } END { print sum }' "$scratch/list")" -eq 700 ]
+ok $? "its episodes end at the steps the records end them ($(cat "$scratch/json-ends")), the last cut, 700 steps in all"
+"$dataset" verify --resimulate "$scratch/rec.traj" >"$scratch/out" && ! grep -q note "$scratch/out"
+ok $? "they replay from their keys, each starting where the one before ended: $(tail -1 "$scratch/out")"
+echo "load 0 $(cat "$scratch/state.b64")" |
+  "$step" --game craftax-classic -n 0 --record "$scratch/load.traj" >"$scratch/out"
+grep -q '"loaded": false, "error": "this env records its episodes: a recording cannot hold a jump in state"' "$scratch/out"
+ok $? "a load is refused while recording: $(cut -c1-120 "$scratch/out")"
+
+# The binary protocol on 3 envs, 2 threads, a reset (255) of env 1 after
+# 20 steps: the episode it cuts is stored cut, the next one starts from the
+# schedule's next key, and 1 thread records the same bytes.
+awk 'BEGIN { srand(8); for (t = 0; t < 300; t++) for (e = 0; e < 3; e++)
+  printf "%c", (t == 20 && e == 1) ? 255 : int(rand() * 17) }' >"$scratch/b300"
+"$step" --game craftax-classic -b -N 3 -T 2 -O symbolic --record "$scratch/b2.traj" \
+  <"$scratch/b300" >/dev/null &&
+  "$step" --game craftax-classic -b -N 3 -T 1 -O symbolic --record "$scratch/b1.traj" \
+    <"$scratch/b300" >/dev/null &&
+  cmp -s "$scratch/b1.traj" "$scratch/b2.traj"
+ok $? "a binary recording of 3 envs is the same bytes on 1 and 2 threads"
+"$dataset" list "$scratch/b2.traj" | awk -F '\t' '$2 == 1' | head -2 >"$scratch/env1"
+"$dataset" verify --resimulate "$scratch/b2.traj" >"$scratch/out" && ! grep -q note "$scratch/out" &&
+  [ "$(head -1 "$scratch/env1" | cut -f6,8)" = "20	cut" ] &&
+  [ "$(sed -n 2p "$scratch/env1" | cut -f3)" = 2 ]
+ok $? "env 1's episode cut by the reset after 20 steps is stored cut, and the next replays from the reset's keys"
+
+# The same actions as crafter-dataset's random agent give the episodes it
+# recorded: the same keys, lengths, returns and ends.
+"$dataset" record -q --game craftax-classic -n 3 -s 5 -o "$scratch/agent.traj"
+"$dataset" export --format npz -o "$scratch/npz" "$scratch/agent.traj" >"$scratch/names"
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import numpy' 2>/dev/null; then
+  python3 - $(cat "$scratch/names") <<'EOF' >"$scratch/agent-actions"
+import sys
+import numpy as np
+for name in sys.argv[1:]:
+    for action in np.load(name)["action"][1:]:
+        print(int(action))
+EOF
+  "$step" --game craftax-classic -n 3 -s 5 --record "$scratch/again.traj" \
+    <"$scratch/agent-actions" >/dev/null
+  "$dataset" list "$scratch/agent.traj" >"$scratch/list-agent"
+  "$dataset" list "$scratch/again.traj" >"$scratch/list-again"
+  cmp -s "$scratch/list-agent" "$scratch/list-again"
+  ok $? "crafter-step --record, given crafter-dataset's random actions, records its episodes"
+else
+  skip "python3 with numpy is not installed"
+fi
 finish

@@ -236,7 +236,10 @@ int crafter_recording_step(crafter_recording *recording, const crafter_env *env,
  * recording.  0, or -1 with a reason. */
 int crafter_recording_close(crafter_recording *recording, char *error, size_t error_size);
 
-/* Reading: the intact episodes of a file, found even past damage. */
+/* Reading: the intact episodes of a file, found even past damage.  A
+ * file of Crafter's episodes: one of another game the toolkit plays
+ * (Craftax-Classic's, format version 5) is refused, the message naming
+ * both games. */
 typedef struct crafter_traj_reader crafter_traj_reader;
 crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size);
 void crafter_traj_close(crafter_traj_reader *reader);

@@ -44,29 +44,56 @@ void crafter_cc_report_achievements(const crafter_cc_state *state,
 int crafter_cc_env_start(crafter_cc_env *env, int64_t seed) {
   env->seed = seed;
   env->episode = 1;
-  crafter_jaxkey first = crafter_cc_schedule_start(seed, &env->key);
-  return crafter_cc_generate_world(first, &env->state);
+  env->reset_due = 0;
+  env->world_key = crafter_cc_schedule_start(seed, &env->key);
+  return crafter_cc_generate_world(env->world_key, &env->state);
+}
+
+int crafter_cc_env_start_keys(crafter_cc_env *env, int64_t seed, int64_t episode,
+                              crafter_jaxkey world_key, crafter_jaxkey schedule_key) {
+  env->seed = seed;
+  env->episode = episode;
+  env->key = schedule_key;
+  env->world_key = world_key;
+  env->reset_due = 0;
+  return crafter_cc_generate_world(world_key, &env->state);
 }
 
 int crafter_cc_env_restart(crafter_cc_env *env) {
+  env->reset_due = 0;
   env->episode++;
-  return crafter_cc_generate_world(crafter_cc_schedule_next(&env->key), &env->state);
+  env->world_key = crafter_cc_schedule_next(&env->key);
+  return crafter_cc_generate_world(env->world_key, &env->state);
 }
 
-int crafter_cc_env_act(crafter_cc_env *env, int action, crafter_cc_outcome *outcome) {
+void crafter_cc_env_act_only(crafter_cc_env *env, int action, crafter_cc_outcome *outcome) {
   crafter_jaxkey keys[2]; /* key_step, key_reset */
   crafter_jax_split(crafter_cc_schedule_next(&env->key), keys, 2);
   uint8_t before[CRAFTER_CC_ACHIEVEMENTS];
   memcpy(before, env->state.achievements, sizeof before);
   outcome->reward = crafter_cc_game_step(&env->state, keys[0], action);
   outcome->done = crafter_cc_game_over(&env->state);
+  outcome->died = outcome->done && crafter_cc_game_died(&env->state);
   outcome->unlocked = 0;
   for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++)
     if (env->state.achievements[k] && !before[k])
       outcome->unlocked |= 1u << crafter_cc_report_achievement[k];
   outcome->length = env->state.timestep;
   crafter_cc_report_achievements(&env->state, outcome->achievements);
-  if (!outcome->done) return 0;
+  crafter_cc_report_inventory(&env->state, outcome->inventory);
+  env->reset_due = outcome->done;
+  env->reset_key = keys[1];
+}
+
+int crafter_cc_env_reset_due(crafter_cc_env *env) {
+  if (!env->reset_due) return 0;
+  env->reset_due = 0;
   env->episode++;
-  return crafter_cc_generate_world(keys[1], &env->state);
+  env->world_key = env->reset_key;
+  return crafter_cc_generate_world(env->world_key, &env->state);
+}
+
+int crafter_cc_env_act(crafter_cc_env *env, int action, crafter_cc_outcome *outcome) {
+  crafter_cc_env_act_only(env, action, outcome);
+  return crafter_cc_env_reset_due(env);
 }

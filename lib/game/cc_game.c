@@ -1021,10 +1021,13 @@ float crafter_cc_game_step(crafter_cc_state *state, crafter_jaxkey key, int acti
   return crafter_cc_game_step_arith(state, key, action, CRAFTER_CC_AS_JAX);
 }
 
-int crafter_cc_game_over(const crafter_cc_state *s) {
-  return s->timestep >= CRAFTER_CC_MAX_TIMESTEPS ||
-         map_read(s->map, s->player_position[0], s->player_position[1]) == CRAFTER_CC_LAVA ||
+int crafter_cc_game_died(const crafter_cc_state *s) {
+  return map_read(s->map, s->player_position[0], s->player_position[1]) == CRAFTER_CC_LAVA ||
          s->player_health <= 0;
+}
+
+int crafter_cc_game_over(const crafter_cc_state *s) {
+  return s->timestep >= CRAFTER_CC_MAX_TIMESTEPS || crafter_cc_game_died(s);
 }
 
 int crafter_cc_env_step_arith(crafter_cc_state *state, crafter_jaxkey key, int action,

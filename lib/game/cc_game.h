@@ -26,7 +26,12 @@
 enum {
   CRAFTER_CC_ACTIONS = 17, /* Craftax-Classic's Action: NOOP 0 .. MAKE_IRON_SWORD 16 */
   CRAFTER_CC_MAX_TIMESTEPS = 10000,
-  CRAFTER_CC_DAY_LENGTH = 300
+  CRAFTER_CC_DAY_LENGTH = 300,
+  /* The most an episode can return: 1 for each of the 22 achievements; the
+   * health's share adds up to a tenth of its change over the episode,
+   * which starts at the most health there is (9), so it is never above
+   * 0.  Craftax reports returns as a percentage of it. */
+  CRAFTER_CC_MAX_RETURN = 22
 };
 
 /* The schedule of seed `seed`: *key holds the key carried from step to
@@ -46,6 +51,10 @@ float crafter_cc_game_step(crafter_cc_state *state, crafter_jaxkey key, int acti
 /* is_game_over: the timestep has reached 10000, the player stands in
  * lava or has no health left. */
 int crafter_cc_game_over(const crafter_cc_state *state);
+
+/* The part of is_game_over that is not the time limit: the player stands
+ * in lava or has no health left. */
+int crafter_cc_game_died(const crafter_cc_state *state);
 
 /* The auto-reset env's step given key k: key_step, key_reset = split(k);
  * the game steps with key_step; done is whether the game is over after

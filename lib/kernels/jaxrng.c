@@ -152,6 +152,16 @@ void crafter_jax_randint(crafter_jaxkey key, int32_t *out, long count, int32_t m
                         crafter_jax_bits_at(halves[1], (uint64_t)i), minval, span, multiplier);
 }
 
+int32_t crafter_jax_randint_at(crafter_jaxkey key, uint64_t index, int32_t minval,
+                               int32_t maxval) {
+  crafter_jaxkey halves[2];
+  crafter_jax_split(key, halves, 2);
+  uint32_t span, multiplier;
+  randint_span(minval, maxval, &span, &multiplier);
+  return randint_of(crafter_jax_bits_at(halves[0], index), crafter_jax_bits_at(halves[1], index),
+                    minval, span, multiplier);
+}
+
 int32_t crafter_jax_randint1(crafter_jaxkey key, int32_t minval, int32_t maxval) {
   int32_t out;
   crafter_jax_randint(key, &out, 1, minval, maxval);

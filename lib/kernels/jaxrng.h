@@ -139,6 +139,12 @@ float crafter_jax_uniform1(crafter_jaxkey key);
  * Bounds are int32, as JAX requires of Python ints there. */
 void crafter_jax_randint(crafter_jaxkey key, int32_t *out, long count, int32_t minval, int32_t maxval);
 
+/* Element `index` of jax.random.randint(key, shape, minval, maxval) for
+ * any shape of more than `index` elements: what crafter_jax_randint puts
+ * at out[index], without the elements before it. */
+int32_t crafter_jax_randint_at(crafter_jaxkey key, uint64_t index, int32_t minval,
+                               int32_t maxval);
+
 /* jax.random.randint(key, (), minval, maxval) (int32). */
 int32_t crafter_jax_randint1(crafter_jaxkey key, int32_t minval, int32_t maxval);
 

@@ -14,6 +14,8 @@ struct crafter_cc_batch {
   crafter_cc_env *envs;
   crafter_pool *pool;
   uint8_t *own_obs, *obs;
+  uint8_t *final;     /* with final_obs: the last observations of episodes that ended */
+  uint8_t *ended;     /* [i]: env i's episode ended at the last step */
   size_t obs_bytes;
   /* the step being made */
   const uint8_t *actions;
@@ -22,12 +24,15 @@ struct crafter_cc_batch {
   int failed;
 };
 
-static void observe(crafter_cc_batch *batch, int i) {
-  if (!batch->obs_bytes) return;
+static void observe_into(crafter_cc_batch *batch, int i, uint8_t *buffer) {
   float values[CRAFTER_SYMBOLIC_SIZE];
   crafter_cc_render_symbolic(&batch->envs[i].state, values);
-  uint8_t *out = batch->obs + batch->obs_bytes * (size_t)i;
+  uint8_t *out = buffer + batch->obs_bytes * (size_t)i;
   for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
+}
+
+static void observe(crafter_cc_batch *batch, int i) {
+  if (batch->obs_bytes) observe_into(batch, i, batch->obs);
 }
 
 static void start_job(void *context, int i) {
@@ -49,11 +54,19 @@ static void step_job(void *context, int i) {
     memset(outcome, 0, sizeof *outcome);
     outcome->length = env->state.timestep;
     crafter_cc_report_achievements(&env->state, outcome->achievements);
+    crafter_cc_report_inventory(&env->state, outcome->inventory);
     batch->started[i] = 1;
+  } else if (batch->final) {
+    /* The state the episode ended in is observed before the auto-reset. */
+    crafter_cc_env_act_only(env, batch->actions[i], outcome);
+    if (outcome->done) observe_into(batch, i, batch->final);
+    failed = crafter_cc_env_reset_due(env);
+    batch->started[i] = (uint8_t)outcome->done;
   } else {
     failed = crafter_cc_env_act(env, batch->actions[i], outcome);
     batch->started[i] = (uint8_t)outcome->done;
   }
+  if (batch->ended) batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
   if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
   observe(batch, i);
 }
@@ -70,8 +83,14 @@ crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, 
   batch->obs_bytes = options->symbolic ? 4 * (size_t)CRAFTER_SYMBOLIC_SIZE : 0;
   batch->envs = calloc((size_t)options->envs, sizeof *batch->envs);
   batch->own_obs = batch->obs_bytes ? malloc(batch->obs_bytes * (size_t)options->envs) : NULL;
+  int finals = options->final_obs && batch->obs_bytes;
+  if (finals) {
+    batch->final = malloc(batch->obs_bytes * (size_t)options->envs);
+    batch->ended = calloc((size_t)options->envs, 1);
+  }
   batch->pool = crafter_pool_new(options->threads < 1 ? 1 : options->threads);
-  if (!batch->envs || (batch->obs_bytes && !batch->own_obs) || !batch->pool) {
+  if (!batch->envs || (batch->obs_bytes && !batch->own_obs) || !batch->pool ||
+      (finals && (!batch->final || !batch->ended))) {
     if (batch->pool || !batch->envs)
       snprintf(error, error_size, "out of memory");
     else
@@ -94,6 +113,8 @@ void crafter_cc_batch_free(crafter_cc_batch *batch) {
   crafter_pool_free(batch->pool);
   free(batch->envs);
   free(batch->own_obs);
+  free(batch->final);
+  free(batch->ended);
   free(batch);
 }
 
@@ -111,6 +132,10 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
 }
 
 void crafter_cc_batch_observe(crafter_cc_batch *batch, int i) { observe(batch, i); }
+
+const uint8_t *crafter_cc_batch_final_obs(const crafter_cc_batch *batch, int i) {
+  return batch->final && batch->ended[i] ? batch->final + batch->obs_bytes * (size_t)i : NULL;
+}
 
 const uint8_t *crafter_cc_batch_obs(const crafter_cc_batch *batch, int i) {
   return batch->obs_bytes ? batch->obs + batch->obs_bytes * (size_t)i : NULL;

@@ -22,6 +22,8 @@ typedef struct crafter_cc_batch_options {
   int64_t first_episode; /* the episode counter of every env's first episode (1) */
   int symbolic;          /* 1: every env's symbolic observation is made after each
                             start and step (cc_render.h), 0: none */
+  int final_obs;         /* with symbolic, 1: also the observation of the state an episode
+                            ended in, before the auto-reset replaces it (for recordings) */
 } crafter_cc_batch_options;
 
 /* Makes the envs and starts each one's first episode.  NULL with a
@@ -45,6 +47,10 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
 /* Makes env i's observation again, after its state changed between steps
  * (a load). */
 void crafter_cc_batch_observe(crafter_cc_batch *batch, int i);
+
+/* With final_obs: env i's observation of the state its episode ended in
+ * at the last step, when that step ended it (obs_bytes; else NULL). */
+const uint8_t *crafter_cc_batch_final_obs(const crafter_cc_batch *batch, int i);
 
 /* Env i's observation (obs_bytes; none: NULL), env and count. */
 const uint8_t *crafter_cc_batch_obs(const crafter_cc_batch *batch, int i);

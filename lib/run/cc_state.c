@@ -208,5 +208,7 @@ int crafter_cc_state_load(crafter_cc_env *env, const uint8_t *state, size_t size
   env->episode = episode;
   env->key.word[0] = crafter_get_u32(state + 40);
   env->key.word[1] = crafter_get_u32(state + 44);
+  env->world_key = (crafter_jaxkey){{0, 0}}; /* a saved state does not hold it */
+  env->reset_due = 0;
   return 0;
 }

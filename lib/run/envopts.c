@@ -30,6 +30,7 @@ static void read_game(const crafter_opt_parser *parser, const crafter_opt *entry
     crafter_opt_fail(parser, entry, format, argument);
   }
   parser->run->game = game;
+  parser->run->game_given = 1;
 }
 
 static void read_seed(const crafter_opt_parser *parser, const crafter_opt *entry,
@@ -277,7 +278,6 @@ void crafter_game_options_check_allowing(const char *program, const crafter_run 
                         : run->players > 1                      ? "--players"
                         : run->textures && !(allowed & CRAFTER_GAME_ALLOW_TEXTURES)
                                                                 ? "--textures"
-                        : run->record_path                      ? "--record"
                                                                 : NULL;
   char message[256];
   if (option) {
@@ -297,13 +297,4 @@ void crafter_game_options_check_allowing(const char *program, const crafter_run 
              crafter_obs_kind_name(run->obs_kind), kinds);
     crafter_usage_error(program, "%s", message);
   }
-}
-
-void crafter_game_crafter_only(const char *program, const crafter_run *run) {
-  if (run->game == CRAFTER_GAME_CRAFTER) return;
-  char message[256];
-  snprintf(message, sizeof(message),
-           "--game %s: %s plays only crafter so far (crafter-step, crafter-bench, crafter-gen and crafter-play play %s)",
-           crafter_game_info_of(run->game)->name, program, crafter_game_info_of(run->game)->name);
-  crafter_usage_error(program, "%s", message);
 }

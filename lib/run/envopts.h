@@ -56,9 +56,9 @@ extern const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT];
 
 /* Checks that the options given are ones the run's game has (Crafter has
  * them all): a game other than Crafter takes --seed, --first-episode,
- * --episodes, --envs, --threads and the observation kinds of its row in
- * the games table, no more.  Exits with status 2, naming the option and
- * the game, if not. */
+ * --episodes, --envs, --threads, --record and the observation kinds of
+ * its row in the games table, no more.  Exits with status 2, naming the
+ * option and the game, if not. */
 void crafter_game_options_check(const char *program, const crafter_run *run);
 
 /* The same, taking also the options of `allowed` (CRAFTER_GAME_ALLOW_...)
@@ -66,10 +66,6 @@ void crafter_game_options_check(const char *program, const crafter_run *run);
 #define CRAFTER_GAME_ALLOW_TEXTURES 1u /* crafter-gen: the textures of a map's picture */
 void crafter_game_options_check_allowing(const char *program, const crafter_run *run,
                                          unsigned allowed);
-
-/* For a program that plays only Crafter so far: exits with status 2,
- * saying which programs play the run's game, when it is another. */
-void crafter_game_crafter_only(const char *program, const crafter_run *run);
 
 /* Checks that --split and --task come with --tasks (exits with status 2
  * if not). */

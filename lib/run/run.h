@@ -52,6 +52,7 @@ typedef struct crafter_run {
   /* What the command line says.  Each program says what the counts mean
    * to it where it differs. */
   int game;                   /* enum crafter_game_id (game/games.h): --game, Crafter's 0 */
+  int game_given;             /* --game was given */
   crafter_params params;      /* env i plays seed params.seed + i */
   unsigned given;             /* enum crafter_given: the parameters the command line set,
                                  which a configuration's env section does not override */

@@ -5,6 +5,8 @@
 #include <zlib.h>
 
 #include "base/bytes.h"
+#include "game/cc_worldgen.h"
+#include "game/games.h"
 #include "run/levels.h"
 #include "run/worldfile.h"
 #include "view/obskind.h"
@@ -56,6 +58,26 @@ void crafter_traj_header_init(crafter_traj_header *header, const crafter_params 
   snprintf(header->agent, sizeof(header->agent), "%s", agent ? agent : "");
   if (crafter_obs_kind(obs_kind)->drawn && textures)
     header->textures_crc = crafter_traj_textures_crc(textures);
+}
+
+void crafter_traj_game_params(int game, crafter_params *params) {
+  crafter_params_default(params);
+  if (game != CRAFTER_GAME_CRAFTAX_CLASSIC) return;
+  params->area[0] = params->area[1] = CRAFTER_CC_MAP_SIZE;
+  params->view[0] = params->view[1] = 9;
+  params->size[0] = params->size[1] = 63;
+  params->length = 10000;
+  params->reward = 1;
+}
+
+void crafter_traj_header_init_game(crafter_traj_header *header, int game, int64_t seed,
+                                   int obs_kind, const char *agent) {
+  crafter_params params;
+  crafter_traj_game_params(game, &params);
+  params.seed = seed;
+  crafter_traj_header_init(header, &params, obs_kind, agent, NULL);
+  header->version = CRAFTER_TRAJ_VERSION_GAME;
+  header->game = game;
 }
 
 void crafter_traj_header_set_players(crafter_traj_header *header, int players) {

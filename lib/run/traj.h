@@ -40,6 +40,12 @@
 #define CRAFTER_TRAJ_VERSION_PLAYERS 4 /* episodes of several players: the header counts
                                           them, each chunk is one player's episode (the
                                           rules and tasks as in version 3, if any) */
+#define CRAFTER_TRAJ_VERSION_GAME 5 /* episodes of a game other than Crafter (game/games.h):
+                                       the header holds its number, the parameters are the
+                                       game's own, each chunk holds the keys its episode
+                                       started with (Craftax-Classic's world key and
+                                       schedule key); no goals, rules, levels or players.
+                                       A file of versions 1 to 4 is Crafter's */
 #define CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES 32
 #define CRAFTER_TRAJ_HEADER_BYTES 128
 #define CRAFTER_TRAJ_CHUNK_HEADER_BYTES 256
@@ -49,6 +55,8 @@
 
 typedef struct crafter_traj_header {
   uint32_t version;
+  int game;               /* enum crafter_game_id (game/games.h): Crafter's 0 in versions 1 to
+                             4, another in version 5 */
   crafter_params params;  /* seed: the Env seed of the recording */
   int obs_kind;           /* enum crafter_obs_kind (obskind.h) of a kind that is stored:
                              none, pixels, semantic or symbolic; the file holds its
@@ -89,6 +97,19 @@ typedef struct crafter_traj_header {
  * unless the kind is pixels. */
 void crafter_traj_header_init(crafter_traj_header *header, const crafter_params *params,
                               int obs_kind, const char *agent, const crafter_textures *textures);
+
+/* Fills a header for the episodes of `game`, a game other than Crafter
+ * (version 5): the Env seed, observations of a kind the game has (none or
+ * symbolic for Craftax-Classic), the agent.  The parameters are the
+ * game's own (crafter_traj_game_params). */
+void crafter_traj_header_init_game(crafter_traj_header *header, int game, int64_t seed,
+                                   int obs_kind, const char *agent);
+
+/* The parameters a file of `game` other than Crafter holds, which no
+ * option changes; Craftax-Classic's: its 64x64 map, the 9x9 grid of its
+ * observation (9x7 cells and 2 rows of inventory), the 63x63 pixels of
+ * Craftax-Classic-Pixels, its time limit of 10000 steps, reward on. */
+void crafter_traj_game_params(int game, crafter_params *params);
 
 /* Records that every world has `players` players (1: Crafter's one); with
  * several the file is of version 4 and symbolic observations have 1408
@@ -138,7 +159,12 @@ typedef struct crafter_traj_episode {
   uint64_t raw_bytes;   /* of the steps uncompressed */
   int64_t seed;         /* the Env seed */
   int64_t episode;      /* the Env's episode counter, from 1 */
-  int64_t world_seed;
+  int64_t world_seed;   /* Crafter's; 0 in a file of another game */
+  int game;             /* the file's game (enum crafter_game_id): what the chunk header holds */
+  uint32_t world_key[2];    /* another game's (version 5): the key its world was generated
+                               from and the schedule's key at its start, JAX's uint32[2]
+                               arrays (game/cc_env.h); 0 in Crafter's */
+  uint32_t schedule_key[2];
   uint32_t steps;
   uint32_t unlocked;    /* bit i: achievement i unlocked during the episode */
   double reward;        /* sum of info['reward'] over the steps, in order */
@@ -157,10 +183,12 @@ typedef struct crafter_traj_episode {
 typedef struct crafter_traj_step {
   uint8_t action;
   uint8_t done;
-  uint8_t died;      /* the player died: Crafter's discount is 0 when set, else 1 */
+  uint8_t died;      /* the player died: Crafter's discount is 0 when set, else 1
+                        (Craftax-Classic's is 0 at every done) */
   uint8_t goal;      /* the episode's goal was met by this step */
   uint32_t unlocked; /* achievements unlocked for the first time by this step */
-  double reward;     /* Crafter's info['reward'], whatever params.reward says */
+  double reward;     /* Crafter's info['reward'], whatever params.reward says; another
+                        game's reward (Craftax-Classic's float32) */
 } crafter_traj_step;
 
 /* Whether the bytes start with the trajectory magic. */

@@ -6,6 +6,7 @@
 
 #include "base/bytes.h"
 #include "base/errors.h"
+#include "game/games.h"
 #include "run/levels.h"
 
 /* ---- the file header ---- */
@@ -15,13 +16,19 @@ void crafter_traj_encode_header(const crafter_traj_header *header, uint32_t task
                                 uint8_t out[CRAFTER_TRAJ_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_TRAJ_HEADER_BYTES);
   memcpy(out, CRAFTER_TRAJ_MAGIC, 8);
-  crafter_put_u32(out + 8, header->players > 1   ? CRAFTER_TRAJ_VERSION_PLAYERS
-                           : config_chunk_bytes ? CRAFTER_TRAJ_VERSION_RULES
-                           : task_chunk_bytes   ? CRAFTER_TRAJ_VERSION_TASKS
-                                                : CRAFTER_TRAJ_VERSION);
+  crafter_put_u32(out + 8, header->game != CRAFTER_GAME_CRAFTER ? CRAFTER_TRAJ_VERSION_GAME
+                           : header->players > 1                ? CRAFTER_TRAJ_VERSION_PLAYERS
+                           : config_chunk_bytes                 ? CRAFTER_TRAJ_VERSION_RULES
+                           : task_chunk_bytes                   ? CRAFTER_TRAJ_VERSION_TASKS
+                                                                : CRAFTER_TRAJ_VERSION);
   crafter_put_u32(out + 12, CRAFTER_TRAJ_HEADER_BYTES);
   crafter_put_u16(out + 16, (uint16_t)crafter_obs_kind(header->obs_kind)->traj_code);
-  if (header->players > 1) crafter_put_u16(out + 18, (uint16_t)header->players);
+  /* Version 4's players, version 5's game: the bytes at 18 say what the
+   * version adds. */
+  if (header->game != CRAFTER_GAME_CRAFTER)
+    crafter_put_u16(out + 18, (uint16_t)header->game);
+  else if (header->players > 1)
+    crafter_put_u16(out + 18, (uint16_t)header->players);
   crafter_put_u32(out + 20, header->obs_bytes);
   const crafter_params *params = &header->params;
   for (int axis = 0; axis < 2; axis++) {
@@ -58,12 +65,11 @@ int crafter_traj_decode_header(const uint8_t *in, size_t size, crafter_traj_head
     return crafter_fail(error, error_size, "the header is cut short: %zu of %d bytes", size,
                  CRAFTER_TRAJ_HEADER_BYTES);
   uint32_t version = crafter_get_u32(in + 8);
-  if (version != CRAFTER_TRAJ_VERSION && version != CRAFTER_TRAJ_VERSION_TASKS &&
-      version != CRAFTER_TRAJ_VERSION_RULES && version != CRAFTER_TRAJ_VERSION_PLAYERS)
+  if (version < CRAFTER_TRAJ_VERSION || version > CRAFTER_TRAJ_VERSION_GAME)
     return crafter_fail(error, error_size,
                  "format version %u, but this program reads versions %d to %d (a newer toolkit "
                  "may)",
-                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_PLAYERS);
+                 version, CRAFTER_TRAJ_VERSION, CRAFTER_TRAJ_VERSION_GAME);
   if (crafter_get_u32(in + 12) != CRAFTER_TRAJ_HEADER_BYTES)
     return crafter_fail(error, error_size, "the header size is %u, not %d", crafter_get_u32(in + 12),
                  CRAFTER_TRAJ_HEADER_BYTES);
@@ -75,13 +81,26 @@ int crafter_traj_decode_header(const uint8_t *in, size_t size, crafter_traj_head
   memset(header, 0, sizeof(*header));
   header->version = version;
   int obs_code = (int)crafter_get_u16(in + 16);
-  /* Version 4 counts its players at 18; before, those bytes are zero. */
-  header->players = (int)crafter_get_u16(in + 18);
-  if (version == CRAFTER_TRAJ_VERSION_PLAYERS ? header->players < 2 ||
-                                                    header->players > CRAFTER_PLAYERS_MAX
-                                              : header->players != 0)
-    return crafter_fail(error, error_size, "version %u with %d players", version, header->players);
-  if (header->players == 0) header->players = 1;
+  /* Version 4 counts its players at 18, version 5 names its game there;
+   * before, those bytes are zero. */
+  int at18 = (int)crafter_get_u16(in + 18);
+  if (version == CRAFTER_TRAJ_VERSION_GAME) {
+    header->game = at18;
+    header->players = 1;
+    if (header->game == CRAFTER_GAME_CRAFTER || !crafter_game_info_of(header->game))
+      return crafter_fail(error, error_size,
+                          "version %u of game number %d, which this program does not play (its "
+                          "games are %s; a newer toolkit may)",
+                          version, header->game, crafter_game_names());
+  } else {
+    header->players = at18;
+    if (version == CRAFTER_TRAJ_VERSION_PLAYERS
+            ? header->players < 2 || header->players > CRAFTER_PLAYERS_MAX
+            : header->players != 0)
+      return crafter_fail(error, error_size, "version %u with %d players", version,
+                          header->players);
+    if (header->players == 0) header->players = 1;
+  }
   header->obs_bytes = crafter_get_u32(in + 20);
   crafter_params *params = &header->params;
   for (int axis = 0; axis < 2; axis++) {
@@ -108,8 +127,15 @@ int crafter_traj_decode_header(const uint8_t *in, size_t size, crafter_traj_head
   header->level_first = level_first;
   header->level_order = (int)level_order;
   *config_chunk_bytes = crafter_get_u32(in + 120);
-  int any_rules = version >= CRAFTER_TRAJ_VERSION_RULES;
-  if ((!any_rules && (version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0)) ||
+  if (version == CRAFTER_TRAJ_VERSION_GAME &&
+      (*task_chunk_bytes || *config_chunk_bytes || level_count || header->textures_crc))
+    return crafter_fail(error, error_size,
+                        "version %u with goals, rules, levels or textures, which only Crafter's "
+                        "files have",
+                        version);
+  int any_rules = version >= CRAFTER_TRAJ_VERSION_RULES && version <= CRAFTER_TRAJ_VERSION_PLAYERS;
+  if ((version <= CRAFTER_TRAJ_VERSION_TASKS &&
+       (version == CRAFTER_TRAJ_VERSION) != (*task_chunk_bytes == 0)) ||
       (*task_chunk_bytes && *task_chunk_bytes <= CRAFTER_TRAJ_TASK_CHUNK_HEADER_BYTES))
     return crafter_fail(error, error_size, "version %u with a task table of %u bytes", version,
                         *task_chunk_bytes);
@@ -137,9 +163,27 @@ int crafter_traj_decode_header(const uint8_t *in, size_t size, crafter_traj_head
                  (long long)crafter_get_i64(in + 56));
   if (crafter_params_check(params, problem, sizeof(problem)) < 0)
     return crafter_fail(error, error_size, "the header's parameters are impossible: %s", problem);
+  const crafter_game_info *game = crafter_game_info_of(header->game);
+  if (header->game != CRAFTER_GAME_CRAFTER) {
+    crafter_params own;
+    crafter_traj_game_params(header->game, &own);
+    own.seed = params->seed;
+    if (memcmp(own.area, params->area, sizeof own.area) != 0 ||
+        memcmp(own.view, params->view, sizeof own.view) != 0 ||
+        memcmp(own.size, params->size, sizeof own.size) != 0 || own.length != params->length ||
+        own.reward != params->reward)
+      return crafter_fail(error, error_size,
+                          "the header's parameters are not %s's own (area %dx%d, view %dx%d, "
+                          "size %dx%d, length %ld, reward on)",
+                          game->title, own.area[0], own.area[1], own.view[0], own.view[1],
+                          own.size[0], own.size[1], own.length);
+  }
   header->obs_kind = crafter_obs_kind_from_traj_code(obs_code);
   if (!crafter_traj_stores_kind(header->obs_kind))
     return crafter_fail(error, error_size, "unknown observation kind %d", obs_code);
+  if (!(game->obs_kinds & (1u << header->obs_kind)))
+    return crafter_fail(error, error_size, "%s observations, which %s does not have",
+                        crafter_obs_kind_name(header->obs_kind), game->title);
   uint32_t expected = crafter_traj_obs_bytes(params, header->obs_kind, header->players);
   if (header->obs_bytes != expected)
     return crafter_fail(error, error_size, "observations of %u bytes, but %s ones are %u bytes",
@@ -168,7 +212,16 @@ void crafter_traj_encode_chunk_header(const crafter_traj_episode *episode,
   crafter_put_u64(out + 16, episode->raw_bytes);
   crafter_put_i64(out + 24, episode->seed);
   crafter_put_i64(out + 32, episode->episode);
-  crafter_put_i64(out + 40, episode->world_seed);
+  if (episode->game != CRAFTER_GAME_CRAFTER) {
+    /* Another game's episode: its world key where Crafter's world seed
+     * is, the schedule's key in bytes Crafter reserves. */
+    crafter_put_u32(out + 40, episode->world_key[0]);
+    crafter_put_u32(out + 44, episode->world_key[1]);
+    crafter_put_u32(out + 240, episode->schedule_key[0]);
+    crafter_put_u32(out + 244, episode->schedule_key[1]);
+  } else {
+    crafter_put_i64(out + 40, episode->world_seed);
+  }
   crafter_put_u32(out + 48, episode->steps);
   crafter_put_u32(out + 52, episode->unlocked);
   crafter_put_f64(out + 56, episode->reward);
@@ -205,7 +258,15 @@ int crafter_traj_decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_
   episode->raw_bytes = crafter_get_u64(in + 16);
   episode->seed = crafter_get_i64(in + 24);
   episode->episode = crafter_get_i64(in + 32);
-  episode->world_seed = crafter_get_i64(in + 40);
+  episode->game = header->game;
+  if (header->game != CRAFTER_GAME_CRAFTER) {
+    episode->world_key[0] = crafter_get_u32(in + 40);
+    episode->world_key[1] = crafter_get_u32(in + 44);
+    episode->schedule_key[0] = crafter_get_u32(in + 240);
+    episode->schedule_key[1] = crafter_get_u32(in + 244);
+  } else {
+    episode->world_seed = crafter_get_i64(in + 40);
+  }
   episode->steps = crafter_get_u32(in + 48);
   episode->unlocked = crafter_get_u32(in + 52);
   episode->reward = crafter_get_f64(in + 56);
@@ -233,7 +294,7 @@ int crafter_traj_decode_chunk_header(const uint8_t *in, uint64_t offset, uint64_
     return crafter_fail(error, error_size, "the episode is player %u's in a file of %d player%s",
                         player, header->players, header->players == 1 ? "" : "s");
   episode->player = (int)player - 1;
-  for (int i = 240; i < 248; i++)
+  for (int i = header->game != CRAFTER_GAME_CRAFTER ? 248 : 240; i < 248; i++)
     if (in[i]) return crafter_fail(error, error_size, "reserved bytes of the chunk header are set");
   if (payload == 0) return crafter_fail(error, error_size, "the episode chunk has no compressed steps");
   uint64_t room = file_bytes - offset - CRAFTER_TRAJ_CHUNK_HEADER_BYTES;

@@ -12,6 +12,7 @@
 
 #include "base/bytes.h"
 #include "base/errors.h"
+#include "game/games.h"
 #include "run/traj_format.h"
 #include "run/worldfile.h"
 
@@ -547,7 +548,7 @@ static int read_tables(crafter_traj_reader *reader, uint32_t task_bytes, uint32_
 }
 
 static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char *name,
-                                        char *error, size_t error_size) {
+                                        int game, char *error, size_t error_size) {
   uint8_t bytes[CRAFTER_TRAJ_HEADER_BYTES];
   size_t have = reader->size < sizeof(bytes) ? (size_t)reader->size : sizeof(bytes);
   if (read_at(reader, 0, bytes, have) < 0) {
@@ -561,6 +562,13 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
                     sizeof(problem)) < 0 ||
       read_tables(reader, task_chunk_bytes, config_chunk_bytes, problem, sizeof(problem)) < 0) {
     crafter_fail(error, error_size, "%s: %s", name, problem);
+    crafter_traj_close(reader);
+    return NULL;
+  }
+  if (game >= 0 && reader->header.game != game) {
+    crafter_fail(error, error_size, "%s: a trajectory of %s (format version %u), not of %s", name,
+                 crafter_game_info_of(reader->header.game)->name, reader->header.version,
+                 crafter_game_info_of(game) ? crafter_game_info_of(game)->name : "?");
     crafter_traj_close(reader);
     return NULL;
   }
@@ -584,6 +592,11 @@ static crafter_traj_reader *open_reader(crafter_traj_reader *reader, const char 
 }
 
 crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t error_size) {
+  return crafter_traj_open_game(path, CRAFTER_GAME_CRAFTER, error, error_size);
+}
+
+crafter_traj_reader *crafter_traj_open_game(const char *path, int game, char *error,
+                                            size_t error_size) {
   crafter_traj_reader *reader = calloc(1, sizeof(*reader));
   if (!reader) {
     crafter_fail(error, error_size, "out of memory");
@@ -602,7 +615,7 @@ crafter_traj_reader *crafter_traj_open(const char *path, char *error, size_t err
     return NULL;
   }
   reader->size = (uint64_t)info.st_size;
-  return open_reader(reader, path, error, error_size);
+  return open_reader(reader, path, game, error, error_size);
 }
 
 crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, char *error,
@@ -615,7 +628,7 @@ crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, 
   reader->fd = -1;
   reader->memory = data;
   reader->size = size;
-  crafter_traj_reader *opened = open_reader(reader, "trajectory", error, error_size);
+  crafter_traj_reader *opened = open_reader(reader, "trajectory", -1, error, error_size);
   /* Messages name no file here: the caller knows which it read. */
   if (!opened && strncmp(error, "trajectory: ", 12) == 0)
     memmove(error, error + 12, strlen(error + 12) + 1);

@@ -50,7 +50,17 @@ typedef struct crafter_traj_status {
  * other; a world missing a chunk is left out (status.partial_worlds).
  * crafter_traj_close frees the reader. */
 
-/* crafter_traj_open over bytes in memory, which must outlive the reader. */
+/* crafter_traj_open (the public function) opens a file of Crafter's
+ * episodes only: a file of another game (format version 5) is refused,
+ * as "PATH: a trajectory of craftax-classic (format version 5), not of
+ * crafter".  crafter_traj_open_game opens a file of `game` (enum
+ * crafter_game_id) the same way, refusing one of another game, or of any
+ * game with -1 (the header's game then says which). */
+crafter_traj_reader *crafter_traj_open_game(const char *path, int game, char *error,
+                                            size_t error_size);
+
+/* crafter_traj_open over bytes in memory, which must outlive the reader;
+ * a file of any game. */
 crafter_traj_reader *crafter_traj_open_memory(const uint8_t *data, size_t size, char *error,
                                               size_t error_size);
 

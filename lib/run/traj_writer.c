@@ -111,8 +111,8 @@ static int feed_obs(crafter_traj_recorder *recorder, const void *obs) {
   return feed(recorder, obs, bytes);
 }
 
-int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
-                                int player, const void *obs) {
+/* Empties the recorder for an episode; its chunk header to fill. */
+static crafter_traj_episode *begin(crafter_traj_recorder *recorder) {
   if (recorder->stream_ready) deflateReset(&recorder->stream);
   recorder->staged = 0;
   recorder->out_used = 0;
@@ -121,11 +121,37 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   recorder->started = 1;
   crafter_traj_episode *episode = &recorder->episode;
   memset(episode, 0, sizeof(*episode));
+  episode->game = recorder->header.game;
+  episode->task = -1;
+  episode->player = -1;
+  return episode;
+}
+
+int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_env *env,
+                                int player, const void *obs) {
+  crafter_traj_episode *episode = begin(recorder);
   episode->seed = env->params.seed;
   episode->episode = env->episode;
   episode->world_seed = env->world_seed;
-  episode->task = -1;
   episode->player = recorder->header.players > 1 ? player : -1;
+  if (feed_obs(recorder, obs) < 0) {
+    recorder->failed = 1;
+    return -1;
+  }
+  return 0;
+}
+
+int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
+                                   const void *obs) {
+  crafter_traj_episode *episode = begin(recorder);
+  episode->seed = env->seed;
+  episode->episode = env->episode;
+  episode->world_key[0] = env->world_key.word[0];
+  episode->world_key[1] = env->world_key.word[1];
+  episode->schedule_key[0] = env->key.word[0];
+  episode->schedule_key[1] = env->key.word[1];
+  /* What a cut episode ends with: the start's. */
+  crafter_cc_report_inventory(&env->state, episode->inventory);
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
@@ -148,33 +174,53 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
   return crafter_traj_recorder_step_goal(recorder, env, player, action, result, obs, 0);
 }
 
-int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
-                                    int p, int action, const crafter_step_result *result,
-                                    const void *obs, int goal) {
+/* Adds a step's record and observation to the episode and its summary. */
+static int add_step(crafter_traj_recorder *recorder, int action, double reward, int done,
+                    int died, int goal, uint32_t unlocked, const void *obs) {
   if (!recorder->started || recorder->failed || recorder->sealed) return -1;
   crafter_traj_episode *episode = &recorder->episode;
-  double reward = result->info_reward;
-  int died = result->discount == 0.0;
   uint8_t record[CRAFTER_TRAJ_STEP_BYTES] = {0};
   record[0] = (uint8_t)action;
-  record[1] = (uint8_t)((result->done ? 1 : 0) | (died ? 2 : 0) | (goal ? 4 : 0));
-  crafter_put_u32(record + 4, result->unlocked);
+  record[1] = (uint8_t)((done ? 1 : 0) | (died ? 2 : 0) | (goal ? 4 : 0));
+  crafter_put_u32(record + 4, unlocked);
   crafter_put_f64(record + 8, reward);
   if (feed(recorder, record, sizeof(record)) < 0 || feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
   }
   episode->steps++;
-  episode->unlocked |= result->unlocked;
+  episode->unlocked |= unlocked;
   episode->reward += reward;
-  episode->end = goal           ? CRAFTER_TRAJ_GOAL
-                 : !result->done ? CRAFTER_TRAJ_CUT
-                 : died          ? CRAFTER_TRAJ_DIED
-                                 : CRAFTER_TRAJ_TIME_LIMIT;
+  episode->end = goal   ? CRAFTER_TRAJ_GOAL
+                 : !done ? CRAFTER_TRAJ_CUT
+                 : died  ? CRAFTER_TRAJ_DIED
+                         : CRAFTER_TRAJ_TIME_LIMIT;
+  return 0;
+}
+
+int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const crafter_env *env,
+                                    int p, int action, const crafter_step_result *result,
+                                    const void *obs, int goal) {
+  if (add_step(recorder, action, result->info_reward, result->done, result->discount == 0.0,
+               goal, result->unlocked, obs) < 0)
+    return -1;
   /* The player whose episode this is. */
+  crafter_traj_episode *episode = &recorder->episode;
   const crafter_player *player = crafter_game_player_const(&env->game, p);
   memcpy(episode->achievements, player->achievements, sizeof(episode->achievements));
   memcpy(episode->inventory, player->inventory, sizeof(episode->inventory));
+  return 0;
+}
+
+int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,
+                                  const crafter_cc_outcome *outcome, const void *obs) {
+  if (add_step(recorder, action, (double)outcome->reward, outcome->done, outcome->died, 0,
+               outcome->unlocked, obs) < 0)
+    return -1;
+  crafter_traj_episode *episode = &recorder->episode;
+  for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+    episode->achievements[k] = outcome->achievements[k];
+  memcpy(episode->inventory, outcome->inventory, sizeof(episode->inventory));
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game/cc_env.h"
 #include "game/env.h"
 #include "run/traj.h"
 
@@ -32,6 +33,19 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
 int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_env *env,
                                int player, int action, const crafter_step_result *result,
                                const void *obs);
+
+/* For a header of Craftax-Classic (crafter_traj_header_init_game): starts
+ * the episode env has just begun (started, restarted, or auto-reset after
+ * the step that ended the one before), with its seed, episode counter,
+ * world key and schedule key, obs its first observation (ignored when the
+ * header stores none); then adds a step with its action and outcome, obs
+ * the observation of the state after it: for the step that ended the
+ * episode, the state it ended in (crafter_cc_env_act_only's, before the
+ * auto-reset), as for Crafter.  Returns 0, or -1 when memory ran out. */
+int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
+                                   const void *obs);
+int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,
+                                  const crafter_cc_outcome *outcome, const void *obs);
 
 /* Gives the episode begun by crafter_traj_recorder_start a goal: task
  * index `task` of the header's task set, worded by its text `text`. */

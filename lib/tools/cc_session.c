@@ -12,6 +12,7 @@
 #include "run/cc_batch.h"
 #include "run/cc_state.h"
 #include "run/proto.h"
+#include "run/traj_writer.h"
 #include "tools/input.h"
 #include "view/obskind.h"
 #include "view/render.h"
@@ -31,7 +32,98 @@ typedef struct cc_session {
   uint8_t *actions;
   int64_t finished; /* episodes ended */
   uint8_t state[CRAFTER_CC_STATE_BYTES]; /* a state saved or being loaded */
+  /* --record: each env's episode under way, written when it ends (or is
+   * cut by a reset or the end of the input) */
+  crafter_traj_header header;
+  crafter_traj_writer *writer;
+  crafter_traj_recorder **recorders;
+  int record_failed;
+  char record_error[300];
 } cc_session;
+
+/* ---- recording ---- */
+
+static void record_failure(cc_session *s, const char *message) {
+  if (s->record_failed) return;
+  s->record_failed = 1;
+  snprintf(s->record_error, sizeof(s->record_error), "%s", message);
+}
+
+/* Starts the recording of env i's episode under way (just begun). */
+static void record_start(cc_session *s, int i) {
+  if (!s->writer || s->record_failed) return;
+  if (crafter_traj_recorder_start_cc(s->recorders[i], crafter_cc_batch_env(s->batch, i),
+                                     crafter_cc_batch_obs(s->batch, i)) < 0)
+    record_failure(s, "out of memory");
+}
+
+/* Writes env i's episode: ended, or cut (then only when it has a step). */
+static void record_store(cc_session *s, int i) {
+  if (!s->writer || s->record_failed || crafter_traj_recorder_steps(s->recorders[i]) <= 0) return;
+  char problem[300];
+  if (crafter_traj_writer_add(s->writer, s->recorders[i], problem, sizeof(problem)) < 0)
+    record_failure(s, problem);
+}
+
+/* After a step: every env's step recorded, in env order the episodes
+ * that ended (or that a reset cut) written and the next ones begun. */
+static void record_step(cc_session *s) {
+  if (!s->writer) return;
+  for (int i = 0; i < s->envs && !s->record_failed; i++) {
+    const crafter_cc_outcome *outcome = &s->outcomes[i];
+    if (s->actions[i] == CRAFTER_CC_BATCH_RESET) {
+      record_store(s, i);
+      record_start(s, i);
+      continue;
+    }
+    const uint8_t *obs = outcome->done ? crafter_cc_batch_final_obs(s->batch, i)
+                                       : crafter_cc_batch_obs(s->batch, i);
+    if (crafter_traj_recorder_step_cc(s->recorders[i], s->actions[i], outcome, obs) < 0) {
+      record_failure(s, "out of memory");
+      break;
+    }
+    if (!outcome->done) continue;
+    record_store(s, i);
+    record_start(s, i);
+  }
+}
+
+/* With --record: the file made (once all else is ready) and every env's
+ * first episode begun.  0, or -1 with the error. */
+static int record_open(cc_session *s, char *error, size_t error_size) {
+  const crafter_run *run = &s->options->run;
+  if (!run->record_path) return 0;
+  crafter_traj_header_init_game(&s->header, run->game, run->params.seed,
+                                run->obs_kind == CRAFTER_OBS_SYMBOLIC ? CRAFTER_OBS_SYMBOLIC
+                                                                      : CRAFTER_OBS_NONE,
+                                "external");
+  s->recorders = calloc((size_t)s->envs, sizeof(*s->recorders));
+  for (int i = 0; s->recorders && i < s->envs; i++)
+    if (!(s->recorders[i] = crafter_traj_recorder_new(&s->header))) break;
+  if (!s->recorders || !s->recorders[s->envs - 1]) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  s->writer = crafter_traj_writer_create(run->record_path, &s->header, error, error_size);
+  if (!s->writer) return -1;
+  for (int i = 0; i < s->envs; i++) record_start(s, i);
+  if (!s->record_failed) return 0;
+  snprintf(error, error_size, "%s", s->record_error);
+  return -1;
+}
+
+/* Writes the episodes the input cut short, then the index. */
+static int record_close(cc_session *s, char *error, size_t error_size) {
+  if (!s->writer) return 0;
+  for (int i = 0; i < s->envs && !s->record_failed; i++) record_store(s, i);
+  char problem[300] = "";
+  if (crafter_traj_writer_close(s->writer, problem, sizeof(problem)) < 0)
+    record_failure(s, problem);
+  s->writer = NULL;
+  if (!s->record_failed) return 0;
+  snprintf(error, error_size, "%s", s->record_error);
+  return -1;
+}
 
 /* The shortest decimal that reads back as the float32 `value`, as a
  * double (so that a JSON reader's double rounds to the float32 again and
@@ -188,6 +280,11 @@ static void write_loaded(cc_session *s, int i) {
 
 /* Loads s->state[0..size) into env i; 0, or -1 with the reason. */
 static int load_env(cc_session *s, int i, size_t size, char *reason, size_t reason_size) {
+  if (s->writer) {
+    snprintf(reason, reason_size,
+             "this env records its episodes: a recording cannot hold a jump in state");
+    return -1;
+  }
   if (crafter_cc_state_load(crafter_cc_batch_env(s->batch, i), s->state, size, reason,
                             reason_size) < 0)
     return -1;
@@ -274,6 +371,12 @@ static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_
     for (int i = 0; i < s->envs; i++) s->actions[i] = (uint8_t)actions[i];
     if (crafter_cc_batch_step(s->batch, s->actions, s->outcomes, s->started) != 0) {
       snprintf(error, error_size, "out of memory");
+      status = 1;
+      break;
+    }
+    record_step(s);
+    if (s->record_failed) {
+      snprintf(error, error_size, "%s", s->record_error);
       status = 1;
       break;
     }
@@ -503,6 +606,11 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
       snprintf(error, error_size, "out of memory");
       return 1;
     }
+    record_step(s);
+    if (s->record_failed) {
+      snprintf(error, error_size, "%s", s->record_error);
+      return 1;
+    }
     for (int i = 0; i < s->envs; i++) fill_frame(s, i, &s->outcomes[i], s->started[i]);
     if (send_frame(s) < 0) {
       snprintf(error, error_size, "writing standard output: %s", strerror(errno));
@@ -540,6 +648,7 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
       .seed = options->run.params.seed,
       .first_episode = options->run.first_episode,
       .symbolic = options->run.obs_kind == CRAFTER_OBS_SYMBOLIC,
+      .final_obs = options->run.record_path != NULL,
   };
   s.outcomes = calloc((size_t)s.envs, sizeof *s.outcomes);
   s.started = calloc((size_t)s.envs, 1);
@@ -548,13 +657,22 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
   int status = 1;
   if (!s.outcomes || !s.started || !s.actions || !in) {
     snprintf(error, error_size, "out of memory");
-  } else if ((s.batch = crafter_cc_batch_new(&batch, error, error_size)) != NULL) {
+  } else if ((s.batch = crafter_cc_batch_new(&batch, error, error_size)) != NULL &&
+             record_open(&s, error, error_size) == 0) {
     s.obs_bytes = crafter_cc_batch_obs_bytes(s.batch);
     in->fd = input;
     in->flush = output;
     status = options->binary ? run_binary(&s, in, error, error_size)
                              : run_text(&s, in, error, error_size);
+    char record_error[300];
+    if (record_close(&s, record_error, sizeof(record_error)) < 0 && status == 0) {
+      snprintf(error, error_size, "%s", record_error);
+      status = 1;
+    }
   }
+  if (s.writer) crafter_traj_writer_abort(s.writer);
+  for (int i = 0; s.recorders && i < s.envs; i++) crafter_traj_recorder_free(s.recorders[i]);
+  free(s.recorders);
   crafter_cc_batch_free(s.batch);
   free(in);
   free(s.frame);

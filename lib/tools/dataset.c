@@ -9,10 +9,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/bytes.h"
 #include "base/errors.h"
 #include "base/json.h"
 #include "base/npz.h"
 #include "base/outfile.h"
+#include "game/cc_env.h"
+#include "game/games.h"
 #include "run/episode.h"
 #include "run/proto.h"
 #include "run/traj.h"
@@ -20,6 +23,7 @@
 #include "run/traj_writer.h"
 #include "tools/agents.h"
 #include "tools/score.h"
+#include "view/cc_render.h"
 #include "view/render.h"
 #include "view/textures.h"
 #include "view/video.h"
@@ -102,6 +106,14 @@ static const uint8_t *observe(observer *o, const crafter_env *env, int p) {
   if (!kind->make || !o->obs) return NULL;
   kind->make(env, p, NULL, o->obs, o->obs_bytes);
   return o->obs;
+}
+
+/* The symbolic observation of a Craftax-Classic state as a file stores it
+ * (little-endian float32). */
+static void cc_observe(const crafter_cc_state *state, uint8_t *out) {
+  float values[CRAFTER_SYMBOLIC_SIZE];
+  crafter_cc_render_symbolic(state, values);
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
 }
 
 /* ---- record ---- */
@@ -291,6 +303,231 @@ static void *record_episodes(void *argument) {
   return NULL;
 }
 
+/* ---- record: Craftax-Classic ---- */
+
+/* Craftax-Classic's episodes are a chain: an env's episode starts where
+ * the one before it ended (crafter_cc_env_start_keys), so an env plays
+ * its episodes one after the other and threads play envs.  Env e plays
+ * seed + e's schedule, its episodes counted from the first episode;
+ * episode i of the dataset is env i % envs's (i / envs)-th.  A shard
+ * takes whole envs (e % shard_count == shard_index - 1).  The random
+ * agent's action n of env e (n counted over all its steps) is element n
+ * of JAX's randint(split(PRNGKey(seed + e), 3)[2], (N,), 0, 17), as
+ * tests/reference/craftax_episodes.py draws them: JAX plays the same
+ * episodes.  The file holds the envs in order, each env's episodes in
+ * order: a worker's episodes wait until the envs before its own are
+ * written, so the file does not depend on the threads, and the shards
+ * merged are the file recorded at once. */
+typedef struct cc_place {
+  int64_t env;                    /* its index: it plays seed + env */
+  long episodes;                  /* how many */
+  crafter_traj_recorder **ended;  /* played, waiting for their turn */
+  long count, capacity, written;
+  int finished;                   /* all its episodes are played */
+} cc_place;
+
+typedef struct cc_recording {
+  const crafter_dataset_record_options *options;
+  crafter_traj_header header;
+  crafter_traj_writer *writer;
+  pthread_mutex_t lock;
+  pthread_cond_t progress_made;
+  cc_place *places;
+  long total, next, written;      /* places: of the shard, handed out, written whole */
+  int window;                     /* places that may be played ahead of the one written */
+  long episodes, episodes_written, steps;
+  int failed;
+  char error[512];
+  double start, drawn;
+} cc_recording;
+
+static void cc_recording_fail(cc_recording *r, const char *message) {
+  if (r->failed) return;
+  r->failed = 1;
+  snprintf(r->error, sizeof(r->error), "%s", message);
+  pthread_cond_broadcast(&r->progress_made);
+}
+
+/* Writes what may be written: the episodes of the place whose turn it is,
+ * then, once it is finished, the next place's; under the lock. */
+static void cc_write_ready(cc_recording *r) {
+  while (!r->failed && r->written < r->total) {
+    cc_place *p = &r->places[r->written];
+    while (!r->failed && p->written < p->count) {
+      char problem[300];
+      if (crafter_traj_writer_add(r->writer, p->ended[p->written], problem, sizeof(problem)) < 0)
+        cc_recording_fail(r, problem);
+      crafter_traj_recorder_free(p->ended[p->written]);
+      p->ended[p->written++] = NULL;
+      r->episodes_written++;
+      const crafter_dataset_record_options *options = r->options;
+      if (options->progress) {
+        double now = seconds_now();
+        if (now - r->drawn >= 0.1 || r->episodes_written == r->episodes) {
+          draw_progress(options->progress, r->episodes_written, r->episodes, r->steps,
+                        now - r->start, r->episodes_written == r->episodes);
+          r->drawn = now;
+        }
+      }
+    }
+    if (r->failed || !p->finished) break;
+    r->written++;
+  }
+  pthread_cond_broadcast(&r->progress_made);
+}
+
+/* Parks a played episode at its place; under the lock. */
+static int cc_park(cc_recording *r, cc_place *p, crafter_traj_recorder *recorder) {
+  if (p->count == p->capacity) {
+    long capacity = p->capacity ? 2 * p->capacity : 8;
+    crafter_traj_recorder **grown = realloc(p->ended, (size_t)capacity * sizeof(*grown));
+    if (!grown) return -1;
+    p->ended = grown;
+    p->capacity = capacity;
+  }
+  p->ended[p->count++] = recorder;
+  cc_write_ready(r);
+  return 0;
+}
+
+/* Plays the place's env, its episodes one after the other; 0, or -1 when
+ * the recording failed. */
+static int cc_record_place(cc_recording *r, cc_place *p, crafter_cc_env *env, uint8_t *obs) {
+  const crafter_dataset_record_options *options = r->options;
+  int64_t seed = options->run.params.seed + p->env;
+  const char *failure = NULL;
+  if (crafter_cc_env_start(env, seed) != 0) failure = "out of memory";
+  env->episode = options->run.first_episode;
+  crafter_jaxkey actions = crafter_jax_split_one(crafter_jax_key(seed), 2);
+  uint64_t n = 0;
+  for (long k = 0; k < p->episodes && !failure; k++) {
+    crafter_traj_recorder *recorder = crafter_traj_recorder_new(&r->header);
+    if (obs) cc_observe(&env->state, obs);
+    if (!recorder || crafter_traj_recorder_start_cc(recorder, env, obs) < 0) {
+      crafter_traj_recorder_free(recorder);
+      failure = "out of memory";
+      break;
+    }
+    long steps = 0;
+    crafter_cc_outcome outcome;
+    do {
+      int action = crafter_jax_randint_at(actions, n++, 0, CRAFTER_CC_ACTIONS);
+      crafter_cc_env_act_only(env, action, &outcome);
+      if (obs) cc_observe(&env->state, obs);
+      if (crafter_traj_recorder_step_cc(recorder, action, &outcome, obs) < 0) failure = "out of memory";
+      steps++;
+    } while (!outcome.done && !failure);
+    if (!failure && (crafter_cc_env_reset_due(env) != 0 || crafter_traj_recorder_seal(recorder) < 0))
+      failure = "out of memory";
+    pthread_mutex_lock(&r->lock);
+    if (failure || r->failed || cc_park(r, p, recorder) < 0) {
+      crafter_traj_recorder_free(recorder);
+      cc_recording_fail(r, failure ? failure : "out of memory");
+    } else {
+      r->steps += steps;
+    }
+    int failed = r->failed;
+    pthread_mutex_unlock(&r->lock);
+    if (failed) return -1;
+  }
+  pthread_mutex_lock(&r->lock);
+  if (failure) cc_recording_fail(r, failure);
+  p->finished = 1;
+  cc_write_ready(r);
+  int status = r->failed ? -1 : 0;
+  pthread_mutex_unlock(&r->lock);
+  return status;
+}
+
+static void *cc_record_places(void *argument) {
+  cc_recording *r = argument;
+  crafter_cc_env *env = malloc(sizeof(*env));
+  uint8_t *obs = r->header.obs_bytes ? malloc(r->header.obs_bytes) : NULL;
+  if (!env || (r->header.obs_bytes && !obs)) {
+    pthread_mutex_lock(&r->lock);
+    cc_recording_fail(r, "out of memory");
+    pthread_mutex_unlock(&r->lock);
+  }
+  for (;;) {
+    pthread_mutex_lock(&r->lock);
+    /* No further ahead of the place being written than the window. */
+    while (!r->failed && r->next < r->total && r->next - r->written >= r->window)
+      pthread_cond_wait(&r->progress_made, &r->lock);
+    long place = r->failed ? r->total : r->next++;
+    pthread_mutex_unlock(&r->lock);
+    if (place >= r->total || cc_record_place(r, &r->places[place], env, obs) < 0) break;
+  }
+  free(env);
+  free(obs);
+  return NULL;
+}
+
+static int cc_record(const crafter_dataset_record_options *options, char *error,
+                     size_t error_size) {
+  const crafter_run *run = &options->run;
+  if (options->agent != CRAFTER_AGENT_RANDOM)
+    return failn(2, error, error_size,
+                 "the %s agent plays Crafter: %s records the random agent only",
+                 crafter_agent_name(options->agent),
+                 crafter_game_info_of(run->game)->name);
+  const crafter_game_info *game = crafter_game_info_of(run->game);
+  if (!(game->obs_kinds & (1u << run->obs_kind)))
+    return failn(2, error, error_size, "%s has no %s observations", game->title,
+                 crafter_obs_kind_name(run->obs_kind));
+  int64_t envs = run->envs < 1 ? 1 : run->envs;
+  cc_recording r;
+  memset(&r, 0, sizeof(r));
+  r.options = options;
+  crafter_traj_header_init_game(&r.header, run->game, run->params.seed, run->obs_kind,
+                                crafter_agent_name(options->agent));
+  r.places = calloc((size_t)envs, sizeof(*r.places));
+  if (!r.places) return failn(1, error, error_size, "out of memory");
+  for (int64_t e = options->shard_index - 1; e < envs && e < run->episodes;
+       e += options->shard_count) {
+    cc_place *p = &r.places[r.total++];
+    p->env = e;
+    p->episodes = (long)((run->episodes - 1 - e) / envs + 1);
+    r.episodes += p->episodes;
+  }
+  int threads = run->threads < 1 ? 1 : run->threads;
+  if (threads > r.total && r.total > 0) threads = (int)r.total;
+  r.window = 4 * threads;
+  pthread_mutex_init(&r.lock, NULL);
+  pthread_cond_init(&r.progress_made, NULL);
+  int status = 0;
+  r.writer = crafter_traj_writer_create(run->record_path, &r.header, error, error_size);
+  if (!r.writer) status = 1;
+  if (status == 0) {
+    r.start = seconds_now();
+    r.drawn = -1;
+    pthread_t *workers = calloc((size_t)threads, sizeof(*workers));
+    int running = 0;
+    for (int t = 1; workers && t < threads; t++) {
+      if (pthread_create(&workers[t], NULL, cc_record_places, &r) != 0) break;
+      running = t;
+    }
+    cc_record_places(&r);
+    for (int t = 1; t <= running; t++) pthread_join(workers[t], NULL);
+    free(workers);
+    if (r.failed) status = failn(1, error, error_size, "%s", r.error);
+  }
+  if (options->progress && r.episodes_written < r.episodes && r.episodes_written > 0)
+    fputc('\n', options->progress);
+  char problem[512];
+  if (r.writer && crafter_traj_writer_close(r.writer, status ? problem : error,
+                                            status ? sizeof(problem) : error_size) < 0)
+    status = 1;
+  for (long k = 0; k < r.total; k++) {
+    for (long j = r.places[k].written; j < r.places[k].count; j++)
+      crafter_traj_recorder_free(r.places[k].ended[j]);
+    free(r.places[k].ended);
+  }
+  free(r.places);
+  pthread_cond_destroy(&r.progress_made);
+  pthread_mutex_destroy(&r.lock);
+  return status;
+}
+
 int crafter_dataset_record(const crafter_dataset_record_options *options, char *error,
                            size_t error_size) {
   if (options->run.episodes < 1) return failn(2, error, error_size, "no episodes to record");
@@ -298,6 +535,7 @@ int crafter_dataset_record(const crafter_dataset_record_options *options, char *
       options->shard_index > options->shard_count)
     return failn(2, error, error_size, "shard %d/%d does not exist (K/N with 1 <= K <= N)",
                  options->shard_index, options->shard_count);
+  if (options->run.game != CRAFTER_GAME_CRAFTER) return cc_record(options, error, error_size);
   if (options->run.params.length < 1)
     return failn(2, error, error_size, "episodes need a step limit of at least 1");
   const crafter_obs_kind_info *kind = crafter_obs_kind(options->run.obs_kind);
@@ -397,8 +635,21 @@ int crafter_dataset_record(const crafter_dataset_record_options *options, char *
 
 /* ---- reading ---- */
 
-static crafter_traj_reader *open_file(const char *path, char *error, size_t error_size) {
-  return crafter_traj_open(path, error, error_size);
+/* A file of `game` (-1: any). */
+static crafter_traj_reader *open_file(const char *path, int game, char *error,
+                                      size_t error_size) {
+  return crafter_traj_open_game(path, game, error, error_size);
+}
+
+/* Whether a file holds Craftax-Classic's episodes (or another game's
+ * than Crafter). */
+static int other_game(const crafter_traj_header *h) { return h->game != CRAFTER_GAME_CRAFTER; }
+
+/* A key of a chunk of Craftax-Classic as a list shows it: its two words in
+ * hexadecimal, "0123abcd:89ef4567" for JAX's uint32[2] array [0x0123abcd,
+ * 0x89ef4567]. */
+static void format_key(char out[18], const uint32_t key[2]) {
+  snprintf(out, 18, "%08x:%08x", key[0], key[1]);
 }
 
 /* What the reader left out of a file of several players: world episodes
@@ -449,10 +700,30 @@ static void unlocked_names(FILE *out, uint32_t unlocked) {
   if (first) fputc('-', out);
 }
 
-int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
+int crafter_dataset_list(const char *path, int game, FILE *out, FILE *notes, char *error,
                          size_t error_size) {
-  crafter_traj_reader *reader = open_file(path, error, error_size);
+  crafter_traj_reader *reader = open_file(path, game, error, error_size);
   if (!reader) return 1;
+  if (other_game(crafter_traj_header_of(reader))) {
+    /* The keys each episode started with where Crafter has a world seed,
+     * and the return whole. */
+    fprintf(out, "index\tseed\tepisode\tworld_key\tschedule_key\tlength\treward\tend\tunlocked\n");
+    for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
+      const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+      char world[18], schedule[18], reward[40];
+      format_key(world, e->world_key);
+      format_key(schedule, e->schedule_key);
+      crafter_format_double(reward, e->reward);
+      fprintf(out, "%zu\t%lld\t%lld\t%s\t%s\t%u\t%s\t%s\t", i, (long long)e->seed,
+              (long long)e->episode, world, schedule, e->steps, reward,
+              crafter_traj_end_name(e->end));
+      unlocked_names(out, e->unlocked);
+      fputc('\n', out);
+    }
+    if (notes) describe_damage(notes, path, reader);
+    crafter_traj_close(reader);
+    return 0;
+  }
   const crafter_task_set *tasks = crafter_traj_header_of(reader)->tasks;
   int players = crafter_traj_header_of(reader)->players > 1;
   fprintf(out, "index\tseed\tepisode\tworld_seed\tlength\treward\tend\tunlocked%s%s\n",
@@ -472,8 +743,8 @@ int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
   return 0;
 }
 
-int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_size) {
-  crafter_traj_reader *reader = open_file(path, error, error_size);
+int crafter_dataset_info(const char *path, int game, FILE *out, char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, game, error, error_size);
   if (!reader) return 1;
   const crafter_traj_header *h = crafter_traj_header_of(reader);
   const crafter_traj_status *status = crafter_traj_status_of(reader);
@@ -497,17 +768,23 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
   fprintf(out, "file          %s\n", path);
   fprintf(out, "format        crafter-trajectory version %u, %llu bytes\n", h->version,
           (unsigned long long)status->file_bytes);
+  const crafter_game_info *played = crafter_game_info_of(h->game);
+  if (other_game(h))
+    fprintf(out, "game          %s (%s), its own parameters\n", played->title,
+            played->reference);
   fprintf(out, "agent         %s\n", h->agent[0] ? h->agent : "(unnamed)");
   if (h->players > 1)
     fprintf(out, "players       %d a world (an episode is one player's)\n", h->players);
   fprintf(out, "observations  %s", crafter_obs_kind_name(h->obs_kind));
   if (crafter_obs_kind(h->obs_kind)->drawn) fprintf(out, " (textures %08x)", h->textures_crc);
   fprintf(out, "\nseed          %lld\n", (long long)h->params.seed);
-  fprintf(out, "area          %dx%d\nview          %dx%d\nsize          %dx%d\n",
-          h->params.area[0], h->params.area[1], h->params.view[0], h->params.view[1],
-          h->params.size[0], h->params.size[1]);
-  fprintf(out, "length        %ld\nreward        %s\n", h->params.length,
-          h->params.reward ? "on" : "off");
+  if (!other_game(h)) {
+    fprintf(out, "area          %dx%d\nview          %dx%d\nsize          %dx%d\n",
+            h->params.area[0], h->params.area[1], h->params.view[0], h->params.view[1],
+            h->params.size[0], h->params.size[1]);
+    fprintf(out, "length        %ld\nreward        %s\n", h->params.length,
+            h->params.reward ? "on" : "off");
+  }
   if (h->level_count)
     fprintf(out, "levels        %d: episodes %lld to %lld of the seed, %s order\n",
             h->level_count, (long long)h->level_first,
@@ -536,6 +813,10 @@ int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
       rates[k] = 100.0 * (double)successes[k] / (double)ended;
     fprintf(out, "return        %.2f (mean of ended episodes)\n", reward / (double)ended);
+    if (other_game(h))
+      fprintf(out, "return %% max  %.2f (100 times the mean return over %s's maximum, %d)\n",
+              100.0 * reward / (double)ended / CRAFTER_CC_MAX_RETURN, played->title,
+              CRAFTER_CC_MAX_RETURN);
     fprintf(out, "length mean   %.1f\n", ended_steps / (double)ended);
     fprintf(out, "score (%%)     %.1f\n", crafter_score_of_rates(rates, CRAFTER_ACHIEVEMENT_COUNT));
     fprintf(out, "success rate (%%)\n");
@@ -738,11 +1019,212 @@ static int resimulate(replay *r, const world_episode *w, int *bad_player, char *
   return status;
 }
 
-int crafter_dataset_verify(const char *path, int resimulate_episodes, const char *textures,
-                           FILE *out, char *error, size_t error_size) {
-  crafter_traj_reader *reader = open_file(path, error, error_size);
+/* ---- Craftax-Classic: replays ---- */
+
+/* A replay of Craftax-Classic's episodes: an env, and the observation
+ * of its state when the file stores observations. */
+typedef struct cc_replay {
+  crafter_cc_env *env;
+  uint8_t *obs;       /* obs_bytes, or NULL */
+  uint32_t obs_bytes;
+  /* Where the last episode replayed whole left the schedule: the keys the
+   * episode after it in the same play starts with. */
+  int have_next;
+  int64_t next_seed, next_episode;
+  uint32_t next_world[2], next_schedule[2];
+} cc_replay;
+
+static void cc_replay_free(cc_replay *r) {
+  free(r->env);
+  free(r->obs);
+  memset(r, 0, sizeof(*r));
+}
+
+static int cc_replay_init(cc_replay *r, const crafter_traj_header *h, int observe, char *error,
+                          size_t error_size) {
+  memset(r, 0, sizeof(*r));
+  r->env = calloc(1, sizeof(*r->env));
+  r->obs_bytes = 4 * CRAFTER_SYMBOLIC_SIZE;
+  if (observe || h->obs_bytes) r->obs = malloc(r->obs_bytes);
+  if (!r->env || ((observe || h->obs_bytes) && !r->obs)) {
+    cc_replay_free(r);
+    return crafter_fail(error, error_size, "out of memory");
+  }
+  return 0;
+}
+
+/* Starts episode e's replay: its world from its world key, the schedule
+ * from its schedule key; the first observation made when observing. */
+static int cc_replay_start(cc_replay *r, const crafter_traj_episode *e, char *error,
+                           size_t error_size) {
+  crafter_jaxkey world = {{e->world_key[0], e->world_key[1]}};
+  crafter_jaxkey schedule = {{e->schedule_key[0], e->schedule_key[1]}};
+  if (crafter_cc_env_start_keys(r->env, e->seed, e->episode, world, schedule) != 0)
+    return crafter_fail(error, error_size, "out of memory");
+  if (r->obs) cc_observe(&r->env->state, r->obs);
+  return 0;
+}
+
+/* One step, the env left in the state the step made (the episode's last
+ * when it ended: the auto-reset is not made), its observation made when
+ * observing. */
+static void cc_replay_step(cc_replay *r, int action, crafter_cc_outcome *outcome) {
+  crafter_cc_env_act_only(r->env, action, outcome);
+  if (r->obs) cc_observe(&r->env->state, r->obs);
+}
+
+static int cc_compare_obs(const cc_replay *r, const crafter_traj_data *d, uint32_t t, char *error,
+                          size_t error_size) {
+  if (!d->obs || !r->obs) return 0;
+  if (memcmp(r->obs, d->obs + (size_t)t * r->obs_bytes, r->obs_bytes) != 0) {
+    uint32_t k = 0;
+    while (k + 4 < r->obs_bytes &&
+           memcmp(r->obs + k, d->obs + (size_t)t * r->obs_bytes + k, 4) == 0)
+      k += 4;
+    return crafter_fail(error, error_size,
+                        "step %u: the observation differs (first at value %u: stored %.9g, "
+                        "replayed %.9g)",
+                        t, k / 4, (double)crafter_get_f32(d->obs + (size_t)t * r->obs_bytes + k),
+                        (double)crafter_get_f32(r->obs + k));
+  }
+  return 0;
+}
+
+/* Replays episode e of a Craftax-Classic file from its keys with its
+ * stored actions and compares every step's reward, done, died, unlocked
+ * achievements and (when stored) observation, and the achievements and
+ * inventory it ends with.  Remembers where the schedule stands after it
+ * (r->next_...). */
+static int cc_resimulate(cc_replay *r, const crafter_traj_episode *e, const crafter_traj_data *d,
+                         char *error, size_t error_size) {
+  r->have_next = 0;
+  if (cc_replay_start(r, e, error, error_size) < 0) return -1;
+  if (cc_compare_obs(r, d, 0, error, error_size) < 0) return -1;
+  for (uint32_t t = 0; t < d->steps_count; t++) {
+    const crafter_traj_step *s = &d->steps[t];
+    crafter_cc_outcome o;
+    cc_replay_step(r, s->action, &o);
+    if ((double)o.reward != s->reward) {
+      char stored[40], replayed[40];
+      crafter_format_double(stored, s->reward);
+      crafter_format_double(replayed, (double)o.reward);
+      return crafter_fail(error, error_size, "step %u: reward differs: stored %s, replayed %s",
+                          t + 1, stored, replayed);
+    }
+    if ((o.done != 0) != s->done)
+      return crafter_fail(error, error_size, "step %u: done differs: stored %d, replayed %d",
+                          t + 1, s->done, o.done != 0);
+    if ((o.died != 0) != s->died)
+      return crafter_fail(error, error_size, "step %u: died differs: stored %d, replayed %d",
+                          t + 1, s->died, o.died != 0);
+    if (o.unlocked != s->unlocked)
+      return crafter_fail(error, error_size, "step %u: unlocked achievements differ", t + 1);
+    if (cc_compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
+  }
+  const crafter_cc_state *state = &r->env->state;
+  uint8_t achievements[CRAFTER_ACHIEVEMENT_COUNT];
+  int32_t inventory[CRAFTER_ITEM_COUNT];
+  crafter_cc_report_achievements(state, achievements);
+  crafter_cc_report_inventory(state, inventory);
+  for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
+    if (achievements[k] != e->achievements[k])
+      return crafter_fail(error, error_size, "%s differs at the end: stored %d, replayed %d",
+                          crafter_achievement_names[k], e->achievements[k], achievements[k]);
+  for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
+    if (inventory[k] != e->inventory[k])
+      return crafter_fail(error, error_size, "the final %s differs: stored %d, replayed %d",
+                          crafter_item_names[k], e->inventory[k], inventory[k]);
+  /* The next episode of the play: after an end, the auto-reset's world
+   * (key_reset) and the key after the step; after a cut, a restart's:
+   * key, k = split(key), the world from k. */
+  crafter_cc_env *env = r->env;
+  crafter_jaxkey key = env->key, world = env->reset_key;
+  if (!env->reset_due) world = crafter_cc_schedule_next(&key);
+  r->have_next = 1;
+  r->next_seed = e->seed;
+  r->next_episode = e->episode + 1;
+  r->next_world[0] = world.word[0];
+  r->next_world[1] = world.word[1];
+  r->next_schedule[0] = key.word[0];
+  r->next_schedule[1] = key.word[1];
+  return 0;
+}
+
+/* Whether episode e, following in a file the episode r replayed last,
+ * starts where that one left the schedule (they were played one after
+ * the other): 1 when it does or is another seed's or episode's. */
+static int cc_follows(const cc_replay *r, const crafter_traj_episode *e) {
+  if (!r->have_next || e->seed != r->next_seed || e->episode != r->next_episode) return 1;
+  return memcmp(e->world_key, r->next_world, sizeof(r->next_world)) == 0 &&
+         memcmp(e->schedule_key, r->next_schedule, sizeof(r->next_schedule)) == 0;
+}
+
+/* verify of a Craftax-Classic file: every episode read and checked, with
+ * resimulate replayed from its keys (cc_resimulate); an episode that
+ * follows the one before in the file (the same seed, the next episode)
+ * but does not start where it ended is noted, not counted: the file then
+ * holds episodes of two plays. */
+static int cc_verify(const char *path, crafter_traj_reader *reader, int resimulate_episodes,
+                     FILE *out, char *error, size_t error_size) {
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  const crafter_traj_status *status = crafter_traj_status_of(reader);
+  cc_replay r;
+  int have_replay = 0;
+  if (resimulate_episodes) {
+    char problem[200];
+    if (cc_replay_init(&r, h, 0, problem, sizeof(problem)) < 0)
+      return failn(1, error, error_size, "%s: cannot re-simulate: %s", path, problem);
+    have_replay = 1;
+  }
+  describe_damage(out, path, reader);
+  size_t count = crafter_traj_episode_count(reader);
+  long problems = 0;
+  double steps = 0;
+  for (size_t i = 0; i < count; i++) {
+    const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+    crafter_traj_data d;
+    char problem[400];
+    steps += e->steps;
+    int bad = have_replay && h->obs_bytes
+                  ? crafter_traj_read_episode(reader, i, &d, problem, sizeof(problem)) < 0
+                  : crafter_traj_read_steps(reader, i, &d, problem, sizeof(problem)) < 0;
+    if (!bad && have_replay) {
+      if (!cc_follows(&r, e)) {
+        char want[18], got[18];
+        format_key(want, r.next_world);
+        format_key(got, e->world_key);
+        fprintf(out,
+                "%s: note: episode %zu (seed %lld, episode %lld) does not start where the "
+                "episode before it ended (world key %s, not %s): they are of two plays\n",
+                path, i, (long long)e->seed, (long long)e->episode, got, want);
+      }
+      bad = cc_resimulate(&r, e, &d, problem, sizeof(problem)) < 0;
+    }
+    crafter_traj_data_free(&d);
+    if (!bad) continue;
+    if (have_replay) r.have_next = 0;
+    fprintf(out, "%s: episode %zu (seed %lld, episode %lld): %s\n", path, i, (long long)e->seed,
+            (long long)e->episode, problem);
+    problems++;
+  }
+  if (status->damaged || status->duplicates || status->partial_worlds) problems++;
+  fprintf(out, "%s: %zu episode%s, %.0f step%s%s: %s\n", path, count, count == 1 ? "" : "s",
+          steps, steps == 1 ? "" : "s", have_replay ? ", re-simulated" : "",
+          problems ? "FAILED" : "ok");
+  if (have_replay) cc_replay_free(&r);
+  return problems ? 1 : 0;
+}
+
+int crafter_dataset_verify(const char *path, int game, int resimulate_episodes,
+                           const char *textures, FILE *out, char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, game, error, error_size);
   if (!reader) return 1;
   const crafter_traj_header *h = crafter_traj_header_of(reader);
+  if (other_game(h)) {
+    int result = cc_verify(path, reader, resimulate_episodes, out, error, error_size);
+    crafter_traj_close(reader);
+    return result;
+  }
   const crafter_traj_status *status = crafter_traj_status_of(reader);
   replay r;
   int have_replay = 0;
@@ -816,6 +1298,10 @@ static int compare_entries(const merge_entry *a, const merge_entry *b) {
   if (!order && x->play && y->play) order = compare_numbers(x->play, y->play);
   if (!order) order = compare_numbers(x->episode, y->episode);
   if (!order) order = compare_numbers(x->world_seed, y->world_seed);
+  /* Another game's keys (0 in Crafter's) */
+  for (int k = 0; k < 2 && !order; k++) order = compare_numbers(x->world_key[k], y->world_key[k]);
+  for (int k = 0; k < 2 && !order; k++)
+    order = compare_numbers(x->schedule_key[k], y->schedule_key[k]);
   if (!order) order = compare_numbers(x->play, y->play);
   if (!order) order = compare_numbers((int64_t)x->bytes, (int64_t)y->bytes);
   if (!order) order = compare_numbers(x->payload_crc, y->payload_crc);
@@ -928,8 +1414,8 @@ static int same_file(const char *a, const char *b) {
   return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
-                          const char *program, char *error, size_t error_size) {
+int crafter_dataset_merge(const char *const *inputs, int count, int game, const char *output,
+                          FILE *notes, const char *program, char *error, size_t error_size) {
   if (count < 1) return failn(2, error, error_size, "nothing to merge");
   for (int i = 0; i < count; i++)
     if (same_file(inputs[i], output))
@@ -939,9 +1425,19 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
   int status = 0;
   size_t total = 0;
   for (int i = 0; i < count && status == 0; i++) {
-    readers[i] = open_file(inputs[i], error, error_size);
+    readers[i] = open_file(inputs[i], game, error, error_size);
     if (!readers[i]) {
       status = 1;
+      break;
+    }
+    int game_a = crafter_traj_header_of(readers[0])->game,
+        game_b = crafter_traj_header_of(readers[i])->game;
+    if (game_a != game_b) {
+      status = 1;
+      crafter_fail(error, error_size,
+                   "%s holds episodes of %s and %s of %s; only recordings of one game merge",
+                   inputs[0], crafter_game_info_of(game_a)->name, inputs[i],
+                   crafter_game_info_of(game_b)->name);
       break;
     }
     const char *difference =
@@ -1011,9 +1507,9 @@ int crafter_dataset_merge(const char *const *inputs, int count, const char *outp
 
 /* ---- export: stats.jsonl ---- */
 
-int crafter_dataset_export_stats(const char *path, FILE *out, FILE *notes, char *error,
-                                 size_t error_size) {
-  crafter_traj_reader *reader = open_file(path, error, error_size);
+int crafter_dataset_export_stats(const char *path, int game, FILE *out, FILE *notes,
+                                 char *error, size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, game, error, error_size);
   if (!reader) return 1;
   if (notes) describe_damage(notes, path, reader);
   for (size_t i = 0; i < crafter_traj_episode_count(reader); i++) {
@@ -1109,6 +1605,109 @@ static long npz_name_use(npz_names *names, const char *name) {
   return (long)names->uses[at]++;
 }
 
+/* The arrays of an episode's .npz: rows (steps + 1) of scalars, columns
+ * of 8 bytes each (action, reward, done, discount, player_pos,
+ * achievements, inventory), and the observations there are (NULL for
+ * none): Crafter's images and semantic maps, Craftax-Classic's symbolic
+ * observations. */
+typedef struct npz_arrays {
+  size_t rows, columns;
+  const uint8_t *scalars;
+  const uint8_t *images;
+  size_t height, width;
+  const uint8_t *semantic;
+  size_t area_width, area_height;
+  const uint8_t *symbolic; /* rows of 4 * CRAFTER_SYMBOLIC_SIZE bytes, little-endian float32 */
+} npz_arrays;
+
+/* Writes episode e's arrays to DIRECTORY/s<seed>-e<episode>[-p<player>]-ach<N>-len<T>.npz
+ * (player -1: none), a name given before getting -2, -3, ...; its path to
+ * `out` when not NULL. */
+static int write_npz_file(const npz_arrays *a, const crafter_traj_episode *e, int p,
+                          const char *directory, npz_names *names, FILE *out, char *error,
+                          size_t error_size) {
+  size_t rows = a->rows, columns = a->columns;
+  const uint8_t *scalars = a->scalars;
+  char path[4096];
+  int status = 0;
+  {
+    int unlocked = 0;
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
+    char player[32] = "";
+    if (p >= 0) snprintf(player, sizeof(player), "-p%d", p);
+    char name[160];
+    snprintf(name, sizeof(name), "s%lld-e%lld%s-ach%d-len%u", (long long)e->seed,
+             (long long)e->episode, player, unlocked, e->steps);
+    long earlier = npz_name_use(names, name);
+    if (earlier < 0) status = crafter_fail(error, error_size, "out of memory");
+    else if (earlier == 0) snprintf(path, sizeof(path), "%s/%s.npz", directory, name);
+    else snprintf(path, sizeof(path), "%s/%s-%ld.npz", directory, name, earlier + 1);
+  }
+  if (status == 0) {
+    /* Written aside and renamed when whole: an export killed midway leaves
+     * no half file under the episode's name. */
+    crafter_npz_writer zip = {0};
+    crafter_outfile whole = {0};
+    if (crafter_outfile_open(&whole, path, error, error_size) < 0)
+      status = -1;
+    else
+      zip.file = whole.file;
+    uint8_t *column = status == 0 ? malloc(rows * 16) : NULL;
+    if (status == 0 && !column) status = crafter_fail(error, error_size, "out of memory");
+    if (status == 0) {
+      size_t one[1] = {rows}, pos_shape[2] = {rows, 2};
+      int bad = 0;
+      if (a->images) {
+        size_t image_shape[4] = {rows, a->height, a->width, 3};
+        bad |= crafter_npz_add(&zip, "image", "|u1", image_shape, 4, a->images,
+                               rows * a->height * a->width * 3);
+      }
+      if (a->symbolic) {
+        size_t symbolic_shape[2] = {rows, CRAFTER_SYMBOLIC_SIZE};
+        bad |= crafter_npz_add(&zip, "symbolic", "<f4", symbolic_shape, 2, a->symbolic,
+                               rows * 4 * CRAFTER_SYMBOLIC_SIZE);
+      }
+      /* action, reward */
+      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8, 8);
+      bad |= crafter_npz_add(&zip, "action", "<i8", one, 1, column, rows * 8);
+      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 8, 8);
+      bad |= crafter_npz_add(&zip, "reward", "<f8", one, 1, column, rows * 8);
+      for (size_t t = 0; t < rows; t++) column[t] = scalars[t * columns * 8 + 16];
+      bad |= crafter_npz_add(&zip, "done", "|b1", one, 1, column, rows);
+      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 24, 8);
+      bad |= crafter_npz_add(&zip, "discount", "<f8", one, 1, column, rows * 8);
+      if (a->semantic) {
+        size_t semantic_shape[3] = {rows, a->area_width, a->area_height};
+        bad |= crafter_npz_add(&zip, "semantic", "|u1", semantic_shape, 3, a->semantic,
+                               rows * a->area_width * a->area_height);
+      }
+      for (size_t t = 0; t < rows; t++) memcpy(column + 16 * t, scalars + t * columns * 8 + 32, 16);
+      bad |= crafter_npz_add(&zip, "player_pos", "<i8", pos_shape, 2, column, rows * 16);
+      for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT && !bad; k++) {
+        char key[64];
+        if (k < CRAFTER_ACHIEVEMENT_COUNT)
+          snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
+        else
+          snprintf(key, sizeof(key), "ainventory_%s",
+                   crafter_item_names[k - CRAFTER_ACHIEVEMENT_COUNT]);
+        for (size_t t = 0; t < rows; t++)
+          memcpy(column + 8 * t, scalars + t * columns * 8 + 48 + 8 * (size_t)k, 8);
+        bad |= crafter_npz_add(&zip, key, "<i8", one, 1, column, rows * 8);
+      }
+      if (bad || crafter_npz_finish(&zip) < 0) status = crafter_fail(error, error_size, "writing %s failed", path);
+    }
+    free(column);
+    crafter_npz_free(&zip);
+    if (status == 0) {
+      if (crafter_outfile_commit(&whole, error, error_size) < 0) status = -1;
+    } else {
+      crafter_outfile_abort(&whole);
+    }
+    if (status == 0 && out) fprintf(out, "%s\n", path);
+  }
+  return status;
+}
+
 static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const char *directory,
                      npz_names *names, FILE *out, char *error, size_t error_size) {
   const crafter_traj_header *h = crafter_traj_header_of(reader);
@@ -1175,74 +1774,65 @@ static int write_npz(crafter_traj_reader *reader, size_t i, replay *r, const cha
     else
       memcpy(images + t * image_bytes, r->o.pixels + r->o.pixel_bytes * (size_t)p, image_bytes);
   }
-  char path[4096];
-  if (status == 0) {
-    int unlocked = 0;
-    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) unlocked += e->achievements[k] >= 1;
-    char player[32] = "";
-    if (h->players > 1) snprintf(player, sizeof(player), "-p%d", p);
-    char name[160];
-    snprintf(name, sizeof(name), "s%lld-e%lld%s-ach%d-len%u", (long long)e->seed,
-             (long long)e->episode, player, unlocked, e->steps);
-    long earlier = npz_name_use(names, name);
-    if (earlier < 0) status = crafter_fail(error, error_size, "out of memory");
-    else if (earlier == 0) snprintf(path, sizeof(path), "%s/%s.npz", directory, name);
-    else snprintf(path, sizeof(path), "%s/%s-%ld.npz", directory, name, earlier + 1);
-  }
-  if (status == 0) {
-    /* Written aside and renamed when whole: an export killed midway leaves
-     * no half file under the episode's name. */
-    crafter_npz_writer zip = {0};
-    crafter_outfile whole = {0};
-    if (crafter_outfile_open(&whole, path, error, error_size) < 0)
-      status = -1;
-    else
-      zip.file = whole.file;
-    uint8_t *column = status == 0 ? malloc(rows * 16) : NULL;
-    if (status == 0 && !column) status = crafter_fail(error, error_size, "out of memory");
-    if (status == 0) {
-      size_t image_shape[4] = {rows, height, width, 3};
-      size_t semantic_shape[3] = {rows, (size_t)h->params.area[0], (size_t)h->params.area[1]};
-      size_t one[1] = {rows}, pos_shape[2] = {rows, 2};
-      int bad = crafter_npz_add(&zip, "image", "|u1", image_shape, 4, images, rows * image_bytes);
-      /* action, reward */
-      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8, 8);
-      bad |= crafter_npz_add(&zip, "action", "<i8", one, 1, column, rows * 8);
-      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 8, 8);
-      bad |= crafter_npz_add(&zip, "reward", "<f8", one, 1, column, rows * 8);
-      for (size_t t = 0; t < rows; t++) column[t] = scalars[t * columns * 8 + 16];
-      bad |= crafter_npz_add(&zip, "done", "|b1", one, 1, column, rows);
-      for (size_t t = 0; t < rows; t++) memcpy(column + 8 * t, scalars + t * columns * 8 + 24, 8);
-      bad |= crafter_npz_add(&zip, "discount", "<f8", one, 1, column, rows * 8);
-      bad |= crafter_npz_add(&zip, "semantic", "|u1", semantic_shape, 3, semantic, rows * area);
-      for (size_t t = 0; t < rows; t++) memcpy(column + 16 * t, scalars + t * columns * 8 + 32, 16);
-      bad |= crafter_npz_add(&zip, "player_pos", "<i8", pos_shape, 2, column, rows * 16);
-      for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT && !bad; k++) {
-        char key[64];
-        if (k < CRAFTER_ACHIEVEMENT_COUNT)
-          snprintf(key, sizeof(key), "achievement_%s", crafter_achievement_names[k]);
-        else
-          snprintf(key, sizeof(key), "ainventory_%s",
-                   crafter_item_names[k - CRAFTER_ACHIEVEMENT_COUNT]);
-        for (size_t t = 0; t < rows; t++)
-          memcpy(column + 8 * t, scalars + t * columns * 8 + 48 + 8 * (size_t)k, 8);
-        bad |= crafter_npz_add(&zip, key, "<i8", one, 1, column, rows * 8);
-      }
-      if (bad || crafter_npz_finish(&zip) < 0) status = crafter_fail(error, error_size, "writing %s failed", path);
-    }
-    free(column);
-    crafter_npz_free(&zip);
-    if (status == 0) {
-      if (crafter_outfile_commit(&whole, error, error_size) < 0) status = -1;
-    } else {
-      crafter_outfile_abort(&whole);
-    }
-    if (status == 0 && out) fprintf(out, "%s\n", path);
-  }
+  npz_arrays arrays = {rows, columns, scalars, images, height, width, semantic,
+                       (size_t)h->params.area[0], (size_t)h->params.area[1], NULL};
+  if (status == 0)
+    status = write_npz_file(&arrays, e, h->players > 1 ? p : -1, directory, names, out, error,
+                            error_size);
   free(images);
   free(semantic);
   free(scalars);
   world_free(&w);
+  return status;
+}
+
+/* The .npz of episode i of a Craftax-Classic file: replayed from its keys
+ * for the positions, achievements and inventory of every step; its
+ * symbolic observations the stored ones, or the replay's. */
+static int cc_write_npz(crafter_traj_reader *reader, size_t i, cc_replay *r,
+                        const char *directory, npz_names *names, FILE *out, char *error,
+                        size_t error_size) {
+  const crafter_traj_episode *e = crafter_traj_episode_at(reader, i);
+  crafter_traj_data d;
+  if (crafter_traj_read_episode(reader, i, &d, error, error_size) < 0) return -1;
+  size_t rows = (size_t)d.steps_count + 1;
+  size_t columns = 4 + 2 + CRAFTER_ACHIEVEMENT_COUNT + CRAFTER_ITEM_COUNT;
+  uint8_t *scalars = calloc(rows * columns, 8);
+  uint8_t *symbolic = d.obs ? NULL : malloc(rows * r->obs_bytes);
+  int status = 0;
+  if (!scalars || (!d.obs && !symbolic)) status = crafter_fail(error, error_size, "out of memory");
+  if (status == 0) status = cc_replay_start(r, e, error, error_size);
+  if (status == 0 && symbolic) memcpy(symbolic, r->obs, r->obs_bytes);
+  for (size_t t = 1; t < rows && status == 0; t++) {
+    const crafter_traj_step *s = &d.steps[t - 1];
+    crafter_cc_outcome o;
+    cc_replay_step(r, s->action, &o);
+    if ((double)o.reward != s->reward || (o.done != 0) != s->done || o.unlocked != s->unlocked) {
+      status = crafter_fail(error, error_size,
+                            "episode %zu does not re-simulate at step %zu (run verify "
+                            "--resimulate)",
+                            i, t);
+      break;
+    }
+    const crafter_cc_state *state = &r->env->state;
+    uint8_t *row = scalars + t * columns * 8;
+    put_i64_le(row, s->action);
+    put_f64_le(row + 8, s->reward);
+    row[16] = s->done;
+    put_f64_le(row + 24, s->died ? 0.0 : 1.0);
+    put_i64_le(row + 32, state->player_position[1]); /* x: the column, as Crafter's */
+    put_i64_le(row + 40, state->player_position[0]);
+    for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) put_i64_le(row + 48 + 8 * k, o.achievements[k]);
+    for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
+      put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), o.inventory[k]);
+    if (symbolic) memcpy(symbolic + t * r->obs_bytes, r->obs, r->obs_bytes);
+  }
+  npz_arrays arrays = {rows, columns, scalars, NULL, 0, 0, NULL, 0, 0, d.obs ? d.obs : symbolic};
+  if (status == 0)
+    status = write_npz_file(&arrays, e, -1, directory, names, out, error, error_size);
+  free(scalars);
+  free(symbolic);
+  crafter_traj_data_free(&d);
   return status;
 }
 
@@ -1256,12 +1846,32 @@ static int make_directory(const char *directory, char *error, size_t error_size)
   return 0;
 }
 
-int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
-                               FILE *out, FILE *notes, char *error, size_t error_size) {
-  crafter_traj_reader *reader = open_file(path, error, error_size);
+int crafter_dataset_export_npz(const char *path, int game, const char *directory,
+                               const char *textures, FILE *out, FILE *notes, char *error,
+                               size_t error_size) {
+  crafter_traj_reader *reader = open_file(path, game, error, error_size);
   if (!reader) return 1;
   if (notes) describe_damage(notes, path, reader);
   const crafter_traj_header *h = crafter_traj_header_of(reader);
+  if (other_game(h)) {
+    cc_replay r;
+    char problem[600];
+    int status = cc_replay_init(&r, h, 1, problem, sizeof(problem)) < 0
+                     ? failn(1, error, error_size, "%s: %s", path, problem)
+                 : make_directory(directory, error, error_size) < 0 ? 1
+                                                                    : 0;
+    npz_names names = {0};
+    for (size_t i = 0; i < crafter_traj_episode_count(reader) && status == 0; i++) {
+      if (crafter_traj_episode_at(reader, i)->end == CRAFTER_TRAJ_CUT) continue;
+      if (cc_write_npz(reader, i, &r, directory, &names, out, problem, sizeof(problem)) < 0)
+        status = failn(1, error, error_size, "%s: %s", path, problem);
+    }
+    free(names.keys);
+    free(names.uses);
+    cc_replay_free(&r);
+    crafter_traj_close(reader);
+    return status;
+  }
   replay r;
   char problem[600];
   /* Stored pixels are used as they are: no textures needed then. */
@@ -1327,9 +1937,17 @@ static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *e
 static int draw_frames(const char *path, const crafter_frames_options *options,
                        crafter_pictures *pictures, char *error, size_t error_size) {
   long episode = options->episode;
-  crafter_traj_reader *reader = open_file(path, error, error_size);
+  crafter_traj_reader *reader = open_file(path, options->game, error, error_size);
   if (!reader) return 1;
   const crafter_traj_header *h = crafter_traj_header_of(reader);
+  if (other_game(h)) {
+    const char *name = crafter_game_info_of(h->game)->name;
+    crafter_traj_close(reader);
+    return failn(1, error, error_size,
+                 "%s holds episodes of %s, which has no pixel observations yet: frames and "
+                 "video draw Crafter's episodes only",
+                 path, name);
+  }
   size_t count = crafter_traj_episode_count(reader);
   if (episode < 0 || (size_t)episode >= count) {
     crafter_traj_close(reader);

@@ -4,6 +4,14 @@
  * Crafter's stats.jsonl and episode .npz files, draw frames as PNG files
  * or a video.
  *
+ * Files of Crafter and of Craftax-Classic (crafter-trajectory(5) version
+ * 5, crafter-games(7)): record plays Craftax-Classic's random agent, and
+ * every command but frames and video (which need pixels, which
+ * Craftax-Classic does not have yet) reads its files.  The reading
+ * functions take `game`, the game the files must hold (enum
+ * crafter_game_id), or -1 for any: a file of another game is refused with
+ * a message naming both.
+ *
  * Every function returns 0 on success, 1 on bad input or a failed check
  * (the reason in `error`, or, for checks, lines on `out`), 2 when the
  * options cannot work. */
@@ -21,7 +29,11 @@
 #include "run/worldfile.h"
 
 typedef struct crafter_dataset_record_options {
-  crafter_run run;        /* what is recorded: run.params' seed is the Env seed and its
+  crafter_run run;        /* what is recorded: run.game the game (Craftax-Classic: the
+                             random agent, observations none or symbolic, run.envs envs,
+                             env e playing seed + e's schedule, episode i of the dataset
+                             env i % envs's (i / envs)-th; a shard takes whole envs);
+                             run.params' seed is the Env seed and its
                              length the steps per episode at most; run.first_episode the
                              episode counter of the dataset's first episode; run.episodes
                              the episodes of the whole dataset, all shards together;
@@ -44,20 +56,20 @@ int crafter_dataset_record(const crafter_dataset_record_options *options, char *
                            size_t error_size);
 
 /* The header, counts, returns, success rates and integrity of a file. */
-int crafter_dataset_info(const char *path, FILE *out, char *error, size_t error_size);
+int crafter_dataset_info(const char *path, int game, FILE *out, char *error, size_t error_size);
 
 /* One tab-separated line per episode under a header line: index, seed,
  * episode, world_seed, length, reward, end, unlocked achievements.  A
  * missing index or damage is noted on `notes`. */
-int crafter_dataset_list(const char *path, FILE *out, FILE *notes, char *error,
+int crafter_dataset_list(const char *path, int game, FILE *out, FILE *notes, char *error,
                          size_t error_size);
 
 /* Checks checksums, lengths and the consistency of every step; with
  * resimulate, replays every episode from its seeds and actions and
  * compares every stored field.  Writes a line per problem and a summary
  * to out; returns 1 when anything is wrong. */
-int crafter_dataset_verify(const char *path, int resimulate, const char *textures, FILE *out,
-                           char *error, size_t error_size);
+int crafter_dataset_verify(const char *path, int game, int resimulate, const char *textures,
+                           FILE *out, char *error, size_t error_size);
 
 /* Merges files of one header into `output`, episodes ordered by seed and
  * episode counter (then by content), so the result does not depend on the
@@ -65,21 +77,24 @@ int crafter_dataset_verify(const char *path, int resimulate, const char *texture
  * and a chunk repeated within an input once, with a note on `notes`
  * (`program: note: ...`).  The output is written whole (lib/base/outfile.h): a
  * failed merge leaves it as it was. */
-int crafter_dataset_merge(const char *const *inputs, int count, const char *output, FILE *notes,
-                          const char *program, char *error, size_t error_size);
+int crafter_dataset_merge(const char *const *inputs, int count, int game, const char *output,
+                          FILE *notes, const char *program, char *error, size_t error_size);
 
 /* The stats.jsonl lines Crafter's Recorder writes, one per ended episode.
  * Exports take the intact episodes; a missing index, damage or repeated
  * chunks are noted on `notes` when not NULL, as list notes them. */
-int crafter_dataset_export_stats(const char *path, FILE *out, FILE *notes, char *error,
-                                 size_t error_size);
+int crafter_dataset_export_stats(const char *path, int game, FILE *out, FILE *notes,
+                                 char *error, size_t error_size);
 
 /* One .npz file per ended episode in `directory`, with the arrays of
  * Crafter's EpisodeRecorder; images are the stored pixels or, when the
- * file has none, rendered with `textures` (NULL: built-in).  Writes the
- * names of the files to `out` when not NULL. */
-int crafter_dataset_export_npz(const char *path, const char *directory, const char *textures,
-                               FILE *out, FILE *notes, char *error, size_t error_size);
+ * file has none, rendered with `textures` (NULL: built-in).  Of
+ * Craftax-Classic, the same arrays but the image and semantic ones, and
+ * "symbolic": the symbolic observation of every step, stored or
+ * re-simulated.  Writes the names of the files to `out` when not NULL. */
+int crafter_dataset_export_npz(const char *path, int game, const char *directory,
+                               const char *textures, FILE *out, FILE *notes, char *error,
+                               size_t error_size);
 
 /* What frames and video draw: steps of one episode, from the stored
  * pixels or, when the file stores none, re-simulated and rendered. */
@@ -96,6 +111,9 @@ typedef struct crafter_frames_options {
   const char *format;      /* video: gif, mp4, ... (video.h); NULL: by the extension */
   const char *ffmpeg;      /* video: the encoder program for formats other than GIF;
                             * NULL: ffmpeg */
+  int game;                /* the game the file must hold; -1 (or 0 as in a zeroed struct,
+                            * Crafter): a file of Craftax-Classic is refused for having
+                            * no pixels */
 } crafter_frames_options;
 
 /* PNG images, named episode-I-step-SSSSS.png in `directory`.  Writes the

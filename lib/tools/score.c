@@ -12,6 +12,8 @@
 #include "base/cli.h"
 #include "base/errors.h"
 #include "base/json.h"
+#include "game/cc_game.h"
+#include "game/games.h"
 #include "run/levels.h"
 #include "run/traj.h"
 #include "run/traj_reader.h"
@@ -186,6 +188,7 @@ static int add_named_run(crafter_score_set *set, crafter_score_run *run, const c
 static int read_stats(crafter_score_set *set, const char *text, size_t length, const char *method,
                       const char *log_method, const char *seed, char *error, size_t error_size) {
   crafter_score_run run = {0};
+  run.game = -1;
   run.origin = method ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_DIRECTORY;
   if (!method) method = log_method ? log_method : "unknown";
   double steps = 0;
@@ -300,6 +303,7 @@ static int read_run(const crafter_json *object, double budget, crafter_score_run
     if (!lists[k]) return -1;
   }
   memset(run, 0, sizeof(*run));
+  run->game = -1;
   /* xs is sorted, so the episodes within the budget are the first ones. */
   for (size_t i = 0; i < episodes && xs->items[i].number <= budget; i++) {
     double counts[ACHIEVEMENTS];
@@ -344,6 +348,7 @@ static int read_run_file(crafter_score_set *set, const char *text, size_t length
 void crafter_score_set_init(crafter_score_set *set, double budget) {
   memset(set, 0, sizeof(*set));
   set->budget = budget;
+  set->game = -1;
 }
 
 static void truncate_set(crafter_score_set *set, size_t count) {
@@ -404,6 +409,7 @@ static int read_player(crafter_score_set *set, crafter_traj_reader *reader, int 
                        size_t problem_size) {
   const crafter_traj_header *header = crafter_traj_header_of(reader);
   crafter_score_run run = {0};
+  run.game = header->game;
   run.origin = given ? CRAFTER_SCORE_FROM_OPTION : CRAFTER_SCORE_FROM_AGENT;
   run.agent = copy_text(header->agent[0] ? header->agent : "unknown");
   run.has_params = 1;
@@ -442,6 +448,24 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
   crafter_traj_reader *reader =
       crafter_traj_open_memory((const uint8_t *)text, length, problem, sizeof(problem));
   if (!reader) return crafter_fail(error, error_size, "%s", problem);
+  /* Files of two games are scored apart. */
+  int game = crafter_traj_header_of(reader)->game;
+  if (set->game >= 0 && set->game != game) {
+    const char *other = "another file";
+    for (size_t i = 0; i < set->count; i++)
+      if (set->runs[i].game == set->game && set->runs[i].file) {
+        other = set->runs[i].file;
+        break;
+      }
+    char shown[256];
+    crafter_escape(shown, sizeof(shown), other, strlen(other));
+    crafter_traj_close(reader);
+    return crafter_fail(error, error_size,
+                        "a trajectory of %s, but %s holds %s's: files of two games are not "
+                        "scored together (give each game's files to crafter-score apart)",
+                        crafter_game_info_of(game)->name, shown,
+                        crafter_game_info_of(set->game)->name);
+  }
   const crafter_traj_status *damage = crafter_traj_status_of(reader);
   size_t noted = 0;
   if (damage->damaged)
@@ -481,7 +505,10 @@ static int read_trajectory(crafter_score_set *set, const char *text, size_t leng
                          problem, sizeof(problem));
   }
   crafter_traj_close(reader);
-  if (status == 0) return 0;
+  if (status == 0) {
+    set->game = game;
+    return 0;
+  }
   return crafter_fail(error, error_size, "%s", problem);
 }
 
@@ -728,6 +755,10 @@ static void summarize_method(const crafter_score_set *set, crafter_score_method 
   double used = method->seeds ? (double)method->seeds : NAN;
   method->reward_mean = reward_sum / used;
   method->length_mean = length_sum / used;
+  method->game = set->game;
+  method->return_percent_max = set->game == CRAFTER_GAME_CRAFTAX_CLASSIC
+                                   ? 100.0 * method->reward_mean / CRAFTER_CC_MAX_RETURN
+                                   : NAN;
   method->train_levels = set->train_levels;
   if (!set->train_levels.count) return;
   for (int side = 0; side < CRAFTER_SCORE_SIDES; side++)

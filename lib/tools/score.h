@@ -32,6 +32,19 @@
  * nothing, as NaN does in the reference's nanmean.  The deviation of a
  * single seed is not known, not 0 as numpy says: it is NaN.
  *
+ * Trajectory files of Craftax-Classic (crafter-trajectory(5) version 5,
+ * crafter-games(7)) are read as Crafter's are: its 22 achievements are
+ * Crafter's, reported in Crafter's order and names, so success rates and
+ * the Crafter score are computed alike.  Beside them the measure of the
+ * Craftax paper and of craftax's scoreboard: a method's mean return as a
+ * percentage of the most an episode can return (22: one for each
+ * achievement; the health's share never adds to it), 100 * reward_mean /
+ * 22, reward_mean being the mean over seeds of each seed's mean return
+ * (the sum of its episode's float32 rewards, added in double precision).
+ * Files of two games are not scored together: the trajectory files of a
+ * set are of one game (a stats log or run file records none, and joins
+ * any).
+ *
  * A set may also split the episodes of trajectory files by the level
  * they played (crafter-levels(5)): those of a range of episodes of one
  * Env seed, the levels an agent trained on, from all the others, the
@@ -115,6 +128,8 @@ typedef struct crafter_score_run {
   int origin;    /* enum crafter_score_origin */
   char *agent;   /* the agent a trajectory file records, else NULL */
   int seed_recorded; /* 1 when the seed is the one a trajectory file records */
+  int game;      /* enum crafter_game_id (game/games.h) of a trajectory file's episodes;
+                    -1 for a stats log or run file, which records none */
   int has_params;        /* 1 when the file records the env's parameters */
   crafter_params params; /* then those (a trajectory file's header) */
   long episodes; /* episodes that ended within the budget */
@@ -138,6 +153,9 @@ typedef struct crafter_score_set {
   /* What the last file read lacks: a damaged trajectory's damage and the
    * episodes left out; "" when nothing. */
   char note[512];
+  /* The game of the trajectory files read (all are of one), -1 before any
+   * is. */
+  int game;
 } crafter_score_set;
 
 /* What a method scores on one side of a split, as for the whole method:
@@ -155,6 +173,8 @@ typedef struct crafter_score_method {
   double score_mean, score_std;
   double success[CRAFTER_ACHIEVEMENT_COUNT]; /* percent */
   double reward_mean, length_mean;
+  int game;                  /* the set's game (-1: no trajectory file read) */
+  double return_percent_max; /* of Craftax-Classic: 100 * reward_mean / 22; else NaN */
   long episodes; /* within the budget, over all runs */
   long seeds;    /* runs with at least one episode within the budget */
   crafter_score_goals goals; /* the episodes with a goal of all its runs together: a

@@ -7,6 +7,8 @@
 
 #include "base/cli.h"
 #include "base/json.h"
+#include "game/cc_game.h"
+#include "game/games.h"
 
 #define ACHIEVEMENTS CRAFTER_ACHIEVEMENT_COUNT
 
@@ -143,6 +145,12 @@ static void write_goals_table(FILE *out, const crafter_score_method *methods, si
 static void write_levels_table(FILE *out, const crafter_score_method *methods, size_t count,
                                const int *widths);
 
+/* Whether the methods are scored from Craftax-Classic's files: their mean
+ * return is then also given as a percentage of the most there is. */
+static int craftax_methods(const crafter_score_method *methods, size_t count) {
+  return count && methods[0].game == CRAFTER_GAME_CRAFTAX_CLASSIC;
+}
+
 void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count) {
   enum { LABEL = TABLE_LABEL, MINIMUM = 12 };
   int widths[count ? count : 1];
@@ -151,6 +159,11 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
     widths[m] = 2 + (name > MINIMUM ? name : MINIMUM);
   }
   static const char *const rows[] = {"score (%)", "return", "length", "episodes", "seeds"};
+  int craftax = craftax_methods(methods, count);
+  if (craftax)
+    fprintf(out,
+            "game: %s; return (%% max) is 100 x return / %d, the measure Craftax reports\n\n",
+            crafter_game_info_of(methods[0].game)->title, CRAFTER_CC_MAX_RETURN);
   fprintf(out, "%-*s", LABEL, "method");
   for (size_t m = 0; m < count; m++) write_cell(out, methods[m].name, widths[m]);
   fputc('\n', out);
@@ -169,6 +182,15 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
       write_cell(out, cell, widths[m]);
     }
     fputc('\n', out);
+    if (row == 1 && craftax) {
+      fprintf(out, "%-*s", LABEL, "return (% max)");
+      for (size_t m = 0; m < count; m++) {
+        char cell[96];
+        format_fixed(cell, sizeof(cell), methods[m].return_percent_max, 2);
+        write_cell(out, cell, widths[m]);
+      }
+      fputc('\n', out);
+    }
   }
   fprintf(out, "\nsuccess rate (%%)\n");
   for (int k = 0; k < ACHIEVEMENTS; k++) {
@@ -399,6 +421,10 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, out);
   crafter_json_begin_object(&json);
+  if (craftax_methods(methods, count)) {
+    crafter_json_key(&json, "game");
+    crafter_json_string(&json, crafter_game_info_of(methods[0].game)->name);
+  }
   crafter_json_key(&json, "methods");
   crafter_json_begin_array(&json);
   int goals = crafter_score_any_goals(methods, count);
@@ -415,6 +441,10 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
     write_json_success(&json, method->success);
     crafter_json_key(&json, "reward_mean");
     crafter_json_double(&json, method->reward_mean);
+    if (method->game == CRAFTER_GAME_CRAFTAX_CLASSIC) {
+      crafter_json_key(&json, "return_percent_max");
+      crafter_json_double(&json, method->return_percent_max);
+    }
     crafter_json_key(&json, "length_mean");
     crafter_json_double(&json, method->length_mean);
     crafter_json_key(&json, "episodes");
@@ -453,7 +483,9 @@ static void write_csv_number(FILE *out, double value) {
 }
 
 void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, size_t count) {
+  int craftax = craftax_methods(methods, count);
   fputs("method,score_mean,score_std,reward_mean,length_mean,episodes,seeds", out);
+  if (craftax) fputs(",return_percent_max", out);
   for (int k = 0; k < ACHIEVEMENTS; k++) fprintf(out, ",%s", crafter_achievement_names[k]);
   int goals = crafter_score_any_goals(methods, count);
   if (goals) {
@@ -492,6 +524,10 @@ void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, siz
       write_csv_number(out, values[i]);
     }
     fprintf(out, ",%ld,%ld", method->episodes, method->seeds);
+    if (craftax) {
+      fputc(',', out);
+      write_csv_number(out, method->return_percent_max);
+    }
     for (int k = 0; k < ACHIEVEMENTS; k++) {
       fputc(',', out);
       write_csv_number(out, method->success[k]);

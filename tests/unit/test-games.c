@@ -4,13 +4,20 @@
  * achievements and inventory mapped name by name onto Crafter's report
  * order.  Craftax's orders below are those of craftax 1.6.1's
  * craftax_classic/constants.py (Achievement) and craftax_state.py
- * (Inventory), written out here from the reference. */
+ * (Inventory), written out here from the reference.  Then an env's
+ * episodes replayed from the keys it started each with
+ * (crafter_cc_env_start_keys), step for step, as a trajectory file
+ * replays them. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "crafter/ids.h"
 #include "game/cc_env.h"
 #include "game/games.h"
+#include "run/cc_state.h"
 #include "tap.h"
+
+#include <zlib.h>
 
 static const char *const craftax_achievements[CRAFTER_CC_ACHIEVEMENTS] = {
     "collect_wood",       "place_table",      "eat_cow",         "collect_sapling",
@@ -28,6 +35,102 @@ static int item_index(const char *name) {
   for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
     if (strcmp(crafter_item_names[k], name) == 0) return k;
   return -1;
+}
+
+enum { STEPS = 3000, EPISODES_MAX = 64 };
+
+/* Where an episode began and what its steps gave. */
+typedef struct begun {
+  long first_step;
+  int64_t episode;
+  crafter_jaxkey world_key, key;
+} begun;
+
+/* The state env's next step with `action` leaves, before an auto-reset
+ * would replace it: the step made on a copy. */
+static crafter_cc_state *step_aside(const crafter_cc_env *env, int action) {
+  static crafter_cc_state copy;
+  crafter_jaxkey keys[2], key = env->key;
+  crafter_jax_split(crafter_cc_schedule_next(&key), keys, 2);
+  copy = env->state;
+  (void)crafter_cc_game_step(&copy, keys[0], action);
+  return &copy;
+}
+
+/* The CRC-32 of a state's words (its saved form, run/cc_state.h). */
+static uint32_t state_crc(const crafter_cc_state *state) {
+  static crafter_cc_env holder;
+  static uint8_t saved[CRAFTER_CC_STATE_BYTES];
+  holder.state = *state;
+  crafter_cc_state_save(&holder, saved);
+  return (uint32_t)crc32(0L, saved + CRAFTER_CC_STATE_HEADER_BYTES,
+                         4 * CRAFTER_CC_STATE_WORDS);
+}
+
+/* Seed 4's random actions for 3,000 steps; every episode it began is
+ * replayed from its keys with its actions and must give the same
+ * outcomes and states. */
+static void replays(void) {
+  static crafter_cc_env env, again;
+  static crafter_cc_outcome outcomes[STEPS];
+  static uint32_t after[STEPS]; /* the CRC of the state after each step (before an
+                                   auto-reset's new world: the ended episode's) */
+  static uint8_t actions[STEPS];
+  static begun starts[EPISODES_MAX];
+  crafter_jaxkey schedule;
+  crafter_jaxkey first = crafter_cc_schedule_start(4, &schedule);
+  int started = crafter_cc_env_start(&env, 4) == 0;
+  ok(started && env.world_key.word[0] == first.word[0] && env.world_key.word[1] == first.word[1] &&
+         env.key.word[0] == schedule.word[0] && env.key.word[1] == schedule.word[1],
+     "the first episode's world key is the schedule's first key, the env's key the one after");
+  crafter_jaxkey action_key = crafter_jax_split_one(crafter_jax_key(4), 2);
+  int count = 0, died = 0, alive = 1;
+  starts[count++] = (begun){0, env.episode, env.world_key, env.key};
+  for (long t = 0; t < STEPS && started && count < EPISODES_MAX; t++) {
+    actions[t] = (uint8_t)crafter_jax_randint_at(action_key, (uint64_t)t, 0, CRAFTER_CC_ACTIONS);
+    crafter_cc_outcome *o = &outcomes[t];
+    crafter_cc_state *stepped = step_aside(&env, actions[t]);
+    after[t] = state_crc(stepped);
+    int dead = crafter_cc_game_died(stepped), late = stepped->timestep >= 10000;
+    if (crafter_cc_env_act(&env, actions[t], o) != 0) started = 0;
+    if (o->done) {
+      died += o->died;
+      alive &= o->died == dead && (dead || late);
+      starts[count++] = (begun){t + 1, env.episode, env.world_key, env.key};
+    }
+  }
+  ok(started && count > 3 && died > 0, "seed 4 plays %d episodes in %d steps, %d ended by death",
+     count - 1, STEPS, died);
+  ok(alive, "an episode that ended before the time limit ended by death");
+  int same = 1, states = 1, inventories = 1;
+  for (int e = 0; e + 1 < count && started; e++) {
+    if (crafter_cc_env_start_keys(&again, 4, starts[e].episode, starts[e].world_key,
+                                  starts[e].key) != 0) {
+      started = 0;
+      break;
+    }
+    for (long t = starts[e].first_step; t < starts[e + 1].first_step; t++) {
+      crafter_cc_outcome o;
+      crafter_cc_state *stepped = step_aside(&again, actions[t]);
+      uint32_t crc = state_crc(stepped);
+      int32_t inventory[CRAFTER_ITEM_COUNT];
+      crafter_cc_report_inventory(stepped, inventory);
+      if (crafter_cc_env_act(&again, actions[t], &o) != 0) started = 0;
+      const crafter_cc_outcome *want = &outcomes[t];
+      same &= o.reward == want->reward && o.done == want->done && o.died == want->died &&
+              o.unlocked == want->unlocked && o.length == want->length &&
+              memcmp(o.achievements, want->achievements, sizeof o.achievements) == 0;
+      states &= crc == after[t];
+      inventories &= memcmp(inventory, o.inventory, sizeof inventory) == 0;
+    }
+    same &= again.episode == starts[e + 1].episode &&
+            memcmp(&again.world_key, &starts[e + 1].world_key, sizeof again.world_key) == 0 &&
+            memcmp(&again.key, &starts[e + 1].key, sizeof again.key) == 0;
+  }
+  ok(started && same && states,
+     "every episode replays from its world key and schedule key: the same rewards, dones, "
+     "deaths, unlocks and states, and it ends with the next episode's keys");
+  ok(inventories, "an outcome's inventory is the state's after the step, before an auto-reset");
 }
 
 int main(void) {
@@ -82,5 +185,6 @@ int main(void) {
       if (strcmp(crafter_achievement_names[to], craftax_achievements[k]) == 0)
         reported &= achievements[to] == (k % 3 == 0);
   ok(reported, "the achievements are reported under their names");
+  replays();
   return tap_done();
 }

@@ -451,5 +451,10 @@ int main(int argc, char **argv) {
      differ_inline, differ_lanes, hashes);
   ok(differ_unit == 0, "unit_of_bits is uniform_of_bits(bits, 0, 1): %ld of %ld differ",
      differ_unit, hashes);
+  int32_t many[1000];
+  crafter_jax_randint(key, many, 1000, 0, 17);
+  int at = 1;
+  for (uint64_t i = 0; i < 1000; i++) at &= crafter_jax_randint_at(key, i, 0, 17) == many[i];
+  ok(at, "randint_at(key, i) is element i of randint, for the first 1000");
   return tap_done();
 }

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/bytes.h"
+#include "game/cc_env.h"
+#include "game/games.h"
 #include "kernels/rng.h"
 #include "run/proto.h"
 #include "run/traj.h"
@@ -18,6 +21,7 @@
 #include "run/traj_writer.h"
 #include "tap.h"
 #include "tools/dataset.h"
+#include "view/cc_render.h"
 #include "view/render.h"
 
 #include <zlib.h>
@@ -171,6 +175,114 @@ static long readable(const uint8_t *data, size_t size, const expected *want, int
   else
     crafter_traj_close(reader);
   return good;
+}
+
+/* Craftax-Classic's files: version 5, the game's number at byte 18, each
+ * chunk holding the keys its episode started with; they read back field
+ * by field, and a file of one game is refused where the other is wanted,
+ * the message naming both.  `crafter_path` is a file of Crafter's. */
+static void craftax(const char *crafter_path, const char *path) {
+  enum { CC_EPISODES = 3, CC_STEPS = 600 };
+  char error[256];
+  crafter_traj_header header;
+  crafter_traj_header_init_game(&header, CRAFTER_GAME_CRAFTAX_CLASSIC, 11, CRAFTER_OBS_SYMBOLIC,
+                                "test");
+  crafter_traj_writer *writer = crafter_traj_writer_create(path, &header, error, sizeof(error));
+  crafter_traj_recorder *recorder = crafter_traj_recorder_new(&header);
+  static crafter_cc_env env;
+  static uint8_t obs[4 * CRAFTER_SYMBOLIC_SIZE];
+  static uint8_t actions[CC_EPISODES][CC_STEPS];
+  static double rewards[CC_EPISODES][CC_STEPS];
+  uint32_t keys[CC_EPISODES][4];
+  int steps[CC_EPISODES] = {0}, written = writer && recorder && crafter_cc_env_start(&env, 11) == 0;
+  crafter_rng rng;
+  crafter_rng_seed(&rng, 5);
+  /* Two episodes played to their end, the third cut after 20 steps. */
+  for (int e = 0; e < CC_EPISODES && written; e++) {
+    uint32_t at_start[4] = {env.world_key.word[0], env.world_key.word[1], env.key.word[0],
+                            env.key.word[1]};
+    memcpy(keys[e], at_start, sizeof(at_start));
+    float values[CRAFTER_SYMBOLIC_SIZE];
+    crafter_cc_render_symbolic(&env.state, values);
+    for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(obs + 4 * k, values[k]);
+    written &= crafter_traj_recorder_start_cc(recorder, &env, obs) == 0;
+    crafter_cc_outcome outcome = {0};
+    while (written && steps[e] < (e == CC_EPISODES - 1 ? 20 : CC_STEPS) && !outcome.done) {
+      int action = (int)(crafter_rng_next_u32(&rng) % CRAFTER_CC_ACTIONS);
+      crafter_cc_env_act_only(&env, action, &outcome);
+      crafter_cc_render_symbolic(&env.state, values);
+      for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(obs + 4 * k, values[k]);
+      written &= crafter_traj_recorder_step_cc(recorder, action, &outcome, obs) == 0;
+      actions[e][steps[e]] = (uint8_t)action;
+      rewards[e][steps[e]++] = outcome.reward;
+      written &= crafter_cc_env_reset_due(&env) == 0;
+    }
+    written &= crafter_traj_writer_add(writer, recorder, error, sizeof(error)) == 0;
+  }
+  written &= writer && crafter_traj_writer_close(writer, error, sizeof(error)) == 0;
+  crafter_traj_recorder_free(recorder);
+  ok(written, "a file of Craftax-Classic's episodes is written");
+  size_t size;
+  uint8_t *bytes = read_whole(path, &size);
+  ok(bytes && size > 128 && bytes[8] == 5 && bytes[18] == CRAFTER_GAME_CRAFTAX_CLASSIC &&
+         bytes[19] == 0,
+     "its header says format version 5 and game 1 at byte 18");
+  free(bytes);
+
+  crafter_traj_reader *reader = crafter_traj_open(path, error, sizeof(error));
+  ok(!reader && strstr(error, "a trajectory of craftax-classic (format version 5), not of crafter"),
+     "crafter_traj_open, Crafter's, refuses it: %s", reader ? "opened" : error);
+  crafter_traj_close(reader);
+  reader = crafter_traj_open_game(crafter_path, CRAFTER_GAME_CRAFTAX_CLASSIC, error, sizeof(error));
+  ok(!reader && strstr(error, "a trajectory of crafter (format version 1), not of craftax-classic"),
+     "a Crafter file is refused where Craftax-Classic's is wanted: %s", reader ? "opened" : error);
+  crafter_traj_close(reader);
+
+  reader = crafter_traj_open_game(path, -1, error, sizeof(error));
+  const crafter_traj_header *read = reader ? crafter_traj_header_of(reader) : NULL;
+  ok(read && read->version == CRAFTER_TRAJ_VERSION_GAME &&
+         read->game == CRAFTER_GAME_CRAFTAX_CLASSIC && read->params.seed == 11 &&
+         read->obs_kind == CRAFTER_OBS_SYMBOLIC && read->obs_bytes == 4 * CRAFTER_SYMBOLIC_SIZE &&
+         read->players == 1 && strcmp(read->agent, "test") == 0 &&
+         crafter_traj_episode_count(reader) == CC_EPISODES,
+     "it opens for any game: version 5, Craftax-Classic, seed, symbolic observations, %d "
+     "episodes",
+     CC_EPISODES);
+  int same = reader != NULL, ends = reader != NULL;
+  for (int e = 0; e < CC_EPISODES && reader; e++) {
+    const crafter_traj_episode *info = crafter_traj_episode_at(reader, (size_t)e);
+    crafter_traj_data data;
+    if (!info || crafter_traj_read_episode(reader, (size_t)e, &data, error, sizeof(error)) < 0) {
+      same = 0;
+      continue;
+    }
+    same &= info->seed == 11 && info->episode == e + 1 && info->world_seed == 0 &&
+            info->world_key[0] == keys[e][0] && info->world_key[1] == keys[e][1] &&
+            info->schedule_key[0] == keys[e][2] && info->schedule_key[1] == keys[e][3] &&
+            data.steps_count == (uint32_t)steps[e] && data.obs != NULL;
+    for (int t = 0; t < steps[e] && t < (int)data.steps_count; t++)
+      same &= data.steps[t].action == actions[e][t] && data.steps[t].reward == rewards[e][t];
+    ends &= e == CC_EPISODES - 1 ? info->end == CRAFTER_TRAJ_CUT
+                                 : info->end == CRAFTER_TRAJ_DIED ||
+                                       info->end == CRAFTER_TRAJ_TIME_LIMIT;
+    crafter_traj_data_free(&data);
+  }
+  ok(same, "every episode reads back: its keys, its steps' actions and float32 rewards, its "
+           "observations");
+  ok(ends, "the episodes that ended end, the one cut short is marked cut");
+  crafter_traj_close(reader);
+
+  char *report = NULL;
+  size_t report_bytes = 0;
+  FILE *out = open_memstream(&report, &report_bytes);
+  int verified = crafter_dataset_verify(path, CRAFTER_GAME_CRAFTAX_CLASSIC, 1, NULL, out, error,
+                                        sizeof(error));
+  fclose(out);
+  ok(verified == 0 && report && strstr(report, "3 episodes") && !strstr(report, "note"),
+     "verify --resimulate replays them from their keys, each starting where the one before "
+     "ended: %s",
+     report ? report : error);
+  free(report);
 }
 
 int main(void) {
@@ -510,17 +622,19 @@ int main(void) {
   char *report = NULL;
   size_t report_bytes = 0;
   FILE *out = open_memstream(&report, &report_bytes);
-  int verified = crafter_dataset_verify(path2, 1, NULL, out, error, sizeof(error));
+  int verified = crafter_dataset_verify(path2, -1, 1, NULL, out, error, sizeof(error));
   fclose(out);
   ok(verified == 1 && report && strstr(report, "episode 0 (seed 7, episode 1): step 4: reward differs"),
      "verify --resimulate fails on it at step 4: %s", report ? report : error);
   free(report);
   report = NULL;
   out = open_memstream(&report, &report_bytes);
-  verified = crafter_dataset_verify(path2, 0, NULL, out, error, sizeof(error));
+  verified = crafter_dataset_verify(path2, -1, 0, NULL, out, error, sizeof(error));
   fclose(out);
   ok(verified == 0, "while its checksums and steps are whole");
   free(report);
+
+  craftax(path, path2);
 
   free(copy);
   free(bytes);
