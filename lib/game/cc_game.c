@@ -219,8 +219,13 @@ static inline crafter_jaxkey lane_key(const struct lanes *l, int i) {
 }
 static inline uint32_t lane_bits(const struct lanes *l, int i) { return l->x0[i] ^ l->x1[i]; }
 
+/* The chains are latency: each split waits for the one before.  So the
+ * spawn chain, independent of update_mobs', is split alongside the
+ * zombies', and the lanes of draws are hashed as soon as their keys are
+ * known, under the skeletons' chain. */
 static void draw_all(crafter_jaxkey key, struct draws *d) {
   enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
+  _Static_assert(Z == 3 && C == 3 && S == 2, "the lanes below are laid out for 3, 3 and 2 slots");
   /* craftax_step: four splits, for do_action, update_mobs, spawn_mobs and
    * state_rng */
   crafter_jaxkey rng = key;
@@ -231,69 +236,77 @@ static void draw_all(crafter_jaxkey key, struct draws *d) {
 
   /* update_mobs: rng, _rng = split(rng) before each scan, the scan carrying
    * rng.  A zombie splits four times and carries the last second half; a
-   * cow splits once, a skeleton three times, each carrying the first. */
+   * cow splits once, a skeleton three times, each carrying the first.
+   * spawn_mobs splits six times, a uniform and a choice for each kind. */
   crafter_jaxkey randint_key[Z + C + S], zombie_towards[Z], zombie_close[Z], skeleton_towards[S],
-      skeleton_choose[S];
+      skeleton_choose[S], spawn_key[6];
   crafter_jaxkey carry = crafter_jax_split_inline(mobs, 0);
   for (int k = 0; k < Z; k++) {
     randint_key[k] = split_off(&carry);
+    spawn_key[2 * k] = split_off(&spawn);
     zombie_towards[k] = split_off(&carry);
+    if (2 * k + 1 < 5)
+      spawn_key[2 * k + 1] = split_off(&spawn);
+    else
+      spawn_key[2 * k + 1] = crafter_jax_split_inline(spawn, 1);
     zombie_close[k] = split_off(&carry);
     carry = crafter_jax_split_inline(carry, 1);
   }
   carry = crafter_jax_split_inline(carry, 0);
   for (int k = 0; k < C; k++) randint_key[Z + k] = split_off(&carry);
+
+  /* randint(key, (), 0, span) splits its key in two and draws a word
+   * from each; for the spans here (4 and 8) 2**32 mod span is 0 and the
+   * first word drops out of JAX's formula, so only the second half's
+   * word is drawn.  Lanes a and b: the zombies' and cows' second halves,
+   * the zombies' and spawns' words. */
+  struct lanes a = {.used = 0}, b = {.used = 0}, c = {.used = 0}, words = {.used = 0};
+  for (int k = 0; k < Z + C; k++) lane(&a, randint_key[k], 1U);
+  lane(&a, zombie_towards[0], 0U);
+  lane(&a, zombie_towards[1], 0U);
+  lane(&b, zombie_towards[2], 0U);
+  for (int k = 0; k < Z; k++) lane(&b, zombie_close[k], 0U);
+  for (int n = 0; n < 4; n++) lane(&b, spawn_key[n], 0U);
+  hash_lanes(&a);
+  hash_lanes(&b);
+
   carry = crafter_jax_split_inline(carry, 0);
   for (int k = 0; k < S; k++) {
     randint_key[Z + C + k] = split_off(&carry);
     skeleton_towards[k] = split_off(&carry);
     skeleton_choose[k] = split_off(&carry);
   }
-  /* spawn_mobs: six splits, a uniform and a choice for each kind */
-  crafter_jaxkey spawn_key[6];
-  for (int n = 0; n < 5; n++) spawn_key[n] = split_off(&spawn);
-  spawn_key[5] = crafter_jax_split_inline(spawn, 1);
-
-  /* randint(key, (), 0, span) splits its key in two and draws a word
-   * from each; for the spans here (4 and 8) 2**32 mod span is 0 and the
-   * first word drops out of JAX's formula, so only the second half's
-   * word is drawn. */
-  struct lanes halves = {.used = 0}, bits_a = {.used = 0}, bits_b = {.used = 0};
-  for (int k = 0; k < Z + C + S; k++) lane(&halves, randint_key[k], 1U);
-  hash_lanes(&halves);
-  for (int k = 0; k < Z; k++) lane(&bits_a, zombie_towards[k], 0U);
-  for (int k = 0; k < Z; k++) lane(&bits_a, zombie_close[k], 0U);
-  for (int k = 0; k < S; k++) lane(&bits_a, skeleton_towards[k], 0U);
-  for (int k = 0; k < 6; k++) lane(&bits_b, spawn_key[k], 0U);
-  for (int k = 0; k < S; k++) lane(&bits_b, skeleton_choose[k], 0U);
-  hash_lanes(&bits_a);
-  hash_lanes(&bits_b);
-  struct lanes words = {.used = 0};
-  for (int k = 0; k < Z + C + S; k++) lane(&words, lane_key(&halves, k), 0U);
+  /* Lanes c: the skeletons' second halves and words, the last spawns'. */
+  for (int k = 0; k < S; k++) lane(&c, randint_key[Z + C + k], 1U);
+  for (int k = 0; k < S; k++) lane(&c, skeleton_towards[k], 0U);
+  for (int k = 0; k < S; k++) lane(&c, skeleton_choose[k], 0U);
+  lane(&c, spawn_key[4], 0U);
+  lane(&c, spawn_key[5], 0U);
+  hash_lanes(&c);
+  /* The randints' words from their second halves. */
+  for (int k = 0; k < Z + C; k++) lane(&words, lane_key(&a, k), 0U);
+  for (int k = 0; k < S; k++) lane(&words, lane_key(&c, k), 0U);
   hash_lanes(&words);
 
   for (int k = 0; k < Z; k++) {
     d->zombie_random[k] = lane_bits(&words, k);
-    d->zombie_towards[k] = lane_bits(&bits_a, k);
-    d->zombie_close[k] = lane_bits(&bits_a, Z + k);
+    d->zombie_close[k] = lane_bits(&b, 1 + k);
   }
+  d->zombie_towards[0] = lane_bits(&a, Z + C);
+  d->zombie_towards[1] = lane_bits(&a, Z + C + 1);
+  d->zombie_towards[2] = lane_bits(&b, 0);
   for (int k = 0; k < C; k++) d->cow_random[k] = lane_bits(&words, Z + k);
   for (int k = 0; k < S; k++) {
     d->skeleton_random[k] = lane_bits(&words, Z + C + k);
-    d->skeleton_towards[k] = lane_bits(&bits_a, 2 * Z + k);
-    d->skeleton_choose[k] = lane_bits(&bits_b, 6 + k);
+    d->skeleton_towards[k] = lane_bits(&c, S + k);
+    d->skeleton_choose[k] = lane_bits(&c, 2 * S + k);
   }
   for (int n = 0; n < 3; n++) {
-    d->spawn_chance[n] = lane_bits(&bits_b, 2 * n);
-    d->spawn_cell[n] = lane_bits(&bits_b, 2 * n + 1);
+    int first = 2 * n, second = 2 * n + 1;
+    d->spawn_chance[n] = first < 4 ? lane_bits(&b, 4 + first) : lane_bits(&c, 3 * S + first - 4);
+    d->spawn_cell[n] = second < 4 ? lane_bits(&b, 4 + second) : lane_bits(&c, 3 * S + second - 4);
   }
 }
-
-_Static_assert(CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_COWS + CRAFTER_CC_MAX_SKELETONS <=
-                       CRAFTER_JAX_LANES &&
-                   2 * CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_SKELETONS <= CRAFTER_JAX_LANES &&
-                   6 + CRAFTER_CC_MAX_SKELETONS <= CRAFTER_JAX_LANES,
-               "the draws fit their lanes");
 
 static inline float uniform(uint32_t bits) { return crafter_jax_unit_of_bits(bits); }
 
@@ -792,12 +805,13 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
   for (int32_t r = first_row; r <= last_row; r++) {
     int32_t room = DESPAWN_DISTANCE - 1 - abs32(r - pr);
     for (int32_t c = max32(0, pc - room); c <= min32(SIZE - 1, pc + room); c++) {
+      /* without branches: which cells pass is not predictable */
       int32_t distance = abs32(r - pr) + abs32(c - pc);
-      if (distance > nearest && ((kinds >> s->map[r][c]) & 1U) && !s->mob_map[r][c]) {
-        int cell = r * SIZE + c;
-        m->allowed[cell / TILE] |= (uint16_t)(1U << (cell % TILE));
-        count++;
-      }
+      unsigned ok = (unsigned)(distance > nearest) & ((kinds >> (s->map[r][c] & 31U)) & 1U) &
+                    (unsigned)(s->mob_map[r][c] == 0);
+      int cell = r * SIZE + c;
+      m->allowed[cell / TILE] |= (uint16_t)(ok << (cell % TILE));
+      count += (int32_t)ok;
     }
   }
   if (count == 0) return 0;
