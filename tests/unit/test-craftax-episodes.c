@@ -6,6 +6,9 @@
  *                                          every reset checked
  *   test-craftax-episodes --dump STEPS S... every step's words, for
  *                                          tests/craftax-episodes.t
+ *   test-craftax-episodes --step           states dumped on standard
+ *                                          input, each stepped once, for
+ *                                          tests/craftax-episodes.t
  *   test-craftax-episodes --speed STEPS    steps per second, with and
  *                                          without the observation
  *
@@ -126,15 +129,25 @@ static void seed_actions(int64_t seed, int32_t *actions, long steps) {
   crafter_jax_randint(key, actions, steps, 0, CRAFTER_CC_ACTIONS);
 }
 
-static void start(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith) {
+/* Seed `seed`'s episodes from their start: the actions are `letters`
+ * ('a' + action), or the seed's random ones when it is NULL. */
+static void start_with(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith,
+                       const char *letters) {
   if (steps > MAX_STEPS) die("too many steps");
   p->steps = steps;
   p->step = 0;
   p->arith = arith;
-  seed_actions(seed, p->actions, steps);
+  if (letters)
+    for (long n = 0; n < steps; n++) p->actions[n] = letters[n] - 'a';
+  else
+    seed_actions(seed, p->actions, steps);
   crafter_jaxkey reset = crafter_cc_schedule_start(seed, &p->key);
   if (crafter_cc_generate_world(reset, &p->state) != 0) die("out of memory");
   crafter_cc_render_symbolic(&p->state, p->obs);
+}
+
+static void start(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith) {
+  start_with(p, seed, steps, arith, NULL);
 }
 
 static void next(struct player *p) {
@@ -167,6 +180,79 @@ static int dump(long steps, int count, char **seeds) {
   return ferror(stdout) ? 2 : 0;
 }
 
+/* Prints the words of a step that began in *state (a case read from a
+ * dump): the state after it, its observation, reward and done. */
+static void step_case(const char *label, crafter_cc_state *state, crafter_jaxkey key, int action) {
+  static struct step_words w;
+  static float obs[CRAFTER_SYMBOLIC_SIZE];
+  float reward;
+  int done;
+  if (crafter_cc_env_step(state, key, action, &reward, &done) != 0) die("out of memory");
+  crafter_cc_render_symbolic(state, obs);
+  words_of(state, obs, reward, done, 1, &w);
+  printf("step %s 1 %ld", label, w.state.count + CRAFTER_SYMBOLIC_SIZE + 2);
+  for (long k = 0; k < w.state.count; k++) printf(" %" PRIu32, w.state.word[k]);
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) printf(" %" PRIu32, w.obs[k]);
+  printf(" %" PRIu32 " %" PRIu32 "\n", w.reward, w.done);
+}
+
+/* --step: cases on standard input, each 'case ID', the state's fields a
+ * line ('NAME N v0 v1 ...', every field, as craftax_worlds.py --dump
+ * prints them), 'key K0 K1' and 'action A'; each stepped once by
+ * crafter_cc_env_step and its words printed as --dump prints a step
+ * ('step ID 1 COUNT w0 w1 ...'). */
+static int step_cases(void) {
+  static crafter_cc_state state;
+  static uint32_t values[CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE];
+  struct cc_field fields[CC_FIELDS];
+  int field_count = cc_state_fields(&state, fields);
+  char *line = NULL, label[64] = "";
+  size_t size = 0;
+  long have = 0, number = 0;
+  crafter_jaxkey key = {{0, 0}};
+  int action = 0;
+  for (;;) {
+    ssize_t length = getline(&line, &size, stdin);
+    number++;
+    char name[64];
+    int used;
+    long count;
+    if (length <= 0 || strncmp(line, "case ", 5) == 0) {
+      if (have && have != field_count + 2) {
+        fprintf(stderr, "case %s: %ld of the %d fields, key and action\n", label, have,
+                field_count);
+        free(line);
+        return 2;
+      }
+      if (have) step_case(label, &state, key, action);
+      if (length <= 0) break;
+      if (sscanf(line, "case %63s", label) != 1) goto bad;
+      memset(&state, 0, sizeof state);
+      have = 0;
+    } else if (sscanf(line, "key %" SCNu32 " %" SCNu32, &key.word[0], &key.word[1]) == 2 ||
+               sscanf(line, "action %d", &action) == 1) {
+      have++;
+    } else if (sscanf(line, "%63s %ld%n", name, &count, &used) == 2 && count >= 0 &&
+               count <= (long)(sizeof values / sizeof values[0])) {
+      char *at = line + used;
+      for (long k = 0; k < count; k++) values[k] = (uint32_t)strtoul(at, &at, 10);
+      int f = 0;
+      while (f < field_count && strcmp(fields[f].name, name) != 0) f++;
+      if (f == field_count || fields[f].count != count) goto bad;
+      for (long k = 0; k < count; k++) cc_field_set(&fields[f], k, values[k]);
+      have++;
+    } else {
+      goto bad;
+    }
+  }
+  free(line);
+  return ferror(stdout) ? 2 : 0;
+bad:
+  fprintf(stderr, "line %ld is not part of a case: %.60s\n", number, line);
+  free(line);
+  return 2;
+}
+
 static double seconds_since(const struct timespec *a) {
   struct timespec b;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
@@ -189,14 +275,18 @@ static int speed(long steps) {
     double reset_seconds = 0.0;
     struct timespec a;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    /* The next step's key is drawn before the step, as a caller that
+     * keeps its keys can: its hashes then run under the step. */
+    crafter_jaxkey k = crafter_cc_schedule_next(&p.key);
     for (long n = 0; n < steps; n++) {
-      crafter_jaxkey k = crafter_cc_schedule_next(&p.key);
-      p.reward = crafter_cc_game_step(&p.state, crafter_jax_split_one(k, 0), p.actions[n]);
+      crafter_jaxkey now = k;
+      k = crafter_cc_schedule_next(&p.key);
+      p.reward = crafter_cc_game_step(&p.state, crafter_jax_split_one(now, 0), p.actions[n]);
       p.done = crafter_cc_game_over(&p.state);
       if (p.done) {
         struct timespec r;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r);
-        if (crafter_cc_generate_world(crafter_jax_split_one(k, 1), &p.state) != 0)
+        if (crafter_cc_generate_world(crafter_jax_split_one(now, 1), &p.state) != 0)
           die("out of memory");
         reset_seconds += seconds_since(&r);
         resets++;
@@ -220,6 +310,7 @@ static int speed(long steps) {
 struct golden {
   int64_t seed;
   long steps;
+  char *actions; /* the letters of a scripted episode's actions ('a' + action), or NULL */
   long checkpoint[MAX_CHECKPOINTS];
   uint32_t crc[MAX_CHECKPOINTS];
   int checkpoints;
@@ -236,6 +327,16 @@ static int parse_line(char *line, struct golden *g) {
   if (end == at || g->steps < 1 || g->steps > MAX_STEPS) return -1;
   at = end;
   while (*at == ' ') at++;
+  g->actions = NULL;
+  if (strncmp(at, "actions ", 8) == 0) {
+    at += 8;
+    size_t length = strspn(at, "abcdefghijklmnopq");
+    if ((long)length != g->steps || !(g->actions = malloc(length + 1))) return -1;
+    memcpy(g->actions, at, length);
+    g->actions[length] = '\0';
+    at += length;
+    while (*at == ' ') at++;
+  }
   if (strncmp(at, "crc", 3) != 0) return -1;
   at += 3;
   g->checkpoints = 0;
@@ -302,7 +403,7 @@ static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith
   static struct player p;
   static struct step_words w;
   struct outcome out = {-1, 0, 1};
-  start(&p, g->seed, g->steps, arith);
+  start_with(&p, g->seed, g->steps, arith, g->actions);
   uLong crc = crc32(0L, Z_NULL, 0);
   int checkpoint = 0, dones = 0;
   for (;;) {
@@ -361,7 +462,7 @@ static void check_spawn_sums(const struct golden *g, long seeds) {
   static const int32_t places[][2] = {{-1, -1}, {0, 0}, {0, 63}, {63, 0}, {63, 63}, {32, 0},
                                       {0, 32},  {63, 32}, {32, 63}, {5, 7}, {-1, 10}};
   for (long k = 0; k < seeds; k++) {
-    start(&p, g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX);
+    start_with(&p, g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX, g[k].actions);
     for (long n = 0; n < g[k].steps; n++) {
       next(&p);
       if (n % 23) continue;
@@ -406,8 +507,10 @@ int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
     return dump(atol(argv[2]), argc - 3, argv + 3);
   if (argc == 3 && strcmp(argv[1], "--speed") == 0) return speed(atol(argv[2]));
+  if (argc == 2 && strcmp(argv[1], "--step") == 0) return step_cases();
   if (argc != 2) {
-    fprintf(stderr, "usage: test-craftax-episodes FILE.gz | --dump STEPS SEED... | --speed STEPS\n");
+    fprintf(stderr, "usage: test-craftax-episodes FILE.gz | --dump STEPS SEED... | --step | "
+                    "--speed STEPS\n");
     return 2;
   }
   static struct golden golden[MAX_SEEDS];
