@@ -16,25 +16,32 @@
  * docstring says them: seed S in Craftax's key schedule (key =
  * PRNGKey(S); key, k = split(key); reset(k); then key, k = split(key) and
  * step(k, state, action) a step, the env resetting itself), action n
- * element n of randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17).  The
- * words of a step are every field of the state (cc_state_words.h), the
- * symbolic observation's float32 bits, the reward's bits and done; step 0,
- * the reset, has the state and observation only.
+ * element n of randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17), or the
+ * actions a line of the file spells.  The words of a step are every field
+ * of the state (cc_state_words.h), the symbolic observation's float32
+ * bits, the reward's bits and done; step 0, the reset, has the state and
+ * observation only.
  *
  * FILE (gzip-compressed text) has a line a seed:
  *
- *   S STEPS crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
+ *   S STEPS [actions LETTERS] crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
  *
- * HEXk is the CRC-32 of the little-endian bytes of the words of steps 0
- * to Nk (every 100 steps and the last), DONE the steps where an episode
- * ended; '#' starts a comment line.  tests/unit-craftax-episodes.t runs it
- * on tests/data/craftax/episodes.txt.gz (seeds 0..49, 3,000 steps each),
- * recorded with the pinned reference (craftax 1.6.1, jax and jaxlib
- * 0.10.1, the virtual environment VENV of
- * tests/reference/requirements-craftax.txt):
+ * LETTERS are the episode's STEPS actions, 'a' + the action (the seed's
+ * random actions when there are none); HEXk is the CRC-32 of the
+ * little-endian bytes of the words of steps 0 to Nk (every 100 steps and
+ * the last); D1, D2, ... the steps where an episode ended; '#' starts a
+ * comment line.  tests/unit-craftax-episodes.t runs it on
+ * tests/data/craftax/episodes.txt.gz: seeds 0..49, 3,000 random actions
+ * each, and seeds 1000..1009, 3,000 actions each of craftax_episodes.py's
+ * scripted player (which goes down the technology tree: stone, coal,
+ * iron, diamonds, furnaces, iron tools, fights, plants), recorded with
+ * the pinned reference (craftax 1.6.1, jax and jaxlib 0.10.1, the
+ * virtual environment VENV of tests/reference/requirements-craftax.txt):
  *
- *   VENV/bin/python tests/reference/craftax_episodes.py --record 50 3000 \
- *       | gzip -9n > tests/data/craftax/episodes.txt.gz
+ *   (VENV/bin/python tests/reference/craftax_episodes.py --record 50 3000
+ *    VENV/bin/python tests/reference/craftax_episodes.py \
+ *        --record-scripted 1000 10 3000) | gzip -9n \
+ *       > tests/data/craftax/episodes.txt.gz
  *
  * No expected value is written here: all come from the file.  A failure
  * names the seed and the 100 steps where the words first differ.  Then
