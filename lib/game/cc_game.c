@@ -308,6 +308,133 @@ static void draw_all(crafter_jaxkey key, struct draws *d) {
   }
 }
 
+/* ---- the draws of several envs at once ---- */
+
+/* The same keys and words for up to GROUP envs side by side: each split
+ * of the chains hashes both halves of every env's key in one batch of
+ * lanes, and the draws hanging off them are packed eight lanes at a time.
+ * Lanes are slower than the scalar hash for one key (their rounds take
+ * longer) but hash eight at once: from a few envs up, the chains cost
+ * less per env. */
+enum { GROUP = CRAFTER_JAX_LANES / 2 };
+
+/* split(key) of n keys: first[i], second[i]. */
+static void split_group(const crafter_jaxkey *in, int n, crafter_jaxkey *first,
+                        crafter_jaxkey *second) {
+  struct lanes l = {.used = 0};
+  for (int i = 0; i < n; i++) lane(&l, in[i], 0U);
+  for (int i = 0; i < n; i++) lane(&l, in[i], 1U);
+  hash_lanes(&l);
+  for (int i = 0; i < n; i++) {
+    first[i] = lane_key(&l, i);
+    second[i] = lane_key(&l, n + i);
+  }
+}
+
+/* split(key)[index] of n keys. */
+static void half_group(const crafter_jaxkey *in, int n, uint32_t index, crafter_jaxkey *out) {
+  struct lanes l = {.used = 0};
+  for (int i = 0; i < n; i++) lane(&l, in[i], index);
+  hash_lanes(&l);
+  for (int i = 0; i < n; i++) out[i] = lane_key(&l, i);
+}
+
+/* Hashes of (key, counter) gathered until eight lanes are full: each
+ * lands as a key (both words) or as bits (their exclusive or). */
+struct packer {
+  struct lanes l;
+  crafter_jaxkey *key_out[CRAFTER_JAX_LANES];
+  uint32_t *bits_out[CRAFTER_JAX_LANES];
+};
+
+static void packer_flush(struct packer *p) {
+  if (p->l.used == 0) return;
+  hash_lanes(&p->l);
+  for (int i = 0; i < p->l.used; i++) {
+    if (p->key_out[i])
+      *p->key_out[i] = lane_key(&p->l, i);
+    else
+      *p->bits_out[i] = lane_bits(&p->l, i);
+  }
+  p->l.used = 0;
+}
+
+static void pack(struct packer *p, crafter_jaxkey key, uint32_t counter, crafter_jaxkey *key_out,
+                 uint32_t *bits_out) {
+  p->key_out[p->l.used] = key_out;
+  p->bits_out[p->l.used] = bits_out;
+  lane(&p->l, key, counter);
+  if (p->l.used == CRAFTER_JAX_LANES) packer_flush(p);
+}
+
+/* draw_all for n <= GROUP keys (the same splits, in the same order). */
+static void draw_group(const crafter_jaxkey *key, int n, struct draws *d) {
+  enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
+  crafter_jaxkey rng[GROUP], sapling[GROUP], mobs[GROUP], spawn[GROUP], carry[GROUP],
+      one[GROUP], two[GROUP], last[GROUP];
+  crafter_jaxkey randint_key[Z + C + S][GROUP], zombie_towards[Z][GROUP], zombie_close[Z][GROUP],
+      skeleton_towards[S][GROUP], skeleton_choose[S][GROUP], spawn_key[6][GROUP];
+  split_group(key, n, rng, sapling);
+  split_group(rng, n, rng, mobs);
+  split_group(rng, n, rng, spawn);
+  half_group(rng, n, 1U, last);
+  for (int i = 0; i < n; i++) {
+    d[i].sapling_key = sapling[i];
+    d[i].state_rng = last[i];
+  }
+  half_group(mobs, n, 0U, carry);
+  for (int k = 0; k < Z; k++) {
+    split_group(carry, n, one, randint_key[k]);
+    split_group(spawn, n, spawn, spawn_key[2 * k]);
+    split_group(one, n, two, zombie_towards[k]);
+    if (2 * k + 1 < 5)
+      split_group(spawn, n, spawn, spawn_key[2 * k + 1]);
+    else
+      half_group(spawn, n, 1U, spawn_key[2 * k + 1]);
+    split_group(two, n, one, zombie_close[k]);
+    half_group(one, n, 1U, carry);
+  }
+  half_group(carry, n, 0U, carry);
+  for (int k = 0; k < C; k++) split_group(carry, n, carry, randint_key[Z + k]);
+  half_group(carry, n, 0U, carry);
+  for (int k = 0; k < S; k++) {
+    split_group(carry, n, one, randint_key[Z + C + k]);
+    split_group(one, n, two, skeleton_towards[k]);
+    if (k + 1 < S)
+      split_group(two, n, carry, skeleton_choose[k]);
+    else
+      half_group(two, n, 1U, skeleton_choose[k]);
+  }
+
+  /* randint's second halves, then their words and the other draws'
+   * (randint's first word drops out: see draw_all). */
+  struct packer p = {.l = {.used = 0}};
+  crafter_jaxkey halves[Z + C + S][GROUP];
+  for (int k = 0; k < Z + C + S; k++)
+    for (int i = 0; i < n; i++) pack(&p, randint_key[k][i], 1U, &halves[k][i], NULL);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < Z; k++) {
+      pack(&p, zombie_towards[k][i], 0U, NULL, &d[i].zombie_towards[k]);
+      pack(&p, zombie_close[k][i], 0U, NULL, &d[i].zombie_close[k]);
+    }
+    for (int k = 0; k < S; k++) {
+      pack(&p, skeleton_towards[k][i], 0U, NULL, &d[i].skeleton_towards[k]);
+      pack(&p, skeleton_choose[k][i], 0U, NULL, &d[i].skeleton_choose[k]);
+    }
+    for (int m = 0; m < 3; m++) {
+      pack(&p, spawn_key[2 * m][i], 0U, NULL, &d[i].spawn_chance[m]);
+      pack(&p, spawn_key[2 * m + 1][i], 0U, NULL, &d[i].spawn_cell[m]);
+    }
+  }
+  packer_flush(&p);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < Z; k++) pack(&p, halves[k][i], 0U, NULL, &d[i].zombie_random[k]);
+    for (int k = 0; k < C; k++) pack(&p, halves[Z + k][i], 0U, NULL, &d[i].cow_random[k]);
+    for (int k = 0; k < S; k++) pack(&p, halves[Z + C + k][i], 0U, NULL, &d[i].skeleton_random[k]);
+  }
+  packer_flush(&p);
+}
+
 static inline float uniform(uint32_t bits) { return crafter_jax_unit_of_bits(bits); }
 
 /* randint(key, (), 0, span) from the second half's word, span a power of
@@ -999,21 +1126,19 @@ static int achievement_count(const crafter_cc_state *s) {
   return n;
 }
 
-float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int action,
-                                 enum crafter_cc_arith arith) {
+/* craftax_step with the draws of its key. */
+static float step_drawn(crafter_cc_state *s, const struct draws *d, int action,
+                        enum crafter_cc_arith arith) {
   int achievements_before = achievement_count(s);
   int32_t health_before = s->player_health;
   if (s->is_sleeping) action = NOOP;
 
-  struct draws d;
-  draw_all(key, &d);
-
   do_crafting(s, action);
-  if (action == DO) do_action(s, d.sapling_key);
+  if (action == DO) do_action(s, d->sapling_key);
   place_block(s, action);
   move_player(s, action);
-  update_mobs(s, &d);
-  spawn_mobs(s, &d, arith);
+  update_mobs(s, d);
+  spawn_mobs(s, d, arith);
   update_plants(s);
   update_intrinsics(s, action);
   for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) s->inventory[k] = min32(s->inventory[k], 9);
@@ -1027,8 +1152,15 @@ float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int ac
                                              : fmaf(health, 0.1f, achieved);
   s->timestep += 1;
   s->light_level = light_level(s->timestep, arith);
-  s->state_rng = d.state_rng;
+  s->state_rng = d->state_rng;
   return reward;
+}
+
+float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int action,
+                                 enum crafter_cc_arith arith) {
+  struct draws d;
+  draw_all(key, &d);
+  return step_drawn(s, &d, action, arith);
 }
 
 float crafter_cc_game_step(crafter_cc_state *state, crafter_jaxkey key, int action) {
@@ -1053,6 +1185,26 @@ int crafter_cc_env_step_arith(crafter_cc_state *state, crafter_jaxkey key, int a
 int crafter_cc_env_step(crafter_cc_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done) {
   return crafter_cc_env_step_arith(state, key, action, CRAFTER_CC_AS_JAX, reward, done);
+}
+
+int crafter_cc_env_step_many(crafter_cc_state *states, const crafter_jaxkey *keys,
+                             const int *actions, int count, float *rewards, int *dones) {
+  int status = 0;
+  for (int first = 0; first < count; first += GROUP) {
+    int n = count - first < GROUP ? count - first : GROUP;
+    crafter_jaxkey step_keys[GROUP];
+    struct draws d[GROUP];
+    half_group(keys + first, n, 0U, step_keys); /* key_step of split(key) */
+    draw_group(step_keys, n, d);
+    for (int i = first; i < first + n; i++) {
+      rewards[i] = step_drawn(&states[i], &d[i - first], actions[i], CRAFTER_CC_AS_JAX);
+      dones[i] = crafter_cc_game_over(&states[i]);
+      if (dones[i] &&
+          crafter_cc_generate_world(crafter_jax_split_inline(keys[i], 1), &states[i]) != 0)
+        status = -1;
+    }
+  }
+  return status;
 }
 
 crafter_jaxkey crafter_cc_schedule_start(int64_t seed, crafter_jaxkey *key) {

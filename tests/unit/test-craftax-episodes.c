@@ -9,8 +9,11 @@
  *   test-craftax-episodes --step           states dumped on standard
  *                                          input, each stepped once, for
  *                                          tests/craftax-episodes.t
- *   test-craftax-episodes --speed STEPS    steps per second, with and
- *                                          without the observation
+ *   test-craftax-episodes --speed STEPS [ENVS]
+ *                                          steps per second, with and
+ *                                          without the observation (ENVS
+ *                                          envs side by side: the batched
+ *                                          step)
  *
  * The episodes are those of tests/reference/craftax_episodes.py, whose
  * docstring says them: seed S in Craftax's key schedule (key =
@@ -313,6 +316,59 @@ static int speed(long steps) {
   return 0;
 }
 
+/* The same for `envs` envs (seeds 0, 1, ...) side by side, one
+ * crafter_cc_env_step_many call a step, `steps` env steps in all; the
+ * resets' share is estimated from worlds generated apart. */
+static int speed_many(long steps, int envs) {
+  struct player *p = calloc((size_t)envs, sizeof *p);
+  crafter_cc_state *states = malloc((size_t)envs * sizeof *states);
+  crafter_jaxkey *keys = malloc((size_t)envs * sizeof *keys);
+  int *actions = malloc((size_t)envs * sizeof *actions), *dones = malloc((size_t)envs * sizeof *dones);
+  float *rewards = malloc((size_t)envs * sizeof *rewards);
+  if (!p || !states || !keys || !actions || !dones || !rewards) die("out of memory");
+  long rounds = steps / envs;
+  if (rounds > MAX_STEPS) rounds = MAX_STEPS;
+  for (int observe = 0; observe <= 1; observe++) {
+    for (int k = 0; k < envs; k++) {
+      start(&p[k], k, rounds, CRAFTER_CC_AS_JAX);
+      states[k] = p[k].state;
+    }
+    long resets = 0;
+    unsigned sink = 0;
+    struct timespec a;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    for (long n = 0; n < rounds; n++) {
+      for (int k = 0; k < envs; k++) {
+        keys[k] = crafter_cc_schedule_next(&p[k].key);
+        actions[k] = p[k].actions[n];
+      }
+      if (crafter_cc_env_step_many(states, keys, actions, envs, rewards, dones) != 0)
+        die("out of memory");
+      for (int k = 0; k < envs; k++) {
+        resets += dones[k];
+        if (observe) {
+          crafter_cc_render_symbolic(&states[k], p[k].obs);
+          sink += p[k].obs[CRAFTER_SYMBOLIC_SIZE - 2] > 0.5f;
+        }
+      }
+    }
+    double seconds = seconds_since(&a);
+    /* the resets' share, at the mean time of a world generated apart */
+    struct timespec r;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r);
+    for (int k = 0; k < 200; k++)
+      if (crafter_cc_generate_world(crafter_cc_reset_key(k), &states[0]) != 0) die("out of memory");
+    double reset_seconds = (double)resets * seconds_since(&r) / 200.0;
+    printf("C: %d envs side by side, %ld steps in %.3f s, %.0f steps/s %s; %ld resets took about "
+           "%.3f s, the steps alone about %.0f steps/s (%u)\n",
+           envs, rounds * envs, seconds, (double)(rounds * envs) / seconds,
+           observe ? "with the symbolic observation" : "without observation", resets,
+           reset_seconds, (double)(rounds * envs) / (seconds - reset_seconds), sink % 2);
+  }
+  free(p), free(states), free(keys), free(actions), free(dones), free(rewards);
+  return 0;
+}
+
 /* One line of the golden file. */
 struct golden {
   int64_t seed;
@@ -510,14 +566,60 @@ static void check_spawn_sums(const struct golden *g, long seeds) {
   ok(wrong_draws == 0, "the spawns' draws are choice(p)'s: %ld of %ld differ", wrong_draws, draws);
 }
 
+/* All the seeds of the file replayed side by side, one
+ * crafter_cc_env_step_many call a step for all of them: how many seeds
+ * fail a checkpoint (-1 when memory cannot be had). */
+static long replay_side_by_side(const struct golden *g, long n) {
+  struct player *p = calloc((size_t)n, sizeof *p);
+  crafter_cc_state *states = malloc((size_t)n * sizeof *states);
+  crafter_jaxkey *keys = malloc((size_t)n * sizeof *keys);
+  int *actions = malloc((size_t)n * sizeof *actions), *dones = malloc((size_t)n * sizeof *dones);
+  float *rewards = malloc((size_t)n * sizeof *rewards);
+  uLong *crc = malloc((size_t)n * sizeof *crc);
+  int *checkpoint = calloc((size_t)n, sizeof *checkpoint), *wrong = calloc((size_t)n, sizeof *wrong);
+  static struct step_words w;
+  long steps = 0, failed = -1;
+  if (!p || !states || !keys || !actions || !dones || !rewards || !crc || !checkpoint || !wrong)
+    goto out;
+  for (long k = 0; k < n; k++) {
+    start_with(&p[k], g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX, g[k].actions);
+    states[k] = p[k].state;
+    crc[k] = crc32(0L, Z_NULL, 0);
+    steps = g[k].steps > steps ? g[k].steps : steps;
+  }
+  for (long step = 0;; step++) {
+    for (long k = 0; k < n; k++) {
+      if (step > g[k].steps) continue;
+      crafter_cc_render_symbolic(&states[k], p[k].obs);
+      words_of(&states[k], p[k].obs, rewards[k], dones[k], step > 0, &w);
+      crc[k] = crc_step(crc[k], &w);
+      if (checkpoint[k] < g[k].checkpoints && g[k].checkpoint[checkpoint[k]] == step)
+        wrong[k] |= (uint32_t)crc[k] != g[k].crc[checkpoint[k]++];
+    }
+    if (step == steps) break;
+    for (long k = 0; k < n; k++) {
+      keys[k] = crafter_cc_schedule_next(&p[k].key);
+      actions[k] = step < g[k].steps ? p[k].actions[step] : 0;
+    }
+    if (crafter_cc_env_step_many(states, keys, actions, (int)n, rewards, dones) != 0) goto out;
+  }
+  failed = 0;
+  for (long k = 0; k < n; k++) failed += wrong[k] || checkpoint[k] != g[k].checkpoints;
+out:
+  free(p), free(states), free(keys), free(actions), free(dones), free(rewards), free(crc);
+  free(checkpoint), free(wrong);
+  return failed;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
     return dump(atol(argv[2]), argc - 3, argv + 3);
   if (argc == 3 && strcmp(argv[1], "--speed") == 0) return speed(atol(argv[2]));
+  if (argc == 4 && strcmp(argv[1], "--speed") == 0) return speed_many(atol(argv[2]), atoi(argv[3]));
   if (argc == 2 && strcmp(argv[1], "--step") == 0) return step_cases();
   if (argc != 2) {
     fprintf(stderr, "usage: test-craftax-episodes FILE.gz | --dump STEPS SEED... | --step | "
-                    "--speed STEPS\n");
+                    "--speed STEPS [ENVS]\n");
     return 2;
   }
   static struct golden golden[MAX_SEEDS];
@@ -548,6 +650,9 @@ int main(int argc, char **argv) {
      n, first);
   ok(misplaced == 0, "the resets fall where JAX's did in %ld of %ld seeds", n - misplaced, n);
 
+  long side = replay_side_by_side(golden, n);
+  ok(side == 0, "played side by side by crafter_cc_env_step_many, %ld of %ld seeds are JAX's", n - side,
+     n);
   check_spawn_sums(golden, n < 3 ? n : 3);
 
   /* Two ways JAX does not compute: each must fail some checkpoints. */
