@@ -3,12 +3,15 @@
 # installed (make craftax-env, or CRAFTAX_ENV naming a virtual environment
 # with craftax): fresh random seeds a run (4, or CRAFTAX_EPISODES), each
 # played 300 steps (CRAFTAX_EPISODE_STEPS) of random actions by jitted
-# env.step, resets and all, and every word of every step (every field of
-# the state, the symbolic observation's bits, the reward's bits, done)
-# compared with the C step's (tests/reference/craftax_episodes.py
-# --compare), the first difference said with its seed, step, field and
-# index; and a planted difference is found, against the same JAX run
-# kept (JAX compiles its step once a process, 10 to 40 s here).
+# env.step, resets and all, then 300 crafted states (CRAFTAX_CRAFTED:
+# the player at the map's edges, tables on the edges, creatures around,
+# arrows leaving the map, ripe plants, counters at their limits) stepped
+# once each, and every word of every step (every field of the state, the
+# symbolic observation's bits, the reward's bits, done) compared with the
+# C step's (tests/reference/craftax_episodes.py --compare), the first
+# difference said with its seed or state, step, field and index; and a
+# planted difference is found, against the same JAX run kept (JAX
+# compiles its step once a process, 10 to 40 s here).
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
 plan 2
@@ -18,7 +21,8 @@ craftax_or_skip "the episodes"
 
 version=$("$python" -c 'import jax; print(jax.__version__)' 2>/dev/null)
 CRAFTAX_EPISODES_KEEP=$scratch/jax.pickle "$python" "$script" --compare "$program" \
-  "${CRAFTAX_EPISODES:-4}" "${CRAFTAX_EPISODE_STEPS:-300}" >"$scratch/log" 2>&1
+  "${CRAFTAX_EPISODES:-4}" "${CRAFTAX_EPISODE_STEPS:-300}" "${CRAFTAX_CRAFTED:-300}" \
+  >"$scratch/log" 2>&1
 status=$?
 [ $status -ne 0 ] && diag <"$scratch/log"
 if [ $status -eq 1 ] && [ "$version" != 0.10.1 ]; then
@@ -26,7 +30,7 @@ if [ $status -eq 1 ] && [ "$version" != 0.10.1 ]; then
   test_number=$((test_number + 1))
   report skipped "jax $version, not the pinned 0.10.1, played an episode unlike 0.10.1's"
 else
-  ok $status "fresh episodes are JAX's: $(tail -n 1 "$scratch/log" | cut -c1-100)"
+  ok $status "fresh episodes and crafted states are JAX's: $(tail -n 2 "$scratch/log" | tr '\n' ' ' | cut -c1-160)"
 fi
 [ $status -eq 0 ] && report compared "$(sed -n 's/^\([0-9]* seeds x [0-9]* steps\) equal.*/\1/p' "$scratch/log") of Craftax-Classic with JAX's, word for word"
 

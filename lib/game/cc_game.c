@@ -219,8 +219,13 @@ static inline crafter_jaxkey lane_key(const struct lanes *l, int i) {
 }
 static inline uint32_t lane_bits(const struct lanes *l, int i) { return l->x0[i] ^ l->x1[i]; }
 
+/* The chains are latency: each split waits for the one before.  So the
+ * spawn chain, independent of update_mobs', is split alongside the
+ * zombies', and the lanes of draws are hashed as soon as their keys are
+ * known, under the skeletons' chain. */
 static void draw_all(crafter_jaxkey key, struct draws *d) {
   enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
+  _Static_assert(Z == 3 && C == 3 && S == 2, "the lanes below are laid out for 3, 3 and 2 slots");
   /* craftax_step: four splits, for do_action, update_mobs, spawn_mobs and
    * state_rng */
   crafter_jaxkey rng = key;
@@ -231,69 +236,204 @@ static void draw_all(crafter_jaxkey key, struct draws *d) {
 
   /* update_mobs: rng, _rng = split(rng) before each scan, the scan carrying
    * rng.  A zombie splits four times and carries the last second half; a
-   * cow splits once, a skeleton three times, each carrying the first. */
+   * cow splits once, a skeleton three times, each carrying the first.
+   * spawn_mobs splits six times, a uniform and a choice for each kind. */
   crafter_jaxkey randint_key[Z + C + S], zombie_towards[Z], zombie_close[Z], skeleton_towards[S],
-      skeleton_choose[S];
+      skeleton_choose[S], spawn_key[6];
   crafter_jaxkey carry = crafter_jax_split_inline(mobs, 0);
   for (int k = 0; k < Z; k++) {
     randint_key[k] = split_off(&carry);
+    spawn_key[2 * k] = split_off(&spawn);
     zombie_towards[k] = split_off(&carry);
+    if (2 * k + 1 < 5)
+      spawn_key[2 * k + 1] = split_off(&spawn);
+    else
+      spawn_key[2 * k + 1] = crafter_jax_split_inline(spawn, 1);
     zombie_close[k] = split_off(&carry);
     carry = crafter_jax_split_inline(carry, 1);
   }
   carry = crafter_jax_split_inline(carry, 0);
   for (int k = 0; k < C; k++) randint_key[Z + k] = split_off(&carry);
+
+  /* randint(key, (), 0, span) splits its key in two and draws a word
+   * from each; for the spans here (4 and 8) 2**32 mod span is 0 and the
+   * first word drops out of JAX's formula, so only the second half's
+   * word is drawn.  Lanes a and b: the zombies' and cows' second halves,
+   * the zombies' and spawns' words. */
+  struct lanes a = {.used = 0}, b = {.used = 0}, c = {.used = 0}, words = {.used = 0};
+  for (int k = 0; k < Z + C; k++) lane(&a, randint_key[k], 1U);
+  lane(&a, zombie_towards[0], 0U);
+  lane(&a, zombie_towards[1], 0U);
+  lane(&b, zombie_towards[2], 0U);
+  for (int k = 0; k < Z; k++) lane(&b, zombie_close[k], 0U);
+  for (int n = 0; n < 4; n++) lane(&b, spawn_key[n], 0U);
+  hash_lanes(&a);
+  hash_lanes(&b);
+
   carry = crafter_jax_split_inline(carry, 0);
   for (int k = 0; k < S; k++) {
     randint_key[Z + C + k] = split_off(&carry);
     skeleton_towards[k] = split_off(&carry);
     skeleton_choose[k] = split_off(&carry);
   }
-  /* spawn_mobs: six splits, a uniform and a choice for each kind */
-  crafter_jaxkey spawn_key[6];
-  for (int n = 0; n < 5; n++) spawn_key[n] = split_off(&spawn);
-  spawn_key[5] = crafter_jax_split_inline(spawn, 1);
-
-  /* randint(key, (), 0, span) splits its key in two and draws a word
-   * from each; for the spans here (4 and 8) 2**32 mod span is 0 and the
-   * first word drops out of JAX's formula, so only the second half's
-   * word is drawn. */
-  struct lanes halves = {.used = 0}, bits_a = {.used = 0}, bits_b = {.used = 0};
-  for (int k = 0; k < Z + C + S; k++) lane(&halves, randint_key[k], 1U);
-  hash_lanes(&halves);
-  for (int k = 0; k < Z; k++) lane(&bits_a, zombie_towards[k], 0U);
-  for (int k = 0; k < Z; k++) lane(&bits_a, zombie_close[k], 0U);
-  for (int k = 0; k < S; k++) lane(&bits_a, skeleton_towards[k], 0U);
-  for (int k = 0; k < 6; k++) lane(&bits_b, spawn_key[k], 0U);
-  for (int k = 0; k < S; k++) lane(&bits_b, skeleton_choose[k], 0U);
-  hash_lanes(&bits_a);
-  hash_lanes(&bits_b);
-  struct lanes words = {.used = 0};
-  for (int k = 0; k < Z + C + S; k++) lane(&words, lane_key(&halves, k), 0U);
+  /* Lanes c: the skeletons' second halves and words, the last spawns'. */
+  for (int k = 0; k < S; k++) lane(&c, randint_key[Z + C + k], 1U);
+  for (int k = 0; k < S; k++) lane(&c, skeleton_towards[k], 0U);
+  for (int k = 0; k < S; k++) lane(&c, skeleton_choose[k], 0U);
+  lane(&c, spawn_key[4], 0U);
+  lane(&c, spawn_key[5], 0U);
+  hash_lanes(&c);
+  /* The randints' words from their second halves. */
+  for (int k = 0; k < Z + C; k++) lane(&words, lane_key(&a, k), 0U);
+  for (int k = 0; k < S; k++) lane(&words, lane_key(&c, k), 0U);
   hash_lanes(&words);
 
   for (int k = 0; k < Z; k++) {
     d->zombie_random[k] = lane_bits(&words, k);
-    d->zombie_towards[k] = lane_bits(&bits_a, k);
-    d->zombie_close[k] = lane_bits(&bits_a, Z + k);
+    d->zombie_close[k] = lane_bits(&b, 1 + k);
   }
+  d->zombie_towards[0] = lane_bits(&a, Z + C);
+  d->zombie_towards[1] = lane_bits(&a, Z + C + 1);
+  d->zombie_towards[2] = lane_bits(&b, 0);
   for (int k = 0; k < C; k++) d->cow_random[k] = lane_bits(&words, Z + k);
   for (int k = 0; k < S; k++) {
     d->skeleton_random[k] = lane_bits(&words, Z + C + k);
-    d->skeleton_towards[k] = lane_bits(&bits_a, 2 * Z + k);
-    d->skeleton_choose[k] = lane_bits(&bits_b, 6 + k);
+    d->skeleton_towards[k] = lane_bits(&c, S + k);
+    d->skeleton_choose[k] = lane_bits(&c, 2 * S + k);
   }
   for (int n = 0; n < 3; n++) {
-    d->spawn_chance[n] = lane_bits(&bits_b, 2 * n);
-    d->spawn_cell[n] = lane_bits(&bits_b, 2 * n + 1);
+    int first = 2 * n, second = 2 * n + 1;
+    d->spawn_chance[n] = first < 4 ? lane_bits(&b, 4 + first) : lane_bits(&c, 3 * S + first - 4);
+    d->spawn_cell[n] = second < 4 ? lane_bits(&b, 4 + second) : lane_bits(&c, 3 * S + second - 4);
   }
 }
 
-_Static_assert(CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_COWS + CRAFTER_CC_MAX_SKELETONS <=
-                       CRAFTER_JAX_LANES &&
-                   2 * CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_SKELETONS <= CRAFTER_JAX_LANES &&
-                   6 + CRAFTER_CC_MAX_SKELETONS <= CRAFTER_JAX_LANES,
-               "the draws fit their lanes");
+/* ---- the draws of several envs at once ---- */
+
+/* The same keys and words for up to GROUP envs side by side: each split
+ * of the chains hashes both halves of every env's key in one batch of
+ * lanes, and the draws hanging off them are packed eight lanes at a time.
+ * Lanes are slower than the scalar hash for one key (their rounds take
+ * longer) but hash eight at once: from a few envs up, the chains cost
+ * less per env. */
+enum { GROUP = CRAFTER_JAX_LANES / 2 };
+
+/* split(key) of n keys: first[i], second[i]. */
+static void split_group(const crafter_jaxkey *in, int n, crafter_jaxkey *first,
+                        crafter_jaxkey *second) {
+  struct lanes l = {.used = 0};
+  for (int i = 0; i < n; i++) lane(&l, in[i], 0U);
+  for (int i = 0; i < n; i++) lane(&l, in[i], 1U);
+  hash_lanes(&l);
+  for (int i = 0; i < n; i++) {
+    first[i] = lane_key(&l, i);
+    second[i] = lane_key(&l, n + i);
+  }
+}
+
+/* split(key)[index] of n keys. */
+static void half_group(const crafter_jaxkey *in, int n, uint32_t index, crafter_jaxkey *out) {
+  struct lanes l = {.used = 0};
+  for (int i = 0; i < n; i++) lane(&l, in[i], index);
+  hash_lanes(&l);
+  for (int i = 0; i < n; i++) out[i] = lane_key(&l, i);
+}
+
+/* Hashes of (key, counter) gathered until eight lanes are full: each
+ * lands as a key (both words) or as bits (their exclusive or). */
+struct packer {
+  struct lanes l;
+  crafter_jaxkey *key_out[CRAFTER_JAX_LANES];
+  uint32_t *bits_out[CRAFTER_JAX_LANES];
+};
+
+static void packer_flush(struct packer *p) {
+  if (p->l.used == 0) return;
+  hash_lanes(&p->l);
+  for (int i = 0; i < p->l.used; i++) {
+    if (p->key_out[i])
+      *p->key_out[i] = lane_key(&p->l, i);
+    else
+      *p->bits_out[i] = lane_bits(&p->l, i);
+  }
+  p->l.used = 0;
+}
+
+static void pack(struct packer *p, crafter_jaxkey key, uint32_t counter, crafter_jaxkey *key_out,
+                 uint32_t *bits_out) {
+  p->key_out[p->l.used] = key_out;
+  p->bits_out[p->l.used] = bits_out;
+  lane(&p->l, key, counter);
+  if (p->l.used == CRAFTER_JAX_LANES) packer_flush(p);
+}
+
+/* draw_all for n <= GROUP keys (the same splits, in the same order). */
+static void draw_group(const crafter_jaxkey *key, int n, struct draws *d) {
+  enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
+  crafter_jaxkey rng[GROUP], sapling[GROUP], mobs[GROUP], spawn[GROUP], carry[GROUP],
+      one[GROUP], two[GROUP], last[GROUP];
+  crafter_jaxkey randint_key[Z + C + S][GROUP], zombie_towards[Z][GROUP], zombie_close[Z][GROUP],
+      skeleton_towards[S][GROUP], skeleton_choose[S][GROUP], spawn_key[6][GROUP];
+  split_group(key, n, rng, sapling);
+  split_group(rng, n, rng, mobs);
+  split_group(rng, n, rng, spawn);
+  half_group(rng, n, 1U, last);
+  for (int i = 0; i < n; i++) {
+    d[i].sapling_key = sapling[i];
+    d[i].state_rng = last[i];
+  }
+  half_group(mobs, n, 0U, carry);
+  for (int k = 0; k < Z; k++) {
+    split_group(carry, n, one, randint_key[k]);
+    split_group(spawn, n, spawn, spawn_key[2 * k]);
+    split_group(one, n, two, zombie_towards[k]);
+    if (2 * k + 1 < 5)
+      split_group(spawn, n, spawn, spawn_key[2 * k + 1]);
+    else
+      half_group(spawn, n, 1U, spawn_key[2 * k + 1]);
+    split_group(two, n, one, zombie_close[k]);
+    half_group(one, n, 1U, carry);
+  }
+  half_group(carry, n, 0U, carry);
+  for (int k = 0; k < C; k++) split_group(carry, n, carry, randint_key[Z + k]);
+  half_group(carry, n, 0U, carry);
+  for (int k = 0; k < S; k++) {
+    split_group(carry, n, one, randint_key[Z + C + k]);
+    split_group(one, n, two, skeleton_towards[k]);
+    if (k + 1 < S)
+      split_group(two, n, carry, skeleton_choose[k]);
+    else
+      half_group(two, n, 1U, skeleton_choose[k]);
+  }
+
+  /* randint's second halves, then their words and the other draws'
+   * (randint's first word drops out: see draw_all). */
+  struct packer p = {.l = {.used = 0}};
+  crafter_jaxkey halves[Z + C + S][GROUP];
+  for (int k = 0; k < Z + C + S; k++)
+    for (int i = 0; i < n; i++) pack(&p, randint_key[k][i], 1U, &halves[k][i], NULL);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < Z; k++) {
+      pack(&p, zombie_towards[k][i], 0U, NULL, &d[i].zombie_towards[k]);
+      pack(&p, zombie_close[k][i], 0U, NULL, &d[i].zombie_close[k]);
+    }
+    for (int k = 0; k < S; k++) {
+      pack(&p, skeleton_towards[k][i], 0U, NULL, &d[i].skeleton_towards[k]);
+      pack(&p, skeleton_choose[k][i], 0U, NULL, &d[i].skeleton_choose[k]);
+    }
+    for (int m = 0; m < 3; m++) {
+      pack(&p, spawn_key[2 * m][i], 0U, NULL, &d[i].spawn_chance[m]);
+      pack(&p, spawn_key[2 * m + 1][i], 0U, NULL, &d[i].spawn_cell[m]);
+    }
+  }
+  packer_flush(&p);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < Z; k++) pack(&p, halves[k][i], 0U, NULL, &d[i].zombie_random[k]);
+    for (int k = 0; k < C; k++) pack(&p, halves[Z + k][i], 0U, NULL, &d[i].cow_random[k]);
+    for (int k = 0; k < S; k++) pack(&p, halves[Z + C + k][i], 0U, NULL, &d[i].skeleton_random[k]);
+  }
+  packer_flush(&p);
+}
 
 static inline float uniform(uint32_t bits) { return crafter_jax_unit_of_bits(bits); }
 
@@ -792,12 +932,13 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
   for (int32_t r = first_row; r <= last_row; r++) {
     int32_t room = DESPAWN_DISTANCE - 1 - abs32(r - pr);
     for (int32_t c = max32(0, pc - room); c <= min32(SIZE - 1, pc + room); c++) {
+      /* without branches: which cells pass is not predictable */
       int32_t distance = abs32(r - pr) + abs32(c - pc);
-      if (distance > nearest && ((kinds >> s->map[r][c]) & 1U) && !s->mob_map[r][c]) {
-        int cell = r * SIZE + c;
-        m->allowed[cell / TILE] |= (uint16_t)(1U << (cell % TILE));
-        count++;
-      }
+      unsigned ok = (unsigned)(distance > nearest) & ((kinds >> (s->map[r][c] & 31U)) & 1U) &
+                    (unsigned)(s->mob_map[r][c] == 0);
+      int cell = r * SIZE + c;
+      m->allowed[cell / TILE] |= (uint16_t)(ok << (cell % TILE));
+      count += (int32_t)ok;
     }
   }
   if (count == 0) return 0;
@@ -985,21 +1126,19 @@ static int achievement_count(const crafter_cc_state *s) {
   return n;
 }
 
-float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int action,
-                                 enum crafter_cc_arith arith) {
+/* craftax_step with the draws of its key. */
+static float step_drawn(crafter_cc_state *s, const struct draws *d, int action,
+                        enum crafter_cc_arith arith) {
   int achievements_before = achievement_count(s);
   int32_t health_before = s->player_health;
   if (s->is_sleeping) action = NOOP;
 
-  struct draws d;
-  draw_all(key, &d);
-
   do_crafting(s, action);
-  if (action == DO) do_action(s, d.sapling_key);
+  if (action == DO) do_action(s, d->sapling_key);
   place_block(s, action);
   move_player(s, action);
-  update_mobs(s, &d);
-  spawn_mobs(s, &d, arith);
+  update_mobs(s, d);
+  spawn_mobs(s, d, arith);
   update_plants(s);
   update_intrinsics(s, action);
   for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) s->inventory[k] = min32(s->inventory[k], 9);
@@ -1013,8 +1152,15 @@ float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int ac
                                              : fmaf(health, 0.1f, achieved);
   s->timestep += 1;
   s->light_level = light_level(s->timestep, arith);
-  s->state_rng = d.state_rng;
+  s->state_rng = d->state_rng;
   return reward;
+}
+
+float crafter_cc_game_step_arith(crafter_cc_state *s, crafter_jaxkey key, int action,
+                                 enum crafter_cc_arith arith) {
+  struct draws d;
+  draw_all(key, &d);
+  return step_drawn(s, &d, action, arith);
 }
 
 float crafter_cc_game_step(crafter_cc_state *state, crafter_jaxkey key, int action) {
@@ -1042,6 +1188,26 @@ int crafter_cc_env_step_arith(crafter_cc_state *state, crafter_jaxkey key, int a
 int crafter_cc_env_step(crafter_cc_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done) {
   return crafter_cc_env_step_arith(state, key, action, CRAFTER_CC_AS_JAX, reward, done);
+}
+
+int crafter_cc_env_step_many(crafter_cc_state *states, const crafter_jaxkey *keys,
+                             const int *actions, int count, float *rewards, int *dones) {
+  int status = 0;
+  for (int first = 0; first < count; first += GROUP) {
+    int n = count - first < GROUP ? count - first : GROUP;
+    crafter_jaxkey step_keys[GROUP];
+    struct draws d[GROUP];
+    half_group(keys + first, n, 0U, step_keys); /* key_step of split(key) */
+    draw_group(step_keys, n, d);
+    for (int i = first; i < first + n; i++) {
+      rewards[i] = step_drawn(&states[i], &d[i - first], actions[i], CRAFTER_CC_AS_JAX);
+      dones[i] = crafter_cc_game_over(&states[i]);
+      if (dones[i] &&
+          crafter_cc_generate_world(crafter_jax_split_inline(keys[i], 1), &states[i]) != 0)
+        status = -1;
+    }
+  }
+  return status;
 }
 
 crafter_jaxkey crafter_cc_schedule_start(int64_t seed, crafter_jaxkey *key) {

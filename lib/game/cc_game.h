@@ -66,6 +66,16 @@ int crafter_cc_game_died(const crafter_cc_state *state);
 int crafter_cc_env_step(crafter_cc_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done);
 
+/* crafter_cc_env_step of `count` envs at once: env i steps states[i]
+ * with keys[i] and actions[i], its reward and done into rewards[i] and
+ * dones[i], each exactly as crafter_cc_env_step steps it.  The hashing of
+ * the envs' keys shares vector lanes: from a few envs up a step costs
+ * less than one at a time.  Returns 0, or -1 when memory for a new world
+ * could not be had for some env (that env is then its ended episode's
+ * last state; the others have stepped). */
+int crafter_cc_env_step_many(crafter_cc_state *states, const crafter_jaxkey *keys,
+                             const int *actions, int count, float *rewards, int *dones);
+
 /* The step and the env's step computed the way `arith` says
  * (game/cc_worldgen.h's ways JAX does not compute: the light level's
  * timestep / 300 divided, where XLA multiplies by the float32 1/300; or

@@ -1,5 +1,7 @@
 #include "game/cc_worldgen.h"
 
+#include "kernels/kernels.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +53,14 @@ struct noise {
   float lowest, reciprocal, span; /* min, 1 / (max - min), max - min */
 };
 
-static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
-                        enum crafter_cc_arith arith) {
+/* The noise's arithmetic, made twice below: as the build compiles it
+ * (fmaf a library call where the baseline instruction set has no fused
+ * multiply-add) and, in builds with the x86-64-v3 kernels, for processors
+ * with FMA, where fmaf is one instruction.  fmaf rounds once either way:
+ * the two give the same bits. */
+static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key, int res_rows,
+                                                             int res_columns, struct noise *noise,
+                                                             enum crafter_cc_arith arith) {
   /* fractal: rng, _rng = split(rng); perlin: rng, _rng = split(rng);
    * the angles are uniform(_rng, (res_rows + 1, res_columns + 1)). */
   crafter_jaxkey fractal_key = crafter_jax_split_one(key, 1);
@@ -101,6 +109,30 @@ static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struc
   noise->reciprocal = 1.0f / noise->span;
 }
 
+static void noise_plain(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
+                        enum crafter_cc_arith arith) {
+  noise_body(key, res_rows, res_columns, noise, arith);
+}
+
+#if defined(CRAFTER_FASTGEN_X86)
+__attribute__((target("fma"))) static void noise_fma(crafter_jaxkey key, int res_rows,
+                                                     int res_columns, struct noise *noise,
+                                                     enum crafter_cc_arith arith) {
+  noise_body(key, res_rows, res_columns, noise, arith);
+}
+#endif
+
+static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
+                        enum crafter_cc_arith arith) {
+#if defined(CRAFTER_FASTGEN_X86)
+  if (crafter_kernels_level() >= 3) { /* x86-64-v3 and up have FMA */
+    noise_fma(key, res_rows, res_columns, noise, arith);
+    return;
+  }
+#endif
+  noise_plain(key, res_rows, res_columns, noise, arith);
+}
+
 /* The normalised noise of a cell, (noise - min) / (max - min), as the
  * paths and trees take it. */
 static inline float normalised(const struct noise *noise, int n, enum crafter_cc_arith arith) {
@@ -141,7 +173,9 @@ static crafter_jaxkey next_key(crafter_jaxkey *rng) {
 /* Element `cell` of uniform(key, (64, 64)): drawn only where it is used,
  * which the counter layout allows (element i depends on the key and i). */
 static inline float uniform_at(crafter_jaxkey key, int cell) {
-  return crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)cell), 0.0f, 1.0f);
+  uint32_t x[2] = {0U, (uint32_t)cell};
+  crafter_jax_threefry2x32_inline(key, x);
+  return crafter_jax_unit_of_bits(x[0] ^ x[1]);
 }
 
 static void fill_mobs(crafter_cc_mobs *mobs, int slots, int32_t health) {

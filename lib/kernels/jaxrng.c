@@ -1,5 +1,7 @@
 #include "kernels/jaxrng.h"
 
+#include "kernels/kernels.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +51,7 @@ static inline lanes4 rotate_lanes(lanes4 v, unsigned by) { return (v << by) | (v
   LANES_ROUND(r2);                 \
   LANES_ROUND(r3)
 
-void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
-                                    const uint32_t k1[CRAFTER_JAX_LANES],
-                                    uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]) {
+static void lanes_plain(const uint32_t *k0, const uint32_t *k1, uint32_t *x0, uint32_t *x1) {
   lanes4 p0, p1, q0, q1, a0, a1, b0, b1;
   memcpy(&p0, k0, 16), memcpy(&p1, k0 + 4, 16), memcpy(&q0, k1, 16), memcpy(&q1, k1 + 4, 16);
   memcpy(&a0, x0, 16), memcpy(&a1, x0 + 4, 16), memcpy(&b0, x1, 16), memcpy(&b1, x1 + 4, 16);
@@ -68,6 +68,61 @@ void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
   LANES_FOUR(13, 15, 26, 6);
   a0 += r0, a1 += r1, b0 += p0 + 5U, b1 += p1 + 5U;
   memcpy(x0, &a0, 16), memcpy(x0 + 4, &a1, 16), memcpy(x1, &b0, 16), memcpy(x1 + 4, &b1, 16);
+}
+
+#if defined(CRAFTER_FASTGEN_X86)
+/* In builds with the x86-64-v3 and -v4 kernels: all eight lanes in one
+ * 256-bit register, with AVX2 (a rotation three instructions) or AVX-512
+ * (one, vprold), as the kernels' level says. */
+typedef uint32_t lanes8 __attribute__((vector_size(32)));
+
+#define LANES8_ROUND(by) \
+  a += b;                \
+  b = ((b << by) | (b >> (32U - by))) ^ a
+#define LANES8_BODY                                                    \
+  lanes8 p, q, a, b;                                                  \
+  memcpy(&p, k0, 32), memcpy(&q, k1, 32), memcpy(&a, x0, 32), memcpy(&b, x1, 32); \
+  const lanes8 r = p ^ q ^ 0x1BD11BDAU;                               \
+  a += p, b += q;                                                     \
+  LANES8_ROUND(13); LANES8_ROUND(15); LANES8_ROUND(26); LANES8_ROUND(6);  \
+  a += q, b += r + 1U;                                                \
+  LANES8_ROUND(17); LANES8_ROUND(29); LANES8_ROUND(16); LANES8_ROUND(24); \
+  a += r, b += p + 2U;                                                \
+  LANES8_ROUND(13); LANES8_ROUND(15); LANES8_ROUND(26); LANES8_ROUND(6);  \
+  a += p, b += q + 3U;                                                \
+  LANES8_ROUND(17); LANES8_ROUND(29); LANES8_ROUND(16); LANES8_ROUND(24); \
+  a += q, b += r + 4U;                                                \
+  LANES8_ROUND(13); LANES8_ROUND(15); LANES8_ROUND(26); LANES8_ROUND(6);  \
+  a += r, b += p + 5U;                                                \
+  memcpy(x0, &a, 32), memcpy(x1, &b, 32)
+
+__attribute__((target("avx2"))) static void lanes_avx2(const uint32_t *k0, const uint32_t *k1,
+                                                       uint32_t *x0, uint32_t *x1) {
+  LANES8_BODY;
+}
+
+__attribute__((target("avx512f,avx512vl"))) static void lanes_avx512(const uint32_t *k0,
+                                                                     const uint32_t *k1,
+                                                                     uint32_t *x0, uint32_t *x1) {
+  LANES8_BODY;
+}
+#endif
+
+void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
+                                    const uint32_t k1[CRAFTER_JAX_LANES],
+                                    uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]) {
+#if defined(CRAFTER_FASTGEN_X86)
+  int level = crafter_kernels_level();
+  if (level >= 4) {
+    lanes_avx512(k0, k1, x0, x1);
+    return;
+  }
+  if (level >= 3) {
+    lanes_avx2(k0, k1, x0, x1);
+    return;
+  }
+#endif
+  lanes_plain(k0, k1, x0, x1);
 }
 
 /* The hash of the partitionable layout's counter for element `index`:

@@ -813,6 +813,13 @@ float crafter_round_to_half(float value) {
  * 0.2998046875 where the quotient rounded would be 0.300048828125.  The
  * product of two halves is exact in a float, so one rounding follows. */
 float crafter_tenth_in_half(int count) {
+  /* The counts an inventory and vitals hold, worked out (test-observe
+   * holds the table to the formula below). */
+  static const float tenths[10] = {0.0f,          0.0999755859375f, 0.199951171875f,
+                                   0.2998046875f, 0.39990234375f,   0.5f,
+                                   0.599609375f,  0.69970703125f,   0.7998046875f,
+                                   0.89990234375f};
+  if (count >= 0 && count < 10) return tenths[count];
   return crafter_round_to_half(crafter_round_to_half((float)count) * crafter_round_to_half(0.1f));
 }
 

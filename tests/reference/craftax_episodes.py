@@ -24,23 +24,45 @@ observation only.
 
     craftax_episodes.py --record SEEDS STEPS   the golden file, on standard
                                                output: seeds 0..SEEDS-1,
-                                               STEPS steps each; what the
-                                               episodes met, on standard
-                                               error
+                                               STEPS steps each, and what
+                                               the episodes met (actions,
+                                               achievements, deaths by
+                                               cause, arrows, spawns...)
+                                               as '#' lines
     craftax_episodes.py --dump STEPS S [S ...] every step's words, one line
                                                a step: 'step S N COUNT w0
                                                w1 ...' (N = 0 for the
                                                reset), PROGRAM's --dump
                                                format
-    craftax_episodes.py --compare PROGRAM N [STEPS]
+    craftax_episodes.py --compare PROGRAM N [STEPS [STATES]]
                                                N fresh random seeds of
                                                STEPS steps (default 200),
                                                JAX's words against
-                                               PROGRAM's '--dump STEPS S
-                                               ...' output, step by step;
-                                               the first difference said
+                                               PROGRAM's '--dump STEPS S'
+                                               output, step by step; then
+                                               STATES crafted states (see
+                                               --compare-states); the
+                                               first difference said
                                                (seed, step, field, index);
                                                exit 1 on one
+    craftax_episodes.py --compare-states PROGRAM N
+                                               N states drawn at random
+                                               from fresh first states
+                                               (crafted(): the player at
+                                               the edges, blocks, tables
+                                               on the edges, creatures,
+                                               arrows leaving the map,
+                                               ripe plants, vitals and
+                                               counters at their limits),
+                                               each stepped once with a
+                                               random key and action by
+                                               JAX and by PROGRAM --step,
+                                               word for word
+    craftax_episodes.py --record-scripted FIRST COUNT STEPS
+                                               as --record, seeds FIRST..,
+                                               the actions the Scripted
+                                               player chooses, written in
+                                               the file
     craftax_episodes.py --compare-kept FILE PROGRAM
                                                the same against the seeds
                                                and JAX's words a --compare
@@ -53,7 +75,10 @@ observation only.
 
 The golden file (gzip-compressed text), a line a seed:
 
-    S STEPS crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
+    S STEPS [actions LETTERS] crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
+
+LETTERS, in a scripted episode's line, are its STEPS actions, 'a' + the
+action's number (the seed's random actions otherwise).
 
 HEXk is the CRC-32 (zlib's) of the little-endian bytes of the words of
 steps 0 to Nk, run on from step 0 (checkpoints every 100 steps and at the
@@ -76,6 +101,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
 
 import craftax_worlds  # noqa: E402  (puts in the stand-ins before craftax)
 
@@ -121,19 +147,142 @@ def step_words(state, obs, reward=None, done=None):
   return np.concatenate(parts), layout
 
 
-def play(seed, steps, per_step):
+def play(seed, steps, per_step, agent=None):
   """Seed S's episodes: per_step(n, words, layout, state, reward, done,
-  key=k, action=a) for n = 0 (the reset) .. steps."""
+  key=k, action=a) for n = 0 (the reset) .. steps.  The actions are the
+  seed's random ones, or agent(state)'s."""
   key = jax.random.PRNGKey(seed)
   key, k = jax.random.split(key)
   obs, state = craftax_worlds.RESET(k)
   words, layout = step_words(state, obs)
   per_step(0, words, layout, state, None, None, key=k, action=None)
-  for n, action in enumerate(actions(seed, steps), 1):
+  chosen = actions(seed, steps) if agent is None else None
+  for n in range(1, steps + 1):
+    action = chosen[n - 1] if agent is None else agent(state)
     key, k = jax.random.split(key)
     obs, state, reward, done, _ = STEP(k, state, action)
     words, layout = step_words(state, obs, reward, done)
     per_step(n, words, layout, state, reward, done, key=k, action=action)
+
+
+class Scripted:
+  """A player that goes down Craftax-Classic's technology tree, for
+  episodes that reach what random actions rarely do (stone, coal, iron,
+  diamonds, the furnace, stone and iron tools, fights won, ripe plants,
+  long episodes): it fights a creature next to it, drinks, eats and
+  sleeps when low, crafts what it can at a table (and furnace) it stands
+  by, places a table, a furnace, plants and stones, and otherwise walks
+  (breadth-first, around lava, water and creatures) to the nearest block
+  it wants and strikes it; a few of its actions are random (numpy's
+  default_rng(seed)).  Its actions are written into the golden file: C
+  replays them without it."""
+
+  MOVES = {(0, -1): 1, (0, 1): 2, (-1, 0): 3, (1, 0): 4}
+  WALKABLE = (2, 6, 7, 13)  # grass, wood, path, sand
+  SOLID = (3, 4, 5, 8, 9, 10, 11, 12, 15, 16)
+
+  def __init__(self, seed):
+    self.rng = np.random.default_rng(seed)
+
+  def __call__(self, state):
+    s = jax.tree.map(np.asarray, state)
+    if s.is_sleeping or self.rng.random() < 0.08:
+      return int(self.rng.integers(0, 17))
+    inv = s.inventory
+    here = tuple(int(v) for v in s.player_position)
+    near = lambda block: any(  # noqa: E731  is_near_block
+        0 <= here[0] + dr < 64 and 0 <= here[1] + dc < 64 and s.map[here[0] + dr, here[1] + dc] == block
+        for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    table, furnace = near(11), near(12)
+    facing = (here[0] + DIRS[int(s.player_direction)][0], here[1] + DIRS[int(s.player_direction)][1])
+    inside = lambda cell: 0 <= cell[0] < 64 and 0 <= cell[1] < 64  # noqa: E731
+    facing_block = int(s.map[facing]) if inside(facing) else -1
+    # a creature next to the player: face it and strike
+    for kind in (s.zombies, s.skeletons, s.cows):
+      for slot in range(len(kind.mask)):
+        if kind.mask[slot]:
+          step = tuple(int(v) for v in kind.position[slot] - s.player_position)
+          if step in self.MOVES and (kind is not s.cows or int(s.player_food) < 7):
+            return 5 if step == tuple(facing[i] - here[i] for i in range(2)) else self.MOVES[step]
+    # sleep by day, when no zombie is near, or when it must
+    zombie_near = any(s.zombies.mask[slot] and np.abs(s.zombies.position[slot] - s.player_position).sum() < 8
+                      for slot in range(len(s.zombies.mask)))
+    if int(s.player_energy) < 2 or (int(s.player_energy) < 8 and float(s.light_level) > 0.8
+                                     and not zombie_near):
+      return 6
+    if table:
+      wants = [(inv.wood_pickaxe == 0 and inv.wood >= 1, 11),
+               (inv.wood_sword == 0 and inv.wood >= 1, 14),
+               (inv.stone_pickaxe == 0 and inv.wood >= 1 and inv.stone >= 1, 12),
+               (inv.stone_sword == 0 and inv.wood >= 1 and inv.stone >= 1, 15),
+               (furnace and inv.iron_pickaxe == 0 and min(inv.wood, inv.stone, inv.iron, inv.coal) >= 1, 13),
+               (furnace and inv.iron_sword == 0 and min(inv.wood, inv.stone, inv.iron, inv.coal) >= 1, 16)]
+      for wanted, action in wants:
+        if wanted:
+          return action
+    placeable = facing_block in (2, 7, 13)
+    if placeable and not table and inv.wood >= 3:
+      return 8
+    if placeable and table and not furnace and inv.stone >= 2 and inv.stone_pickaxe:
+      return 9
+    if placeable and facing_block == 2 and inv.sapling > 0 and self.rng.random() < 0.5:
+      return 10
+    if facing_block in (2, 3) and inv.stone >= 4 and self.rng.random() < 0.2:
+      return 7
+    targets = []
+    if int(s.player_drink) < 6:
+      targets.append(3)
+    if int(s.player_food) < 6 or (int(s.player_food) < 9 and np.any(s.map == 16)):
+      targets.append(16)  # ripe plants
+    if inv.wood < 4 or (inv.wood_pickaxe and inv.wood < 2):
+      targets.append(5)
+    if inv.wood_pickaxe:
+      targets += [8] + ([4] if inv.stone < 5 else [])
+    if inv.stone_pickaxe:
+      targets.append(9)
+    if inv.iron_pickaxe:
+      targets.append(10)
+    if not targets:
+      targets = [5, 16]
+    if inv.sapling == 0 and targets[:1] != [3] and self.rng.random() < 0.15:
+      targets = [2]  # grass, struck for saplings
+    if facing_block in targets:
+      return 5
+    cows = [tuple(int(v) for v in s.cows.position[slot]) for slot in range(len(s.cows.mask))
+            if s.cows.mask[slot]] if int(s.player_food) < 6 else []
+    step = self.towards(s, here, targets, cows)
+    if step is None:
+      return int(self.rng.integers(1, 5)) if self.rng.random() < 0.7 else 5
+    return self.MOVES[step]
+
+  def towards(self, s, here, targets, cells=()):
+    """The first move of a shortest walk to a cell next to a wanted block
+    or one of the cells."""
+    wanted = np.isin(s.map, targets)
+    for cell in cells:
+      wanted[cell] = True
+    if not wanted.any():
+      return None
+    walkable = np.isin(s.map, self.WALKABLE) & ~s.mob_map.astype(bool)
+    first = {here: None}
+    frontier = [here]
+    while frontier:
+      following = []
+      for cell in frontier:
+        for step in self.MOVES:
+          nxt = (cell[0] + step[0], cell[1] + step[1])
+          if not (0 <= nxt[0] < 64 and 0 <= nxt[1] < 64) or nxt in first:
+            continue
+          if wanted[nxt]:
+            return first[cell] or step
+          if walkable[nxt]:
+            first[nxt] = first[cell] or step
+            following.append(nxt)
+      frontier = following
+    return None
+
+
+DIRS = ((0, 0), (0, -1), (0, 1), (-1, 0), (1, 0))
 
 
 class Coverage:
@@ -228,14 +377,15 @@ class Coverage:
     out.write(f'# longest timestep reached: {self.longest}\n')
 
 
-def record(seeds, steps, out, log):
+def record(seeds, steps, out, log, scripted=False):
   coverage = Coverage()
+  what = 'the scripted player\'s actions' if scripted else 'random actions'
   out.write(f'# Craftax-Classic episodes, craftax 1.6.1 on jax {jax.__version__}: '
-            f'seeds 0..{seeds - 1}, {steps} steps each '
-            '(tests/reference/craftax_episodes.py --record)\n')
+            f'seeds {seeds[0]}..{seeds[-1]}, {steps} steps each, {what} '
+            f'(tests/reference/craftax_episodes.py --record{"-scripted" if scripted else ""})\n')
   started = time.perf_counter()
-  for seed in range(seeds):
-    state = {'crc': 0, 'checkpoints': [], 'done': []}
+  for seed in seeds:
+    state = {'crc': 0, 'checkpoints': [], 'done': [], 'actions': []}
 
     def per_step(n, words, layout, jax_state, reward, done, key, action, state=state):
       state['crc'] = zlib.crc32(words.astype('<u4').tobytes(), state['crc'])
@@ -243,17 +393,23 @@ def record(seeds, steps, out, log):
         state['checkpoints'].append((n, state['crc']))
       if done is not None and bool(done):
         state['done'].append(n)
+      if action is not None:
+        state['actions'].append(action)
       coverage.step(n, jax_state, reward, done, key, action)
 
-    play(seed, steps, per_step)
-    line = f'{seed} {steps} crc ' + ' '.join(f'{n} {crc:08x}' for n, crc in state['checkpoints'])
+    play(seed, steps, per_step, Scripted(seed) if scripted else None)
+    line = f'{seed} {steps}'
+    if scripted:
+      line += ' actions ' + ''.join(chr(ord('a') + a) for a in state['actions'])
+    line += ' crc ' + ' '.join(f'{n} {crc:08x}' for n, crc in state['checkpoints'])
     line += ' done' + ''.join(f' {n}' for n in state['done'])
     out.write(line + '\n')
     out.flush()
     log.write(f'seed {seed}: {len(state["done"])} resets, '
               f'{time.perf_counter() - started:.0f} s\n')
     log.flush()
-  coverage.report(log)
+  out.write(f'# What these episodes met (counted from JAX\'s states):\n')
+  coverage.report(out)
   return 0
 
 
@@ -369,6 +525,144 @@ def compare_kept(kept, program):
   return compare_runs(program, runs, steps)
 
 
+# ---- crafted states: what random play seldom meets ----
+
+GROUND = (2, 7, 13)  # grass, path, sand: where the player may stand
+BLOCKS = (2, 2, 2, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+HALVES = (0.0, 0.5, 9.5, 10.0, 14.5, 15.0, 19.5, 20.0, 24.5, 25.0, 25.5, 29.5, 30.0, -9.5,
+          -10.0, -10.5, -14.5, -15.0, -15.5)
+
+
+def crafted(state, rng):
+  """The state with the player, the blocks around it and at the map's
+  edges, the inventory, vitals, creatures, arrows, plants, light and time
+  drawn at random, leaning to the edges of the map and to the thresholds
+  of the rules: a table or furnace on an edge that an arrow leaving the
+  map by the opposite edge reads, DO and placing towards the edge, mobs
+  next to the player, ripe plants, counters at their limits."""
+  s = jax.tree.map(lambda v: np.array(v, copy=True), state)
+  near = lambda size: int(rng.choice([0, 1, size - 2, size - 1]))  # noqa: E731
+  place = lambda: np.array([near(64) if rng.random() < 0.5 else int(rng.integers(0, 64))  # noqa: E731
+                            for _ in range(2)], dtype=np.int32)
+  player = place()
+  world = s.map
+  for dr in range(-2, 3):
+    for dc in range(-2, 3):
+      r, c = player[0] + dr, player[1] + dc
+      if 0 <= r < 64 and 0 <= c < 64 and rng.random() < 0.5:
+        world[r, c] = rng.choice(BLOCKS)
+  for _ in range(int(rng.integers(0, 12))):
+    edge = [near(64), int(rng.integers(0, 64))]
+    if rng.random() < 0.5:
+      edge.reverse()
+    world[edge[0], edge[1]] = rng.choice([11, 12, 11, 12, 2, 14])
+  world[player[0], player[1]] = rng.choice(GROUND)
+  around = lambda spread: np.clip(player + rng.integers(-spread, spread + 1, size=2), 0, 63)  # noqa: E731
+
+  def mobs(value, top):
+    slots = len(value.mask)
+    return value.replace(
+        position=np.array([around(3) if rng.random() < 0.7 else rng.integers(0, 64, size=2)
+                           for _ in range(slots)], dtype=value.position.dtype),
+        health=rng.integers(0, top + 1, size=slots).astype(value.health.dtype),
+        mask=rng.random(slots) < 0.5,
+        attack_cooldown=rng.integers(-2, 6, size=slots).astype(value.attack_cooldown.dtype))
+  zombies, cows, skeletons = mobs(s.zombies, 5), mobs(s.cows, 3), mobs(s.skeletons, 3)
+  mob_map = np.zeros_like(s.mob_map)
+  for kind in (zombies, cows, skeletons):
+    for slot in range(len(kind.mask)):
+      if kind.mask[slot]:
+        mob_map[kind.position[slot][0], kind.position[slot][1]] = True
+  arrow_places = np.array([[int(rng.integers(-2, 66)) if rng.random() < 0.3 else
+                            (int(rng.choice([-1, 0, 1, 62, 63, 64])) if rng.random() < 0.5
+                             else int(around(3)[k])) for k in range(2)] for _ in range(3)],
+                          dtype=np.int32)
+  directions = np.array([[(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (0, 0)][int(rng.integers(0, 6))]
+                         for _ in range(3)], dtype=np.int32)
+  arrows = s.arrows.replace(position=arrow_places, mask=rng.random(3) < 0.6)
+  plants = np.array([around(2) for _ in range(10)], dtype=np.int32)
+  plant_mask = rng.random(10) < 0.4
+  for slot in range(10):
+    if plant_mask[slot] and not np.array_equal(plants[slot], player):
+      world[plants[slot][0], plants[slot][1]] = rng.choice([15, 16])
+  inventory = s.inventory.replace(**{
+      name: np.int32(0 if rng.random() < 0.3 else rng.integers(0, 10))
+      for name in ('wood', 'stone', 'coal', 'iron', 'diamond', 'sapling', 'wood_pickaxe',
+                   'stone_pickaxe', 'iron_pickaxe', 'wood_sword', 'stone_sword', 'iron_sword')})
+  as_float = lambda v: np.float32(v)  # noqa: E731
+  state = s.replace(
+      map=world, mob_map=mob_map, player_position=player,
+      player_direction=np.int32(rng.integers(1, 5)),
+      player_health=np.int32(rng.integers(1, 10)), player_food=np.int32(rng.integers(0, 10)),
+      player_drink=np.int32(rng.integers(0, 10)), player_energy=np.int32(rng.integers(0, 10)),
+      is_sleeping=np.bool_(rng.random() < 0.2),
+      player_recover=as_float(rng.choice(HALVES)), player_hunger=as_float(rng.choice(HALVES)),
+      player_thirst=as_float(rng.choice(HALVES)), player_fatigue=as_float(rng.choice(HALVES)),
+      inventory=inventory, zombies=zombies, cows=cows, skeletons=skeletons, arrows=arrows,
+      arrow_directions=directions, growing_plants_positions=plants,
+      growing_plants_age=rng.choice([0, 5, 598, 599, 600, 601, 900], size=10).astype(np.int32),
+      growing_plants_mask=plant_mask,
+      light_level=as_float(rng.choice([rng.random(), 0.0, 1.0])),
+      achievements=rng.random(22) < 0.3,
+      timestep=np.int32(rng.choice([int(rng.integers(0, 10000)), 9998, 9999, 299, 599])))
+  return jax.tree.map(jnp.asarray, state)
+
+
+def crafted_cases(count, rng):
+  """count crafted states with their key and action: (state, key, action)."""
+  cases = []
+  while len(cases) < count:
+    seed = int(rng.integers(-2 ** 31, 2 ** 31))
+    _, state = craftax_worlds.RESET(craftax_worlds.reset_key(seed))
+    cases.append((crafted(state, rng),
+                  jax.random.PRNGKey(int(rng.integers(0, 2 ** 31))),
+                  int(rng.choice([5, 5, 5, 7, 8, 9, 10, int(rng.integers(0, 17))]))))
+  return cases
+
+
+def case_text(label, state, key, action):
+  lines = [f'case {label}']
+  for name, words in craftax_worlds.fields(state):
+    lines.append(f'{name} {len(words)} ' + ' '.join(str(int(w)) for w in words))
+  k = np.asarray(key).astype(np.uint32)
+  lines += [f'key {int(k[0])} {int(k[1])}', f'action {action}']
+  return '\n'.join(lines) + '\n'
+
+
+def compare_states(program, count, rng=None):
+  """count crafted states stepped once by JAX and by PROGRAM --step, word
+  for word; the first difference said."""
+  rng = rng or np.random.default_rng()
+  cases = crafted_cases(count, rng)
+  theirs, layout, resets = [], None, 0
+  for state, key, action in cases:
+    obs, after, reward, done, _ = STEP(key, state, action)
+    words, layout = step_words(after, obs, reward, done)
+    theirs.append(words)
+    resets += bool(done)
+  text = ''.join(case_text(n, *case) for n, case in enumerate(cases))
+  run = subprocess.run([program, '--step'], input=text, capture_output=True, text=True)
+  if run.returncode != 0:
+    print(f'{program} --step failed: {run.stderr.strip()}')
+    return 2
+  mine = parse_dump(run.stdout)
+  for n, words in enumerate(theirs):
+    ours = mine.get((n, 1))
+    if ours is None or len(ours) != len(words):
+      print(f'crafted state {n}: no step or not {len(words)} words from {program}')
+      return 1
+    differ = np.nonzero(ours != words.astype(np.int64))[0]
+    if len(differ):
+      index = int(differ[0])
+      print(f'crafted state {n} (action {cases[n][2]}): first difference at '
+            f'{where(layout, index)}: JAX {int(words[index])}, C {int(ours[index])} '
+            f'({len(differ)} words differ)')
+      return 1
+  print(f'{count} crafted states equal after a step, {resets} of them ended an episode '
+        f'(jax {jax.__version__})')
+  return 0
+
+
 def speed(steps):
   key = jax.random.PRNGKey(0)
   key, k = jax.random.split(key)
@@ -391,14 +685,23 @@ def speed(steps):
 
 def main(argv):
   if len(argv) == 3 and argv[0] == '--record':
-    return record(int(argv[1]), int(argv[2]), sys.stdout, sys.stderr)
+    return record(list(range(int(argv[1]))), int(argv[2]), sys.stdout, sys.stderr)
+  if len(argv) == 4 and argv[0] == '--record-scripted':
+    first, count = int(argv[1]), int(argv[2])
+    return record(list(range(first, first + count)), int(argv[3]), sys.stdout, sys.stderr,
+                  scripted=True)
   if len(argv) >= 3 and argv[0] == '--dump':
     return dump(int(argv[1]), [int(s) for s in argv[2:]], sys.stdout)
-  if len(argv) in (3, 4) and argv[0] == '--compare':
-    return compare(argv[1], int(argv[2]), int(argv[3]) if len(argv) == 4 else 200,
-                   os.environ.get('CRAFTAX_EPISODES_KEEP'))
+  if len(argv) in (3, 4, 5) and argv[0] == '--compare':
+    status = compare(argv[1], int(argv[2]), int(argv[3]) if len(argv) >= 4 else 200,
+                     os.environ.get('CRAFTAX_EPISODES_KEEP'))
+    if status == 0 and len(argv) == 5:
+      status = compare_states(argv[1], int(argv[4]))
+    return status
   if len(argv) == 3 and argv[0] == '--compare-kept':
     return compare_kept(argv[1], argv[2])
+  if len(argv) == 3 and argv[0] == '--compare-states':
+    return compare_states(argv[1], int(argv[2]))
   if len(argv) == 2 and argv[0] == '--speed':
     return speed(int(argv[1]))
   print(__doc__, file=sys.stderr)

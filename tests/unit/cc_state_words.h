@@ -13,54 +13,31 @@
 
 enum { CC_STATE_MAX_WORDS = 3 * CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE };
 
-/* The state's fields as 32-bit words, in EnvState's order. */
-struct cc_words {
-  uint32_t word[CC_STATE_MAX_WORDS];
+/* One field of the state: its name, where it lies, how its values are
+ * kept and how many there are. */
+enum cc_kind { CC_U8, CC_I32, CC_F32, CC_KEY };
+struct cc_field {
+  const char *name;
+  void *at;
+  enum cc_kind kind;
   long count;
-  struct {
-    const char *name;
-    long start, count;
-  } field[64];
-  int fields;
 };
-
-static void cc_begin(struct cc_words *w, const char *name) {
-  w->field[w->fields].name = name;
-  w->field[w->fields].start = w->count;
-  w->field[w->fields].count = 0;
-  w->fields++;
-}
-static void cc_put(struct cc_words *w, uint32_t value) {
-  w->word[w->count++] = value;
-  w->field[w->fields - 1].count++;
-}
-static void cc_put_i32(struct cc_words *w, const char *name, const int32_t *v, long n) {
-  cc_begin(w, name);
-  for (long k = 0; k < n; k++) cc_put(w, (uint32_t)v[k]);
-}
-static void cc_put_u8(struct cc_words *w, const char *name, const uint8_t *v, long n) {
-  cc_begin(w, name);
-  for (long k = 0; k < n; k++) cc_put(w, v[k]);
-}
-static void cc_put_f32(struct cc_words *w, const char *name, float v) {
-  uint32_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  cc_begin(w, name);
-  cc_put(w, bits);
-}
 
 #define CC_MOB_FIELDS(kind) {kind ".position", kind ".health", kind ".mask", kind ".attack_cooldown"}
 
-static void cc_put_mobs(struct cc_words *w, const char *const name[4], const crafter_cc_mobs *m,
-                        int slots) {
-  cc_put_i32(w, name[0], &m->position[0][0], 2L * slots);
-  cc_put_i32(w, name[1], m->health, slots);
-  cc_put_u8(w, name[2], m->mask, slots);
-  cc_put_i32(w, name[3], m->attack_cooldown, slots);
+static inline int cc_mob_fields(struct cc_field *f, const char *const name[4], crafter_cc_mobs *m,
+                         int slots) {
+  f[0] = (struct cc_field){name[0], &m->position[0][0], CC_I32, 2L * slots};
+  f[1] = (struct cc_field){name[1], m->health, CC_I32, slots};
+  f[2] = (struct cc_field){name[2], m->mask, CC_U8, slots};
+  f[3] = (struct cc_field){name[3], m->attack_cooldown, CC_I32, slots};
+  return 4;
 }
 
-/* The words of *s into *w (its fields and their places). */
-static void cc_state_words(const crafter_cc_state *s, struct cc_words *w) {
+enum { CC_FIELDS = 56 };
+
+/* The fields of *s in EnvState's order into f[CC_FIELDS]; how many. */
+static inline int cc_state_fields(crafter_cc_state *s, struct cc_field *f) {
   static const char *const inventory[CRAFTER_CC_INVENTORY] = {
       "inventory.wood", "inventory.stone", "inventory.coal", "inventory.iron",
       "inventory.diamond", "inventory.sapling", "inventory.wood_pickaxe",
@@ -71,37 +48,93 @@ static void cc_state_words(const crafter_cc_state *s, struct cc_words *w) {
                            *const skeletons[4] = CC_MOB_FIELDS("skeletons"),
                            *const arrows[4] = CC_MOB_FIELDS("arrows");
   const long cells = (long)CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE;
+  int n = 0;
+  f[n++] = (struct cc_field){"map", &s->map[0][0], CC_U8, cells};
+  f[n++] = (struct cc_field){"mob_map", &s->mob_map[0][0], CC_U8, cells};
+  f[n++] = (struct cc_field){"player_position", s->player_position, CC_I32, 2};
+  f[n++] = (struct cc_field){"player_direction", &s->player_direction, CC_I32, 1};
+  f[n++] = (struct cc_field){"player_health", &s->player_health, CC_I32, 1};
+  f[n++] = (struct cc_field){"player_food", &s->player_food, CC_I32, 1};
+  f[n++] = (struct cc_field){"player_drink", &s->player_drink, CC_I32, 1};
+  f[n++] = (struct cc_field){"player_energy", &s->player_energy, CC_I32, 1};
+  f[n++] = (struct cc_field){"is_sleeping", &s->is_sleeping, CC_U8, 1};
+  f[n++] = (struct cc_field){"player_recover", &s->player_recover, CC_F32, 1};
+  f[n++] = (struct cc_field){"player_hunger", &s->player_hunger, CC_F32, 1};
+  f[n++] = (struct cc_field){"player_thirst", &s->player_thirst, CC_F32, 1};
+  f[n++] = (struct cc_field){"player_fatigue", &s->player_fatigue, CC_F32, 1};
+  for (int k = 0; k < CRAFTER_CC_INVENTORY; k++)
+    f[n++] = (struct cc_field){inventory[k], &s->inventory[k], CC_I32, 1};
+  n += cc_mob_fields(f + n, zombies, &s->zombies, CRAFTER_CC_MAX_ZOMBIES);
+  n += cc_mob_fields(f + n, cows, &s->cows, CRAFTER_CC_MAX_COWS);
+  n += cc_mob_fields(f + n, skeletons, &s->skeletons, CRAFTER_CC_MAX_SKELETONS);
+  n += cc_mob_fields(f + n, arrows, &s->arrows, CRAFTER_CC_MAX_ARROWS);
+  f[n++] = (struct cc_field){"arrow_directions", &s->arrow_directions[0][0], CC_I32,
+                             2L * CRAFTER_CC_MAX_ARROWS};
+  f[n++] = (struct cc_field){"growing_plants_positions", &s->growing_plants_positions[0][0],
+                             CC_I32, 2L * CRAFTER_CC_MAX_PLANTS};
+  f[n++] = (struct cc_field){"growing_plants_age", s->growing_plants_age, CC_I32,
+                             CRAFTER_CC_MAX_PLANTS};
+  f[n++] = (struct cc_field){"growing_plants_mask", s->growing_plants_mask, CC_U8,
+                             CRAFTER_CC_MAX_PLANTS};
+  f[n++] = (struct cc_field){"light_level", &s->light_level, CC_F32, 1};
+  f[n++] = (struct cc_field){"achievements", s->achievements, CC_U8, CRAFTER_CC_ACHIEVEMENTS};
+  f[n++] = (struct cc_field){"state_rng", s->state_rng.word, CC_KEY, 2};
+  f[n++] = (struct cc_field){"timestep", &s->timestep, CC_I32, 1};
+  return n;
+}
+
+/* Value k of a field as a word, and a word into value k. */
+static inline uint32_t cc_field_word(const struct cc_field *f, long k) {
+  switch (f->kind) {
+  case CC_U8:
+    return ((const uint8_t *)f->at)[k];
+  case CC_I32:
+    return (uint32_t)((const int32_t *)f->at)[k];
+  default: { /* CC_F32, CC_KEY: the bits */
+    uint32_t bits;
+    memcpy(&bits, (const uint32_t *)f->at + k, sizeof bits);
+    return bits;
+  }
+  }
+}
+
+static inline void cc_field_set(const struct cc_field *f, long k, uint32_t word) {
+  switch (f->kind) {
+  case CC_U8:
+    ((uint8_t *)f->at)[k] = (uint8_t)word;
+    break;
+  case CC_I32:
+    ((int32_t *)f->at)[k] = (int32_t)word;
+    break;
+  default:
+    memcpy((uint32_t *)f->at + k, &word, sizeof word);
+    break;
+  }
+}
+
+/* The state's fields as 32-bit words, in EnvState's order. */
+struct cc_words {
+  uint32_t word[CC_STATE_MAX_WORDS];
+  long count;
+  struct {
+    const char *name;
+    long start, count;
+  } field[CC_FIELDS];
+  int fields;
+};
+
+/* The words of *s into *w (its fields and their places). */
+static inline void cc_state_words(const crafter_cc_state *s, struct cc_words *w) {
+  struct cc_field f[CC_FIELDS];
+  int n = cc_state_fields((crafter_cc_state *)s, f);
   w->count = 0;
-  w->fields = 0;
-  cc_put_u8(w, "map", &s->map[0][0], cells);
-  cc_put_u8(w, "mob_map", &s->mob_map[0][0], cells);
-  cc_put_i32(w, "player_position", s->player_position, 2);
-  cc_put_i32(w, "player_direction", &s->player_direction, 1);
-  cc_put_i32(w, "player_health", &s->player_health, 1);
-  cc_put_i32(w, "player_food", &s->player_food, 1);
-  cc_put_i32(w, "player_drink", &s->player_drink, 1);
-  cc_put_i32(w, "player_energy", &s->player_energy, 1);
-  cc_put_u8(w, "is_sleeping", &s->is_sleeping, 1);
-  cc_put_f32(w, "player_recover", s->player_recover);
-  cc_put_f32(w, "player_hunger", s->player_hunger);
-  cc_put_f32(w, "player_thirst", s->player_thirst);
-  cc_put_f32(w, "player_fatigue", s->player_fatigue);
-  for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) cc_put_i32(w, inventory[k], &s->inventory[k], 1);
-  cc_put_mobs(w, zombies, &s->zombies, CRAFTER_CC_MAX_ZOMBIES);
-  cc_put_mobs(w, cows, &s->cows, CRAFTER_CC_MAX_COWS);
-  cc_put_mobs(w, skeletons, &s->skeletons, CRAFTER_CC_MAX_SKELETONS);
-  cc_put_mobs(w, arrows, &s->arrows, CRAFTER_CC_MAX_ARROWS);
-  cc_put_i32(w, "arrow_directions", &s->arrow_directions[0][0], 2L * CRAFTER_CC_MAX_ARROWS);
-  cc_put_i32(w, "growing_plants_positions", &s->growing_plants_positions[0][0],
-             2L * CRAFTER_CC_MAX_PLANTS);
-  cc_put_i32(w, "growing_plants_age", s->growing_plants_age, CRAFTER_CC_MAX_PLANTS);
-  cc_put_u8(w, "growing_plants_mask", s->growing_plants_mask, CRAFTER_CC_MAX_PLANTS);
-  cc_put_f32(w, "light_level", s->light_level);
-  cc_put_u8(w, "achievements", s->achievements, CRAFTER_CC_ACHIEVEMENTS);
-  cc_begin(w, "state_rng");
-  cc_put(w, s->state_rng.word[0]);
-  cc_put(w, s->state_rng.word[1]);
-  cc_put_i32(w, "timestep", &s->timestep, 1);
+  w->fields = n;
+  for (int i = 0; i < n; i++) {
+    w->field[i].name = f[i].name;
+    w->field[i].start = w->count;
+    w->field[i].count = f[i].count;
+    for (long k = 0; k < f[i].count; k++) w->word[w->count++] = cc_field_word(&f[i], k);
+  }
 }
 
 #endif

@@ -6,32 +6,45 @@
  *                                          every reset checked
  *   test-craftax-episodes --dump STEPS S... every step's words, for
  *                                          tests/craftax-episodes.t
- *   test-craftax-episodes --speed STEPS    steps per second, with and
- *                                          without the observation
+ *   test-craftax-episodes --step           states dumped on standard
+ *                                          input, each stepped once, for
+ *                                          tests/craftax-episodes.t
+ *   test-craftax-episodes --speed STEPS [ENVS]
+ *                                          steps per second, with and
+ *                                          without the observation (ENVS
+ *                                          envs side by side: the batched
+ *                                          step)
  *
  * The episodes are those of tests/reference/craftax_episodes.py, whose
  * docstring says them: seed S in Craftax's key schedule (key =
  * PRNGKey(S); key, k = split(key); reset(k); then key, k = split(key) and
  * step(k, state, action) a step, the env resetting itself), action n
- * element n of randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17).  The
- * words of a step are every field of the state (cc_state_words.h), the
- * symbolic observation's float32 bits, the reward's bits and done; step 0,
- * the reset, has the state and observation only.
+ * element n of randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17), or the
+ * actions a line of the file spells.  The words of a step are every field
+ * of the state (cc_state_words.h), the symbolic observation's float32
+ * bits, the reward's bits and done; step 0, the reset, has the state and
+ * observation only.
  *
  * FILE (gzip-compressed text) has a line a seed:
  *
- *   S STEPS crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
+ *   S STEPS [actions LETTERS] crc N1 HEX1 N2 HEX2 ... done D1 D2 ...
  *
- * HEXk is the CRC-32 of the little-endian bytes of the words of steps 0
- * to Nk (every 100 steps and the last), DONE the steps where an episode
- * ended; '#' starts a comment line.  tests/unit-craftax-episodes.t runs it
- * on tests/data/craftax/episodes.txt.gz (seeds 0..49, 3,000 steps each),
- * recorded with the pinned reference (craftax 1.6.1, jax and jaxlib
- * 0.10.1, the virtual environment VENV of
- * tests/reference/requirements-craftax.txt):
+ * LETTERS are the episode's STEPS actions, 'a' + the action (the seed's
+ * random actions when there are none); HEXk is the CRC-32 of the
+ * little-endian bytes of the words of steps 0 to Nk (every 100 steps and
+ * the last); D1, D2, ... the steps where an episode ended; '#' starts a
+ * comment line.  tests/unit-craftax-episodes.t runs it on
+ * tests/data/craftax/episodes.txt.gz: seeds 0..49, 3,000 random actions
+ * each, and seeds 1000..1009, 3,000 actions each of craftax_episodes.py's
+ * scripted player (which goes down the technology tree: stone, coal,
+ * iron, diamonds, furnaces, iron tools, fights, plants), recorded with
+ * the pinned reference (craftax 1.6.1, jax and jaxlib 0.10.1, the
+ * virtual environment VENV of tests/reference/requirements-craftax.txt):
  *
- *   VENV/bin/python tests/reference/craftax_episodes.py --record 50 3000 \
- *       | gzip -9n > tests/data/craftax/episodes.txt.gz
+ *   (VENV/bin/python tests/reference/craftax_episodes.py --record 50 3000
+ *    VENV/bin/python tests/reference/craftax_episodes.py \
+ *        --record-scripted 1000 10 3000) | gzip -9n \
+ *       > tests/data/craftax/episodes.txt.gz
  *
  * No expected value is written here: all come from the file.  A failure
  * names the seed and the 100 steps where the words first differ.  Then
@@ -126,15 +139,25 @@ static void seed_actions(int64_t seed, int32_t *actions, long steps) {
   crafter_jax_randint(key, actions, steps, 0, CRAFTER_CC_ACTIONS);
 }
 
-static void start(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith) {
+/* Seed `seed`'s episodes from their start: the actions are `letters`
+ * ('a' + action), or the seed's random ones when it is NULL. */
+static void start_with(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith,
+                       const char *letters) {
   if (steps > MAX_STEPS) die("too many steps");
   p->steps = steps;
   p->step = 0;
   p->arith = arith;
-  seed_actions(seed, p->actions, steps);
+  if (letters)
+    for (long n = 0; n < steps; n++) p->actions[n] = letters[n] - 'a';
+  else
+    seed_actions(seed, p->actions, steps);
   crafter_jaxkey reset = crafter_cc_schedule_start(seed, &p->key);
   if (crafter_cc_generate_world(reset, &p->state) != 0) die("out of memory");
   crafter_cc_render_symbolic(&p->state, p->obs);
+}
+
+static void start(struct player *p, int64_t seed, long steps, enum crafter_cc_arith arith) {
+  start_with(p, seed, steps, arith, NULL);
 }
 
 static void next(struct player *p) {
@@ -167,6 +190,79 @@ static int dump(long steps, int count, char **seeds) {
   return ferror(stdout) ? 2 : 0;
 }
 
+/* Prints the words of a step that began in *state (a case read from a
+ * dump): the state after it, its observation, reward and done. */
+static void step_case(const char *label, crafter_cc_state *state, crafter_jaxkey key, int action) {
+  static struct step_words w;
+  static float obs[CRAFTER_SYMBOLIC_SIZE];
+  float reward;
+  int done;
+  if (crafter_cc_env_step(state, key, action, &reward, &done) != 0) die("out of memory");
+  crafter_cc_render_symbolic(state, obs);
+  words_of(state, obs, reward, done, 1, &w);
+  printf("step %s 1 %ld", label, w.state.count + CRAFTER_SYMBOLIC_SIZE + 2);
+  for (long k = 0; k < w.state.count; k++) printf(" %" PRIu32, w.state.word[k]);
+  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) printf(" %" PRIu32, w.obs[k]);
+  printf(" %" PRIu32 " %" PRIu32 "\n", w.reward, w.done);
+}
+
+/* --step: cases on standard input, each 'case ID', the state's fields a
+ * line ('NAME N v0 v1 ...', every field, as craftax_worlds.py --dump
+ * prints them), 'key K0 K1' and 'action A'; each stepped once by
+ * crafter_cc_env_step and its words printed as --dump prints a step
+ * ('step ID 1 COUNT w0 w1 ...'). */
+static int step_cases(void) {
+  static crafter_cc_state state;
+  static uint32_t values[CRAFTER_CC_MAP_SIZE * CRAFTER_CC_MAP_SIZE];
+  struct cc_field fields[CC_FIELDS];
+  int field_count = cc_state_fields(&state, fields);
+  char *line = NULL, label[64] = "";
+  size_t size = 0;
+  long have = 0, number = 0;
+  crafter_jaxkey key = {{0, 0}};
+  int action = 0;
+  for (;;) {
+    ssize_t length = getline(&line, &size, stdin);
+    number++;
+    char name[64];
+    int used;
+    long count;
+    if (length <= 0 || strncmp(line, "case ", 5) == 0) {
+      if (have && have != field_count + 2) {
+        fprintf(stderr, "case %s: %ld of the %d fields, key and action\n", label, have,
+                field_count);
+        free(line);
+        return 2;
+      }
+      if (have) step_case(label, &state, key, action);
+      if (length <= 0) break;
+      if (sscanf(line, "case %63s", label) != 1) goto bad;
+      memset(&state, 0, sizeof state);
+      have = 0;
+    } else if (sscanf(line, "key %" SCNu32 " %" SCNu32, &key.word[0], &key.word[1]) == 2 ||
+               sscanf(line, "action %d", &action) == 1) {
+      have++;
+    } else if (sscanf(line, "%63s %ld%n", name, &count, &used) == 2 && count >= 0 &&
+               count <= (long)(sizeof values / sizeof values[0])) {
+      char *at = line + used;
+      for (long k = 0; k < count; k++) values[k] = (uint32_t)strtoul(at, &at, 10);
+      int f = 0;
+      while (f < field_count && strcmp(fields[f].name, name) != 0) f++;
+      if (f == field_count || fields[f].count != count) goto bad;
+      for (long k = 0; k < count; k++) cc_field_set(&fields[f], k, values[k]);
+      have++;
+    } else {
+      goto bad;
+    }
+  }
+  free(line);
+  return ferror(stdout) ? 2 : 0;
+bad:
+  fprintf(stderr, "line %ld is not part of a case: %.60s\n", number, line);
+  free(line);
+  return 2;
+}
+
 static double seconds_since(const struct timespec *a) {
   struct timespec b;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
@@ -189,14 +285,18 @@ static int speed(long steps) {
     double reset_seconds = 0.0;
     struct timespec a;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    /* The next step's key is drawn before the step, as a caller that
+     * keeps its keys can: its hashes then run under the step. */
+    crafter_jaxkey k = crafter_cc_schedule_next(&p.key);
     for (long n = 0; n < steps; n++) {
-      crafter_jaxkey k = crafter_cc_schedule_next(&p.key);
-      p.reward = crafter_cc_game_step(&p.state, crafter_jax_split_one(k, 0), p.actions[n]);
+      crafter_jaxkey now = k;
+      k = crafter_cc_schedule_next(&p.key);
+      p.reward = crafter_cc_game_step(&p.state, crafter_jax_split_one(now, 0), p.actions[n]);
       p.done = crafter_cc_game_over(&p.state);
       if (p.done) {
         struct timespec r;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r);
-        if (crafter_cc_generate_world(crafter_jax_split_one(k, 1), &p.state) != 0)
+        if (crafter_cc_generate_world(crafter_jax_split_one(now, 1), &p.state) != 0)
           die("out of memory");
         reset_seconds += seconds_since(&r);
         resets++;
@@ -216,10 +316,64 @@ static int speed(long steps) {
   return 0;
 }
 
+/* The same for `envs` envs (seeds 0, 1, ...) side by side, one
+ * crafter_cc_env_step_many call a step, `steps` env steps in all; the
+ * resets' share is estimated from worlds generated apart. */
+static int speed_many(long steps, int envs) {
+  struct player *p = calloc((size_t)envs, sizeof *p);
+  crafter_cc_state *states = malloc((size_t)envs * sizeof *states);
+  crafter_jaxkey *keys = malloc((size_t)envs * sizeof *keys);
+  int *actions = malloc((size_t)envs * sizeof *actions), *dones = malloc((size_t)envs * sizeof *dones);
+  float *rewards = malloc((size_t)envs * sizeof *rewards);
+  if (!p || !states || !keys || !actions || !dones || !rewards) die("out of memory");
+  long rounds = steps / envs;
+  if (rounds > MAX_STEPS) rounds = MAX_STEPS;
+  for (int observe = 0; observe <= 1; observe++) {
+    for (int k = 0; k < envs; k++) {
+      start(&p[k], k, rounds, CRAFTER_CC_AS_JAX);
+      states[k] = p[k].state;
+    }
+    long resets = 0;
+    unsigned sink = 0;
+    struct timespec a;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    for (long n = 0; n < rounds; n++) {
+      for (int k = 0; k < envs; k++) {
+        keys[k] = crafter_cc_schedule_next(&p[k].key);
+        actions[k] = p[k].actions[n];
+      }
+      if (crafter_cc_env_step_many(states, keys, actions, envs, rewards, dones) != 0)
+        die("out of memory");
+      for (int k = 0; k < envs; k++) {
+        resets += dones[k];
+        if (observe) {
+          crafter_cc_render_symbolic(&states[k], p[k].obs);
+          sink += p[k].obs[CRAFTER_SYMBOLIC_SIZE - 2] > 0.5f;
+        }
+      }
+    }
+    double seconds = seconds_since(&a);
+    /* the resets' share, at the mean time of a world generated apart */
+    struct timespec r;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &r);
+    for (int k = 0; k < 200; k++)
+      if (crafter_cc_generate_world(crafter_cc_reset_key(k), &states[0]) != 0) die("out of memory");
+    double reset_seconds = (double)resets * seconds_since(&r) / 200.0;
+    printf("C: %d envs side by side, %ld steps in %.3f s, %.0f steps/s %s; %ld resets took about "
+           "%.3f s, the steps alone about %.0f steps/s (%u)\n",
+           envs, rounds * envs, seconds, (double)(rounds * envs) / seconds,
+           observe ? "with the symbolic observation" : "without observation", resets,
+           reset_seconds, (double)(rounds * envs) / (seconds - reset_seconds), sink % 2);
+  }
+  free(p), free(states), free(keys), free(actions), free(dones), free(rewards);
+  return 0;
+}
+
 /* One line of the golden file. */
 struct golden {
   int64_t seed;
   long steps;
+  char *actions; /* the letters of a scripted episode's actions ('a' + action), or NULL */
   long checkpoint[MAX_CHECKPOINTS];
   uint32_t crc[MAX_CHECKPOINTS];
   int checkpoints;
@@ -236,6 +390,16 @@ static int parse_line(char *line, struct golden *g) {
   if (end == at || g->steps < 1 || g->steps > MAX_STEPS) return -1;
   at = end;
   while (*at == ' ') at++;
+  g->actions = NULL;
+  if (strncmp(at, "actions ", 8) == 0) {
+    at += 8;
+    size_t length = strspn(at, "abcdefghijklmnopq");
+    if ((long)length != g->steps || !(g->actions = malloc(length + 1))) return -1;
+    memcpy(g->actions, at, length);
+    g->actions[length] = '\0';
+    at += length;
+    while (*at == ' ') at++;
+  }
   if (strncmp(at, "crc", 3) != 0) return -1;
   at += 3;
   g->checkpoints = 0;
@@ -302,7 +466,7 @@ static struct outcome replay(const struct golden *g, enum crafter_cc_arith arith
   static struct player p;
   static struct step_words w;
   struct outcome out = {-1, 0, 1};
-  start(&p, g->seed, g->steps, arith);
+  start_with(&p, g->seed, g->steps, arith, g->actions);
   uLong crc = crc32(0L, Z_NULL, 0);
   int checkpoint = 0, dones = 0;
   for (;;) {
@@ -361,7 +525,7 @@ static void check_spawn_sums(const struct golden *g, long seeds) {
   static const int32_t places[][2] = {{-1, -1}, {0, 0}, {0, 63}, {63, 0}, {63, 63}, {32, 0},
                                       {0, 32},  {63, 32}, {32, 63}, {5, 7}, {-1, 10}};
   for (long k = 0; k < seeds; k++) {
-    start(&p, g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX);
+    start_with(&p, g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX, g[k].actions);
     for (long n = 0; n < g[k].steps; n++) {
       next(&p);
       if (n % 23) continue;
@@ -402,12 +566,60 @@ static void check_spawn_sums(const struct golden *g, long seeds) {
   ok(wrong_draws == 0, "the spawns' draws are choice(p)'s: %ld of %ld differ", wrong_draws, draws);
 }
 
+/* All the seeds of the file replayed side by side, one
+ * crafter_cc_env_step_many call a step for all of them: how many seeds
+ * fail a checkpoint (-1 when memory cannot be had). */
+static long replay_side_by_side(const struct golden *g, long n) {
+  struct player *p = calloc((size_t)n, sizeof *p);
+  crafter_cc_state *states = malloc((size_t)n * sizeof *states);
+  crafter_jaxkey *keys = malloc((size_t)n * sizeof *keys);
+  int *actions = malloc((size_t)n * sizeof *actions), *dones = malloc((size_t)n * sizeof *dones);
+  float *rewards = malloc((size_t)n * sizeof *rewards);
+  uLong *crc = malloc((size_t)n * sizeof *crc);
+  int *checkpoint = calloc((size_t)n, sizeof *checkpoint), *wrong = calloc((size_t)n, sizeof *wrong);
+  static struct step_words w;
+  long steps = 0, failed = -1;
+  if (!p || !states || !keys || !actions || !dones || !rewards || !crc || !checkpoint || !wrong)
+    goto out;
+  for (long k = 0; k < n; k++) {
+    start_with(&p[k], g[k].seed, g[k].steps, CRAFTER_CC_AS_JAX, g[k].actions);
+    states[k] = p[k].state;
+    crc[k] = crc32(0L, Z_NULL, 0);
+    steps = g[k].steps > steps ? g[k].steps : steps;
+  }
+  for (long step = 0;; step++) {
+    for (long k = 0; k < n; k++) {
+      if (step > g[k].steps) continue;
+      crafter_cc_render_symbolic(&states[k], p[k].obs);
+      words_of(&states[k], p[k].obs, rewards[k], dones[k], step > 0, &w);
+      crc[k] = crc_step(crc[k], &w);
+      if (checkpoint[k] < g[k].checkpoints && g[k].checkpoint[checkpoint[k]] == step)
+        wrong[k] |= (uint32_t)crc[k] != g[k].crc[checkpoint[k]++];
+    }
+    if (step == steps) break;
+    for (long k = 0; k < n; k++) {
+      keys[k] = crafter_cc_schedule_next(&p[k].key);
+      actions[k] = step < g[k].steps ? p[k].actions[step] : 0;
+    }
+    if (crafter_cc_env_step_many(states, keys, actions, (int)n, rewards, dones) != 0) goto out;
+  }
+  failed = 0;
+  for (long k = 0; k < n; k++) failed += wrong[k] || checkpoint[k] != g[k].checkpoints;
+out:
+  free(p), free(states), free(keys), free(actions), free(dones), free(rewards), free(crc);
+  free(checkpoint), free(wrong);
+  return failed;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--dump") == 0)
     return dump(atol(argv[2]), argc - 3, argv + 3);
   if (argc == 3 && strcmp(argv[1], "--speed") == 0) return speed(atol(argv[2]));
+  if (argc == 4 && strcmp(argv[1], "--speed") == 0) return speed_many(atol(argv[2]), atoi(argv[3]));
+  if (argc == 2 && strcmp(argv[1], "--step") == 0) return step_cases();
   if (argc != 2) {
-    fprintf(stderr, "usage: test-craftax-episodes FILE.gz | --dump STEPS SEED... | --speed STEPS\n");
+    fprintf(stderr, "usage: test-craftax-episodes FILE.gz | --dump STEPS SEED... | --step | "
+                    "--speed STEPS [ENVS]\n");
     return 2;
   }
   static struct golden golden[MAX_SEEDS];
@@ -438,6 +650,9 @@ int main(int argc, char **argv) {
      n, first);
   ok(misplaced == 0, "the resets fall where JAX's did in %ld of %ld seeds", n - misplaced, n);
 
+  long side = replay_side_by_side(golden, n);
+  ok(side == 0, "played side by side by crafter_cc_env_step_many, %ld of %ld seeds are JAX's", n - side,
+     n);
   check_spawn_sums(golden, n < 3 ? n : 3);
 
   /* Two ways JAX does not compute: each must fail some checkpoints. */

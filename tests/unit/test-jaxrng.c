@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "kernels/jaxrng.h"
+#include "kernels/kernels.h"
 #include "tap.h"
 
 enum kind { KEY, SPLIT, FOLD_IN, BITS, UNIFORM, RANDINT, CHOICE, CHOICE_P, CHOICE_MASK, CUMSUM,
@@ -420,11 +421,15 @@ int main(int argc, char **argv) {
          crafter_jax_split_one(key, 2).word[1] == halves[2].word[1],
      "uniform1, randint1 and split_one are element 0 (2) of uniform, randint and split");
 
-  /* The inline hash and the eight-lane one are crafter_jax_threefry2x32,
-   * on keys and counters spread over all 32 bits (a xorshift's words). */
+  /* The inline hash and the eight-lane one (each copy of it this build
+   * and processor have: plain C, AVX2, AVX-512) are
+   * crafter_jax_threefry2x32, on keys and counters spread over all 32
+   * bits (a xorshift's words). */
   uint32_t state = 0x9E3779B9U;
   long hashes = 0, differ_inline = 0, differ_lanes = 0, differ_unit = 0;
-  for (int round = 0; round < 20000; round++) {
+  int levels[3] = {0, 3, 4}, tried = 0;
+  for (int round = 0; round < 30000; round++) {
+    if (round % 10000 == 0) tried += crafter_kernels_set_level(levels[round / 10000]) == levels[round / 10000];
     uint32_t k0[CRAFTER_JAX_LANES], k1[CRAFTER_JAX_LANES], x0[CRAFTER_JAX_LANES],
         x1[CRAFTER_JAX_LANES], expect[CRAFTER_JAX_LANES][2];
     for (int l = 0; l < CRAFTER_JAX_LANES; l++) {
@@ -446,9 +451,11 @@ int main(int argc, char **argv) {
     for (int l = 0; l < CRAFTER_JAX_LANES; l++, hashes++)
       differ_lanes += x0[l] != expect[l][0] || x1[l] != expect[l][1];
   }
+  crafter_kernels_set_level(-1);
   ok(differ_inline == 0 && differ_lanes == 0,
-     "the inline and eight-lane threefry2x32 agree with it: %ld and %ld of %ld hashes differ",
-     differ_inline, differ_lanes, hashes);
+     "the inline and eight-lane threefry2x32 (%d copies) agree with it: %ld and %ld of %ld hashes "
+     "differ",
+     tried, differ_inline, differ_lanes, hashes);
   ok(differ_unit == 0, "unit_of_bits is uniform_of_bits(bits, 0, 1): %ld of %ld differ",
      differ_unit, hashes);
   int32_t many[1000];

@@ -39,6 +39,13 @@ static void check_round_to_half(void) {
   ok(crafter_round_to_half(1e6f) == INFINITY && crafter_round_to_half(-1e6f) == -INFINITY,
      "beyond the largest half: infinity");
   ok(crafter_round_to_half(0.1f) == 0.0999755859375f, "0.1 as a half is 0.0999755859375");
+  int tenths_agree = 1;
+  for (int count = -20; count <= 100; count++) {
+    float half = crafter_round_to_half((float)count) * crafter_round_to_half(0.1f);
+    tenths_agree &= crafter_tenth_in_half(count) == crafter_round_to_half(half);
+  }
+  ok(tenths_agree && crafter_tenth_in_half(3) == 0.2998046875f,
+     "count / 10 in half is the product with 0.1's half, rounded (3 gives 0.2998046875)");
 }
 
 int main(void) {
