@@ -115,6 +115,23 @@ void crafter_jax_choice_cumsum(crafter_jaxkey key, const float *cumsum, long n, 
  * for the cumulative sum cannot be had. */
 int crafter_jax_choice_p(crafter_jaxkey key, const float *p, long n, int32_t *out, long count);
 
+/* jax.random.choice(key, a, shape, replace=True, p=m / m.sum()) for the
+ * float32 mask m = (values == wanted) over values[n] (n >= 1), as Craftax
+ * draws a cell of a kind: the indices crafter_jax_choice_p gives for that
+ * p, without storing p or its cumulative sum.  p holds only 0 and
+ * 1 / count, so the sum at an index follows from the count of wanted
+ * values in its tile of 16 and the tiles' totals: a draw works out the
+ * ceil(log2(n + 1)) sums its search probes.  With no value wanted p is
+ * NaN everywhere and every index is n, as JAX's.  Returns 0, or -1 when
+ * memory cannot be had (n past 4096). */
+int crafter_jax_choice_equal(crafter_jaxkey key, const uint8_t *values, long n, uint8_t wanted,
+                             int32_t *out, long count);
+
+/* The cumulative sum crafter_jax_choice_equal works out, every element
+ * of it into out[n]: crafter_jax_cumsum of that p, bit for bit (for the
+ * tests).  Returns 0, or -1 when memory cannot be had. */
+int crafter_jax_cumsum_equal(const uint8_t *values, long n, uint8_t wanted, float *out);
+
 /* jax.random.bernoulli(key, p, shape) for a float32 p (mode 'low', the
  * default): uniform(key, shape) < p, as 0 or 1, count values row-major. */
 void crafter_jax_bernoulli(crafter_jaxkey key, float p, uint8_t *out, long count);
