@@ -32,11 +32,13 @@ LIB_MODULES = \
 	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/cc_play
-# The vector kernels (world generation, random draws, shading), once per
-# instruction set (kernels.h).
+# The vector kernels (world generation, random draws, shading, Craftax's
+# worlds), once per instruction set (kernels.h).
 FASTGEN_OBJECTS = lib/kernels/fastgen-base.o lib/kernels/shade-base.o lib/kernels/rng_kernels-base.o \
+	lib/kernels/cc_kernels-base.o \
 	$(if $(FASTGEN_X86),lib/kernels/fastgen-v3.o lib/kernels/fastgen-v4.o lib/kernels/shade-v3.o \
-	lib/kernels/shade-v4.o lib/kernels/rng_kernels-v3.o lib/kernels/rng_kernels-v4.o)
+	lib/kernels/shade-v4.o lib/kernels/rng_kernels-v3.o lib/kernels/rng_kernels-v4.o \
+	lib/kernels/cc_kernels-v3.o lib/kernels/cc_kernels-v4.o)
 LIB_OBJECTS = $(LIB_MODULES:%=lib/%.o) $(FASTGEN_OBJECTS)
 LIB_HEADERS = $(wildcard lib/*/*.h include/crafter/*.h)
 # What a C user includes: include/crafter/crafter.h (handles, functions and
@@ -83,7 +85,7 @@ lib/kernels/fastgen-v3.o: lib/kernels/fastgen.c $(LIB_HEADERS)
 lib/kernels/fastgen-v4.o: lib/kernels/fastgen.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -ffp-contract=fast -Wno-psabi -march=x86-64-v4 -DFASTGEN_SUFFIX=v4 -c -o $@ $<
 # Exact, as every other module: no contraction.
-EXACT_KERNELS = kernels/rng_kernels kernels/shade
+EXACT_KERNELS = kernels/rng_kernels kernels/shade kernels/cc_kernels
 $(EXACT_KERNELS:%=lib/%-base.o): lib/%-base.o: lib/%.c $(LIB_HEADERS)
 	$(CC) $(CFLAGS_ALL) -Wno-psabi -DFASTGEN_SUFFIX=base -c -o $@ $<
 $(EXACT_KERNELS:%=lib/%-v3.o): lib/%-v3.o: lib/%.c $(LIB_HEADERS)

@@ -29,6 +29,8 @@
  * own (the build never contracts). */
 #include "game/cc_game.h"
 
+#include "kernels/kernels.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -209,7 +211,7 @@ static inline void lane(struct lanes *l, crafter_jaxkey key, uint32_t counter) {
 }
 
 static inline void hash_lanes(struct lanes *l) {
-  crafter_jax_threefry2x32_lanes(l->k0, l->k1, l->x0, l->x1);
+  crafter_jax_threefry2x32_lanes(crafter_kernels_level(), l->k0, l->k1, l->x0, l->x1);
 }
 
 /* Lane i's key (a split's half) and its bits (element 0 of a draw). */

@@ -1,10 +1,10 @@
 #include "game/cc_worldgen.h"
 
-#include "kernels/kernels.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernels/kernels.h"
 
 /* The arithmetic is that of the machine code XLA's CPU compiler (jax
  * 0.10.1) makes of craftax's graph.  XLA multiplies by the reciprocal of
@@ -24,6 +24,7 @@
  * constants are rounded to float32 where they meet a float32 array. */
 
 enum { SIZE = CRAFTER_CC_MAP_SIZE, CELLS = SIZE * SIZE };
+_Static_assert((int)SIZE == (int)CRAFTER_CC_SIDE, "the kernels make maps of this side");
 
 /* The cell's offset inside its lattice square along one axis: jnp.mgrid's
  * arange(0, res, res / 64), taken mod 1.  With res dividing 64 the steps
@@ -170,6 +171,30 @@ static crafter_jaxkey next_key(crafter_jaxkey *rng) {
   return pair[1];
 }
 
+/* The keys generate_world splits off, in its order. */
+struct world_keys {
+  crafter_jaxkey water, mountain, paths; /* their noise */
+  crafter_jaxkey coal, iron, diamond;    /* their uniform draws */
+  crafter_jaxkey trees, tree_draw;       /* the trees' noise and uniform */
+  crafter_jaxkey extra_diamond, state;   /* the choice of a stone cell, the state's rng */
+};
+
+static void world_keys(crafter_jaxkey key, struct world_keys *k) {
+  crafter_jaxkey rng = key;
+  k->water = next_key(&rng);
+  next_key(&rng); /* water's key, unused */
+  k->mountain = next_key(&rng);
+  k->paths = next_key(&rng);
+  next_key(&rng); /* caves' key, unused */
+  k->coal = next_key(&rng);
+  k->iron = next_key(&rng);
+  k->diamond = next_key(&rng);
+  k->trees = next_key(&rng);
+  k->tree_draw = rng; /* the trees' uniform takes rng itself */
+  k->extra_diamond = next_key(&rng);
+  k->state = next_key(&rng);
+}
+
 /* Element `cell` of uniform(key, (64, 64)): drawn only where it is used,
  * which the counter layout allows (element i depends on the key and i). */
 static inline float uniform_at(crafter_jaxkey key, int cell) {
@@ -183,12 +208,11 @@ static void fill_mobs(crafter_cc_mobs *mobs, int slots, int32_t health) {
   for (int n = 0; n < slots; n++) mobs->health[n] = health;
 }
 
-int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith arith,
-                                    crafter_cc_state *state) {
-  memset(state, 0, sizeof *state);
+/* generate_world's map, the plain way: cell by cell, as the reference
+ * writes it, in the arithmetic `arith` says.  Returns 0, or -1 when
+ * memory cannot be had. */
+static int plain_map(const struct world_keys *keys, enum crafter_cc_arith arith, uint8_t *map) {
   const int centre = SIZE / 2;
-  crafter_jaxkey rng = key;
-
   /* The distance to the player, / 5 (times float32 1/5), clipped to
    * [0, 1]. */
   float proximity[CELLS];
@@ -205,17 +229,11 @@ int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith ar
   if (!noises) return -1;
   struct noise *water = &noises[0], *mountain = &noises[1], *paths = &noises[2],
                *trees = &noises[3];
-  noise_arith(next_key(&rng), small, small, water, arith);
-  next_key(&rng); /* water's key, unused */
-  noise_arith(next_key(&rng), small, small, mountain, arith);
-  noise_arith(next_key(&rng), SIZE / 8, SIZE / 2, paths, arith);
-  next_key(&rng); /* caves' key, unused */
-  crafter_jaxkey coal_key = next_key(&rng), iron_key = next_key(&rng),
-                 diamond_key = next_key(&rng);
-  noise_arith(next_key(&rng), larger, larger, trees, arith);
-  crafter_jaxkey tree_key = rng; /* the trees' uniform takes rng itself */
+  noise_arith(keys->water, small, small, water, arith);
+  noise_arith(keys->mountain, small, small, mountain, arith);
+  noise_arith(keys->paths, SIZE / 8, SIZE / 2, paths, arith);
+  noise_arith(keys->trees, larger, larger, trees, arith);
 
-  uint8_t *map = &state->map[0][0];
   for (int i = 0; i < SIZE; i++)
     for (int j = 0; j < SIZE; j++) {
       int n = i * SIZE + j;
@@ -232,29 +250,79 @@ int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith ar
       if (stony && normalised(paths, n, arith) > 0.8f) block = CRAFTER_CC_PATH;
       if (stony && normalised(paths, j * SIZE + i, arith) > 0.8f) block = CRAFTER_CC_PATH;
       if (high > 0.85f && wet > 0.4f) block = CRAFTER_CC_PATH;
-      if (block == CRAFTER_CC_STONE && uniform_at(coal_key, n) < 0.04f) block = CRAFTER_CC_COAL;
-      if (block == CRAFTER_CC_STONE && uniform_at(iron_key, n) < 0.03f) block = CRAFTER_CC_IRON;
-      if (block == CRAFTER_CC_STONE && high > 0.8f && uniform_at(diamond_key, n) < 0.005f)
+      if (block == CRAFTER_CC_STONE && uniform_at(keys->coal, n) < 0.04f) block = CRAFTER_CC_COAL;
+      if (block == CRAFTER_CC_STONE && uniform_at(keys->iron, n) < 0.03f) block = CRAFTER_CC_IRON;
+      if (block == CRAFTER_CC_STONE && high > 0.8f && uniform_at(keys->diamond, n) < 0.005f)
         block = CRAFTER_CC_DIAMOND;
       /* (tree_noise > 0.5) * uniform > 0.8: the uniform only counts where
        * the noise is above one half (elsewhere 0 > 0.8 is false). */
       float woods = normalised(trees, n, arith);
-      if (block == CRAFTER_CC_GRASS && woods > 0.5f && uniform_at(tree_key, n) > 0.8f)
+      if (block == CRAFTER_CC_GRASS && woods > 0.5f && uniform_at(keys->tree_draw, n) > 0.8f)
         block = CRAFTER_CC_TREE;
       if (high > 0.85f && woods > 0.7f) block = CRAFTER_CC_LAVA;
       map[n] = block;
     }
   free(noises);
-  state->map[centre][centre] = CRAFTER_CC_GRASS;
+  return 0;
+}
 
-  /* One more diamond, on a stone cell drawn with p = stone / count. */
+/* The extra diamond, the plain way: p = stone / count stored, its
+ * cumulative sum computed whole. */
+static int plain_choice(crafter_jaxkey key, const uint8_t *map, int32_t *cell) {
   float p[CELLS];
   float stones = 0.0f;
   for (int n = 0; n < CELLS; n++) stones += map[n] == CRAFTER_CC_STONE ? 1.0f : 0.0f;
   for (int n = 0; n < CELLS; n++) p[n] = (map[n] == CRAFTER_CC_STONE ? 1.0f : 0.0f) / stones;
+  return crafter_jax_choice_p(key, p, CELLS, cell, 1);
+}
+
+/* A field of noise_arith's with CRAFTER_CC_AS_JAX, by the kernels. */
+static void fast_noise(const crafter_cc_kernels *kernels, crafter_jaxkey key, int res_rows,
+                       int res_columns, crafter_cc_field *field) {
+  crafter_jaxkey fractal_key = crafter_jax_split_one(key, 1);
+  crafter_jaxkey perlin_key = crafter_jax_split_one(fractal_key, 1);
+  float cosine[CRAFTER_CC_LATTICE_ROOM], sine[CRAFTER_CC_LATTICE_ROOM];
+  kernels->gradients(perlin_key, (res_rows + 1) * (res_columns + 1), cosine, sine);
+  kernels->noise(cosine, sine, res_rows, res_columns, field);
+}
+
+/* generate_world's map, the fast way (cc_kernels.h): plain_map's with
+ * CRAFTER_CC_AS_JAX, bit for bit. */
+static int fast_map(const struct world_keys *keys, uint8_t *map) {
+  const crafter_cc_kernels *kernels = crafter_kernels_cc();
+  crafter_cc_field *fields = malloc(4 * sizeof *fields);
+  if (!fields) return -1;
+  fast_noise(kernels, keys->water, SIZE / 16, SIZE / 16, &fields[0]);
+  fast_noise(kernels, keys->mountain, SIZE / 16, SIZE / 16, &fields[1]);
+  fast_noise(kernels, keys->paths, SIZE / 8, SIZE / 2, &fields[2]);
+  fast_noise(kernels, keys->trees, SIZE / 4, SIZE / 4, &fields[3]);
+  const crafter_jaxkey draws[4] = {keys->coal, keys->iron, keys->diamond, keys->tree_draw};
+  kernels->terrain(fields, draws, map);
+  free(fields);
+  return 0;
+}
+
+int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith arith,
+                                    crafter_cc_state *state) {
+  memset(state, 0, sizeof *state);
+  const int centre = SIZE / 2;
+  struct world_keys keys;
+  world_keys(key, &keys);
+  uint8_t *map = &state->map[0][0];
+  int fast = arith == CRAFTER_CC_AS_JAX && !crafter_kernels_plain();
+  if ((fast ? fast_map(&keys, map) : plain_map(&keys, arith, map)) != 0) return -1;
+  state->map[centre][centre] = CRAFTER_CC_GRASS;
+
+  /* One more diamond, on a stone cell drawn with p = stone / count.  With
+   * no stone the index is 4096, past the map: jnp.take gives its fill
+   * value for it, an index no cell has, and the map's .at[].set drops the
+   * write. */
   int32_t diamond;
-  if (crafter_jax_choice_p(next_key(&rng), p, CELLS, &diamond, 1) != 0) return -1;
-  map[(diamond / SIZE) * SIZE + diamond % SIZE] = CRAFTER_CC_DIAMOND;
+  if ((fast ? crafter_jax_choice_equal(keys.extra_diamond, map, CELLS, CRAFTER_CC_STONE,
+                                       &diamond, 1)
+            : plain_choice(keys.extra_diamond, map, &diamond)) != 0)
+    return -1;
+  if (diamond >= 0 && diamond < CELLS) map[diamond] = CRAFTER_CC_DIAMOND;
 
   state->player_position[0] = centre;
   state->player_position[1] = centre;
@@ -269,7 +337,7 @@ int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith ar
   /* calculate_light_level(0): 1 - |cos(pi * 0.3)| ** 3 */
   float c = fabsf(cosf((float)(3.141592653589793 * 0.3)));
   state->light_level = 1.0f - c * c * c;
-  state->state_rng = next_key(&rng);
+  state->state_rng = keys.state;
   return 0;
 }
 

@@ -12,6 +12,14 @@
  * printed, tests/craftax-worlds.t against JAX itself).  The default
  * parameters only: a 64x64 map, always_diamond on, no fixed noise angles.
  *
+ * Two ways compute it: the vector kernels of kernels/cc_kernels.h, at the
+ * level kernels.h picks (a few tens of microseconds a world with AVX2 or
+ * AVX-512; the portable copy, a call of fmaf per multiply-add on x86, is
+ * hardly faster than the plain way), and, with CRAFTER_KERNELS=plain, the
+ * plain way, cell by cell as the reference writes it (about half a
+ * millisecond).  Both give the same bits: the unit test holds each to
+ * JAX's hashes, and every level of the kernels to the plain way.
+ *
  * Arrays are laid out as Craftax lays them out: indexed [row][column]
  * (Craftax's position[0] is the row), creatures in fixed slots with a
  * mask.  Nothing here keeps state between calls. */
@@ -20,6 +28,7 @@
 
 #include <stdint.h>
 
+#include "kernels/cc_kernels.h" /* enum crafter_cc_block, Craftax's BlockType */
 #include "kernels/jaxrng.h"
 
 enum {
@@ -32,27 +41,6 @@ enum {
   CRAFTER_CC_MOB_SLOTS = 3, /* room in crafter_cc_mobs: the most of any kind */
   CRAFTER_CC_INVENTORY = 12,
   CRAFTER_CC_ACHIEVEMENTS = 22
-};
-
-/* Craftax's BlockType: the numbers its map holds. */
-enum crafter_cc_block {
-  CRAFTER_CC_INVALID = 0,
-  CRAFTER_CC_OUT_OF_BOUNDS = 1,
-  CRAFTER_CC_GRASS = 2,
-  CRAFTER_CC_WATER = 3,
-  CRAFTER_CC_STONE = 4,
-  CRAFTER_CC_TREE = 5,
-  CRAFTER_CC_WOOD = 6,
-  CRAFTER_CC_PATH = 7,
-  CRAFTER_CC_COAL = 8,
-  CRAFTER_CC_IRON = 9,
-  CRAFTER_CC_DIAMOND = 10,
-  CRAFTER_CC_CRAFTING_TABLE = 11,
-  CRAFTER_CC_FURNACE = 12,
-  CRAFTER_CC_SAND = 13,
-  CRAFTER_CC_LAVA = 14,
-  CRAFTER_CC_PLANT = 15,
-  CRAFTER_CC_RIPE_PLANT = 16
 };
 
 /* One kind of creature: Craftax's Mobs.  A kind with fewer slots than
@@ -117,7 +105,9 @@ enum crafter_cc_arith {
                              * into multiply-adds */
 };
 
-/* crafter_cc_generate_world computed the way `arith` says. */
+/* crafter_cc_generate_world computed the way `arith` says: the plain
+ * way, cell by cell, for the two ways JAX does not compute; for
+ * CRAFTER_CC_AS_JAX as crafter_cc_generate_world. */
 int crafter_cc_generate_world_arith(crafter_jaxkey key, enum crafter_cc_arith arith,
                                     crafter_cc_state *state);
 

@@ -1,6 +1,5 @@
 #include "kernels/jaxrng.h"
 
-#include "kernels/kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,23 +14,44 @@ crafter_jaxkey crafter_jax_key(int64_t seed) {
 
 static inline uint32_t rotate_left(uint32_t v, unsigned by) { return (v << by) | (v >> (32U - by)); }
 
-/* Four rounds of threefry: mix, rotate, mix. */
-static inline void four_rounds(uint32_t *a, uint32_t *b, const unsigned rot[4]) {
-  for (int r = 0; r < 4; r++) {
-    *a += *b;
-    *b = rotate_left(*b, rot[r]) ^ *a;
-  }
-}
+/* One round: mix, rotate, mix; four of them between key injections,
+ * with the rotations of the odd groups (1, 3, 5) or of the even ones. */
+#define ROUND(by)                \
+  do {                           \
+    a += b;                      \
+    b = rotate_left(b, by) ^ a;  \
+  } while (0)
+#define FOUR_ODD_ROUNDS \
+  ROUND(13);            \
+  ROUND(15);            \
+  ROUND(26);            \
+  ROUND(6)
+#define FOUR_EVEN_ROUNDS \
+  ROUND(17);             \
+  ROUND(29);             \
+  ROUND(16);             \
+  ROUND(24)
 
 void crafter_jax_threefry2x32(crafter_jaxkey key, uint32_t x[2]) {
-  static const unsigned rotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-  const uint32_t schedule[3] = {key.word[0], key.word[1], key.word[0] ^ key.word[1] ^ 0x1BD11BDAU};
-  uint32_t a = x[0] + schedule[0], b = x[1] + schedule[1];
-  for (uint32_t group = 1; group <= 5; group++) {
-    four_rounds(&a, &b, rotations[(group - 1) % 2]);
-    a += schedule[group % 3];
-    b += schedule[(group + 1) % 3] + group;
-  }
+  /* The key schedule k0, k1, k2 = k0 ^ k1 ^ 0x1BD11BDA; after group g
+   * (1 to 5) a gets k[g mod 3] and b gets k[(g + 1) mod 3] + g. */
+  const uint32_t k0 = key.word[0], k1 = key.word[1], k2 = k0 ^ k1 ^ 0x1BD11BDAU;
+  uint32_t a = x[0] + k0, b = x[1] + k1;
+  FOUR_ODD_ROUNDS;
+  a += k1;
+  b += k2 + 1U;
+  FOUR_EVEN_ROUNDS;
+  a += k2;
+  b += k0 + 2U;
+  FOUR_ODD_ROUNDS;
+  a += k0;
+  b += k1 + 3U;
+  FOUR_EVEN_ROUNDS;
+  a += k1;
+  b += k2 + 4U;
+  FOUR_ODD_ROUNDS;
+  a += k2;
+  b += k0 + 5U;
   x[0] = a;
   x[1] = b;
 }
@@ -108,11 +128,10 @@ __attribute__((target("avx512f,avx512vl"))) static void lanes_avx512(const uint3
 }
 #endif
 
-void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
+void crafter_jax_threefry2x32_lanes(int level, const uint32_t k0[CRAFTER_JAX_LANES],
                                     const uint32_t k1[CRAFTER_JAX_LANES],
                                     uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]) {
 #if defined(CRAFTER_FASTGEN_X86)
-  int level = crafter_kernels_level();
   if (level >= 4) {
     lanes_avx512(k0, k1, x0, x1);
     return;
@@ -121,6 +140,8 @@ void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
     lanes_avx2(k0, k1, x0, x1);
     return;
   }
+#else
+  (void)level;
 #endif
   lanes_plain(k0, k1, x0, x1);
 }
@@ -228,6 +249,9 @@ void crafter_jax_choice(crafter_jaxkey key, int32_t n, int32_t *out, long count)
 }
 
 #define CUMSUM_TILE 16
+/* Up to this many tiles (n up to 1024) the tile totals are kept on the
+ * stack. */
+#define CUMSUM_LOCAL_TILES 64
 
 int crafter_jax_cumsum(const float *x, long n, float *out) {
   if (n <= 0) return 0;
@@ -239,7 +263,8 @@ int crafter_jax_cumsum(const float *x, long n, float *out) {
   /* Each tile's running sums; the padding adds zeros, which changes no
    * sum, so the last tile's total is its last running sum. */
   long tiles = (n + CUMSUM_TILE - 1) / CUMSUM_TILE;
-  float *totals = malloc(2 * (size_t)tiles * sizeof *totals);
+  float local[2 * CUMSUM_LOCAL_TILES];
+  float *totals = tiles <= CUMSUM_LOCAL_TILES ? local : malloc(2 * (size_t)tiles * sizeof *totals);
   if (!totals) return -1;
   float *before = totals + tiles;
   for (long t = 0; t < tiles; t++) {
@@ -251,7 +276,7 @@ int crafter_jax_cumsum(const float *x, long n, float *out) {
   /* The sum of the tiles before each: the totals' own cumulative sum
    * (computed the same way), shifted by one. */
   if (crafter_jax_cumsum(totals, tiles, before) != 0) {
-    free(totals);
+    if (totals != local) free(totals);
     return -1;
   }
   for (long t = tiles - 1; t > 0; t--) before[t] = before[t - 1];
@@ -260,16 +285,21 @@ int crafter_jax_cumsum(const float *x, long n, float *out) {
     long start = t * CUMSUM_TILE, end = start + CUMSUM_TILE < n ? start + CUMSUM_TILE : n;
     for (long i = start; i < end; i++) out[i] = out[i] + before[t];
   }
-  free(totals);
+  if (totals != local) free(totals);
   return 0;
 }
 
 /* jnp.searchsorted(sorted, value) (side left) by JAX's scan: a fixed
  * ceil(log2(n + 1)) halvings of [low, high), moving high down to mid
  * when value <= sorted[mid]; the answer is high. */
-static int32_t search_left(const float *sorted, long n, float value) {
+static int search_levels(long n) {
   int levels = 0;
   while (levels < 63 && ((uint64_t)1 << levels) < (uint64_t)n + 1U) levels++;
+  return levels;
+}
+
+static int32_t search_left(const float *sorted, long n, float value) {
+  int levels = search_levels(n);
   uint32_t low = 0, high = (uint32_t)n;
   for (int level = 0; level < levels; level++) {
     uint32_t mid = low + (high - low) / 2U;
@@ -301,6 +331,124 @@ int crafter_jax_choice_p(crafter_jaxkey key, const float *p, long n, int32_t *ou
   }
   crafter_jax_choice_cumsum(key, cumsum, n, out, count);
   free(cumsum);
+  return 0;
+}
+
+static int count_equal(const uint8_t *values, long n, uint8_t wanted) {
+  int k = 0;
+  for (long i = 0; i < n; i++) k += values[i] == wanted;
+  return k;
+}
+
+/* count_equal of 16 values: the comparison of a vector of bytes, whose
+ * ones (each 0 or 1) each half adds up by a multiplication (a byte's sum
+ * is at most 8, no carry leaves it). */
+static int count_equal16(const uint8_t *values, uint8_t wanted) {
+  typedef uint8_t bytes16 __attribute__((vector_size(16)));
+  bytes16 v;
+  memcpy(&v, values, sizeof v);
+  bytes16 ones = (bytes16)(v == wanted) & 1;
+  uint64_t half[2];
+  memcpy(half, &ones, sizeof half);
+  const uint64_t bytes = 0x0101010101010101ULL;
+  return (int)((half[0] * bytes) >> 56) + (int)((half[1] * bytes) >> 56);
+}
+
+/* The cumulative sum of p = m / count(m), m = (values == wanted) as
+ * float32, as crafter_jax_cumsum makes it, known by its parts rather than
+ * stored: p holds only 0 and q = 1 / count, adding 0 changes no sum, so
+ * an element is the running sum of k copies of q, k the wanted values in
+ * its tile up to it, plus (past the first tile, when there are several)
+ * the sum of the tiles before its tile.  With nothing wanted p is 0 / 0,
+ * NaN, and so is every sum. */
+enum { MASK_LOCAL_TILES = 256 }; /* n up to 4096 needs no memory */
+struct mask_cumsum {
+  const uint8_t *values;
+  uint8_t wanted;
+  float running[CUMSUM_TILE + 1]; /* running[k]: q added k times, from 0 */
+  float *before;                  /* before[t], the tiles before tile t */
+  float *totals;                  /* local, or allocated for many tiles */
+  float local[2 * MASK_LOCAL_TILES];
+};
+
+static void mask_cumsum_free(struct mask_cumsum *c) {
+  if (c->totals != c->local) free(c->totals);
+}
+
+static int mask_cumsum_init(struct mask_cumsum *c, const uint8_t *values, long n,
+                            uint8_t wanted) {
+  long tiles = (n + CUMSUM_TILE - 1) / CUMSUM_TILE;
+  c->values = values;
+  c->wanted = wanted;
+  c->totals = tiles <= MASK_LOCAL_TILES ? c->local : malloc(2 * (size_t)tiles * sizeof *c->totals);
+  if (!c->totals) return -1;
+  c->before = c->totals + tiles;
+  /* Each tile's count of wanted values (exact as a float32), then its
+   * total: the running sum of as many q.  The float32 sum of the mask,
+   * count, is exact too (below 2**24). */
+  long count = 0;
+  for (long t = 0; t < tiles; t++) {
+    long start = t * CUMSUM_TILE;
+    int k = start + CUMSUM_TILE <= n ? count_equal16(values + start, wanted)
+                                     : count_equal(values + start, n - start, wanted);
+    c->totals[t] = (float)k;
+    count += k;
+  }
+  /* With nothing wanted every p is 0 / 0: the NaN of that division
+   * starts every sum. */
+  float q = 1.0f / (float)count;
+  c->running[0] = count ? 0.0f : 0.0f / (float)count;
+  for (int k = 1; k <= CUMSUM_TILE; k++) c->running[k] = c->running[k - 1] + q;
+  for (long t = 0; t < tiles; t++) c->totals[t] = c->running[(int)c->totals[t]];
+  if (n > CUMSUM_TILE) {
+    if (crafter_jax_cumsum(c->totals, tiles, c->before) != 0) {
+      mask_cumsum_free(c);
+      return -1;
+    }
+    for (long t = tiles - 1; t > 0; t--) c->before[t] = c->before[t - 1];
+    c->before[0] = 0.0f;
+  }
+  return 0;
+}
+
+static float mask_cumsum_at(const struct mask_cumsum *c, long i) {
+  long start = i / CUMSUM_TILE * CUMSUM_TILE;
+  int k = count_equal(c->values + start, i - start + 1, c->wanted);
+  float sum = c->running[k];
+  return start > 0 ? sum + c->before[start / CUMSUM_TILE] : sum;
+}
+
+int crafter_jax_cumsum_equal(const uint8_t *values, long n, uint8_t wanted, float *out) {
+  struct mask_cumsum c;
+  if (mask_cumsum_init(&c, values, n, wanted) != 0) return -1;
+  for (long i = 0; i < n; i++) out[i] = mask_cumsum_at(&c, i);
+  mask_cumsum_free(&c);
+  return 0;
+}
+
+int crafter_jax_choice_equal(crafter_jaxkey key, const uint8_t *values, long n, uint8_t wanted,
+                             int32_t *out, long count) {
+  struct mask_cumsum c;
+  if (mask_cumsum_init(&c, values, n, wanted) != 0) return -1;
+  /* As crafter_jax_choice_cumsum, each probe of the search computed.
+   * With nothing wanted r is NaN, no comparison holds and the index is
+   * n, as JAX's. */
+  float total = mask_cumsum_at(&c, n - 1);
+  int levels = search_levels(n);
+  for (long i = 0; i < count; i++) {
+    float u = crafter_jax_uniform_of_bits(crafter_jax_bits_at(key, (uint64_t)i), 0.0f, 1.0f);
+    float r = total * (1.0f - u);
+    uint32_t low = 0, high = (uint32_t)n;
+    for (int level = 0; level < levels; level++) {
+      uint32_t mid = low + (high - low) / 2U;
+      if (r <= mask_cumsum_at(&c, (long)mid))
+        high = mid;
+      else
+        low = mid;
+    }
+    out[i] = (int32_t)high;
+  }
+  mask_cumsum_free(&c);
   return 0;
 }
 

@@ -72,10 +72,12 @@ static inline crafter_jaxkey crafter_jax_split_inline(crafter_jaxkey key, uint32
 }
 
 /* Eight threefry2x32 hashes at once, lane i hashing (x0[i], x1[i]) under
- * the key (k0[i], k1[i]), in place; in vector registers where the
- * processor has them. */
+ * the key (k0[i], k1[i]), in place; in vector registers for the kernels'
+ * `level` (crafter_kernels_level() of kernels/kernels.h, which the caller
+ * gives: 4 AVX-512, 3 AVX2, else plain C), on x86-64 builds with those
+ * kernels. */
 enum { CRAFTER_JAX_LANES = 8 };
-void crafter_jax_threefry2x32_lanes(const uint32_t k0[CRAFTER_JAX_LANES],
+void crafter_jax_threefry2x32_lanes(int level, const uint32_t k0[CRAFTER_JAX_LANES],
                                     const uint32_t k1[CRAFTER_JAX_LANES],
                                     uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]);
 
@@ -180,6 +182,23 @@ int32_t crafter_jax_choice_of_bits(uint32_t bits, const float *cumsum, long n);
  * indices as crafter_jax_choice gives them.  Returns 0, or -1 when memory
  * for the cumulative sum cannot be had. */
 int crafter_jax_choice_p(crafter_jaxkey key, const float *p, long n, int32_t *out, long count);
+
+/* jax.random.choice(key, a, shape, replace=True, p=m / m.sum()) for the
+ * float32 mask m = (values == wanted) over values[n] (n >= 1), as Craftax
+ * draws a cell of a kind: the indices crafter_jax_choice_p gives for that
+ * p, without storing p or its cumulative sum.  p holds only 0 and
+ * 1 / count, so the sum at an index follows from the count of wanted
+ * values in its tile of 16 and the tiles' totals: a draw works out the
+ * ceil(log2(n + 1)) sums its search probes.  With no value wanted p is
+ * NaN everywhere and every index is n, as JAX's.  Returns 0, or -1 when
+ * memory cannot be had (n past 4096). */
+int crafter_jax_choice_equal(crafter_jaxkey key, const uint8_t *values, long n, uint8_t wanted,
+                             int32_t *out, long count);
+
+/* The cumulative sum crafter_jax_choice_equal works out, every element
+ * of it into out[n]: crafter_jax_cumsum of that p, bit for bit (for the
+ * tests).  Returns 0, or -1 when memory cannot be had. */
+int crafter_jax_cumsum_equal(const uint8_t *values, long n, uint8_t wanted, float *out);
 
 /* jax.random.bernoulli(key, p, shape) for a float32 p (mode 'low', the
  * default): uniform(key, shape) < p, as 0 or 1, count values row-major. */

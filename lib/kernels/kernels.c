@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cc_kernels.h"
 #include "kernels/fastgen.h"
 #include "kernels/rng_kernels.h"
 #include "kernels/shade.h"
@@ -91,6 +92,24 @@ int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, dou
                             double *acc, int stride) {
   return crafter_kernels_fastgen()->field_add(noise, z, ax, ay, weight, width, blocks, wanted,
                                               acc, stride);
+}
+
+#define CC_KERNELS(suffix)                                                          \
+  {crafter_cc_bits_##suffix, crafter_cc_sincos_##suffix, crafter_cc_gradients_##suffix, \
+   crafter_cc_noise_##suffix, crafter_cc_terrain_##suffix}
+static const crafter_cc_kernels cc_base = CC_KERNELS(base);
+#if defined(CRAFTER_FASTGEN_X86)
+static const crafter_cc_kernels cc_v3 = CC_KERNELS(v3), cc_v4 = CC_KERNELS(v4);
+#endif
+
+const crafter_cc_kernels *crafter_kernels_cc(void) {
+#if defined(CRAFTER_FASTGEN_X86)
+  switch (crafter_kernels_level()) {
+    case 4: return &cc_v4;
+    case 3: return &cc_v3;
+  }
+#endif
+  return &cc_base;
 }
 
 crafter_twist_fn crafter_kernels_twist(void) {

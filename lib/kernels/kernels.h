@@ -2,7 +2,8 @@
  * kernels in one place.
  *
  * The files of vector kernels (fastgen.c: the terrain; rng_kernels.c:
- * MT19937; shade.c: the pixels' light) are compiled once for each
+ * MT19937; shade.c: the pixels' light; cc_kernels.c: Craftax-Classic's
+ * worlds) are compiled once for each
  * instruction set the build knows (x86-64-v4 and x86-64-v3 on x86-64, and
  * plain C everywhere), each copy with its own suffix (variant.h).  This
  * module knows which copies the processor can run, which one is chosen,
@@ -53,6 +54,10 @@ const struct crafter_fastgen_kernels *crafter_kernels_fastgen(void);
 int crafter_noise_field_add(const crafter_noise *noise, double z, double ax, double ay,
                             double weight, int width, int blocks, const uint8_t *wanted,
                             double *acc, int stride);
+
+/* Craftax-Classic's world generation (cc_kernels.h). */
+struct crafter_cc_kernels;
+const struct crafter_cc_kernels *crafter_kernels_cc(void);
 
 /* MT19937's twist of a whole state, and sixteen of numpy's uniform
  * doubles from sixteen words (rng_kernels.h). */

@@ -25,6 +25,13 @@ words, little-endian, in that order.
                                                said; exit 1 on one
     craftax_worlds.py --speed N                N resets timed, one jitted
                                                call each, once compiled
+    craftax_worlds.py --angles                 'cos HASH' and 'sin HASH':
+                                               the CRC-32 of jnp.cos and
+                                               jnp.sin (jitted, float32)
+                                               of every angle the noise's
+                                               2 * jnp.pi * uniform can
+                                               give, u = m * 2**-23 for m
+                                               in 0..2**23-1 in order
 
 Craftax imports flax (for flax.struct.dataclass, a frozen dataclass that
 is a pytree) and its noise module imports matplotlib, neither of which
@@ -199,6 +206,14 @@ def main(argv):
     return 0
   if len(argv) == 3 and argv[0] == '--compare':
     return compare(argv[1], int(argv[2]))
+  if argv == ['--angles']:
+    import jax.numpy as jnp
+    units = np.arange(1 << 23, dtype=np.float32) * np.float32(2.0 ** -23)
+    angles = jax.jit(lambda u: 2 * jnp.pi * u)(units)
+    for name, function in (('cos', jnp.cos), ('sin', jnp.sin)):
+      words = np.asarray(jax.jit(function)(angles)).view('<u4')
+      print(f'{name} {zlib.crc32(words.tobytes()) & 0xffffffff:08x}')
+    return 0
   if len(argv) == 2 and argv[0] == '--speed':
     count = int(argv[1])
     keys = [jax.random.split(jax.random.PRNGKey(seed))[1] for seed in range(count)]

@@ -14,12 +14,19 @@
  * value is written here: all come from the file.  Then the same cases are
  * recomputed two wrong ways that must not pass: with JAX's other,
  * non-partitionable layout of the counters, and with choice(p)'s
- * cumulative sum taken as a plain running sum. */
+ * cumulative sum taken as a plain running sum.
+ *
+ * The choice_mask cases are drawn both by crafter_jax_choice_p, from the
+ * mask's p, and by crafter_jax_choice_equal, from the mask itself; a value
+ * is JAX's only when both give it.  Past the file, choice_equal must give
+ * choice_p's indices on masks of every density and size, and every copy
+ * of the kernels' hash (cc_kernels.h) crafter_jax_bits's bits. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cc_kernels.h"
 #include "kernels/jaxrng.h"
 #include "kernels/kernels.h"
 #include "tap.h"
@@ -226,7 +233,20 @@ static long recompute(enum way way, enum kind kind, const struct line *line, uin
     else if (crafter_jax_cumsum(p, n, cumsum) != 0)
       abort();
     crafter_jaxkey key = key_of((char **)w);
-    if (way == ORIGINAL_LAYOUT) {
+    if (way == RIGHT && kind == CHOICE_MASK) {
+      /* choice_equal from the mask as bytes; where it differs from
+       * choice_p, a value JAX cannot have given. */
+      uint8_t *mask = malloc((size_t)n);
+      int32_t *equal = malloc((size_t)count * sizeof *equal);
+      if (!mask || !equal) abort();
+      for (long i = 0; i < n; i++) mask[i] = p[i] != 0.0f;
+      if (crafter_jax_choice_equal(key, mask, n, 1, equal, count) != 0) abort();
+      crafter_jax_choice_cumsum(key, cumsum, n, values, count);
+      for (long i = 0; i < count; i++)
+        if (equal[i] != values[i]) values[i] = -1;
+      free(mask);
+      free(equal);
+    } else if (way == ORIGINAL_LAYOUT) {
       /* The uniform draws of the other layout; the index is the first
        * whose sum is not below r, as searchsorted's. */
       float *u = malloc((size_t)count * sizeof *u);
@@ -410,6 +430,92 @@ int main(int argc, char **argv) {
        kind_names[sum_kinds[i]], t->wrong_cases, t->cases);
   }
 
+  /* choice_equal against choice_p over p = mask / count, on masks of
+   * every density (none wanted: the index n), sizes up to one tile, past
+   * it, not whole tiles, and past the 4096 values kept on the stack; and
+   * the sums it works out against the cumulative sum of p, NaN (nothing
+   * wanted) included, bit for bit. */
+  {
+    static const long sizes[] = {1, 2, 15, 16, 17, 31, 33, 100, 256, 257, 1000, 4095, 4096, 4097,
+                                 5000, 70000};
+    static const double densities[] = {0.0, 0.001, 0.05, 0.3, 0.5, 0.9, 1.0};
+    uint64_t state = 12345;
+    long cases = 0, differ = 0, sums_differ = 0;
+    char first_difference[120] = "";
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+      long n = sizes[s];
+      uint8_t *values = malloc((size_t)n);
+      float *p = malloc((size_t)n * sizeof *p), *sums = malloc((size_t)n * sizeof *sums),
+            *sums_equal = malloc((size_t)n * sizeof *sums_equal);
+      if (!values || !p || !sums || !sums_equal) abort();
+      for (size_t d = 0; d < sizeof densities / sizeof *densities; d++)
+        for (int draw = 0; draw < 6; draw++) {
+          long wanted = 0;
+          for (long i = 0; i < n; i++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            double u = (double)(state >> 11) * 0x1p-53;
+            /* the wanted value 7 among others */
+            values[i] = u < densities[d] ? 7 : (uint8_t)(state >> 8) % 7;
+            wanted += values[i] == 7;
+          }
+          for (long i = 0; i < n; i++) p[i] = (values[i] == 7 ? 1.0f : 0.0f) / (float)wanted;
+          crafter_jaxkey key = {{(uint32_t)(state >> 32), (uint32_t)draw}};
+          int32_t by_p[5], by_equal[5];
+          if (crafter_jax_choice_p(key, p, n, by_p, 5) != 0 ||
+              crafter_jax_choice_equal(key, values, n, 7, by_equal, 5) != 0 ||
+              crafter_jax_cumsum(p, n, sums) != 0 ||
+              crafter_jax_cumsum_equal(values, n, 7, sums_equal) != 0)
+            abort();
+          cases++;
+          int index = 0;
+          while (index < 5 && by_p[index] == by_equal[index]) index++;
+          if (index < 5 && differ++ == 0)
+            snprintf(first_difference, sizeof first_difference,
+                     "; first: n %ld, density %g, draw %d: %" PRId32 " and %" PRId32, n,
+                     densities[d], draw, by_p[index], by_equal[index]);
+          if (memcmp(sums, sums_equal, (size_t)n * sizeof *sums) != 0) sums_differ++;
+        }
+      free(values);
+      free(p);
+      free(sums);
+      free(sums_equal);
+    }
+    ok(differ == 0, "choice_equal gives choice_p's indices: %ld of %ld masks%s", cases - differ,
+       cases, first_difference);
+    ok(sums_differ == 0, "the sums choice_equal works out are crafter_jax_cumsum's, bit for bit: "
+       "%ld of %ld masks", cases - sums_differ, cases);
+  }
+
+  /* The kernels' hash, at every level this processor runs, against
+   * crafter_jax_bits: counts that are not whole vectors, and counters that
+   * do not start at 0. */
+  {
+    static const int levels[] = {0, 3, 4};
+    static uint32_t want[5000], got[5000 + 16];
+    crafter_jaxkey key = {{0x12345678U, 0x9abcdef0U}};
+    crafter_jax_bits(key, want, 5000);
+    for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
+      if (crafter_kernels_set_level(levels[l]) != levels[l]) {
+        skip("kernels of level %d: this processor or build does not run them", levels[l]);
+        continue;
+      }
+      const crafter_cc_kernels *kernels = crafter_kernels_cc();
+      long differ = 0, tried = 0;
+      static const long firsts[] = {0, 1, 7, 100, 4000}, counts[] = {1, 3, 16, 17, 99, 1000};
+      for (size_t f = 0; f < sizeof firsts / sizeof *firsts; f++)
+        for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+          got[counts[c]] = 0xdeadbeefU;
+          kernels->bits(key, (uint32_t)firsts[f], counts[c], got);
+          for (long i = 0; i < counts[c]; i++) differ += got[i] != want[firsts[f] + i];
+          differ += got[counts[c]] != 0xdeadbeefU; /* nothing written past count */
+          tried += counts[c] + 1;
+        }
+      ok(differ == 0, "level %d: the kernels' bits are crafter_jax_bits's (%ld of %ld words)",
+         levels[l], tried - differ, tried);
+    }
+    crafter_kernels_set_level(-1);
+  }
+
   /* The scalar forms are element 0 of the array forms. */
   crafter_jaxkey key = crafter_jax_key(1234), halves[3];
   float u[3];
@@ -447,7 +553,7 @@ int main(int argc, char **argv) {
       float unit = crafter_jax_uniform_of_bits(state, 0.0f, 1.0f);
       differ_unit += float_bits(crafter_jax_unit_of_bits(state)) != float_bits(unit);
     }
-    crafter_jax_threefry2x32_lanes(k0, k1, x0, x1);
+    crafter_jax_threefry2x32_lanes(crafter_kernels_level(), k0, k1, x0, x1);
     for (int l = 0; l < CRAFTER_JAX_LANES; l++, hashes++)
       differ_lanes += x0[l] != expect[l][0] || x1[l] != expect[l][1];
   }
