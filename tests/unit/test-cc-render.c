@@ -7,6 +7,13 @@
  *                               each seed, textures from Craftax's
  *                               assets folder DIR ('pixels S N v0 ...',
  *                               for tests/craftax-pixels.t)
+ *   test-cc-render --pixel-steps DIR STEPS S...  the pixel observation
+ *                               of every state of each seed's random
+ *                               episode (tests/reference/craftax_episodes.py
+ *                               says its actions), the reset's and those
+ *                               of STEPS steps, as raw little-endian
+ *                               float32 on standard output, for
+ *                               tests/craftax-pixels.t
  *   test-cc-render --render     the observation of each state dumped on
  *                               standard input (the fields the renderer
  *                               reads, in tests/reference/craftax_worlds.py's
@@ -37,7 +44,9 @@
 #include <zlib.h>
 
 #include "base/bytes.h"
+#include "game/cc_game.h"
 #include "game/cc_worldgen.h"
+#include "kernels/jaxrng.h"
 #include "seed_hashes.h"
 #include "tap.h"
 #include "view/cc_render.h"
@@ -215,16 +224,56 @@ static int pixels_of_seeds(const char *folder, int count, char **seeds) {
   return ferror(stdout) ? 2 : 0;
 }
 
+/* Seed S's episode: Craftax's key schedule, action n element n of
+ * randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17), every state's pixel
+ * observation written as float32 bytes. */
+static int pixels_of_episodes(const char *folder, long steps, int count, char **seeds) {
+  static crafter_cc_state state;
+  static crafter_cc_textures textures;
+  static float pixels[CRAFTER_CC_PIXELS_SIZE];
+  char error[512];
+  if (crafter_cc_textures_load(&textures, folder, error, sizeof error) != 0) {
+    fprintf(stderr, "%s\n", error);
+    return 2;
+  }
+  int32_t *actions = malloc(sizeof *actions * (size_t)(steps > 0 ? steps : 1));
+  if (actions == NULL) return 2;
+  for (int k = 0; k < count; k++) {
+    int64_t seed = strtoll(seeds[k], NULL, 10);
+    crafter_jax_randint(crafter_jax_split_one(crafter_jax_key(seed), 2), actions, steps, 0,
+                        CRAFTER_CC_ACTIONS);
+    crafter_jaxkey key;
+    if (crafter_cc_generate_world(crafter_cc_schedule_start(seed, &key), &state) != 0) return 2;
+    for (long n = 0;; n++) {
+      if (crafter_cc_render_pixels(&state, &textures, pixels) != 0) {
+        fprintf(stderr, "seed %" PRId64 " step %ld: not drawn\n", seed, n);
+        return 2;
+      }
+      fwrite(pixels, sizeof pixels, 1, stdout);
+      if (n == steps) break;
+      float reward;
+      int done;
+      if (crafter_cc_env_step(&state, crafter_cc_schedule_next(&key), actions[n], &reward, &done) != 0)
+        return 2;
+    }
+  }
+  free(actions);
+  return ferror(stdout) ? 2 : 0;
+}
+
 #define MAX_SEEDS 100000
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--obs") == 0) return obs_of_seeds(argc - 2, argv + 2);
   if (argc == 2 && strcmp(argv[1], "--render") == 0) return render_dumps();
+  if (argc >= 4 && strcmp(argv[1], "--pixel-steps") == 0)
+    return pixels_of_episodes(argv[2], atol(argv[3]), argc - 4, argv + 4);
   if (argc >= 3 && strcmp(argv[1], "--pixels") == 0)
     return pixels_of_seeds(argv[2], argc - 3, argv + 3);
   if (argc != 2) {
     fprintf(stderr,
-            "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... | --render\n");
+            "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... |\n"
+            "       --pixel-steps DIR STEPS SEED... | --render\n");
     return 2;
   }
   static int64_t seeds[MAX_SEEDS];
