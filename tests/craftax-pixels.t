@@ -18,7 +18,8 @@
 #   are counted.  Then one unit in the last place planted in a night's C
 #   observation must be found.
 #
-# Craftax
+# tests/unit-cc-pixels.t holds the renderer to JAX's episodes without
+# JAX, from CRC-32s, where craftax's textures are installed.  Craftax
 # writes a cache of its scaled textures into its assets folder the first
 # time it draws pixels.
 . "$(dirname "$0")/tap.sh"

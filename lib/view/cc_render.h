@@ -89,7 +89,9 @@ void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_
  * ulp: days and nights, sleep, creatures, arrows, plants, the inventory
  * and vitals, the first state of the next episode after an end
  * (tests/craftax-pixels.t on fresh seeds' random episodes and resets,
- * with the textures of the installed craftax package).  Nothing here keeps state
+ * tests/unit-cc-pixels.t on CRC-32s of JAX's observations along seeds
+ * 0..3's episodes, both with the textures of the installed craftax
+ * package).  Nothing here keeps state
  * between calls. */
 enum {
   CRAFTER_CC_BLOCK_PIXELS = 7,
