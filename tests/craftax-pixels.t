@@ -1,24 +1,38 @@
 #!/bin/sh
 # Craftax-Classic's pixel observation (crafter_cc_render_pixels) against
 # JAX itself, where the reference is installed (make craftax-env, or
-# CRAFTAX_ENV naming a virtual environment with craftax): 30 fresh random
-# seeds a run (CRAFTAX_PIXELS to change it), the observation env.reset of
-# Craftax-Classic-Pixels-v1 returns compared value for value with the C
-# renderer's of the C world, drawn with the textures the C loader reads
-# and scales from the installed craftax's assets folder; the number of
-# values that differ and the most units in the last place they differ by
-# are said, and must be 0.  Then a planted difference of one unit in the
-# last place is found.
+# CRAFTAX_ENV naming a virtual environment with craftax), drawn with the
+# textures the C loader reads and scales from the installed craftax's
+# assets folder; the number of values that differ and the most units in
+# the last place they differ by are said, and must be 0.
 #
-# There is no golden file: the textures are Craftax's own, which only the
-# installed package has, so without it nothing here can be checked.
-# Craftax writes a cache of its scaled textures into its assets folder the
-# first time it draws pixels.
+# - 30 fresh random seeds a run (CRAFTAX_PIXELS to change it): the
+#   observation env.reset of Craftax-Classic-Pixels-v1 returns against the
+#   C renderer's of the C world; then a planted difference of one unit in
+#   the last place is found.
+# - 3 fresh random seeds' episodes of 450 random steps
+#   (CRAFTAX_PIXEL_EPISODES, CRAFTAX_PIXEL_STEPS): every observation
+#   jit(env.step) returns (days, nights with their static, sleep,
+#   creatures, arrows, the inventory, the resets after an episode ends)
+#   against the C game's states drawn by the C renderer; the states met
+#   are counted.  Then one unit in the last place planted in a night's C
+#   observation must be found.
+#
+# tests/unit-cc-pixels.t holds the renderer to JAX's episodes without
+# JAX, from CRC-32s, where craftax's textures are installed.  Craftax
+# writes a cache of its scaled textures into its assets folder the first
+# time it draws pixels.
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
-plan 2
+plan 4
 program=$top/tests/unit/test-cc-render
-craftax_or_skip "the pixel observations (no golden file: the textures are the installed craftax's)"
+if [ ! -x "$python" ]; then
+  skip "Craftax-Classic is not installed (make craftax-env): the pixel observations of resets were NOT compared with JAX's"
+  skip "Craftax-Classic is not installed: a planted difference was NOT checked"
+  skip "Craftax-Classic is not installed: the pixel observations of episodes were NOT compared with JAX's"
+  skip "Craftax-Classic is not installed: a difference planted in an episode was NOT checked"
+  finish
+fi
 
 craftax_compare craftax_pixels.py "$program" "${CRAFTAX_PIXELS:-30}"
 status=$?
@@ -29,4 +43,16 @@ ok $status "fresh pixel observations are JAX's: $(tail -n 1 "$scratch/log" | cut
 # place up: the comparison must count each and say 1 ulp.
 craftax_planted craftax_pixels.py "$program" '$1 == "pixels" { $(4 + 1) = $(4 + 1) + 1 } { print }' \
   "a planted difference is found" "column 0, channel 1" "^2 of 23814 values differ, by at most 1 ulp"
+
+"$python" "$top/tests/reference/craftax_pixels.py" --steps "$program" \
+  "${CRAFTAX_PIXEL_EPISODES:-3}" "${CRAFTAX_PIXEL_STEPS:-450}" >"$scratch/steps" 2>&1
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/steps"
+grep -q '^[0-9]* observations of [0-9]* episodes equal' "$scratch/steps" || status=1
+ok $status "pixel observations of random episodes are JAX's: $(grep 'episodes equal\|values differ' "$scratch/steps" | tail -n 1 | cut -c1-120)"
+[ $status -eq 0 ] && report compared "$(sed -n 's/^\(.* episodes equal ([^)]*)\).*/\1/p' "$scratch/steps") of Craftax-Classic-Pixels-v1's env.step with JAX's, value for value, 0 ulp"
+grep -q '^planted: 1 value differs by 1 ulp at step [0-9]* row 20 column 30 channel 2, found$' "$scratch/steps"
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/steps"
+ok $status "a difference planted in an episode's observation is found: $(grep '^planted' "$scratch/steps" | cut -c1-100)"
 finish

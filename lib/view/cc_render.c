@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/jaxrng.h"
 #include "view/render.h"
 #include "view/textures.h"
 
@@ -195,6 +196,14 @@ int crafter_cc_textures_load(crafter_cc_textures *t, const char *folder, char *e
       (&t->digit_alpha[d][0][0])[k] = (float)alpha[k];
     }
   }
+
+  /* numpy's linspace(-1, 1, n): i * (2 / (n - 1)) - 1, the last 1 */
+  for (int y = 0; y < ROWS * BP; y++)
+    for (int x = 0; x < COLUMNS * BP; x++) {
+      double ys = y == ROWS * BP - 1 ? 1.0 : (double)y * (2.0 / (ROWS * BP - 1)) + -1.0;
+      double xs = x == COLUMNS * BP - 1 ? 1.0 : (double)x * (2.0 / (COLUMNS * BP - 1)) + -1.0;
+      t->night_noise[y][x] = (float)(1.0 - exp(-0.5 * (ys * ys + xs * xs) / (0.5 * 0.5)));
+    }
   return 0;
 }
 
@@ -256,7 +265,6 @@ static void draw_item(float inventory[2 * BP][COLUMNS * BP][3], const float item
 int crafter_cc_render_pixels(const crafter_cc_state *state, const crafter_cc_textures *t,
                              float *out) {
   float daylight = state->light_level;
-  if (!(daylight >= 0.5f)) return -1;
   _Static_assert(sizeof(pixel_map) == sizeof(float) * ROWS * BP * COLUMNS * BP * 3, "packed");
   float(*pixels)[COLUMNS * BP][3] = (float(*)[COLUMNS * BP][3])out;
   for (int row = 0; row < ROWS; row++)
@@ -279,27 +287,41 @@ int crafter_cc_render_pixels(const crafter_cc_state *state, const crafter_cc_tex
   draw_mobs(pixels, state, &state->skeletons, CRAFTER_CC_MAX_SKELETONS, t, 7);
   draw_mobs(pixels, state, &state->arrows, CRAFTER_CC_MAX_ARROWS, t, 8);
 
-  /* Daylight: the picture blended with its night version, which by day
-   * is the picture enhanced and tinted; then sleep's grey.  XLA compiles
-   * these into one loop and the CPU's code generator fuses a multiply
-   * into the add that follows it (the first operand's, or the one with
-   * fewer other uses): the fmaf calls are those fusions, found in the
-   * code XLA generates for env.reset, each needed for the bits. */
+  /* Daylight: the picture blended with its night version, which is the
+   * picture (with static at night) enhanced and tinted; then sleep's
+   * grey.  XLA compiles these into a few loops and the CPU's code
+   * generator fuses a multiply into the add that follows it: the fmaf
+   * calls are those fusions, found in the code XLA generates for
+   * env.reset and env.step and held to JAX's episodes, each needed for
+   * the bits (the static's blend fuses its second product, the others
+   * their first). */
   static const float night_tint[3] = {0.0f, 16.0f, 64.0f};
   float asleep = state->is_sleeping ? 1.0f : 0.0f;
+  /* Night: the picture blended with static first, uniform(state_rng) *
+   * 95 + 32 a pixel, as much as the intensity texture says times how
+   * dark it is (by day Craftax selects the picture itself). */
+  int night = daylight < 0.5f;
+  float noise[ROWS * BP * COLUMNS * BP];
+  float intensity = fmaxf(2.0f * (0.5f - daylight), 0.0f);
+  if (night) crafter_jax_uniform(state->state_rng, noise, ROWS * BP * COLUMNS * BP, 0.0f, 1.0f);
   for (int y = 0; y < ROWS * BP; y++)
     for (int x = 0; x < COLUMNS * BP; x++) {
       float *p = pixels[y][x];
-      float lum = fmaf(0.114f, p[2], fmaf(0.299f, p[0], 0.587f * p[1]));
+      float q[3] = {p[0], p[1], p[2]};
+      if (night) {
+        float value = fmaf(noise[y * COLUMNS * BP + x], 95.0f, 32.0f);
+        float mask = intensity * t->night_noise[y][x];
+        for (int k = 0; k < 3; k++) q[k] = fmaf(mask, value, (1.0f - mask) * p[k]);
+      }
+      float lum = fmaf(0.114f, q[2], fmaf(0.299f, q[0], 0.587f * q[1]));
       float m[3];
       for (int k = 0; k < 3; k++) {
-        float night = fmaf(p[k], 0.4f, lum * 0.6f);
-        night = 0.5f * night + 0.5f * night_tint[k];
-        m[k] = fmaf(daylight, p[k], (1.0f - daylight) * night);
+        float dark = fmaf(q[k], 0.4f, lum * 0.6f);
+        dark = 0.5f * dark + 0.5f * night_tint[k];
+        m[k] = fmaf(daylight, p[k], (1.0f - daylight) * dark);
       }
-      /* at a reset Craftax's sleep is the constant false, and its term
-       * adds 0 * grey exactly; asleep is drawn unfused */
-      float grey = 0.5f * (0.299f * m[0] + 0.587f * m[1] + 0.114f * m[2]);
+      /* asleep is 0 or 1, so the sum is exact however it is fused */
+      float grey = 0.5f * fmaf(0.114f, m[2], fmaf(0.299f, m[0], 0.587f * m[1]));
       for (int k = 0; k < 3; k++) {
         float sleep = grey + (k == 2 ? 8.0f : 0.0f);
         p[k] = (1.0f - asleep) * m[k] + asleep * sleep;

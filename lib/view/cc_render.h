@@ -70,23 +70,29 @@ void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_
  * creatures.  Craftax keeps its textures in a cache it made with these
  * steps; tests/craftax-pixels.t compares the whole observation with it.
  *
- * Its arithmetic is float32 as XLA compiles it for env.reset on x86-64:
- * / 255 as * (1/255), and the multiplies the code generator fuses into
- * the adds after them (the luminance, the night version and the daylight
- * blend) fused here with fmaf, each found in the code XLA generates and
- * needed for the bits (unfused, about a fifth of the values of the resets
- * tried differed from JAX's by 1 ulp).
+ * Night (a light_level below 0.5) blends the map with static first, as
+ * Craftax does: jax.random.uniform(state_rng, (49, 63)) * 95 + 32 a pixel,
+ * weighted by the night noise texture (crafter_cc_textures.night_noise)
+ * times max(2 (0.5 - light_level), 0).
  *
- * Promise: for the first state of an episode crafter_cc_generate_world
- * makes, the observation is bit for bit JAX's on env.reset with the pinned
- * reference, 0 ulp (tests/craftax-pixels.t, fresh seeds, the textures
- * loaded from the installed craftax package).  Other states are drawn by
- * the same formulas but not compared: creatures, inventory, sleep and
- * other light levels do not occur at a reset, and XLA, which folds a
- * reset's constant light and sleep into its code, may round a step's
- * otherwise.  Night (a light_level below 0.5, which Craftax draws with
- * noise from state_rng) is refused.  Nothing here keeps state between
- * calls. */
+ * Its arithmetic is float32 as XLA compiles it on x86-64 for env.reset and
+ * env.step: / 255 as * (1/255), and the multiplies the code generator
+ * fuses into the adds after them fused here with fmaf (the luminance, the
+ * night version, the daylight blend, sleep's grey, the static and its
+ * blend), each found in the code XLA generates and needed for the bits
+ * (unfused or fused the other way, nights and sleep differ from JAX's by
+ * up to 6 ulp).
+ *
+ * Promise: for every state Craftax-Classic's auto-resetting env.step can
+ * produce, the observation is bit for bit the one JAX returns from
+ * jit(env.step) of Craftax-Classic-Pixels-v1 with the pinned reference, 0
+ * ulp: days and nights, sleep, creatures, arrows, plants, the inventory
+ * and vitals, the first state of the next episode after an end
+ * (tests/craftax-pixels.t on fresh seeds' random episodes and resets,
+ * tests/unit-cc-pixels.t on CRC-32s of JAX's observations along seeds
+ * 0..3's episodes, both with the textures of the installed craftax
+ * package).  Nothing here keeps state
+ * between calls. */
 enum {
   CRAFTER_CC_BLOCK_PIXELS = 7,
   CRAFTER_CC_ITEM_PIXELS = 5,  /* int(7 * 0.8) */
@@ -108,6 +114,10 @@ typedef struct crafter_cc_textures {
   float item[11][CRAFTER_CC_ITEM_PIXELS][CRAFTER_CC_ITEM_PIXELS][3];
   float digit[10][CRAFTER_CC_DIGIT_PIXELS][CRAFTER_CC_DIGIT_PIXELS][3]; /* 0 is empty */
   float digit_alpha[10][CRAFTER_CC_DIGIT_PIXELS][CRAFTER_CC_DIGIT_PIXELS];
+  /* Craftax's night_noise_intensity_texture, one value a pixel of the
+   * map: 1 - exp(-2 (x^2 + y^2)) in double, x and y numpy's linspace(-1,
+   * 1) over the rows and the columns, rounded to float32 */
+  float night_noise[7 * CRAFTER_CC_BLOCK_PIXELS][9 * CRAFTER_CC_BLOCK_PIXELS];
 } crafter_cc_textures;
 
 /* Loads and scales the textures of `folder` (Craftax's assets folder).
@@ -116,7 +126,7 @@ int crafter_cc_textures_load(crafter_cc_textures *textures, const char *folder, 
                              size_t error_size);
 
 /* The pixel observation of *state into out[CRAFTER_CC_PIXELS_SIZE].
- * Returns 0, or -1 (out untouched) when the state is at night. */
+ * Returns 0 (it draws every state). */
 int crafter_cc_render_pixels(const crafter_cc_state *state, const crafter_cc_textures *textures,
                              float *out);
 

@@ -18,13 +18,32 @@ Craftax-Classic-Pixels-v1 with its default parameters.
                                           differs by; exit 1 on a
                                           difference
 
-PROGRAM prints 'pixels S N v0 v1 ...' a line, each value a float32's bits
-as an unsigned integer.
+    craftax_pixels.py --steps PROGRAM N STEPS
+                                          N fresh random seeds' episodes of
+                                          STEPS random steps (the seeds'
+                                          actions of craftax_episodes.py:
+                                          randint(split(PRNGKey(S), 3)[2],
+                                          (STEPS,), 0, 17)), every
+                                          observation jit(env.step) returns
+                                          against PROGRAM's '--pixel-steps
+                                          ASSETS STEPS S' output, value for
+                                          value; the states met (day, night,
+                                          asleep, episode ends) are counted
+    craftax_pixels.py --crcs STEPS S...   the golden file of the seeds'
+                                          episodes: a line 'S STEPS' and the
+                                          CRC-32s of the float32 bytes of
+                                          every observation, reset first, in
+                                          hexadecimal, 8 a line
+
+With --compare, PROGRAM prints 'pixels S N v0 v1 ...' a line, each value
+a float32's bits as an unsigned integer; with --steps it writes every
+observation's float32 bytes, little-endian, nothing else.
 """
 
 import os
 import random
 import subprocess
+import zlib
 import sys
 import time
 
@@ -39,6 +58,8 @@ from craftax.craftax_env import make_craftax_env_from_name  # noqa: E402
 
 ENV = make_craftax_env_from_name('Craftax-Classic-Pixels-v1', auto_reset=True)
 RESET = jax.jit(ENV.reset)
+STEP = jax.jit(ENV.step)
+ACTIONS = 17
 SHAPE = (63, 63, 3)
 
 
@@ -101,12 +122,118 @@ def compare(program, count):
   return 0
 
 
+def play(seed, steps):
+  """episode(), with the kind of each state."""
+  actions = np.asarray(jax.random.randint(jax.random.split(jax.random.PRNGKey(seed), 3)[2],
+                                          (steps,), 0, ACTIONS))
+  key = jax.random.PRNGKey(seed)
+  key, k = jax.random.split(key)
+  obs, state = RESET(k)
+  observations, kinds = [np.asarray(obs)], []
+
+  def kind(state, done):
+    found = {'night' if float(state.light_level) < 0.5 else 'day'}
+    if bool(state.is_sleeping):
+      found.add('asleep')
+    if done:
+      found.add('ended')
+    return found
+
+  kinds.append(kind(state, False))
+  for action in actions:
+    key, k = jax.random.split(key)
+    obs, state, _, done, _ = STEP(k, state, int(action))
+    observations.append(np.asarray(obs))
+    kinds.append(kind(state, bool(done)))
+  observations = np.stack(observations)
+  if observations.dtype != np.float32 or observations.shape[1:] != SHAPE:
+    raise SystemExit(f'unexpected observations: {observations.dtype} {observations.shape}')
+  return observations, kinds
+
+
+def differences(theirs, mine):
+  """(count, most ulps, the first place as (step, row, column, channel)
+  or None) of two runs' observations."""
+  ulps = np.abs(ordered(theirs.view(np.uint32)) - ordered(mine.view(np.uint32)))
+  where = np.argwhere(ulps)
+  if not len(where):
+    return 0, 0, None
+  return len(where), int(ulps.max()), tuple(int(v) for v in where[0])
+
+
+def compare_steps(program, count, steps):
+  """Every observation of N fresh seeds' episodes; then a difference of
+  one unit in the last place planted in the program's observation of the
+  last night state met (or the last state) must be found."""
+  seeds = [random.randrange(-2 ** 31, 2 ** 31) for _ in range(count)]
+  met = {'day': 0, 'night': 0, 'asleep': 0, 'ended': 0}
+  differing, worst, first, values, jax_seconds = 0, 0, None, 0, 0.0
+  for seed in seeds:
+    started = time.perf_counter()
+    theirs, kinds = play(seed, steps)
+    jax_seconds += time.perf_counter() - started
+    done = subprocess.run([program, '--pixel-steps', assets(), str(steps), str(seed)],
+                          capture_output=True)
+    if done.returncode != 0:
+      print(f'{program} failed: {done.stderr.decode().strip()}')
+      return 2
+    mine = np.frombuffer(done.stdout, dtype='<f4').copy()
+    if mine.size != theirs.size:
+      print(f'seed {seed}: {mine.size} values from the program, not {theirs.size}')
+      return 1
+    mine = mine.reshape(theirs.shape)
+    for found in kinds:
+      for k in found:
+        met[k] += 1
+    values += theirs.size
+    n, most, where = differences(theirs, mine)
+    differing += n
+    worst = max(worst, most)
+    if where is not None and first is None:
+      step, row, column, channel = where
+      first = (f'seed {seed} step {step} ({", ".join(sorted(kinds[step]))}): first difference '
+               f'at row {row}, column {column}, channel {channel}: JAX '
+               f'{float(theirs[where])!r}, C {float(mine[where])!r}')
+  states = count * (steps + 1)
+  said = ', '.join(f'{v} {k}' for k, v in met.items())
+  if differing:
+    print(first)
+    print(f'{differing} of {values} values differ, by at most {worst} ulp ({states} states: {said})')
+    return 1
+  print(f'{states} observations of {count} episodes equal ({said}), 0 ulp, '
+        f'JAX {jax_seconds:.1f} s (jax {jax.__version__})')
+  nights = [n for n, found in enumerate(kinds) if 'night' in found]
+  step = nights[-1] if nights else len(kinds) - 1
+  mine.view(np.uint32)[step, 20, 30, 2] += 1
+  n, most, where = differences(theirs, mine)
+  if (n, most, where) != (1, 1, (step, 20, 30, 2)):
+    print(f'planted: one unit in the last place at step {step} row 20 column 30 channel 2 '
+          f'not found so: {n} values differ by at most {most} ulp, first at {where}')
+    return 1
+  print(f'planted: 1 value differs by 1 ulp at step {step} row 20 column 30 channel 2, found')
+  return 0
+
+
+def crcs(steps, seeds):
+  for seed in seeds:
+    observations, _ = play(seed, steps)
+    print(f'{seed} {steps}')
+    words = [f'{zlib.crc32(o.astype("<f4").tobytes()):08x}' for o in observations]
+    for at in range(0, len(words), 8):
+      print(' '.join(words[at:at + 8]))
+  return 0
+
+
 def main(argv):
   if argv == ['--assets']:
     print(assets())
     return 0
   if len(argv) == 3 and argv[0] == '--compare':
     return compare(argv[1], int(argv[2]))
+  if len(argv) == 4 and argv[0] == '--steps':
+    return compare_steps(argv[1], int(argv[2]), int(argv[3]))
+  if len(argv) >= 3 and argv[0] == '--crcs':
+    return crcs(int(argv[1]), [int(s) for s in argv[2:]])
   print(__doc__, file=sys.stderr)
   return 2
 

@@ -7,6 +7,16 @@
  *                               each seed, textures from Craftax's
  *                               assets folder DIR ('pixels S N v0 ...',
  *                               for tests/craftax-pixels.t)
+ *   test-cc-render --pixel-steps DIR STEPS S...  the pixel observation
+ *                               of every state of each seed's random
+ *                               episode (tests/reference/craftax_episodes.py
+ *                               says its actions), the reset's and those
+ *                               of STEPS steps, as raw little-endian
+ *                               float32 on standard output, for
+ *                               tests/craftax-pixels.t
+ *   test-cc-render --pixel-golden DIR FILE.gz  every seed's episode of
+ *                               FILE replayed, every observation's CRC-32
+ *                               checked (below), textures from DIR
  *   test-cc-render --render     the observation of each state dumped on
  *                               standard input (the fields the renderer
  *                               reads, in tests/reference/craftax_worlds.py's
@@ -37,7 +47,9 @@
 #include <zlib.h>
 
 #include "base/bytes.h"
+#include "game/cc_game.h"
 #include "game/cc_worldgen.h"
+#include "kernels/jaxrng.h"
 #include "seed_hashes.h"
 #include "tap.h"
 #include "view/cc_render.h"
@@ -215,16 +227,153 @@ static int pixels_of_seeds(const char *folder, int count, char **seeds) {
   return ferror(stdout) ? 2 : 0;
 }
 
+/* Seed S's episode: Craftax's key schedule, action n element n of
+ * randint(split(PRNGKey(S), 3)[2], (STEPS,), 0, 17), every state's pixel
+ * observation written as float32 bytes. */
+static int pixels_of_episodes(const char *folder, long steps, int count, char **seeds) {
+  static crafter_cc_state state;
+  static crafter_cc_textures textures;
+  static float pixels[CRAFTER_CC_PIXELS_SIZE];
+  char error[512];
+  if (crafter_cc_textures_load(&textures, folder, error, sizeof error) != 0) {
+    fprintf(stderr, "%s\n", error);
+    return 2;
+  }
+  int32_t *actions = malloc(sizeof *actions * (size_t)(steps > 0 ? steps : 1));
+  if (actions == NULL) return 2;
+  for (int k = 0; k < count; k++) {
+    int64_t seed = strtoll(seeds[k], NULL, 10);
+    crafter_jax_randint(crafter_jax_split_one(crafter_jax_key(seed), 2), actions, steps, 0,
+                        CRAFTER_CC_ACTIONS);
+    crafter_jaxkey key;
+    if (crafter_cc_generate_world(crafter_cc_schedule_start(seed, &key), &state) != 0) return 2;
+    for (long n = 0;; n++) {
+      if (crafter_cc_render_pixels(&state, &textures, pixels) != 0) {
+        fprintf(stderr, "seed %" PRId64 " step %ld: not drawn\n", seed, n);
+        return 2;
+      }
+      fwrite(pixels, sizeof pixels, 1, stdout);
+      if (n == steps) break;
+      float reward;
+      int done;
+      if (crafter_cc_env_step(&state, crafter_cc_schedule_next(&key), actions[n], &reward, &done) != 0)
+        return 2;
+    }
+  }
+  free(actions);
+  return ferror(stdout) ? 2 : 0;
+}
+
+/* The pixel observations of JAX's episodes: FILE (gzip-compressed text)
+ * has for each seed a line 'S STEPS' and then the STEPS + 1 CRC-32s (zlib's,
+ * of the float32 bytes, little-endian) of the observations of seed S's
+ * episode (--pixel-steps says it), the reset's first, in hexadecimal,
+ * eight a line; '#' starts a comment line.  tests/unit-cc-pixels.t runs it
+ * on tests/data/craftax/pixel-episodes.txt.gz (seeds 0..3, 500 steps),
+ * recorded with the pinned reference (craftax 1.6.1, jax and jaxlib
+ * 0.10.1, the virtual environment VENV of
+ * tests/reference/requirements-craftax.txt):
+ *
+ *   VENV/bin/python tests/reference/craftax_pixels.py --crcs 500 0 1 2 3 \
+ *       | grep -v '^[A-Z]' | gzip -9n > tests/data/craftax/pixel-episodes.txt.gz
+ *
+ * A test a seed: every observation's CRC equal, the first step that
+ * differs said.  The file holds no textures: they are the installed
+ * craftax's, named by DIR. */
+static int pixel_golden(const char *folder, const char *path) {
+  static crafter_cc_state state;
+  static crafter_cc_textures textures;
+  static float pixels[CRAFTER_CC_PIXELS_SIZE];
+  static unsigned char bytes[sizeof pixels];
+  char error[512];
+  if (crafter_cc_textures_load(&textures, folder, error, sizeof error) != 0) {
+    fprintf(stderr, "%s\n", error);
+    return 2;
+  }
+  gzFile file = gzopen(path, "rb");
+  if (file == NULL) {
+    fprintf(stderr, "%s: cannot be read\n", path);
+    return 2;
+  }
+  char line[256];
+  int seeds = 0;
+  while (gzgets(file, line, sizeof line)) {
+    long long seed;
+    long steps;
+    if (line[0] == '#' || line[0] == '\n') continue;
+    if (sscanf(line, "%lld %ld", &seed, &steps) != 2 || steps < 0 || steps > 100000) {
+      fprintf(stderr, "%s: not a seed's line: %s", path, line);
+      gzclose(file);
+      return 2;
+    }
+    uint32_t *crcs = malloc(sizeof *crcs * (size_t)(steps + 1));
+    int32_t *actions = malloc(sizeof *actions * (size_t)(steps + 1));
+    if (crcs == NULL || actions == NULL) return 2;
+    long have = 0;
+    while (have < steps + 1 && gzgets(file, line, sizeof line)) {
+      char *at = line, *end;
+      for (;;) {
+        unsigned long value = strtoul(at, &end, 16);
+        if (end == at) break;
+        if (have < steps + 1) crcs[have++] = (uint32_t)value;
+        at = end;
+      }
+    }
+    if (have < steps + 1) {
+      fprintf(stderr, "%s: seed %lld has %ld CRCs, not %ld\n", path, seed, have, steps + 1);
+      gzclose(file);
+      return 2;
+    }
+    crafter_jax_randint(crafter_jax_split_one(crafter_jax_key(seed), 2), actions, steps, 0,
+                        CRAFTER_CC_ACTIONS);
+    crafter_jaxkey key;
+    if (crafter_cc_generate_world(crafter_cc_schedule_start(seed, &key), &state) != 0) return 2;
+    long first = -1, nights = 0, asleep = 0, ends = 0;
+    for (long n = 0;; n++) {
+      crafter_cc_render_pixels(&state, &textures, pixels);
+      nights += state.light_level < 0.5f;
+      asleep += state.is_sleeping != 0;
+      for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) {
+        uint32_t bits = bits_of(pixels[k]);
+        for (int b = 0; b < 4; b++) bytes[4 * k + b] = (unsigned char)(bits >> (8 * b));
+      }
+      if (first < 0 && (uint32_t)crc32(0L, bytes, (uInt)sizeof bytes) != crcs[n]) first = n;
+      if (n == steps) break;
+      float reward;
+      int done;
+      if (crafter_cc_env_step(&state, crafter_cc_schedule_next(&key), actions[n], &reward, &done) != 0)
+        return 2;
+      ends += done != 0;
+    }
+    if (first < 0)
+      ok(1, "seed %lld: the %ld pixel observations of its episode are JAX's (%ld at night, %ld "
+            "asleep, %ld episode ends)", seed, steps + 1, nights, asleep, ends);
+    else
+      ok(0, "seed %lld: pixel observation %ld is not JAX's (CRC %08" PRIx32 ")", seed, first,
+         crcs[first]);
+    seeds++;
+    free(crcs);
+    free(actions);
+  }
+  gzclose(file);
+  ok(seeds > 0, "%s holds %d seeds' episodes", path, seeds);
+  return tap_done();
+}
+
 #define MAX_SEEDS 100000
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--obs") == 0) return obs_of_seeds(argc - 2, argv + 2);
   if (argc == 2 && strcmp(argv[1], "--render") == 0) return render_dumps();
+  if (argc == 4 && strcmp(argv[1], "--pixel-golden") == 0) return pixel_golden(argv[2], argv[3]);
+  if (argc >= 4 && strcmp(argv[1], "--pixel-steps") == 0)
+    return pixels_of_episodes(argv[2], atol(argv[3]), argc - 4, argv + 4);
   if (argc >= 3 && strcmp(argv[1], "--pixels") == 0)
     return pixels_of_seeds(argv[2], argc - 3, argv + 3);
   if (argc != 2) {
     fprintf(stderr,
-            "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... | --render\n");
+            "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... |\n"
+            "       --pixel-steps DIR STEPS SEED... | --pixel-golden DIR FILE.gz | --render\n");
     return 2;
   }
   static int64_t seeds[MAX_SEEDS];
