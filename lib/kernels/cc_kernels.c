@@ -560,8 +560,9 @@ static void path_crossing(const crafter_cc_field *paths, uint64_t crossing[SIDE]
 }
 
 /* The cells a draw is made for, by their bits (bit j of bits[i] for the
- * cell (i, j)), in increasing order into at[], followed by zeros up to a
- * whole vector (at has room for CELLS + LANES); returns how many. */
+ * cell (i, j)), in increasing order into at[], followed by zeros up to
+ * two whole vectors (at has room for CELLS + 2 * LANES); returns how
+ * many. */
 static int list_cells(const uint64_t bits[SIDE], uint32_t *at) {
   int count = 0;
 #if defined(__AVX512F__)
@@ -580,21 +581,27 @@ static int list_cells(const uint64_t bits[SIDE], uint32_t *at) {
     for (uint64_t row = bits[i]; row; row &= row - 1)
       at[count++] = (uint32_t)(i * SIDE + __builtin_ctzll(row));
 #endif
-  memset(at + count, 0, LANES * sizeof *at);
+  memset(at + count, 0, 2 * LANES * sizeof *at);
   return count;
 }
 
 /* One of generate_world's draws uniform(key, (64, 64)) < or > threshold,
  * made for the listed cells only: each that is `from` still and whose
- * uniform passes becomes `to`. */
+ * uniform passes becomes `to`.  Two vectors of cells at a time: a hash is
+ * a chain of 20 dependent rounds, and a second chain fills the first's
+ * waits. */
 static void draw(crafter_jaxkey key, const uint32_t *at, int count, float threshold, int below,
                  uint8_t from, uint8_t to, uint8_t *map) {
-  for (int k = 0; k < count; k += LANES) {
-    vu cells;
-    memcpy(&cells, at + k, sizeof cells);
-    vf u = unit_of(bits_of(key, cells));
-    uint32_t hits = mask_bits(below ? u < threshold : u > threshold);
-    if (count - k < LANES) hits &= (1U << (count - k)) - 1U;
+  for (int k = 0; k < count; k += 2 * LANES) {
+    vu first, second;
+    memcpy(&first, at + k, sizeof first);
+    memcpy(&second, at + k + LANES, sizeof second);
+    vf u_first = unit_of(bits_of(key, first)), u_second = unit_of(bits_of(key, second));
+    uint32_t hits = below ? mask_bits(u_first < threshold) |
+                                mask_bits(u_second < threshold) << LANES
+                          : mask_bits(u_first > threshold) |
+                                mask_bits(u_second > threshold) << LANES;
+    if (count - k < 2 * LANES) hits &= (1U << (count - k)) - 1U;
     for (; hits; hits &= hits - 1U) {
       uint8_t *cell = map + at[k + __builtin_ctz(hits)];
       if (*cell == from) *cell = to;
@@ -652,7 +659,7 @@ void VARIANT(crafter_cc_terrain)(const crafter_cc_field *fields, const crafter_j
   }
   /* The draws, in generate_world's order: coal, iron and diamonds on what
    * is stone still, trees on the grass. */
-  uint32_t at[CELLS + LANES];
+  uint32_t at[CELLS + 2 * LANES];
   int count = list_cells(stone_bits, at);
   draw(keys[0], at, count, 0.04f, 1, CRAFTER_CC_STONE, CRAFTER_CC_COAL, map);
   draw(keys[1], at, count, 0.03f, 1, CRAFTER_CC_STONE, CRAFTER_CC_IRON, map);

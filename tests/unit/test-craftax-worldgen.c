@@ -106,7 +106,8 @@ static int speed(long count) {
   return 0;
 }
 
-/* The worlds of all seeds that hash as the file says. */
+/* How many of the seeds' worlds hash otherwise than the file says; the
+ * first such seed into *first. */
 static long wrong_hashes(const int64_t *seeds, const uint32_t *hashes, long n, int64_t *first) {
   static crafter_cc_state state;
   static struct cc_words w;
