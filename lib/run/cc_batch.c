@@ -28,7 +28,11 @@ static void observe_into(crafter_cc_batch *batch, int i, uint8_t *buffer) {
   float values[CRAFTER_SYMBOLIC_SIZE];
   crafter_cc_render_symbolic(&batch->envs[i].state, values);
   uint8_t *out = buffer + batch->obs_bytes * (size_t)i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(out, values, sizeof values); /* already the little-endian bytes */
+#else
   for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
+#endif
 }
 
 static void observe(crafter_cc_batch *batch, int i) {
