@@ -127,7 +127,10 @@ def test_record_ships_the_files_it_names(ray_temp, tmp_path, monkeypatch):
         ray.shutdown()
         cluster.shutdown()
     assert (tmp_path / "ray.traj").read_bytes() == expected
-    assert summary["episodes"] == 4 and len(summary["nodes"]) == 2
+    # Both nodes can run the shipped package (on_each_node above); which
+    # of them Ray gives the four shards to is its own choice: on a loaded
+    # machine one node may take all four.
+    assert summary["episodes"] == 4 and 1 <= len(summary["nodes"]) <= 2
 
 
 def test_record_survives_a_node_lost(ray_temp, tmp_path):
