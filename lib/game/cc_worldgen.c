@@ -16,10 +16,13 @@
  * n = x*g.x + y*g.y is fmaf(y, g.y, x*g.x); the fade t*t*t * (t*(t*6 -
  * 15) + 10) has its two inner multiply-adds fused; each blend
  * a*(1-t) + t*b is fmaf(b, t, a*(1-t)), and the last (1-t)*n0 + t*n1 is
- * fmaf(1-t, n0, t*n1).  Normalised, the water's noise meets the
- * proximity in one multiply-add (fmaf(1/span, noise - min, proximity))
- * and the mountain's meets its 0.05 in one; the paths' and trees' noise is
- * the product alone.  Everything else is rounded on its own: the build
+ * fmaf(1-t, n0, t*n1).  The noise is computed twice: once for its min
+ * and max, times sqrt(2) rounded; again in the kernel that makes the map,
+ * where times sqrt(2) minus the min is one multiply-add.  Normalised, the
+ * water's noise meets the proximity in one multiply-add (fmaf(1/span,
+ * noise - min, proximity)) and the mountain's meets its 0.05 in one; the
+ * paths' and trees' noise is the product alone.  Everything else is
+ * rounded on its own: the build
  * never contracts (-ffp-contract=off), every fmaf here is XLA's.  Python
  * constants are rounded to float32 where they meet a float32 array. */
 
@@ -50,7 +53,8 @@ static float fade(float t, enum crafter_cc_arith arith) {
 
 /* One noise field before its normalisation, with what normalises it. */
 struct noise {
-  float raw[CELLS];
+  float blend[CELLS]; /* the interpolation, before its sqrt(2) */
+  float raw[CELLS];   /* blend * sqrt(2), rounded: what the min and max are taken of */
   float lowest, reciprocal, span; /* min, 1 / (max - min), max - min */
 };
 
@@ -99,7 +103,8 @@ static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key,
       float n11 = madd(y - 1.0f, sine[g11], (x - 1.0f) * cosine[g11], arith);
       float n0 = madd(n10, tx, n00 * ux, arith);
       float n1 = madd(n11, tx, n01 * ux, arith);
-      float value = madd(1.0f - ty, n0, ty * n1, arith) * root2;
+      float blend = madd(1.0f - ty, n0, ty * n1, arith), value = blend * root2;
+      noise->blend[i * SIZE + j] = blend;
       noise->raw[i * SIZE + j] = value;
       if (value < lowest) lowest = value;
       if (value > highest) highest = value;
@@ -134,10 +139,19 @@ static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struc
   noise_plain(key, res_rows, res_columns, noise, arith);
 }
 
+/* noise - min as the map's kernel takes it: XLA computes the noise once
+ * for its min and max (blend * sqrt(2) rounded, a reduction after it)
+ * and again in the kernel that makes the map, where the product meets
+ * the subtraction of the min in one multiply-add (fmaf(blend, sqrt(2),
+ * -min)); rounded first, 1 of about 5,000 worlds differs by a cell. */
+static inline float above_lowest(const struct noise *noise, int n, enum crafter_cc_arith arith) {
+  return madd(noise->blend[n], sqrtf(2.0f), -noise->lowest, arith);
+}
+
 /* The normalised noise of a cell, (noise - min) / (max - min), as the
  * paths and trees take it. */
 static inline float normalised(const struct noise *noise, int n, enum crafter_cc_arith arith) {
-  float above = noise->raw[n] - noise->lowest;
+  float above = above_lowest(noise, n, arith);
   if (arith == CRAFTER_CC_TRUE_DIVISION) return above / noise->span;
   return noise->reciprocal * above;
 }
@@ -146,14 +160,15 @@ static inline float normalised(const struct noise *noise, int n, enum crafter_cc
 static inline float normalised_plus(const struct noise *noise, int n, float c,
                                     enum crafter_cc_arith arith) {
   if (arith == CRAFTER_CC_TRUE_DIVISION) return normalised(noise, n, arith) + c;
-  return madd(noise->reciprocal, noise->raw[n] - noise->lowest, c, arith);
+  return madd(noise->reciprocal, above_lowest(noise, n, arith), c, arith);
 }
 
 int crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out) {
   struct noise *noise = malloc(sizeof *noise);
   if (!noise) return -1;
   noise_arith(key, res_rows, res_columns, noise, CRAFTER_CC_AS_JAX);
-  for (int n = 0; n < CELLS; n++) out[n] = normalised(noise, n, CRAFTER_CC_AS_JAX);
+  /* the noise alone: its values as stored, normalised */
+  for (int n = 0; n < CELLS; n++) out[n] = noise->reciprocal * (noise->raw[n] - noise->lowest);
   free(noise);
   return 0;
 }

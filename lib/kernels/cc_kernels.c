@@ -471,7 +471,8 @@ void VARIANT(crafter_cc_noise)(const float *cosine, const float *sine, int res_r
         vf n11 = fused(y1, s11, x1 * c11);
         vf n0 = fused(n10, tx, n00 * ux);
         vf n1 = fused(n11, tx, n01 * ux);
-        vf value = fused(ty1, n0, ty * n1) * root2;
+        vf blend = fused(ty1, n0, ty * n1), value = blend * root2;
+        store_f(field->blend + i * SIDE + j, blend);
         store_f(field->raw + i * SIDE + j, value);
         lowest = lower_of(value, lowest);
         highest = higher_of(value, highest);
@@ -494,15 +495,22 @@ void VARIANT(crafter_cc_noise)(const float *cosine, const float *sine, int res_r
 
 /* A field's normalisation: (noise - lowest) / span as reciprocal *
  * (noise - lowest), span = highest - lowest (cc_worldgen.c's struct
- * noise). */
+ * noise).  The map's kernel in XLA computes the noise again, its product
+ * with sqrt(2) and the subtraction of the lowest one multiply-add
+ * (cc_worldgen.c's above_lowest): above() takes it so. */
 struct scale {
-  vf lowest, reciprocal;
+  vf negative_lowest, reciprocal;
 };
 
 static struct scale scale_of(const crafter_cc_field *field) {
   float span = field->highest - field->lowest;
-  struct scale s = {splat_f(field->lowest), splat_f(1.0f / span)};
+  struct scale s = {splat_f(-field->lowest), splat_f(1.0f / span)};
   return s;
+}
+
+/* noise - lowest at cells n .. n + LANES - 1 of the field. */
+INLINE vf above(const crafter_cc_field *field, struct scale s, int n) {
+  return fused(load_f(field->blend + n), splat_f(sqrtf(2.0f)), s.negative_lowest);
 }
 
 /* The lanes of a mask as bits, lane k as bit k. */
@@ -550,7 +558,7 @@ static void path_crossing(const crafter_cc_field *paths, uint64_t crossing[SIDE]
   for (int i = 0; i < SIDE; i++) {
     uint64_t row = 0;
     for (int j = 0; j < SIDE; j += LANES) {
-      vi high = s.reciprocal * (load_f(paths->raw + i * SIDE + j) - s.lowest) > 0.8f;
+      vi high = s.reciprocal * above(paths, s, i * SIDE + j) > 0.8f;
       row |= (uint64_t)mask_bits(high) << j;
     }
     crossing[i] = transposed[i] = row;
@@ -633,10 +641,8 @@ void VARIANT(crafter_cc_terrain)(const crafter_cc_field *fields, const crafter_j
        * 5, clipped to [0, 1]: never below 0, so 1 < near ? 1 : near. */
       vf near = ((float)abs(i - centre) + load_f(column_distance + j)) * fifth;
       near = lower_of(splat_f(1.0f), near);
-      vf wet = fused(water.reciprocal, load_f(fields[0].raw + n) - water.lowest, near) - 1.0f;
-      vf high = fused(mountain.reciprocal, load_f(fields[1].raw + n) - mountain.lowest,
-                      splat_f(0.05f)) +
-                near;
+      vf wet = fused(water.reciprocal, above(&fields[0], water, n), near) - 1.0f;
+      vf high = fused(mountain.reciprocal, above(&fields[1], mountain, n), splat_f(0.05f)) + near;
       high = high - 1.0f;
       vi wetland = wet > 0.7f;
       vi block = select_i(wetland, splat_i(CRAFTER_CC_WATER), splat_i(CRAFTER_CC_GRASS));
@@ -645,7 +651,7 @@ void VARIANT(crafter_cc_terrain)(const crafter_cc_field *fields, const crafter_j
       block = select_i(stony, splat_i(CRAFTER_CC_STONE), block);
       block = select_i(stony & bits_mask(crossing[i], j), splat_i(CRAFTER_CC_PATH), block);
       block = select_i((high > 0.85f) & (wet > 0.4f), splat_i(CRAFTER_CC_PATH), block);
-      vf woods = trees.reciprocal * (load_f(fields[3].raw + n) - trees.lowest);
+      vf woods = trees.reciprocal * above(&fields[3], trees, n);
       block = select_i((high > 0.85f) & (woods > 0.7f), splat_i(CRAFTER_CC_LAVA), block);
       vi stone = block == CRAFTER_CC_STONE;
       stone_row |= (uint64_t)mask_bits(stone) << j;

@@ -52,7 +52,8 @@ enum {
 /* One noise field before its normalisation, [row * 64 + column], with
  * its extremes. */
 typedef struct crafter_cc_field {
-  float raw[CRAFTER_CC_CELLS];
+  float blend[CRAFTER_CC_CELLS]; /* the interpolation, before its sqrt(2) */
+  float raw[CRAFTER_CC_CELLS];   /* blend * sqrt(2) rounded: what min and max are taken of */
   float lowest, highest;
 } crafter_cc_field;
 

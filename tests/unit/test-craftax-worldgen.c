@@ -25,7 +25,7 @@
  * are generated the fast way (the vector kernels of cc_kernels.h, unless
  * CRAFTER_KERNELS=plain) and the plain way, cell by cell.  Then every
  * world is generated two ways JAX does not compute (crafter_cc_arith), and
- * some of them must fail their hash (when the file was made: 5 worlds
+ * some of them must fail their hash (when the file was made: 6 worlds
  * with true division, 9 with no fused multiply-add).
  *
  * ANGLES (tests/data/craftax/angles.txt) holds the CRC-32 of JAX's
