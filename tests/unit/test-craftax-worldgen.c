@@ -12,14 +12,19 @@
  * Craftax-Classic for that seed, as tests/reference/craftax_worlds.py
  * computes it (its docstring says which words, in which order;
  * cc_state_words.h makes the same list).  tests/unit-craftax-worldgen.t
- * runs it on tests/data/craftax/worlds.txt.gz (seeds 0..9999, 75 KB),
+ * runs it on tests/data/craftax/worlds.txt.gz (seeds 0..9999, 75 KB, and three
+ * seeds whose worlds a live comparison found to need the map kernel's
+ * multiply-add: -953919623, -1852304691, 94151603),
  * recorded with the pinned reference, craftax 1.6.1 on jax and jaxlib
  * 0.10.1 (the packages of tests/reference/requirements-craftax.txt, jax
  * and jaxlib at 0.10.1, installed with pip --no-deps in a virtual
  * environment VENV):
  *
- *   VENV/bin/python tests/reference/craftax_worlds.py --hashes 0 10000 \
- *       | gzip -9n > tests/data/craftax/worlds.txt.gz
+ *   VENV/bin/python tests/reference/craftax_worlds.py --hashes 0 10000 >w
+ *   for s in -953919623 -1852304691 94151603; do
+ *     VENV/bin/python tests/reference/craftax_worlds.py --hashes $s 1 >>w
+ *   done
+ *   gzip -9n <w > tests/data/craftax/worlds.txt.gz
  *
  * No expected value is written here: all come from the file.  The worlds
  * are generated the fast way (the vector kernels of cc_kernels.h, unless
