@@ -13,12 +13,13 @@
  *           dropped when a coordinate is still outside [0, 63].
  * map_read and map_write below are those two.
  *
- * Random draws: every key the reference splits is derived here only when
- * the value drawn from it is used (element i of a draw depends on its key
- * and i alone), so the keys are those of the reference while draws whose
- * results the reference throws away (a spawn's position when nothing
- * spawns, a creature's random move when it walks to the player) are not
- * made.
+ * Random draws: the keys are split as the reference splits them, and the
+ * word of bits each draw is made of (element 0 of it: element i of a draw
+ * depends on its key and i alone) is hashed up front for every draw a
+ * step may use (draw_all, or draw_group for several envs); the work
+ * behind a draw whose result the reference throws away is not done: a
+ * spawn's choice over the cells when nothing spawns, the sapling's
+ * uniform unless DO meets grass.
  *
  * The arithmetic is float32 as XLA's CPU code for jax.jit(env.step)
  * computes it: timestep / 300 is timestep * float32(1/300); the light

@@ -57,7 +57,15 @@ observation only.
                                                each stepped once with a
                                                random key and action by
                                                JAX and by PROGRAM --step,
-                                               word for word
+                                               word for word (a state that
+                                               differs is written, as
+                                               --step reads it, where the
+                                               environment variable
+                                               CRAFTAX_EPISODES_FAILED
+                                               says)
+    craftax_episodes.py --record-seeds STEPS S [S ...]
+                                               as --record, for the seeds
+                                               given
     craftax_episodes.py --record-scripted FIRST COUNT STEPS
                                                as --record, seeds FIRST..,
                                                the actions the Scripted
@@ -377,12 +385,15 @@ class Coverage:
     out.write(f'# longest timestep reached: {self.longest}\n')
 
 
-def record(seeds, steps, out, log, scripted=False):
+def record(seeds, steps, out, log, scripted=False, mode=''):
   coverage = Coverage()
+  consecutive = all(b == a + 1 for a, b in zip(seeds, seeds[1:]))
+  named = f'{seeds[0]}..{seeds[-1]}' if consecutive else ', '.join(map(str, seeds))
+  mode = mode or ('-scripted' if scripted else '')
   what = 'the scripted player\'s actions' if scripted else 'random actions'
   out.write(f'# Craftax-Classic episodes, craftax 1.6.1 on jax {jax.__version__}: '
-            f'seeds {seeds[0]}..{seeds[-1]}, {steps} steps each, {what} '
-            f'(tests/reference/craftax_episodes.py --record{"-scripted" if scripted else ""})\n')
+            f'seeds {named}, {steps} steps each, {what} '
+            f'(tests/reference/craftax_episodes.py --record{mode})\n')
   started = time.perf_counter()
   for seed in seeds:
     state = {'crc': 0, 'checkpoints': [], 'done': [], 'actions': []}
@@ -478,7 +489,8 @@ def compare_seed(program, seed, steps, words, layouts):
     differ = np.nonzero(ours != theirs.astype(np.int64))[0]
     if len(differ):
       index = int(differ[0])
-      return (f'seed {seed} step {n}: first difference at {where(layouts[n > 0], index)}: '
+      reset = ', after a reset' if n > 0 and int(theirs[-1]) == 1 else ''
+      return (f'seed {seed} step {n}{reset}: first difference at {where(layouts[n > 0], index)}: '
               f'JAX {int(theirs[index])}, C {int(ours[index])} ({len(differ)} words differ)')
   return None
 
@@ -629,35 +641,41 @@ def case_text(label, state, key, action):
   return '\n'.join(lines) + '\n'
 
 
-def compare_states(program, count, rng=None):
+def compare_states(program, count, rng=None, chunk=500):
   """count crafted states stepped once by JAX and by PROGRAM --step, word
-  for word; the first difference said."""
+  for word, chunk states at a time; the first difference said."""
   rng = rng or np.random.default_rng()
-  cases = crafted_cases(count, rng)
-  theirs, layout, resets = [], None, 0
-  for state, key, action in cases:
-    obs, after, reward, done, _ = STEP(key, state, action)
-    words, layout = step_words(after, obs, reward, done)
-    theirs.append(words)
-    resets += bool(done)
-  text = ''.join(case_text(n, *case) for n, case in enumerate(cases))
-  run = subprocess.run([program, '--step'], input=text, capture_output=True, text=True)
-  if run.returncode != 0:
-    print(f'{program} --step failed: {run.stderr.strip()}')
-    return 2
-  mine = parse_dump(run.stdout)
-  for n, words in enumerate(theirs):
-    ours = mine.get((n, 1))
-    if ours is None or len(ours) != len(words):
-      print(f'crafted state {n}: no step or not {len(words)} words from {program}')
-      return 1
-    differ = np.nonzero(ours != words.astype(np.int64))[0]
-    if len(differ):
-      index = int(differ[0])
-      print(f'crafted state {n} (action {cases[n][2]}): first difference at '
-            f'{where(layout, index)}: JAX {int(words[index])}, C {int(ours[index])} '
-            f'({len(differ)} words differ)')
-      return 1
+  resets = 0
+  for first in range(0, count, chunk):
+    cases = crafted_cases(min(chunk, count - first), rng)
+    theirs, layout = [], None
+    for state, key, action in cases:
+      obs, after, reward, done, _ = STEP(key, state, action)
+      words, layout = step_words(after, obs, reward, done)
+      theirs.append(words)
+      resets += bool(done)
+    text = ''.join(case_text(first + n, *case) for n, case in enumerate(cases))
+    run = subprocess.run([program, '--step'], input=text, capture_output=True, text=True)
+    if run.returncode != 0:
+      print(f'{program} --step failed: {run.stderr.strip()}')
+      return 2
+    mine = parse_dump(run.stdout)
+    for n, words in enumerate(theirs):
+      ours = mine.get((first + n, 1))
+      if ours is None or len(ours) != len(words):
+        print(f'crafted state {first + n}: no step or not {len(words)} words from {program}')
+        return 1
+      differ = np.nonzero(ours != words.astype(np.int64))[0]
+      if len(differ):
+        index = int(differ[0])
+        reset = ', after a reset' if int(words[-1]) == 1 else ''
+        if os.environ.get('CRAFTAX_EPISODES_FAILED'):
+          with open(os.environ['CRAFTAX_EPISODES_FAILED'], 'w') as out:
+            out.write(case_text(first + n, *cases[n]))
+        print(f'crafted state {first + n} (action {cases[n][2]}{reset}): first difference at '
+              f'{where(layout, index)}: JAX {int(words[index])}, C {int(ours[index])} '
+              f'({len(differ)} words differ)')
+        return 1
   print(f'{count} crafted states equal after a step, {resets} of them ended an episode '
         f'(jax {jax.__version__})')
   return 0
@@ -686,6 +704,9 @@ def speed(steps):
 def main(argv):
   if len(argv) == 3 and argv[0] == '--record':
     return record(list(range(int(argv[1]))), int(argv[2]), sys.stdout, sys.stderr)
+  if len(argv) >= 3 and argv[0] == '--record-seeds':
+    return record([int(seed) for seed in argv[2:]], int(argv[1]), sys.stdout, sys.stderr,
+                  mode='-seeds')
   if len(argv) == 4 and argv[0] == '--record-scripted':
     first, count = int(argv[1]), int(argv[2])
     return record(list(range(first, first + count)), int(argv[3]), sys.stdout, sys.stderr,

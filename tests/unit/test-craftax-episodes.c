@@ -35,15 +35,19 @@
  * the last); D1, D2, ... the steps where an episode ended; '#' starts a
  * comment line.  tests/unit-craftax-episodes.t runs it on
  * tests/data/craftax/episodes.txt.gz: seeds 0..49, 3,000 random actions
- * each, and seeds 1000..1009, 3,000 actions each of craftax_episodes.py's
+ * each; seeds 1000..1009, 3,000 actions each of craftax_episodes.py's
  * scripted player (which goes down the technology tree: stone, coal,
- * iron, diamonds, furnaces, iron tools, fights, plants), recorded with
- * the pinned reference (craftax 1.6.1, jax and jaxlib 0.10.1, the
- * virtual environment VENV of tests/reference/requirements-craftax.txt):
+ * iron, diamonds, furnaces, iron tools, fights, plants); and 300 random
+ * actions of three seeds whose first worlds once differed from JAX's by a
+ * cell (cc_worldgen's noise at the map's thresholds), recorded with the
+ * pinned reference (craftax 1.6.1, jax and jaxlib 0.10.1, the virtual
+ * environment VENV of tests/reference/requirements-craftax.txt):
  *
  *   (VENV/bin/python tests/reference/craftax_episodes.py --record 50 3000
  *    VENV/bin/python tests/reference/craftax_episodes.py \
- *        --record-scripted 1000 10 3000) | gzip -9n \
+ *        --record-scripted 1000 10 3000
+ *    VENV/bin/python tests/reference/craftax_episodes.py \
+ *        --record-seeds 300 -953919623 -1852304691 94151603) | gzip -9n \
  *       > tests/data/craftax/episodes.txt.gz
  *
  * No expected value is written here: all come from the file.  A failure
