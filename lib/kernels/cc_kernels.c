@@ -46,7 +46,7 @@ typedef uint32_t vu __attribute__((vector_size(4 * LANES)));
 
 enum { SIDE = CRAFTER_CC_SIDE, CELLS = CRAFTER_CC_CELLS };
 
-#define INLINE static inline __attribute__((always_inline))
+#define INLINE static inline __attribute__((always_inline, unused)) /* some copies use some */
 
 INLINE vf load_f(const float *p) {
   vf v;
@@ -136,23 +136,6 @@ INLINE void store_bytes(uint8_t *p, vi lanes) {
   _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(words, words));
 #else
   for (int k = 0; k < LANES; k++) p[k] = (uint8_t)lanes[k];
-#endif
-}
-
-/* Whether any lane of a mask is set. */
-INLINE int any(vi mask) {
-#if defined(__AVX512F__)
-  __m512i m;
-  memcpy(&m, &mask, sizeof m);
-  return _mm512_test_epi32_mask(m, m) != 0;
-#elif defined(__AVX2__)
-  __m256i m;
-  memcpy(&m, &mask, sizeof m);
-  return !_mm256_testz_si256(m, m);
-#else
-  int32_t seen = 0;
-  for (int k = 0; k < LANES; k++) seen |= mask[k];
-  return seen != 0;
 #endif
 }
 
