@@ -144,6 +144,14 @@ static void write_env_key(cc_session *s, crafter_json_writer *json, int i) {
   crafter_json_int(json, i);
 }
 
+/* The player's facing (x, y) as Crafter's: Craftax's direction (LEFT,
+ * RIGHT, UP, DOWN are 1..4); any other none. */
+static const int *facing_of(const crafter_cc_state *state) {
+  static const int facing[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  int direction = state->player_direction;
+  return facing[direction >= 0 && direction <= 4 ? direction : 0];
+}
+
 static void write_state(cc_session *s, crafter_json_writer *json, const crafter_cc_env *env,
                         const uint8_t *achievements) {
   const crafter_cc_state *state = &env->state;
@@ -152,14 +160,11 @@ static void write_state(cc_session *s, crafter_json_writer *json, const crafter_
   crafter_json_int(json, state->player_position[1]);
   crafter_json_int(json, state->player_position[0]);
   crafter_json_end_array(json);
-  static const int facing[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-  int direction = state->player_direction >= 0 && state->player_direction <= 4
-                      ? state->player_direction
-                      : 0;
+  const int *facing = facing_of(state);
   crafter_json_key(json, "facing");
   crafter_json_begin_array(json);
-  crafter_json_int(json, facing[direction][0]);
-  crafter_json_int(json, facing[direction][1]);
+  crafter_json_int(json, facing[0]);
+  crafter_json_int(json, facing[1]);
   crafter_json_end_array(json);
   crafter_json_key(json, "sleeping");
   crafter_json_bool(json, state->is_sleeping);
@@ -429,15 +434,12 @@ static void fill_frame(cc_session *s, int i, const crafter_cc_outcome *outcome, 
   int count = s->game->achievements;
   uint8_t *out = f + at[CRAFTER_SECTION_ACHIEVEMENTS] + 4 * (size_t)count * (size_t)i;
   for (int k = 0; k < count; k++) crafter_put_u32(out + 4 * k, achievements[k]);
-  static const int facing[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-  int direction = state->player_direction >= 0 && state->player_direction <= 4
-                      ? state->player_direction
-                      : 0;
+  const int *facing = facing_of(state);
   uint8_t *position = f + at[CRAFTER_SECTION_POSITION] + 16 * (size_t)i;
   crafter_put_u32(position, (uint32_t)state->player_position[1]);
   crafter_put_u32(position + 4, (uint32_t)state->player_position[0]);
-  crafter_put_u32(position + 8, (uint32_t)facing[direction][0]);
-  crafter_put_u32(position + 12, (uint32_t)facing[direction][1]);
+  crafter_put_u32(position + 8, (uint32_t)facing[0]);
+  crafter_put_u32(position + 12, (uint32_t)facing[1]);
 }
 
 static void write_header(cc_session *s) {
