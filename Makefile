@@ -28,7 +28,7 @@ LIB_MODULES = \
 	game/world game/worldgen game/cc_worldgen game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
 	view/render view/cc_render view/textures view/obskind view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
-	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state \
+	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state run/cc_levels \
 	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/cc_play

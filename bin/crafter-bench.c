@@ -149,7 +149,7 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
-  crafter_game_options_check(PROGRAM, run);
+  crafter_game_options_check_allowing(PROGRAM, run, CRAFTER_GAME_ALLOW_LEVELS);
   if (run->game != CRAFTER_GAME_CRAFTER && run->record_path) {
     char message[200];
     snprintf(message, sizeof(message),

@@ -22,7 +22,7 @@ ok $? "an unknown game is refused with the names of the games: $(head -n 1 "$scr
 
 refused=""
 for options in "--area 32,32" "--length 100" "--world x.txt" "--players 2" "-O pixels" "-O semantic" \
-               "-b --manual-reset" "-b --semantic" "--info full"; do
+               "-b --semantic" "--info full"; do
   # shellcheck disable=SC2086
   "$step" --game craftax-classic $options </dev/null >/dev/null 2>"$scratch/err"
   status=$?

@@ -16,6 +16,8 @@ struct crafter_cc_batch {
   uint8_t *own_obs, *obs;
   uint8_t *final;     /* with final_obs: the last observations of episodes that ended */
   uint8_t *ended;     /* [i]: env i's episode ended at the last step */
+  uint8_t *waiting;   /* with manual_reset, [i]: env i's episode ended, not yet reset */
+  crafter_level_picker *pickers; /* with levels: env i's at [i] */
   size_t obs_bytes;
   /* the step being made */
   const uint8_t *actions;
@@ -42,9 +44,64 @@ static void observe(crafter_cc_batch *batch, int i) {
 static void start_job(void *context, int i) {
   crafter_cc_batch *batch = context;
   crafter_cc_env *env = &batch->envs[i];
+  if (batch->options.levels) {
+    /* The schedule of seed + i, its first world a level's. */
+    memset(env, 0, sizeof *env);
+    env->seed = batch->options.seed + i;
+    crafter_cc_schedule_start(env->seed, &env->key);
+    crafter_cc_levels_start(env, batch->options.levels, crafter_level_pick(&batch->pickers[i]));
+    observe(batch, i);
+    return;
+  }
   if (crafter_cc_env_start(env, batch->options.seed + i) != 0)
     __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
   env->episode = batch->options.first_episode;
+  observe(batch, i);
+}
+
+/* The next episode after an end or a reset: a level's copy, or the world
+ * of the key the schedule gave (the auto-reset's or the reset's). */
+static int start_next(crafter_cc_batch *batch, int i, int restart) {
+  crafter_cc_env *env = &batch->envs[i];
+  if (batch->options.levels) {
+    if (restart) crafter_cc_schedule_next(&env->key); /* the reset's key, drawn and not used */
+    crafter_cc_levels_start(env, batch->options.levels, crafter_level_pick(&batch->pickers[i]));
+    return 0;
+  }
+  if (restart) return crafter_cc_env_restart(env);
+  return crafter_cc_env_reset_due(env);
+}
+
+/* A step with manual reset or levels: the same draws as step_job's, the
+ * next episode started by start_next (or not at all, waiting, with manual
+ * reset). */
+static void step_modes_job(void *context, int i) {
+  crafter_cc_batch *batch = context;
+  crafter_cc_env *env = &batch->envs[i];
+  crafter_cc_outcome *outcome = &batch->outcomes[i];
+  int failed = 0;
+  if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
+    failed = start_next(batch, i, 1);
+    memset(outcome, 0, sizeof *outcome);
+    outcome->length = env->state.timestep;
+    crafter_cc_report_achievements(&env->state, outcome->achievements);
+    crafter_cc_report_inventory(&env->state, outcome->inventory);
+    batch->started[i] = 1;
+    if (batch->waiting) batch->waiting[i] = 0;
+  } else {
+    crafter_cc_env_act_only(env, batch->actions[i], outcome);
+    if (outcome->done && batch->final) observe_into(batch, i, batch->final);
+    batch->started[i] = 0;
+    if (batch->options.manual_reset) {
+      env->reset_due = 0; /* the state stays: Craftax's step without auto-reset */
+      if (outcome->done) batch->waiting[i] = 1;
+    } else if (outcome->done) {
+      failed = start_next(batch, i, 0);
+      batch->started[i] = 1;
+    }
+  }
+  if (batch->ended) batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
+  if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
   observe(batch, i);
 }
 
@@ -92,9 +149,14 @@ crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, 
     batch->final = malloc(batch->obs_bytes * (size_t)options->envs);
     batch->ended = calloc((size_t)options->envs, 1);
   }
+  if (options->manual_reset) batch->waiting = calloc((size_t)options->envs, 1);
+  if (options->levels)
+    batch->pickers = crafter_cc_level_pickers_new(options->levels, options->level_order,
+                                                  options->envs);
   batch->pool = crafter_pool_new(options->threads < 1 ? 1 : options->threads);
   if (!batch->envs || (batch->obs_bytes && !batch->own_obs) || !batch->pool ||
-      (finals && (!batch->final || !batch->ended))) {
+      (finals && (!batch->final || !batch->ended)) ||
+      (options->manual_reset && !batch->waiting) || (options->levels && !batch->pickers)) {
     if (batch->pool || !batch->envs)
       snprintf(error, error_size, "out of memory");
     else
@@ -119,6 +181,8 @@ void crafter_cc_batch_free(crafter_cc_batch *batch) {
   free(batch->own_obs);
   free(batch->final);
   free(batch->ended);
+  free(batch->waiting);
+  free(batch->pickers);
   free(batch);
 }
 
@@ -131,8 +195,13 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
   batch->actions = actions;
   batch->outcomes = outcomes;
   batch->started = started;
-  crafter_pool_run(batch->pool, batch->options.envs, step_job, batch);
+  int modes = batch->options.manual_reset || batch->options.levels;
+  crafter_pool_run(batch->pool, batch->options.envs, modes ? step_modes_job : step_job, batch);
   return batch->failed ? -1 : 0;
+}
+
+int crafter_cc_batch_waiting(const crafter_cc_batch *batch, int i) {
+  return batch->waiting && batch->waiting[i];
 }
 
 void crafter_cc_batch_observe(crafter_cc_batch *batch, int i) { observe(batch, i); }

@@ -274,7 +274,9 @@ void crafter_game_options_check_allowing(const char *program, const crafter_run 
   if (!option) option = run->config_path                        ? "--config"
                         : run->world_path                       ? "--world"
                         : run->tasks.path                       ? "--tasks"
-                        : crafter_level_options_wanted(&run->levels) ? "--levels"
+                        : crafter_level_options_wanted(&run->levels) &&
+                                  !(allowed & CRAFTER_GAME_ALLOW_LEVELS)
+                            ? "--levels"
                         : run->players > 1                      ? "--players"
                         : run->textures && !(allowed & CRAFTER_GAME_ALLOW_TEXTURES)
                                                                 ? "--textures"

@@ -64,6 +64,8 @@ void crafter_game_options_check(const char *program, const crafter_run *run);
 /* The same, taking also the options of `allowed` (CRAFTER_GAME_ALLOW_...)
  * that a program gives a meaning of its own for every game. */
 #define CRAFTER_GAME_ALLOW_TEXTURES 1u /* crafter-gen: the textures of a map's picture */
+#define CRAFTER_GAME_ALLOW_LEVELS 2u   /* --levels, --start-level, --level-order: the
+                                          game's level sets (crafter-levels(5)) */
 void crafter_game_options_check_allowing(const char *program, const crafter_run *run,
                                          unsigned allowed);
 
