@@ -155,7 +155,8 @@ static const crafter_opt entries[] = {
                                    "episode, stored as its start state), or the level\n"
                                    "file FILE, checked, and against --seed, --area,\n"
                                    "--view when given and the configuration; lists the\n"
-                                   "levels"),
+                                   "levels (craftax-classic: level k is the first\n"
+                                   "world of seed --seed+k-1)"),
     CRAFTER_SHARED(START_LEVEL, .help = "with --levels N: levels K..K+N-1 (default 1)"),
     CRAFTER_SHARED(LEVEL_ORDER, .flags = CRAFTER_OPT_HIDDEN), /* refused: gen plays none */
     CRAFTER_SHARED(VIEW, .help = "the view the levels are played with (default 9,9)"),

@@ -86,9 +86,11 @@ static const crafter_opt entries[] = {
     {.name = "manual-reset", .store = crafter_opt_flag, OWN(manual_reset),
      .help = "binary: an ended episode waits for the reset\n"
              "action (the env plays on meanwhile, as\n"
-             "crafter.Env does) instead of restarting at once"},
+             "crafter.Env does, or craftax-classic's env without\n"
+             "auto-reset) instead of restarting at once"},
     {.name = "semantic", .store = crafter_opt_flag, OWN(semantic_info),
-     .help = "binary: frames carry the semantic map too"},
+     .help = "binary: frames carry the semantic map too\n"
+             "(Crafter's only)"},
     {.name = "final-obs", .store = crafter_opt_flag, OWN(final_obs),
      .help = "binary, without --manual-reset: frames also carry\n"
              "the final observation of each episode that ended\n"

@@ -204,7 +204,10 @@ int crafter_cc_batch_waiting(const crafter_cc_batch *batch, int i) {
   return batch->waiting && batch->waiting[i];
 }
 
-void crafter_cc_batch_observe(crafter_cc_batch *batch, int i) { observe(batch, i); }
+void crafter_cc_batch_observe(crafter_cc_batch *batch, int i) {
+  observe(batch, i);
+  if (batch->waiting) batch->waiting[i] = (uint8_t)crafter_cc_game_over(&batch->envs[i].state);
+}
 
 const uint8_t *crafter_cc_batch_final_obs(const crafter_cc_batch *batch, int i) {
   return batch->final && batch->ended[i] ? batch->final + batch->obs_bytes * (size_t)i : NULL;

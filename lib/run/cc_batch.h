@@ -58,7 +58,8 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
 int crafter_cc_batch_waiting(const crafter_cc_batch *batch, int i);
 
 /* Makes env i's observation again, after its state changed between steps
- * (a load). */
+ * (a load); with manual_reset, env i then waits for a reset when its
+ * state is one an episode ended in. */
 void crafter_cc_batch_observe(crafter_cc_batch *batch, int i);
 
 /* With final_obs: env i's observation of the state its episode ended in

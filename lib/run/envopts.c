@@ -181,7 +181,9 @@ const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
                                        "k of --seed, stored once and copied at each reset;\n"
                                        "N makes levels 1..N, FILE loads a set saved by\n"
                                        "crafter-gen (crafter-levels(5));\n"
-                                       "every env shares the set, records carry \"level\"",
+                                       "every env shares the set, records carry \"level\";\n"
+                                       "craftax-classic: level k is the first world of\n"
+                                       "seed --seed+k-1, env i keeping seed+i's keys",
                                .store = read_levels, .what = "level count", .minimum = 1,
                                .maximum = CRAFTER_LEVELS_MAX,
                                .invalid = "the level file is empty"},
