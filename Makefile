@@ -59,9 +59,10 @@ TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);
 # step-text and step-binary drive crafter-step's session, world-play
 # plays a world file, state loads saved states as they are and with their
-# checksum made right, cc-state the same with Craftax-Classic's.
+# checksum made right, cc-state the same with Craftax-Classic's, cc-levels
+# reads Craftax-Classic's level files.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary state cc-state
+	step-text step-binary state cc-state cc-levels
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30
