@@ -15,7 +15,7 @@ step=$top/bin/crafter-step
 gen=$top/bin/crafter-gen
 dataset=$top/bin/crafter-dataset
 bench=$top/bin/crafter-bench
-plan 25
+plan 27
 
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
 cc="--game craftax-classic"
@@ -120,7 +120,7 @@ ok $? "crafter-bench measures on levels: $(grep -i 'steps' "$scratch/bench" | he
 
 # ---- modes, frame by frame ----
 if ! command -v python3 >/dev/null 2>&1; then
-  for n in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "python3 is not installed: frames NOT compared"; done
+  for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do skip "python3 is not installed: frames NOT compared"; done
   finish
 fi
 # frames STREAM: 'FRAME CRC DONE REWARD T RESET' a frame (craftax_modes.py's
@@ -193,6 +193,29 @@ ok $? "the reset's frame: reset 1, done 0"
   "$dataset" verify --resimulate "$scratch/manual.traj" >"$scratch/verify" 2>/dev/null &&
   [ "$("$dataset" list "$scratch/manual.traj" | awk -F'\t' 'NR > 1 { printf "%s/%s ", $6, $8 }')" = "$end/died 90/cut 30/cut " ]
 ok $? "a recording with manual reset: the ended episode stored at its end ($end steps), the steps played on not; re-simulated"
+
+# --episodes counts an ended episode once: steps played on after its end
+# do not end the run; nor do those of a loaded state an episode ended in.
+{ head -c "$end" "$scratch/noops"; head -c 20 "$scratch/noops"; } >"$scratch/play-on"
+# shellcheck disable=SC2086
+"$step" $cc -b --manual-reset -n 2 <"$scratch/play-on" >"$scratch/play-on-stream"
+frames "$scratch/play-on-stream" | awk -v e="$end" '$1 >= e { n++; if ($3 != 1) bad++ } END { exit !(n == 21 && !bad) }'
+ok $? "--manual-reset -n 2: 20 steps played on after the end (done each) do not end the run"
+{ head -c "$end" "$scratch/noops"; printf '\374\000\000\000\000'; } |
+  "$step" $cc -b --manual-reset >"$scratch/saved-stream"
+length=$(wc -c <"$scratch/saved-stream")
+state_bytes=$(od -An -tu4 -j $((length - 33432 - 4)) -N4 "$scratch/saved-stream" | tr -d ' ')
+{
+  printf '\373\000\000\000\000'
+  python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<I", int(sys.argv[1])))' "$state_bytes"
+  tail -c 33432 "$scratch/saved-stream"
+  printf '\000\000\000'
+} | "$step" $cc -b --manual-reset -n 1 >"$scratch/loaded-stream"
+status=$?
+count=$(tail -c +$(($(u32 "$scratch/loaded-stream" 12) + 1)) "$scratch/loaded-stream" | wc -c)
+frame=$(u32 "$scratch/loaded-stream" 44)
+[ $status -eq 0 ] && [ "$state_bytes" = 33432 ] && [ "$count" -eq $((5 * frame + 8)) ]
+ok $? "a state saved at the end, loaded with --manual-reset -n 1, waits: 3 steps on it are answered"
 
 # Shared memory: the frames of the ring are the pipe's, a load's too.
 python3 - "$step" "$scratch/manual-actions" <<'EOF' >"$scratch/shm"
