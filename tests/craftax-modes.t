@@ -15,7 +15,7 @@ step=$top/bin/crafter-step
 gen=$top/bin/crafter-gen
 dataset=$top/bin/crafter-dataset
 bench=$top/bin/crafter-bench
-plan 27
+plan 28
 
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
 cc="--game craftax-classic"
@@ -120,7 +120,7 @@ ok $? "crafter-bench measures on levels: $(grep -i 'steps' "$scratch/bench" | he
 
 # ---- modes, frame by frame ----
 if ! command -v python3 >/dev/null 2>&1; then
-  for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do skip "python3 is not installed: frames NOT compared"; done
+  for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do skip "python3 is not installed: frames NOT compared"; done
   finish
 fi
 # frames STREAM: 'FRAME CRC DONE REWARD T RESET' a frame (craftax_modes.py's
@@ -193,6 +193,22 @@ ok $? "the reset's frame: reset 1, done 0"
   "$dataset" verify --resimulate "$scratch/manual.traj" >"$scratch/verify" 2>/dev/null &&
   [ "$("$dataset" list "$scratch/manual.traj" | awk -F'\t' 'NR > 1 { printf "%s/%s ", $6, $8 }')" = "$end/died 90/cut 30/cut " ]
 ok $? "a recording with manual reset: the ended episode stored at its end ($end steps), the steps played on not; re-simulated"
+
+# The recording of the same run stores the ended state's observation as
+# its episode's last (Crafter's episode files, read with numpy).
+# shellcheck disable=SC2086
+"$step" $cc -b -O symbolic --final-obs --record "$scratch/final.traj" <"$scratch/manual-actions" >/dev/null &&
+  "$dataset" export --format npz -o "$scratch/npz" "$scratch/final.traj"
+if python3 -c 'import numpy' 2>/dev/null; then
+  recorded=$(python3 -c '
+import glob, sys, zlib, numpy as np
+episode = np.load(sorted(glob.glob(sys.argv[1] + "/*-e1-*.npz"))[0])
+print("%08x %d" % (zlib.crc32(episode["symbolic"][-1].astype("<f4").tobytes()), len(episode["symbolic"]) - 1))' "$scratch/npz")
+  [ "$recorded" = "$(sed -n "$((end + 1))p" "$scratch/f" | cut -d' ' -f2) $end" ]
+  ok $? "the recording's last observation of the ended episode is the final section's ($recorded)"
+else
+  skip "numpy is not installed: the recording's final observation NOT compared"
+fi
 
 # --episodes counts an ended episode once: steps played on after its end
 # do not end the run; nor do those of a loaded state an episode ended in.
