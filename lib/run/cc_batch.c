@@ -1,5 +1,6 @@
 #include "run/cc_batch.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,20 @@ struct crafter_cc_batch {
 };
 
 static void observe_into(crafter_cc_batch *batch, int i, uint8_t *buffer) {
-  float values[CRAFTER_SYMBOLIC_SIZE];
-  crafter_cc_render_symbolic(&batch->envs[i].state, values);
   uint8_t *out = buffer + batch->obs_bytes * (size_t)i;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  memcpy(out, values, sizeof values); /* already the little-endian bytes */
+  /* The floats are already their little-endian bytes: drawn in place
+   * where the buffer is aligned for them. */
+  if ((uintptr_t)out % _Alignof(float) == 0) {
+    crafter_cc_render_symbolic(&batch->envs[i].state, (float *)(void *)out);
+    return;
+  }
+  float values[CRAFTER_SYMBOLIC_SIZE];
+  crafter_cc_render_symbolic(&batch->envs[i].state, values);
+  memcpy(out, values, sizeof values);
 #else
+  float values[CRAFTER_SYMBOLIC_SIZE];
+  crafter_cc_render_symbolic(&batch->envs[i].state, values);
   for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
 #endif
 }
@@ -48,31 +57,41 @@ static void start_job(void *context, int i) {
   observe(batch, i);
 }
 
-static void step_job(void *context, int i) {
+/* The envs step in chunks, one job each: a chunk's envs hash their keys
+ * side by side (crafter_cc_env_act_only_many). */
+enum { CHUNK = 16 };
+
+static void step_chunk(void *context, int c) {
   crafter_cc_batch *batch = context;
-  crafter_cc_env *env = &batch->envs[i];
-  crafter_cc_outcome *outcome = &batch->outcomes[i];
-  int failed;
-  if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
-    failed = crafter_cc_env_restart(env);
-    memset(outcome, 0, sizeof *outcome);
-    outcome->length = env->state.timestep;
-    crafter_cc_report_achievements(&env->state, outcome->achievements);
-    crafter_cc_report_inventory(&env->state, outcome->inventory);
-    batch->started[i] = 1;
-  } else if (batch->final) {
-    /* The state the episode ended in is observed before the auto-reset. */
-    crafter_cc_env_act_only(env, batch->actions[i], outcome);
-    if (outcome->done) observe_into(batch, i, batch->final);
-    failed = crafter_cc_env_reset_due(env);
-    batch->started[i] = (uint8_t)outcome->done;
-  } else {
-    failed = crafter_cc_env_act(env, batch->actions[i], outcome);
-    batch->started[i] = (uint8_t)outcome->done;
+  int first = c * CHUNK, end = batch->options.envs - first < CHUNK ? batch->options.envs
+                                                                    : first + CHUNK;
+  int actions[CHUNK] = {0};
+  for (int i = first; i < end; i++)
+    actions[i - first] =
+        batch->actions[i] == CRAFTER_CC_BATCH_RESET ? -1 : (int)batch->actions[i];
+  crafter_cc_env_act_only_many(batch->envs + first, actions, end - first, batch->outcomes + first);
+  for (int i = first; i < end; i++) {
+    crafter_cc_env *env = &batch->envs[i];
+    crafter_cc_outcome *outcome = &batch->outcomes[i];
+    int failed;
+    if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
+      failed = crafter_cc_env_restart(env);
+      memset(outcome, 0, sizeof *outcome);
+      outcome->length = env->state.timestep;
+      crafter_cc_report_achievements(&env->state, outcome->achievements);
+      crafter_cc_report_inventory(&env->state, outcome->inventory);
+      batch->started[i] = 1;
+    } else {
+      /* The state the episode ended in is observed before the auto-reset. */
+      if (batch->final && outcome->done) observe_into(batch, i, batch->final);
+      failed = crafter_cc_env_reset_due(env);
+      batch->started[i] = (uint8_t)outcome->done;
+    }
+    if (batch->ended)
+      batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
+    if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
+    observe(batch, i);
   }
-  if (batch->ended) batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
-  if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
-  observe(batch, i);
 }
 
 crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, char *error,
@@ -131,7 +150,7 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
   batch->actions = actions;
   batch->outcomes = outcomes;
   batch->started = started;
-  crafter_pool_run(batch->pool, batch->options.envs, step_job, batch);
+  crafter_pool_run(batch->pool, (batch->options.envs + CHUNK - 1) / CHUNK, step_chunk, batch);
   return batch->failed ? -1 : 0;
 }
 
