@@ -61,8 +61,9 @@ def one_machine(path, options):
 
 def test_record_across_two_nodes(cluster, tmp_path):
     """python -m crafter_toolkit.ray record on both nodes, in 5 shards and
-    in 1: the bytes crafter-dataset record writes on one machine; a bad
-    option is crafter-dataset's refusal."""
+    in 1: the bytes crafter-dataset record writes on one machine, for
+    Crafter and for Craftax-Classic; a bad option is crafter-dataset's
+    refusal."""
     options = ["-n", "10", "--obs", "semantic", "--seed", "3", "--first-episode", "4"]
     expected = one_machine(tmp_path / "one.traj", options)
     for shards in ("5", "1"):
@@ -76,6 +77,19 @@ def test_record_across_two_nodes(cluster, tmp_path):
         nodes = "2 nodes" if shards == "5" else "1 node"
         assert f"10 episodes in {shards} shards on {nodes}" in run.stderr
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".crafter-ray-")]
+    # Craftax-Classic (crafter-games(7)) on 3 envs: each shard records
+    # whole envs, in 2 shards and, by default, in one an env.
+    options = ["--game", "craftax-classic", "-n", "7", "-N", "3", "--obs", "symbolic",
+               "--seed", "2"]
+    expected = one_machine(tmp_path / "craftax-one.traj", options)
+    for shards in (["--shards", "2"], []):
+        output = tmp_path / f"craftax-ray-{len(shards)}.traj"
+        run = subprocess.run(
+            [sys.executable, "-m", "crafter_toolkit.ray", "record", "--address", cluster.address,
+             *shards, *options, "-o", str(output)], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert output.read_bytes() == expected
+        assert f"7 episodes in {shards[1] if shards else 3} shards on " in run.stderr, run.stderr
     run = subprocess.run(
         [sys.executable, "-m", "crafter_toolkit.ray", "record", "--address", cluster.address,
          "--obs", "colour", "-n", "2", "-o", str(tmp_path / "bad.traj")],
