@@ -233,6 +233,44 @@ def test_rllib_runners_play_disjoint_worlds():
     assert len(set(seen)) == 6
 
 
+def test_rllib_steps_craftax_classic():
+    """RLlib's EnvRunner on crafter_toolkit/Craftax-Classic-Symbolic-v1 by
+    its id, vectorized as RLlib does by default (Gymnasium's sync vector,
+    next-step autoreset): runner k's env i plays seed S + k + i, its
+    episodes one after the other as Craftax's key schedule does (each
+    starting where the one before ended, Craftax's auto-reset), every step
+    the single env's under the same actions.  A real EnvRunner, no
+    cluster."""
+    pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (make clients-env)")
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    from crafter_toolkit.gym import CraftaxClassicEnv
+    config = (PPOConfig().environment("crafter_toolkit/Craftax-Classic-Symbolic-v1")
+              .env_runners(num_envs_per_env_runner=2).debugging(seed=10))
+    runner = SingleAgentEnvRunner(config=config, worker_index=1)
+    try:
+        episodes = runner.sample(num_episodes=4, random_actions=True)
+    finally:
+        runner.stop()
+    assert len(episodes) >= 4 and all(episode.is_terminated for episode in episodes)
+    left = [(np.asarray(e.get_observations()), np.asarray(e.get_actions()),
+             np.asarray(e.get_rewards())) for e in episodes]
+    for i in range(2):
+        env = CraftaxClassicEnv()
+        obs, _ = env.reset(seed=11 + i)
+        while True:
+            following = [k for k, episode in enumerate(left) if np.array_equal(episode[0][0], obs)]
+            if not following:
+                break
+            observations, actions, rewards = left.pop(following[0])
+            for t, action in enumerate(actions):
+                obs, reward, terminated, truncated, _ = env.step(int(action))
+                np.testing.assert_array_equal(obs, observations[t + 1])
+                assert reward == rewards[t] and terminated == (t + 1 == len(actions))
+        env.close()
+    assert left == []
+
+
 def test_help():
     run = subprocess.run([sys.executable, "-m", "crafter_toolkit.ray", "record", "--help"],
                          capture_output=True, text=True, env=dict(
