@@ -262,7 +262,9 @@ def _craftax_observations(trajectory, folder):
 
     def replayed(episode, number):
         with np.load(names[number]) as arrays:
-            return arrays["symbolic"]
+            observations = arrays["symbolic"]
+        os.unlink(names[number])  # the disk holds the episodes not converted yet
+        return observations
     return replayed
 
 

@@ -27,6 +27,7 @@ from crafter_toolkit.trajectory import Trajectory  # noqa: E402
 
 DATASET = os.path.join(TOP, "bin", "crafter-dataset")
 SCORE = os.path.join(TOP, "bin", "crafter-score")
+STEP = os.environ.get("CRAFTER_STEP", os.path.join(TOP, "bin", "crafter-step"))
 
 
 @pytest.fixture(autouse=True)
@@ -267,12 +268,13 @@ def craftax_record(path, *options):
 
 
 def listed(path):
-    """crafter-dataset list's rows: (seed, episode) -> (world key, schedule
-    key), each a list of its two words."""
+    """crafter-dataset list's rows of the ended episodes: (seed, episode) ->
+    (world key, schedule key), each a list of its two words."""
     lines = subprocess.run([DATASET, "list", str(path)], capture_output=True, text=True,
                            check=True).stdout.splitlines()
     names = lines[0].split("\t")
     rows = [dict(zip(names, line.split("\t"))) for line in lines[1:]]
+    rows = [row for row in rows if row["end"] != "cut"]
     return {(int(row["seed"]), int(row["episode"])): tuple(
         [int(word, 16) for word in row[key].split(":")] for key in ("world_key", "schedule_key"))
         for row in rows}
@@ -390,6 +392,37 @@ def test_craftax_classic_without_observations_recovers_the_game(tmp_path):
     with pytest.raises(ValueError, match="no options\\['episode'\\]"):
         env.reset(seed=meta["seed"], options=meta["options"])
     env.close()
+
+
+def test_craftax_classic_cut_episodes_are_left_out(tmp_path):
+    """crafter-step --game craftax-classic --envs 2 --record, its input
+    ending mid-episode, merged (seed 3's cut episode then comes before seed
+    4's ended ones): the ended episodes only, each with its own replayed
+    observations, those the same play recorded with -O symbolic stores."""
+    rng = np.random.default_rng(2)
+    actions = "".join(f"{a} {b}\n" for a, b in rng.integers(0, 17, (250, 2)))
+    files = {}
+    for obs in ("none", "symbolic"):
+        played = tmp_path / f"played-{obs}.traj"
+        subprocess.run([STEP, "--game", CRAFTAX, "--seed", "3", "--envs", "2", "--episodes", "0",
+                        "-O", obs, "--record", str(played)], input=actions, text=True,
+                       check=True, stdout=subprocess.DEVNULL)
+        files[obs] = tmp_path / f"merged-{obs}.traj"
+        subprocess.run([DATASET, "merge", "-o", str(files[obs]), str(played)], check=True)
+    ends = [(e.seed, e.end) for e in Trajectory(str(files["none"])).episodes(load=False)]
+    assert ("cut" in {end for seed, end in ends if seed == 3}
+            and ends.index((3, "cut")) < max(i for i, (seed, end) in enumerate(ends)
+                                             if seed == 4 and end != "cut")), ends
+    run = convert(files["none"], "--dataset-id", "craftax/cut-v0")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.count("was cut short: left out") == [end for _, end in ends].count("cut")
+    dataset = load("craftax/cut-v0")
+    episodes = check_craftax_against_npz(dataset, npz_export(files["none"], tmp_path / "npz"),
+                                         files["none"])
+    recorded = [e for e in Trajectory(str(files["symbolic"])).episodes() if e.end != "cut"]
+    assert len(episodes) == len(recorded) == len(ends) - [e for _, e in ends].count("cut")
+    for episode, stored in zip(episodes, recorded):
+        np.testing.assert_array_equal(episode.observations, stored.observations)
 
 
 def test_craftax_classic_refusals(tmp_path):
