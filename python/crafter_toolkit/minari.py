@@ -233,14 +233,16 @@ def _craftax_kinds(obs, textures):
 
 def _run_dataset(args, what):
     """crafter-dataset with args, for Craftax-Classic's files; its standard
-    output, or ConversionError with its message."""
+    output, or ConversionError with what it said (verify says what is
+    wrong on standard output, its notes aside)."""
     import subprocess
     program = find_program("crafter-dataset")
     run = subprocess.run([program, *args], stdin=subprocess.DEVNULL, capture_output=True,
                          text=True)
     if run.returncode != 0:
-        said = run.stderr.strip() or f"exit status {run.returncode}"
-        raise ConversionError(f"{what}: {said}")
+        said = run.stderr.strip() or "; ".join(
+            line for line in run.stdout.splitlines() if ": note: " not in line)
+        raise ConversionError(f"{what}: {said or f'exit status {run.returncode}'}")
     return run.stdout
 
 

@@ -452,4 +452,5 @@ def test_craftax_classic_refusals(tmp_path):
     assert len(list(Trajectory(str(changed)).episodes())) == 2  # whole, as a file
     run = convert(changed, "--dataset-id", "craftax/changed-v0")
     assert run.returncode == 1 and "does not replay as recorded" in run.stderr, run.stderr
+    assert "step 0: the observation differs (first at value 600" in run.stderr, run.stderr
     assert not os.path.exists(tmp_path / "datasets" / "craftax")
