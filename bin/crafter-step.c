@@ -121,7 +121,7 @@ static void parse_options(int argc, char **argv, crafter_session_options *option
   options->shm_slots = 2;
   int operands = crafter_opt_parse(&table, argc, argv, run, options);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
-  crafter_game_options_check(PROGRAM, run);
+  crafter_game_options_check_allowing(PROGRAM, run, CRAFTER_GAME_ALLOW_PIXELS);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (crafter_level_options_wanted(&run->levels) && (run->world_path || run->first_episode_given))

@@ -25,8 +25,27 @@ struct crafter_cc_batch {
   int failed;
 };
 
+/* The pixel observation of env i into out (little-endian float32): in
+ * place where the buffer is aligned for floats, as the symbolic one. */
+static void draw_into(crafter_cc_batch *batch, int i, uint8_t *out) {
+  const crafter_cc_state *state = &batch->envs[i].state;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if ((uintptr_t)out % _Alignof(float) == 0) {
+    crafter_cc_render_pixels(state, batch->options.pixels, (float *)(void *)out);
+    return;
+  }
+#endif
+  float values[CRAFTER_CC_PIXELS_SIZE];
+  crafter_cc_render_pixels(state, batch->options.pixels, values);
+  for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
+}
+
 static void observe_into(crafter_cc_batch *batch, int i, uint8_t *buffer) {
   uint8_t *out = buffer + batch->obs_bytes * (size_t)i;
+  if (batch->options.pixels) {
+    draw_into(batch, i, out);
+    return;
+  }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   /* The floats are already their little-endian bytes: drawn in place
    * where the buffer is aligned for them. */
@@ -103,7 +122,9 @@ crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, 
   }
   batch->options = *options;
   if (batch->options.first_episode < 1) batch->options.first_episode = 1;
-  batch->obs_bytes = options->symbolic ? 4 * (size_t)CRAFTER_SYMBOLIC_SIZE : 0;
+  batch->obs_bytes = options->pixels     ? 4 * (size_t)CRAFTER_CC_PIXELS_SIZE
+                     : options->symbolic ? 4 * (size_t)CRAFTER_SYMBOLIC_SIZE
+                                         : 0;
   batch->envs = calloc((size_t)options->envs, sizeof *batch->envs);
   batch->own_obs = batch->obs_bytes ? malloc(batch->obs_bytes * (size_t)options->envs) : NULL;
   int finals = options->final_obs && batch->obs_bytes;

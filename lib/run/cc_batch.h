@@ -24,6 +24,10 @@ typedef struct crafter_cc_batch_options {
                             start and step (cc_render.h), 0: none */
   int final_obs;         /* with symbolic, 1: also the observation of the state an episode
                             ended in, before the auto-reset replaces it (for recordings) */
+  /* not NULL (symbolic 0): every env's pixel observation is made instead,
+   * drawn with these textures (cc_render.h: CRAFTER_CC_PIXELS_SIZE
+   * float32), which must outlive the batch */
+  const struct crafter_cc_textures *pixels;
 } crafter_cc_batch_options;
 
 /* Makes the envs and starts each one's first episode.  NULL with a

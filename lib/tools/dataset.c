@@ -471,8 +471,8 @@ static int cc_record(const crafter_dataset_record_options *options, char *error,
                  crafter_agent_name(options->agent),
                  crafter_game_info_of(run->game)->name);
   const crafter_game_info *game = crafter_game_info_of(run->game);
-  if (!(game->obs_kinds & (1u << run->obs_kind)))
-    return failn(2, error, error_size, "%s has no %s observations", game->title,
+  if (!(game->obs_kinds & (1u << run->obs_kind)) || run->obs_kind == CRAFTER_OBS_PIXELS)
+    return failn(2, error, error_size, "%s's files store no %s observations", game->title,
                  crafter_obs_kind_name(run->obs_kind));
   int64_t envs = run->envs < 1 ? 1 : run->envs;
   cc_recording r;
