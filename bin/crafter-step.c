@@ -66,8 +66,16 @@ static const crafter_opt entries[] = {
     CRAFTER_SHARED(THREADS),
     CRAFTER_OPT_TEXT("\n"
                      "Observations:\n"),
-    CRAFTER_SHARED(OBS),
-    CRAFTER_SHARED(TEXTURES),
+    CRAFTER_SHARED(OBS, .help = "none (default), pixels, semantic, symbolic or text;\n"
+                                "craftax-classic: none, symbolic or pixels (its\n"
+                                "own, 63x63x3 float32)"),
+    CRAFTER_SHARED(TEXTURES, .help = "draw pixels with the PNG files in DIR (Crafter's\n"
+                                     "assets folder or one like it) instead of the\n"
+                                     "folder $CRAFTER_TEXTURES names, or the built-in\n"
+                                     "textures; with --game craftax-classic, Craftax's\n"
+                                     "assets folder (craftax_classic/assets of the\n"
+                                     "craftax package: Craftax's pixels exactly), else\n"
+                                     "the built-in textures"),
     CRAFTER_OPT_TEXT("\n"
                      "Output:\n"),
     {.letter = 'i', .name = "info", .argument = "KIND", .store = read_info,
