@@ -16,11 +16,12 @@
 #   crafter-step, has the CRC-32 JAX's observation had
 #   (tests/data/craftax/pixel-episodes.txt.gz).
 # - What is refused: --textures without pixels, a folder that is not
-#   Craftax's assets, a texture not 16x16, other programs' pixels.
+#   Craftax's assets, a texture not 16x16, pixels in crafter-dataset
+#   record; crafter-bench measures them.
 . "$(dirname "$0")/tap.sh"
 step=$top/bin/crafter-step
 render=$top/tests/unit/test-cc-render
-plan 12
+plan 13
 obs_bytes=47628
 
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
@@ -135,7 +136,12 @@ done
 [ $? -eq 1 ] && grep -q "grass.png is 8x8, not 16x16" "$scratch/err"
 ok $? "a texture that is not 16x16 is refused: $(head -n 1 "$scratch/err" | cut -c1-120)"
 
-"$top/bin/crafter-bench" --game craftax-classic -O pixels </dev/null >/dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q "drawn by crafter-step" "$scratch/err"
-ok $? "crafter-bench refuses Craftax-Classic's pixels: $(head -n 1 "$scratch/err" | cut -c1-120)"
+"$top/bin/crafter-dataset" record -q --game craftax-classic --obs pixels -o "$scratch/x.traj" \
+  </dev/null >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "drawn by crafter-step" "$scratch/err" && [ ! -e "$scratch/x.traj" ]
+ok $? "crafter-dataset record refuses Craftax-Classic's pixels: $(head -n 1 "$scratch/err" | cut -c1-120)"
+
+"$top/bin/crafter-bench" --game craftax-classic -O pixels -S 400 -R 1 -f json >"$scratch/bench" &&
+  grep -q '"game": *"craftax-classic"' "$scratch/bench" && grep -q '"obs": *"pixels"' "$scratch/bench"
+ok $? "crafter-bench measures Craftax-Classic's pixels: $(grep -o '"sps": *[0-9.]*' "$scratch/bench")"
 finish

@@ -29,6 +29,8 @@ typedef struct crafter_bench_options {
                                   episode that ends, and at the end every one under way,
                                   cut, is written here; NULL: nothing is recorded */
   int state;        /* also time saving and loading an env's state (state.h) */
+  /* another game with pixels: the textures they are drawn with (view/cc_render.h) */
+  const struct crafter_cc_textures *cc_textures;
 } crafter_bench_options;
 
 typedef struct crafter_bench_result {
