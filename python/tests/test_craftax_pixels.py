@@ -228,3 +228,22 @@ def test_bad_textures_are_refused(tmp_path):
         from crafter_toolkit.gym import CraftaxClassicEnv
         with pytest.raises(ValueError, match="textures are for obs='pixels'"):
             CraftaxClassicEnv(obs="symbolic", textures="builtin")
+
+
+@needs_gymnasium
+def test_states_with_pixels():
+    """A state saved and loaded, and a copy, play on with the same
+    pictures as the env they came from."""
+    import copy
+    env = gymnasium.make(PIXELS_ID, textures="builtin").unwrapped
+    env.reset(seed=4)
+    for action in (1, 2, 3, 5, 5):
+        env.step(action)
+    saved = env.save_state()
+    twin = copy.deepcopy(env)
+    first = [env.step(a)[0] for a in (4, 4, 0)]
+    assert all(np.array_equal(a, twin.step(b)[0]) for a, b in zip(first, (4, 4, 0)))
+    env.load_state(saved)
+    assert all(np.array_equal(a, env.step(b)[0]) for a, b in zip(first, (4, 4, 0)))
+    env.close()
+    twin.close()
