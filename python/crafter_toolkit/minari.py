@@ -226,8 +226,8 @@ def _craftax_kinds(obs, textures):
         raise ConversionError(f"Craftax-Classic's observations are symbolic (crafter-games(7)): "
                               f"--obs {','.join(kinds)} is Crafter's")
     if textures is not None:
-        raise ConversionError("Craftax-Classic draws no pixels in the toolkit: --textures is "
-                              "Crafter's")
+        raise ConversionError("Craftax-Classic's datasets hold its symbolic observations only: "
+                              "--textures, which draws pixels, is Crafter's here")
     return kinds
 
 
