@@ -66,8 +66,16 @@ static const crafter_opt entries[] = {
     CRAFTER_SHARED(THREADS),
     CRAFTER_OPT_TEXT("\n"
                      "Observations:\n"),
-    CRAFTER_SHARED(OBS),
-    CRAFTER_SHARED(TEXTURES),
+    CRAFTER_SHARED(OBS, .help = "none (default), pixels, semantic, symbolic or text;\n"
+                                "craftax-classic: none, symbolic or pixels (its\n"
+                                "own, 63x63x3 float32)"),
+    CRAFTER_SHARED(TEXTURES, .help = "draw pixels with the PNG files in DIR (Crafter's\n"
+                                     "assets folder or one like it) instead of the\n"
+                                     "folder $CRAFTER_TEXTURES names, or the built-in\n"
+                                     "textures; with --game craftax-classic, Craftax's\n"
+                                     "assets folder (craftax_classic/assets of the\n"
+                                     "craftax package: Craftax's pixels exactly), else\n"
+                                     "the built-in textures"),
     CRAFTER_OPT_TEXT("\n"
                      "Output:\n"),
     {.letter = 'i', .name = "info", .argument = "KIND", .store = read_info,
@@ -123,7 +131,8 @@ static void parse_options(int argc, char **argv, crafter_session_options *option
   options->shm_slots = 2;
   int operands = crafter_opt_parse(&table, argc, argv, run, options);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
-  crafter_game_options_check_allowing(PROGRAM, run, CRAFTER_GAME_ALLOW_LEVELS);
+  crafter_game_options_check_allowing(PROGRAM, run,
+                                      CRAFTER_GAME_ALLOW_PIXELS | CRAFTER_GAME_ALLOW_LEVELS);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (crafter_level_options_wanted(&run->levels) && (run->world_path || run->first_episode_given))

@@ -66,12 +66,11 @@ int crafter_cc_env_restart(crafter_cc_env *env) {
   return crafter_cc_generate_world(env->world_key, &env->state);
 }
 
-void crafter_cc_env_act_only(crafter_cc_env *env, int action, crafter_cc_outcome *outcome) {
-  crafter_jaxkey keys[2]; /* key_step, key_reset */
-  crafter_jax_split(crafter_cc_schedule_next(&env->key), keys, 2);
-  uint8_t before[CRAFTER_CC_ACHIEVEMENTS];
-  memcpy(before, env->state.achievements, sizeof before);
-  outcome->reward = crafter_cc_game_step(&env->state, keys[0], action);
+/* The outcome of a step that gave `reward`, from the achievements before
+ * it; the auto-reset is due with reset_key when it ended the episode. */
+static void conclude(crafter_cc_env *env, const uint8_t before[CRAFTER_CC_ACHIEVEMENTS],
+                     float reward, crafter_jaxkey reset_key, crafter_cc_outcome *outcome) {
+  outcome->reward = reward;
   outcome->done = crafter_cc_game_over(&env->state);
   outcome->died = outcome->done && crafter_cc_game_died(&env->state);
   outcome->unlocked = 0;
@@ -82,7 +81,50 @@ void crafter_cc_env_act_only(crafter_cc_env *env, int action, crafter_cc_outcome
   crafter_cc_report_achievements(&env->state, outcome->achievements);
   crafter_cc_report_inventory(&env->state, outcome->inventory);
   env->reset_due = outcome->done;
-  env->reset_key = keys[1];
+  env->reset_key = reset_key;
+}
+
+void crafter_cc_env_act_only(crafter_cc_env *env, int action, crafter_cc_outcome *outcome) {
+  crafter_jaxkey keys[2]; /* key_step, key_reset */
+  crafter_jax_split(crafter_cc_schedule_next(&env->key), keys, 2);
+  uint8_t before[CRAFTER_CC_ACHIEVEMENTS];
+  memcpy(before, env->state.achievements, sizeof before);
+  float reward = crafter_cc_game_step(&env->state, keys[0], action);
+  conclude(env, before, reward, keys[1], outcome);
+}
+
+void crafter_cc_env_act_only_many(crafter_cc_env *envs, const int *actions, int count,
+                                  crafter_cc_outcome *outcomes) {
+  enum { CHUNK = 64, ALONE = 4 };
+  for (int first = 0; first < count; first += CHUNK) {
+    int end = count - first < CHUNK ? count : first + CHUNK, n = 0;
+    int which[CHUNK], acts[CHUNK];
+    crafter_jaxkey keys[CHUNK], step_keys[CHUNK], reset_keys[CHUNK];
+    crafter_cc_state *states[CHUNK];
+    uint8_t before[CHUNK][CRAFTER_CC_ACHIEVEMENTS];
+    float rewards[CHUNK];
+    for (int i = first; i < end; i++) {
+      if (actions[i] < 0) continue;
+      which[n] = i;
+      acts[n] = actions[i];
+      keys[n] = envs[i].key;
+      states[n] = &envs[i].state;
+      memcpy(before[n], envs[i].state.achievements, sizeof before[n]);
+      n++;
+    }
+    if (n < ALONE) { /* too few to fill the lanes: one at a time is quicker */
+      for (int k = 0; k < n; k++)
+        crafter_cc_env_act_only(&envs[which[k]], acts[k], &outcomes[which[k]]);
+      continue;
+    }
+    crafter_cc_schedule_steps(keys, n, step_keys, reset_keys);
+    crafter_cc_game_step_each(states, step_keys, acts, n, rewards);
+    for (int k = 0; k < n; k++) {
+      crafter_cc_env *env = &envs[which[k]];
+      env->key = keys[k];
+      conclude(env, before[k], rewards[k], reset_keys[k], &outcomes[which[k]]);
+    }
+  }
 }
 
 int crafter_cc_env_reset_due(crafter_cc_env *env) {

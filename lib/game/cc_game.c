@@ -198,8 +198,8 @@ static inline crafter_jaxkey split_off(crafter_jaxkey *rng) {
 /* The draws hanging off the chains' keys, eight lanes at a time: the
  * hash of counter (0, counter) under each key. */
 struct lanes {
-  uint32_t k0[CRAFTER_JAX_LANES], k1[CRAFTER_JAX_LANES], x0[CRAFTER_JAX_LANES],
-      x1[CRAFTER_JAX_LANES];
+  uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE],
+      x1[CRAFTER_JAX_WIDE];
   int used;
 };
 
@@ -211,8 +211,15 @@ static inline void lane(struct lanes *l, crafter_jaxkey key, uint32_t counter) {
   l->used++;
 }
 
+/* Up to eight lanes hash as eight, more as CRAFTER_JAX_WIDE (the lanes
+ * not used hash zeros). */
 static inline void hash_lanes(struct lanes *l) {
-  crafter_jax_threefry2x32_lanes(crafter_kernels_level(), l->k0, l->k1, l->x0, l->x1);
+  int width = l->used <= CRAFTER_JAX_LANES ? CRAFTER_JAX_LANES : CRAFTER_JAX_WIDE;
+  for (int i = l->used; i < width; i++) l->k0[i] = l->k1[i] = l->x0[i] = l->x1[i] = 0U;
+  if (width == CRAFTER_JAX_LANES)
+    crafter_jax_threefry2x32_lanes(crafter_kernels_level(), l->k0, l->k1, l->x0, l->x1);
+  else
+    crafter_jax_threefry2x32_wide(crafter_kernels_level(), l->k0, l->k1, l->x0, l->x1);
 }
 
 /* Lane i's key (a split's half) and its bits (element 0 of a draw). */
@@ -263,7 +270,8 @@ static void draw_all(crafter_jaxkey key, struct draws *d) {
    * first word drops out of JAX's formula, so only the second half's
    * word is drawn.  Lanes a and b: the zombies' and cows' second halves,
    * the zombies' and spawns' words. */
-  struct lanes a = {.used = 0}, b = {.used = 0}, c = {.used = 0}, words = {.used = 0};
+  struct lanes a, b, c, words;
+  a.used = b.used = c.used = words.used = 0;
   for (int k = 0; k < Z + C; k++) lane(&a, randint_key[k], 1U);
   lane(&a, zombie_towards[0], 0U);
   lane(&a, zombie_towards[1], 0U);
@@ -313,129 +321,122 @@ static void draw_all(crafter_jaxkey key, struct draws *d) {
 
 /* ---- the draws of several envs at once ---- */
 
-/* The same keys and words for up to GROUP envs side by side: each split
- * of the chains hashes both halves of every env's key in one batch of
- * lanes, and the draws hanging off them are packed eight lanes at a time.
- * Lanes are slower than the scalar hash for one key (their rounds take
- * longer) but hash eight at once: from a few envs up, the chains cost
- * less per env. */
-enum { GROUP = CRAFTER_JAX_LANES / 2 };
+/* The same keys and words for up to GROUP envs side by side, kept word
+ * by word (a row of first words, a row of second words): each split of
+ * the chains hashes both halves of every env's key in one call of
+ * CRAFTER_JAX_WIDE lanes, and the rows go in and out of the lanes whole.
+ * Lanes of envs not there hash zeros. */
+enum { GROUP = CRAFTER_JAX_WIDE / 2 };
 
-/* split(key) of n keys: first[i], second[i]. */
-static void split_group(const crafter_jaxkey *in, int n, crafter_jaxkey *first,
-                        crafter_jaxkey *second) {
-  struct lanes l = {.used = 0};
-  for (int i = 0; i < n; i++) lane(&l, in[i], 0U);
-  for (int i = 0; i < n; i++) lane(&l, in[i], 1U);
-  hash_lanes(&l);
-  for (int i = 0; i < n; i++) {
-    first[i] = lane_key(&l, i);
-    second[i] = lane_key(&l, n + i);
-  }
+typedef struct {
+  uint32_t w0[GROUP], w1[GROUP];
+} row;
+
+/* The hashes of counter (0, ca) under a's keys and (0, cb) under b's:
+ * *oa and *ob (which may be a and b). */
+static void hash_pair(const row *a, uint32_t ca, const row *b, uint32_t cb, row *oa, row *ob) {
+  uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE] = {0},
+                                                       x1[CRAFTER_JAX_WIDE];
+  memcpy(k0, a->w0, sizeof a->w0), memcpy(k0 + GROUP, b->w0, sizeof b->w0);
+  memcpy(k1, a->w1, sizeof a->w1), memcpy(k1 + GROUP, b->w1, sizeof b->w1);
+  for (int i = 0; i < GROUP; i++) x1[i] = ca, x1[GROUP + i] = cb;
+  crafter_jax_threefry2x32_wide(crafter_kernels_level(), k0, k1, x0, x1);
+  memcpy(oa->w0, x0, sizeof oa->w0), memcpy(oa->w1, x1, sizeof oa->w1);
+  memcpy(ob->w0, x0 + GROUP, sizeof ob->w0), memcpy(ob->w1, x1 + GROUP, sizeof ob->w1);
 }
 
-/* split(key)[index] of n keys. */
-static void half_group(const crafter_jaxkey *in, int n, uint32_t index, crafter_jaxkey *out) {
-  struct lanes l = {.used = 0};
-  for (int i = 0; i < n; i++) lane(&l, in[i], index);
-  hash_lanes(&l);
-  for (int i = 0; i < n; i++) out[i] = lane_key(&l, i);
+/* first, second = split(key), row by row. */
+static void split_row(const row *key, row *first, row *second) {
+  hash_pair(key, 0U, key, 1U, first, second);
 }
 
-/* Hashes of (key, counter) gathered until eight lanes are full: each
- * lands as a key (both words) or as bits (their exclusive or). */
-struct packer {
-  struct lanes l;
-  crafter_jaxkey *key_out[CRAFTER_JAX_LANES];
-  uint32_t *bits_out[CRAFTER_JAX_LANES];
-};
-
-static void packer_flush(struct packer *p) {
-  if (p->l.used == 0) return;
-  hash_lanes(&p->l);
-  for (int i = 0; i < p->l.used; i++) {
-    if (p->key_out[i])
-      *p->key_out[i] = lane_key(&p->l, i);
-    else
-      *p->bits_out[i] = lane_bits(&p->l, i);
-  }
-  p->l.used = 0;
+/* The first n keys of an array as a row (zeros after them), and back. */
+static void to_row(const crafter_jaxkey *keys, int n, row *r) {
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < n; i++) r->w0[i] = keys[i].word[0], r->w1[i] = keys[i].word[1];
+}
+static void from_row(const row *r, int n, crafter_jaxkey *keys) {
+  for (int i = 0; i < n; i++) keys[i].word[0] = r->w0[i], keys[i].word[1] = r->w1[i];
 }
 
-static void pack(struct packer *p, crafter_jaxkey key, uint32_t counter, crafter_jaxkey *key_out,
-                 uint32_t *bits_out) {
-  p->key_out[p->l.used] = key_out;
-  p->bits_out[p->l.used] = bits_out;
-  lane(&p->l, key, counter);
-  if (p->l.used == CRAFTER_JAX_LANES) packer_flush(p);
-}
+/* Env i's bits of a draw whose hash is in row r. */
+static inline uint32_t row_bits(const row *r, int i) { return r->w0[i] ^ r->w1[i]; }
 
 /* draw_all for n <= GROUP keys (the same splits, in the same order). */
 static void draw_group(const crafter_jaxkey *key, int n, struct draws *d) {
   enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
-  crafter_jaxkey rng[GROUP], sapling[GROUP], mobs[GROUP], spawn[GROUP], carry[GROUP],
-      one[GROUP], two[GROUP], last[GROUP];
-  crafter_jaxkey randint_key[Z + C + S][GROUP], zombie_towards[Z][GROUP], zombie_close[Z][GROUP],
-      skeleton_towards[S][GROUP], skeleton_choose[S][GROUP], spawn_key[6][GROUP];
-  split_group(key, n, rng, sapling);
-  split_group(rng, n, rng, mobs);
-  split_group(rng, n, rng, spawn);
-  half_group(rng, n, 1U, last);
+  row rng, sapling, mobs, spawn, carry, one, two, last;
+  row randint_key[Z + C + S], zombie_towards[Z], zombie_close[Z], skeleton_towards[S],
+      skeleton_choose[S], spawn_key[6];
+  to_row(key, n, &rng);
+  split_row(&rng, &rng, &sapling);
+  split_row(&rng, &rng, &mobs);
+  split_row(&rng, &rng, &spawn);
+  hash_pair(&rng, 1U, &mobs, 0U, &last, &carry);
   for (int i = 0; i < n; i++) {
-    d[i].sapling_key = sapling[i];
-    d[i].state_rng = last[i];
+    d[i].sapling_key = (crafter_jaxkey){{sapling.w0[i], sapling.w1[i]}};
+    d[i].state_rng = (crafter_jaxkey){{last.w0[i], last.w1[i]}};
   }
-  half_group(mobs, n, 0U, carry);
   for (int k = 0; k < Z; k++) {
-    split_group(carry, n, one, randint_key[k]);
-    split_group(spawn, n, spawn, spawn_key[2 * k]);
-    split_group(one, n, two, zombie_towards[k]);
-    if (2 * k + 1 < 5)
-      split_group(spawn, n, spawn, spawn_key[2 * k + 1]);
-    else
-      half_group(spawn, n, 1U, spawn_key[2 * k + 1]);
-    split_group(two, n, one, zombie_close[k]);
-    half_group(one, n, 1U, carry);
+    split_row(&carry, &one, &randint_key[k]);
+    split_row(&spawn, &spawn, &spawn_key[2 * k]);
+    split_row(&one, &two, &zombie_towards[k]);
+    if (2 * k + 1 < 5) {
+      split_row(&spawn, &spawn, &spawn_key[2 * k + 1]);
+      split_row(&two, &one, &zombie_close[k]);
+      hash_pair(&one, 1U, &one, 1U, &carry, &carry);
+    } else {
+      /* the last spawn key beside the zombie's */
+      split_row(&two, &one, &zombie_close[k]);
+      hash_pair(&spawn, 1U, &one, 1U, &spawn_key[2 * k + 1], &carry);
+    }
   }
-  half_group(carry, n, 0U, carry);
-  for (int k = 0; k < C; k++) split_group(carry, n, carry, randint_key[Z + k]);
-  half_group(carry, n, 0U, carry);
+  hash_pair(&carry, 0U, &carry, 0U, &carry, &carry);
+  for (int k = 0; k < C; k++) split_row(&carry, &carry, &randint_key[Z + k]);
+  hash_pair(&carry, 0U, &carry, 0U, &carry, &carry);
   for (int k = 0; k < S; k++) {
-    split_group(carry, n, one, randint_key[Z + C + k]);
-    split_group(one, n, two, skeleton_towards[k]);
+    split_row(&carry, &one, &randint_key[Z + C + k]);
+    split_row(&one, &two, &skeleton_towards[k]);
     if (k + 1 < S)
-      split_group(two, n, carry, skeleton_choose[k]);
+      split_row(&two, &carry, &skeleton_choose[k]);
     else
-      half_group(two, n, 1U, skeleton_choose[k]);
+      hash_pair(&two, 1U, &two, 1U, &skeleton_choose[k], &skeleton_choose[k]);
   }
 
   /* randint's second halves, then their words and the other draws'
-   * (randint's first word drops out: see draw_all). */
-  struct packer p = {.l = {.used = 0}};
-  crafter_jaxkey halves[Z + C + S][GROUP];
-  for (int k = 0; k < Z + C + S; k++)
-    for (int i = 0; i < n; i++) pack(&p, randint_key[k][i], 1U, &halves[k][i], NULL);
+   * (randint's first word drops out: see draw_all), two rows a call. */
+  row halves[Z + C + S], words[Z + C + S];
+  for (int k = 0; k < Z + C + S; k += 2)
+    hash_pair(&randint_key[k], 1U, &randint_key[k + 1], 1U, &halves[k], &halves[k + 1]);
+  for (int k = 0; k < Z + C + S; k += 2)
+    hash_pair(&halves[k], 0U, &halves[k + 1], 0U, &words[k], &words[k + 1]);
+  row *leaves[] = {&zombie_towards[0],   &zombie_towards[1],   &zombie_towards[2],
+                   &zombie_close[0],     &zombie_close[1],     &zombie_close[2],
+                   &skeleton_towards[0], &skeleton_towards[1], &skeleton_choose[0],
+                   &skeleton_choose[1],  &spawn_key[0],        &spawn_key[1],
+                   &spawn_key[2],        &spawn_key[3],        &spawn_key[4],
+                   &spawn_key[5]};
+  _Static_assert(Z + C + S == 8 && sizeof leaves / sizeof leaves[0] == 16,
+                 "the rows above pair up for 3 zombies, 3 cows and 2 skeletons");
+  for (size_t k = 0; k < sizeof leaves / sizeof leaves[0]; k += 2)
+    hash_pair(leaves[k], 0U, leaves[k + 1], 0U, leaves[k], leaves[k + 1]);
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < Z; k++) {
-      pack(&p, zombie_towards[k][i], 0U, NULL, &d[i].zombie_towards[k]);
-      pack(&p, zombie_close[k][i], 0U, NULL, &d[i].zombie_close[k]);
+      d[i].zombie_random[k] = row_bits(&words[k], i);
+      d[i].zombie_towards[k] = row_bits(&zombie_towards[k], i);
+      d[i].zombie_close[k] = row_bits(&zombie_close[k], i);
     }
+    for (int k = 0; k < C; k++) d[i].cow_random[k] = row_bits(&words[Z + k], i);
     for (int k = 0; k < S; k++) {
-      pack(&p, skeleton_towards[k][i], 0U, NULL, &d[i].skeleton_towards[k]);
-      pack(&p, skeleton_choose[k][i], 0U, NULL, &d[i].skeleton_choose[k]);
+      d[i].skeleton_random[k] = row_bits(&words[Z + C + k], i);
+      d[i].skeleton_towards[k] = row_bits(&skeleton_towards[k], i);
+      d[i].skeleton_choose[k] = row_bits(&skeleton_choose[k], i);
     }
     for (int m = 0; m < 3; m++) {
-      pack(&p, spawn_key[2 * m][i], 0U, NULL, &d[i].spawn_chance[m]);
-      pack(&p, spawn_key[2 * m + 1][i], 0U, NULL, &d[i].spawn_cell[m]);
+      d[i].spawn_chance[m] = row_bits(&spawn_key[2 * m], i);
+      d[i].spawn_cell[m] = row_bits(&spawn_key[2 * m + 1], i);
     }
   }
-  packer_flush(&p);
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < Z; k++) pack(&p, halves[k][i], 0U, NULL, &d[i].zombie_random[k]);
-    for (int k = 0; k < C; k++) pack(&p, halves[Z + k][i], 0U, NULL, &d[i].cow_random[k]);
-    for (int k = 0; k < S; k++) pack(&p, halves[Z + C + k][i], 0U, NULL, &d[i].skeleton_random[k]);
-  }
-  packer_flush(&p);
 }
 
 static inline float uniform(uint32_t bits) { return crafter_jax_unit_of_bits(bits); }
@@ -885,6 +886,54 @@ static inline int bit_count16(unsigned v) {
   return (int)((v + (v >> 8)) & 0x1FU);
 }
 
+/* Rows of the map as 64-bit masks, bit c for column c. */
+_Static_assert(SIZE == 64 && TILE == 16, "a row is one 64-bit mask of four tiles");
+
+static inline int bit_count64(uint64_t v) {
+  v = v - ((v >> 1) & 0x5555555555555555ULL);
+  v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (int)((v * 0x0101010101010101ULL) >> 56);
+}
+
+/* Columns first..last, clipped to the map. */
+static inline uint64_t column_range(int32_t first, int32_t last) {
+  first = max32(first, 0), last = min32(last, SIZE - 1);
+  if (first > last) return 0;
+  return (~0ULL >> (SIZE - 1 - last)) & (~0ULL << first);
+}
+
+/* The columns of a row whose byte is `value`, of those in words (of
+ * eight columns) first..last: eight at a time, where a word's bytes are its
+ * columns in order (little-endian). */
+static inline uint64_t columns_equal(const uint8_t row[SIZE], uint8_t value, int first,
+                                     int last) {
+  uint64_t out = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+  for (int w = first; w <= last; w++) {
+    uint64_t x;
+    memcpy(&x, row + 8 * w, 8);
+    x ^= 0x0101010101010101ULL * value;
+    uint64_t zero = ~(((x & low7) + low7) | x | low7); /* the top bit of each zero byte */
+    out |= (((zero >> 7) * 0x0102040810204080ULL) >> 56) << (8 * w);
+  }
+#else
+  for (int c = 8 * first; c < 8 * last + 8; c++) out |= (uint64_t)(row[c] == value) << c;
+#endif
+  return out;
+}
+
+/* The columns of a row holding one of the block kinds (a bit per kind),
+ * of words first..last. */
+static inline uint64_t kind_columns(const uint8_t row[SIZE], unsigned kinds, int first,
+                                    int last) {
+  uint64_t out = 0;
+  for (unsigned v = 0; kinds >> v; v++)
+    if ((kinds >> v) & 1U) out |= columns_equal(row, (uint8_t)v, first, last);
+  return out;
+}
+
 /* The allowed cells of a spawn and the sums XLA's cumulative sum of their
  * p is made of. */
 struct spawn_sums {
@@ -933,16 +982,17 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
          sizeof m->allowed[0] * (size_t)(m->last_chunk - m->first_chunk + 1) * CHUNK);
   int32_t count = 0;
   for (int32_t r = first_row; r <= last_row; r++) {
-    int32_t room = DESPAWN_DISTANCE - 1 - abs32(r - pr);
-    for (int32_t c = max32(0, pc - room); c <= min32(SIZE - 1, pc + room); c++) {
-      /* without branches: which cells pass is not predictable */
-      int32_t distance = abs32(r - pr) + abs32(c - pc);
-      unsigned ok = (unsigned)(distance > nearest) & ((kinds >> (s->map[r][c] & 31U)) & 1U) &
-                    (unsigned)(s->mob_map[r][c] == 0);
-      int cell = r * SIZE + c;
-      m->allowed[cell / TILE] |= (uint16_t)(ok << (cell % TILE));
-      count += (int32_t)ok;
-    }
+    /* the row's cells nearer than the despawn distance, less those not
+     * farther than `nearest` */
+    int32_t dr = abs32(r - pr), room = DESPAWN_DISTANCE - 1 - dr, inner = nearest - dr;
+    uint64_t window = column_range(pc - room, pc + room);
+    if (inner >= 0) window &= ~column_range(pc - inner, pc + inner);
+    int first = max32(pc - room, 0) / 8, last = min32(pc + room, SIZE - 1) / 8;
+    uint64_t bits = window & kind_columns(s->map[r], kinds, first, last) &
+                    columns_equal(s->mob_map[r], 0, first, last); /* no creature there */
+    count += bit_count64(bits);
+    for (int j = 0; j < SIZE / TILE; j++)
+      m->allowed[r * (SIZE / TILE) + j] = (uint16_t)(bits >> (TILE * j));
   }
   if (count == 0) return 0;
   float share = 1.0f / (float)count;
@@ -1200,7 +1250,10 @@ int crafter_cc_env_step_many(crafter_cc_state *states, const crafter_jaxkey *key
     int n = count - first < GROUP ? count - first : GROUP;
     crafter_jaxkey step_keys[GROUP];
     struct draws d[GROUP];
-    half_group(keys + first, n, 0U, step_keys); /* key_step of split(key) */
+    row k;
+    to_row(keys + first, n, &k);
+    hash_pair(&k, 0U, &k, 0U, &k, &k); /* key_step of split(key) */
+    from_row(&k, n, step_keys);
     draw_group(step_keys, n, d);
     for (int i = first; i < first + n; i++) {
       rewards[i] = step_drawn(&states[i], &d[i - first], actions[i], CRAFTER_CC_AS_JAX);
@@ -1211,6 +1264,33 @@ int crafter_cc_env_step_many(crafter_cc_state *states, const crafter_jaxkey *key
     }
   }
   return status;
+}
+
+void crafter_cc_game_step_each(crafter_cc_state *const *states, const crafter_jaxkey *keys,
+                               const int *actions, int count, float *rewards) {
+  for (int first = 0; first < count; first += GROUP) {
+    int n = count - first < GROUP ? count - first : GROUP;
+    struct draws d[GROUP];
+    draw_group(keys + first, n, d);
+    for (int i = 0; i < n; i++)
+      rewards[first + i] =
+          step_drawn(states[first + i], &d[i], actions[first + i], CRAFTER_CC_AS_JAX);
+  }
+}
+
+void crafter_cc_schedule_steps(crafter_jaxkey *keys, int count, crafter_jaxkey *step_keys,
+                               crafter_jaxkey *reset_keys) {
+  for (int first = 0; first < count; first += GROUP) {
+    int n = count - first < GROUP ? count - first : GROUP;
+    row key, k, step, reset;
+    /* key, k = split(key); key_step, key_reset = split(k) */
+    to_row(keys + first, n, &key);
+    split_row(&key, &key, &k);
+    split_row(&k, &step, &reset);
+    from_row(&key, n, keys + first);
+    from_row(&step, n, step_keys + first);
+    from_row(&reset, n, reset_keys + first);
+  }
 }
 
 crafter_jaxkey crafter_cc_schedule_start(int64_t seed, crafter_jaxkey *key) {

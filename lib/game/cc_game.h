@@ -76,6 +76,20 @@ int crafter_cc_env_step(crafter_cc_state *state, crafter_jaxkey key, int action,
 int crafter_cc_env_step_many(crafter_cc_state *states, const crafter_jaxkey *keys,
                              const int *actions, int count, float *rewards, int *dones);
 
+/* crafter_cc_game_step of `count` states at once: states[i] steps with
+ * keys[i] and actions[i] (0..16) and its reward goes to rewards[i], each
+ * exactly as one at a time; the envs' hashing shares the vector lanes
+ * (crafter_cc_env_step_many's). */
+void crafter_cc_game_step_each(crafter_cc_state *const *states, const crafter_jaxkey *keys,
+                               const int *actions, int count, float *rewards);
+
+/* The keys of the next step of `count` schedules at once: keys[i] moves
+ * on as crafter_cc_schedule_next moves it, and of the k that returns,
+ * split(k) = key_step, key_reset (the auto-reset env's) go to
+ * step_keys[i] and reset_keys[i]. */
+void crafter_cc_schedule_steps(crafter_jaxkey *keys, int count, crafter_jaxkey *step_keys,
+                               crafter_jaxkey *reset_keys);
+
 /* The step and the env's step computed the way `arith` says
  * (game/cc_worldgen.h's ways JAX does not compute: the light level's
  * timestep / 300 divided, where XLA multiplies by the float32 1/300; or

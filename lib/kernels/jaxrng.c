@@ -128,6 +128,78 @@ __attribute__((target("avx512f,avx512vl"))) static void lanes_avx512(const uint3
 }
 #endif
 
+/* CRAFTER_JAX_WIDE lanes: V vectors of W lanes each, their rounds
+ * interleaved so that the chains of dependent instructions of one vector
+ * hide each other's latency. */
+#define WIDE_ROUND(by)                                  \
+  for (int v = 0; v < V; v++) {                         \
+    a[v] += b[v];                                       \
+    b[v] = ((b[v] << (by)) | (b[v] >> (32U - (by)))) ^ a[v]; \
+  }
+#define WIDE_FOUR(r0, r1, r2, r3) \
+  WIDE_ROUND(r0);                 \
+  WIDE_ROUND(r1);                 \
+  WIDE_ROUND(r2);                 \
+  WIDE_ROUND(r3)
+#define WIDE_INJECT(x, y, g) \
+  for (int v = 0; v < V; v++) a[v] += x[v], b[v] += y[v] + (g)
+#define WIDE_BODY(vec)                                                              \
+  enum { W = (int)(sizeof(vec) / 4), V = CRAFTER_JAX_WIDE / W };                   \
+  vec p[V], q[V], r[V], a[V], b[V];                                                \
+  for (int v = 0; v < V; v++) {                                                    \
+    memcpy(&p[v], k0 + v * W, sizeof(vec)), memcpy(&q[v], k1 + v * W, sizeof(vec)); \
+    memcpy(&a[v], x0 + v * W, sizeof(vec)), memcpy(&b[v], x1 + v * W, sizeof(vec)); \
+    r[v] = p[v] ^ q[v] ^ 0x1BD11BDAU;                                              \
+  }                                                                                \
+  WIDE_INJECT(p, q, 0U);                                                           \
+  WIDE_FOUR(13, 15, 26, 6);                                                        \
+  WIDE_INJECT(q, r, 1U);                                                           \
+  WIDE_FOUR(17, 29, 16, 24);                                                       \
+  WIDE_INJECT(r, p, 2U);                                                           \
+  WIDE_FOUR(13, 15, 26, 6);                                                        \
+  WIDE_INJECT(p, q, 3U);                                                           \
+  WIDE_FOUR(17, 29, 16, 24);                                                       \
+  WIDE_INJECT(q, r, 4U);                                                           \
+  WIDE_FOUR(13, 15, 26, 6);                                                        \
+  WIDE_INJECT(r, p, 5U);                                                           \
+  for (int v = 0; v < V; v++)                                                      \
+  memcpy(x0 + v * W, &a[v], sizeof(vec)), memcpy(x1 + v * W, &b[v], sizeof(vec))
+
+static void wide_plain(const uint32_t *k0, const uint32_t *k1, uint32_t *x0, uint32_t *x1) {
+  WIDE_BODY(lanes4);
+}
+
+#if defined(CRAFTER_FASTGEN_X86)
+__attribute__((target("avx2"))) static void wide_avx2(const uint32_t *k0, const uint32_t *k1,
+                                                      uint32_t *x0, uint32_t *x1) {
+  WIDE_BODY(lanes8);
+}
+
+typedef uint32_t lanes16 __attribute__((vector_size(64)));
+__attribute__((target("avx512f"))) static void wide_avx512(const uint32_t *k0, const uint32_t *k1,
+                                                           uint32_t *x0, uint32_t *x1) {
+  WIDE_BODY(lanes16);
+}
+#endif
+
+void crafter_jax_threefry2x32_wide(int level, const uint32_t k0[CRAFTER_JAX_WIDE],
+                                   const uint32_t k1[CRAFTER_JAX_WIDE],
+                                   uint32_t x0[CRAFTER_JAX_WIDE], uint32_t x1[CRAFTER_JAX_WIDE]) {
+#if defined(CRAFTER_FASTGEN_X86)
+  if (level >= 4) {
+    wide_avx512(k0, k1, x0, x1);
+    return;
+  }
+  if (level >= 3) {
+    wide_avx2(k0, k1, x0, x1);
+    return;
+  }
+#else
+  (void)level;
+#endif
+  wide_plain(k0, k1, x0, x1);
+}
+
 void crafter_jax_threefry2x32_lanes(int level, const uint32_t k0[CRAFTER_JAX_LANES],
                                     const uint32_t k1[CRAFTER_JAX_LANES],
                                     uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]) {

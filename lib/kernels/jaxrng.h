@@ -81,6 +81,15 @@ void crafter_jax_threefry2x32_lanes(int level, const uint32_t k0[CRAFTER_JAX_LAN
                                     const uint32_t k1[CRAFTER_JAX_LANES],
                                     uint32_t x0[CRAFTER_JAX_LANES], uint32_t x1[CRAFTER_JAX_LANES]);
 
+/* crafter_jax_threefry2x32_lanes for CRAFTER_JAX_WIDE lanes at once: two
+ * 512-bit registers side by side with AVX-512, four 256-bit ones with
+ * AVX2, plain vectors otherwise.  Each lane costs less than in eight
+ * lanes, for callers that have that many hashes at hand. */
+enum { CRAFTER_JAX_WIDE = 32 };
+void crafter_jax_threefry2x32_wide(int level, const uint32_t k0[CRAFTER_JAX_WIDE],
+                                   const uint32_t k1[CRAFTER_JAX_WIDE],
+                                   uint32_t x0[CRAFTER_JAX_WIDE], uint32_t x1[CRAFTER_JAX_WIDE]);
+
 /* Key number `index` of jax.random.split(key, shape), the keys in
  * row-major order: for split(key, n), keys[index]; for split(key, (a, b)),
  * keys[index / b][index % b].  It is the hash of the counter

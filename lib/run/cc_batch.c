@@ -1,5 +1,6 @@
 #include "run/cc_batch.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +27,40 @@ struct crafter_cc_batch {
   int failed;
 };
 
+/* The pixel observation of env i into out (little-endian float32): in
+ * place where the buffer is aligned for floats, as the symbolic one. */
+static void draw_into(crafter_cc_batch *batch, int i, uint8_t *out) {
+  const crafter_cc_state *state = &batch->envs[i].state;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if ((uintptr_t)out % _Alignof(float) == 0) {
+    crafter_cc_render_pixels(state, batch->options.pixels, (float *)(void *)out);
+    return;
+  }
+#endif
+  float values[CRAFTER_CC_PIXELS_SIZE];
+  crafter_cc_render_pixels(state, batch->options.pixels, values);
+  for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
+}
+
 static void observe_into(crafter_cc_batch *batch, int i, uint8_t *buffer) {
+  uint8_t *out = buffer + batch->obs_bytes * (size_t)i;
+  if (batch->options.pixels) {
+    draw_into(batch, i, out);
+    return;
+  }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* The floats are already their little-endian bytes: drawn in place
+   * where the buffer is aligned for them. */
+  if ((uintptr_t)out % _Alignof(float) == 0) {
+    crafter_cc_render_symbolic(&batch->envs[i].state, (float *)(void *)out);
+    return;
+  }
   float values[CRAFTER_SYMBOLIC_SIZE];
   crafter_cc_render_symbolic(&batch->envs[i].state, values);
-  uint8_t *out = buffer + batch->obs_bytes * (size_t)i;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  memcpy(out, values, sizeof values); /* already the little-endian bytes */
+  memcpy(out, values, sizeof values);
 #else
+  float values[CRAFTER_SYMBOLIC_SIZE];
+  crafter_cc_render_symbolic(&batch->envs[i].state, values);
   for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
 #endif
 }
@@ -59,77 +87,70 @@ static void start_job(void *context, int i) {
   observe(batch, i);
 }
 
-/* The next episode after an end or a reset: a level's copy, or the world
- * of the key the schedule gave (the auto-reset's or the reset's). */
-static int start_next(crafter_cc_batch *batch, int i, int restart) {
+/* The next episode asked for by a reset: a level's copy (the reset's key
+ * drawn from the schedule and not used), or the world of that key. */
+static int restart(crafter_cc_batch *batch, int i) {
   crafter_cc_env *env = &batch->envs[i];
-  if (batch->options.levels) {
-    if (restart) crafter_cc_schedule_next(&env->key); /* the reset's key, drawn and not used */
+  if (!batch->options.levels) return crafter_cc_env_restart(env);
+  crafter_cc_schedule_next(&env->key);
+  crafter_cc_levels_start(env, batch->options.levels, crafter_level_pick(&batch->pickers[i]));
+  return 0;
+}
+
+/* After a step (crafter_cc_env_act_only): an episode that ended starts
+ * the next, Craftax's auto-reset or a level's copy, or with manual_reset
+ * its last state stays (Craftax's step without auto-reset) and the env
+ * waits.  0, or -1 when memory for a world cannot be had. */
+static int after_step(crafter_cc_batch *batch, int i, int done) {
+  crafter_cc_env *env = &batch->envs[i];
+  if (batch->options.manual_reset) {
+    env->reset_due = 0;
+    if (done) batch->waiting[i] = 1;
+    return 0;
+  }
+  if (done && batch->options.levels) {
     crafter_cc_levels_start(env, batch->options.levels, crafter_level_pick(&batch->pickers[i]));
     return 0;
   }
-  if (restart) return crafter_cc_env_restart(env);
   return crafter_cc_env_reset_due(env);
 }
 
-/* A step with manual reset or levels: the same draws as step_job's, the
- * next episode started by start_next (or not at all, waiting, with manual
- * reset). */
-static void step_modes_job(void *context, int i) {
-  crafter_cc_batch *batch = context;
-  crafter_cc_env *env = &batch->envs[i];
-  crafter_cc_outcome *outcome = &batch->outcomes[i];
-  int failed = 0;
-  if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
-    failed = start_next(batch, i, 1);
-    memset(outcome, 0, sizeof *outcome);
-    outcome->length = env->state.timestep;
-    crafter_cc_report_achievements(&env->state, outcome->achievements);
-    crafter_cc_report_inventory(&env->state, outcome->inventory);
-    batch->started[i] = 1;
-    if (batch->waiting) batch->waiting[i] = 0;
-  } else {
-    crafter_cc_env_act_only(env, batch->actions[i], outcome);
-    if (outcome->done && batch->final) observe_into(batch, i, batch->final);
-    batch->started[i] = 0;
-    if (batch->options.manual_reset) {
-      env->reset_due = 0; /* the state stays: Craftax's step without auto-reset */
-      if (outcome->done) batch->waiting[i] = 1;
-    } else if (outcome->done) {
-      failed = start_next(batch, i, 0);
-      batch->started[i] = 1;
-    }
-  }
-  if (batch->ended) batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
-  if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
-  observe(batch, i);
-}
+/* The envs step in chunks, one job each: a chunk's envs hash their keys
+ * side by side (crafter_cc_env_act_only_many). */
+enum { CHUNK = 16 };
 
-static void step_job(void *context, int i) {
+static void step_chunk(void *context, int c) {
   crafter_cc_batch *batch = context;
-  crafter_cc_env *env = &batch->envs[i];
-  crafter_cc_outcome *outcome = &batch->outcomes[i];
-  int failed;
-  if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
-    failed = crafter_cc_env_restart(env);
-    memset(outcome, 0, sizeof *outcome);
-    outcome->length = env->state.timestep;
-    crafter_cc_report_achievements(&env->state, outcome->achievements);
-    crafter_cc_report_inventory(&env->state, outcome->inventory);
-    batch->started[i] = 1;
-  } else if (batch->final) {
-    /* The state the episode ended in is observed before the auto-reset. */
-    crafter_cc_env_act_only(env, batch->actions[i], outcome);
-    if (outcome->done) observe_into(batch, i, batch->final);
-    failed = crafter_cc_env_reset_due(env);
-    batch->started[i] = (uint8_t)outcome->done;
-  } else {
-    failed = crafter_cc_env_act(env, batch->actions[i], outcome);
-    batch->started[i] = (uint8_t)outcome->done;
+  int first = c * CHUNK, end = batch->options.envs - first < CHUNK ? batch->options.envs
+                                                                    : first + CHUNK;
+  int actions[CHUNK] = {0};
+  for (int i = first; i < end; i++)
+    actions[i - first] =
+        batch->actions[i] == CRAFTER_CC_BATCH_RESET ? -1 : (int)batch->actions[i];
+  crafter_cc_env_act_only_many(batch->envs + first, actions, end - first, batch->outcomes + first);
+  for (int i = first; i < end; i++) {
+    crafter_cc_env *env = &batch->envs[i];
+    crafter_cc_outcome *outcome = &batch->outcomes[i];
+    int failed;
+    if (batch->actions[i] == CRAFTER_CC_BATCH_RESET) {
+      failed = restart(batch, i);
+      memset(outcome, 0, sizeof *outcome);
+      outcome->length = env->state.timestep;
+      crafter_cc_report_achievements(&env->state, outcome->achievements);
+      crafter_cc_report_inventory(&env->state, outcome->inventory);
+      batch->started[i] = 1;
+      if (batch->waiting) batch->waiting[i] = 0;
+    } else {
+      /* The state the episode ended in is observed before the auto-reset. */
+      if (batch->final && outcome->done) observe_into(batch, i, batch->final);
+      failed = after_step(batch, i, outcome->done);
+      batch->started[i] = (uint8_t)(outcome->done && !batch->options.manual_reset);
+    }
+    if (batch->ended)
+      batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
+    if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
+    observe(batch, i);
   }
-  if (batch->ended) batch->ended[i] = batch->actions[i] != CRAFTER_CC_BATCH_RESET && outcome->done;
-  if (failed) __atomic_store_n(&batch->failed, 1, __ATOMIC_RELAXED);
-  observe(batch, i);
 }
 
 crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, char *error,
@@ -141,7 +162,9 @@ crafter_cc_batch *crafter_cc_batch_new(const crafter_cc_batch_options *options, 
   }
   batch->options = *options;
   if (batch->options.first_episode < 1) batch->options.first_episode = 1;
-  batch->obs_bytes = options->symbolic ? 4 * (size_t)CRAFTER_SYMBOLIC_SIZE : 0;
+  batch->obs_bytes = options->pixels     ? 4 * (size_t)CRAFTER_CC_PIXELS_SIZE
+                     : options->symbolic ? 4 * (size_t)CRAFTER_SYMBOLIC_SIZE
+                                         : 0;
   batch->envs = calloc((size_t)options->envs, sizeof *batch->envs);
   batch->own_obs = batch->obs_bytes ? malloc(batch->obs_bytes * (size_t)options->envs) : NULL;
   int finals = options->final_obs && batch->obs_bytes;
@@ -195,8 +218,7 @@ int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
   batch->actions = actions;
   batch->outcomes = outcomes;
   batch->started = started;
-  int modes = batch->options.manual_reset || batch->options.levels;
-  crafter_pool_run(batch->pool, batch->options.envs, modes ? step_modes_job : step_job, batch);
+  crafter_pool_run(batch->pool, (batch->options.envs + CHUNK - 1) / CHUNK, step_chunk, batch);
   return batch->failed ? -1 : 0;
 }
 

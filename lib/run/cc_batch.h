@@ -25,6 +25,10 @@ typedef struct crafter_cc_batch_options {
                             start and step (cc_render.h), 0: none */
   int final_obs;         /* with symbolic, 1: also the observation of the state an episode
                             ended in, before the auto-reset replaces it (for recordings) */
+  /* not NULL (symbolic 0): every env's pixel observation is made instead,
+   * drawn with these textures (cc_render.h: CRAFTER_CC_PIXELS_SIZE
+   * float32), which must outlive the batch */
+  const struct crafter_cc_textures *pixels;
   int manual_reset;      /* 1: an episode that ends is not reset: the env stays in its last
                             state and plays on from it, as Craftax's env without auto-reset
                             does, each step still drawing its key from the schedule, until

@@ -17,6 +17,7 @@
 #include "run/levels.h"
 #include "run/proto.h"
 #include "run/traj_writer.h"
+#include "view/cc_render.h"
 #include "view/textures.h"
 
 double crafter_now(void) {
@@ -199,6 +200,7 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
       .symbolic = options->batch.episode.obs_kind == CRAFTER_OBS_SYMBOLIC,
       .levels = options->cc_levels,
       .level_order = options->level_order,
+      .pixels = options->batch.episode.obs_kind == CRAFTER_OBS_PIXELS ? options->cc_textures : NULL,
   };
   crafter_cc_batch *batch = crafter_cc_batch_new(&batch_options, error, error_size);
   if (!batch) return -1;
@@ -654,11 +656,27 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
     options.batch.episode.obs_kind = run.obs_kind;
     options.cc_levels = run.cc_level_set;
     options.level_order = run.levels.order;
+    crafter_cc_textures *cc_textures = NULL;
+    if (run.obs_kind == CRAFTER_OBS_PIXELS) { /* Craftax's assets folder, or the built-in */
+      cc_textures = malloc(sizeof *cc_textures);
+      int loaded = !cc_textures ? crafter_fail(error, sizeof(error), "out of memory")
+                   : run.textures
+                       ? crafter_cc_textures_load(cc_textures, run.textures, error, sizeof(error))
+                       : crafter_cc_textures_load_builtin(cc_textures, error, sizeof(error));
+      if (loaded < 0) {
+        fprintf(err, "%s: %s%s\n", program, run.textures ? "--textures: " : "", error);
+        free(cc_textures);
+        crafter_run_free(&run);
+        return 1;
+      }
+      options.cc_textures = cc_textures;
+    }
     double compare_old[3];
     int status = request->compare_path &&
                          compare_load(program, request->compare_path, compare_old, err) < 0
                      ? 1
                      : measure(program, request, &options, compare_old, out, err);
+    free(cc_textures);
     crafter_run_free(&run);
     return status;
   }

@@ -16,6 +16,7 @@
 #include "run/proto.h"
 #include "run/traj_writer.h"
 #include "tools/input.h"
+#include "view/cc_render.h"
 #include "view/obskind.h"
 #include "view/render.h"
 
@@ -23,6 +24,7 @@ typedef struct cc_session {
   const crafter_session_options *options;
   const crafter_game_info *game;
   crafter_cc_batch *batch;
+  crafter_cc_textures *textures; /* --obs pixels: what they are drawn with */
   int envs;
   FILE *out;
   size_t obs_bytes;
@@ -207,6 +209,10 @@ static void write_obs(cc_session *s, crafter_json_writer *json, int i) {
   const uint8_t *obs = crafter_cc_batch_obs(s->batch, i);
   if (!obs) return;
   crafter_json_key(json, "obs");
+  if (s->textures) { /* pixels: the float32 values' little-endian bytes in base64 */
+    crafter_json_base64(json, obs, s->obs_bytes);
+    return;
+  }
   crafter_json_begin_array(json);
   for (size_t k = 0; k < s->obs_bytes / 4; k++)
     crafter_json_python_double(json, crafter_get_f32(obs + 4 * k));
@@ -485,11 +491,18 @@ static void write_header(cc_session *s) {
   crafter_params_default(&params);
   uint32_t shape[3] = {0, 0, 0};
   crafter_obs_kind_shape(s->options->run.obs_kind, &params, 1, shape);
+  int element = kind->element;
+  if (s->textures) { /* Craftax's pixels: rows, columns, RGB as float32 */
+    shape[0] = CRAFTER_CC_PIXELS_ROWS;
+    shape[1] = CRAFTER_CC_PIXELS_COLUMNS;
+    shape[2] = 3;
+    element = CRAFTER_OBS_ELEMENT_FLOAT32;
+  }
   crafter_put_u32(header + 8, CRAFTER_PROTOCOL_GAME_VERSION);
   crafter_put_u32(header + 12, (uint32_t)sizeof(header));
   crafter_put_u32(header + 16, (uint32_t)s->envs);
   crafter_put_u32(header + 20, (uint32_t)kind->protocol_id);
-  crafter_put_u32(header + 24, (uint32_t)kind->element);
+  crafter_put_u32(header + 24, (uint32_t)element);
   for (int k = 0; k < 3; k++) crafter_put_u32(header + 28 + 4 * k, shape[k]);
   crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
   crafter_put_u32(header + 44, (uint32_t)s->frame_bytes);
@@ -686,7 +699,7 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
         if (actions[i] == CRAFTER_PROTOCOL_RENDER)
           snprintf(error, error_size,
                    "step %ld, env %d: byte %d asks for a render, which %s does not answer: "
-                   "it draws no pixels here (crafter-protocol(5))",
+                   "its pictures are observations, --obs pixels (crafter-protocol(5))",
                    step, i, actions[i], s->game->title);
         else
           snprintf(error, error_size, "step %ld, env %d: action %d out of range (0..%d, or %d to reset)",
@@ -714,6 +727,24 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
   }
 }
 
+/* --obs pixels: the textures of --textures (Craftax's assets folder),
+ * else the toolkit's own.  0, or -1 with the error. */
+static int load_pixel_textures(cc_session *s, char *error, size_t error_size) {
+  const char *folder = s->options->run.textures;
+  if (!(s->textures = malloc(sizeof *s->textures))) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  if (!folder) return crafter_cc_textures_load_builtin(s->textures, error, error_size);
+  char reason[4096 + 200];
+  if (crafter_cc_textures_load(s->textures, folder, reason, sizeof reason) == 0) return 0;
+  snprintf(error, error_size,
+           "--textures: %s (it names Craftax-Classic's assets folder, craftax_classic/assets "
+           "of an installed craftax package)",
+           reason);
+  return -1;
+}
+
 int crafter_cc_session_run(const crafter_session_options *options, int input, FILE *output,
                            char *error, size_t error_size) {
   if (options->semantic_info) {
@@ -735,6 +766,10 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
   s.game = crafter_game_info_of(options->run.game);
   s.envs = options->run.envs;
   s.out = output;
+  if (options->run.obs_kind == CRAFTER_OBS_PIXELS && load_pixel_textures(&s, error, error_size) < 0) {
+    free(s.textures);
+    return 1;
+  }
   crafter_cc_batch_options batch = {
       .envs = s.envs,
       .threads = options->run.threads > 0 ? options->run.threads : 1,
@@ -745,6 +780,7 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
       .manual_reset = options->manual_reset,
       .levels = options->run.cc_level_set,
       .level_order = options->run.levels.order,
+      .pixels = s.textures,
   };
   s.outcomes = calloc((size_t)s.envs, sizeof *s.outcomes);
   s.started = calloc((size_t)s.envs, 1);
@@ -772,6 +808,7 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
   for (int i = 0; s.recorders && i < s.envs; i++) crafter_traj_recorder_free(s.recorders[i]);
   free(s.recorders);
   crafter_cc_batch_free(s.batch);
+  free(s.textures);
   free(in);
   if (s.ring)
     munmap(s.ring, s.ring_bytes);

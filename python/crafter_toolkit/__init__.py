@@ -24,7 +24,9 @@ package registered them):
     envs = crafter_toolkit.VectorEnv(64, obs="pixels")
 
 Craftax-Classic (crafter-games(7): craftax 1.6.1's game, exact) under
-Craftax's names: gymnasium.make("crafter_toolkit/Craftax-Classic-Symbolic-v1"),
+Craftax's names: gymnasium.make("crafter_toolkit/Craftax-Classic-Symbolic-v1")
+or "crafter_toolkit/Craftax-Classic-Pixels-v1" (its 63x63x3 float32 pixels,
+with the installed craftax package's textures),
 gymnasium.make_vec(that id, 64) or crafter_toolkit.CraftaxVectorEnv(64)
 (Craftax's same-step auto-reset), crafter_toolkit.sb3.CraftaxVecEnv(64);
 crafter_toolkit.craftax moves states between JAX's EnvState and the envs'

@@ -24,7 +24,8 @@ _noticed = False
 
 
 class TexturesWarning(UserWarning):
-    """Pixels are drawn with the toolkit's built-in textures, not Crafter's."""
+    """Pixels are drawn with the toolkit's built-in textures, not the
+    game's own (Crafter's, or Craftax's for Craftax-Classic)."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -72,4 +73,64 @@ def notice():
         f"observations differ from crafter.Env's.  `{INSTALL}` installs Crafter's textures, "
         "which crafter_toolkit then uses by itself (or name a folder with textures= or "
         f"{VARIABLE}; textures='builtin' chooses the built-in ones without this notice)",
+        TexturesWarning, stacklevel=4)
+
+
+# Craftax-Classic's pixels (crafter-games(7)) are drawn with Craftax's own
+# textures: the craftax_classic/assets folder of the installed craftax
+# package, found without importing it (nor jax: `pip install --no-deps
+# craftax==1.6.1` is enough), else a folder the caller names, else the
+# toolkit's built-in textures, which the first pixel observation of the
+# process then says once.  CRAFTER_TEXTURES, which names Crafter's
+# textures, is not read for them.
+CRAFTAX_PROBES = ("grass", "plant_on_grass", "ripe_plant_on_grass", "debug_tile", "player-left",
+                  "1", "9", "iron_sword")
+CRAFTAX_INSTALL = "pip install --no-deps craftax==1.6.1"
+
+_noticed_craftax = False
+
+
+@functools.lru_cache(maxsize=None)
+def craftax_assets():
+    """The craftax_classic/assets folder of the installed craftax package
+    (the first `craftax` on sys.path, as `import craftax` would find it),
+    or None.  Neither craftax nor jax is imported."""
+    try:
+        spec = importlib.machinery.PathFinder.find_spec("craftax")
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        folder = os.path.join(location, "craftax_classic", "assets")
+        if all(os.path.isfile(os.path.join(folder, name + ".png")) for name in CRAFTAX_PROBES):
+            return folder
+    return None
+
+
+def choose_craftax(textures):
+    """(arguments for crafter-step, whether these are the built-in
+    textures by default) for Craftax-Classic's pixels with textures=: a
+    folder (Craftax's assets folder), "builtin", or None (the installed
+    craftax's assets, else the built-in ones)."""
+    if textures is None:
+        textures = craftax_assets()
+        if textures is None:
+            return [], True
+    elif isinstance(textures, str) and textures == BUILTIN:
+        return [], False
+    return ["--textures", os.fspath(textures)], False
+
+
+def notice_craftax():
+    """Says once a process that Craftax-Classic's pixels are drawn with
+    the built-in textures, and how to get Craftax's."""
+    global _noticed_craftax
+    if _noticed_craftax:
+        return
+    _noticed_craftax = True
+    warnings.warn(
+        "crafter_toolkit draws Craftax-Classic's pixels with its built-in textures, which are "
+        "not Craftax's: observations differ from Craftax-Classic-Pixels-v1's.  "
+        f"`{CRAFTAX_INSTALL}` installs Craftax's textures, which crafter_toolkit then uses by "
+        "itself (or name its craftax_classic/assets folder with textures=; textures='builtin' "
+        "chooses the built-in ones without this notice)",
         TexturesWarning, stacklevel=4)

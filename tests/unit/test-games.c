@@ -133,6 +133,50 @@ static void replays(void) {
   ok(inventories, "an outcome's inventory is the state's after the step, before an auto-reset");
 }
 
+/* crafter_cc_env_act_only_many: 70 envs (a chunk of 64 and part of
+ * another, groups of lanes whole and in part) stepped together, some left
+ * out at each step, against the same envs stepped one at a time: the same
+ * outcomes, states and keys. */
+static void many(void) {
+  enum { ENVS = 70, STEPS_MANY = 400 };
+  static crafter_cc_env together[ENVS], alone[ENVS];
+  static crafter_cc_outcome a[ENVS], b[ENVS];
+  int actions[ENVS], started = 1, same = 1, left = 0, ends = 0;
+  for (int i = 0; i < ENVS; i++)
+    started &= crafter_cc_env_start(&together[i], 1000 + i) == 0 &&
+               crafter_cc_env_start(&alone[i], 1000 + i) == 0;
+  uint64_t random = 11;
+  for (int t = 0; t < STEPS_MANY && started; t++) {
+    for (int i = 0; i < ENVS; i++) {
+      random = random * 6364136223846793005ULL + 1442695040888963407ULL;
+      uint32_t r = (uint32_t)(random >> 33);
+      actions[i] = r % 10 == 0 ? -1 : (int)(r % 17); /* a tenth left out */
+      left += actions[i] < 0;
+      memset(&a[i], 0x5a, sizeof a[i]); /* the padding alike */
+      memset(&b[i], 0x5a, sizeof b[i]);
+    }
+    crafter_cc_env_act_only_many(together, actions, ENVS, b);
+    for (int i = 0; i < ENVS; i++) {
+      if (actions[i] < 0) {
+        static crafter_cc_outcome untouched;
+        memset(&untouched, 0x5a, sizeof untouched);
+        same &= memcmp(&b[i], &untouched, sizeof untouched) == 0;
+      } else {
+        crafter_cc_env_act_only(&alone[i], actions[i], &a[i]);
+        same &= memcmp(&a[i], &b[i], sizeof a[i]) == 0;
+        ends += a[i].done;
+      }
+      started &= crafter_cc_env_reset_due(&together[i]) == 0 &&
+                 crafter_cc_env_reset_due(&alone[i]) == 0;
+      same &= memcmp(&together[i], &alone[i], sizeof alone[i]) == 0;
+    }
+  }
+  ok(started && same && ends > 20,
+     "%d envs stepped together %d times (%d steps left out, %d episodes ended) are the envs "
+     "stepped one at a time: outcomes, states and keys",
+     ENVS, STEPS_MANY, left, ends);
+}
+
 int main(void) {
   int named = 1, listed = 1;
   for (int id = 0; id < CRAFTER_GAME_COUNT; id++) {
@@ -186,5 +230,6 @@ int main(void) {
         reported &= achievements[to] == (k % 3 == 0);
   ok(reported, "the achievements are reported under their names");
   replays();
+  many();
   return tap_done();
 }
