@@ -88,6 +88,7 @@ class Snapshot:
         if self._player is None:
             row = self.rows[0] if self.present & 1 and len(self.rows) else None
             pos = (int(row["x"]), int(row["y"])) if row is not None else (-1, -1)
+            pos = read_only_array(np.array(pos, np.int64))
             # A reset makes crafter's player anew, its action "noop"; the
             # engine keeps the last action given.
             action = ACTIONS[self.action] if self.step else "noop"
@@ -99,9 +100,10 @@ class Snapshot:
         """The world's objects in creation order (crafter's world.objects)."""
         if self._objects is None:
             made = []
-            for index, row in enumerate(self.rows.tolist()):
+            # Positions as crafter's: int64 arrays (here views of one).
+            places = read_only_array(np.stack([self.rows["x"], self.rows["y"]], 1).astype(np.int64))
+            for row, pos in zip(self.rows.tolist(), places):
                 kind, facing, _, x, y, health, counter = row
-                pos = (x, y)
                 if kind == 0:
                     made.append(self.player)
                 elif kind == 1:

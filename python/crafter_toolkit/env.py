@@ -144,6 +144,7 @@ class Env(_Base):
         # crafter's _area, _view, _size, _reward, _length and _seed, read-only.
         self._arguments = dict(area=area, view=view_array, size=size_array, reward=reward,
                                length=length, seed=seed)
+        self._reward_on = reward  # what step() reads
         self._stream = _stream.Stream(
             envs=1, obs=obs, seed=seed, area=area, view=view, size=size,
             length=length or 0, textures=textures, manual_reset=True, semantic=True,
@@ -261,7 +262,7 @@ class Env(_Base):
             if done:
                 self._stats.episode_ended(0, frame["achievements"][0])
         self._ended |= done
-        if not self._reward:
+        if not self._reward_on:
             reward = 0.0
         return self._observation(frame), reward, done, info
 

@@ -51,10 +51,11 @@ class ReadOnlyDict(dict):
     """A dict (crafter's inventories and achievements are dicts: equal to
     them, JSON-able, copied with .copy()) that refuses every change."""
 
-    __slots__ = ("_what",)
+    __slots__ = ()
+    _what = "this dict"
 
     def _refuse(self, *args, **kwargs):
-        raise refuse(getattr(self, "_what", "this dict"))
+        raise refuse(self._what)
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     update = pop = popitem = clear = setdefault = _refuse
@@ -63,10 +64,15 @@ class ReadOnlyDict(dict):
         return dict, (dict(self),)  # a copy or a pickle is a plain dict
 
 
+_DICTS = {}
+
+
 def frozen(values, what):
-    d = ReadOnlyDict(values)
-    object.__setattr__(d, "_what", what)
-    return d
+    """A ReadOnlyDict of values whose refusals name `what`."""
+    kind = _DICTS.get(what)
+    if kind is None:
+        kind = _DICTS[what] = type("ReadOnlyDict", (ReadOnlyDict,), {"__slots__": (), "_what": what})
+    return kind(values)
 
 
 def read_only_array(array):
@@ -78,11 +84,10 @@ class Object:
     """crafter.objects.Object: a thing in the world at a cell."""
 
     def __init__(self, world, pos, health):
-        # Made by the view only; attributes are then fixed.
-        object.__setattr__(self, "world", world)
-        object.__setattr__(self, "pos", read_only_array(np.array(pos, np.int64)))
-        object.__setattr__(self, "inventory", frozen({"health": health}, "inventory"))
-        object.__setattr__(self, "removed", False)
+        # Made by the view only (pos a read-only int64 array); attributes
+        # are then fixed.
+        self.__dict__.update(world=world, pos=pos, inventory=frozen({"health": health}, "inventory"),
+                             removed=False)
 
     def __setattr__(self, name, value):
         raise refuse(f"{type(self).__name__}.{name}")
@@ -144,18 +149,18 @@ class Player(Object):
 
     def __init__(self, world, pos, record, action):
         super().__init__(world, pos, int(record["inventory"][0]))
-        put = object.__setattr__
-        put(self, "facing", (int(record["facing"][0]), int(record["facing"][1])))
-        put(self, "inventory", frozen(zip(ITEMS, record["inventory"].tolist()), "inventory"))
-        put(self, "achievements", frozen(zip(ACHIEVEMENTS, record["achievements"].tolist()),
-                                         "achievements"))
-        put(self, "action", action)
-        put(self, "sleeping", bool(record["sleeping"]))
-        put(self, "_last_health", int(record["last_health"]))
+        fields = self.__dict__
+        fields.update(
+            facing=(int(record["facing"][0]), int(record["facing"][1])),
+            inventory=frozen(zip(ITEMS, record["inventory"].tolist()), "inventory"),
+            achievements=frozen(zip(ACHIEVEMENTS, record["achievements"].tolist()),
+                                "achievements"),
+            action=action, sleeping=bool(record["sleeping"]),
+            _last_health=int(record["last_health"]))
         # crafter's counters are ints until a sleeping step adds a half.
         for name in ("hunger", "thirst", "fatigue", "recover"):
             value = float(record[name])
-            put(self, "_" + name, int(value) if value.is_integer() else value)
+            fields["_" + name] = int(value) if value.is_integer() else value
 
     @property
     def texture(self):
@@ -181,8 +186,7 @@ class Zombie(Object):
 
     def __init__(self, world, pos, health, player, cooldown):
         super().__init__(world, pos, health)
-        object.__setattr__(self, "player", player)
-        object.__setattr__(self, "cooldown", cooldown)
+        self.__dict__.update(player=player, cooldown=cooldown)
 
     @property
     def texture(self):
@@ -194,8 +198,7 @@ class Skeleton(Object):
 
     def __init__(self, world, pos, health, player, reload):
         super().__init__(world, pos, health)
-        object.__setattr__(self, "player", player)
-        object.__setattr__(self, "reload", reload)
+        self.__dict__.update(player=player, reload=reload)
 
     @property
     def texture(self):
@@ -217,7 +220,7 @@ class Arrow(Object):
 
     def __init__(self, world, pos, health, facing):
         super().__init__(world, pos, health)
-        object.__setattr__(self, "facing", read_only_array(np.array(facing, np.int64)))
+        self.__dict__["facing"] = read_only_array(np.array(facing, np.int64))
 
     @property
     def texture(self):
@@ -233,7 +236,7 @@ class Plant(Object):
 
     def __init__(self, world, pos, health, grown):
         super().__init__(world, pos, health)
-        object.__setattr__(self, "grown", grown)
+        self.__dict__["grown"] = grown
 
     @property
     def texture(self):
