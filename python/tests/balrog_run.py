@@ -7,8 +7,8 @@ language model, and writes what BALROG shows and reports, a line a step:
 
 SIDE is `crafter` (the installed crafter 1.8.3, in creation order and
 with the recorded daylight: tests/reference/recorder.py), `alias`
-(`sys.modules["crafter"]` is crafter_toolkit) or `shim` (a package named
-crafter first on the path, python/README.md's).  BALROG_FOLDER holds
+(python/README.md's sys.modules alias) or `shim` (python/README.md's shim
+package named crafter, first on the path).  BALROG_FOLDER holds
 BALROG's files (the folder with balrog/ in it).  test_balrog.py runs it
 for each side and compares the lines."""
 
@@ -24,32 +24,38 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
-SHIM = """\
-import sys
+README = os.path.join(TOP, "python", "README.md")
 
-import crafter_toolkit
-from crafter_toolkit import *  # noqa: F401,F403
-from crafter_toolkit import constants, objects, recorder  # noqa: F401
 
-sys.modules.update({"crafter.constants": constants, "crafter.objects": objects,
-                    "crafter.recorder": recorder})
-"""
+def readme_block(after):
+    """The code of the first ```python block of python/README.md after the
+    text `after`, dedented."""
+    import textwrap
+    with open(README, encoding="utf-8") as stream:
+        text = stream.read()
+    start = text.index("```python\n", text.index(after)) + len("```python\n")
+    return textwrap.dedent(text[start:text.index("```", start)])
+
+
+ALIAS = "a `sys.modules` alias, before"
+SHIM = "whose whole `__init__.py` is"
 
 
 def crafter_side(side):
+    """Makes `crafter` the reference or this package, as python/README.md
+    shows (its alias imports BALROG's environments too)."""
     if side == "crafter":
         sys.path.insert(0, os.path.join(TOP, "tests", "reference"))
         import recorder  # noqa: F401  (creation order, the recorded daylight)
         return
     sys.path.insert(0, os.path.join(TOP, "python"))
     if side == "alias":
-        import crafter_toolkit
-        sys.modules["crafter"] = crafter_toolkit
+        exec(compile(readme_block(ALIAS), README, "exec"), {})
     else:
         folder = tempfile.mkdtemp()
         os.mkdir(os.path.join(folder, "crafter"))
         with open(os.path.join(folder, "crafter", "__init__.py"), "w") as stream:
-            stream.write(SHIM)
+            stream.write(readme_block(SHIM))
         sys.path.insert(0, folder)
     import crafter
     assert crafter.Env.__module__ == "crafter_toolkit.env", crafter.Env.__module__
@@ -121,9 +127,9 @@ class Chooser:
 def main():
     side, folder, out = sys.argv[1:4]
     settings = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
-    crafter_side(side)
     stand_in_for_nle()
     sys.path.insert(0, folder)
+    crafter_side(side)
     from balrog.environments import make_env
     kwargs = dict(area=[64, 64], view=[9, 9], size=[256, 256], reward=True, seed=None,
                   max_episode_steps=400, unique_items=True, precise_location=False,

@@ -12,6 +12,7 @@ import pytest
 
 import crafter_toolkit
 from crafter_toolkit import _textures
+from balrog_run import SHIM, readme_block
 from conftest import TOP, crafter_assets
 
 NOTICE = "pip install --no-deps crafter"
@@ -142,10 +143,14 @@ ALIAS_SCRIPT = textwrap.dedent("""
     import numpy as np
     if sys.argv[1] == "alias":
         import crafter_toolkit
-        sys.modules["crafter"] = crafter_toolkit
+        from crafter_toolkit import constants, objects, recorder
+        sys.modules.update({"crafter": crafter_toolkit, "crafter.constants": constants,
+                            "crafter.objects": objects, "crafter.recorder": recorder})
     import crafter
+    import crafter.objects
     import crafter_toolkit
     from crafter_toolkit import _textures
+    assert crafter.objects.Player is crafter_toolkit.objects.Player
     assert crafter.Env is crafter_toolkit.Env, crafter
     env = crafter.Env(seed=7)
     frames = [env.reset()] + [env.step(a)[0] for a in (1, 5, 3, 3, 5)]
@@ -168,7 +173,7 @@ def test_import_crafter_keeps_crafters_pixels(tmp_path, way):
     if way == "shim":
         shim = tmp_path / "shim" / "crafter"
         shim.mkdir(parents=True)
-        (shim / "__init__.py").write_text(SHIM)
+        (shim / "__init__.py").write_text(readme_block(SHIM))
         path.insert(0, str(tmp_path / "shim"))
     environment = {k: v for k, v in os.environ.items() if k != "CRAFTER_TEXTURES"}
     environment["PYTHONPATH"] = os.pathsep.join(path)
@@ -180,16 +185,3 @@ def test_import_crafter_keeps_crafters_pixels(tmp_path, way):
     theirs = crafter.Env(seed=7)
     expected = [theirs.reset()] + [theirs.step(a)[0] for a in (1, 5, 3, 3, 5)]
     assert np.array_equal(np.load(tmp_path / "frames.npy"), np.array(expected))
-
-
-# The shim python/README.md shows.
-SHIM = """\
-import sys
-
-import crafter_toolkit
-from crafter_toolkit import *  # noqa: F401,F403
-from crafter_toolkit import constants, objects, recorder  # noqa: F401
-
-sys.modules.update({"crafter.constants": constants, "crafter.objects": objects,
-                    "crafter.recorder": recorder})
-"""
