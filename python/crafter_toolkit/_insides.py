@@ -88,7 +88,6 @@ class Snapshot:
         if self._player is None:
             row = self.rows[0] if self.present & 1 and len(self.rows) else None
             pos = (int(row["x"]), int(row["y"])) if row is not None else (-1, -1)
-            pos = read_only_array(np.array(pos, np.int64))
             # A reset makes crafter's player anew, its action "noop"; the
             # engine keeps the last action given.
             action = ACTIONS[self.action] if self.step else "noop"
@@ -100,10 +99,8 @@ class Snapshot:
         """The world's objects in creation order (crafter's world.objects)."""
         if self._objects is None:
             made = []
-            # Positions as crafter's: int64 arrays (here views of one).
-            places = read_only_array(np.stack([self.rows["x"], self.rows["y"]], 1).astype(np.int64))
-            for row, pos in zip(self.rows.tolist(), places):
-                kind, facing, _, x, y, health, counter = row
+            for kind, facing, _, x, y, health, counter in self.rows.tolist():
+                pos = (x, y)
                 if kind == 0:
                     made.append(self.player)
                 elif kind == 1:
@@ -121,7 +118,7 @@ class Snapshot:
 
     def object_at(self, pos):
         if self._at is None:
-            self._at = {tuple(int(v) for v in obj.pos): obj for obj in self.objects}
+            self._at = {obj._xy: obj for obj in self.objects}
         return self._at.get(pos)
 
     def semantic(self):
@@ -201,7 +198,7 @@ class World(_Fixed):
         rows = -(-height // CHUNK[1])
         members = {}
         for obj in now.objects:
-            members.setdefault(self.chunk_key(obj.pos), set()).add(obj)
+            members.setdefault(self.chunk_key(obj._xy), set()).add(obj)
         chunks = {}
         for chunk in now.chunk_ids.tolist():
             x, y = chunk // rows * CHUNK[0], chunk % rows * CHUNK[1]
@@ -227,7 +224,7 @@ class World(_Fixed):
         materials = tuple(MAT_NAMES[i] for i in ids)
         objs = set()
         for obj in now.objects:
-            ox, oy = _pos(obj.pos)
+            ox, oy = obj._xy
             if max(x - d, 0) <= ox < x + d + 1 and max(y - d, 0) <= oy < y + d + 1:
                 objs.add(obj)
         return materials, objs

@@ -22,6 +22,8 @@ The classes' names are crafter's, so code that names them from
 "objects.") finds "Player", "Cow", "Zombie", "Skeleton", "Arrow" and
 "Plant" as with crafter; `Env._sem_view._obj_ids` is keyed by them."""
 
+import functools
+
 import numpy as np
 
 from ._errors import ReadOnlyError
@@ -84,10 +86,17 @@ class Object:
     """crafter.objects.Object: a thing in the world at a cell."""
 
     def __init__(self, world, pos, health):
-        # Made by the view only (pos a read-only int64 array); attributes
-        # are then fixed.
-        self.__dict__.update(world=world, pos=pos, inventory=frozen({"health": health}, "inventory"),
-                             removed=False)
+        # Made by the view only (pos a pair of ints); attributes are then
+        # fixed.  pos and inventory are made when first read.
+        self.__dict__.update(world=world, _xy=pos, _health=health, removed=False)
+
+    @functools.cached_property
+    def pos(self):
+        return read_only_array(np.array(self._xy, np.int64))
+
+    @functools.cached_property
+    def inventory(self):
+        return frozen({"health": self._health}, "inventory")
 
     def __setattr__(self, name, value):
         raise refuse(f"{type(self).__name__}.{name}")
@@ -96,7 +105,7 @@ class Object:
         raise refuse(f"{type(self).__name__}.{name}")
 
     def __repr__(self):
-        x, y = (int(v) for v in self.pos)
+        x, y = self._xy
         return f"<crafter_toolkit.objects.{type(self).__name__} at ({x}, {y})>"
 
     @property
@@ -109,7 +118,7 @@ class Object:
 
     @property
     def health(self):
-        return self.inventory["health"]
+        return self._health
 
     @property
     def all_dirs(self):
