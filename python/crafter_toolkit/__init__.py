@@ -30,6 +30,10 @@ gymnasium.make_vec(that id, 64) or crafter_toolkit.CraftaxVectorEnv(64)
 crafter_toolkit.craftax moves states between JAX's EnvState and the envs'
 save_state()/load_state() (from_jax, to_jax, schedule_key).
 
+crafter's insides, read-only, as research code reads them (BALROG,
+SmartPlay): env._world, env._sem_view, env._player (crafter_toolkit.objects'
+classes), env._unlocked, env._step; writing raises ReadOnlyError.
+
 Several players in one world: crafter_toolkit.ParallelEnv(players=2) (the
 PettingZoo ParallelEnv API), crafter_toolkit.VectorEnv(64, players=2).
 Stable-Baselines3: crafter_toolkit.sb3.VecEnv(64).  crafter-step is found

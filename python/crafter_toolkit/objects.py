@@ -166,7 +166,8 @@ class Player(Object):
                                 "achievements"),
             action=action, sleeping=bool(record["sleeping"]),
             _last_health=int(record["last_health"]))
-        # crafter's counters are ints until a sleeping step adds a half.
+        # crafter's counters start as ints and turn floats once a sleeping
+        # step adds a half: ints where whole, the same values.
         for name in ("hunger", "thirst", "fatigue", "recover"):
             value = float(record[name])
             fields["_" + name] = int(value) if value.is_integer() else value
