@@ -78,7 +78,8 @@ class Snapshot:
         touched = struct.unpack_from("<I", state, at)[0]
         self.chunk_ids = np.frombuffer(state, "<u2", touched, at + 4)
         bits = int(self.record["unlocked"])
-        self.unlocked = frozenset(name for i, name in enumerate(ACHIEVEMENTS) if bits >> i & 1)
+        self.unlocked = objects.ReadOnlySet(
+            name for i, name in enumerate(ACHIEVEMENTS) if bits >> i & 1)
         self.last_health = int(self.record["health_at_reward"])
 
     @property

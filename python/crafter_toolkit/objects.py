@@ -66,6 +66,22 @@ class ReadOnlyDict(dict):
         return dict, (dict(self),)  # a copy or a pickle is a plain dict
 
 
+class ReadOnlySet(frozenset):
+    """A frozenset (crafter's Env._unlocked is a set: equal to it) whose
+    set methods that would change it say that the view is read-only."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise refuse("Env._unlocked")
+
+    add = remove = discard = pop = clear = update = _refuse
+    intersection_update = difference_update = symmetric_difference_update = _refuse
+
+    def __reduce__(self):
+        return set, (set(self),)
+
+
 _DICTS = {}
 
 

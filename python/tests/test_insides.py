@@ -232,6 +232,7 @@ def test_read_only():
         lambda: player.inventory.update(wood=9), lambda: player.achievements.clear(),
         lambda: player.move((1, 0)), lambda: player.update(),
         lambda: env._world._mat_ids.pop("water"),
+        lambda: env._unlocked.add("collect_diamond"), lambda: env._unlocked.clear(),
     ]
     for k, write in enumerate(writes):
         with pytest.raises(crafter_toolkit.ReadOnlyError, match="read-only"):
