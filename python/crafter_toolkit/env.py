@@ -127,8 +127,9 @@ class Env(_Base):
     does; seed(s) is gym's Env.seed (the game keeps its seed, as crafter's
     does).  crafter's insides are there to read, not to write: _world,
     _sem_view, _player, _unlocked, _step, _episode, _local_view,
-    _item_view... (python/README.md; crafter_toolkit.objects).  render(size) draws the view at any size as crafter.Env does,
-    night noise from the world's generator included: at night a render
+    _item_view... (python/README.md; crafter_toolkit.objects).
+    render(size) draws the view at any size as crafter.Env does, night
+    noise from the world's generator included: at night a render
     changes how the episode goes on, exactly as it does in Crafter (so a
     Recorder that saves videos plays the same game as crafter's).
     """

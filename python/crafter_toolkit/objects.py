@@ -89,7 +89,8 @@ def frozen(values, what):
     """A ReadOnlyDict of values whose refusals name `what`."""
     kind = _DICTS.get(what)
     if kind is None:
-        kind = _DICTS[what] = type("ReadOnlyDict", (ReadOnlyDict,), {"__slots__": (), "_what": what})
+        kind = _DICTS[what] = type("ReadOnlyDict", (ReadOnlyDict,),
+                                   {"__slots__": (), "_what": what})
     return kind(values)
 
 

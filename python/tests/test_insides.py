@@ -189,10 +189,11 @@ def test_insides_equal_crafter(reference, seed, kind, episodes):
             # scripted agent planned it: not in its episode).
             if t % 97 == 0 and kind != "scripted":
                 for unit in (7, (5, 6)):
-                    a = theirs._local_view(theirs._player, np.array(unit) * np.ones(2, int))
+                    units = np.array(unit) * np.ones(2, int)  # crafter's: an array
+                    a = theirs._local_view(theirs._player, units)
                     b = ours._local_view(ours._player, unit)
                     assert np.array_equal(a.astype(np.uint8), b), (t, unit)
-                    a = theirs._item_view(theirs._player.inventory, np.array(unit) * np.ones(2, int))
+                    a = theirs._item_view(theirs._player.inventory, units)
                     b = ours._item_view(ours._player.inventory, unit)
                     assert a.dtype == b.dtype and np.array_equal(a, b), (t, unit)
             if done:
