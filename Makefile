@@ -70,7 +70,7 @@ FUZZ_SECONDS ?= 30
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan check-reference check-craftax-reference reference-env craftax-env clients-env fuzz fuzz-targets golden install uninstall \
+.PHONY: all check check-asan check-reference check-craftax-reference reference-env craftax-env clients-env balrog-env fuzz fuzz-targets golden install uninstall \
 	tasks clean distclean
 
 all: $(PROGRAMS)
@@ -238,6 +238,17 @@ clients-env: $(CLIENTS_ENV)/.installed
 $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 		tests/reference/requirements-nodeps.txt
 	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
+
+# BALROG's Crafter environment over crafter 1.8.3 and over the Python
+# package (python/tests/test_balrog.py): the reference's pins with gym 0.23
+# and SciPy, which BALROG's files import
+# (tests/reference/requirements-balrog.txt).
+BALROG_ENV ?= build-reference/balrog-venv
+
+balrog-env: $(BALROG_ENV)/.installed
+
+$(BALROG_ENV)/.installed: tests/reference/requirements-balrog.txt
+	$(call make_venv,balrog-env,$(BALROG_ENV),$<)
 
 # make check-craftax-reference: Craftax-Classic against the pinned JAX
 # (make craftax-env), on seeds drawn afresh every run: CRAFTAX_SEEDS

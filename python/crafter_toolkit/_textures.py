@@ -3,14 +3,16 @@
 By default Crafter's own: the assets folder of the `crafter` package
 wherever it is installed (found on sys.path without importing it, so
 neither crafter nor its dependencies need to import here; `pip install
---no-deps crafter` is enough).  The environment variable CRAFTER_TEXTURES,
+--no-deps crafter` is enough; a `crafter` that is a shim of this
+package, without the textures, is passed over).  The environment variable CRAFTER_TEXTURES,
 which every program of the toolkit reads, comes first.  Without either,
 the toolkit's built-in textures, and the first pixel observation of the
 process says so once (TexturesWarning)."""
 
 import functools
-import importlib.machinery
+import importlib.metadata
 import os
+import sys
 import warnings
 
 BUILTIN = "builtin"  # textures= for the toolkit's own textures
@@ -30,17 +32,31 @@ class TexturesWarning(UserWarning):
 
 @functools.lru_cache(maxsize=None)
 def crafter_assets():
-    """The assets folder of the installed crafter package (the first
-    `crafter` on sys.path, as `import crafter` would find it), or None.
-    crafter is not imported."""
-    try:
-        spec = importlib.machinery.PathFinder.find_spec("crafter")
-    except (ImportError, ValueError):
-        return None
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        folder = os.path.join(location, "assets")
-        if all(os.path.isfile(os.path.join(folder, name + ".png")) for name in PROBES):
+    """The assets folder of the installed crafter package, or None: the
+    first folder crafter/assets holding Crafter's textures among the
+    sys.path entries, in order, else where pip installed the crafter
+    distribution.  crafter is not imported, and a package named crafter
+    without the textures (a shim that makes `import crafter` this package)
+    is passed over: the real crafter behind it still gives its textures."""
+    for entry in sys.path:
+        folder = _assets_in(os.path.join(entry or os.curdir, "crafter"))
+        if folder:
             return folder
+    try:
+        distribution = importlib.metadata.distribution("crafter")
+        return _assets_in(str(distribution.locate_file("crafter")))
+    except (importlib.metadata.PackageNotFoundError, OSError, ValueError, TypeError):
+        return None
+
+
+def _assets_in(package):
+    """package/assets when it holds Crafter's textures, else None."""
+    folder = os.path.join(package, "assets")
+    try:
+        if all(os.path.isfile(os.path.join(folder, name + ".png")) for name in PROBES):
+            return os.path.abspath(folder)
+    except (OSError, ValueError, TypeError):
+        pass
     return None
 
 
