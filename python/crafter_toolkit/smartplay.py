@@ -48,9 +48,11 @@ def _own_assets():
     """The assets folder of the package that made this module's Env its
     own (a shim in place of SmartPlay's copy, which kept the copy's
     assets/ beside its __init__.py), or None."""
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        if file and getattr(module, "Env", None) is Env and module.__name__ != __name__:
+    for name, module in list(sys.modules.items()):
+        # The modules' own attributes only: a module's __getattr__ is not asked.
+        names = getattr(module, "__dict__", {})
+        file = names.get("__file__")
+        if file and names.get("Env") is Env and name != __name__:
             folder = _textures._assets_in(os.path.dirname(file))
             if folder:
                 return folder
