@@ -242,7 +242,9 @@ $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 # BALROG's Crafter environment over crafter 1.8.3 and over the Python
 # package (python/tests/test_balrog.py): the reference's pins with gym 0.23
 # and SciPy, which BALROG's files import
-# (tests/reference/requirements-balrog.txt).
+# (tests/reference/requirements-balrog.txt).  SmartPlay's Crafter
+# environment over its own copy of crafter and over the package
+# (python/tests/test_smartplay.py) plays in it too.
 BALROG_ENV ?= build-reference/balrog-venv
 
 balrog-env: $(BALROG_ENV)/.installed

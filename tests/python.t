@@ -13,7 +13,10 @@
 #
 # Either run plays BALROG's Crafter environment (its files fetched at a
 # pinned commit, python/tests/test_balrog.py) over crafter 1.8.3 and over
-# the package in the Python of make balrog-env, where it is made.
+# the package in the Python of make balrog-env, where it is made; and
+# SmartPlay's (python/tests/test_smartplay.py: its files fetched at a
+# pinned commit, or SMARTPLAY_SOURCE's checkout) over its own copy of
+# crafter and over crafter_toolkit.smartplay in that Python too.
 #
 # Without either, a python3 that has numpy and pytest runs what needs
 # neither the reference nor the clients.

@@ -35,6 +35,9 @@ save_state()/load_state() (from_jax, to_jax, schedule_key).
 crafter's insides, read-only, as research code reads them (BALROG,
 SmartPlay): env._world, env._sem_view, env._player (crafter_toolkit.objects'
 classes), env._unlocked, env._step; writing raises ReadOnlyError.
+crafter_toolkit.smartplay is what SmartPlay's copy of crafter gives (its
+Env's info keys, EnvSample, Recorder): a package whose whole __init__.py
+is `from crafter_toolkit.smartplay import *` takes the copy's place.
 
 Several players in one world: crafter_toolkit.ParallelEnv(players=2) (the
 PettingZoo ParallelEnv API), crafter_toolkit.VectorEnv(64, players=2).

@@ -37,21 +37,33 @@ def _routine():
   return function
 
 
-def install():
+def install(module=None):
   """Make crafter.env's np.cos the AVX-512 routine where numpy's is not;
-  returns STATE."""
+  returns STATE.  With a module (another copy of crafter's env.py, such
+  as SmartPlay's), that module's np.cos is given the routine too."""
   global STATE
-  if STATE is not None:
-    return STATE
-  import crafter.env
+  if STATE is None:
+    STATE = _decide()
+  if STATE == 'shim':
+    if module is None:
+      import crafter.env as module
+    if not hasattr(module.np, 'crafter_np_cos'):
+      module.np = _numpy_with_cos()
+  return STATE
+
+
+def _decide():
   try:
     routine = _routine()
   except OSError as error:
-    STATE = f'lib/base/npmath.c is not built as {LIBRARY} ({error})'
-    return STATE
+    return f'lib/base/npmath.c is not built as {LIBRARY} ({error})'
   if all(float(np.cos(x)) == routine(x) for x in PROBES):
-    STATE = 'native'
-    return STATE
+    return 'native'
+  return 'shim'
+
+
+def _numpy_with_cos():
+  routine = _routine()
 
   def cos(x):
     if np.ndim(x) == 0:
@@ -61,9 +73,8 @@ def install():
   numpy_with_cos = types.ModuleType('numpy')
   numpy_with_cos.__dict__.update(np.__dict__)
   numpy_with_cos.cos = cos
-  crafter.env.np = numpy_with_cos
-  STATE = 'shim'
-  return STATE
+  numpy_with_cos.crafter_np_cos = True
+  return numpy_with_cos
 
 
 def describe():
