@@ -12,7 +12,6 @@ package named crafter, first on the path).  BALROG_FOLDER holds
 BALROG's files (the folder with balrog/ in it).  test_balrog.py runs it
 for each side and compares the lines."""
 
-import hashlib
 import json
 import os
 import random
@@ -21,6 +20,8 @@ import tempfile
 import types
 
 import numpy as np
+
+from pinned import digest, plain  # beside this script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -69,27 +70,6 @@ def stand_in_for_nle():
     for name, module in (("nle", types.ModuleType("nle")), ("nle.env", types.ModuleType("nle.env")),
                          ("nle.env.base", base)):
         sys.modules[name] = module
-
-
-def digest(value):
-    return hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()[:24]
-
-
-def plain(value):
-    """A JSON-able picture of a value, its type included."""
-    if isinstance(value, np.ndarray):
-        return ["ndarray", str(value.dtype), list(value.shape), digest(value)]
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return [type(value).__name__, value.item()]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return ["set", sorted(plain(v) for v in value)]
-    if isinstance(value, (list, tuple)):
-        return [type(value).__name__, [plain(v) for v in value]]
-    if isinstance(value, float):
-        return ["float", value]
-    return value
 
 
 class Chooser:

@@ -24,7 +24,6 @@ under a newer ruamel.yaml the runner gives it back as 0.17 had it
 (YAML(typ='safe', pure=True).load)."""
 
 import glob
-import hashlib
 import json
 import os
 import random
@@ -34,6 +33,8 @@ import tempfile
 import types
 
 import numpy as np
+
+from pinned import digest, plain  # beside this script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -103,31 +104,6 @@ def import_smartplay(side, checkout):
     else:
         assert crafter.Env.__module__ == "crafter_toolkit.smartplay", crafter.Env.__module__
     return crafter
-
-
-def digest(value):
-    return hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()[:24]
-
-
-def plain(value):
-    """A JSON-able picture of a value, its type included."""
-    if isinstance(value, np.ndarray):
-        if value.dtype == object:
-            return ["objects", list(value.shape), [plain(v) for v in value.ravel()]]
-        return ["ndarray", str(value.dtype), list(value.shape), digest(value)]
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
-        return [type(value).__name__, value.item()]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return ["set", sorted(plain(v) for v in value)]
-    if isinstance(value, (list, tuple)):
-        return [type(value).__name__, [plain(v) for v in value]]
-    if isinstance(value, float):
-        return ["float", value]
-    if isinstance(value, str) and len(value) > 2000:
-        return ["text", len(value), hashlib.sha256(value.encode()).hexdigest()[:24]]
-    return value
 
 
 ACTIONS = ["Noop", "Move West", "Move East", "Move North", "Move South", "Do", "Sleep",

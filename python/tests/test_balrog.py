@@ -14,16 +14,15 @@ BALROG imports.  Without the files (no network) or that Python, the test
 skips and says why."""
 
 import functools
-import hashlib
 import json
 import os
 import subprocess
 import sys
-import urllib.request
 
 import pytest
 
 from conftest import TOP, crafter_assets
+from pinned import pinned_files
 
 COMMIT = "af7d1f17e0deec3a7a0e334beae5f11b7a21371b"
 URL = "https://raw.githubusercontent.com/balrog-ai/BALROG/{commit}/{path}"
@@ -51,39 +50,15 @@ SETTINGS = {
 }
 
 
-def blob_id(data):
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
 @functools.lru_cache(maxsize=None)
 def balrog_folder():
     """The folder holding BALROG's files at COMMIT, or a reason to skip."""
-    source = os.environ.get("BALROG_SOURCE")
-    folder = source or os.environ.get("BALROG_CACHE") or os.path.join(
-        TOP, "build-reference", f"balrog-{COMMIT[:12]}")
-    for path, blob in FILES.items():
-        target = os.path.join(folder, *path.split("/"))
-        if not os.path.isfile(target) and not source:
-            try:
-                with urllib.request.urlopen(URL.format(commit=COMMIT, path=path),
-                                            timeout=30) as answer:
-                    data = answer.read()
-            except OSError as error:
-                return None, (f"BALROG's files could not be fetched from GitHub ({error}): set "
-                              f"BALROG_SOURCE to a checkout of balrog-ai/BALROG at {COMMIT}")
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target + ".part", "wb") as stream:
-                stream.write(data)
-            os.replace(target + ".part", target)
-        try:
-            with open(target, "rb") as stream:
-                data = stream.read()
-        except OSError as error:
-            return None, f"BALROG's {path} is not in {folder} ({error})"
-        assert blob_id(data) == blob, f"{target} is not BALROG's {path} at {COMMIT}"
-    return folder, None
+    return pinned_files("BALROG", FILES, URL, COMMIT, "BALROG_SOURCE",
+                        os.environ.get("BALROG_CACHE")
+                        or os.path.join(TOP, "build-reference", f"balrog-{COMMIT[:12]}"))
 
 
+@functools.lru_cache(maxsize=None)
 def balrog_python():
     python = os.path.join(os.environ.get("BALROG_ENV") or os.path.join(
         TOP, "build-reference", "balrog-venv"), "bin", "python")

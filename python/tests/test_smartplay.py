@@ -16,16 +16,15 @@ gym, which SmartPlay imports.  Without the files (no network) or that
 Python, the test skips and says why."""
 
 import functools
-import hashlib
 import json
 import os
 import subprocess
 import sys
-import urllib.request
 
 import pytest
 
 from conftest import TOP
+from pinned import pinned_files
 
 COMMIT = "9dec5f2247da0dc88a47fe3daf3fb4fa02629b89"
 URL = "https://raw.githubusercontent.com/microsoft/SmartPlay/{commit}/src/smartplay/{path}"
@@ -109,41 +108,17 @@ SETTINGS = {
 }
 
 
-def blob_id(data):
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
 @functools.lru_cache(maxsize=None)
 def smartplay_checkout():
     """The folder holding SmartPlay's src/smartplay at COMMIT, or a reason
     to skip."""
-    source = os.environ.get("SMARTPLAY_SOURCE")
-    folder = source or os.environ.get("SMARTPLAY_CACHE") or os.path.join(
-        TOP, "build-reference", f"smartplay-{COMMIT[:12]}")
-    for path, blob in FILES.items():
-        target = os.path.join(folder, "src", "smartplay", *path.split("/"))
-        if not os.path.isfile(target) and not source:
-            try:
-                with urllib.request.urlopen(URL.format(commit=COMMIT, path=path),
-                                            timeout=30) as answer:
-                    data = answer.read()
-            except OSError as error:
-                return None, (f"SmartPlay's files could not be fetched from GitHub ({error}): set "
-                              f"SMARTPLAY_SOURCE to a checkout of microsoft/SmartPlay at {COMMIT}")
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target + ".part", "wb") as stream:
-                stream.write(data)
-            os.replace(target + ".part", target)
-        try:
-            with open(target, "rb") as stream:
-                data = stream.read()
-        except OSError as error:
-            return None, f"SmartPlay's src/smartplay/{path} is not in {folder} ({error})"
-        assert blob_id(data) == blob, \
-            f"{target} is not SmartPlay's src/smartplay/{path} at {COMMIT}"
-    return folder, None
+    return pinned_files("SmartPlay", FILES, URL, COMMIT, "SMARTPLAY_SOURCE",
+                        os.environ.get("SMARTPLAY_CACHE")
+                        or os.path.join(TOP, "build-reference", f"smartplay-{COMMIT[:12]}"),
+                        inside="src/smartplay")
 
 
+@functools.lru_cache(maxsize=None)
 def smartplay_python():
     python = os.path.join(os.environ.get("SMARTPLAY_ENV") or os.environ.get("BALROG_ENV") or
                           os.path.join(TOP, "build-reference", "balrog-venv"), "bin", "python")
