@@ -209,20 +209,14 @@ int crafter_cc_levels_save(const crafter_cc_level_set *set, const char *path, ch
 int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, size_t size,
                             const char *name, char *error, size_t error_size) {
   memset(set, 0, sizeof(*set));
-  if (size < 8 || memcmp(bytes, CRAFTER_LEVELS_MAGIC, 8) != 0)
-    return crafter_fail(error, error_size, "%s: not a level file (crafter-levels(5))", name);
-  if (size < CRAFTER_LEVELS_HEADER_BYTES)
-    return crafter_fail(error, error_size, "%s: its header is cut short: %zu of %d bytes", name,
-                        size, CRAFTER_LEVELS_HEADER_BYTES);
-  if (crafter_get_u32(bytes + 124) != crafter_crc32(bytes, 124))
-    return crafter_fail(error, error_size, "%s: the header's checksum does not match", name);
-  uint32_t version = crafter_get_u32(bytes + 8);
+  long version = crafter_levels_header_version(bytes, size, name, error, error_size);
+  if (version < 0) return -1;
   const char *ours = crafter_game_info_of(CRAFTER_GAME_CRAFTAX_CLASSIC)->name;
   if (version == CRAFTER_LEVELS_VERSION)
     return crafter_fail(error, error_size, "%s: a level file of crafter, not of %s", name, ours);
   if (version != CRAFTER_CC_LEVELS_VERSION)
     return crafter_fail(error, error_size,
-                        "%s: a level file of version %u; this build reads versions %d and %d",
+                        "%s: a level file of version %ld; this build reads versions %d and %d",
                         name, version, CRAFTER_LEVELS_VERSION, CRAFTER_CC_LEVELS_VERSION);
   uint32_t game = crafter_get_u32(bytes + 84);
   if (game != CRAFTER_GAME_CRAFTAX_CLASSIC) {

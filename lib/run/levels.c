@@ -834,11 +834,8 @@ static void count_chunks(crafter_world *scratch, crafter_level *level) {
              sizeof(uint16_t));
 }
 
-int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t size,
-                         const char *name, char *error, size_t error_size) {
-  memset(set, 0, sizeof(*set));
-  char reason[200];
-  const char *wrong = NULL;
+long crafter_levels_header_version(const uint8_t *bytes, size_t size, const char *name,
+                                   char *error, size_t error_size) {
   if (size < 8 || memcmp(bytes, CRAFTER_LEVELS_MAGIC, 8) != 0)
     return crafter_fail(error, error_size, "%s: not a level file (crafter-levels(5))", name);
   if (size < CRAFTER_LEVELS_HEADER_BYTES)
@@ -846,7 +843,16 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
                         size, CRAFTER_LEVELS_HEADER_BYTES);
   if (crafter_get_u32(bytes + 124) != crafter_crc32(bytes, 124))
     return crafter_fail(error, error_size, "%s: the header's checksum does not match", name);
-  uint32_t version = crafter_get_u32(bytes + 8);
+  return (long)crafter_get_u32(bytes + 8);
+}
+
+int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t size,
+                         const char *name, char *error, size_t error_size) {
+  memset(set, 0, sizeof(*set));
+  char reason[200];
+  const char *wrong = NULL;
+  long version = crafter_levels_header_version(bytes, size, name, error, error_size);
+  if (version < 0) return -1;
   if (version == 2) { /* another game's (run/cc_levels.h): bytes 88..119 name it */
     char game[33] = {0};
     memcpy(game, bytes + 88, 32);
@@ -856,7 +862,7 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
       return crafter_fail(error, error_size, "%s: a level file of %s, not of crafter", name, game);
   }
   if (version != CRAFTER_LEVELS_VERSION)
-    return crafter_fail(error, error_size, "%s: a level file of version %u; this build reads %d",
+    return crafter_fail(error, error_size, "%s: a level file of version %ld; this build reads %d",
                         name, version, CRAFTER_LEVELS_VERSION);
   uint32_t count = crafter_get_u32(bytes + 16);
   for (int axis = 0; axis < 2; axis++) {

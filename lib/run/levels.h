@@ -108,6 +108,12 @@ int crafter_levels_load(crafter_level_set *set, const char *path, char *error,
 int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t size,
                          const char *name, char *error, size_t error_size);
 
+/* The checks a level file's header passes whatever its game: the magic,
+ * a whole header, the header's checksum.  Returns the file's format
+ * version, or -1 with a reason naming `name`. */
+long crafter_levels_header_version(const uint8_t *bytes, size_t size, const char *name,
+                                   char *error, size_t error_size);
+
 /* Whether the set's levels are those of envs with these parameters and
  * this configuration: the same area, view and configuration.  Returns 0,
  * or -1 with a sentence naming what differs. */
