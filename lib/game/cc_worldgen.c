@@ -63,8 +63,9 @@ struct noise {
  * multiply-add) and, in builds with the x86-64-v3 kernels, for processors
  * with FMA, where fmaf is one instruction.  fmaf rounds once either way:
  * the two give the same bits. */
-static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key, int res_rows,
-                                                             int res_columns, struct noise *noise,
+static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key, int side,
+                                                             int res_rows, int res_columns,
+                                                             struct noise *noise,
                                                              enum crafter_cc_arith arith) {
   /* fractal: rng, _rng = split(rng); perlin: rng, _rng = split(rng);
    * the angles are uniform(_rng, (res_rows + 1, res_columns + 1)). */
@@ -80,19 +81,19 @@ static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key,
     cosine[n] = cosf(angle);
     sine[n] = sinf(angle);
   }
-  int per_row = SIZE / res_rows, per_column = SIZE / res_columns;
+  int per_row = side / res_rows, per_column = side / res_columns;
   const float root2 = sqrtf(2.0f);
   /* The offsets and their fades along the columns, the same for every row. */
   float offset_y[SIZE], fade_y[SIZE];
-  for (int j = 0; j < SIZE; j++) {
+  for (int j = 0; j < side; j++) {
     offset_y[j] = lattice_offset(j, per_column);
     fade_y[j] = fade(offset_y[j], arith);
   }
   float lowest = INFINITY, highest = -INFINITY;
-  for (int i = 0; i < SIZE; i++) {
+  for (int i = 0; i < side; i++) {
     float x = lattice_offset(i, per_row), tx = fade(x, arith), ux = 1.0f - tx;
     int a = i / per_row;
-    for (int j = 0; j < SIZE; j++) {
+    for (int j = 0; j < side; j++) {
       float y = offset_y[j], ty = fade_y[j];
       int b = j / per_column;
       int g00 = a * lattice_columns + b, g10 = g00 + lattice_columns, g01 = g00 + 1,
@@ -104,8 +105,8 @@ static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key,
       float n0 = madd(n10, tx, n00 * ux, arith);
       float n1 = madd(n11, tx, n01 * ux, arith);
       float blend = madd(1.0f - ty, n0, ty * n1, arith), value = blend * root2;
-      noise->blend[i * SIZE + j] = blend;
-      noise->raw[i * SIZE + j] = value;
+      noise->blend[i * side + j] = blend;
+      noise->raw[i * side + j] = value;
       if (value < lowest) lowest = value;
       if (value > highest) highest = value;
     }
@@ -115,28 +116,45 @@ static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key,
   noise->reciprocal = 1.0f / noise->span;
 }
 
-static void noise_plain(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
-                        enum crafter_cc_arith arith) {
-  noise_body(key, res_rows, res_columns, noise, arith);
+static void noise_plain(crafter_jaxkey key, int side, int res_rows, int res_columns,
+                        struct noise *noise, enum crafter_cc_arith arith) {
+  noise_body(key, side, res_rows, res_columns, noise, arith);
 }
 
 #if defined(CRAFTER_FASTGEN_X86)
-__attribute__((target("fma"))) static void noise_fma(crafter_jaxkey key, int res_rows,
+__attribute__((target("fma"))) static void noise_fma(crafter_jaxkey key, int side, int res_rows,
                                                      int res_columns, struct noise *noise,
                                                      enum crafter_cc_arith arith) {
-  noise_body(key, res_rows, res_columns, noise, arith);
+  noise_body(key, side, res_rows, res_columns, noise, arith);
 }
 #endif
 
-static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
-                        enum crafter_cc_arith arith) {
+static void noise_side(crafter_jaxkey key, int side, int res_rows, int res_columns,
+                       struct noise *noise, enum crafter_cc_arith arith) {
 #if defined(CRAFTER_FASTGEN_X86)
   if (crafter_kernels_level() >= 3) { /* x86-64-v3 and up have FMA */
-    noise_fma(key, res_rows, res_columns, noise, arith);
+    noise_fma(key, side, res_rows, res_columns, noise, arith);
     return;
   }
 #endif
-  noise_plain(key, res_rows, res_columns, noise, arith);
+  noise_plain(key, side, res_rows, res_columns, noise, arith);
+}
+
+static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struct noise *noise,
+                        enum crafter_cc_arith arith) {
+  noise_side(key, SIZE, res_rows, res_columns, noise, arith);
+}
+
+int crafter_cc_noise_parts(crafter_jaxkey key, int side, int res_rows, int res_columns,
+                           float *blend, float *lowest, float *reciprocal) {
+  struct noise *noise = malloc(sizeof *noise);
+  if (!noise) return -1;
+  noise_side(key, side, res_rows, res_columns, noise, CRAFTER_CC_AS_JAX);
+  memcpy(blend, noise->blend, (size_t)side * (size_t)side * sizeof *blend);
+  *lowest = noise->lowest;
+  *reciprocal = noise->reciprocal;
+  free(noise);
+  return 0;
 }
 
 /* noise - min as the map's kernel takes it: XLA computes the noise once

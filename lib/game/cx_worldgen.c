@@ -1,0 +1,594 @@
+#include "game/cx_worldgen.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/cc_worldgen.h" /* the Perlin noise Classic's generation shares */
+
+/* The arithmetic is that of the machine code XLA's CPU compiler (jax
+ * 0.10.1) makes of craftax's graph, which vmaps generate_smoothworld over
+ * the six configurations and generate_dungeon over the three.  The noise
+ * is Classic's (cc_worldgen.c says where XLA fuses its multiply-adds),
+ * on a 48x48 map; as in Classic it is computed again in each fusion that
+ * makes the map, where times sqrt(2) minus the min is one multiply-add,
+ * then times the reciprocal of the span.  The proximity to the player is
+ * the distance (sqrt of an integer, correctly rounded) times the float32
+ * reciprocal of the configuration's strength, clipped.  The water's noise
+ * meets the proximity in one multiply-add, the mountain's its 0.05 in
+ * one; each further sum is rounded in Python's order.  Python constants
+ * are rounded to float32 where they meet a float32 array. */
+
+enum { SIDE = CRAFTER_CX_MAP_SIZE, CELLS = SIDE * SIDE, SMOOTH = 6, DUNGEONS = 3 };
+
+/* ---- the configurations (world_gen_configs.py) ---- */
+
+struct smooth_config {
+  uint8_t default_block, sea_block, coast_block, mountain_block, path_block, inner_mountain_block;
+  uint8_t ore_requirement[5], ores[5];
+  float ore_chances[5];
+  uint8_t tree_requirement, tree, lava, player_spawn, valid_ladder, ladder_up, ladder_down;
+  int water_strength;
+  float water_max;
+  int mountain_strength;
+  float mountain_max;
+  float default_light, water_threshold, sand_threshold, tree_uniform, tree_perlin;
+};
+
+#define B(name) CRAFTER_CX_##name
+static const struct smooth_config smooth_configs[SMOOTH] = {
+    /* the overworld */
+    {B(GRASS), B(WATER), B(SAND), B(STONE), B(PATH), B(PATH),
+     {B(STONE), B(STONE), B(STONE), B(STONE), B(STONE)},
+     {B(COAL), B(IRON), B(DIAMOND), B(OUT_OF_BOUNDS), B(OUT_OF_BOUNDS)},
+     {0.03f, 0.02f, 0.001f, 0.0f, 0.0f},
+     B(GRASS), B(TREE), B(LAVA), B(GRASS), B(PATH), 0, 1,
+     5, 1.0f, 5, 1.0f,
+     1.0f, 0.7f, 0.6f, 0.8f, 0.5f},
+    /* the gnomish mines */
+    {B(PATH), B(WATER), B(PATH), B(STONE), B(STONE), B(STONE),
+     {B(STONE), B(STONE), B(STONE), B(STONE), B(STONE)},
+     {B(COAL), B(IRON), B(DIAMOND), B(SAPPHIRE), B(RUBY)},
+     {0.04f, 0.02f, 0.005f, 0.0025f, 0.0025f},
+     B(PATH), B(STALAGMITE), B(LAVA), B(PATH), B(PATH), 1, 1,
+     5, 1.0f, 17, 1.5f,
+     0.0f, 0.7f, 0.6f, 0.8f, 0.5f},
+    /* the troll mines */
+    {B(PATH), B(WATER), B(PATH), B(STONE), B(STONE), B(STONE),
+     {B(STONE), B(STONE), B(STONE), B(STONE), B(STONE)},
+     {B(COAL), B(IRON), B(DIAMOND), B(SAPPHIRE), B(RUBY)},
+     {0.04f, 0.03f, 0.01f, 0.01f, 0.01f},
+     B(PATH), B(STALAGMITE), B(LAVA), B(PATH), B(PATH), 1, 1,
+     5, 1.0f, 17, 1.5f,
+     0.0f, 0.7f, 0.6f, 0.8f, 0.5f},
+    /* the fire level */
+    {B(FIRE_GRASS), B(LAVA), B(SAND), B(STONE), B(STONE), B(STONE),
+     {B(STONE), B(STONE), B(STONE), B(STONE), B(STONE)},
+     {B(COAL), B(IRON), B(DIAMOND), B(SAPPHIRE), B(RUBY)},
+     {0.05f, 0.0f, 0.0f, 0.0f, 0.025f},
+     B(FIRE_GRASS), B(FIRE_TREE), B(LAVA), B(FIRE_GRASS), B(FIRE_GRASS), 1, 1,
+     5, 1.0f, 5, 1.0f,
+     1.0f, 0.5f, 0.6f, 0.8f, 0.5f},
+    /* the ice level */
+    {B(ICE_GRASS), B(WATER), B(ICE_GRASS), B(STONE), B(STONE), B(STONE),
+     {B(STONE), B(STONE), B(STONE), B(STONE), B(STONE)},
+     {B(COAL), B(IRON), B(DIAMOND), B(SAPPHIRE), B(RUBY)},
+     {0.0f, 0.0f, 0.005f, 0.02f, 0.0f},
+     B(ICE_GRASS), B(ICE_SHRUB), B(WATER), B(ICE_GRASS), B(ICE_GRASS), 1, 1,
+     5, 1.0f, 17, 1.5f,
+     0.0f, 0.5f, 0.6f, 0.4f, 0.5f},
+    /* the boss level */
+    {B(PATH), B(PATH), B(PATH), B(WALL), B(WALL), B(WALL),
+     {B(WALL), B(GRAVE), B(GRAVE), B(WALL), B(WALL)},
+     {B(WALL_MOSS), B(GRAVE2), B(GRAVE3), B(SAPPHIRE), B(RUBY)},
+     {0.1f, 0.333f, 0.5f, 0.0f, 0.0f},
+     B(PATH), B(GRAVE), B(WALL), B(NECROMANCER), B(PATH), 0, 0,
+     5, 1.0f, 10, 10.0f,
+     0.0f, 0.7f, 0.6f, 0.95f, -1.0f},
+};
+
+struct dungeon_config {
+  uint8_t special_block, fountain_block, rare_path_replacement;
+};
+static const struct dungeon_config dungeon_configs[DUNGEONS] = {
+    {B(PATH), B(FOUNTAIN), B(PATH)},                  /* the dungeon */
+    {B(ENCHANTMENT_TABLE_ICE), B(WATER), B(WATER)},   /* the sewers */
+    {B(ENCHANTMENT_TABLE_FIRE), B(FOUNTAIN), B(PATH)} /* the vaults */
+};
+#undef B
+
+/* Where each generator's floor lies in the state: the smoothgens' and
+ * the dungeons' results stacked as (x0, y0, x1, y1, y2, x2, x3, x4, x5). */
+static const int smooth_floor[SMOOTH] = {0, 2, 5, 6, 7, 8};
+static const int dungeon_floor[DUNGEONS] = {1, 3, 4};
+
+/* ---- keys ---- */
+
+/* The next `rng, _rng = split(rng)`: rng becomes the first key, the second
+ * is returned. */
+static crafter_jaxkey next_key(crafter_jaxkey *rng) {
+  crafter_jaxkey pair[2];
+  crafter_jax_split(*rng, pair, 2);
+  *rng = pair[0];
+  return pair[1];
+}
+
+crafter_jaxkey crafter_cx_reset_key(int64_t seed) {
+  crafter_jaxkey k = crafter_jax_split_one(crafter_jax_key(seed), 1);
+  return crafter_jax_split_one(k, 1);
+}
+
+/* generate_world's keys: split(rng, 7) for the smoothgens, then
+ * split(rng[0], 4) for the dungeons, then the potions' and the state's. */
+struct world_keys {
+  crafter_jaxkey smooth[SMOOTH], dungeon[DUNGEONS], potions, state;
+};
+
+static void world_keys(crafter_jaxkey key, struct world_keys *k) {
+  crafter_jaxkey seven[7], four[4];
+  crafter_jax_split(key, seven, 7);
+  for (int n = 0; n < SMOOTH; n++) k->smooth[n] = seven[1 + n];
+  crafter_jax_split(seven[0], four, 4);
+  for (int n = 0; n < DUNGEONS; n++) k->dungeon[n] = four[1 + n];
+  crafter_jaxkey rng = four[0];
+  k->potions = next_key(&rng);
+  k->state = next_key(&rng);
+}
+
+crafter_jaxkey crafter_cx_floor_key(crafter_jaxkey key, int floor) {
+  struct world_keys k;
+  world_keys(key, &k);
+  for (int n = 0; n < SMOOTH; n++)
+    if (smooth_floor[n] == floor) return k.smooth[n];
+  for (int n = 0; n < DUNGEONS; n++)
+    if (dungeon_floor[n] == floor) return k.dungeon[n];
+  return key;
+}
+
+/* Element `cell` of uniform(key, shape): drawn only where it is used. */
+static inline float uniform_at(crafter_jaxkey key, int cell) {
+  return crafter_jax_unit_of_bits(crafter_jax_bits_at(key, (uint64_t)cell));
+}
+
+/* choice(key, arange(n), p=mask) for a mask of 0 and 1 (booleans or
+ * float32 ones): p's cumulative sum is the count of ones so far, exact in
+ * float32 whatever the order of its sums.  With no one, r is 0 and the
+ * search ends at index 0. */
+static int32_t choice_mask(crafter_jaxkey key, const uint8_t *mask, long n, float *cumsum) {
+  long count = 0;
+  for (long i = 0; i < n; i++) cumsum[i] = (float)(count += mask[i] != 0);
+  int32_t index;
+  crafter_jax_choice_cumsum(key, cumsum, n, &index, 1);
+  return index;
+}
+
+/* A cell drawn from the map, as position = [index // 48, index % 48] of
+ * jnp.take(arange(2304), index): an index past the end (what a choice with
+ * p = m / m.sum() gives when m is all zero) takes the fill value of int32,
+ * its least, floor-divided and taken mod 48 as Python does. */
+static void cell_position(int32_t index, int32_t position[2]) {
+  if (index < 0 || index >= CELLS) {
+    int64_t fill = INT32_MIN, q = fill / SIDE, r = fill % SIDE;
+    if (r != 0 && r < 0) q -= 1, r += SIDE;
+    position[0] = (int32_t)q;
+    position[1] = (int32_t)r;
+    return;
+  }
+  position[0] = index / SIDE;
+  position[1] = index % SIDE;
+}
+
+/* The cell at position, or -1 off the map (a write there is dropped; a
+ * negative index counts from the end first, as JAX's indexing does). */
+static int cell_at(const int32_t position[2]) {
+  int32_t row = position[0] < 0 ? position[0] + SIDE : position[0];
+  int32_t column = position[1] < 0 ? position[1] + SIDE : position[1];
+  if (row < 0 || row >= SIDE || column < 0 || column >= SIDE) return -1;
+  return row * SIDE + column;
+}
+
+/* ---- the smoothed floors (generate_smoothworld) ---- */
+
+/* One noise field and what normalises it. */
+struct field {
+  float blend[CELLS];
+  float lowest, reciprocal;
+};
+
+static int noise_field(crafter_jaxkey key, int res_rows, int res_columns, struct field *f) {
+  return crafter_cc_noise_parts(key, SIDE, res_rows, res_columns, f->blend, &f->lowest,
+                                &f->reciprocal);
+}
+
+/* noise - min, as the fusion that makes the map computes it. */
+static inline float above_lowest(const struct field *f, int n) {
+  return fmaf(f->blend[n], sqrtf(2.0f), -f->lowest);
+}
+
+/* The normalised noise, (noise - min) / (max - min). */
+static inline float normalised(const struct field *f, int n) {
+  return above_lowest(f, n) * f->reciprocal;
+}
+
+/* normalised + c, one multiply-add. */
+static inline float normalised_plus(const struct field *f, int n, float c) {
+  return fmaf(above_lowest(f, n), f->reciprocal, c);
+}
+
+/* TORCH_LIGHT_MAP: 1 - distance / 5 from the middle of a 9x9 square,
+ * clipped to [0, 1], as craftax's constants compute it eagerly: the
+ * division is a multiplication by float32 1/5 there too. */
+static float torch_light(int row, int column) {
+  int dr = row - 4, dc = column - 4;
+  float distance = sqrtf((float)(dr * dr + dc * dc));
+  float light = 1.0f - distance * (1.0f / 5.0f);
+  return light < 0.0f ? 0.0f : light > 1.0f ? 1.0f : light;
+}
+
+/* The lava's glow, jsp.signal.convolve(lava_map, z, mode="same") with
+ * z = [[0.2, 0.7, 0.2], [0.7, 1, 0.7], [0.2, 0.7, 0.2]]: the window's
+ * products (each 0 or the weight) summed row by row. */
+static float lava_glow(const uint8_t *lava, int row, int column) {
+  static const float weight[3][3] = {{0.2f, 0.7f, 0.2f}, {0.7f, 1.0f, 0.7f}, {0.2f, 0.7f, 0.2f}};
+  float sum = 0.0f;
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) {
+      int r = row + a - 1, c = column + b - 1;
+      float on = r >= 0 && r < SIDE && c >= 0 && c < SIDE && lava[r * SIDE + c] ? 1.0f : 0.0f;
+      sum += on * weight[a][b];
+    }
+  return sum;
+}
+
+struct floor_out {
+  uint8_t *map, *item_map;
+  float *light_map;
+  int32_t *down, *up;
+};
+
+static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
+                            struct floor_out *out) {
+  crafter_jaxkey rng = key;
+  crafter_jaxkey water_key = next_key(&rng);
+  next_key(&rng); /* water's key, unused */
+  crafter_jaxkey mountain_key = next_key(&rng);
+  crafter_jaxkey path_key = next_key(&rng);
+  next_key(&rng); /* caves' key, unused */
+  crafter_jaxkey tree_key = next_key(&rng);
+  crafter_jaxkey tree_draw = rng; /* the trees' uniform takes rng itself */
+  crafter_jaxkey ore_rng = next_key(&rng), ore_keys[5];
+  for (int k = 0; k < 5; k++) ore_keys[k] = next_key(&ore_rng);
+  next_key(&rng); /* the extra diamond's choice: a stone cell set to stone */
+  crafter_jaxkey down_key = next_key(&rng);
+  crafter_jaxkey up_key = next_key(&rng);
+
+  struct field *fields = malloc(4 * sizeof *fields);
+  uint8_t *lava = malloc(CELLS);
+  float *cumsum = malloc(CELLS * sizeof *cumsum);
+  if (!fields || !lava || !cumsum) {
+    free(fields), free(lava), free(cumsum);
+    return -1;
+  }
+  struct field *water = &fields[0], *mountain = &fields[1], *paths = &fields[2],
+               *trees = &fields[3];
+  if (noise_field(water_key, SIDE / 16, SIDE / 16, water) != 0 ||
+      noise_field(mountain_key, SIDE / 16, SIDE / 16, mountain) != 0 ||
+      noise_field(path_key, SIDE / 8, SIDE / 2, paths) != 0 ||
+      noise_field(tree_key, SIDE / 4, SIDE / 4, trees) != 0) {
+    free(fields), free(lava), free(cumsum);
+    return -1;
+  }
+
+  const float water_scale = 1.0f / (float)cfg->water_strength;
+  const float mountain_scale = 1.0f / (float)cfg->mountain_strength;
+  const int centre = SIDE / 2;
+  uint8_t *map = out->map;
+  for (int i = 0; i < SIDE; i++)
+    for (int j = 0; j < SIDE; j++) {
+      int n = i * SIDE + j, di = i - centre, dj = j - centre;
+      float distance = sqrtf((float)(di * di + dj * dj));
+      float near_water = distance * water_scale, near_mountain = distance * mountain_scale;
+      near_water = fminf(cfg->water_max, fmaxf(0.0f, near_water));
+      near_mountain = fminf(cfg->mountain_max, fmaxf(0.0f, near_mountain));
+      float wet = normalised_plus(water, n, near_water) - 1.0f;
+      float high = normalised_plus(mountain, n, 0.05f) + near_mountain;
+      high = high - 1.0f;
+      uint8_t block = wet > cfg->water_threshold ? cfg->sea_block : cfg->default_block;
+      if (wet > cfg->sand_threshold && block != cfg->sea_block) block = cfg->coast_block;
+      int stony = high > 0.7f;
+      if (stony) block = cfg->mountain_block;
+      if (stony && normalised(paths, n) > 0.8f) block = cfg->path_block;
+      if (stony && normalised(paths, j * SIDE + i) > 0.8f) block = cfg->path_block;
+      if (high > 0.85f && wet > 0.4f) block = cfg->inner_mountain_block;
+      /* (tree_noise > perlin) * uniform > threshold */
+      float woods = normalised(trees, n);
+      float drawn = woods > cfg->tree_perlin ? uniform_at(tree_draw, n) : 0.0f;
+      if (drawn > cfg->tree_uniform && block == cfg->tree_requirement) block = cfg->tree;
+      for (int k = 0; k < 5; k++)
+        if (block == cfg->ore_requirement[k] && uniform_at(ore_keys[k], n) < cfg->ore_chances[k])
+          block = cfg->ores[k];
+      lava[n] = high > 0.85f && woods > 0.7f;
+      if (lava[n]) block = cfg->lava;
+      map[n] = block;
+    }
+  /* The extra diamond (always_diamond off): a stone cell drawn with p =
+   * stone / count is set to stone, which changes nothing; with no stone
+   * p is NaN everywhere, and JAX's search, which compares in the total
+   * order (a NaN equal to itself), goes left at every step: cell 0 is set
+   * to stone. */
+  int stones = 0;
+  for (int n = 0; n < CELLS; n++) stones += map[n] == CRAFTER_CX_STONE;
+  if (stones == 0) map[0] = CRAFTER_CX_STONE;
+  map[centre * SIDE + centre] = cfg->player_spawn;
+
+  /* The ladders: cells of valid_ladder drawn with p = the mask itself. */
+  uint8_t *valid = malloc(CELLS);
+  if (!valid) {
+    free(fields), free(lava), free(cumsum);
+    return -1;
+  }
+  for (int n = 0; n < CELLS; n++) valid[n] = map[n] == cfg->valid_ladder;
+  memset(out->item_map, 0, CELLS);
+  cell_position(choice_mask(down_key, valid, CELLS, cumsum), out->down);
+  int down_cell = cell_at(out->down);
+  if (cfg->ladder_down && down_cell >= 0) out->item_map[down_cell] = CRAFTER_CX_ITEM_LADDER_DOWN;
+  cell_position(choice_mask(up_key, valid, CELLS, cumsum), out->up);
+
+  /* The light: default_light, a torch's light around the ladder up, the
+   * lava's glow, clipped to [0, 1].  The torch's 9x9 square starts at
+   * ladder - 4 as dynamic_update_slice takes a start: a negative one
+   * counts from the end (-1 is 47), then it is clamped so the square
+   * fits (to 39): a ladder near the top or left edge lights a square at
+   * the far edge. */
+  float *light = out->light_map;
+  for (int n = 0; n < CELLS; n++) light[n] = cfg->default_light;
+  int top = out->up[0] - 4, left = out->up[1] - 4;
+  if (top < 0) top += SIDE;
+  if (left < 0) left += SIDE;
+  top = top < 0 ? 0 : top > SIDE - 9 ? SIDE - 9 : top;
+  left = left < 0 ? 0 : left > SIDE - 9 ? SIDE - 9 : left;
+  for (int a = 0; a < 9; a++)
+    for (int b = 0; b < 9; b++)
+      light[(top + a) * SIDE + left + b] =
+          torch_light(a, b) * (1.0f - cfg->default_light) + cfg->default_light;
+  int glows = cfg->lava == CRAFTER_CX_LAVA;
+  for (int i = 0; i < SIDE; i++)
+    for (int j = 0; j < SIDE; j++) {
+      int n = i * SIDE + j;
+      float sum = light[n] + (glows ? lava_glow(lava, i, j) : 0.0f);
+      light[n] = sum < 0.0f ? 0.0f : sum > 1.0f ? 1.0f : sum;
+    }
+  int up_cell = cell_at(out->up);
+  if (cfg->ladder_up && up_cell >= 0) out->item_map[up_cell] = CRAFTER_CX_ITEM_LADDER_UP;
+  free(fields), free(lava), free(cumsum), free(valid);
+  return 0;
+}
+
+/* ---- the dungeons (generate_dungeon) ---- */
+
+enum { ROOMS = 8, MIN_ROOM = 5, MAX_ROOM = 10, CHUNK = 16, CHUNKS = 3, PAD = MAX_ROOM,
+       PADDED = SIDE + 2 * PAD };
+
+static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cfg,
+                             struct floor_out *out) {
+  crafter_jaxkey three[3];
+  crafter_jax_split(key, three, 3);
+  crafter_jaxkey rng = three[0];
+  int32_t sizes[ROOMS][2];
+  crafter_jax_randint(three[2], &sizes[0][0], 2 * ROOMS, MIN_ROOM, MAX_ROOM);
+
+  static const int padded_cells = PADDED * PADDED;
+  uint8_t *grid = malloc(2 * (size_t)padded_cells), *items = grid + padded_cells;
+  float *cumsum = malloc(CELLS * sizeof *cumsum);
+  if (!grid || !cumsum) {
+    free(grid), free(cumsum);
+    return -1;
+  }
+  for (int r = 0; r < PADDED; r++)
+    for (int c = 0; c < PADDED; c++) {
+      int inside = r >= PAD && r < PAD + SIDE && c >= PAD && c < PAD + SIDE;
+      grid[r * PADDED + c] = inside ? CRAFTER_CX_WALL : 0;
+      items[r * PADDED + c] = 0;
+    }
+#define AT(r, c) ((r) * PADDED + (c))
+
+  /* The rooms, one a chunk of the 3x3 chunks. */
+  crafter_jaxkey room_rng = next_key(&rng);
+  uint8_t occupied[CHUNKS * CHUNKS];
+  memset(occupied, 1, sizeof occupied);
+  int32_t rooms[ROOMS][2];
+  for (int room = 0; room < ROOMS; room++) {
+    int32_t chunk = choice_mask(next_key(&room_rng), occupied, CHUNKS * CHUNKS, cumsum);
+    if (chunk >= 0 && chunk < CHUNKS * CHUNKS) occupied[chunk] = 0;
+    int32_t offset[2];
+    crafter_jax_randint(next_key(&room_rng), offset, 2, 0, CHUNK - MIN_ROOM);
+    int32_t row = (chunk % CHUNKS) * CHUNK + PAD + offset[0];
+    int32_t column = (chunk / CHUNKS) * CHUNK + PAD + offset[1];
+    rooms[room][0] = row;
+    rooms[room][1] = column;
+    for (int a = 0; a < sizes[room][0]; a++)
+      for (int b = 0; b < sizes[room][1]; b++) grid[AT(row + a, column + b)] = CRAFTER_CX_PATH;
+    int last_row = row + sizes[room][0] - 1, last_column = column + sizes[room][1] - 1;
+    items[AT(row, column)] = CRAFTER_CX_ITEM_TORCH;
+    items[AT(last_row, column)] = CRAFTER_CX_ITEM_TORCH;
+    items[AT(row, last_column)] = CRAFTER_CX_ITEM_TORCH;
+    items[AT(last_row, last_column)] = CRAFTER_CX_ITEM_TORCH;
+    /* The chest, at randint(1, size - 1) inside the room. */
+    crafter_jaxkey chest_key = next_key(&room_rng);
+    int32_t chest[2];
+    for (int d = 0; d < 2; d++)
+      chest[d] = crafter_jax_randint_at(chest_key, (uint64_t)d, 1, sizes[room][d] - 1);
+    grid[AT(row + chest[0], column + chest[1])] = CRAFTER_CX_CHEST;
+    /* The fountain, in half the rooms. */
+    crafter_jaxkey fountain_keys[3];
+    crafter_jax_split(room_rng, fountain_keys, 3);
+    room_rng = fountain_keys[0];
+    int32_t fountain[2];
+    for (int d = 0; d < 2; d++)
+      fountain[d] = crafter_jax_randint_at(fountain_keys[1], (uint64_t)d, 1, sizes[room][d] - 1);
+    if (crafter_jax_uniform1(fountain_keys[2]) > 0.5f)
+      grid[AT(row + fountain[0], column + fountain[1])] = cfg->fountain_block;
+  }
+
+  /* The corridors: from each room along its row to the column of a room
+   * already joined, then along that column to its row; only walls become
+   * path. */
+  crafter_jaxkey path_rng = next_key(&rng);
+  uint8_t included[ROOMS] = {0};
+  included[ROOMS - 1] = 1;
+  for (int room = 0; room < ROOMS; room++) {
+    int32_t sink = choice_mask(next_key(&path_rng), included, ROOMS, cumsum);
+    const int32_t *source = rooms[room];
+    int32_t sink_row = sink < ROOMS ? rooms[sink][0] : 0, sink_column = sink < ROOMS ? rooms[sink][1] : 0;
+    int32_t across = sink_column - source[1], down = sink_row - source[0];
+    int sign_across = (across > 0) - (across < 0), sign_down = (down > 0) - (down < 0);
+    if (sign_across)
+      for (int c = 0; c < PADDED; c++) {
+        int32_t step = (c - source[1]) * sign_across;
+        if (step >= 0 && step <= abs(across) && grid[AT(source[0], c)] == CRAFTER_CX_WALL)
+          grid[AT(source[0], c)] = CRAFTER_CX_PATH;
+      }
+    if (sign_down && sink_column >= 0 && sink_column < PADDED)
+      for (int r = 0; r < PADDED; r++) {
+        int32_t step = (r - source[0]) * sign_down;
+        if (step >= 0 && step <= abs(down) && grid[AT(r, sink_column)] == CRAFTER_CX_WALL)
+          grid[AT(r, sink_column)] = CRAFTER_CX_PATH;
+      }
+    crafter_jaxkey pair[2];
+    crafter_jax_split(path_rng, pair, 2);
+    path_rng = pair[1];
+    included[room] = 1;
+  }
+  grid[AT(rooms[0][0] + 2, rooms[0][1] + 2)] = cfg->special_block;
+
+  /* Cropped to the map. */
+  uint8_t *map = out->map, *item_map = out->item_map;
+  for (int r = 0; r < SIDE; r++)
+    for (int c = 0; c < SIDE; c++) {
+      map[r * SIDE + c] = grid[AT(r + PAD, c + PAD)];
+      item_map[r * SIDE + c] = items[AT(r + PAD, c + PAD)];
+    }
+#undef AT
+
+  /* Walls next to no path (nor on one) become darkness; a tenth of the
+   * cells, drawn for the whole map, make walls mossy and bare paths the
+   * configuration's rare block. */
+  crafter_jaxkey rare_key = next_key(&rng);
+  const float odds[2] = {0.9f, 0.1f};
+  float odds_sum[2];
+  crafter_jax_cumsum(odds, 2, odds_sum);
+  uint8_t *shaded = grid; /* the padded grid is done with */
+  for (int r = 0; r < SIDE; r++)
+    for (int c = 0; c < SIDE; c++) {
+      int n = r * SIDE + c;
+      int open = map[n] != CRAFTER_CX_WALL;
+      open |= r > 0 && map[n - SIDE] != CRAFTER_CX_WALL;
+      open |= r < SIDE - 1 && map[n + SIDE] != CRAFTER_CX_WALL;
+      open |= c > 0 && map[n - 1] != CRAFTER_CX_WALL;
+      open |= c < SIDE - 1 && map[n + 1] != CRAFTER_CX_WALL;
+      int rare = crafter_jax_choice_of_bits(crafter_jax_bits_at(rare_key, (uint64_t)n), odds_sum, 2);
+      uint8_t block;
+      if (!open)
+        block = CRAFTER_CX_DARKNESS;
+      else if (map[n] == CRAFTER_CX_WALL)
+        block = rare ? CRAFTER_CX_WALL_MOSS : CRAFTER_CX_WALL;
+      else if (rare && map[n] == CRAFTER_CX_PATH && item_map[n] == CRAFTER_CX_ITEM_NONE)
+        block = cfg->rare_path_replacement;
+      else
+        block = map[n];
+      shaded[n] = block;
+    }
+  memcpy(map, shaded, CELLS);
+  for (int n = 0; n < CELLS; n++) out->light_map[n] = 1.0f;
+
+  /* The ladders: down with p = path / count, up with p = the mask.  With
+   * no path p is NaN everywhere and JAX's search (in the total order)
+   * ends at index 0. */
+  int32_t index = 0;
+  int paths = 0;
+  for (int n = 0; n < CELLS; n++) paths += map[n] == CRAFTER_CX_PATH;
+  crafter_jaxkey down_key = next_key(&rng);
+  if (paths > 0 &&
+      crafter_jax_choice_equal(down_key, map, CELLS, CRAFTER_CX_PATH, &index, 1) != 0) {
+    free(grid), free(cumsum);
+    return -1;
+  }
+  cell_position(index, out->down);
+  int down_cell = cell_at(out->down);
+  if (down_cell >= 0) item_map[down_cell] = CRAFTER_CX_ITEM_LADDER_DOWN;
+  uint8_t *valid = grid;
+  for (int n = 0; n < CELLS; n++) valid[n] = map[n] == CRAFTER_CX_PATH;
+  cell_position(choice_mask(next_key(&rng), valid, CELLS, cumsum), out->up);
+  int up_cell = cell_at(out->up);
+  if (up_cell >= 0) item_map[up_cell] = CRAFTER_CX_ITEM_LADDER_UP;
+  free(grid), free(cumsum);
+  return 0;
+}
+
+/* ---- the state ---- */
+
+static void fill_mobs(crafter_cx_mobs *mobs, int slots) {
+  for (int f = 0; f < CRAFTER_CX_LEVELS; f++)
+    for (int n = 0; n < slots; n++) mobs->health[f][n] = 1.0f;
+}
+
+/* permutation(key, arange(6)): one round (3 log 6 / log(2**32 - 1) < 1)
+ * of a stable sort by 32 random bits of split(key)[1]. */
+static void permutation6(crafter_jaxkey key, int32_t out[CRAFTER_CX_POTIONS]) {
+  uint32_t bits[CRAFTER_CX_POTIONS];
+  crafter_jax_bits(crafter_jax_split_one(key, 1), bits, CRAFTER_CX_POTIONS);
+  for (int n = 0; n < CRAFTER_CX_POTIONS; n++) out[n] = n;
+  for (int n = 1; n < CRAFTER_CX_POTIONS; n++) /* insertion sort: stable */
+    for (int m = n; m > 0 && bits[m - 1] > bits[m]; m--) {
+      uint32_t b = bits[m];
+      bits[m] = bits[m - 1], bits[m - 1] = b;
+      int32_t v = out[m];
+      out[m] = out[m - 1], out[m - 1] = v;
+    }
+}
+
+int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
+  memset(state, 0, sizeof *state);
+  struct world_keys keys;
+  world_keys(key, &keys);
+  for (int n = 0; n < SMOOTH; n++) {
+    int f = smooth_floor[n];
+    struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
+                            &state->light_map[f][0][0], state->down_ladders[f],
+                            state->up_ladders[f]};
+    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], &out) != 0) return -1;
+  }
+  for (int n = 0; n < DUNGEONS; n++) {
+    int f = dungeon_floor[n];
+    struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
+                            &state->light_map[f][0][0], state->down_ladders[f],
+                            state->up_ladders[f]};
+    if (dungeon_floor_gen(keys.dungeon[n], &dungeon_configs[n], &out) != 0) return -1;
+  }
+  state->monsters_killed[0] = 10; /* the first ladder starts open */
+  state->player_position[0] = state->player_position[1] = SIDE / 2;
+  state->player_level = 0;
+  state->player_direction = 3; /* Action.UP */
+  state->player_health = 9.0f;
+  state->player_food = state->player_drink = state->player_energy = state->player_mana = 9;
+  state->player_dexterity = state->player_strength = state->player_intelligence = 1;
+  fill_mobs(&state->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS);
+  fill_mobs(&state->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS);
+  fill_mobs(&state->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS);
+  fill_mobs(&state->mob_projectiles, CRAFTER_CX_MAX_MOB_PROJECTILES);
+  fill_mobs(&state->player_projectiles, CRAFTER_CX_MAX_PLAYER_PROJECTILES);
+  for (int f = 0; f < CRAFTER_CX_LEVELS; f++)
+    for (int n = 0; n < CRAFTER_CX_MAX_MOB_PROJECTILES; n++)
+      state->mob_projectile_directions[f][n][0] = state->mob_projectile_directions[f][n][1] = 1;
+  for (int f = 0; f < CRAFTER_CX_LEVELS; f++)
+    for (int n = 0; n < CRAFTER_CX_MAX_PLAYER_PROJECTILES; n++)
+      state->player_projectile_directions[f][n][0] =
+          state->player_projectile_directions[f][n][1] = 1;
+  permutation6(keys.potions, state->potion_mapping);
+  state->boss_timesteps_to_spawn_this_round = 7; /* BOSS_FIGHT_SPAWN_TURNS */
+  /* calculate_light_level(0): 1 - |cos(pi * 0.3)| ** 3 */
+  float c = fabsf(cosf((float)(3.141592653589793 * 0.3)));
+  state->light_level = 1.0f - c * c * c;
+  state->state_rng = keys.state;
+  return 0;
+}
