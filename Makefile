@@ -239,7 +239,7 @@ $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 		tests/reference/requirements-nodeps.txt
 	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
 
-# make check-craftax-reference: Craftax-Classic against the pinned JAX
+# make check-craftax-reference: Craftax-Classic (and Craftax's worlds) against the pinned JAX
 # (make craftax-env), on seeds drawn afresh every run: CRAFTAX_SEEDS
 # worlds and first observations, CRAFTAX_SEEDS / 10 episodes of
 # CRAFTAX_STEPS random steps, compared field by field; a difference is
@@ -247,10 +247,10 @@ $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 CRAFTAX_SEEDS ?= 1000
 CRAFTAX_STEPS ?= 1000
 check-craftax-reference: $(PROGRAMS) $(UNIT_TESTS) craftax-env
-	CRAFTAX_WORLDS=$(CRAFTAX_SEEDS) CRAFTAX_OBS=$(CRAFTAX_SEEDS) \
+	CRAFTAX_WORLDS=$(CRAFTAX_SEEDS) CRAFTAX_OBS=$(CRAFTAX_SEEDS) CRAFTAX_CX_WORLDS=$(CRAFTAX_SEEDS) \
 	CRAFTAX_EPISODES=$$(( $(CRAFTAX_SEEDS) / 10 )) CRAFTAX_EPISODE_STEPS=$(CRAFTAX_STEPS) \
 	  prove tests/jaxrng.t tests/craftax-worlds.t tests/craftax-obs.t tests/craftax-pixels.t \
-	  tests/craftax-episodes.t
+	  tests/craftax-episodes.t tests/cx-worlds.t
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \

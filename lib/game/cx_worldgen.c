@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "game/cc_worldgen.h" /* the Perlin noise Classic's generation shares */
+#include "kernels/kernels.h"
 
 /* The arithmetic is that of the machine code XLA's CPU compiler (jax
  * 0.10.1) makes of craftax's graph, which vmaps generate_smoothworld over
@@ -145,9 +146,25 @@ crafter_jaxkey crafter_cx_floor_key(crafter_jaxkey key, int floor) {
   return key;
 }
 
-/* Element `cell` of uniform(key, shape): drawn only where it is used. */
-static inline float uniform_at(crafter_jaxkey key, int cell) {
-  return crafter_jax_unit_of_bits(crafter_jax_bits_at(key, (uint64_t)cell));
+/* bits(key, (48, 48)), every cell's random bits, hashed CRAFTER_JAX_WIDE
+ * at a time in vector registers (the lanes of kernels/jaxrng.h). */
+static void bits_of_map(crafter_jaxkey key, uint32_t bits[CELLS]) {
+  _Static_assert(CELLS % CRAFTER_JAX_WIDE == 0, "whole vectors of cells");
+  const int level = crafter_kernels_level();
+  uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE], x1[CRAFTER_JAX_WIDE];
+  for (int lane = 0; lane < CRAFTER_JAX_WIDE; lane++) k0[lane] = key.word[0], k1[lane] = key.word[1];
+  for (int first = 0; first < CELLS; first += CRAFTER_JAX_WIDE) {
+    for (int lane = 0; lane < CRAFTER_JAX_WIDE; lane++) x0[lane] = 0U, x1[lane] = (uint32_t)(first + lane);
+    crafter_jax_threefry2x32_wide(level, k0, k1, x0, x1);
+    for (int lane = 0; lane < CRAFTER_JAX_WIDE; lane++) bits[first + lane] = x0[lane] ^ x1[lane];
+  }
+}
+
+/* uniform(key, (48, 48)) as float32 in [0, 1), every cell. */
+static void uniform_of_map(crafter_jaxkey key, float out[CELLS]) {
+  uint32_t bits[CELLS];
+  bits_of_map(key, bits);
+  for (int n = 0; n < CELLS; n++) out[n] = crafter_jax_unit_of_bits(bits[n]);
 }
 
 /* choice(key, arange(n), p=mask) for a mask of 0 and 1 (booleans or
@@ -246,6 +263,83 @@ struct floor_out {
   int32_t *down, *up;
 };
 
+/* The uniform draws of a smoothed floor: the trees' and each ore's. */
+struct draws {
+  float tree[CELLS];
+  float ore[5][CELLS];
+};
+
+/* The block of every cell, and where lava lies, from the four noise
+ * fields (water, mountain, paths, trees) and the draws.  Made twice
+ * below: as the build compiles it (fmaf a library call where the
+ * baseline instruction set has no fused multiply-add) and for processors
+ * with FMA; fmaf rounds once either way, so the two agree bit for bit. */
+static inline __attribute__((always_inline)) void smooth_cells_body(
+    const struct smooth_config *cfg, const struct field *fields, const struct draws *draws,
+    uint8_t *map, uint8_t *lava) {
+  const struct field *water = &fields[0], *mountain = &fields[1], *paths = &fields[2],
+                     *trees = &fields[3];
+  const float water_scale = 1.0f / (float)cfg->water_strength;
+  const float mountain_scale = 1.0f / (float)cfg->mountain_strength;
+  const int centre = SIDE / 2;
+  for (int i = 0; i < SIDE; i++)
+    for (int j = 0; j < SIDE; j++) {
+      int n = i * SIDE + j, di = i - centre, dj = j - centre;
+      float distance = sqrtf((float)(di * di + dj * dj));
+      float near_water = distance * water_scale, near_mountain = distance * mountain_scale;
+      near_water = near_water > 0.0f ? near_water : 0.0f;
+      near_water = near_water < cfg->water_max ? near_water : cfg->water_max;
+      near_mountain = near_mountain > 0.0f ? near_mountain : 0.0f;
+      near_mountain = near_mountain < cfg->mountain_max ? near_mountain : cfg->mountain_max;
+      float wet = normalised_plus(water, n, near_water) - 1.0f;
+      float high = normalised_plus(mountain, n, 0.05f) + near_mountain;
+      high = high - 1.0f;
+      uint8_t block = wet > cfg->water_threshold ? cfg->sea_block : cfg->default_block;
+      if (wet > cfg->sand_threshold && block != cfg->sea_block) block = cfg->coast_block;
+      int stony = high > 0.7f;
+      if (stony) block = cfg->mountain_block;
+      if (stony && normalised(paths, n) > 0.8f) block = cfg->path_block;
+      if (stony && normalised(paths, j * SIDE + i) > 0.8f) block = cfg->path_block;
+      if (high > 0.85f && wet > 0.4f) block = cfg->inner_mountain_block;
+      /* (tree_noise > perlin) * uniform > threshold */
+      float woods = normalised(trees, n);
+      float drawn = woods > cfg->tree_perlin ? draws->tree[n] : 0.0f;
+      if (drawn > cfg->tree_uniform && block == cfg->tree_requirement) block = cfg->tree;
+      for (int k = 0; k < 5; k++)
+        if (cfg->ore_chances[k] > 0.0f && block == cfg->ore_requirement[k] &&
+            draws->ore[k][n] < cfg->ore_chances[k])
+          block = cfg->ores[k];
+      lava[n] = high > 0.85f && woods > 0.7f;
+      if (lava[n]) block = cfg->lava;
+      map[n] = block;
+    }
+}
+
+static void smooth_cells_plain(const struct smooth_config *cfg, const struct field *fields,
+                               const struct draws *draws, uint8_t *map, uint8_t *lava) {
+  smooth_cells_body(cfg, fields, draws, map, lava);
+}
+
+#if defined(CRAFTER_FASTGEN_X86)
+__attribute__((target("fma"))) static void smooth_cells_fma(const struct smooth_config *cfg,
+                                                            const struct field *fields,
+                                                            const struct draws *draws,
+                                                            uint8_t *map, uint8_t *lava) {
+  smooth_cells_body(cfg, fields, draws, map, lava);
+}
+#endif
+
+static void smooth_cells(const struct smooth_config *cfg, const struct field *fields,
+                         const struct draws *draws, uint8_t *map, uint8_t *lava) {
+#if defined(CRAFTER_FASTGEN_X86)
+  if (crafter_kernels_level() >= 3) { /* x86-64-v3 and up have FMA */
+    smooth_cells_fma(cfg, fields, draws, map, lava);
+    return;
+  }
+#endif
+  smooth_cells_plain(cfg, fields, draws, map, lava);
+}
+
 static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
                             struct floor_out *out) {
   crafter_jaxkey rng = key;
@@ -265,57 +359,31 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   struct field *fields = malloc(4 * sizeof *fields);
   uint8_t *lava = malloc(CELLS);
   float *cumsum = malloc(CELLS * sizeof *cumsum);
-  if (!fields || !lava || !cumsum) {
-    free(fields), free(lava), free(cumsum);
+  struct draws *draws = malloc(sizeof *draws);
+  if (!fields || !lava || !cumsum || !draws) {
+    free(fields), free(lava), free(cumsum), free(draws);
     return -1;
   }
-  struct field *water = &fields[0], *mountain = &fields[1], *paths = &fields[2],
-               *trees = &fields[3];
-  if (noise_field(water_key, SIDE / 16, SIDE / 16, water) != 0 ||
-      noise_field(mountain_key, SIDE / 16, SIDE / 16, mountain) != 0 ||
-      noise_field(path_key, SIDE / 8, SIDE / 2, paths) != 0 ||
-      noise_field(tree_key, SIDE / 4, SIDE / 4, trees) != 0) {
-    free(fields), free(lava), free(cumsum);
+  if (noise_field(water_key, SIDE / 16, SIDE / 16, &fields[0]) != 0 ||
+      noise_field(mountain_key, SIDE / 16, SIDE / 16, &fields[1]) != 0 ||
+      noise_field(path_key, SIDE / 8, SIDE / 2, &fields[2]) != 0 ||
+      noise_field(tree_key, SIDE / 4, SIDE / 4, &fields[3]) != 0) {
+    free(fields), free(lava), free(cumsum), free(draws);
     return -1;
   }
-
-  const float water_scale = 1.0f / (float)cfg->water_strength;
-  const float mountain_scale = 1.0f / (float)cfg->mountain_strength;
-  const int centre = SIDE / 2;
+  /* The uniform draws, whole (the ores whose chance is 0 never place). */
+  uniform_of_map(tree_draw, draws->tree);
+  for (int k = 0; k < 5; k++)
+    if (cfg->ore_chances[k] > 0.0f) uniform_of_map(ore_keys[k], draws->ore[k]);
   uint8_t *map = out->map;
-  for (int i = 0; i < SIDE; i++)
-    for (int j = 0; j < SIDE; j++) {
-      int n = i * SIDE + j, di = i - centre, dj = j - centre;
-      float distance = sqrtf((float)(di * di + dj * dj));
-      float near_water = distance * water_scale, near_mountain = distance * mountain_scale;
-      near_water = fminf(cfg->water_max, fmaxf(0.0f, near_water));
-      near_mountain = fminf(cfg->mountain_max, fmaxf(0.0f, near_mountain));
-      float wet = normalised_plus(water, n, near_water) - 1.0f;
-      float high = normalised_plus(mountain, n, 0.05f) + near_mountain;
-      high = high - 1.0f;
-      uint8_t block = wet > cfg->water_threshold ? cfg->sea_block : cfg->default_block;
-      if (wet > cfg->sand_threshold && block != cfg->sea_block) block = cfg->coast_block;
-      int stony = high > 0.7f;
-      if (stony) block = cfg->mountain_block;
-      if (stony && normalised(paths, n) > 0.8f) block = cfg->path_block;
-      if (stony && normalised(paths, j * SIDE + i) > 0.8f) block = cfg->path_block;
-      if (high > 0.85f && wet > 0.4f) block = cfg->inner_mountain_block;
-      /* (tree_noise > perlin) * uniform > threshold */
-      float woods = normalised(trees, n);
-      float drawn = woods > cfg->tree_perlin ? uniform_at(tree_draw, n) : 0.0f;
-      if (drawn > cfg->tree_uniform && block == cfg->tree_requirement) block = cfg->tree;
-      for (int k = 0; k < 5; k++)
-        if (block == cfg->ore_requirement[k] && uniform_at(ore_keys[k], n) < cfg->ore_chances[k])
-          block = cfg->ores[k];
-      lava[n] = high > 0.85f && woods > 0.7f;
-      if (lava[n]) block = cfg->lava;
-      map[n] = block;
-    }
+  smooth_cells(cfg, fields, draws, map, lava);
+  free(draws);
   /* The extra diamond (always_diamond off): a stone cell drawn with p =
    * stone / count is set to stone, which changes nothing; with no stone
    * p is NaN everywhere, and JAX's search, which compares in the total
    * order (a NaN equal to itself), goes left at every step: cell 0 is set
    * to stone. */
+  const int centre = SIDE / 2;
   int stones = 0;
   for (int n = 0; n < CELLS; n++) stones += map[n] == CRAFTER_CX_STONE;
   if (stones == 0) map[0] = CRAFTER_CX_STONE;
@@ -351,7 +419,11 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
     for (int b = 0; b < 9; b++)
       light[(top + a) * SIDE + left + b] =
           torch_light(a, b) * (1.0f - cfg->default_light) + cfg->default_light;
-  int glows = cfg->lava == CRAFTER_CX_LAVA;
+  /* Where the light is 1 already the glow (never negative) is clipped
+   * away; where z is 0 (lava another block) it adds 0. */
+  int lava_cells = 0;
+  for (int n = 0; n < CELLS; n++) lava_cells += lava[n];
+  int glows = cfg->lava == CRAFTER_CX_LAVA && lava_cells > 0 && cfg->default_light < 1.0f;
   for (int i = 0; i < SIDE; i++)
     for (int j = 0; j < SIDE; j++) {
       int n = i * SIDE + j;
@@ -478,6 +550,8 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   float odds_sum[2];
   crafter_jax_cumsum(odds, 2, odds_sum);
   uint8_t *shaded = grid; /* the padded grid is done with */
+  uint32_t rare_bits[CELLS];
+  bits_of_map(rare_key, rare_bits);
   for (int r = 0; r < SIDE; r++)
     for (int c = 0; c < SIDE; c++) {
       int n = r * SIDE + c;
@@ -486,7 +560,7 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
       open |= r < SIDE - 1 && map[n + SIDE] != CRAFTER_CX_WALL;
       open |= c > 0 && map[n - 1] != CRAFTER_CX_WALL;
       open |= c < SIDE - 1 && map[n + 1] != CRAFTER_CX_WALL;
-      int rare = crafter_jax_choice_of_bits(crafter_jax_bits_at(rare_key, (uint64_t)n), odds_sum, 2);
+      int rare = crafter_jax_choice_of_bits(rare_bits[n], odds_sum, 2);
       uint8_t block;
       if (!open)
         block = CRAFTER_CX_DARKNESS;

@@ -150,11 +150,22 @@ static inline uint32_t cx_word(const struct cx_field *f, long k) {
   }
 }
 
-/* The CRC-32 of one more word, little-endian, going on from crc. */
-static inline uint32_t cx_crc_word(uint32_t crc, uint32_t word) {
-  uint8_t bytes[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16),
-                      (uint8_t)(word >> 24)};
-  return crafter_crc32_update(crc, bytes, 4);
+/* The CRC-32 of values first..first+count-1 of field *f, going on from crc. */
+static inline uint32_t cx_crc_field(uint32_t crc, const struct cx_field *f, long first,
+                                    long count) {
+  enum { CHUNK = 4096 };
+  uint8_t bytes[4 * CHUNK];
+  for (long start = first; start < first + count; start += CHUNK) {
+    long end = start + CHUNK < first + count ? start + CHUNK : first + count;
+    for (long v = start; v < end; v++) {
+      uint32_t word = cx_word(f, v);
+      uint8_t *at = bytes + 4 * (v - start);
+      at[0] = (uint8_t)word, at[1] = (uint8_t)(word >> 8), at[2] = (uint8_t)(word >> 16),
+      at[3] = (uint8_t)(word >> 24);
+    }
+    crc = crafter_crc32_update(crc, bytes, 4 * (size_t)(end - start));
+  }
+  return crc;
 }
 
 /* The hashes of tests/reference/craftax_full_worlds.py: the state's, and
@@ -162,12 +173,11 @@ static inline uint32_t cx_crc_word(uint32_t crc, uint32_t word) {
  * floor). */
 static inline void cx_state_hashes(const crafter_cx_state *s, uint32_t *whole,
                                    uint32_t floors[CRAFTER_CX_LEVELS]) {
-  static struct cx_field f[CX_FIELDS];
-  static char names[CX_FIELDS][48];
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
   int count = cx_state_fields(s, f, names);
   uint32_t crc = 0;
-  for (int k = 0; k < count; k++)
-    for (long v = 0; v < f[k].count; v++) crc = cx_crc_word(crc, cx_word(&f[k], v));
+  for (int k = 0; k < count; k++) crc = cx_crc_field(crc, &f[k], 0, f[k].count);
   *whole = crc;
   static const int floor_fields[5] = {0, 1, 3, 4, 5}; /* map item_map light_map ladders */
   for (int floor = 0; floor < CRAFTER_CX_LEVELS; floor++) {
@@ -175,7 +185,7 @@ static inline void cx_state_hashes(const crafter_cx_state *s, uint32_t *whole,
     for (int m = 0; m < 5; m++) {
       const struct cx_field *g = &f[floor_fields[m]];
       long per = g->count / CRAFTER_CX_LEVELS;
-      for (long v = floor * per; v < (floor + 1) * per; v++) crc = cx_crc_word(crc, cx_word(g, v));
+      crc = cx_crc_field(crc, g, floor * per, per);
     }
     floors[floor] = crc;
   }

@@ -13,12 +13,13 @@
  * as tests/reference/craftax_full_worlds.py computes them (its docstring
  * says which words, in which order; cx_state_words.h makes the same
  * lists).  tests/unit-cx-worldgen.t runs it on
- * tests/data/craftax/cx-worlds.txt.gz, recorded with the pinned
+ * tests/data/craftax/cx-worlds.txt.gz (seeds 0..9999, 540 KB: ten hashes
+ * a seed), recorded with the pinned
  * reference, craftax 1.6.1 on jax and jaxlib 0.10.1 (the packages of
  * tests/reference/requirements-craftax.txt, in a virtual environment
  * VENV):
  *
- *   VENV/bin/python tests/reference/craftax_full_worlds.py --hashes 0 N >w
+ *   VENV/bin/python tests/reference/craftax_full_worlds.py --hashes 0 10000 >w
  *   gzip -9n <w > tests/data/craftax/cx-worlds.txt.gz
  *
  * No expected value is written here: all come from the file.  Each floor
