@@ -150,7 +150,7 @@ crafter_jaxkey crafter_cx_floor_key(crafter_jaxkey key, int floor) {
  * at a time in vector registers (the lanes of kernels/jaxrng.h). */
 static void bits_of_map(crafter_jaxkey key, uint32_t bits[CELLS]) {
   _Static_assert(CELLS % CRAFTER_JAX_WIDE == 0, "whole vectors of cells");
-  const int level = crafter_kernels_level();
+  const int level = crafter_kernels_plain() ? 0 : crafter_kernels_level();
   uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE], x1[CRAFTER_JAX_WIDE];
   for (int lane = 0; lane < CRAFTER_JAX_WIDE; lane++) k0[lane] = key.word[0], k1[lane] = key.word[1];
   for (int first = 0; first < CELLS; first += CRAFTER_JAX_WIDE) {
@@ -217,21 +217,6 @@ static int noise_field(crafter_jaxkey key, int res_rows, int res_columns, struct
                                 &f->reciprocal);
 }
 
-/* noise - min, as the fusion that makes the map computes it. */
-static inline float above_lowest(const struct field *f, int n) {
-  return fmaf(f->blend[n], sqrtf(2.0f), -f->lowest);
-}
-
-/* The normalised noise, (noise - min) / (max - min). */
-static inline float normalised(const struct field *f, int n) {
-  return above_lowest(f, n) * f->reciprocal;
-}
-
-/* normalised + c, one multiply-add. */
-static inline float normalised_plus(const struct field *f, int n, float c) {
-  return fmaf(above_lowest(f, n), f->reciprocal, c);
-}
-
 /* TORCH_LIGHT_MAP: 1 - distance / 5 from the middle of a 9x9 square,
  * clipped to [0, 1], as craftax's constants compute it eagerly: the
  * division is a multiplication by float32 1/5 there too. */
@@ -243,18 +228,23 @@ static float torch_light(int row, int column) {
 }
 
 /* The lava's glow, jsp.signal.convolve(lava_map, z, mode="same") with
- * z = [[0.2, 0.7, 0.2], [0.7, 1, 0.7], [0.2, 0.7, 0.2]]: the window's
- * products (each 0 or the weight) summed row by row. */
-static float lava_glow(const uint8_t *lava, int row, int column) {
+ * z = [[0.2, 0.7, 0.2], [0.7, 1, 0.7], [0.2, 0.7, 0.2]], into glow[]: the
+ * window's products (each 0 or the weight; adding a 0 changes no sum)
+ * summed row by row, the map's outside taken as no lava. */
+static void lava_glow(const uint8_t *lava, float *glow) {
+  enum { WIDE = SIDE + 2 };
   static const float weight[3][3] = {{0.2f, 0.7f, 0.2f}, {0.7f, 1.0f, 0.7f}, {0.2f, 0.7f, 0.2f}};
-  float sum = 0.0f;
-  for (int a = 0; a < 3; a++)
-    for (int b = 0; b < 3; b++) {
-      int r = row + a - 1, c = column + b - 1;
-      float on = r >= 0 && r < SIDE && c >= 0 && c < SIDE && lava[r * SIDE + c] ? 1.0f : 0.0f;
-      sum += on * weight[a][b];
+  float padded[WIDE * WIDE];
+  memset(padded, 0, sizeof padded);
+  for (int i = 0; i < SIDE; i++)
+    for (int j = 0; j < SIDE; j++) padded[(i + 1) * WIDE + j + 1] = lava[i * SIDE + j] ? 1.0f : 0.0f;
+  for (int i = 0; i < SIDE; i++)
+    for (int j = 0; j < SIDE; j++) {
+      float sum = 0.0f;
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) sum += padded[(i + a) * WIDE + j + b] * weight[a][b];
+      glow[i * SIDE + j] = sum;
     }
-  return sum;
 }
 
 struct floor_out {
@@ -270,78 +260,111 @@ struct draws {
 };
 
 /* The block of every cell, and where lava lies, from the four noise
- * fields (water, mountain, paths, trees) and the draws.  Made twice
- * below: as the build compiles it (fmaf a library call where the
- * baseline instruction set has no fused multiply-add) and for processors
- * with FMA; fmaf rounds once either way, so the two agree bit for bit. */
+ * fields (water, mountain, paths, trees), the draws and the distance of
+ * each cell to the player.  A pass over the map for each step of
+ * generate_smoothworld, so that the compiler can take each a vector of
+ * cells at a time.  Made twice below: as the build compiles it (fmaf a
+ * library call where the baseline instruction set has no fused
+ * multiply-add) and for processors with AVX2 and FMA; fmaf rounds once
+ * either way, so the two agree bit for bit. */
+struct cells {
+  float wet[CELLS], high[CELLS], path[CELLS], path_across[CELLS], woods[CELLS];
+  int32_t block[CELLS];
+};
+
 static inline __attribute__((always_inline)) void smooth_cells_body(
     const struct smooth_config *cfg, const struct field *fields, const struct draws *draws,
-    uint8_t *map, uint8_t *lava) {
+    const float *distance, struct cells *c, uint8_t *map, uint8_t *lava) {
   const struct field *water = &fields[0], *mountain = &fields[1], *paths = &fields[2],
                      *trees = &fields[3];
+  const float root2 = sqrtf(2.0f);
   const float water_scale = 1.0f / (float)cfg->water_strength;
   const float mountain_scale = 1.0f / (float)cfg->mountain_strength;
-  const int centre = SIDE / 2;
-  for (int i = 0; i < SIDE; i++)
-    for (int j = 0; j < SIDE; j++) {
-      int n = i * SIDE + j, di = i - centre, dj = j - centre;
-      float distance = sqrtf((float)(di * di + dj * dj));
-      float near_water = distance * water_scale, near_mountain = distance * mountain_scale;
-      near_water = near_water > 0.0f ? near_water : 0.0f;
-      near_water = near_water < cfg->water_max ? near_water : cfg->water_max;
-      near_mountain = near_mountain > 0.0f ? near_mountain : 0.0f;
-      near_mountain = near_mountain < cfg->mountain_max ? near_mountain : cfg->mountain_max;
-      float wet = normalised_plus(water, n, near_water) - 1.0f;
-      float high = normalised_plus(mountain, n, 0.05f) + near_mountain;
-      high = high - 1.0f;
-      uint8_t block = wet > cfg->water_threshold ? cfg->sea_block : cfg->default_block;
-      if (wet > cfg->sand_threshold && block != cfg->sea_block) block = cfg->coast_block;
-      int stony = high > 0.7f;
-      if (stony) block = cfg->mountain_block;
-      if (stony && normalised(paths, n) > 0.8f) block = cfg->path_block;
-      if (stony && normalised(paths, j * SIDE + i) > 0.8f) block = cfg->path_block;
-      if (high > 0.85f && wet > 0.4f) block = cfg->inner_mountain_block;
-      /* (tree_noise > perlin) * uniform > threshold */
-      float woods = normalised(trees, n);
-      float drawn = woods > cfg->tree_perlin ? draws->tree[n] : 0.0f;
-      if (drawn > cfg->tree_uniform && block == cfg->tree_requirement) block = cfg->tree;
-      for (int k = 0; k < 5; k++)
-        if (cfg->ore_chances[k] > 0.0f && block == cfg->ore_requirement[k] &&
-            draws->ore[k][n] < cfg->ore_chances[k])
-          block = cfg->ores[k];
-      lava[n] = high > 0.85f && woods > 0.7f;
-      if (lava[n]) block = cfg->lava;
-      map[n] = block;
-    }
+  /* water = noise + proximity - 1; mountain = noise + 0.05 + proximity - 1 */
+  for (int n = 0; n < CELLS; n++) {
+    float near = distance[n] * water_scale;
+    near = near > 0.0f ? near : 0.0f;
+    near = near < cfg->water_max ? near : cfg->water_max;
+    float above = fmaf(water->blend[n], root2, -water->lowest);
+    c->wet[n] = fmaf(above, water->reciprocal, near) - 1.0f;
+  }
+  for (int n = 0; n < CELLS; n++) {
+    float near = distance[n] * mountain_scale;
+    near = near > 0.0f ? near : 0.0f;
+    near = near < cfg->mountain_max ? near : cfg->mountain_max;
+    float above = fmaf(mountain->blend[n], root2, -mountain->lowest);
+    float high = fmaf(above, mountain->reciprocal, 0.05f) + near;
+    c->high[n] = high - 1.0f;
+  }
+  for (int n = 0; n < CELLS; n++)
+    c->path[n] = fmaf(paths->blend[n], root2, -paths->lowest) * paths->reciprocal;
+  for (int n = 0; n < CELLS; n++)
+    c->woods[n] = fmaf(trees->blend[n], root2, -trees->lowest) * trees->reciprocal;
+  for (int i = 0; i < SIDE; i++) /* path_y = path_x.T */
+    for (int j = 0; j < SIDE; j++) c->path_across[i * SIDE + j] = c->path[j * SIDE + i];
+  const int32_t sea = cfg->sea_block, ground = cfg->default_block, coast = cfg->coast_block;
+  const int32_t rock = cfg->mountain_block, path_block = cfg->path_block;
+  const int32_t inner = cfg->inner_mountain_block;
+  for (int n = 0; n < CELLS; n++) {
+    float wet = c->wet[n], high = c->high[n];
+    int32_t b = wet > cfg->water_threshold ? sea : ground;
+    b = wet > cfg->sand_threshold && b != sea ? coast : b;
+    b = high > 0.7f ? rock : b;
+    b = high > 0.7f && c->path[n] > 0.8f ? path_block : b;
+    b = high > 0.7f && c->path_across[n] > 0.8f ? path_block : b;
+    b = high > 0.85f && wet > 0.4f ? inner : b;
+    c->block[n] = b;
+  }
+  /* (tree_noise > perlin) * uniform > threshold */
+  const int32_t wanted = cfg->tree_requirement, tree = cfg->tree;
+  for (int n = 0; n < CELLS; n++) {
+    float drawn = c->woods[n] > cfg->tree_perlin ? draws->tree[n] : 0.0f;
+    c->block[n] = drawn > cfg->tree_uniform && c->block[n] == wanted ? tree : c->block[n];
+  }
+  for (int k = 0; k < 5; k++) {
+    if (!(cfg->ore_chances[k] > 0.0f)) continue; /* u < 0 never holds */
+    const int32_t needs = cfg->ore_requirement[k], ore = cfg->ores[k];
+    const float chance = cfg->ore_chances[k];
+    const float *drawn = draws->ore[k];
+    for (int n = 0; n < CELLS; n++)
+      c->block[n] = c->block[n] == needs && drawn[n] < chance ? ore : c->block[n];
+  }
+  const int32_t molten = cfg->lava;
+  for (int n = 0; n < CELLS; n++) {
+    int hot = c->high[n] > 0.85f && c->woods[n] > 0.7f;
+    lava[n] = (uint8_t)hot;
+    map[n] = (uint8_t)(hot ? molten : c->block[n]);
+  }
 }
 
 static void smooth_cells_plain(const struct smooth_config *cfg, const struct field *fields,
-                               const struct draws *draws, uint8_t *map, uint8_t *lava) {
-  smooth_cells_body(cfg, fields, draws, map, lava);
+                               const struct draws *draws, const float *distance,
+                               struct cells *c, uint8_t *map, uint8_t *lava) {
+  smooth_cells_body(cfg, fields, draws, distance, c, map, lava);
 }
 
 #if defined(CRAFTER_FASTGEN_X86)
-__attribute__((target("fma"))) static void smooth_cells_fma(const struct smooth_config *cfg,
-                                                            const struct field *fields,
-                                                            const struct draws *draws,
-                                                            uint8_t *map, uint8_t *lava) {
-  smooth_cells_body(cfg, fields, draws, map, lava);
+__attribute__((target("avx2,fma"))) static void smooth_cells_avx2(
+    const struct smooth_config *cfg, const struct field *fields, const struct draws *draws,
+    const float *distance, struct cells *c, uint8_t *map, uint8_t *lava) {
+  smooth_cells_body(cfg, fields, draws, distance, c, map, lava);
 }
 #endif
 
 static void smooth_cells(const struct smooth_config *cfg, const struct field *fields,
-                         const struct draws *draws, uint8_t *map, uint8_t *lava) {
+                         const struct draws *draws, const float *distance, struct cells *c,
+                         uint8_t *map, uint8_t *lava) {
 #if defined(CRAFTER_FASTGEN_X86)
-  if (crafter_kernels_level() >= 3) { /* x86-64-v3 and up have FMA */
-    smooth_cells_fma(cfg, fields, draws, map, lava);
+  if (crafter_kernels_level() >= 3 && !crafter_kernels_plain()) { /* x86-64-v3: AVX2, FMA */
+    smooth_cells_avx2(cfg, fields, draws, distance, c, map, lava);
     return;
   }
 #endif
-  smooth_cells_plain(cfg, fields, draws, map, lava);
+  smooth_cells_plain(cfg, fields, draws, distance, c, map, lava);
 }
 
 static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
-                            struct floor_out *out) {
+                            const float *distance, struct floor_out *out) {
   crafter_jaxkey rng = key;
   crafter_jaxkey water_key = next_key(&rng);
   next_key(&rng); /* water's key, unused */
@@ -360,15 +383,16 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   uint8_t *lava = malloc(CELLS);
   float *cumsum = malloc(CELLS * sizeof *cumsum);
   struct draws *draws = malloc(sizeof *draws);
-  if (!fields || !lava || !cumsum || !draws) {
-    free(fields), free(lava), free(cumsum), free(draws);
+  struct cells *cells = malloc(sizeof *cells);
+  if (!fields || !lava || !cumsum || !draws || !cells) {
+    free(fields), free(lava), free(cumsum), free(draws), free(cells);
     return -1;
   }
   if (noise_field(water_key, SIDE / 16, SIDE / 16, &fields[0]) != 0 ||
       noise_field(mountain_key, SIDE / 16, SIDE / 16, &fields[1]) != 0 ||
       noise_field(path_key, SIDE / 8, SIDE / 2, &fields[2]) != 0 ||
       noise_field(tree_key, SIDE / 4, SIDE / 4, &fields[3]) != 0) {
-    free(fields), free(lava), free(cumsum), free(draws);
+    free(fields), free(lava), free(cumsum), free(draws), free(cells);
     return -1;
   }
   /* The uniform draws, whole (the ores whose chance is 0 never place). */
@@ -376,8 +400,8 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   for (int k = 0; k < 5; k++)
     if (cfg->ore_chances[k] > 0.0f) uniform_of_map(ore_keys[k], draws->ore[k]);
   uint8_t *map = out->map;
-  smooth_cells(cfg, fields, draws, map, lava);
-  free(draws);
+  smooth_cells(cfg, fields, draws, distance, cells, map, lava);
+  free(draws), free(cells);
   /* The extra diamond (always_diamond off): a stone cell drawn with p =
    * stone / count is set to stone, which changes nothing; with no stone
    * p is NaN everywhere, and JAX's search, which compares in the total
@@ -424,12 +448,14 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   int lava_cells = 0;
   for (int n = 0; n < CELLS; n++) lava_cells += lava[n];
   int glows = cfg->lava == CRAFTER_CX_LAVA && lava_cells > 0 && cfg->default_light < 1.0f;
-  for (int i = 0; i < SIDE; i++)
-    for (int j = 0; j < SIDE; j++) {
-      int n = i * SIDE + j;
-      float sum = light[n] + (glows ? lava_glow(lava, i, j) : 0.0f);
+  if (glows) {
+    float glow[CELLS];
+    lava_glow(lava, glow);
+    for (int n = 0; n < CELLS; n++) {
+      float sum = light[n] + glow[n];
       light[n] = sum < 0.0f ? 0.0f : sum > 1.0f ? 1.0f : sum;
     }
+  }
   int up_cell = cell_at(out->up);
   if (cfg->ladder_up && up_cell >= 0) out->item_map[up_cell] = CRAFTER_CX_ITEM_LADDER_UP;
   free(fields), free(lava), free(cumsum), free(valid);
@@ -625,12 +651,20 @@ int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
   memset(state, 0, sizeof *state);
   struct world_keys keys;
   world_keys(key, &keys);
+  /* Each cell's distance to the player, get_distance_map's sqrt of an
+   * integer (correctly rounded, as XLA folds it). */
+  float distance[CELLS];
+  for (int i = 0; i < SIDE; i++)
+    for (int j = 0; j < SIDE; j++) {
+      int di = i - SIDE / 2, dj = j - SIDE / 2;
+      distance[i * SIDE + j] = sqrtf((float)(di * di + dj * dj));
+    }
   for (int n = 0; n < SMOOTH; n++) {
     int f = smooth_floor[n];
     struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
                             &state->light_map[f][0][0], state->down_ladders[f],
                             state->up_ladders[f]};
-    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], &out) != 0) return -1;
+    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], distance, &out) != 0) return -1;
   }
   for (int n = 0; n < DUNGEONS; n++) {
     int f = dungeon_floor[n];

@@ -34,6 +34,7 @@
 
 #include "cx_state_words.h"
 #include "game/cx_worldgen.h"
+#include "kernels/kernels.h"
 #include "tap.h"
 
 static const char *const floor_names[CRAFTER_CX_LEVELS] = {
@@ -165,7 +166,35 @@ int main(int argc, char **argv) {
   }
   char first[40] = "none";
   if (wrong_whole) snprintf(first, sizeof first, "%" PRId64, first_whole);
-  ok(wrong_whole == 0, "%ld of %ld whole states hash as JAX's (first wrong seed: %s)",
-     n - wrong_whole, n, first);
+  ok(wrong_whole == 0, "%ld of %ld whole states made %s hash as JAX's (first wrong seed: %s)",
+     n - wrong_whole, n, crafter_kernels_name(), first);
+
+  /* Every way the build can compute them: the plain paths, and each
+   * level of kernels this processor runs (the draws' vector lanes, the
+   * cells' AVX2 and FMA clone), on the first seeds. */
+  static const int levels[] = {0, 3, 4};
+  const long some = n < 500 ? n : 500;
+  for (int way = -1; way < (int)(sizeof levels / sizeof levels[0]); way++) {
+    if (way < 0) {
+      crafter_kernels_set_plain(1);
+    } else {
+      crafter_kernels_set_plain(0);
+      if (crafter_kernels_set_level(levels[way]) != levels[way]) {
+        skip("kernels of level %d: this processor or build does not run them", levels[way]);
+        continue;
+      }
+    }
+    long wrong = 0;
+    for (long k = 0; k < some; k++) {
+      uint32_t whole, floors[CRAFTER_CX_LEVELS];
+      generate(g[k].seed, &state);
+      cx_state_hashes(&state, &whole, floors);
+      wrong += whole != g[k].whole;
+    }
+    ok(wrong == 0, "%s: %ld of %ld states hash as JAX's", crafter_kernels_name(), some - wrong,
+       some);
+  }
+  crafter_kernels_set_level(-1);
+  crafter_kernels_set_plain(-1);
   return tap_done();
 }
