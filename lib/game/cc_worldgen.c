@@ -146,13 +146,15 @@ static void noise_arith(crafter_jaxkey key, int res_rows, int res_columns, struc
 }
 
 int crafter_cc_noise_parts(crafter_jaxkey key, int side, int res_rows, int res_columns,
-                           float *blend, float *lowest, float *reciprocal) {
+                           enum crafter_cc_arith arith, float *blend, float *lowest,
+                           float *reciprocal, float *span) {
   struct noise *noise = malloc(sizeof *noise);
   if (!noise) return -1;
-  noise_side(key, side, res_rows, res_columns, noise, CRAFTER_CC_AS_JAX);
+  noise_side(key, side, res_rows, res_columns, noise, arith);
   memcpy(blend, noise->blend, (size_t)side * (size_t)side * sizeof *blend);
   *lowest = noise->lowest;
   *reciprocal = noise->reciprocal;
+  *span = noise->span;
   free(noise);
   return 0;
 }

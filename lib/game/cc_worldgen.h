@@ -86,19 +86,6 @@ typedef struct crafter_cc_state {
  * had. */
 int crafter_cc_noise(crafter_jaxkey key, int res_rows, int res_columns, float *out);
 
-/* The Perlin noise of generate_fractal_noise_2d(key, (side, side),
- * (res_rows, res_columns), octaves=1) with random angles, before its
- * normalisation, for a map of another side than Classic's (side <= 64,
- * res_rows and res_columns dividing it; Craftax's 48): the interpolation
- * before its sqrt(2) into blend[row * side + column], and what normalises
- * it: the min of blend * sqrt(2) (rounded) and the reciprocal of its span
- * (max - min).  The arithmetic is the one XLA gives Classic's noise (the
- * comments of cc_worldgen.c); a caller meets blend with sqrt(2), the min
- * and the reciprocal as its own graph does.  Returns 0, or -1 when memory
- * cannot be had. */
-int crafter_cc_noise_parts(crafter_jaxkey key, int side, int res_rows, int res_columns,
-                           float *blend, float *lowest, float *reciprocal);
-
 /* generate_world(key, default params): the first state into *state.
  * Returns 0, or -1 when memory cannot be had. */
 int crafter_cc_generate_world(crafter_jaxkey key, crafter_cc_state *state);
@@ -117,6 +104,21 @@ enum crafter_cc_arith {
   CRAFTER_CC_UNFUSED        /* every product rounded, where XLA fuses some
                              * into multiply-adds */
 };
+
+/* The Perlin noise of generate_fractal_noise_2d(key, (side, side),
+ * (res_rows, res_columns), octaves=1) with random angles, before its
+ * normalisation, for a map of another side than Classic's (side <= 64,
+ * res_rows and res_columns dividing it; Craftax's 48): the interpolation
+ * before its sqrt(2) into blend[row * side + column], and what normalises
+ * it: the min of blend * sqrt(2) (rounded), the span (max - min) and its
+ * reciprocal.  With CRAFTER_CC_AS_JAX the arithmetic is the one XLA gives
+ * Classic's noise (the comments of cc_worldgen.c), with CRAFTER_CC_UNFUSED
+ * every product rounded; a caller meets blend with sqrt(2), the min and
+ * the reciprocal as its own graph does.  Returns 0, or -1 when memory
+ * cannot be had. */
+int crafter_cc_noise_parts(crafter_jaxkey key, int side, int res_rows, int res_columns,
+                           enum crafter_cc_arith arith, float *blend, float *lowest,
+                           float *reciprocal, float *span);
 
 /* crafter_cc_generate_world computed the way `arith` says: the plain
  * way, cell by cell, for the two ways JAX does not compute; for

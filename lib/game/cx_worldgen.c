@@ -209,28 +209,45 @@ static int cell_at(const int32_t position[2]) {
 /* One noise field and what normalises it. */
 struct field {
   float blend[CELLS];
-  float lowest, reciprocal;
+  float lowest, reciprocal, span;
 };
 
-static int noise_field(crafter_jaxkey key, int res_rows, int res_columns, struct field *f) {
-  return crafter_cc_noise_parts(key, SIDE, res_rows, res_columns, f->blend, &f->lowest,
-                                &f->reciprocal);
+static int noise_field(crafter_jaxkey key, int res_rows, int res_columns,
+                       enum crafter_cx_arith arith, struct field *f) {
+  return crafter_cc_noise_parts(key, SIDE, res_rows, res_columns,
+                                arith == CRAFTER_CX_UNFUSED ? CRAFTER_CC_UNFUSED : CRAFTER_CC_AS_JAX,
+                                f->blend, &f->lowest, &f->reciprocal, &f->span);
+}
+
+/* a*b + c, as one fused multiply-add where XLA's code has one. */
+static inline float madd(float a, float b, float c, enum crafter_cx_arith arith) {
+  if (arith != CRAFTER_CX_UNFUSED) return fmaf(a, b, c);
+  float product = a * b;
+  return product + c;
+}
+
+/* x / y where XLA computes x * (1 / y), 1 / y given. */
+static inline float divided(float x, float y, float reciprocal, enum crafter_cx_arith arith) {
+  return arith == CRAFTER_CX_TRUE_DIVISION ? x / y : x * reciprocal;
 }
 
 /* TORCH_LIGHT_MAP: 1 - distance / 5 from the middle of a 9x9 square,
  * clipped to [0, 1], as craftax's constants compute it eagerly: the
  * division is a multiplication by float32 1/5 there too. */
-static float torch_light(int row, int column) {
+static float torch_light(int row, int column, enum crafter_cx_arith arith) {
   int dr = row - 4, dc = column - 4;
   float distance = sqrtf((float)(dr * dr + dc * dc));
-  float light = 1.0f - distance * (1.0f / 5.0f);
+  float light = 1.0f - divided(distance, 5.0f, 1.0f / 5.0f, arith);
   return light < 0.0f ? 0.0f : light > 1.0f ? 1.0f : light;
 }
 
 /* The lava's glow, jsp.signal.convolve(lava_map, z, mode="same") with
  * z = [[0.2, 0.7, 0.2], [0.7, 1, 0.7], [0.2, 0.7, 0.2]], into glow[]: the
  * window's products (each 0 or the weight; adding a 0 changes no sum)
- * summed row by row, the map's outside taken as no lava. */
+ * summed row by row, the map's outside taken as no lava.  The order of
+ * XLA's sum is not known: summed column by column instead, no light of
+ * the 10,000 seeds of the golden file changes (the glow shows only on
+ * the mines' floors, and is clipped at 1). */
 static void lava_glow(const uint8_t *lava, float *glow) {
   enum { WIDE = SIDE + 2 };
   static const float weight[3][3] = {{0.2f, 0.7f, 0.2f}, {0.7f, 1.0f, 0.7f}, {0.2f, 0.7f, 0.2f}};
@@ -274,32 +291,42 @@ struct cells {
 
 static inline __attribute__((always_inline)) void smooth_cells_body(
     const struct smooth_config *cfg, const struct field *fields, const struct draws *draws,
-    const float *distance, struct cells *c, uint8_t *map, uint8_t *lava) {
+    const float *distance, struct cells *c, uint8_t *map, uint8_t *lava,
+    enum crafter_cx_arith arith) {
   const struct field *water = &fields[0], *mountain = &fields[1], *paths = &fields[2],
                      *trees = &fields[3];
   const float root2 = sqrtf(2.0f);
   const float water_scale = 1.0f / (float)cfg->water_strength;
   const float mountain_scale = 1.0f / (float)cfg->mountain_strength;
   /* water = noise + proximity - 1; mountain = noise + 0.05 + proximity - 1 */
+  const float water_strength = (float)cfg->water_strength;
+  const float mountain_strength = (float)cfg->mountain_strength;
   for (int n = 0; n < CELLS; n++) {
-    float near = distance[n] * water_scale;
+    float near = divided(distance[n], water_strength, water_scale, arith);
     near = near > 0.0f ? near : 0.0f;
     near = near < cfg->water_max ? near : cfg->water_max;
-    float above = fmaf(water->blend[n], root2, -water->lowest);
-    c->wet[n] = fmaf(above, water->reciprocal, near) - 1.0f;
+    float above = madd(water->blend[n], root2, -water->lowest, arith);
+    float wet = arith == CRAFTER_CX_TRUE_DIVISION ? above / water->span + near
+                                                  : madd(above, water->reciprocal, near, arith);
+    c->wet[n] = wet - 1.0f;
   }
   for (int n = 0; n < CELLS; n++) {
-    float near = distance[n] * mountain_scale;
+    float near = divided(distance[n], mountain_strength, mountain_scale, arith);
     near = near > 0.0f ? near : 0.0f;
     near = near < cfg->mountain_max ? near : cfg->mountain_max;
-    float above = fmaf(mountain->blend[n], root2, -mountain->lowest);
-    float high = fmaf(above, mountain->reciprocal, 0.05f) + near;
+    float above = madd(mountain->blend[n], root2, -mountain->lowest, arith);
+    float high = arith == CRAFTER_CX_TRUE_DIVISION
+                     ? above / mountain->span + 0.05f
+                     : madd(above, mountain->reciprocal, 0.05f, arith);
+    high = high + near;
     c->high[n] = high - 1.0f;
   }
   for (int n = 0; n < CELLS; n++)
-    c->path[n] = fmaf(paths->blend[n], root2, -paths->lowest) * paths->reciprocal;
+    c->path[n] = divided(madd(paths->blend[n], root2, -paths->lowest, arith), paths->span,
+                         paths->reciprocal, arith);
   for (int n = 0; n < CELLS; n++)
-    c->woods[n] = fmaf(trees->blend[n], root2, -trees->lowest) * trees->reciprocal;
+    c->woods[n] = divided(madd(trees->blend[n], root2, -trees->lowest, arith), trees->span,
+                          trees->reciprocal, arith);
   for (int i = 0; i < SIDE; i++) /* path_y = path_x.T */
     for (int j = 0; j < SIDE; j++) c->path_across[i * SIDE + j] = c->path[j * SIDE + i];
   const int32_t sea = cfg->sea_block, ground = cfg->default_block, coast = cfg->coast_block;
@@ -339,32 +366,34 @@ static inline __attribute__((always_inline)) void smooth_cells_body(
 
 static void smooth_cells_plain(const struct smooth_config *cfg, const struct field *fields,
                                const struct draws *draws, const float *distance,
-                               struct cells *c, uint8_t *map, uint8_t *lava) {
-  smooth_cells_body(cfg, fields, draws, distance, c, map, lava);
+                               struct cells *c, uint8_t *map, uint8_t *lava,
+                               enum crafter_cx_arith arith) {
+  smooth_cells_body(cfg, fields, draws, distance, c, map, lava, arith);
 }
 
 #if defined(CRAFTER_FASTGEN_X86)
 __attribute__((target("avx2,fma"))) static void smooth_cells_avx2(
     const struct smooth_config *cfg, const struct field *fields, const struct draws *draws,
     const float *distance, struct cells *c, uint8_t *map, uint8_t *lava) {
-  smooth_cells_body(cfg, fields, draws, distance, c, map, lava);
+  smooth_cells_body(cfg, fields, draws, distance, c, map, lava, CRAFTER_CX_AS_JAX);
 }
 #endif
 
 static void smooth_cells(const struct smooth_config *cfg, const struct field *fields,
                          const struct draws *draws, const float *distance, struct cells *c,
-                         uint8_t *map, uint8_t *lava) {
+                         uint8_t *map, uint8_t *lava, enum crafter_cx_arith arith) {
 #if defined(CRAFTER_FASTGEN_X86)
-  if (crafter_kernels_level() >= 3 && !crafter_kernels_plain()) { /* x86-64-v3: AVX2, FMA */
-    smooth_cells_avx2(cfg, fields, draws, distance, c, map, lava);
+  if (arith == CRAFTER_CX_AS_JAX && crafter_kernels_level() >= 3 && !crafter_kernels_plain()) {
+    smooth_cells_avx2(cfg, fields, draws, distance, c, map, lava); /* x86-64-v3: AVX2, FMA */
     return;
   }
 #endif
-  smooth_cells_plain(cfg, fields, draws, distance, c, map, lava);
+  smooth_cells_plain(cfg, fields, draws, distance, c, map, lava, arith);
 }
 
 static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
-                            const float *distance, struct floor_out *out) {
+                            const float *distance, enum crafter_cx_arith arith,
+                            struct floor_out *out) {
   crafter_jaxkey rng = key;
   crafter_jaxkey water_key = next_key(&rng);
   next_key(&rng); /* water's key, unused */
@@ -388,10 +417,10 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
     free(fields), free(lava), free(cumsum), free(draws), free(cells);
     return -1;
   }
-  if (noise_field(water_key, SIDE / 16, SIDE / 16, &fields[0]) != 0 ||
-      noise_field(mountain_key, SIDE / 16, SIDE / 16, &fields[1]) != 0 ||
-      noise_field(path_key, SIDE / 8, SIDE / 2, &fields[2]) != 0 ||
-      noise_field(tree_key, SIDE / 4, SIDE / 4, &fields[3]) != 0) {
+  if (noise_field(water_key, SIDE / 16, SIDE / 16, arith, &fields[0]) != 0 ||
+      noise_field(mountain_key, SIDE / 16, SIDE / 16, arith, &fields[1]) != 0 ||
+      noise_field(path_key, SIDE / 8, SIDE / 2, arith, &fields[2]) != 0 ||
+      noise_field(tree_key, SIDE / 4, SIDE / 4, arith, &fields[3]) != 0) {
     free(fields), free(lava), free(cumsum), free(draws), free(cells);
     return -1;
   }
@@ -400,7 +429,7 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   for (int k = 0; k < 5; k++)
     if (cfg->ore_chances[k] > 0.0f) uniform_of_map(ore_keys[k], draws->ore[k]);
   uint8_t *map = out->map;
-  smooth_cells(cfg, fields, draws, distance, cells, map, lava);
+  smooth_cells(cfg, fields, draws, distance, cells, map, lava, arith);
   free(draws), free(cells);
   /* The extra diamond (always_diamond off): a stone cell drawn with p =
    * stone / count is set to stone, which changes nothing; with no stone
@@ -442,7 +471,7 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   for (int a = 0; a < 9; a++)
     for (int b = 0; b < 9; b++)
       light[(top + a) * SIDE + left + b] =
-          torch_light(a, b) * (1.0f - cfg->default_light) + cfg->default_light;
+          torch_light(a, b, arith) * (1.0f - cfg->default_light) + cfg->default_light;
   /* Where the light is 1 already the glow (never negative) is clipped
    * away; where z is 0 (lava another block) it adds 0. */
   int lava_cells = 0;
@@ -647,7 +676,8 @@ static void permutation6(crafter_jaxkey key, int32_t out[CRAFTER_CX_POTIONS]) {
     }
 }
 
-int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
+int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith arith,
+                                    crafter_cx_state *state) {
   memset(state, 0, sizeof *state);
   struct world_keys keys;
   world_keys(key, &keys);
@@ -664,7 +694,8 @@ int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
     struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
                             &state->light_map[f][0][0], state->down_ladders[f],
                             state->up_ladders[f]};
-    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], distance, &out) != 0) return -1;
+    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], distance, arith, &out) != 0)
+      return -1;
   }
   for (int n = 0; n < DUNGEONS; n++) {
     int f = dungeon_floor[n];
@@ -699,4 +730,8 @@ int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
   state->light_level = 1.0f - c * c * c;
   state->state_rng = keys.state;
   return 0;
+}
+
+int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
+  return crafter_cx_generate_world_arith(key, CRAFTER_CX_AS_JAX, state);
 }

@@ -209,4 +209,21 @@ crafter_jaxkey crafter_cx_reset_key(int64_t seed);
  * look at one floor. */
 crafter_jaxkey crafter_cx_floor_key(crafter_jaxkey key, int floor);
 
+/* Ways of computing that JAX does not take, for the tests to show they
+ * are told apart (tests/unit/test-cx-worldgen.c). */
+enum crafter_cx_arith {
+  CRAFTER_CX_AS_JAX = 0,
+  CRAFTER_CX_TRUE_DIVISION, /* the noise divided by its span, the distance by
+                             * the strength and the torch's distance by 5,
+                             * where XLA multiplies by the reciprocal */
+  CRAFTER_CX_UNFUSED        /* every product rounded, where XLA fuses some
+                             * into multiply-adds (the noise's and its
+                             * normalisation's) */
+};
+
+/* crafter_cx_generate_world computed the way `arith` says (the plain
+ * paths for the ways JAX does not take). */
+int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith arith,
+                                    crafter_cx_state *state);
+
 #endif
