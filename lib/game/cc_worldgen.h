@@ -114,8 +114,11 @@ enum crafter_cc_arith {
  * reciprocal.  With CRAFTER_CC_AS_JAX the arithmetic is the one XLA gives
  * Classic's noise (the comments of cc_worldgen.c), with CRAFTER_CC_UNFUSED
  * every product rounded; a caller meets blend with sqrt(2), the min and
- * the reciprocal as its own graph does.  Returns 0, or -1 when memory
- * cannot be had. */
+ * the reciprocal as its own graph does.  CRAFTER_CC_AS_JAX is computed a
+ * row of cells at a time (vectors, with AVX2 and FMA where the processor
+ * has them), unless CRAFTER_KERNELS=plain asks for the plain path, cell
+ * by cell as Classic's; the two give the same bits.  Returns 0, or -1
+ * when memory cannot be had. */
 int crafter_cc_noise_parts(crafter_jaxkey key, int side, int res_rows, int res_columns,
                            enum crafter_cc_arith arith, float *blend, float *lowest,
                            float *reciprocal, float *span);
