@@ -255,13 +255,13 @@ static void lava_glow(const uint8_t *lava, float *glow) {
   memset(padded, 0, sizeof padded);
   for (int i = 0; i < SIDE; i++)
     for (int j = 0; j < SIDE; j++) padded[(i + 1) * WIDE + j + 1] = lava[i * SIDE + j] ? 1.0f : 0.0f;
-  for (int i = 0; i < SIDE; i++)
-    for (int j = 0; j < SIDE; j++) {
-      float sum = 0.0f;
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) sum += padded[(i + a) * WIDE + j + b] * weight[a][b];
-      glow[i * SIDE + j] = sum;
-    }
+  for (int i = 0; i < SIDE; i++) { /* a row at a time; each cell's sum in the same order */
+    float *sum = glow + i * SIDE;
+    for (int j = 0; j < SIDE; j++) sum[j] = 0.0f;
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++)
+        for (int j = 0; j < SIDE; j++) sum[j] += padded[(i + a) * WIDE + j + b] * weight[a][b];
+  }
 }
 
 struct floor_out {
@@ -391,9 +391,20 @@ static void smooth_cells(const struct smooth_config *cfg, const struct field *fi
   smooth_cells_plain(cfg, fields, draws, distance, c, map, lava, arith);
 }
 
+/* The memory a world's generation works in, taken once a world. */
+enum { PADDED_CELLS = (SIDE + 20) * (SIDE + 20) };
+struct workspace {
+  struct field fields[4];
+  struct draws draws;
+  struct cells cells;
+  float cumsum[CELLS], glow[CELLS];
+  uint8_t lava[CELLS], valid[CELLS];
+  uint8_t grid[2 * PADDED_CELLS];
+};
+
 static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
                             const float *distance, enum crafter_cx_arith arith,
-                            struct floor_out *out) {
+                            struct workspace *work, struct floor_out *out) {
   crafter_jaxkey rng = key;
   crafter_jaxkey water_key = next_key(&rng);
   next_key(&rng); /* water's key, unused */
@@ -408,29 +419,22 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   crafter_jaxkey down_key = next_key(&rng);
   crafter_jaxkey up_key = next_key(&rng);
 
-  struct field *fields = malloc(4 * sizeof *fields);
-  uint8_t *lava = malloc(CELLS);
-  float *cumsum = malloc(CELLS * sizeof *cumsum);
-  struct draws *draws = malloc(sizeof *draws);
-  struct cells *cells = malloc(sizeof *cells);
-  if (!fields || !lava || !cumsum || !draws || !cells) {
-    free(fields), free(lava), free(cumsum), free(draws), free(cells);
-    return -1;
-  }
+  struct field *fields = work->fields;
+  uint8_t *lava = work->lava;
+  float *cumsum = work->cumsum;
+  struct draws *draws = &work->draws;
+  struct cells *cells = &work->cells;
   if (noise_field(water_key, SIDE / 16, SIDE / 16, arith, &fields[0]) != 0 ||
       noise_field(mountain_key, SIDE / 16, SIDE / 16, arith, &fields[1]) != 0 ||
       noise_field(path_key, SIDE / 8, SIDE / 2, arith, &fields[2]) != 0 ||
-      noise_field(tree_key, SIDE / 4, SIDE / 4, arith, &fields[3]) != 0) {
-    free(fields), free(lava), free(cumsum), free(draws), free(cells);
+      noise_field(tree_key, SIDE / 4, SIDE / 4, arith, &fields[3]) != 0)
     return -1;
-  }
   /* The uniform draws, whole (the ores whose chance is 0 never place). */
   uniform_of_map(tree_draw, draws->tree);
   for (int k = 0; k < 5; k++)
     if (cfg->ore_chances[k] > 0.0f) uniform_of_map(ore_keys[k], draws->ore[k]);
   uint8_t *map = out->map;
   smooth_cells(cfg, fields, draws, distance, cells, map, lava, arith);
-  free(draws), free(cells);
   /* The extra diamond (always_diamond off): a stone cell drawn with p =
    * stone / count is set to stone, which changes nothing; with no stone
    * p is NaN everywhere, and JAX's search, which compares in the total
@@ -443,11 +447,7 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   map[centre * SIDE + centre] = cfg->player_spawn;
 
   /* The ladders: cells of valid_ladder drawn with p = the mask itself. */
-  uint8_t *valid = malloc(CELLS);
-  if (!valid) {
-    free(fields), free(lava), free(cumsum);
-    return -1;
-  }
+  uint8_t *valid = work->valid;
   for (int n = 0; n < CELLS; n++) valid[n] = map[n] == cfg->valid_ladder;
   memset(out->item_map, 0, CELLS);
   cell_position(choice_mask(down_key, valid, CELLS, cumsum), out->down);
@@ -478,7 +478,7 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   for (int n = 0; n < CELLS; n++) lava_cells += lava[n];
   int glows = cfg->lava == CRAFTER_CX_LAVA && lava_cells > 0 && cfg->default_light < 1.0f;
   if (glows) {
-    float glow[CELLS];
+    float *glow = work->glow;
     lava_glow(lava, glow);
     for (int n = 0; n < CELLS; n++) {
       float sum = light[n] + glow[n];
@@ -487,7 +487,6 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   }
   int up_cell = cell_at(out->up);
   if (cfg->ladder_up && up_cell >= 0) out->item_map[up_cell] = CRAFTER_CX_ITEM_LADDER_UP;
-  free(fields), free(lava), free(cumsum), free(valid);
   return 0;
 }
 
@@ -497,7 +496,7 @@ enum { ROOMS = 8, MIN_ROOM = 5, MAX_ROOM = 10, CHUNK = 16, CHUNKS = 3, PAD = MAX
        PADDED = SIDE + 2 * PAD };
 
 static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cfg,
-                             struct floor_out *out) {
+                             struct workspace *work, struct floor_out *out) {
   crafter_jaxkey three[3];
   crafter_jax_split(key, three, 3);
   crafter_jaxkey rng = three[0];
@@ -505,12 +504,9 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   crafter_jax_randint(three[2], &sizes[0][0], 2 * ROOMS, MIN_ROOM, MAX_ROOM);
 
   static const int padded_cells = PADDED * PADDED;
-  uint8_t *grid = malloc(2 * (size_t)padded_cells), *items = grid + padded_cells;
-  float *cumsum = malloc(CELLS * sizeof *cumsum);
-  if (!grid || !cumsum) {
-    free(grid), free(cumsum);
-    return -1;
-  }
+  _Static_assert(PADDED * PADDED <= PADDED_CELLS, "room for the padded floor");
+  uint8_t *grid = work->grid, *items = grid + padded_cells;
+  float *cumsum = work->cumsum;
   for (int r = 0; r < PADDED; r++)
     for (int c = 0; c < PADDED; c++) {
       int inside = r >= PAD && r < PAD + SIDE && c >= PAD && c < PAD + SIDE;
@@ -615,7 +611,11 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
       open |= r < SIDE - 1 && map[n + SIDE] != CRAFTER_CX_WALL;
       open |= c > 0 && map[n - 1] != CRAFTER_CX_WALL;
       open |= c < SIDE - 1 && map[n + 1] != CRAFTER_CX_WALL;
-      int rare = crafter_jax_choice_of_bits(rare_bits[n], odds_sum, 2);
+      /* choice's search over two sums: r = sum * (1 - u) never exceeds
+       * the last, so the index is 0 when r <= the first, else 1
+       * (crafter_jax_choice_of_bits, its two steps written out) */
+      float r = odds_sum[1] * (1.0f - crafter_jax_unit_of_bits(rare_bits[n]));
+      int rare = !(r <= odds_sum[0]);
       uint8_t block;
       if (!open)
         block = CRAFTER_CX_DARKNESS;
@@ -638,10 +638,8 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   for (int n = 0; n < CELLS; n++) paths += map[n] == CRAFTER_CX_PATH;
   crafter_jaxkey down_key = next_key(&rng);
   if (paths > 0 &&
-      crafter_jax_choice_equal(down_key, map, CELLS, CRAFTER_CX_PATH, &index, 1) != 0) {
-    free(grid), free(cumsum);
+      crafter_jax_choice_equal(down_key, map, CELLS, CRAFTER_CX_PATH, &index, 1) != 0)
     return -1;
-  }
   cell_position(index, out->down);
   int down_cell = cell_at(out->down);
   if (down_cell >= 0) item_map[down_cell] = CRAFTER_CX_ITEM_LADDER_DOWN;
@@ -650,7 +648,6 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   cell_position(choice_mask(next_key(&rng), valid, CELLS, cumsum), out->up);
   int up_cell = cell_at(out->up);
   if (up_cell >= 0) item_map[up_cell] = CRAFTER_CX_ITEM_LADDER_UP;
-  free(grid), free(cumsum);
   return 0;
 }
 
@@ -679,6 +676,8 @@ static void permutation6(crafter_jaxkey key, int32_t out[CRAFTER_CX_POTIONS]) {
 int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith arith,
                                     crafter_cx_state *state) {
   memset(state, 0, sizeof *state);
+  struct workspace *work = malloc(sizeof *work);
+  if (!work) return -1;
   struct world_keys keys;
   world_keys(key, &keys);
   /* Each cell's distance to the player, get_distance_map's sqrt of an
@@ -694,15 +693,20 @@ int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith ar
     struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
                             &state->light_map[f][0][0], state->down_ladders[f],
                             state->up_ladders[f]};
-    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], distance, arith, &out) != 0)
+    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], distance, arith, work, &out) != 0) {
+      free(work);
       return -1;
+    }
   }
   for (int n = 0; n < DUNGEONS; n++) {
     int f = dungeon_floor[n];
     struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
                             &state->light_map[f][0][0], state->down_ladders[f],
                             state->up_ladders[f]};
-    if (dungeon_floor_gen(keys.dungeon[n], &dungeon_configs[n], &out) != 0) return -1;
+    if (dungeon_floor_gen(keys.dungeon[n], &dungeon_configs[n], work, &out) != 0) {
+      free(work);
+      return -1;
+    }
   }
   state->monsters_killed[0] = 10; /* the first ladder starts open */
   state->player_position[0] = state->player_position[1] = SIDE / 2;
@@ -723,6 +727,7 @@ int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith ar
     for (int n = 0; n < CRAFTER_CX_MAX_PLAYER_PROJECTILES; n++)
       state->player_projectile_directions[f][n][0] =
           state->player_projectile_directions[f][n][1] = 1;
+  free(work);
   permutation6(keys.potions, state->potion_mapping);
   state->boss_timesteps_to_spawn_this_round = 7; /* BOSS_FIGHT_SPAWN_TURNS */
   /* calculate_light_level(0): 1 - |cos(pi * 0.3)| ** 3 */
