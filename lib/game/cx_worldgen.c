@@ -180,9 +180,10 @@ static int32_t choice_mask(crafter_jaxkey key, const uint8_t *mask, long n, floa
 }
 
 /* A cell drawn from the map, as position = [index // 48, index % 48] of
- * jnp.take(arange(2304), index): an index past the end (what a choice with
- * p = m / m.sum() gives when m is all zero) takes the fill value of int32,
- * its least, floor-divided and taken mod 48 as Python does. */
+ * jnp.take(arange(2304), index).  The choices here never give an index
+ * past the end (with no cell wanted, JAX's search ends at 0); were one
+ * given, jnp.take's fill value, int32's least, would be floor-divided and
+ * taken mod 48 as Python does. */
 static void cell_position(int32_t index, int32_t position[2]) {
   if (index < 0 || index >= CELLS) {
     int64_t fill = INT32_MIN, q = fill / SIDE, r = fill % SIDE;
