@@ -136,16 +136,6 @@ static void world_keys(crafter_jaxkey key, struct world_keys *k) {
   k->state = next_key(&rng);
 }
 
-crafter_jaxkey crafter_cx_floor_key(crafter_jaxkey key, int floor) {
-  struct world_keys k;
-  world_keys(key, &k);
-  for (int n = 0; n < SMOOTH; n++)
-    if (smooth_floor[n] == floor) return k.smooth[n];
-  for (int n = 0; n < DUNGEONS; n++)
-    if (dungeon_floor[n] == floor) return k.dungeon[n];
-  return key;
-}
-
 /* bits(key, (48, 48)), every cell's random bits, hashed CRAFTER_JAX_WIDE
  * at a time in vector registers (the lanes of kernels/jaxrng.h). */
 static void bits_of_map(crafter_jaxkey key, uint32_t bits[CELLS]) {

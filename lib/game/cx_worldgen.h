@@ -204,11 +204,6 @@ int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state);
  * own rng, _rng = split(k): _rng. */
 crafter_jaxkey crafter_cx_reset_key(int64_t seed);
 
-/* The key of floor `floor`'s generation (its generate_smoothworld's or
- * generate_dungeon's rng) among generate_world's splits, for tests that
- * look at one floor. */
-crafter_jaxkey crafter_cx_floor_key(crafter_jaxkey key, int floor);
-
 /* Ways of computing that JAX does not take, for the tests to show they
  * are told apart (tests/unit/test-cx-worldgen.c). */
 enum crafter_cx_arith {
