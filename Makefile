@@ -239,7 +239,7 @@ $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 		tests/reference/requirements-nodeps.txt
 	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
 
-# make check-craftax-reference: Craftax-Classic (and Craftax's worlds) against the pinned JAX
+# make check-craftax-reference: Craftax-Classic against the pinned JAX
 # (make craftax-env), on seeds drawn afresh every run: CRAFTAX_SEEDS
 # worlds and first observations, CRAFTAX_SEEDS / 10 episodes of
 # CRAFTAX_STEPS random steps, compared field by field; a difference is
