@@ -161,12 +161,19 @@ static void uniform_of_map(crafter_jaxkey key, float out[CELLS]) {
  * float32 ones): p's cumulative sum is the count of ones so far, exact in
  * float32 whatever the order of its sums.  With no one, r is 0 and the
  * search ends at index 0. */
-static int32_t choice_mask(crafter_jaxkey key, const uint8_t *mask, long n, float *cumsum) {
+static int32_t choice_mask(crafter_jaxkey key, const uint8_t *mask, long n) {
+  /* The sums are the integers 1, 2, ... at the mask's ones: the first sum
+   * at or above r = count * (1 - u) is the k-th one, k = ceil(r) (index 0
+   * when r is 0).  So the search of crafter_jax_choice_cumsum over those
+   * sums ends where the k-th one of the mask lies. */
   long count = 0;
-  for (long i = 0; i < n; i++) cumsum[i] = (float)(count += mask[i] != 0);
-  int32_t index;
-  crafter_jax_choice_cumsum(key, cumsum, n, &index, 1);
-  return index;
+  for (long i = 0; i < n; i++) count += mask[i] != 0;
+  float r = (float)count * (1.0f - crafter_jax_unit_of_bits(crafter_jax_bits_at(key, 0)));
+  if (!(r > 0.0f)) return 0;
+  long k = (long)ceilf(r), seen = 0;
+  for (long i = 0; i < n; i++)
+    if (mask[i] && ++seen == k) return (int32_t)i;
+  return (int32_t)n;
 }
 
 /* A cell drawn from the map, as position = [index // 48, index % 48] of
@@ -292,41 +299,54 @@ static inline __attribute__((always_inline)) void smooth_cells_body(
   /* water = noise + proximity - 1; mountain = noise + 0.05 + proximity - 1 */
   const float water_strength = (float)cfg->water_strength;
   const float mountain_strength = (float)cfg->mountain_strength;
+  /* The configuration's and the fields' numbers in locals: the stores
+   * below could otherwise alias them, and they would be read again at
+   * every cell. */
+  const float water_max = cfg->water_max, mountain_max = cfg->mountain_max;
+  const float water_low = -water->lowest, water_reciprocal = water->reciprocal,
+              water_span = water->span;
+  const float mountain_low = -mountain->lowest, mountain_reciprocal = mountain->reciprocal,
+              mountain_span = mountain->span;
+  const float path_low = -paths->lowest, path_reciprocal = paths->reciprocal,
+              path_span = paths->span;
+  const float tree_low = -trees->lowest, tree_reciprocal = trees->reciprocal,
+              tree_span = trees->span;
   for (int n = 0; n < CELLS; n++) {
     float near = divided(distance[n], water_strength, water_scale, arith);
     near = near > 0.0f ? near : 0.0f;
-    near = near < cfg->water_max ? near : cfg->water_max;
-    float above = madd(water->blend[n], root2, -water->lowest, arith);
-    float wet = arith == CRAFTER_CX_TRUE_DIVISION ? above / water->span + near
-                                                  : madd(above, water->reciprocal, near, arith);
+    near = near < water_max ? near : water_max;
+    float above = madd(water->blend[n], root2, water_low, arith);
+    float wet = arith == CRAFTER_CX_TRUE_DIVISION ? above / water_span + near
+                                                  : madd(above, water_reciprocal, near, arith);
     c->wet[n] = wet - 1.0f;
   }
   for (int n = 0; n < CELLS; n++) {
     float near = divided(distance[n], mountain_strength, mountain_scale, arith);
     near = near > 0.0f ? near : 0.0f;
-    near = near < cfg->mountain_max ? near : cfg->mountain_max;
-    float above = madd(mountain->blend[n], root2, -mountain->lowest, arith);
+    near = near < mountain_max ? near : mountain_max;
+    float above = madd(mountain->blend[n], root2, mountain_low, arith);
     float high = arith == CRAFTER_CX_TRUE_DIVISION
-                     ? above / mountain->span + 0.05f
-                     : madd(above, mountain->reciprocal, 0.05f, arith);
+                     ? above / mountain_span + 0.05f
+                     : madd(above, mountain_reciprocal, 0.05f, arith);
     high = high + near;
     c->high[n] = high - 1.0f;
   }
   for (int n = 0; n < CELLS; n++)
-    c->path[n] = divided(madd(paths->blend[n], root2, -paths->lowest, arith), paths->span,
-                         paths->reciprocal, arith);
+    c->path[n] = divided(madd(paths->blend[n], root2, path_low, arith), path_span,
+                         path_reciprocal, arith);
   for (int n = 0; n < CELLS; n++)
-    c->woods[n] = divided(madd(trees->blend[n], root2, -trees->lowest, arith), trees->span,
-                          trees->reciprocal, arith);
+    c->woods[n] = divided(madd(trees->blend[n], root2, tree_low, arith), tree_span,
+                          tree_reciprocal, arith);
   for (int i = 0; i < SIDE; i++) /* path_y = path_x.T */
     for (int j = 0; j < SIDE; j++) c->path_across[i * SIDE + j] = c->path[j * SIDE + i];
   const int32_t sea = cfg->sea_block, ground = cfg->default_block, coast = cfg->coast_block;
   const int32_t rock = cfg->mountain_block, path_block = cfg->path_block;
   const int32_t inner = cfg->inner_mountain_block;
+  const float water_threshold = cfg->water_threshold, sand_threshold = cfg->sand_threshold;
   for (int n = 0; n < CELLS; n++) {
     float wet = c->wet[n], high = c->high[n];
-    int32_t b = wet > cfg->water_threshold ? sea : ground;
-    b = wet > cfg->sand_threshold && b != sea ? coast : b;
+    int32_t b = wet > water_threshold ? sea : ground;
+    b = wet > sand_threshold && b != sea ? coast : b;
     b = high > 0.7f ? rock : b;
     b = high > 0.7f && c->path[n] > 0.8f ? path_block : b;
     b = high > 0.7f && c->path_across[n] > 0.8f ? path_block : b;
@@ -335,9 +355,10 @@ static inline __attribute__((always_inline)) void smooth_cells_body(
   }
   /* (tree_noise > perlin) * uniform > threshold */
   const int32_t wanted = cfg->tree_requirement, tree = cfg->tree;
+  const float tree_perlin = cfg->tree_perlin, tree_uniform = cfg->tree_uniform;
   for (int n = 0; n < CELLS; n++) {
-    float drawn = c->woods[n] > cfg->tree_perlin ? draws->tree[n] : 0.0f;
-    c->block[n] = drawn > cfg->tree_uniform && c->block[n] == wanted ? tree : c->block[n];
+    float drawn = c->woods[n] > tree_perlin ? draws->tree[n] : 0.0f;
+    c->block[n] = drawn > tree_uniform && c->block[n] == wanted ? tree : c->block[n];
   }
   for (int k = 0; k < 5; k++) {
     if (!(cfg->ore_chances[k] > 0.0f)) continue; /* u < 0 never holds */
@@ -388,7 +409,7 @@ struct workspace {
   struct field fields[4];
   struct draws draws;
   struct cells cells;
-  float cumsum[CELLS], glow[CELLS];
+  float glow[CELLS];
   uint8_t lava[CELLS], valid[CELLS];
   uint8_t grid[2 * PADDED_CELLS];
 };
@@ -412,7 +433,6 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
 
   struct field *fields = work->fields;
   uint8_t *lava = work->lava;
-  float *cumsum = work->cumsum;
   struct draws *draws = &work->draws;
   struct cells *cells = &work->cells;
   if (noise_field(water_key, SIDE / 16, SIDE / 16, arith, &fields[0]) != 0 ||
@@ -441,10 +461,10 @@ static int smooth_floor_gen(crafter_jaxkey key, const struct smooth_config *cfg,
   uint8_t *valid = work->valid;
   for (int n = 0; n < CELLS; n++) valid[n] = map[n] == cfg->valid_ladder;
   memset(out->item_map, 0, CELLS);
-  cell_position(choice_mask(down_key, valid, CELLS, cumsum), out->down);
+  cell_position(choice_mask(down_key, valid, CELLS), out->down);
   int down_cell = cell_at(out->down);
   if (cfg->ladder_down && down_cell >= 0) out->item_map[down_cell] = CRAFTER_CX_ITEM_LADDER_DOWN;
-  cell_position(choice_mask(up_key, valid, CELLS, cumsum), out->up);
+  cell_position(choice_mask(up_key, valid, CELLS), out->up);
 
   /* The light: default_light, a torch's light around the ladder up, the
    * lava's glow, clipped to [0, 1].  The torch's 9x9 square starts at
@@ -497,7 +517,6 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   static const int padded_cells = PADDED * PADDED;
   _Static_assert(PADDED * PADDED <= PADDED_CELLS, "room for the padded floor");
   uint8_t *grid = work->grid, *items = grid + padded_cells;
-  float *cumsum = work->cumsum;
   for (int r = 0; r < PADDED; r++)
     for (int c = 0; c < PADDED; c++) {
       int inside = r >= PAD && r < PAD + SIDE && c >= PAD && c < PAD + SIDE;
@@ -512,7 +531,7 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   memset(occupied, 1, sizeof occupied);
   int32_t rooms[ROOMS][2];
   for (int room = 0; room < ROOMS; room++) {
-    int32_t chunk = choice_mask(next_key(&room_rng), occupied, CHUNKS * CHUNKS, cumsum);
+    int32_t chunk = choice_mask(next_key(&room_rng), occupied, CHUNKS * CHUNKS);
     if (chunk >= 0 && chunk < CHUNKS * CHUNKS) occupied[chunk] = 0;
     int32_t offset[2];
     crafter_jax_randint(next_key(&room_rng), offset, 2, 0, CHUNK - MIN_ROOM);
@@ -551,7 +570,7 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   uint8_t included[ROOMS] = {0};
   included[ROOMS - 1] = 1;
   for (int room = 0; room < ROOMS; room++) {
-    int32_t sink = choice_mask(next_key(&path_rng), included, ROOMS, cumsum);
+    int32_t sink = choice_mask(next_key(&path_rng), included, ROOMS);
     const int32_t *source = rooms[room];
     int32_t sink_row = sink < ROOMS ? rooms[sink][0] : 0, sink_column = sink < ROOMS ? rooms[sink][1] : 0;
     int32_t across = sink_column - source[1], down = sink_row - source[0];
@@ -636,7 +655,7 @@ static int dungeon_floor_gen(crafter_jaxkey key, const struct dungeon_config *cf
   if (down_cell >= 0) item_map[down_cell] = CRAFTER_CX_ITEM_LADDER_DOWN;
   uint8_t *valid = grid;
   for (int n = 0; n < CELLS; n++) valid[n] = map[n] == CRAFTER_CX_PATH;
-  cell_position(choice_mask(next_key(&rng), valid, CELLS, cumsum), out->up);
+  cell_position(choice_mask(next_key(&rng), valid, CELLS), out->up);
   int up_cell = cell_at(out->up);
   if (up_cell >= 0) item_map[up_cell] = CRAFTER_CX_ITEM_LADDER_UP;
   return 0;
