@@ -105,6 +105,24 @@ enum crafter_cc_arith {
                              * into multiply-adds */
 };
 
+/* The Perlin noise of generate_fractal_noise_2d(key, (side, side),
+ * (res_rows, res_columns), octaves=1) with random angles, before its
+ * normalisation, for a map of another side than Classic's (side <= 64,
+ * res_rows and res_columns dividing it; Craftax's 48): the interpolation
+ * before its sqrt(2) into blend[row * side + column], and what normalises
+ * it: the min of blend * sqrt(2) (rounded), the span (max - min) and its
+ * reciprocal.  With CRAFTER_CC_AS_JAX the arithmetic is the one XLA gives
+ * Classic's noise (the comments of cc_worldgen.c), with CRAFTER_CC_UNFUSED
+ * every product rounded; a caller meets blend with sqrt(2), the min and
+ * the reciprocal as its own graph does.  CRAFTER_CC_AS_JAX is computed a
+ * row of cells at a time (vectors, with AVX2 and FMA where the processor
+ * has them), unless CRAFTER_KERNELS=plain asks for the plain path, cell
+ * by cell as Classic's; the two give the same bits.  Returns 0, or -1
+ * when memory cannot be had. */
+int crafter_cc_noise_parts(crafter_jaxkey key, int side, int res_rows, int res_columns,
+                           enum crafter_cc_arith arith, float *blend, float *lowest,
+                           float *reciprocal, float *span);
+
 /* crafter_cc_generate_world computed the way `arith` says: the plain
  * way, cell by cell, for the two ways JAX does not compute; for
  * CRAFTER_CC_AS_JAX as crafter_cc_generate_world. */

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Craftax's world generation (the full game: nine floors) against JAX
+# itself, where the reference is installed (make craftax-env, or
+# CRAFTAX_ENV naming a virtual environment with craftax): 300 fresh
+# random seeds a run (CRAFTAX_CX_WORLDS), every field of each first state
+# (the nine 48x48 maps, item maps, light maps and ladders, the creature,
+# projectile and plant arrays, the player, the potions' mapping, the key)
+# compared value for value with the C generator's
+# (tests/reference/craftax_full_worlds.py --compare): for every field that
+# differs, how many seeds and the first difference; and a planted
+# difference is found.
+. "$(dirname "$0")/tap.sh"
+. "$top/tests/craftax-live.sh"
+plan 2
+program=$top/tests/unit/test-cx-worldgen
+craftax_or_skip "Craftax's nine-floor worlds"
+
+version=$("$python" -c 'import jax; print(jax.__version__)' 2>/dev/null)
+craftax_compare craftax_full_worlds.py "$program" "${CRAFTAX_CX_WORLDS:-300}"
+status=$?
+if [ $status -eq 1 ] && [ "$version" != 0.10.1 ]; then
+  echo "not ok $((test_number + 1)) - fresh worlds against jax $version: $(tail -n 1 "$scratch/log" | cut -c1-80) # TODO jax $version is not the pinned 0.10.1"
+  test_number=$((test_number + 1))
+  report skipped "jax $version, not the pinned 0.10.1, made a world unlike 0.10.1's"
+else
+  ok $status "fresh Craftax worlds are JAX's: $(tail -n 1 "$scratch/log" | cut -c1-100)"
+fi
+[ $status -eq 0 ] && report compared "$(sed -n 's/^\([0-9]*\) states equal.*/\1/p' "$scratch/log") Craftax worlds (nine floors) with JAX's, field for field"
+
+# One cell of the C sewers' map changed: the comparison must name it.
+craftax_planted craftax_full_worlds.py "$program" \
+  '$1 == "map" { k = 3 * 2304 + 5 * 48 + 7 + 3; $k = ($k == 17 ? 18 : 17) } { print }' \
+  "a planted difference is found" "map: 2 of 2 seeds differ" "map\[3\]\[5\]\[7\]"
+finish
