@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "view/balrog.h"
 #include "view/render.h"
 
 /* The bytes a text observation may take, its instruction included. */
@@ -71,6 +72,13 @@ static size_t make_text(const crafter_env *env, int player, const char *instruct
   return length < size ? length : size - 1;
 }
 
+/* BALROG's two texts; a goal is no part of them (records carry it). */
+static size_t make_balrog(const crafter_env *env, int player, const char *instruction,
+                          uint8_t *out, size_t size) {
+  (void)instruction;
+  return crafter_balrog_text(env, player, (char *)out, size);
+}
+
 /* The codes and ids are those files and streams carry: they never
  * change. */
 static const crafter_obs_kind_info kinds[] = {
@@ -84,6 +92,8 @@ static const crafter_obs_kind_info kinds[] = {
                               CRAFTER_OBS_JSON_NUMBERS, 0, symbolic_shape, make_symbolic},
     [CRAFTER_OBS_TEXT] = {"text", -1, -1, CRAFTER_OBS_ELEMENT_UINT8, 0, CRAFTER_OBS_JSON_STRING, 0,
                           text_shape, make_text},
+    [CRAFTER_OBS_BALROG] = {"balrog", -1, -1, CRAFTER_OBS_ELEMENT_UINT8, 0,
+                            CRAFTER_OBS_JSON_CONTEXTS, 0, text_shape, make_balrog},
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == CRAFTER_OBS_KIND_COUNT,
                "an observation kind without a row");

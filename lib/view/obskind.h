@@ -23,6 +23,7 @@ enum crafter_obs_kind {
   CRAFTER_OBS_SEMANTIC,
   CRAFTER_OBS_SYMBOLIC,
   CRAFTER_OBS_TEXT,
+  CRAFTER_OBS_BALROG,
   CRAFTER_OBS_KIND_COUNT
 };
 
@@ -38,14 +39,17 @@ enum crafter_obs_element {
 enum crafter_obs_json {
   CRAFTER_OBS_JSON_BASE64 = 0, /* its bytes in base64 */
   CRAFTER_OBS_JSON_NUMBERS,    /* a list of its float32 values */
-  CRAFTER_OBS_JSON_STRING      /* a string of its text */
+  CRAFTER_OBS_JSON_STRING,     /* a string of its text */
+  CRAFTER_OBS_JSON_CONTEXTS     /* {"long_term_context", "short_term_context"}: its two
+                                   texts, each ended by a NUL */
 };
 
 /* Makes player `player`'s observation of the env as it is now into `out`
  * (`size` bytes, crafter_obs_kind_bytes'); `instruction` is the player's
  * goal in words, or NULL.  A player who left the world (several players)
  * has an observation too.  Returns the bytes made: `size`, or for text
- * its length (NUL-terminated within `size`). */
+ * its length (NUL-terminated within `size`; for two texts, both and the
+ * NUL between them). */
 typedef size_t (*crafter_obs_make_fn)(const crafter_env *env, int player, const char *instruction,
                                       uint8_t *out, size_t size);
 

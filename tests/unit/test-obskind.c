@@ -6,6 +6,7 @@
 
 #include "game/env.h"
 #include "tap.h"
+#include "view/balrog.h"
 #include "view/obskind.h"
 #include "view/render.h"
 
@@ -17,7 +18,7 @@ static const struct {
 } documented[] = {
     {CRAFTER_OBS_NONE, 0, 0, 0},     {CRAFTER_OBS_PIXELS, 1, 1, 1},
     {CRAFTER_OBS_SEMANTIC, 2, 2, 1}, {CRAFTER_OBS_SYMBOLIC, 3, 3, 2},
-    {CRAFTER_OBS_TEXT, -1, -1, -1},
+    {CRAFTER_OBS_TEXT, -1, -1, -1},  {CRAFTER_OBS_BALROG, -1, -1, -1},
 };
 
 static void check_rows(void) {
@@ -61,9 +62,11 @@ static void check_rows(void) {
      "the trajectory codes, protocol ids and element types are the documented ones");
   ok(crafter_obs_kind(CRAFTER_OBS_SYMBOLIC)->json == CRAFTER_OBS_JSON_NUMBERS &&
          crafter_obs_kind(CRAFTER_OBS_TEXT)->json == CRAFTER_OBS_JSON_STRING &&
+         crafter_obs_kind(CRAFTER_OBS_BALROG)->json == CRAFTER_OBS_JSON_CONTEXTS &&
          crafter_obs_kind(CRAFTER_OBS_PIXELS)->json == CRAFTER_OBS_JSON_BASE64 &&
          crafter_obs_kind(CRAFTER_OBS_SEMANTIC)->json == CRAFTER_OBS_JSON_BASE64,
-     "JSON lines give symbolic as numbers, text as a string, the others in base64");
+     "JSON lines give symbolic as numbers, text as a string, balrog as its two contexts, the "
+     "others in base64");
 }
 
 /* The sizes crafter-protocol(5) gives: pixels height x width x 3 bytes,
@@ -133,6 +136,13 @@ static void check_makers(void) {
      "text with a goal: the instruction, then the description");
   ok(text->make(&env, 1, NULL, made, 40) == 39 && strlen((char *)made) == 39,
      "text cut to its room, ended by a NUL");
+  const crafter_obs_kind_info *balrog = crafter_obs_kind(CRAFTER_OBS_BALROG);
+  length = crafter_balrog_text(&env, 1, (char *)expected, text_bytes);
+  ok(balrog->make(&env, 1, "Find water.", made, text_bytes) == length &&
+         memcmp(made, expected, length + 1) == 0 &&
+         strncmp((char *)made, "You see", 7) == 0 &&
+         strncmp((char *)made + strlen((char *)made) + 1, "Your status:", 12) == 0,
+     "balrog: player 1's long and short context, without the goal");
   /* Player 1 dies; its body leaves the world at the next step. */
   crafter_game_player(&env.game, 1)->inventory[CRAFTER_HEALTH] = 0;
   int actions[2] = {CRAFTER_NOOP, CRAFTER_NOOP};

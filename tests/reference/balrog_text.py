@@ -1,0 +1,290 @@
+"""crafter-step --obs balrog against BALROG's own text function.
+
+BALROG (balrog-ai/BALROG) describes a step of crafter.Env to a language
+model with describe_frame() of balrog/environments/crafter/env.py, from
+the info its CrafterLanguageWrapper._step_impl builds.  This script plays
+episodes of crafter 1.8.3 (tests/reference/requirements.txt) with that
+wrapper's _step_impl and describe_frame, BALROG's file unchanged, and the
+same actions with crafter-step --obs balrog, and compares the long-term
+and short-term contexts of every reset and step byte for byte.
+
+BALROG's file is not part of the toolkit: it is read from --balrog-file,
+else from the cache (CRAFTER_REFERENCE_CACHE, else
+$XDG_CACHE_HOME/crafter-toolkit, else ~/.cache/crafter-toolkit), else
+downloaded there from GitHub at the pinned commit; its SHA-256 must be
+the pinned one.  The wrapper's module imports gym, scipy.ndimage and
+balrog.environments, which the text does not use under BALROG's default
+settings: they are stood in for by stubs (gym.Wrapper keeps the env and
+passes step on; scipy.ndimage.binary_dilation, needed only for
+edge_only_items, fails if called), so the reference venv needs nothing
+more than crafter.
+
+The reference is made deterministic as the reference traces are
+(recorder.py): creatures a chunk despawns are picked in creation order,
+not in a Python set's memory order, and numpy's cos is the one the
+engine follows (npcos.py).
+
+The reset's text: BALROG's reset() plays a noop and describes the state
+after it; here the state right after crafter's reset() is described by
+the same describe_frame, from an info made as _step_impl makes it, and
+the noop BALROG plays is an ordinary step of the episodes below.
+
+    balrog_text.py                   the default episodes
+    balrog_text.py --quick           a few short ones
+
+Exit status 0 when every text matched, 1 on the first difference (it is
+described), 2 when the programs could not run, 3 when BALROG's file
+could not be had (no cache and no network).
+"""
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+import types
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
+
+BALROG_COMMIT = 'af7d1f17e0deec3a7a0e334beae5f11b7a21371b'
+BALROG_PATH = 'balrog/environments/crafter/env.py'
+BALROG_SHA256 = '99d9da1b4858322ca5a821c14964c4290acff55c9b046e4901f9f266575e5d9e'
+BALROG_URL = 'https://raw.githubusercontent.com/balrog-ai/BALROG/%s/%s' % (BALROG_COMMIT,
+                                                                       BALROG_PATH)
+
+# (seed, area, view, length, episodes, weights): small areas take the
+# player to the edges, where BALROG's window is cut or empty.
+CONFIGS = [
+    (1, (64, 64), (9, 9), 10000, 3, 'explore'),
+    (7, (64, 64), (9, 9), 400, 3, 'sleepy'),
+    (11, (16, 16), (9, 9), 600, 3, 'explore'),
+    (12, (12, 20), (9, 9), 600, 2, 'explore'),
+    (13, (64, 64), (7, 9), 500, 2, 'explore'),
+    (14, (24, 24), (11, 7), 500, 2, 'explore'),
+    (15, (64, 64), (8, 10), 500, 2, 'explore'),
+    (16, (20, 20), (5, 5), 500, 2, 'explore'),
+]
+QUICK = [(1, (64, 64), (9, 9), 150, 1, 'explore'), (11, (16, 16), (9, 9), 150, 1, 'explore')]
+
+# Weights of the 17 actions: moves and do most, some sleep and crafting.
+WEIGHTS = {
+    'explore': [1, 5, 5, 5, 5, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+    'sleepy': [1, 3, 3, 3, 3, 4, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+}
+
+
+def cache_dir():
+  base = os.environ.get('CRAFTER_REFERENCE_CACHE')
+  if not base:
+    base = os.path.join(os.environ.get('XDG_CACHE_HOME') or
+                        os.path.join(os.path.expanduser('~'), '.cache'), 'crafter-toolkit')
+  return os.path.join(base, 'balrog', BALROG_COMMIT)
+
+
+def balrog_source(given):
+  """BALROG's env.py, checked; None with a reason when it cannot be had."""
+  if given:
+    with open(given, 'rb') as f:
+      data = f.read()
+    where = given
+  else:
+    where = os.path.join(cache_dir(), 'env.py')
+    data = None
+    if os.path.exists(where):
+      with open(where, 'rb') as f:
+        data = f.read()
+    if data is None or hashlib.sha256(data).hexdigest() != BALROG_SHA256:
+      try:
+        with urllib.request.urlopen(BALROG_URL, timeout=30) as response:
+          data = response.read()
+      except OSError as error:
+        return None, 'cannot download %s (%s) and %s does not hold it' % (BALROG_URL, error,
+                                                                          where)
+      if hashlib.sha256(data).hexdigest() == BALROG_SHA256:
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        with open(where + '.tmp', 'wb') as f:
+          f.write(data)
+        os.replace(where + '.tmp', where)
+  if hashlib.sha256(data).hexdigest() != BALROG_SHA256:
+    sys.exit('%s is not BALROG %s %s (SHA-256 %s, expected %s)' % (
+        where, BALROG_COMMIT[:12], BALROG_PATH, hashlib.sha256(data).hexdigest(),
+        BALROG_SHA256))
+  return where, None
+
+
+def load_balrog(path):
+  """BALROG's module, its imports that the text does not use stood in
+  for."""
+  gym = types.ModuleType('gym')
+
+  class Wrapper:
+    def __init__(self, env):
+      self.env = env
+
+    def step(self, action):
+      return self.env.step(action)
+
+  gym.Wrapper = Wrapper
+  scipy = types.ModuleType('scipy')
+  ndimage = types.ModuleType('scipy.ndimage')
+
+  def binary_dilation(*args, **kwargs):
+    raise NotImplementedError('scipy stub: edge_only_items is not compared')
+
+  ndimage.binary_dilation = binary_dilation
+  scipy.ndimage = ndimage
+  balrog = types.ModuleType('balrog')
+  environments = types.ModuleType('balrog.environments')
+
+  class Strings:
+    def __init__(self, values):
+      self._values = values
+      self._dict = {value: i for i, value in enumerate(values)}
+
+    def map(self, action):
+      return self._dict[action]
+
+  environments.Strings = Strings
+  balrog.environments = environments
+  for name, module in (('gym', gym), ('scipy', scipy), ('scipy.ndimage', ndimage),
+                       ('balrog', balrog), ('balrog.environments', environments)):
+    sys.modules[name] = module
+  spec = importlib.util.spec_from_file_location('balrog_crafter_env', path)
+  module = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(module)
+  return module
+
+
+def reset_info(env):
+  """The info _step_impl builds, of the state crafter's reset() left."""
+  player = env._player
+  return {
+      'inventory': player.inventory.copy(),
+      'achievements': player.achievements.copy(),
+      'semantic': env._sem_view(),
+      'player_pos': player.pos,
+      'sleeping': player.sleeping,
+      'player_facing': player.facing,
+      'dead': player.health <= 0,
+      'view': env._view,
+  }
+
+
+def texts(balrog, wrapper, info):
+  return balrog.describe_frame(info, unique_items=wrapper.unique_items,
+                               precise_location=wrapper.precise_location,
+                               skip_items=wrapper.skip_items,
+                               edge_only_items=wrapper.edge_only_items)
+
+
+def play_reference(balrog, crafter, config, stats):
+  """Actions and BALROG's texts of every episode of a configuration."""
+  seed, area, view, length, episodes, weights = config
+  chooser = random.Random(seed * 7919 + area[0])
+  env = crafter.Env(area=area, view=view, length=length, seed=seed)
+  wrapper = balrog.CrafterLanguageWrapper(env)
+  actions, expected = [], []
+  for _ in range(episodes):
+    env.reset()
+    expected.append(('reset', texts(balrog, wrapper, reset_info(env)), False))
+    done = False
+    while not done:
+      action = chooser.choices(range(17), WEIGHTS[weights])[0]
+      _, _, done, info = wrapper._step_impl(action)
+      actions.append(action)
+      described = texts(balrog, wrapper, info)
+      expected.append(('step', described, done))
+      stats['steps'] += 1
+      stats['sleeping'] += info['sleeping']
+      stats['dead'] += info['dead']
+      stats['empty'] += 'You see nothing' in described[0]
+      stats['edge'] += not (view[0] // 2 <= info['player_pos'][0] < area[0] - view[0] // 2 and
+                            view[1] // 2 <= info['player_pos'][1] < area[1] - view[1] // 2)
+      for word in ('zombie', 'skeleton', 'cow', 'arrow', 'plant', 'table'):
+        stats[word] += ('- %s ' % word) in described[0]
+      stats['inventory'] += 'Your inventory:' in described[1]
+  return actions, expected
+
+
+def run_ours(program, config, actions):
+  seed, area, view, length, episodes, _ = config
+  command = [program, '--seed', str(seed), '--area', '%d,%d' % area, '--view', '%d,%d' % view,
+             '--length', str(length), '-n', str(episodes), '--obs', 'balrog']
+  result = subprocess.run(command, input=''.join('%d\n' % a for a in actions),
+                          capture_output=True, text=True)
+  if result.returncode != 0:
+    print('crafter-step failed (%d): %s' % (result.returncode, result.stderr.strip()))
+    sys.exit(2)
+  return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def compare(config, expected, records):
+  if len(records) != len(expected):
+    print('DIFFERENCE: %s: %d records from crafter-step, %d reference states' % (
+        config, len(records), len(expected)))
+    return False
+  episode, t = 0, 0
+  for (kind, (long_text, short_text), done), record in zip(expected, records):
+    if kind == 'reset':
+      episode, t = episode + 1, 0
+    else:
+      t += 1
+    where = 'seed %d area %s view %s, episode %d, %s' % (
+        config[0], config[1], config[2], episode, 'reset' if kind == 'reset' else 'step %d' % t)
+    ours_kind = 'reset' if 'reset' in record else 'step'
+    if ours_kind != kind or (kind == 'step' and record.get('done') != done):
+      print('DIFFERENCE: %s: crafter-step wrote a %s record (done %s), the reference a %s '
+            '(done %s)' % (where, ours_kind, record.get('done'), kind, done))
+      return False
+    obs = record.get('obs', {})
+    for name, theirs in (('long_term_context', long_text), ('short_term_context', short_text)):
+      ours = obs.get(name)
+      if ours != theirs:
+        print('DIFFERENCE: %s: %s\n--- BALROG:\n%s\n--- crafter-step:\n%s' % (
+            where, name, theirs, ours))
+        return False
+  return True
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+  parser.add_argument('--crafter-step', default=os.path.join(TOP, 'bin', 'crafter-step'))
+  parser.add_argument('--balrog-file', help="BALROG's env.py (else the cache)")
+  parser.add_argument('--quick', action='store_true', help='a few short episodes')
+  args = parser.parse_args()
+  path, problem = balrog_source(args.balrog_file)
+  if problem:
+    print('BALROG unavailable: %s' % problem)
+    return 3
+  sys.path.insert(0, HERE)
+  import recorder  # noqa: F401  (the deterministic reference)
+  import crafter
+  if not os.path.exists(os.path.join(os.path.dirname(crafter.__file__), 'engine.py')):
+    print('crafter here is not the reference: %s' % crafter.__file__)
+    return 2
+  balrog = load_balrog(path)
+  stats = {key: 0 for key in ('steps', 'sleeping', 'dead', 'empty', 'edge', 'zombie',
+                              'skeleton', 'cow', 'arrow', 'plant', 'table', 'inventory')}
+  resets = 0
+  for config in (QUICK if args.quick else CONFIGS):
+    actions, expected = play_reference(balrog, crafter, config, stats)
+    records = run_ours(args.crafter_step, config, actions)
+    if not compare(config, expected, records):
+      return 1
+    resets += config[4]
+  print('balrog: %d steps and %d resets, long and short contexts identical to BALROG %s '
+        '(sleeping %d, dead %d, window empty %d, near an edge %d; seen: zombie %d, skeleton %d, '
+        'cow %d, arrow %d, plant %d, table %d; inventory %d)' % (
+            stats['steps'], resets, BALROG_COMMIT[:12], stats['sleeping'], stats['dead'],
+            stats['empty'], stats['edge'], stats['zombie'], stats['skeleton'], stats['cow'],
+            stats['arrow'], stats['plant'], stats['table'], stats['inventory']))
+  return 0
+
+
+if __name__ == '__main__':
+  sys.exit(main())
