@@ -9,15 +9,13 @@ same actions with crafter-step --obs balrog, and compares the long-term
 and short-term contexts of every reset and step byte for byte.
 
 BALROG's file is not part of the toolkit: it is read from --balrog-file,
-else from the cache (CRAFTER_REFERENCE_CACHE, else
-$XDG_CACHE_HOME/crafter-toolkit, else ~/.cache/crafter-toolkit), else
-downloaded there from GitHub at the pinned commit; its SHA-256 must be
-the pinned one.  The wrapper's module imports gym, scipy.ndimage and
-balrog.environments, which the text does not use under BALROG's default
-settings: they are stood in for by stubs (gym.Wrapper keeps the env and
-passes step on; scipy.ndimage.binary_dilation, needed only for
-edge_only_items, fails if called), so the reference venv needs nothing
-more than crafter.
+else from the cache, else downloaded there at the pinned commit
+(balrog_files.py); its SHA-256 must be the pinned one.  The wrapper's
+module imports gym, scipy.ndimage and balrog.environments, which the
+text does not use under BALROG's default settings: they are stood in for
+by stubs (gym.Wrapper keeps the env and passes step on;
+scipy.ndimage.binary_dilation, needed only for edge_only_items, fails if
+called), so the reference venv needs nothing more than crafter.
 
 The reference is made deterministic as the reference traces are
 (recorder.py): creatures a chunk despawns are picked in creation order,
@@ -38,7 +36,6 @@ could not be had (no cache and no network).
 """
 
 import argparse
-import hashlib
 import importlib.util
 import json
 import os
@@ -46,16 +43,9 @@ import random
 import subprocess
 import sys
 import types
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, '..', '..'))
-
-BALROG_COMMIT = 'af7d1f17e0deec3a7a0e334beae5f11b7a21371b'
-BALROG_PATH = 'balrog/environments/crafter/env.py'
-BALROG_SHA256 = '99d9da1b4858322ca5a821c14964c4290acff55c9b046e4901f9f266575e5d9e'
-BALROG_URL = 'https://raw.githubusercontent.com/balrog-ai/BALROG/%s/%s' % (BALROG_COMMIT,
-                                                                       BALROG_PATH)
 
 # (seed, area, view, length, episodes, weights): small areas take the
 # player to the edges, where BALROG's window is cut or empty.
@@ -76,45 +66,6 @@ WEIGHTS = {
     'explore': [1, 5, 5, 5, 5, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
     'sleepy': [1, 3, 3, 3, 3, 4, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
 }
-
-
-def cache_dir():
-  base = os.environ.get('CRAFTER_REFERENCE_CACHE')
-  if not base:
-    base = os.path.join(os.environ.get('XDG_CACHE_HOME') or
-                        os.path.join(os.path.expanduser('~'), '.cache'), 'crafter-toolkit')
-  return os.path.join(base, 'balrog', BALROG_COMMIT)
-
-
-def balrog_source(given):
-  """BALROG's env.py, checked; None with a reason when it cannot be had."""
-  if given:
-    with open(given, 'rb') as f:
-      data = f.read()
-    where = given
-  else:
-    where = os.path.join(cache_dir(), 'env.py')
-    data = None
-    if os.path.exists(where):
-      with open(where, 'rb') as f:
-        data = f.read()
-    if data is None or hashlib.sha256(data).hexdigest() != BALROG_SHA256:
-      try:
-        with urllib.request.urlopen(BALROG_URL, timeout=30) as response:
-          data = response.read()
-      except OSError as error:
-        return None, 'cannot download %s (%s) and %s does not hold it' % (BALROG_URL, error,
-                                                                          where)
-      if hashlib.sha256(data).hexdigest() == BALROG_SHA256:
-        os.makedirs(os.path.dirname(where), exist_ok=True)
-        with open(where + '.tmp', 'wb') as f:
-          f.write(data)
-        os.replace(where + '.tmp', where)
-  if hashlib.sha256(data).hexdigest() != BALROG_SHA256:
-    sys.exit('%s is not BALROG %s %s (SHA-256 %s, expected %s)' % (
-        where, BALROG_COMMIT[:12], BALROG_PATH, hashlib.sha256(data).hexdigest(),
-        BALROG_SHA256))
-  return where, None
 
 
 def load_balrog(path):
@@ -257,11 +208,12 @@ def main():
   parser.add_argument('--balrog-file', help="BALROG's env.py (else the cache)")
   parser.add_argument('--quick', action='store_true', help='a few short episodes')
   args = parser.parse_args()
-  path, problem = balrog_source(args.balrog_file)
+  sys.path.insert(0, HERE)
+  import balrog_files
+  path, problem = balrog_files.fetch('env.py', args.balrog_file)
   if problem:
     print('BALROG unavailable: %s' % problem)
     return 3
-  sys.path.insert(0, HERE)
   import recorder  # noqa: F401  (the deterministic reference)
   import crafter
   if not os.path.exists(os.path.join(os.path.dirname(crafter.__file__), 'engine.py')):
@@ -280,7 +232,7 @@ def main():
   print('balrog: %d steps and %d resets, long and short contexts identical to BALROG %s '
         '(sleeping %d, dead %d, window empty %d, near an edge %d; seen: zombie %d, skeleton %d, '
         'cow %d, arrow %d, plant %d, table %d; inventory %d)' % (
-            stats['steps'], resets, BALROG_COMMIT[:12], stats['sleeping'], stats['dead'],
+            stats['steps'], resets, balrog_files.COMMIT[:12], stats['sleeping'], stats['dead'],
             stats['empty'], stats['edge'], stats['zombie'], stats['skeleton'], stats['cow'],
             stats['arrow'], stats['plant'], stats['table'], stats['inventory']))
   return 0
