@@ -5,7 +5,8 @@
  * of the first such cell met column by column; the player faces what the semantic map holds in front
  * of it; sleep and death are said; the vitals and the items held are the
  * inventory's.  A text changed in one place is refused by the same
- * checks, so they can fail. */
+ * checks, so they can fail.  With two players, the other is named a
+ * player, and one who left the world gets BALROG's error text. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,8 +336,44 @@ static void check_room(void) {
   crafter_env_fini(&env);
 }
 
+/* Games of several players: another player in view is "player"; one
+ * who left the world gets BALROG's answer for a player off its map. */
+static void check_players(void) {
+  crafter_params params;
+  crafter_params_default(&params);
+  crafter_env env;
+  char error[256];
+  if (crafter_env_init(&env, &params, error, sizeof error) != 0 ||
+      crafter_env_set_players(&env, 2, error, sizeof error) != 0 || crafter_env_reset(&env) != 0) {
+    ok(0, "a game of two players: %s", error);
+    return;
+  }
+  char texts[TEXT_BYTES];
+  crafter_balrog_text(&env, 0, texts, sizeof texts);
+  const crafter_object *other = crafter_game_body(&env.game, 1), *own = crafter_game_body(&env.game, 0);
+  int dx = other->x - own->x, dy = other->y - own->y;
+  char line[96];
+  snprintf(line, sizeof line, "\n- player %d step%s to your ", abs(dx) + abs(dy),
+           abs(dx) + abs(dy) > 1 ? "s" : "");
+  ok(abs(dx) <= 4 && abs(dy) <= 3 && strstr(texts, line) != NULL,
+     "the other player, %d columns and %d rows away, is listed as a player", dx, dy);
+  crafter_game_player(&env.game, 1)->inventory[CRAFTER_HEALTH] = 0;
+  int actions[2] = {CRAFTER_NOOP, CRAFTER_NOOP};
+  crafter_step_result results[2];
+  for (int t = 0; t < 2; t++) crafter_env_step_players(&env, actions, results);
+  size_t length = crafter_balrog_text(&env, 1, texts, sizeof texts);
+  const char *short_text = texts + strlen(texts) + 1;
+  ok(crafter_game_body(&env.game, 1) == NULL &&
+         strcmp(texts, "Error, you are out of the map.") == 0 &&
+         strncmp(short_text, "Your status:\n- health: 0/9\n", 27) == 0 &&
+         length == strlen(texts) + 1 + strlen(short_text),
+     "a player who left the world: \"%s\" and its inventory", texts);
+  crafter_env_fini(&env);
+}
+
 int main(void) {
   check_episodes();
+  check_players();
   check_failing();
   check_room();
   return tap_done();
