@@ -58,6 +58,10 @@ CONFIGS = [
     (14, (24, 24), (11, 7), 500, 2, 'explore'),
     (15, (64, 64), (8, 10), 500, 2, 'explore'),
     (16, (20, 20), (5, 5), 500, 2, 'explore'),
+    # Maps smaller than the view: a negative start counted from the far
+    # end leaves part of the map in the window, off its centre.
+    (17, (8, 8), (9, 9), 300, 2, 'explore'),
+    (18, (10, 7), (11, 9), 300, 2, 'explore'),
 ]
 QUICK = [(1, (64, 64), (9, 9), 150, 1, 'explore'), (11, (16, 16), (9, 9), 150, 1, 'explore')]
 
