@@ -28,6 +28,15 @@ static void read_info(const crafter_opt_parser *parser, const crafter_opt *entry
   if (options->info < 0) crafter_opt_fail(parser, entry, entry->invalid, argument);
 }
 
+static void read_balrog(const crafter_opt_parser *parser, const crafter_opt *entry,
+                        const char *argument) {
+  crafter_session_options *options = parser->own;
+  char problem[256];
+  if (crafter_balrog_settings_read(&options->run.obs_settings.balrog, argument, problem,
+                                   sizeof(problem)) < 0)
+    crafter_opt_fail(parser, entry, "invalid BALROG settings: %s", problem);
+}
+
 #define OWN(field) .offset = offsetof(crafter_session_options, field)
 
 static const crafter_opt entries[] = {
@@ -67,6 +76,11 @@ static const crafter_opt entries[] = {
     CRAFTER_OPT_TEXT("\n"
                      "Observations:\n"),
     CRAFTER_SHARED(OBS),
+    {.name = "balrog", .argument = "SETTINGS", .store = read_balrog,
+     .help = "with --obs balrog, BALROG's settings other than its\n"
+             "defaults, as key=value,...: unique_items=false,\n"
+             "precise_location=true, skip_items=grass+sand+path,\n"
+             "edge_only_items=water+lava"},
     CRAFTER_SHARED(TEXTURES),
     CRAFTER_OPT_TEXT("\n"
                      "Output:\n"),
@@ -141,6 +155,10 @@ static void parse_options(int argc, char **argv, crafter_session_options *option
   if (options->final_obs && options->manual_reset)
     usage_error("%s", "--final-obs is for auto-reset: with --manual-reset a frame's observation "
                       "is the final one");
+  static const crafter_balrog_settings balrog_defaults;
+  if (memcmp(&run->obs_settings.balrog, &balrog_defaults, sizeof(balrog_defaults)) != 0 &&
+      run->obs_kind != CRAFTER_OBS_BALROG)
+    usage_error("%s", "--balrog sets BALROG's texts: it needs --obs balrog");
   if (run->textures && run->obs_kind != CRAFTER_OBS_PIXELS && !options->binary)
     usage_error("%s", "--textures needs --obs pixels (or the binary protocol, for render requests)");
 }

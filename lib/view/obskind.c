@@ -24,8 +24,9 @@ static void semantic_shape(const crafter_params *params, int players, uint32_t s
 }
 
 static size_t make_semantic(const crafter_env *env, int player, const char *instruction,
-                            uint8_t *out, size_t size) {
+                            const crafter_obs_settings *settings, uint8_t *out, size_t size) {
   (void)instruction;
+  (void)settings;
   crafter_env_semantic(env, player, out);
   return size;
 }
@@ -38,8 +39,9 @@ static void symbolic_shape(const crafter_params *params, int players, uint32_t s
 
 /* A player who left the world sees zeros. */
 static size_t make_symbolic(const crafter_env *env, int player, const char *instruction,
-                            uint8_t *out, size_t size) {
+                            const crafter_obs_settings *settings, uint8_t *out, size_t size) {
   (void)instruction;
+  (void)settings;
   if (crafter_game_body_slot(&env->game, player) >= 0)
     crafter_render_symbolic(env, player, (float *)(void *)out);
   else
@@ -57,7 +59,8 @@ static void text_shape(const crafter_params *params, int players, uint32_t shape
 /* The goal first when there is one; a player who left the world has it
  * alone. */
 static size_t make_text(const crafter_env *env, int player, const char *instruction,
-                        uint8_t *out, size_t size) {
+                        const crafter_obs_settings *settings, uint8_t *out, size_t size) {
+  (void)settings;
   char *text = (char *)out;
   size_t at = 0;
   if (instruction) {
@@ -74,9 +77,9 @@ static size_t make_text(const crafter_env *env, int player, const char *instruct
 
 /* BALROG's two texts; a goal is no part of them (records carry it). */
 static size_t make_balrog(const crafter_env *env, int player, const char *instruction,
-                          uint8_t *out, size_t size) {
+                          const crafter_obs_settings *settings, uint8_t *out, size_t size) {
   (void)instruction;
-  return crafter_balrog_text(env, player, (char *)out, size);
+  return crafter_balrog_text(env, player, settings ? &settings->balrog : NULL, (char *)out, size);
 }
 
 /* The codes and ids are those files and streams carry: they never

@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int over = 1;
     for (int p = 0; p < players; p++) {
       over &= results[p].done != 0;
-      (void)crafter_balrog_text(&env, p, text, sizeof(text));
+      (void)crafter_balrog_text(&env, p, NULL, text, sizeof(text));
       if (crafter_game_body_slot(&env.game, p) < 0) continue;
       crafter_env_semantic(&env, p, semantic);
       crafter_render_symbolic(&env, p, symbolic);

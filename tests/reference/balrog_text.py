@@ -11,11 +11,18 @@ and short-term contexts of every reset and step byte for byte.
 BALROG's file is not part of the toolkit: it is read from --balrog-file,
 else from the cache, else downloaded there at the pinned commit
 (balrog_files.py); its SHA-256 must be the pinned one.  The wrapper's
-module imports gym, scipy.ndimage and balrog.environments, which the
-text does not use under BALROG's default settings: they are stood in for
-by stubs (gym.Wrapper keeps the env and passes step on;
-scipy.ndimage.binary_dilation, needed only for edge_only_items, fails if
-called), so the reference venv needs nothing more than crafter.
+module imports gym and balrog.environments, which the text does not use:
+they are stood in for by stubs (gym.Wrapper keeps the env and passes
+step on).  It imports scipy.ndimage too, whose binary_dilation the
+setting edge_only_items uses: the reference venv's scipy if it has one,
+else scipy run by another Python (SCIPY_PYTHON, else the project's
+craftax-venv or clients-venv), answering each mask from a process of its
+own; without any scipy, edge_only_items is not compared (said so).
+
+Besides BALROG's default settings, its others (config.yaml's
+crafter_kwargs: unique_items false, precise_location true, skip_items,
+edge_only_items) are compared over some of the episodes, given to
+crafter-step as --balrog.
 
 The reference is made deterministic as the reference traces are
 (recorder.py): creatures a chunk despawns are picked in creation order,
@@ -65,6 +72,25 @@ CONFIGS = [
 ]
 QUICK = [(1, (64, 64), (9, 9), 150, 1, 'explore'), (11, (16, 16), (9, 9), 150, 1, 'explore')]
 
+# BALROG's other settings (config.yaml's crafter_kwargs), each over a few
+# of the episodes above: (settings, crafter-step --balrog, configs).
+SETTINGS = [
+    ({'unique_items': False}, 'unique_items=false', [CONFIGS[2], CONFIGS[8]]),
+    ({'precise_location': True}, 'precise_location=true', [CONFIGS[3], CONFIGS[9]]),
+    ({'skip_items': ['grass', 'sand', 'path']}, 'skip_items=grass+sand+path', [CONFIGS[4]]),
+    ({'unique_items': False, 'precise_location': True, 'skip_items': ['grass', 'sand', 'path']},
+     'unique_items=false,precise_location=true,skip_items=grass+sand+path', [CONFIGS[2]]),
+]
+# edge_only_items needs scipy.ndimage (BALROG's binary_dilation).
+EDGE_SETTINGS = [
+    ({'edge_only_items': ['water', 'lava']}, 'edge_only_items=water+lava',
+     [CONFIGS[2], CONFIGS[8]]),
+    ({'unique_items': False, 'precise_location': True, 'skip_items': ['grass', 'sand', 'path'],
+      'edge_only_items': ['water', 'lava', 'stone']},
+     'unique_items=false,precise_location=true,skip_items=grass+sand+path,'
+     'edge_only_items=water+lava+stone', [CONFIGS[4]]),
+]
+
 # Weights of the 17 actions: moves and do most, some sleep and crafting.
 WEIGHTS = {
     'explore': [1, 5, 5, 5, 5, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
@@ -72,9 +98,56 @@ WEIGHTS = {
 }
 
 
-def load_balrog(path):
+# scipy.ndimage.binary_dilation computed by scipy in another Python (a
+# venv with scipy, whose numpy need not be the reference's): one process
+# answering a mask per line.
+SCIPY_SERVER = '''
+import json, sys
+import numpy as np
+from scipy import ndimage
+for line in sys.stdin:
+  shape, bits = json.loads(line)
+  mask = np.array(bits, dtype=bool).reshape(shape)
+  out = ndimage.binary_dilation(mask)
+  print(json.dumps([list(out.shape), out.astype(int).ravel().tolist()]), flush=True)
+'''
+_scipy_process = None
+
+
+def scipy_dilation(python, mask):
+  global _scipy_process
+  import numpy as np
+  if _scipy_process is None:
+    _scipy_process = subprocess.Popen([python, '-c', SCIPY_SERVER], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+  mask = np.asarray(mask, dtype=bool)
+  _scipy_process.stdin.write(json.dumps([list(mask.shape), mask.astype(int).ravel().tolist()]) +
+                             '\n')
+  _scipy_process.stdin.flush()
+  answer = _scipy_process.stdout.readline()
+  if not answer:
+    raise RuntimeError('the scipy process (%s) stopped' % python)
+  shape, bits = json.loads(answer)
+  return np.array(bits, dtype=bool).reshape(shape)
+
+
+def scipy_elsewhere():
+  """A Python with scipy beside the reference's (SCIPY_PYTHON, else the
+  project's other venvs), or None."""
+  candidates = [os.environ.get('SCIPY_PYTHON')] + [
+      os.path.join(TOP, 'build-reference', venv, 'bin', 'python')
+      for venv in ('craftax-venv', 'clients-venv')]
+  for python in candidates:
+    if python and os.access(python, os.X_OK) and subprocess.run(
+        [python, '-c', 'import scipy.ndimage'], capture_output=True).returncode == 0:
+      return python
+  return None
+
+
+def load_balrog(path, scipy_python=None):
   """BALROG's module, its imports that the text does not use stood in
-  for."""
+  for; scipy's dilation, which edge_only_items uses, from scipy itself:
+  the reference's, or that of `scipy_python`."""
   gym = types.ModuleType('gym')
 
   class Wrapper:
@@ -85,14 +158,19 @@ def load_balrog(path):
       return self.env.step(action)
 
   gym.Wrapper = Wrapper
-  scipy = types.ModuleType('scipy')
-  ndimage = types.ModuleType('scipy.ndimage')
+  stubs = [('gym', gym)]
+  if importlib.util.find_spec('scipy') is None:
+    scipy = types.ModuleType('scipy')
+    ndimage = types.ModuleType('scipy.ndimage')
 
-  def binary_dilation(*args, **kwargs):
-    raise NotImplementedError('scipy stub: edge_only_items is not compared')
+    def binary_dilation(mask):
+      if not scipy_python:
+        raise NotImplementedError('scipy stub: edge_only_items is not compared')
+      return scipy_dilation(scipy_python, mask)
 
-  ndimage.binary_dilation = binary_dilation
-  scipy.ndimage = ndimage
+    ndimage.binary_dilation = binary_dilation
+    scipy.ndimage = ndimage
+    stubs += [('scipy', scipy), ('scipy.ndimage', ndimage)]
   balrog = types.ModuleType('balrog')
   environments = types.ModuleType('balrog.environments')
 
@@ -106,8 +184,7 @@ def load_balrog(path):
 
   environments.Strings = Strings
   balrog.environments = environments
-  for name, module in (('gym', gym), ('scipy', scipy), ('scipy.ndimage', ndimage),
-                       ('balrog', balrog), ('balrog.environments', environments)):
+  for name, module in stubs + [('balrog', balrog), ('balrog.environments', environments)]:
     sys.modules[name] = module
   spec = importlib.util.spec_from_file_location('balrog_crafter_env', path)
   module = importlib.util.module_from_spec(spec)
@@ -137,12 +214,12 @@ def texts(balrog, wrapper, info):
                                edge_only_items=wrapper.edge_only_items)
 
 
-def play_reference(balrog, crafter, config, stats):
+def play_reference(balrog, crafter, config, stats, settings=None):
   """Actions and BALROG's texts of every episode of a configuration."""
   seed, area, view, length, episodes, weights = config
   chooser = random.Random(seed * 7919 + area[0])
   env = crafter.Env(area=area, view=view, length=length, seed=seed)
-  wrapper = balrog.CrafterLanguageWrapper(env)
+  wrapper = balrog.CrafterLanguageWrapper(env, **(settings or {}))
   actions, expected = [], []
   for _ in range(episodes):
     env.reset()
@@ -166,10 +243,12 @@ def play_reference(balrog, crafter, config, stats):
   return actions, expected
 
 
-def run_ours(program, config, actions):
+def run_ours(program, config, actions, option=None):
   seed, area, view, length, episodes, _ = config
   command = [program, '--seed', str(seed), '--area', '%d,%d' % area, '--view', '%d,%d' % view,
              '--length', str(length), '-n', str(episodes), '--obs', 'balrog']
+  if option:
+    command += ['--balrog', option]
   result = subprocess.run(command, input=''.join('%d\n' % a for a in actions),
                           capture_output=True, text=True)
   if result.returncode != 0:
@@ -178,7 +257,7 @@ def run_ours(program, config, actions):
   return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
 
 
-def compare(config, expected, records):
+def compare(config, expected, records, option=None):
   if len(records) != len(expected):
     print('DIFFERENCE: %s: %d records from crafter-step, %d reference states' % (
         config, len(records), len(expected)))
@@ -189,8 +268,9 @@ def compare(config, expected, records):
       episode, t = episode + 1, 0
     else:
       t += 1
-    where = 'seed %d area %s view %s, episode %d, %s' % (
-        config[0], config[1], config[2], episode, 'reset' if kind == 'reset' else 'step %d' % t)
+    where = 'seed %d area %s view %s%s, episode %d, %s' % (
+        config[0], config[1], config[2], ' --balrog ' + option if option else '', episode,
+        'reset' if kind == 'reset' else 'step %d' % t)
     ours_kind = 'reset' if 'reset' in record else 'step'
     if ours_kind != kind or (kind == 'step' and record.get('done') != done):
       print('DIFFERENCE: %s: crafter-step wrote a %s record (done %s), the reference a %s '
@@ -223,7 +303,10 @@ def main():
   if not os.path.exists(os.path.join(os.path.dirname(crafter.__file__), 'engine.py')):
     print('crafter here is not the reference: %s' % crafter.__file__)
     return 2
-  balrog = load_balrog(path)
+  has_scipy = importlib.util.find_spec('scipy') is not None
+  scipy_python = None if has_scipy or args.quick else scipy_elsewhere()
+  balrog = load_balrog(path, scipy_python)
+  has_scipy = has_scipy or scipy_python is not None
   stats = {key: 0 for key in ('steps', 'sleeping', 'dead', 'empty', 'edge', 'zombie',
                               'skeleton', 'cow', 'arrow', 'plant', 'table', 'inventory')}
   resets = 0
@@ -233,6 +316,23 @@ def main():
     if not compare(config, expected, records):
       return 1
     resets += config[4]
+  # BALROG's other settings.
+  settings_list = ([] if args.quick else SETTINGS) + \
+      (EDGE_SETTINGS if has_scipy and not args.quick else [])
+  settings_steps = 0
+  for settings, option, configs in settings_list:
+    for config in configs:
+      counted = dict(stats)
+      actions, expected = play_reference(balrog, crafter, config, counted, settings)
+      settings_steps += counted['steps'] - stats['steps']
+      records = run_ours(args.crafter_step, config, actions, option)
+      if not compare(config, expected, records, option):
+        return 1
+  if not args.quick and not has_scipy:
+    print('edge_only_items NOT compared: scipy is neither installed beside the reference nor '
+          'found elsewhere (SCIPY_PYTHON)')
+  print('balrog: other settings (%s): %d steps identical too' % (
+      '; '.join(option for _, option, _ in settings_list) or 'none', settings_steps))
   print('balrog: %d steps and %d resets, long and short contexts identical to BALROG %s '
         '(sleeping %d, dead %d, window empty %d, near an edge %d; seen: zombie %d, skeleton %d, '
         'cow %d, arrow %d, plant %d, table %d; inventory %d)' % (

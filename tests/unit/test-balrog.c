@@ -6,7 +6,8 @@
  * of it; sleep and death are said; the vitals and the items held are the
  * inventory's.  A text changed in one place is refused by the same
  * checks, so they can fail.  With two players, the other is named a
- * player, and one who left the world gets BALROG's error text. */
+ * player, and one who left the world gets BALROG's error text; BALROG's
+ * other settings are read from its keys and keep what they promise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +237,7 @@ static void check_episodes(void) {
         crafter_env_step(&env, random_action(&state), &result);
         done = result.done;
       }
-      size_t length = crafter_balrog_text(&env, 0, texts, TEXT_BYTES);
+      size_t length = crafter_balrog_text(&env, 0, NULL, texts, TEXT_BYTES);
       const char *short_text = texts + strlen(texts) + 1;
       if (length != strlen(texts) + 1 + strlen(short_text)) {
         first_wrong = "the length returned is not both texts and the NUL between";
@@ -277,7 +278,7 @@ static void check_failing(void) {
   }
   char *texts = malloc(TEXT_BYTES), *changed = malloc(TEXT_BYTES);
   if (!texts || !changed) abort();
-  size_t length = crafter_balrog_text(&env, 0, texts, TEXT_BYTES);
+  size_t length = crafter_balrog_text(&env, 0, NULL, texts, TEXT_BYTES);
   coverage seen = {0};
   const char *short_text = texts + strlen(texts) + 1;
   ok(check(&env, texts, short_text, &seen) == NULL, "the first state's texts hold");
@@ -322,11 +323,11 @@ static void check_room(void) {
     return;
   }
   char whole[TEXT_BYTES], cut[TEXT_BYTES];
-  size_t length = crafter_balrog_text(&env, 0, whole, sizeof whole);
+  size_t length = crafter_balrog_text(&env, 0, NULL, whole, sizeof whole);
   int fine = 1;
   for (size_t size = 2; size < length + 8 && fine; size++) {
     memset(cut, 'x', sizeof cut);
-    size_t made = crafter_balrog_text(&env, 0, cut, size);
+    size_t made = crafter_balrog_text(&env, 0, NULL, cut, size);
     size_t first = strlen(cut);
     fine = made < size && first + 1 < size + 1 && cut[first] == '\0' &&
            memchr(cut + first + 1, '\0', size - first - 1) != NULL &&
@@ -349,7 +350,7 @@ static void check_players(void) {
     return;
   }
   char texts[TEXT_BYTES];
-  crafter_balrog_text(&env, 0, texts, sizeof texts);
+  crafter_balrog_text(&env, 0, NULL, texts, sizeof texts);
   const crafter_object *other = crafter_game_body(&env.game, 1), *own = crafter_game_body(&env.game, 0);
   int dx = other->x - own->x, dy = other->y - own->y;
   char line[96];
@@ -361,7 +362,7 @@ static void check_players(void) {
   int actions[2] = {CRAFTER_NOOP, CRAFTER_NOOP};
   crafter_step_result results[2];
   for (int t = 0; t < 2; t++) crafter_env_step_players(&env, actions, results);
-  size_t length = crafter_balrog_text(&env, 1, texts, sizeof texts);
+  size_t length = crafter_balrog_text(&env, 1, NULL, texts, sizeof texts);
   const char *short_text = texts + strlen(texts) + 1;
   ok(crafter_game_body(&env.game, 1) == NULL &&
          strcmp(texts, "Error, you are out of the map.") == 0 &&
@@ -371,9 +372,120 @@ static void check_players(void) {
   crafter_env_fini(&env);
 }
 
+/* BALROG's other settings: read from its keys, refused when unknown,
+ * and what each promises, over random states of a map wider than the
+ * view with the player away from its edges. */
+static void check_settings(void) {
+  crafter_balrog_settings settings;
+  char error[256];
+  int read = crafter_balrog_settings_read(
+                 &settings,
+                 "unique_items=false,precise_location=true,skip_items=grass+sand+path,"
+                 "edge_only_items=water",
+                 error, sizeof error) == 0;
+  ok(read && settings.all_items && settings.precise_location &&
+         settings.skip == ((1u << CRAFTER_GRASS) | (1u << CRAFTER_SAND) | (1u << CRAFTER_PATH)) &&
+         settings.edge_only == 1u << CRAFTER_WATER,
+     "BALROG's four keys read");
+  read = crafter_balrog_settings_read(&settings, "skip_items=player,unique_items=true", error,
+                                      sizeof error) == 0;
+  ok(read && !settings.all_items &&
+         settings.skip == ((1u << (CRAFTER_MATERIAL_COUNT + CRAFTER_PLAYER)) |
+                           (1u << CRAFTER_SEMANTIC_OTHER_PLAYER)) &&
+         crafter_balrog_settings_read(&settings, "", error, sizeof error) == 0 &&
+         !settings.all_items && !settings.precise_location && !settings.skip &&
+         !settings.edge_only,
+     "player names both players; nothing given is BALROG's defaults");
+  static const char *const bad[] = {"bogus=1", "unique_items=maybe", "skip_items=grass+foo",
+                                    "precise_location", "skip_items=grass++sand"};
+  int refused = 0;
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    refused += crafter_balrog_settings_read(&settings, bad[i], error, sizeof error) < 0;
+  ok(refused == (int)(sizeof bad / sizeof bad[0]), "%d of %zu bad settings refused (last: %s)",
+     refused, sizeof bad / sizeof bad[0], error);
+
+  crafter_params params;
+  crafter_params_default(&params);
+  params.seed = 8;
+  crafter_env env;
+  if (crafter_env_init(&env, &params, error, sizeof error) != 0 || crafter_env_reset(&env) != 0) {
+    ok(0, "env: %s", error);
+    return;
+  }
+  crafter_balrog_settings all = {1, 0, 0, 0}, precise = {0, 1, 0, 0};
+  crafter_balrog_settings skip = {0, 0, (1u << CRAFTER_GRASS) | (1u << CRAFTER_SAND), 0};
+  crafter_balrog_settings edge = {1, 0, 0, 1u << CRAFTER_GRASS};
+  char texts[TEXT_BYTES];
+  unsigned state = 8;
+  int all_fine = 1, precise_fine = 1, skip_fine = 1, edge_fine = 1, states = 0, faced_skipped = 0;
+  for (int t = 0; t < 600; t++) {
+    crafter_step_result result;
+    crafter_env_step(&env, random_action(&state), &result);
+    if (result.done) crafter_env_reset(&env);
+    const crafter_object *body = crafter_game_body(&env.game, 0);
+    if (body->x < 5 || body->y < 4 || body->x > 58 || body->y > 59) continue;
+    states++;
+    /* unique_items=false: a line for each of the 9 x 7 cells but the player's. */
+    crafter_balrog_text(&env, 0, &all, texts, sizeof texts);
+    int lines = 0;
+    for (const char *c = texts; (c = strstr(c, "\n- ")); c++) lines++;
+    all_fine &= lines == 9 * 7 - 1;
+    /* edge_only_items=grass: grass only where it borders something else
+     * within the window, so no more lines than that. */
+    crafter_balrog_text(&env, 0, &edge, texts, sizeof texts);
+    int edge_lines = 0;
+    for (const char *c = texts; (c = strstr(c, "\n- ")); c++) edge_lines++;
+    int grass_inside = 0;
+    for (int x = body->x - 3; x <= body->x + 3; x++)
+      for (int y = body->y - 2; y <= body->y + 2; y++) {
+        int same = 1;
+        static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        for (int k = 0; k < 4; k++) {
+          int nx = x + steps[k][0], ny = y + steps[k][1];
+          same &= crafter_world_material(&env.game.world, nx, ny) == CRAFTER_GRASS &&
+                  crafter_world_object_slot(&env.game.world, nx, ny) < 0;
+        }
+        grass_inside += same && crafter_world_material(&env.game.world, x, y) == CRAFTER_GRASS &&
+                        crafter_world_object_slot(&env.game.world, x, y) < 0;
+      }
+    edge_fine &= edge_lines <= lines - grass_inside;
+    /* precise_location: every place in rows, then columns. */
+    crafter_balrog_text(&env, 0, &precise, texts, sizeof texts);
+    for (const char *c = texts; (c = strstr(c, "\n- ")); c++) {
+      char name[32], first[16], second[16], third[16];
+      int n = 0, m = 0;
+      int fields = sscanf(c, "\n- %31s %d %15s %15[a-z] and %d", name, &n, first, second, &m);
+      (void)third;
+      precise_fine &= fields >= 4 && n > 0 &&
+                      (strcmp(second, "north") == 0 || strcmp(second, "south") == 0 ||
+                       strcmp(second, "west") == 0 || strcmp(second, "east") == 0) &&
+                      strcmp(first, n > 1 ? "steps" : "step") == 0;
+    }
+    /* skip_items=grass+sand: neither listed nor faced. */
+    crafter_balrog_text(&env, 0, &skip, texts, sizeof texts);
+    const crafter_player *player = crafter_game_player_const(&env.game, 0);
+    int fx = body->x + player->facing_x, fy = body->y + player->facing_y;
+    int faced = crafter_world_object_slot(&env.game.world, fx, fy) < 0
+                    ? crafter_world_material(&env.game.world, fx, fy)
+                    : -1;
+    int faced_is_skipped = fy - body->y < 3 && (faced == CRAFTER_GRASS || faced == CRAFTER_SAND);
+    faced_skipped += faced_is_skipped;
+    skip_fine &= !strstr(texts, "- grass ") && !strstr(texts, "- sand ") &&
+                 (!faced_is_skipped || strstr(texts, "You face nothing at your front.") != NULL);
+  }
+  ok(states > 100 && all_fine, "unique_items=false: a line for each cell of the window but the "
+                               "player's (%d states)", states);
+  ok(states > 100 && edge_fine, "edge_only_items=grass: no grass listed inside grass");
+  ok(states > 100 && precise_fine, "precise_location: \"N steps north and M steps west\"");
+  ok(states > 100 && skip_fine && faced_skipped > 10,
+     "skip_items=grass+sand: neither listed, nor faced (%d states facing them)", faced_skipped);
+  crafter_env_fini(&env);
+}
+
 int main(void) {
   check_episodes();
   check_players();
+  check_settings();
   check_failing();
   check_room();
   return tap_done();

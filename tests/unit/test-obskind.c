@@ -119,26 +119,26 @@ static void check_makers(void) {
   const crafter_obs_kind_info *symbolic = crafter_obs_kind(CRAFTER_OBS_SYMBOLIC);
   const crafter_obs_kind_info *text = crafter_obs_kind(CRAFTER_OBS_TEXT);
   crafter_env_semantic(&env, 1, expected);
-  ok(semantic->make(&env, 1, NULL, made, semantic_bytes) == semantic_bytes &&
+  ok(semantic->make(&env, 1, NULL, NULL, made, semantic_bytes) == semantic_bytes &&
          memcmp(made, expected, semantic_bytes) == 0,
      "semantic: player 1's map");
   crafter_render_symbolic(&env, 1, (float *)(void *)expected);
-  ok(symbolic->make(&env, 1, NULL, made, symbolic_bytes) == symbolic_bytes &&
+  ok(symbolic->make(&env, 1, NULL, NULL, made, symbolic_bytes) == symbolic_bytes &&
          memcmp(made, expected, symbolic_bytes) == 0,
      "symbolic: player 1's vector");
   size_t length = crafter_render_text(&env, 1, (char *)expected, text_bytes);
-  ok(text->make(&env, 1, NULL, made, text_bytes) == length &&
+  ok(text->make(&env, 1, NULL, NULL, made, text_bytes) == length &&
          strcmp((char *)made, (char *)expected) == 0,
      "text: player 1's description");
-  ok(text->make(&env, 1, "Find water.", made, text_bytes) == length + 25 &&
+  ok(text->make(&env, 1, "Find water.", NULL, made, text_bytes) == length + 25 &&
          strncmp((char *)made, "Instruction: Find water.\n", 25) == 0 &&
          strcmp((char *)made + 25, (char *)expected) == 0,
      "text with a goal: the instruction, then the description");
-  ok(text->make(&env, 1, NULL, made, 40) == 39 && strlen((char *)made) == 39,
+  ok(text->make(&env, 1, NULL, NULL, made, 40) == 39 && strlen((char *)made) == 39,
      "text cut to its room, ended by a NUL");
   const crafter_obs_kind_info *balrog = crafter_obs_kind(CRAFTER_OBS_BALROG);
-  length = crafter_balrog_text(&env, 1, (char *)expected, text_bytes);
-  ok(balrog->make(&env, 1, "Find water.", made, text_bytes) == length &&
+  length = crafter_balrog_text(&env, 1, NULL, (char *)expected, text_bytes);
+  ok(balrog->make(&env, 1, "Find water.", NULL, made, text_bytes) == length &&
          memcmp(made, expected, length + 1) == 0 &&
          strncmp((char *)made, "You see", 7) == 0 &&
          strncmp((char *)made + strlen((char *)made) + 1, "Your status:", 12) == 0,
@@ -150,12 +150,12 @@ static void check_makers(void) {
   for (int t = 0; t < 2; t++) crafter_env_step_players(&env, actions, results);
   int gone = crafter_game_body_slot(&env.game, 1) < 0;
   memset(made, 1, symbolic_bytes);
-  int zeros = symbolic->make(&env, 1, NULL, made, symbolic_bytes) == symbolic_bytes;
+  int zeros = symbolic->make(&env, 1, NULL, NULL, made, symbolic_bytes) == symbolic_bytes;
   for (size_t i = 0; i < symbolic_bytes; i++) zeros &= made[i] == 0;
   ok(gone && zeros, "symbolic of a player who left the world: zeros");
-  ok(gone && text->make(&env, 1, "Find water.", made, text_bytes) == 25 &&
+  ok(gone && text->make(&env, 1, "Find water.", NULL, made, text_bytes) == 25 &&
          strcmp((char *)made, "Instruction: Find water.\n") == 0 &&
-         text->make(&env, 1, NULL, made, text_bytes) == 0 && made[0] == '\0',
+         text->make(&env, 1, NULL, NULL, made, text_bytes) == 0 && made[0] == '\0',
      "text of a player who left the world: its goal alone");
   free(made);
   free(expected);
