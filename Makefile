@@ -28,7 +28,7 @@ LIB_MODULES = \
 	game/world game/worldgen game/cc_worldgen game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
 	view/render view/cc_render view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
-	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state \
+	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state run/cc_levels \
 	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/cc_play
@@ -60,9 +60,10 @@ TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);
 # step-text and step-binary drive crafter-step's session, world-play
 # plays a world file, state loads saved states as they are and with their
-# checksum made right, cc-state the same with Craftax-Classic's.
+# checksum made right, cc-state the same with Craftax-Classic's, cc-levels
+# reads Craftax-Classic's level files.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary state cc-state
+	step-text step-binary state cc-state cc-levels
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30
@@ -70,7 +71,7 @@ FUZZ_SECONDS ?= 30
 GOLDEN_DIR ?= ../shared/golden
 export GOLDEN_DIR
 
-.PHONY: all check check-asan check-reference check-craftax-reference reference-env craftax-env clients-env fuzz fuzz-targets golden install uninstall \
+.PHONY: all check check-asan check-reference check-craftax-reference reference-env craftax-env clients-env balrog-env fuzz fuzz-targets golden install uninstall \
 	tasks clean distclean
 
 all: $(PROGRAMS)
@@ -238,6 +239,17 @@ clients-env: $(CLIENTS_ENV)/.installed
 $(CLIENTS_ENV)/.installed: tests/reference/requirements-clients.txt \
 		tests/reference/requirements-nodeps.txt
 	$(call make_venv,clients-env,$(CLIENTS_ENV),$<,,tests/reference/requirements-nodeps.txt)
+
+# BALROG's Crafter environment over crafter 1.8.3 and over the Python
+# package (python/tests/test_balrog.py): the reference's pins with gym 0.23
+# and SciPy, which BALROG's files import
+# (tests/reference/requirements-balrog.txt).
+BALROG_ENV ?= build-reference/balrog-venv
+
+balrog-env: $(BALROG_ENV)/.installed
+
+$(BALROG_ENV)/.installed: tests/reference/requirements-balrog.txt
+	$(call make_venv,balrog-env,$(BALROG_ENV),$<)
 
 # make check-craftax-reference: Craftax-Classic against the pinned JAX
 # (make craftax-env), on seeds drawn afresh every run: CRAFTAX_SEEDS

@@ -88,7 +88,9 @@ static const crafter_opt entries[] = {
      .help = "also time saving and loading an env's state\n"
              "(crafter-state(5))"},
     CRAFTER_SHARED(TEXTURES, .help = "textures for pixels (default: the folder\n"
-                                     "$CRAFTER_TEXTURES names, else built-in)"),
+                                     "$CRAFTER_TEXTURES names, else built-in;\n"
+                                     "craftax-classic: Craftax's assets folder,\n"
+                                     "else built-in)"),
     {.letter = 'f', .name = "format", .argument = "F", .store = crafter_opt_keyword, OWN(json),
      .words = (const crafter_opt_word[]){{"text", 0}, {"json", 1}, {NULL}},
      .invalid = "invalid format '%s' (expected text or json)",
@@ -149,7 +151,8 @@ static void parse_options(int argc, char **argv, crafter_bench_request *a) {
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
   if (a->plot_path && !a->sweep) usage_error("%s", "--plot needs --sweep");
-  crafter_game_options_check(PROGRAM, run);
+  crafter_game_options_check_allowing(PROGRAM, run,
+                                      CRAFTER_GAME_ALLOW_PIXELS | CRAFTER_GAME_ALLOW_LEVELS);
   if (run->game != CRAFTER_GAME_CRAFTER && run->record_path) {
     char message[200];
     snprintf(message, sizeof(message),

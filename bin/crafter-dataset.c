@@ -176,6 +176,8 @@ static const crafter_opt entries[] = {
         "         -S, --steps=LIST     all (default) or a list such as 0,10,20-30\n"
         "         -o, --output=DIR     where to write (default .)\n"
         "         -t, --textures=DIR   draw with these when the file stores no pixels\n"
+        "                              (craftax-classic: Craftax's assets folder, its\n"
+        "                              episodes replayed; default: the built-in ones)\n"
         "         --size=W,H           scale to W x H (N: N x N) by nearest neighbour,\n"
         "                              as Pillow does (512: 8x8 blocks of 64x64)\n"
         "video:   -E, -S, -t, --size   as for frames\n"

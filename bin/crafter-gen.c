@@ -155,7 +155,8 @@ static const crafter_opt entries[] = {
                                    "episode, stored as its start state), or the level\n"
                                    "file FILE, checked, and against --seed, --area,\n"
                                    "--view when given and the configuration; lists the\n"
-                                   "levels"),
+                                   "levels (craftax-classic: level k is the first\n"
+                                   "world of seed --seed+k-1)"),
     CRAFTER_SHARED(START_LEVEL, .help = "with --levels N: levels K..K+N-1 (default 1)"),
     CRAFTER_SHARED(LEVEL_ORDER, .flags = CRAFTER_OPT_HIDDEN), /* refused: gen plays none */
     CRAFTER_SHARED(VIEW, .help = "the view the levels are played with (default 9,9)"),
@@ -186,14 +187,15 @@ static void parse_options(int argc, char **argv, arguments *a) {
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
   if (run->game != CRAFTER_GAME_CRAFTER) {
-    /* Craftax-Classic: the first world of a seed, or statistics over
-     * seeds; its worlds are not Crafter's world files or levels. */
-    crafter_game_options_check_allowing(PROGRAM, run, CRAFTER_GAME_ALLOW_TEXTURES);
+    /* Craftax-Classic: the first world of a seed, statistics over seeds,
+     * or its level sets; its worlds are not Crafter's world files. */
+    crafter_game_options_check_allowing(PROGRAM, run,
+                                        CRAFTER_GAME_ALLOW_TEXTURES | CRAFTER_GAME_ALLOW_LEVELS);
     if (a->given_episode && a->episode != 1)
       usage_error("%s", "--episode: a Craftax-Classic world after the first depends on the steps "
                         "played before it (crafter-games(7)); only episode 1 is shown");
-    if (a->save_path || a->save_levels_path)
-      usage_error("%s", "--save and --save-levels write Crafter's files, not Craftax-Classic's");
+    if (a->save_path)
+      usage_error("%s", "--save writes Crafter's world files, not Craftax-Classic's worlds");
   }
   crafter_level_options_check(PROGRAM, &run->levels);
   int levels = crafter_level_options_wanted(&run->levels);
@@ -306,11 +308,28 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   return 0;
 }
 
+/* --levels for Craftax-Classic (run/cc_levels.h): the set made or read
+ * whole, then saved or listed. */
+static int run_cc_levels(arguments *a) {
+  char error[1024];
+  crafter_run *run = &a->run;
+  int status = crafter_run_open_levels(run, error, sizeof(error));
+  if (status == 0 && a->save_levels_path &&
+      crafter_cc_levels_save(run->cc_level_set, a->save_levels_path, error, sizeof(error)) < 0)
+    status = 1;
+  else if (status == 0 && !a->save_levels_path)
+    crafter_cc_levels_write_list(stdout, run->cc_level_set);
+  if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
+  crafter_run_free(run);
+  return crafter_close_stdout(PROGRAM, status);
+}
+
 /* --levels: makes or reads the set, then saves or lists it. */
 static int run_levels(arguments *a, const crafter_config *config) {
   char error[1024];
   crafter_run *run = &a->run;
   const crafter_level_options *levels = &run->levels;
+  if (run->game != CRAFTER_GAME_CRAFTER) return run_cc_levels(a);
   if (levels->count) { /* made here: generated and written a batch at a time */
     if (crafter_params_check(&run->params, error, sizeof(error)) < 0) usage_error("%s", error);
     int64_t first = levels->start ? levels->start : 1;

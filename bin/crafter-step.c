@@ -75,13 +75,22 @@ static const crafter_opt entries[] = {
     CRAFTER_SHARED(THREADS),
     CRAFTER_OPT_TEXT("\n"
                      "Observations:\n"),
-    CRAFTER_SHARED(OBS),
+    CRAFTER_SHARED(OBS, .help = "none (default), pixels, semantic, symbolic, text\n"
+                                "or balrog (BALROG's long and short context);\n"
+                                "craftax-classic: none, symbolic or pixels (its\n"
+                                "own, 63x63x3 float32)"),
     {.name = "balrog", .argument = "SETTINGS", .store = read_balrog,
      .help = "with --obs balrog, BALROG's settings other than its\n"
              "defaults, as key=value,...: unique_items=false,\n"
              "precise_location=true, skip_items=grass+sand+path,\n"
              "edge_only_items=water+lava"},
-    CRAFTER_SHARED(TEXTURES),
+    CRAFTER_SHARED(TEXTURES, .help = "draw pixels with the PNG files in DIR (Crafter's\n"
+                                     "assets folder or one like it) instead of the\n"
+                                     "folder $CRAFTER_TEXTURES names, or the built-in\n"
+                                     "textures; with --game craftax-classic, Craftax's\n"
+                                     "assets folder (craftax_classic/assets of the\n"
+                                     "craftax package: Craftax's pixels exactly), else\n"
+                                     "the built-in textures"),
     CRAFTER_OPT_TEXT("\n"
                      "Output:\n"),
     {.letter = 'i', .name = "info", .argument = "KIND", .store = read_info,
@@ -100,9 +109,11 @@ static const crafter_opt entries[] = {
     {.name = "manual-reset", .store = crafter_opt_flag, OWN(manual_reset),
      .help = "binary: an ended episode waits for the reset\n"
              "action (the env plays on meanwhile, as\n"
-             "crafter.Env does) instead of restarting at once"},
+             "crafter.Env does, or craftax-classic's env without\n"
+             "auto-reset) instead of restarting at once"},
     {.name = "semantic", .store = crafter_opt_flag, OWN(semantic_info),
-     .help = "binary: frames carry the semantic map too"},
+     .help = "binary: frames carry the semantic map too\n"
+             "(Crafter's only)"},
     {.name = "final-obs", .store = crafter_opt_flag, OWN(final_obs),
      .help = "binary, without --manual-reset: frames also carry\n"
              "the final observation of each episode that ended\n"
@@ -135,7 +146,8 @@ static void parse_options(int argc, char **argv, crafter_session_options *option
   options->shm_slots = 2;
   int operands = crafter_opt_parse(&table, argc, argv, run, options);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
-  crafter_game_options_check(PROGRAM, run);
+  crafter_game_options_check_allowing(PROGRAM, run,
+                                      CRAFTER_GAME_ALLOW_PIXELS | CRAFTER_GAME_ALLOW_LEVELS);
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
   if (crafter_level_options_wanted(&run->levels) && (run->world_path || run->first_episode_given))

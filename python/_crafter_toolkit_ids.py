@@ -26,16 +26,16 @@ GYMNASIUM_IDS = {"crafter_toolkit/Crafter-v1": {},
                  "CrafterReward-v1": {"reward": True},
                  "CrafterNoReward-v1": {"reward": False},
                  "crafter_toolkit/Craftax-Classic-Symbolic-v1": {},
-                 "crafter_toolkit/Craftax-Classic-Pixels-v1": {}}
+                 "crafter_toolkit/Craftax-Classic-Pixels-v1": {"obs": "pixels"}}
 CRAFTER = ("crafter_toolkit.gym:CrafterEnv", "crafter_toolkit.vector:VectorEnv")
 # Each id's (entry point, vector entry point), Crafter's where not listed.
-# Craftax-Classic's pixels are not played yet: making that id raises
-# NotImplementedError, which says so and names the symbolic id.
+# Craftax-Classic's two ids are one env class with obs "symbolic" (its
+# default) or "pixels".
 ENTRY_POINTS = {
     "crafter_toolkit/Craftax-Classic-Symbolic-v1": (
         "crafter_toolkit.gym:CraftaxClassicEnv", "crafter_toolkit.vector:CraftaxVectorEnv"),
     "crafter_toolkit/Craftax-Classic-Pixels-v1": (
-        "crafter_toolkit.gym:craftax_classic_pixels", "crafter_toolkit.gym:craftax_classic_pixels"),
+        "crafter_toolkit.gym:CraftaxClassicEnv", "crafter_toolkit.vector:CraftaxVectorEnv"),
 }
 
 

@@ -5,10 +5,12 @@
 # --resimulate pass, and a difference planted in a chunk's world key or in
 # a stored action is found by --resimulate alone; list, info and the
 # exports; a file of one game refused where the other is wanted, naming
-# both; what Craftax-Classic cannot do refused.
+# both; frames and video draw an episode's states as
+# Craftax-Classic-Pixels-v1 does (the renderer's pictures, with the
+# built-in textures or Craftax's); what Craftax-Classic cannot do refused.
 . "$(dirname "$0")/tap.sh"
 dataset=$top/bin/crafter-dataset
-plan 28
+plan 31
 
 cc() { "$dataset" "$@"; }
 record() { "$dataset" record -q --game craftax-classic "$@"; }
@@ -171,10 +173,45 @@ cc merge -o "$scratch/mixed.traj" "$scratch/all.traj" "$scratch/crafter.traj" 2>
   [ ! -e "$scratch/mixed.traj" ]
 ok $? "files of two games do not merge: $(cat "$scratch/err")"
 
+# frames: episode 0 is seed 0's first (191 steps), replayed from its keys;
+# each picture is the renderer's pixel observation of the state, times
+# 255 rounded (tests/unit/test-cc-render --picture, whose random episode
+# has the random agent's actions).
+render=$top/tests/unit/test-cc-render
+cc frames -S 0,100,190 -o "$scratch/frames" "$scratch/all.traj" >"$scratch/names"
+status=$?
+for step in 0 100 190; do
+  name=$(printf 'episode-0-step-%05d.png' $step)
+  "$render" --picture builtin $step 0 "$scratch/want.png" &&
+    cmp -s "$scratch/want.png" "$scratch/frames/$name" || status=1
+done
+"$render" --picture builtin 99 0 "$scratch/want.png" &&
+  ! cmp -s "$scratch/want.png" "$scratch/frames/episode-0-step-00100.png" || status=1
+[ "$(wc -l <"$scratch/names")" -eq 3 ] || status=1
+ok $status "frames draws the states of an episode as the renderer does (steps 0, 100, 190, built-in textures; step 99's differs)"
+assets=$(craftax_assets)
+if [ -z "$assets" ]; then
+  skip "no installed craftax package (CRAFTAX_ASSETS): frames with Craftax's textures were NOT checked"
+else
+  cc frames -S 150 -t "$assets" -o "$scratch/craftax" "$scratch/all.traj" >/dev/null &&
+    "$render" --picture "$assets" 150 0 "$scratch/want.png" &&
+    cmp -s "$scratch/want.png" "$scratch/craftax/episode-0-step-00150.png" &&
+    ! cmp -s "$scratch/craftax/episode-0-step-00150.png" "$scratch/frames/episode-0-step-00100.png"
+  ok $? "frames -t with Craftax's assets folder draws Craftax's pictures (step 150)"
+fi
+cc video -E 1 -S 0-40 --size 126,126 -o "$scratch/episode.gif" "$scratch/all.traj" &&
+  [ "$(head -c 6 "$scratch/episode.gif")" = GIF89a ] &&
+  [ "$(od -An -tu2 -j6 -N4 "$scratch/episode.gif" | tr -s ' ')" = " 126 126" ]
+ok $? "video makes a GIF of 126x126 pictures of episode 1"
+cc frames -E 40 -o "$scratch/none" "$scratch/all.traj" 2>"$scratch/err"
+lacking=$?
+cc frames -t "$top/data/textures" -o "$scratch/none" "$scratch/all.traj" 2>>"$scratch/err"
+crafters=$?
+[ $lacking -eq 1 ] && [ $crafters -eq 1 ] && grep -q "has no episode 40" "$scratch/err" &&
+  grep -q "textures: .*debug_tile.png" "$scratch/err"
+ok $? "frames refuses an episode the file lacks and a folder that is not Craftax's assets"
+
 # What Craftax-Classic cannot do.
-cc frames -o "$scratch/frames" "$scratch/all.traj" 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q "craftax-classic, which has no pixel observations yet" "$scratch/err"
-ok $? "frames refuses it: $(cat "$scratch/err")"
 refused=""
 for options in "--agent scripted" "--steps 10" "--obs pixels" "--obs semantic" "--area 9,9" \
                "--players 2" "--tasks x.yaml"; do

@@ -17,6 +17,12 @@
 #   against the C game's states drawn by the C renderer; the states met
 #   are counted.  Then one unit in the last place planted in a night's C
 #   observation must be found.
+# - crafter-step --game craftax-classic -O pixels --textures (the
+#   assets folder): 2 consecutive fresh seeds' episodes of 300 random steps
+#   (CRAFTAX_STEP_PIXEL_STEPS) in the binary protocol (2 envs on 2
+#   threads) and the first in JSON lines, every observation against
+#   JAX's; then crafter-step drawing with its own textures instead must
+#   be told apart.
 #
 # tests/unit-cc-pixels.t holds the renderer to JAX's episodes without
 # JAX, from CRC-32s, where craftax's textures are installed.  Craftax
@@ -24,13 +30,15 @@
 # time it draws pixels.
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
-plan 4
+plan 6
 program=$top/tests/unit/test-cc-render
 if [ ! -x "$python" ]; then
   skip "Craftax-Classic is not installed (make craftax-env): the pixel observations of resets were NOT compared with JAX's"
   skip "Craftax-Classic is not installed: a planted difference was NOT checked"
   skip "Craftax-Classic is not installed: the pixel observations of episodes were NOT compared with JAX's"
   skip "Craftax-Classic is not installed: a difference planted in an episode was NOT checked"
+  skip "Craftax-Classic is not installed: crafter-step's pixel observations were NOT compared with JAX's"
+  skip "Craftax-Classic is not installed: crafter-step with other textures was NOT told apart"
   finish
 fi
 
@@ -55,4 +63,32 @@ grep -q '^planted: 1 value differs by 1 ulp at step [0-9]* row 20 column 30 chan
 status=$?
 [ $status -ne 0 ] && diag <"$scratch/steps"
 ok $status "a difference planted in an episode's observation is found: $(grep '^planted' "$scratch/steps" | cut -c1-100)"
+
+steps=${CRAFTAX_STEP_PIXEL_STEPS:-300}
+"$python" "$top/tests/reference/craftax_pixels.py" --crafter-step "$top/bin/crafter-step" 2 "$steps" \
+  >"$scratch/session" 2>&1
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/session"
+ok $status "crafter-step's pixel observations (frames and JSON lines) are JAX's: $(tail -n 1 "$scratch/session" | cut -c1-120)"
+[ $status -eq 0 ] && report compared "$(tail -n 1 "$scratch/session" | sed 's/ (.*//') (crafter-step -O pixels against Craftax-Classic-Pixels-v1, 0 ulp)"
+
+# crafter-step without --textures: the toolkit's own textures, which the
+# comparison must tell from Craftax's.
+cat >"$scratch/own-textures" <<SH
+#!/bin/sh
+for argument do
+  shift
+  if [ "\$skip" = 1 ]; then skip=0; continue; fi
+  [ "\$argument" = --textures ] && { skip=1; continue; }
+  set -- "\$@" "\$argument"
+done
+exec "$top/bin/crafter-step" "\$@"
+SH
+chmod +x "$scratch/own-textures"
+"$python" "$top/tests/reference/craftax_pixels.py" --crafter-step "$scratch/own-textures" 2 20 \
+  >"$scratch/own" 2>&1
+[ $? -eq 1 ] && grep -q "^frames: .* values differ" "$scratch/own"
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/own"
+ok $status "crafter-step drawing with its own textures is told apart: $(tail -n 1 "$scratch/own" | cut -c1-100)"
 finish

@@ -21,8 +21,8 @@ crc() { gzip -c <"$1" | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' '; }
 ok $? "an unknown game is refused with the names of the games: $(head -n 1 "$scratch/err")"
 
 refused=""
-for options in "--area 32,32" "--length 100" "--world x.txt" "--players 2" "-O pixels" "-O semantic" \
-               "-b --manual-reset" "-b --semantic" "--info full"; do
+for options in "--area 32,32" "--length 100" "--world x.txt" "--players 2" "-O semantic" \
+               "-b --semantic" "--info full"; do
   # shellcheck disable=SC2086
   "$step" --game craftax-classic $options </dev/null >/dev/null 2>"$scratch/err"
   status=$?

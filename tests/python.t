@@ -11,6 +11,10 @@
 #   Ray's recording and RLlib's PPO on a local cluster of two nodes, Minari
 #   datasets written and read back.
 #
+# Either run plays BALROG's Crafter environment (its files fetched at a
+# pinned commit, python/tests/test_balrog.py) over crafter 1.8.3 and over
+# the package in the Python of make balrog-env, where it is made.
+#
 # Without either, a python3 that has numpy and pytest runs what needs
 # neither the reference nor the clients.
 . "$(dirname "$0")/tap.sh"

@@ -34,3 +34,27 @@ crafter_assets() {
     [ -f "$folder/grass.png" ] && { echo "$folder"; return; }
   done
 }
+# Craftax-Classic's own textures: the craftax_classic/assets folder of an
+# installed craftax package, found without importing it (or jax), on the
+# path of the Craftax reference's Python (CRAFTAX_ENV, make craftax-env)
+# or of python3; CRAFTAX_ASSETS names it instead.  Prints the folder, or
+# nothing.
+craftax_assets() {
+  if [ -n "${CRAFTAX_ASSETS:-}" ]; then
+    [ -f "$CRAFTAX_ASSETS/plant_on_grass.png" ] && echo "$CRAFTAX_ASSETS"
+    return
+  fi
+  for python in "${CRAFTAX_ENV:-$top/build-reference/craftax-venv}/bin/python" python3; do
+    command -v "$python" >/dev/null 2>&1 || continue
+    "$python" - <<'PY' 2>/dev/null && return
+import importlib.machinery, os, sys
+spec = importlib.machinery.PathFinder.find_spec('craftax')
+for location in (spec.submodule_search_locations or []) if spec else []:
+  folder = os.path.join(location, 'craftax_classic', 'assets')
+  if os.path.isfile(os.path.join(folder, 'plant_on_grass.png')):
+    print(folder)
+    sys.exit(0)
+sys.exit(1)
+PY
+  done
+}

@@ -886,6 +886,54 @@ static inline int bit_count16(unsigned v) {
   return (int)((v + (v >> 8)) & 0x1FU);
 }
 
+/* Rows of the map as 64-bit masks, bit c for column c. */
+_Static_assert(SIZE == 64 && TILE == 16, "a row is one 64-bit mask of four tiles");
+
+static inline int bit_count64(uint64_t v) {
+  v = v - ((v >> 1) & 0x5555555555555555ULL);
+  v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (int)((v * 0x0101010101010101ULL) >> 56);
+}
+
+/* Columns first..last, clipped to the map. */
+static inline uint64_t column_range(int32_t first, int32_t last) {
+  first = max32(first, 0), last = min32(last, SIZE - 1);
+  if (first > last) return 0;
+  return (~0ULL >> (SIZE - 1 - last)) & (~0ULL << first);
+}
+
+/* The columns of a row whose byte is `value`, of those in words (of
+ * eight columns) first..last: eight at a time, where a word's bytes are its
+ * columns in order (little-endian). */
+static inline uint64_t columns_equal(const uint8_t row[SIZE], uint8_t value, int first,
+                                     int last) {
+  uint64_t out = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+  for (int w = first; w <= last; w++) {
+    uint64_t x;
+    memcpy(&x, row + 8 * w, 8);
+    x ^= 0x0101010101010101ULL * value;
+    uint64_t zero = ~(((x & low7) + low7) | x | low7); /* the top bit of each zero byte */
+    out |= (((zero >> 7) * 0x0102040810204080ULL) >> 56) << (8 * w);
+  }
+#else
+  for (int c = 8 * first; c < 8 * last + 8; c++) out |= (uint64_t)(row[c] == value) << c;
+#endif
+  return out;
+}
+
+/* The columns of a row holding one of the block kinds (a bit per kind),
+ * of words first..last. */
+static inline uint64_t kind_columns(const uint8_t row[SIZE], unsigned kinds, int first,
+                                    int last) {
+  uint64_t out = 0;
+  for (unsigned v = 0; kinds >> v; v++)
+    if ((kinds >> v) & 1U) out |= columns_equal(row, (uint8_t)v, first, last);
+  return out;
+}
+
 /* The allowed cells of a spawn and the sums XLA's cumulative sum of their
  * p is made of. */
 struct spawn_sums {
@@ -934,16 +982,17 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
          sizeof m->allowed[0] * (size_t)(m->last_chunk - m->first_chunk + 1) * CHUNK);
   int32_t count = 0;
   for (int32_t r = first_row; r <= last_row; r++) {
-    int32_t room = DESPAWN_DISTANCE - 1 - abs32(r - pr);
-    for (int32_t c = max32(0, pc - room); c <= min32(SIZE - 1, pc + room); c++) {
-      /* without branches: which cells pass is not predictable */
-      int32_t distance = abs32(r - pr) + abs32(c - pc);
-      unsigned ok = (unsigned)(distance > nearest) & ((kinds >> (s->map[r][c] & 31U)) & 1U) &
-                    (unsigned)(s->mob_map[r][c] == 0);
-      int cell = r * SIZE + c;
-      m->allowed[cell / TILE] |= (uint16_t)(ok << (cell % TILE));
-      count += (int32_t)ok;
-    }
+    /* the row's cells nearer than the despawn distance, less those not
+     * farther than `nearest` */
+    int32_t dr = abs32(r - pr), room = DESPAWN_DISTANCE - 1 - dr, inner = nearest - dr;
+    uint64_t window = column_range(pc - room, pc + room);
+    if (inner >= 0) window &= ~column_range(pc - inner, pc + inner);
+    int first = max32(pc - room, 0) / 8, last = min32(pc + room, SIZE - 1) / 8;
+    uint64_t bits = window & kind_columns(s->map[r], kinds, first, last) &
+                    columns_equal(s->mob_map[r], 0, first, last); /* no creature there */
+    count += bit_count64(bits);
+    for (int j = 0; j < SIZE / TILE; j++)
+      m->allowed[r * (SIZE / TILE) + j] = (uint16_t)(bits >> (TILE * j));
   }
   if (count == 0) return 0;
   float share = 1.0f / (float)count;

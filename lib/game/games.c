@@ -30,7 +30,7 @@ static const crafter_game_info games[CRAFTER_GAME_COUNT] = {
                                       .achievements = CRAFTER_ACHIEVEMENT_COUNT,
                                       .achievement_names = crafter_achievement_names,
                                       .players_max = 1,
-                                      .obs_kinds = OBS_NONE | OBS_SYMBOLIC,
+                                      .obs_kinds = OBS_NONE | OBS_SYMBOLIC | OBS_PIXELS,
                                       .reference = "craftax 1.6.1 on jax 0.10.1"},
 };
 

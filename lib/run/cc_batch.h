@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "game/cc_env.h"
+#include "run/cc_levels.h"
 
 typedef struct crafter_cc_batch crafter_cc_batch;
 
@@ -24,6 +25,18 @@ typedef struct crafter_cc_batch_options {
                             start and step (cc_render.h), 0: none */
   int final_obs;         /* with symbolic, 1: also the observation of the state an episode
                             ended in, before the auto-reset replaces it (for recordings) */
+  /* not NULL (symbolic 0): every env's pixel observation is made instead,
+   * drawn with these textures (cc_render.h: CRAFTER_CC_PIXELS_SIZE
+   * float32), which must outlive the batch */
+  const struct crafter_cc_textures *pixels;
+  int manual_reset;      /* 1: an episode that ends is not reset: the env stays in its last
+                            state and plays on from it, as Craftax's env without auto-reset
+                            does, each step still drawing its key from the schedule, until
+                            it is sent CRAFTER_CC_BATCH_RESET */
+  const crafter_cc_level_set *levels; /* every episode, the first too, starts on a level of
+                                         this set (cc_levels.h) instead of a world of its
+                                         own; NULL: none */
+  int level_order;       /* with levels: enum crafter_level_order */
 } crafter_cc_batch_options;
 
 /* Makes the envs and starts each one's first episode.  NULL with a
@@ -44,8 +57,13 @@ void crafter_cc_batch_redirect(crafter_cc_batch *batch, uint8_t *buffer);
 int crafter_cc_batch_step(crafter_cc_batch *batch, const uint8_t *actions,
                           crafter_cc_outcome *outcomes, uint8_t *started);
 
+/* With manual_reset: whether env i's episode has ended and waits for
+ * CRAFTER_CC_BATCH_RESET. */
+int crafter_cc_batch_waiting(const crafter_cc_batch *batch, int i);
+
 /* Makes env i's observation again, after its state changed between steps
- * (a load). */
+ * (a load); with manual_reset, env i then waits for a reset when its
+ * state is one an episode ended in. */
 void crafter_cc_batch_observe(crafter_cc_batch *batch, int i);
 
 /* With final_obs: env i's observation of the state its episode ended in

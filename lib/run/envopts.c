@@ -181,7 +181,9 @@ const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
                                        "k of --seed, stored once and copied at each reset;\n"
                                        "N makes levels 1..N, FILE loads a set saved by\n"
                                        "crafter-gen (crafter-levels(5));\n"
-                                       "every env shares the set, records carry \"level\"",
+                                       "every env shares the set, records carry \"level\";\n"
+                                       "craftax-classic: level k is the first world of\n"
+                                       "seed --seed+k-1, env i keeping seed+i's keys",
                                .store = read_levels, .what = "level count", .minimum = 1,
                                .maximum = CRAFTER_LEVELS_MAX,
                                .invalid = "the level file is empty"},
@@ -275,12 +277,31 @@ void crafter_game_options_check_allowing(const char *program, const crafter_run 
   if (!option) option = run->config_path                        ? "--config"
                         : run->world_path                       ? "--world"
                         : run->tasks.path                       ? "--tasks"
-                        : crafter_level_options_wanted(&run->levels) ? "--levels"
+                        : crafter_level_options_wanted(&run->levels) &&
+                                  !(allowed & CRAFTER_GAME_ALLOW_LEVELS)
+                            ? "--levels"
                         : run->players > 1                      ? "--players"
-                        : run->textures && !(allowed & CRAFTER_GAME_ALLOW_TEXTURES)
-                                                                ? "--textures"
                                                                 : NULL;
   char message[256];
+  int has_pixels = (game->obs_kinds & (1u << CRAFTER_OBS_PIXELS)) != 0;
+  int draws = has_pixels && (allowed & CRAFTER_GAME_ALLOW_PIXELS);
+  if (!option && run->textures && !(allowed & CRAFTER_GAME_ALLOW_TEXTURES)) {
+    if (draws && run->obs_kind != CRAFTER_OBS_PIXELS) {
+      snprintf(message, sizeof(message),
+               "--textures is for --obs pixels with --game %s (the textures they are drawn "
+               "with)",
+               game->name);
+      crafter_usage_error(program, "%s", message);
+    }
+    if (!draws) option = "--textures";
+  }
+  if (!option && run->obs_kind == CRAFTER_OBS_PIXELS && has_pixels && !draws) {
+    snprintf(message, sizeof(message),
+             "--obs pixels: %s's pixel observations are drawn by crafter-step, not by this "
+             "program (crafter-games(7))",
+             game->title);
+    crafter_usage_error(program, "%s", message);
+  }
   if (option) {
     snprintf(message, sizeof(message),
              "%s is Crafter's, not an option of --game %s (crafter-games(7) says what each "

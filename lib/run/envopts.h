@@ -57,13 +57,17 @@ extern const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT];
 /* Checks that the options given are ones the run's game has (Crafter has
  * them all): a game other than Crafter takes --seed, --first-episode,
  * --episodes, --envs, --threads, --record and the observation kinds of
- * its row in the games table, no more.  Exits with status 2, naming the
+ * its row in the games table but pixels, no more.  Exits with status 2, naming the
  * option and the game, if not. */
 void crafter_game_options_check(const char *program, const crafter_run *run);
 
 /* The same, taking also the options of `allowed` (CRAFTER_GAME_ALLOW_...)
  * that a program gives a meaning of its own for every game. */
 #define CRAFTER_GAME_ALLOW_TEXTURES 1u /* crafter-gen: the textures of a map's picture */
+#define CRAFTER_GAME_ALLOW_PIXELS 2u   /* crafter-step: the pixel observations of a game that
+                                          has them, and --textures with them */
+#define CRAFTER_GAME_ALLOW_LEVELS 4u   /* --levels, --start-level, --level-order: the
+                                          game's level sets (crafter-levels(5)) */
 void crafter_game_options_check_allowing(const char *program, const crafter_run *run,
                                          unsigned allowed);
 

@@ -847,6 +847,14 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
   if (crafter_get_u32(bytes + 124) != crafter_crc32(bytes, 124))
     return crafter_fail(error, error_size, "%s: the header's checksum does not match", name);
   uint32_t version = crafter_get_u32(bytes + 8);
+  if (version == 2) { /* another game's (run/cc_levels.h): bytes 88..119 name it */
+    char game[33] = {0};
+    memcpy(game, bytes + 88, 32);
+    for (int i = 0; i < 32; i++)
+      if (game[i] && (game[i] < 'a' || game[i] > 'z') && game[i] != '-') game[0] = '\0';
+    if (game[0])
+      return crafter_fail(error, error_size, "%s: a level file of %s, not of crafter", name, game);
+  }
   if (version != CRAFTER_LEVELS_VERSION)
     return crafter_fail(error, error_size, "%s: a level file of version %u; this build reads %d",
                         name, version, CRAFTER_LEVELS_VERSION);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "game/games.h"
 
 struct crafter_run_files {
   crafter_config config;
@@ -16,6 +17,7 @@ struct crafter_run_files {
   crafter_task_pool task_pool;
   int have_tasks;
   crafter_level_set level_set;
+  crafter_cc_level_set cc_level_set;
 };
 
 void crafter_run_init(crafter_run *run) {
@@ -85,6 +87,46 @@ int crafter_run_open_tasks(crafter_run *run, char *error, size_t error_size) {
   return 0;
 }
 
+/* The threads that generate a level set. */
+static int level_threads(const crafter_level_options *options) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return options->threads ? options->threads
+         : cores < 1      ? 1
+         : cores > 16     ? 16
+                          : (int)cores;
+}
+
+/* crafter_run_open_levels for Craftax-Classic (run/cc_levels.h). */
+static int open_cc_levels(crafter_run *run, crafter_run_files *files, char *error,
+                          size_t error_size) {
+  const crafter_level_options *options = &run->levels;
+  crafter_cc_level_set *set = &files->cc_level_set;
+  crafter_params *params = &run->params;
+  if (options->count) {
+    if (crafter_cc_levels_generate(set, params->seed, options->start ? options->start : 1,
+                                   options->count, level_threads(options), error,
+                                   error_size) < 0)
+      return 1;
+    run->cc_level_set = set;
+    return 0;
+  }
+  if (crafter_cc_levels_load(set, options->path, error, error_size) < 0) return 1;
+  int status = 0;
+  if ((run->given & CRAFTER_GIVEN_SEED) && params->seed != set->seed)
+    status = crafter_fail(error, error_size, "%s holds levels of seed %lld, not of --seed %lld",
+                          options->path, (long long)set->seed, (long long)params->seed);
+  else if (options->start && options->start != set->first)
+    status = crafter_fail(error, error_size, "%s starts at level %lld, not at --start-level %lld",
+                          options->path, (long long)set->first, (long long)options->start);
+  if (status < 0) {
+    crafter_cc_levels_free(set);
+    return 2;
+  }
+  params->seed = set->seed;
+  run->cc_level_set = set;
+  return 0;
+}
+
 int crafter_run_open_levels(crafter_run *run, char *error, size_t error_size) {
   const crafter_level_options *options = &run->levels;
   if (!crafter_level_options_wanted(options)) return 0;
@@ -92,6 +134,7 @@ int crafter_run_open_levels(crafter_run *run, char *error, size_t error_size) {
   if (!files) return 1;
   crafter_level_set *set = &files->level_set;
   crafter_params *params = &run->params;
+  if (run->game != CRAFTER_GAME_CRAFTER) return open_cc_levels(run, files, error, error_size);
   if (options->count) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = options->threads ? options->threads
@@ -143,6 +186,7 @@ void crafter_run_free(crafter_run *run) {
       crafter_task_set_free(&files->task_set);
     }
     crafter_levels_free(&files->level_set);
+    crafter_cc_levels_free(&files->cc_level_set);
     free(files);
   }
   run->files = NULL;

@@ -184,6 +184,10 @@ int crafter_traj_decode_header(const uint8_t *in, size_t size, crafter_traj_head
   if (!(game->obs_kinds & (1u << header->obs_kind)))
     return crafter_fail(error, error_size, "%s observations, which %s does not have",
                         crafter_obs_kind_name(header->obs_kind), game->title);
+  /* Another game's pixels are drawn again from its states, never stored. */
+  if (header->game != CRAFTER_GAME_CRAFTER && header->obs_kind == CRAFTER_OBS_PIXELS)
+    return crafter_fail(error, error_size, "%s's pixel observations stored, which its files "
+                        "never hold", game->title);
   uint32_t expected = crafter_traj_obs_bytes(params, header->obs_kind, header->players);
   if (header->obs_bytes != expected)
     return crafter_fail(error, error_size, "observations of %u bytes, but %s ones are %u bytes",

@@ -17,6 +17,7 @@
 #include "run/levels.h"
 #include "run/proto.h"
 #include "run/traj_writer.h"
+#include "view/cc_render.h"
 #include "view/textures.h"
 
 double crafter_now(void) {
@@ -197,6 +198,9 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
       .seed = options->seed,
       .first_episode = 1,
       .symbolic = options->batch.episode.obs_kind == CRAFTER_OBS_SYMBOLIC,
+      .levels = options->cc_levels,
+      .level_order = options->level_order,
+      .pixels = options->batch.episode.obs_kind == CRAFTER_OBS_PIXELS ? options->cc_textures : NULL,
   };
   crafter_cc_batch *batch = crafter_cc_batch_new(&batch_options, error, error_size);
   if (!batch) return -1;
@@ -251,13 +255,19 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
     result->envs = envs;
     result->players = 1;
     result->threads = options->batch.threads < envs ? options->batch.threads : envs;
-    /* Resets on their own: the world of the next episode, 200 a repetition. */
+    /* Resets on their own: the world of the next episode, 200 a repetition,
+     * or with levels a level's state copied, 2000 a repetition. */
     crafter_cc_env *env = crafter_cc_batch_env(batch, 0);
+    const crafter_cc_level_set *levels = options->cc_levels;
+    int resets = levels ? 2000 : 200;
     for (int k = 0; k < repeats && status == 0; k++) {
       double begin = crafter_now();
-      for (int r = 0; r < 200 && status == 0; r++)
-        if (crafter_cc_env_restart(env) != 0) status = crafter_fail(error, error_size, "out of memory");
-      rates[k] = (crafter_now() - begin) / 200;
+      for (int r = 0; r < resets && status == 0; r++)
+        if (levels)
+          crafter_cc_levels_start(env, levels, r % levels->count);
+        else if (crafter_cc_env_restart(env) != 0)
+          status = crafter_fail(error, error_size, "out of memory");
+      rates[k] = (crafter_now() - begin) / resets;
     }
     qsort(rates, (size_t)repeats, sizeof(double), compare_doubles);
     result->reset_microseconds = rates[repeats / 2] * 1e6;
@@ -633,15 +643,40 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
       crafter_run_free(&run);
       return 2;
     }
+    int opened = crafter_run_open_levels(&run, error, sizeof(error));
+    if (opened != 0) {
+      fprintf(err, "%s: %s\n", program, error);
+      crafter_run_free(&run);
+      return opened;
+    }
+    options.seed = run.params.seed; /* a level file's */
     options.action_seed = (uint64_t)run.params.seed;
     options.batch.envs = run.envs;
     options.batch.threads = run.threads;
     options.batch.episode.obs_kind = run.obs_kind;
+    options.cc_levels = run.cc_level_set;
+    options.level_order = run.levels.order;
+    crafter_cc_textures *cc_textures = NULL;
+    if (run.obs_kind == CRAFTER_OBS_PIXELS) { /* Craftax's assets folder, or the built-in */
+      cc_textures = malloc(sizeof *cc_textures);
+      int loaded = !cc_textures ? crafter_fail(error, sizeof(error), "out of memory")
+                   : run.textures
+                       ? crafter_cc_textures_load(cc_textures, run.textures, error, sizeof(error))
+                       : crafter_cc_textures_load_builtin(cc_textures, error, sizeof(error));
+      if (loaded < 0) {
+        fprintf(err, "%s: %s%s\n", program, run.textures ? "--textures: " : "", error);
+        free(cc_textures);
+        crafter_run_free(&run);
+        return 1;
+      }
+      options.cc_textures = cc_textures;
+    }
     double compare_old[3];
     int status = request->compare_path &&
                          compare_load(program, request->compare_path, compare_old, err) < 0
                      ? 1
                      : measure(program, request, &options, compare_old, out, err);
+    free(cc_textures);
     crafter_run_free(&run);
     return status;
   }

@@ -29,6 +29,11 @@ typedef struct crafter_bench_options {
                                   episode that ends, and at the end every one under way,
                                   cut, is written here; NULL: nothing is recorded */
   int state;        /* also time saving and loading an env's state (state.h) */
+  /* another game with pixels: the textures they are drawn with (view/cc_render.h) */
+  const struct crafter_cc_textures *cc_textures;
+  const crafter_cc_level_set *cc_levels; /* another game's episodes on this level set
+                                            (run/cc_levels.h), NULL: none */
+  int level_order;  /* with cc_levels: enum crafter_level_order */
 } crafter_bench_options;
 
 typedef struct crafter_bench_result {

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/bytes.h"
 #include "base/cli.h"
@@ -14,6 +16,7 @@
 #include "run/proto.h"
 #include "run/traj_writer.h"
 #include "tools/input.h"
+#include "view/cc_render.h"
 #include "view/obskind.h"
 #include "view/render.h"
 
@@ -21,15 +24,21 @@ typedef struct cc_session {
   const crafter_session_options *options;
   const crafter_game_info *game;
   crafter_cc_batch *batch;
+  crafter_cc_textures *textures; /* --obs pixels: what they are drawn with */
   int envs;
   FILE *out;
   size_t obs_bytes;
-  uint8_t *frame; /* binary: one frame */
+  uint8_t *frame; /* binary: one frame (with --shm-fd, the ring's slot being filled) */
   size_t frame_bytes;
+  uint8_t *ring;  /* --shm-fd: the mapping of the ring of frames */
+  size_t ring_bytes;
+  uint32_t sequence; /* the number of the next frame */
   size_t section[CRAFTER_PROTOCOL_SECTIONS];
   crafter_cc_outcome *outcomes;
   uint8_t *started;
   uint8_t *actions;
+  uint8_t *was_waiting; /* with --manual-reset, [i]: env i waited for a reset before the step */
+  int64_t *episode_before; /* [i]: env i's episode counter (its level) before the step */
   int64_t finished; /* episodes ended */
   uint8_t state[CRAFTER_CC_STATE_BYTES]; /* a state saved or being loaded */
   /* --record: each env's episode under way, written when it ends (or is
@@ -72,10 +81,11 @@ static void record_step(cc_session *s) {
   for (int i = 0; i < s->envs && !s->record_failed; i++) {
     const crafter_cc_outcome *outcome = &s->outcomes[i];
     if (s->actions[i] == CRAFTER_CC_BATCH_RESET) {
-      record_store(s, i);
+      if (!s->was_waiting[i]) record_store(s, i); /* a waiting one was stored when it ended */
       record_start(s, i);
       continue;
     }
+    if (s->was_waiting[i]) continue; /* steps after the end, before the reset: no episode's */
     const uint8_t *obs = outcome->done ? crafter_cc_batch_final_obs(s->batch, i)
                                        : crafter_cc_batch_obs(s->batch, i);
     if (crafter_traj_recorder_step_cc(s->recorders[i], s->actions[i], outcome, obs) < 0) {
@@ -84,7 +94,7 @@ static void record_step(cc_session *s) {
     }
     if (!outcome->done) continue;
     record_store(s, i);
-    record_start(s, i);
+    if (!s->options->manual_reset) record_start(s, i); /* else at the reset */
   }
 }
 
@@ -115,7 +125,8 @@ static int record_open(cc_session *s, char *error, size_t error_size) {
 /* Writes the episodes the input cut short, then the index. */
 static int record_close(cc_session *s, char *error, size_t error_size) {
   if (!s->writer) return 0;
-  for (int i = 0; i < s->envs && !s->record_failed; i++) record_store(s, i);
+  for (int i = 0; i < s->envs && !s->record_failed; i++)
+    if (!crafter_cc_batch_waiting(s->batch, i)) record_store(s, i);
   char problem[300] = "";
   if (crafter_traj_writer_close(s->writer, problem, sizeof(problem)) < 0)
     record_failure(s, problem);
@@ -136,6 +147,12 @@ static double shortest_of_float(float value) {
     if (strtof(text, NULL) == value) break;
   }
   return strtod(text, NULL);
+}
+
+static void write_level(cc_session *s, crafter_json_writer *json, int64_t level) {
+  if (!s->options->run.cc_level_set) return;
+  crafter_json_key(json, "level");
+  crafter_json_int(json, level);
 }
 
 static void write_env_key(cc_session *s, crafter_json_writer *json, int i) {
@@ -192,6 +209,10 @@ static void write_obs(cc_session *s, crafter_json_writer *json, int i) {
   const uint8_t *obs = crafter_cc_batch_obs(s->batch, i);
   if (!obs) return;
   crafter_json_key(json, "obs");
+  if (s->textures) { /* pixels: the float32 values' little-endian bytes in base64 */
+    crafter_json_base64(json, obs, s->obs_bytes);
+    return;
+  }
   crafter_json_begin_array(json);
   for (size_t k = 0; k < s->obs_bytes / 4; k++)
     crafter_json_python_double(json, crafter_get_f32(obs + 4 * k));
@@ -202,7 +223,7 @@ static void write_obs(cc_session *s, crafter_json_writer *json, int i) {
  * or which env among several). */
 static void write_reset(cc_session *s, int i) {
   int state = s->options->info == CRAFTER_INFO_STATE;
-  if (!state && !s->obs_bytes && s->envs == 1) return;
+  if (!state && !s->obs_bytes && s->envs == 1 && !s->options->run.cc_level_set) return;
   const crafter_cc_env *env = crafter_cc_batch_env(s->batch, i);
   crafter_json_writer json;
   crafter_json_writer_init_file(&json, s->out);
@@ -210,6 +231,7 @@ static void write_reset(cc_session *s, int i) {
   write_env_key(s, &json, i);
   crafter_json_key(&json, "reset");
   crafter_json_int(&json, env->episode);
+  write_level(s, &json, env->episode);
   if (state) {
     crafter_json_key(&json, "seed");
     crafter_json_int(&json, env->seed);
@@ -244,6 +266,7 @@ static void write_step(cc_session *s, int i, const crafter_cc_outcome *outcome) 
   for (int k = 0; k < s->game->achievements; k++)
     if (outcome->unlocked & (1u << k)) crafter_json_string(&json, s->game->achievement_names[k]);
   crafter_json_end_array(&json);
+  write_level(s, &json, s->episode_before[i]);
   if (s->options->info == CRAFTER_INFO_STATE) write_state(s, &json, env, outcome->achievements);
   write_obs(s, &json, i);
   crafter_json_end_object(&json);
@@ -254,7 +277,7 @@ static void write_step(cc_session *s, int i, const crafter_cc_outcome *outcome) 
 /* Counts the episodes that ended; whether the run has all it asked for. */
 static int count_ends(cc_session *s) {
   for (int i = 0; i < s->envs; i++)
-    if (s->outcomes[i].done) s->finished++;
+    if (s->outcomes[i].done && !s->was_waiting[i]) s->finished++;
   return s->options->run.episodes > 0 && s->finished >= s->options->run.episodes;
 }
 
@@ -351,6 +374,14 @@ static int text_request(cc_session *s, char *line, int too_long, long number, ch
   return 1;
 }
 
+/* What the records of a step need from before it. */
+static void before_step(cc_session *s) {
+  for (int i = 0; i < s->envs; i++) {
+    s->was_waiting[i] = (uint8_t)crafter_cc_batch_waiting(s->batch, i);
+    s->episode_before[i] = crafter_cc_batch_env(s->batch, i)->episode;
+  }
+}
+
 static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_size) {
   for (int i = 0; i < s->envs; i++) write_reset(s, i);
   size_t limit = crafter_session_line_limit(s->envs);
@@ -374,6 +405,7 @@ static int run_text(cc_session *s, crafter_input *in, char *error, size_t error_
     }
     if (got == CRAFTER_READ_REQUEST) continue;
     for (int i = 0; i < s->envs; i++) s->actions[i] = (uint8_t)actions[i];
+    before_step(s);
     if (crafter_cc_batch_step(s->batch, s->actions, s->outcomes, s->started) != 0) {
       snprintf(error, error_size, "out of memory");
       status = 1;
@@ -402,8 +434,8 @@ static size_t section_bytes(const cc_session *s, int section) {
     case CRAFTER_SECTION_ACHIEVEMENTS: return 4 * (size_t)s->game->achievements;
     case CRAFTER_SECTION_POSITION: return 16;
     case CRAFTER_SECTION_OBS: return s->obs_bytes;
+    case CRAFTER_SECTION_FINAL: return s->options->final_obs ? s->obs_bytes : 0;
     case CRAFTER_SECTION_SEMANTIC:
-    case CRAFTER_SECTION_FINAL:
     case CRAFTER_SECTION_TASK:
     case CRAFTER_SECTION_ALIVE: return 0;
     default: return 4;
@@ -440,6 +472,15 @@ static void fill_frame(cc_session *s, int i, const crafter_cc_outcome *outcome, 
   crafter_put_u32(position + 4, (uint32_t)state->player_position[0]);
   crafter_put_u32(position + 8, (uint32_t)facing[0]);
   crafter_put_u32(position + 12, (uint32_t)facing[1]);
+  if (s->options->final_obs && s->obs_bytes) {
+    /* The observation the episode ended in, zeros for the others. */
+    uint8_t *final = f + at[CRAFTER_SECTION_FINAL] + s->obs_bytes * (size_t)i;
+    const uint8_t *ended = outcome ? crafter_cc_batch_final_obs(s->batch, i) : NULL;
+    if (ended)
+      memcpy(final, ended, s->obs_bytes);
+    else
+      memset(final, 0, s->obs_bytes);
+  }
 }
 
 static void write_header(cc_session *s) {
@@ -450,11 +491,18 @@ static void write_header(cc_session *s) {
   crafter_params_default(&params);
   uint32_t shape[3] = {0, 0, 0};
   crafter_obs_kind_shape(s->options->run.obs_kind, &params, 1, shape);
+  int element = kind->element;
+  if (s->textures) { /* Craftax's pixels: rows, columns, RGB as float32 */
+    shape[0] = CRAFTER_CC_PIXELS_ROWS;
+    shape[1] = CRAFTER_CC_PIXELS_COLUMNS;
+    shape[2] = 3;
+    element = CRAFTER_OBS_ELEMENT_FLOAT32;
+  }
   crafter_put_u32(header + 8, CRAFTER_PROTOCOL_GAME_VERSION);
   crafter_put_u32(header + 12, (uint32_t)sizeof(header));
   crafter_put_u32(header + 16, (uint32_t)s->envs);
   crafter_put_u32(header + 20, (uint32_t)kind->protocol_id);
-  crafter_put_u32(header + 24, (uint32_t)kind->element);
+  crafter_put_u32(header + 24, (uint32_t)element);
   for (int k = 0; k < 3; k++) crafter_put_u32(header + 28 + 4 * k, shape[k]);
   crafter_put_u32(header + 40, (uint32_t)s->obs_bytes);
   crafter_put_u32(header + 44, (uint32_t)s->frame_bytes);
@@ -463,16 +511,71 @@ static void write_header(cc_session *s) {
   crafter_put_u32(header + 56, CRAFTER_ITEM_COUNT);
   crafter_put_u32(header + 60, CRAFTER_CC_MAP_SIZE);
   crafter_put_u32(header + 64, CRAFTER_CC_MAP_SIZE);
-  crafter_put_u32(header + 68, CRAFTER_PROTOCOL_AUTORESET | CRAFTER_PROTOCOL_GAME);
+  const crafter_session_options *options = s->options;
+  crafter_put_u32(header + 68, (options->manual_reset ? 0 : CRAFTER_PROTOCOL_AUTORESET) |
+                                   (s->ring ? CRAFTER_PROTOCOL_SHM : 0) |
+                                   (options->run.cc_level_set ? CRAFTER_PROTOCOL_LEVELS : 0) |
+                                   (options->final_obs ? CRAFTER_PROTOCOL_FINAL : 0) |
+                                   CRAFTER_PROTOCOL_GAME);
+  crafter_put_u32(header + 72, s->ring ? (uint32_t)options->shm_slots : 0);
   for (int k = 0; k <= CRAFTER_SECTION_OBS; k++)
     crafter_put_u32(header + 76 + 4 * k, (uint32_t)s->section[k]);
   memcpy(header + CRAFTER_PROTOCOL_HEADER_BYTES, s->game->name, strlen(s->game->name));
   fwrite(header, 1, sizeof(header), s->out);
 }
 
+/* Sends the frame just filled: whole on the pipe, or with shared memory
+ * its slot and number, moving on to the next slot (the batch's
+ * observations aimed at it). */
 static int send_frame(cc_session *s) {
-  if (fwrite(s->frame, 1, s->frame_bytes, s->out) != s->frame_bytes || fflush(s->out) != 0)
+  uint32_t sequence = s->sequence++;
+  if (!s->ring) {
+    if (fwrite(s->frame, 1, s->frame_bytes, s->out) != s->frame_bytes || fflush(s->out) != 0)
+      return -1;
+    return 0;
+  }
+  uint32_t slot = (uint32_t)((size_t)(s->frame - s->ring) / s->frame_bytes);
+  uint8_t message[8];
+  crafter_put_u32(message, slot);
+  crafter_put_u32(message + 4, sequence);
+  if (fwrite(message, 1, sizeof message, s->out) != sizeof message || fflush(s->out) != 0)
     return -1;
+  slot = (slot + 1) % (uint32_t)s->options->shm_slots;
+  s->frame = s->ring + s->frame_bytes * slot;
+  if (s->obs_bytes) crafter_cc_batch_redirect(s->batch, s->frame + s->section[CRAFTER_SECTION_OBS]);
+  return 0;
+}
+
+/* With shared memory, before a frame that changes only some entries (a
+ * load's): the last frame copied into the slot being filled, the batch's
+ * observations there. */
+static void carry_last_frame(cc_session *s) {
+  if (!s->ring) return;
+  size_t slots = (size_t)s->options->shm_slots;
+  size_t slot = (size_t)(s->frame - s->ring) / s->frame_bytes;
+  size_t last = (slot + slots - 1) % slots;
+  if (last != slot) memcpy(s->frame, s->ring + s->frame_bytes * last, s->frame_bytes);
+}
+
+/* The ring of frames in the shared memory of --shm-fd, sized and mapped.
+ * 0, or -1 with the reason. */
+static int map_ring(cc_session *s, char *error, size_t error_size) {
+  int fd = s->options->shm_fd;
+  s->ring_bytes = s->frame_bytes * (size_t)s->options->shm_slots;
+  if (crafter_session_check_shm(fd, error, error_size) < 0) return -1;
+  if (ftruncate(fd, (off_t)s->ring_bytes) < 0) {
+    snprintf(error, error_size, "--shm-fd %d: cannot size the shared memory: %s", fd,
+             strerror(errno));
+    return -1;
+  }
+  void *ring = mmap(NULL, s->ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (ring == MAP_FAILED) {
+    snprintf(error, error_size, "--shm-fd %d: cannot map the shared memory: %s", fd,
+             strerror(errno));
+    return -1;
+  }
+  s->ring = ring;
+  s->frame = ring;
   return 0;
 }
 
@@ -484,8 +587,6 @@ static int reply(cc_session *s, const void *data, size_t size, char *error, size
   return 0;
 }
 
-
-static int send_frame(cc_session *s);
 
 /* 252 E: uint32 L and the L bytes of env E's state.  251 E L STATE: uint32
  * status (0 loaded, 1 refused), uint32 M, the M bytes of the reason, and
@@ -513,6 +614,7 @@ static int answer_request(cc_session *s, crafter_input *in, int save, long step,
                                                             error, error_size);
   }
   char reason[400] = "";
+  carry_last_frame(s);
   long got = size > CRAFTER_CC_STATE_BYTES ? crafter_input_skip_exact(in, size)
                                            : crafter_input_read_exact(in, s->state, size);
   if (got < 0 || (size_t)got < size) {
@@ -556,8 +658,9 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
              s->frame_bytes);
     return 1;
   }
-  s->frame = calloc(1, s->frame_bytes);
-  if (!s->frame) {
+  if (s->options->shm_fd >= 0) {
+    if (map_ring(s, error, error_size) < 0) return 1;
+  } else if (!(s->frame = calloc(1, s->frame_bytes))) {
     snprintf(error, error_size, "out of memory");
     return 1;
   }
@@ -595,7 +698,8 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
       if (actions[i] >= s->game->actions && actions[i] != CRAFTER_CC_BATCH_RESET) {
         if (actions[i] == CRAFTER_PROTOCOL_RENDER)
           snprintf(error, error_size,
-                   "step %ld, env %d: byte %d asks for a render, which %s does not answer yet",
+                   "step %ld, env %d: byte %d asks for a render, which %s does not answer: "
+                   "its pictures are observations, --obs pixels (crafter-protocol(5))",
                    step, i, actions[i], s->game->title);
         else
           snprintf(error, error_size, "step %ld, env %d: action %d out of range (0..%d, or %d to reset)",
@@ -604,6 +708,7 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
       }
     memcpy(s->actions, actions, (size_t)s->envs);
     in->start += (size_t)s->envs;
+    before_step(s);
     if (crafter_cc_batch_step(s->batch, s->actions, s->outcomes, s->started) != 0) {
       snprintf(error, error_size, "out of memory");
       return 1;
@@ -622,14 +727,31 @@ static int run_binary(cc_session *s, crafter_input *in, char *error, size_t erro
   }
 }
 
+/* --obs pixels: the textures of --textures (Craftax's assets folder),
+ * else the toolkit's own.  0, or -1 with the error. */
+static int load_pixel_textures(cc_session *s, char *error, size_t error_size) {
+  const char *folder = s->options->run.textures;
+  if (!(s->textures = malloc(sizeof *s->textures))) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  if (!folder) return crafter_cc_textures_load_builtin(s->textures, error, error_size);
+  char reason[4096 + 200];
+  if (crafter_cc_textures_load(s->textures, folder, reason, sizeof reason) == 0) return 0;
+  snprintf(error, error_size,
+           "--textures: %s (it names Craftax-Classic's assets folder, craftax_classic/assets "
+           "of an installed craftax package)",
+           reason);
+  return -1;
+}
+
 int crafter_cc_session_run(const crafter_session_options *options, int input, FILE *output,
                            char *error, size_t error_size) {
-  if (options->manual_reset || options->semantic_info || options->shm_fd >= 0 ||
-      options->final_obs) {
+  if (options->semantic_info) {
     snprintf(error, error_size,
-             "--manual-reset, --semantic, --final-obs and --shm-fd are Crafter's, not options "
-             "of --game %s",
-             crafter_game_info_of(options->run.game)->name);
+             "--semantic is Crafter's: %s has no semantic map (Crafter's info['semantic']); "
+             "its map is in its saved states (save requests, crafter-state(5))",
+             crafter_game_info_of(options->run.game)->title);
     return 2;
   }
   if (options->info == CRAFTER_INFO_FULL) {
@@ -644,20 +766,30 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
   s.game = crafter_game_info_of(options->run.game);
   s.envs = options->run.envs;
   s.out = output;
+  if (options->run.obs_kind == CRAFTER_OBS_PIXELS && load_pixel_textures(&s, error, error_size) < 0) {
+    free(s.textures);
+    return 1;
+  }
   crafter_cc_batch_options batch = {
       .envs = s.envs,
       .threads = options->run.threads > 0 ? options->run.threads : 1,
       .seed = options->run.params.seed,
       .first_episode = options->run.first_episode,
       .symbolic = options->run.obs_kind == CRAFTER_OBS_SYMBOLIC,
-      .final_obs = options->run.record_path != NULL,
+      .final_obs = options->run.record_path != NULL || options->final_obs,
+      .manual_reset = options->manual_reset,
+      .levels = options->run.cc_level_set,
+      .level_order = options->run.levels.order,
+      .pixels = s.textures,
   };
   s.outcomes = calloc((size_t)s.envs, sizeof *s.outcomes);
   s.started = calloc((size_t)s.envs, 1);
   s.actions = calloc((size_t)s.envs, 1);
+  s.was_waiting = calloc((size_t)s.envs, 1);
+  s.episode_before = calloc((size_t)s.envs, sizeof *s.episode_before);
   crafter_input *in = calloc(1, sizeof *in);
   int status = 1;
-  if (!s.outcomes || !s.started || !s.actions || !in) {
+  if (!s.outcomes || !s.started || !s.actions || !s.was_waiting || !s.episode_before || !in) {
     snprintf(error, error_size, "out of memory");
   } else if ((s.batch = crafter_cc_batch_new(&batch, error, error_size)) != NULL &&
              record_open(&s, error, error_size) == 0) {
@@ -676,8 +808,14 @@ int crafter_cc_session_run(const crafter_session_options *options, int input, FI
   for (int i = 0; s.recorders && i < s.envs; i++) crafter_traj_recorder_free(s.recorders[i]);
   free(s.recorders);
   crafter_cc_batch_free(s.batch);
+  free(s.textures);
   free(in);
-  free(s.frame);
+  if (s.ring)
+    munmap(s.ring, s.ring_bytes);
+  else
+    free(s.frame);
+  free(s.was_waiting);
+  free(s.episode_before);
   free(s.outcomes);
   free(s.started);
   free(s.actions);

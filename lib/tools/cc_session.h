@@ -18,7 +18,11 @@
 #define CRAFTER_PROTOCOL_GAME_BYTES 32  /* the game's name (games.h), NUL-padded */
 
 /* crafter_session_run for a run of --game craftax-classic (the options
- * checked by crafter_game_options_check).  The same statuses. */
+ * checked by crafter_game_options_check_allowing, pixels allowed).
+ * Observations none, symbolic or pixels (view/cc_render.h; drawn with the
+ * textures of run.textures, Craftax's assets folder, else the built-in
+ * ones); in JSON lines symbolic ones are lists of numbers, pixel ones the
+ * float32 values' little-endian bytes in base64.  The same statuses. */
 int crafter_cc_session_run(const crafter_session_options *options, int input, FILE *output,
                            char *error, size_t error_size);
 

@@ -471,8 +471,8 @@ static int cc_record(const crafter_dataset_record_options *options, char *error,
                  crafter_agent_name(options->agent),
                  crafter_game_info_of(run->game)->name);
   const crafter_game_info *game = crafter_game_info_of(run->game);
-  if (!(game->obs_kinds & (1u << run->obs_kind)))
-    return failn(2, error, error_size, "%s has no %s observations", game->title,
+  if (!(game->obs_kinds & (1u << run->obs_kind)) || run->obs_kind == CRAFTER_OBS_PIXELS)
+    return failn(2, error, error_size, "%s's files store no %s observations", game->title,
                  crafter_obs_kind_name(run->obs_kind));
   int64_t envs = run->envs < 1 ? 1 : run->envs;
   cc_recording r;
@@ -1933,6 +1933,87 @@ static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *e
   return 0;
 }
 
+/* Craftax-Classic's pixel observation of *state (cc_render) as RGB bytes:
+ * each float32 value times 255, rounded to nearest. */
+static void cc_picture(const crafter_cc_state *state, const crafter_cc_textures *textures,
+                       float *values, uint8_t *rgb) {
+  crafter_cc_render_pixels(state, textures, values);
+  for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) {
+    float value = values[k] * 255.0f + 0.5f;
+    rgb[k] = (uint8_t)(value < 0.0f ? 0.0f : value > 255.0f ? 255.0f : value);
+  }
+}
+
+/* draw_frames for a file of Craftax-Classic: the episode replayed from
+ * its keys with its actions (the file stores no pixels) and every wanted
+ * state drawn as Craftax-Classic-Pixels-v1 draws it, with Craftax's
+ * textures from options->textures (its assets folder) or the built-in
+ * ones.  The last step's picture is the state the episode ended in. */
+static int cc_draw_frames(const char *path, crafter_traj_reader *reader,
+                          const crafter_frames_options *options, crafter_pictures *pictures,
+                          char *error, size_t error_size) {
+  long episode = options->episode;
+  size_t count = crafter_traj_episode_count(reader);
+  if (episode < 0 || (size_t)episode >= count)
+    return failn(1, error, error_size, "%s has no episode %ld (it has %zu, from 0)", path, episode,
+                 count);
+  const crafter_traj_header *h = crafter_traj_header_of(reader);
+  const crafter_traj_episode *e = crafter_traj_episode_at(reader, (size_t)episode);
+  char problem[4096 + 200];
+  crafter_traj_data d;
+  if (crafter_traj_read_steps(reader, (size_t)episode, &d, problem, sizeof(problem)) < 0)
+    return failn(1, error, error_size, "%s: episode %ld: %s", path, episode, problem);
+  crafter_cc_textures *textures = malloc(sizeof *textures);
+  float *values = malloc(sizeof(float) * CRAFTER_CC_PIXELS_SIZE);
+  uint8_t *rgb = malloc(CRAFTER_CC_PIXELS_SIZE);
+  uint8_t *wanted = calloc((size_t)d.steps_count + 1, 1);
+  cc_replay r;
+  int have_replay = 0, status = 0;
+  if (!textures || !values || !rgb || !wanted) status = failn(1, error, error_size, "out of memory");
+  if (status == 0 && parse_steps(options->steps, d.steps_count, wanted, error, error_size) < 0)
+    status = 2;
+  if (status == 0 &&
+      (options->textures
+           ? crafter_cc_textures_load(textures, options->textures, problem, sizeof(problem))
+           : crafter_cc_textures_load_builtin(textures, problem, sizeof(problem))) < 0)
+    status = failn(1, error, error_size, "%s%s", options->textures ? "--textures: " : "", problem);
+  if (status == 0 && pictures->directory &&
+      make_directory(pictures->directory, error, error_size) < 0)
+    status = 1;
+  if (status == 0) {
+    crafter_traj_header plain = *h;
+    plain.obs_bytes = 0; /* the states are drawn, not observed */
+    if (cc_replay_init(&r, &plain, 0, problem, sizeof(problem)) < 0)
+      status = failn(1, error, error_size, "%s", problem);
+    else
+      have_replay = 1;
+  }
+  if (status == 0 && cc_replay_start(&r, e, problem, sizeof(problem)) < 0)
+    status = failn(1, error, error_size, "%s", problem);
+  for (uint32_t t = 0; t <= d.steps_count && status == 0; t++) {
+    if (t > 0) {
+      crafter_cc_outcome outcome;
+      cc_replay_step(&r, d.steps[t - 1].action, &outcome);
+    }
+    if (!wanted[t]) continue;
+    cc_picture(&r.env->state, textures, values, rgb);
+    if (crafter_pictures_add(pictures, t, rgb, CRAFTER_CC_PIXELS_COLUMNS, CRAFTER_CC_PIXELS_ROWS,
+                             problem, sizeof(problem)) < 0)
+      status = failn(1, error, error_size, "%s", problem);
+  }
+  if (status == 0 && pictures->count == 0)
+    status = failn(2, error, error_size, "the step list '%s' chooses no step", options->steps);
+  if (crafter_pictures_finish(pictures, status == 0, problem, sizeof(problem)) < 0 && status == 0)
+    status = failn(1, error, error_size, "%s", problem);
+  if (have_replay) cc_replay_free(&r);
+  crafter_traj_data_free(&d);
+  free(textures);
+  free(values);
+  free(rgb);
+  free(wanted);
+  return status;
+}
+
 /* Hands the wanted steps of the episode to `pictures`, then finishes it. */
 static int draw_frames(const char *path, const crafter_frames_options *options,
                        crafter_pictures *pictures, char *error, size_t error_size) {
@@ -1941,12 +2022,9 @@ static int draw_frames(const char *path, const crafter_frames_options *options,
   if (!reader) return 1;
   const crafter_traj_header *h = crafter_traj_header_of(reader);
   if (other_game(h)) {
-    const char *name = crafter_game_info_of(h->game)->name;
+    int result = cc_draw_frames(path, reader, options, pictures, error, error_size);
     crafter_traj_close(reader);
-    return failn(1, error, error_size,
-                 "%s holds episodes of %s, which has no pixel observations yet: frames and "
-                 "video draw Crafter's episodes only",
-                 path, name);
+    return result;
   }
   size_t count = crafter_traj_episode_count(reader);
   if (episode < 0 || (size_t)episode >= count) {

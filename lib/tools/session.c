@@ -159,7 +159,7 @@ static uint8_t *new_frame_buffer(session *s) {
  * memfd_create(2), which Linux keeps on tmpfs, or hugetlbfs), or a regular
  * file with nothing in it yet, open for reading and writing -- so a wrong
  * descriptor never destroys a file.  0, or -1 with the reason. */
-static int check_shared_memory(int fd, char *error, size_t error_size) {
+int crafter_session_check_shm(int fd, char *error, size_t error_size) {
   struct stat status;
   if (fstat(fd, &status) < 0)
     return crafter_fail(error, error_size, "--shm-fd %d: cannot size the shared memory: %s", fd,
@@ -225,7 +225,7 @@ static int setup_frames(session *s, char *error, size_t error_size) {
     return 0;
   }
   s->ring_bytes = s->frame_bytes * (size_t)options->shm_slots;
-  if (check_shared_memory(options->shm_fd, error, error_size) < 0) return -1;
+  if (crafter_session_check_shm(options->shm_fd, error, error_size) < 0) return -1;
   if (ftruncate(options->shm_fd, (off_t)s->ring_bytes) < 0) {
     snprintf(error, error_size, "--shm-fd %d: cannot size the shared memory: %s", options->shm_fd,
              strerror(errno));

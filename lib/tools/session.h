@@ -41,6 +41,12 @@ typedef struct crafter_session_options {
                                 step, in a section after the observations */
 } crafter_session_options;
 
+/* Whether the descriptor of --shm-fd may be sized to a ring of frames,
+ * which empties what it held: shared memory (memfd_create(2),
+ * shm_open(3), hugetlbfs), or an empty regular file, open for reading and
+ * writing.  0, or -1 with the reason. */
+int crafter_session_check_shm(int fd, char *error, size_t error_size);
+
 /* The longest line of actions JSON lines accept for this many envs:
  * 4096 + 64 bytes per env. */
 size_t crafter_session_line_limit(int envs);

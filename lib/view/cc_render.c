@@ -84,24 +84,91 @@ void crafter_cc_render_symbolic(const crafter_cc_state *state, float *out) {
 
 enum { BP = CRAFTER_CC_BLOCK_PIXELS, IP = CRAFTER_CC_ITEM_PIXELS, DP = CRAFTER_CC_DIGIT_PIXELS };
 
-/* A 16x16 PNG of the folder as RGBA bytes (an image without alpha opaque). */
-static int read_rgba(const char *folder, const char *name, uint8_t rgba[16][16][4], char *error,
-                     size_t error_size) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", folder, name);
-  crafter_image image = {0};
-  if (crafter_image_read_png(&image, path, error, error_size) != 0) return -1;
-  if (image.width != 16 || image.height != 16) {
-    snprintf(error, error_size, "%s is %dx%d, not 16x16", path, image.width, image.height);
-    free(image.pixels);
+/* A 16x16 image as RGBA bytes (an image without alpha opaque); `what`
+ * names it in an error. */
+static int image_rgba(const crafter_image *image, const char *what, uint8_t rgba[16][16][4],
+                      char *error, size_t error_size) {
+  if (image->width != 16 || image->height != 16) {
+    snprintf(error, error_size, "%s is %dx%d, not 16x16", what, image->width, image->height);
     return -1;
   }
   for (int y = 0; y < 16; y++)
     for (int x = 0; x < 16; x++)
       for (int c = 0; c < 4; c++)
-        rgba[y][x][c] = c < image.channels ? image.pixels[(y * 16 + x) * image.channels + c] : 255;
-  free(image.pixels);
+        rgba[y][x][c] = c < image->channels ? image->pixels[(y * 16 + x) * image->channels + c] : 255;
   return 0;
+}
+
+/* A 16x16 PNG of the folder as RGBA bytes. */
+static int folder_rgba(const char *folder, const char *name, uint8_t rgba[16][16][4], char *error,
+                       size_t error_size) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  crafter_image image = {0};
+  if (crafter_image_read_png(&image, path, error, error_size) != 0) return -1;
+  int status = image_rgba(&image, path, rgba, error, error_size);
+  free(image.pixels);
+  return status;
+}
+
+/* One of the toolkit's own textures (data/textures, built in) by its
+ * name without .png, as RGBA bytes. */
+static int builtin_one(const char *name, uint8_t rgba[16][16][4], char *error, size_t error_size) {
+  const uint8_t *data;
+  size_t size;
+  if (crafter_builtin_texture_png(name, &data, &size) != 0) {
+    snprintf(error, error_size, "built-in texture %s is missing", name);
+    return -1;
+  }
+  crafter_image image = {0};
+  char reason[200];
+  if (crafter_image_decode_png(&image, data, size, reason, sizeof reason) != 0) {
+    snprintf(error, error_size, "built-in texture %s: %s", name, reason);
+    return -1;
+  }
+  char what[64];
+  snprintf(what, sizeof what, "built-in texture %s", name);
+  int status = image_rgba(&image, what, rgba, error, error_size);
+  free(image.pixels);
+  return status;
+}
+
+/* The built-in texture standing for Craftax's file `name` ("grass.png"):
+ * the one of the same name; for the three files Crafter's assets lack,
+ * debug_tile.png is unknown.png, and plant_on_grass.png and
+ * ripe_plant_on_grass.png are plant.png and plant-ripe.png over
+ * grass.png (colour * alpha + grass * (255 - alpha), / 255 rounded to
+ * nearest, opaque), as Craftax's own two files are made of its plant and
+ * grass. */
+static int builtin_rgba(const char *name, uint8_t rgba[16][16][4], char *error,
+                        size_t error_size) {
+  char base[64];
+  snprintf(base, sizeof base, "%.*s", (int)strcspn(name, "."), name);
+  const char *plant = strcmp(base, "plant_on_grass") == 0        ? "plant"
+                      : strcmp(base, "ripe_plant_on_grass") == 0 ? "plant-ripe"
+                                                                 : NULL;
+  if (!plant) return builtin_one(strcmp(base, "debug_tile") == 0 ? "unknown" : base, rgba, error,
+                                 error_size);
+  uint8_t over[16][16][4];
+  if (builtin_one("grass", rgba, error, error_size) != 0 ||
+      builtin_one(plant, over, error, error_size) != 0)
+    return -1;
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 16; x++) {
+      int alpha = over[y][x][3];
+      for (int c = 0; c < 3; c++)
+        rgba[y][x][c] = (uint8_t)((over[y][x][c] * alpha + rgba[y][x][c] * (255 - alpha) + 127) / 255);
+      rgba[y][x][3] = 255;
+    }
+  return 0;
+}
+
+/* A texture of Craftax's assets folder, or (folder NULL) the built-in
+ * one standing for it. */
+static int read_rgba(const char *folder, const char *name, uint8_t rgba[16][16][4], char *error,
+                     size_t error_size) {
+  return folder ? folder_rgba(folder, name, rgba, error, error_size)
+                : builtin_rgba(name, rgba, error, error_size);
 }
 
 /* The source pixel of each of n pixels in PIL's NEAREST resize from 16:
@@ -130,6 +197,9 @@ static int load_scaled(const char *folder, const char *name, int n, enum alpha_k
   return 0;
 }
 
+static int load_textures(crafter_cc_textures *t, const char *folder, char *error,
+                         size_t error_size);
+
 static const char *const block_files[CRAFTER_SYMBOLIC_BLOCKS] = {
     "debug_tile.png", "debug_tile.png", "grass.png",  "water.png",          "stone.png",
     "tree.png",       "wood.png",       "path.png",   "coal.png",           "iron.png",
@@ -138,6 +208,19 @@ static const char *const block_files[CRAFTER_SYMBOLIC_BLOCKS] = {
 
 int crafter_cc_textures_load(crafter_cc_textures *t, const char *folder, char *error,
                              size_t error_size) {
+  if (!folder) {
+    snprintf(error, error_size, "no folder of textures named");
+    return -1;
+  }
+  return load_textures(t, folder, error, error_size);
+}
+
+int crafter_cc_textures_load_builtin(crafter_cc_textures *t, char *error, size_t error_size) {
+  return load_textures(t, NULL, error, error_size);
+}
+
+static int load_textures(crafter_cc_textures *t, const char *folder, char *error,
+                         size_t error_size) {
   int alpha[BP * BP];
   for (int b = 0; b < CRAFTER_SYMBOLIC_BLOCKS; b++) {
     if (load_scaled(folder, block_files[b], BP, ALPHA_CLAMPED, &t->block[b][0][0][0], alpha,

@@ -125,6 +125,19 @@ typedef struct crafter_cc_textures {
 int crafter_cc_textures_load(crafter_cc_textures *textures, const char *folder, char *error,
                              size_t error_size);
 
+/* Loads and scales the toolkit's own textures (data/textures, built into
+ * the library; view/textures.h) the same way, as Craftax's files: each
+ * file of the same name, and for the three Crafter's names lack,
+ * debug_tile.png is unknown.png (drawn for no cell: OUT_OF_BOUNDS is
+ * grey, INVALID never on a map) and plant_on_grass.png and
+ * ripe_plant_on_grass.png are plant.png and plant-ripe.png laid over
+ * grass.png, as Craftax's two are its plant's over its grass.  The
+ * pictures are then the toolkit's look of Craftax-Classic, not Craftax's:
+ * the same layout, blending, night and sleep, other colours.  Returns 0,
+ * or -1 with a sentence in `error`. */
+int crafter_cc_textures_load_builtin(crafter_cc_textures *textures, char *error,
+                                     size_t error_size);
+
 /* The pixel observation of *state into out[CRAFTER_CC_PIXELS_SIZE].
  * Returns 0 (it draws every state). */
 int crafter_cc_render_pixels(const crafter_cc_state *state, const crafter_cc_textures *textures,

@@ -272,6 +272,16 @@ int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_
   return 0;
 }
 
+int crafter_builtin_texture_png(const char *name, const uint8_t **data, size_t *size) {
+  for (size_t j = 0; j < crafter_builtin_texture_count; j++)
+    if (strcmp(crafter_builtin_textures[j].name, name) == 0) {
+      *data = crafter_builtin_textures[j].data;
+      *size = crafter_builtin_textures[j].size;
+      return 0;
+    }
+  return -1;
+}
+
 int crafter_textures_load(crafter_textures *textures, const char *folder, char *error,
                           size_t error_size) {
   if (folder) return crafter_textures_load_dir(textures, folder, error, error_size);

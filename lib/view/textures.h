@@ -99,6 +99,11 @@ int crafter_textures_load(crafter_textures *textures, const char *folder, char *
 /* Loads the toolkit's own textures, built into the library. */
 int crafter_textures_load_builtin(crafter_textures *textures, char *error, size_t error_size);
 
+/* The PNG file the build embedded for the built-in texture `name` (its
+ * file name in data/textures without .png: "grass", "debug"): 0 with
+ * *data and *size set, or -1 when there is none. */
+int crafter_builtin_texture_png(const char *name, const uint8_t **data, size_t *size);
+
 /* Frees the images a load put into textures in the caller's memory.  (A
  * program's handle comes from crafter_textures_new, crafter/crafter.h.) */
 void crafter_textures_fini(crafter_textures *textures);

@@ -24,11 +24,17 @@ package registered them):
     envs = crafter_toolkit.VectorEnv(64, obs="pixels")
 
 Craftax-Classic (crafter-games(7): craftax 1.6.1's game, exact) under
-Craftax's names: gymnasium.make("crafter_toolkit/Craftax-Classic-Symbolic-v1"),
+Craftax's names: gymnasium.make("crafter_toolkit/Craftax-Classic-Symbolic-v1")
+or "crafter_toolkit/Craftax-Classic-Pixels-v1" (its 63x63x3 float32 pixels,
+with the installed craftax package's textures),
 gymnasium.make_vec(that id, 64) or crafter_toolkit.CraftaxVectorEnv(64)
 (Craftax's same-step auto-reset), crafter_toolkit.sb3.CraftaxVecEnv(64);
 crafter_toolkit.craftax moves states between JAX's EnvState and the envs'
 save_state()/load_state() (from_jax, to_jax, schedule_key).
+
+crafter's insides, read-only, as research code reads them (BALROG,
+SmartPlay): env._world, env._sem_view, env._player (crafter_toolkit.objects'
+classes), env._unlocked, env._step; writing raises ReadOnlyError.
 
 Several players in one world: crafter_toolkit.ParallelEnv(players=2) (the
 PettingZoo ParallelEnv API), crafter_toolkit.VectorEnv(64, players=2).
@@ -37,7 +43,7 @@ through CRAFTER_STEP, in the package (a wheel carries it), in the source
 tree, or on PATH.  python/README.md says the rest.
 """
 
-from ._errors import ClosedEnvError, CrafterStepError
+from ._errors import ClosedEnvError, CrafterStepError, ReadOnlyError
 from ._locate import find_crafter_step
 from ._textures import TexturesWarning
 from .env import Env
@@ -47,6 +53,7 @@ from .stats import StatsWriter
 from .vector import CraftaxVectorEnv, VectorEnv
 
 __all__ = ["Env", "VectorEnv", "CraftaxVectorEnv", "ParallelEnv", "Recorder", "CrafterStepError", "ClosedEnvError",
+           "ReadOnlyError",
            "StatsWriter", "TexturesWarning", "find_crafter_step", "ACTIONS", "ITEMS",
            "ACHIEVEMENTS"]
 __version__ = "0.1.0"
@@ -55,11 +62,12 @@ __version__ = "0.1.0"
 def __getattr__(name):
     """ParallelEnv on first use, so that pettingzoo (its base when
     installed) is imported only by those who play several players;
-    constants (crafter.constants, read from the engine's data) too."""
+    constants (crafter.constants, read from the engine's data) and objects
+    (crafter.objects' classes, as the Env's insides give them) too."""
     if name == "ParallelEnv":
         from .parallel import ParallelEnv
         return ParallelEnv
-    if name == "constants":
+    if name in ("constants", "objects"):
         import importlib
         return importlib.import_module(".constants", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,6 +17,7 @@ header of version 2, flag 128, then 32 bytes naming the game; its frames
 have Crafter's sections.  crafter-step plays such a game with the options
 that game has (crafter-games(7)): on the pipe only, every episode followed
 at once by the next (Craftax's auto-reset), and no render requests yet;
+Craftax-Classic's pixels are its own, float32 63x63x3 (CRAFTAX_PIXELS);
 save and load requests carry that game's states (format version 2 of
 crafter-state(5)), so its streams are copied and survive fork() as
 Crafter's do.
@@ -59,9 +60,13 @@ KNOWN_FLAGS = 127  # of a Crafter stream (version 2)
 GAME_FLAGS = FLAG_AUTORESET | FLAG_GAME  # of a stream of another game (version 3)
 # The games this client plays (crafter-games(7)): their observation kinds.
 # Crafter's streams are of version 2, the others' of version 3.
-GAMES = {"crafter": _kinds.NAMES, "craftax-classic": ("symbolic", "none")}
+GAMES = {"crafter": _kinds.NAMES, "craftax-classic": ("symbolic", "none", "pixels")}
+# Craftax-Classic's pixel observation (Craftax-Classic-Pixels-v1's): the
+# header's dimensions and type, float32 in [0, 1].
+CRAFTAX_PIXELS = (63, 63, 3)
+CRAFTAX_PIXELS_DTYPE = 2
 # Options of Stream that are Crafter's, with the value that leaves them
-# out: another game refuses any other value.
+# out: another game refuses any other value (textures: but with pixels).
 CRAFTER_ONLY = (("area", None), ("view", None), ("size", None), ("length", 10000),
                 ("textures", None), ("manual_reset", False), ("semantic", False),
                 ("record", None), ("tasks", None), ("split", None), ("task", None),
@@ -283,10 +288,13 @@ class Stream:
     game: "crafter" (the default: a stream of version 2) or another game of
     GAMES, "craftax-classic" (crafter-games(7): a stream of version 3, whose
     name the stream checks).  Another game takes envs, obs (its kinds:
-    "symbolic" or "none"), seed (env i plays seed + i by the game's own
-    schedule), first_episode (the episode counter only), threads, program,
-    buffers and timeout; transport "auto" is the pipe there, and the
-    options that are Crafter's (CRAFTER_ONLY) must keep their defaults.
+    "symbolic", "none" or "pixels"), seed (env i plays seed + i by the
+    game's own schedule), first_episode (the episode counter only),
+    threads, program, buffers and timeout, and with pixels textures
+    (Craftax's assets folder, "builtin", or None: the installed craftax's,
+    else the built-in ones; see _textures.choose_craftax); transport
+    "auto" is the pipe there, and the options that are Crafter's
+    (CRAFTER_ONLY) must keep their defaults.
     Every episode is then followed at once by the next (flag 1): the frame
     of the step that ended one holds its reward, done, step and
     achievements with the next one's first observation (reset 1)."""
@@ -313,7 +321,8 @@ class Stream:
         if game != "crafter":
             given = [name for name, default in CRAFTER_ONLY
                      if self._arguments[name] != default
-                     and not (name == "length" and self._arguments[name] is None)]
+                     and not (name == "length" and self._arguments[name] is None)
+                     and not (name == "textures" and obs == "pixels")]
             if transport == "shm":
                 given.append("transport='shm'")
             if given:
@@ -354,9 +363,14 @@ class Stream:
             value = pair(name, value)
             if value is not None:
                 args += ["--" + name, "%d,%d" % value]
+        self._notice = _textures.notice
         if game == "crafter":
             texture_args, environment, self._builtin_default = _textures.choose(textures)
             args += texture_args
+        elif obs == "pixels":  # Craftax's textures: CRAFTER_TEXTURES names Crafter's
+            texture_args, self._builtin_default = _textures.choose_craftax(textures)
+            args += texture_args
+            environment, self._notice = None, _textures.notice_craftax
         else:  # no pictures: no textures
             environment, self._builtin_default = None, False
         if threads != 1:
@@ -432,7 +446,7 @@ class Stream:
         self._sequence = 0
         self._read_frame()
         if self.obs_kind == "pixels" and self._builtin_default:
-            _textures.notice()
+            self._notice()
         _LIVE.add(self)
 
     # -- reading -------------------------------------------------------
@@ -589,9 +603,13 @@ class Stream:
         self.obs_kind = row.name
         self.obs_shape = row.shape((s0, s1, s2))
         self.obs_dtype = np.dtype("<f4") if dtype == 2 else np.dtype("u1")
-        # A picture of the size the header gives (the client asked for it).
+        # A picture of the size the header gives (the client asked for it);
+        # Craftax-Classic's of its own size and type.
         expected_dims = row.dims((s1, s0), (area_w, area_h), self.players)
-        if (s0, s1, s2) != expected_dims or dtype != row.dtype or \
+        expected_dtype = row.dtype
+        if game_bytes and row.name == "pixels":
+            expected_dims, expected_dtype = CRAFTAX_PIXELS, CRAFTAX_PIXELS_DTYPE
+        if (s0, s1, s2) != expected_dims or dtype != expected_dtype or \
                 (row.name == "pixels" and not 1 <= min(s0, s1) <= max(s0, s1) <= RENDER_MAX) or \
                 obs_bytes != int(np.prod(self.obs_shape)) * self.obs_dtype.itemsize:
             raise self._bad_stream(f"an observation that does not add up {fields[4:10]!r}")

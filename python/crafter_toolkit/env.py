@@ -7,7 +7,8 @@ import sys
 
 import numpy as np
 
-from . import _stream
+from . import _insides, _stream
+from ._errors import ReadOnlyError
 from .names import ACHIEVEMENTS, ACTIONS, ITEMS
 from .stats import StatsWriter
 
@@ -63,6 +64,36 @@ def action_index(action):
     return index
 
 
+class _Inside:
+    """An attribute of crafter.Env's insides on Env: read from the
+    engine's state when read (crafter_toolkit._insides), never written."""
+
+    def __init__(self, read):
+        self.read = read
+        self.__doc__ = read.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, env, owner=None):
+        return self if env is None else self.read(env)
+
+    def __set__(self, env, value):
+        raise ReadOnlyError(f"Env.{self.name} cannot be written: crafter_toolkit shows crafter's "
+                            "insides as a read-only view of the engine's state (play through "
+                            "step(), or go back with load_state())")
+
+    def __delete__(self, env):
+        self.__set__(env, None)
+
+
+def _views(env):
+    views = env.__dict__.get("_insides_views")
+    if views is None:
+        views = env.__dict__["_insides_views"] = _insides.Insides(env)
+    return views
+
+
 class Env(_Base):
     """crafter.Env's constructor, plus:
 
@@ -93,8 +124,12 @@ class Env(_Base):
               seed) or "sequential" (levels in turn, cycling)
 
     seed None draws a seed from numpy's global generator, as crafter.Env
-    does.  render(size) draws the view at any size as crafter.Env does,
-    night noise from the world's generator included: at night a render
+    does; seed(s) is gym's Env.seed (the game keeps its seed, as crafter's
+    does).  crafter's insides are there to read, not to write: _world,
+    _sem_view, _player, _unlocked, _step, _episode, _local_view,
+    _item_view... (python/README.md; crafter_toolkit.objects).
+    render(size) draws the view at any size as crafter.Env does, night
+    noise from the world's generator included: at night a render
     changes how the episode goes on, exactly as it does in Crafter (so a
     Recorder that saves videos plays the same game as crafter's).
     """
@@ -106,14 +141,16 @@ class Env(_Base):
         view = _stream.pair("view", view)
         size = _stream.pair("size", size)
         area = _stream.pair("area", area)
-        self._area, self._view, self._size = area, np.array(view), np.array(size)
-        self._reward = reward
-        self._length = length
+        view_array, size_array = np.array(view), np.array(size)
+        view_array.flags.writeable = size_array.flags.writeable = False
         if seed is None and not _stream.level_file(levels):
             seed = np.random.randint(0, 2 ** 31 - 1)
-        self._seed = seed
+        # crafter's _area, _view, _size, _reward, _length and _seed, read-only.
+        self._arguments = dict(area=area, view=view_array, size=size_array, reward=reward,
+                               length=length, seed=seed)
+        self._reward_on = reward  # what step() reads
         self._stream = _stream.Stream(
-            envs=1, obs=obs, seed=self._seed, area=area, view=view, size=size,
+            envs=1, obs=obs, seed=seed, area=area, view=view, size=size,
             length=length or 0, textures=textures, manual_reset=True, semantic=True,
             record=record, transport=transport, buffers=1, tasks=tasks, split=split, task=task,
             levels=levels, start_level=start_level, level_order=level_order)
@@ -128,6 +165,44 @@ class Env(_Base):
         self.metadata = None
 
     spec = None  # what gym.make sets, as on a gym.Env
+
+    # -- crafter's insides, read-only (python/README.md: crafter's insides)
+
+    _area = _Inside(lambda env: env._arguments["area"])
+    _view = _Inside(lambda env: env._arguments["view"])
+    _size = _Inside(lambda env: env._arguments["size"])
+    _reward = _Inside(lambda env: env._arguments["reward"])
+    _length = _Inside(lambda env: env._arguments["length"])
+
+    @_Inside
+    def _seed(env):
+        """The seed the game plays: the constructor's (or the loaded
+        state's, after load_state())."""
+        if not env._started:
+            return env._arguments["seed"]
+        return _views(env).snapshot().seed
+
+    _world = _Inside(lambda env: _views(env).world)
+    _sem_view = _Inside(lambda env: _views(env).sem_view)
+    _local_view = _Inside(lambda env: _views(env).local_view)
+    _item_view = _Inside(lambda env: _views(env).item_view)
+    _player = _Inside(lambda env: _views(env).snapshot().player)
+    _unlocked = _Inside(lambda env: _views(env).snapshot().unlocked)
+    _step = _Inside(lambda env: _views(env).snapshot().step)
+    _episode = _Inside(lambda env: _views(env).snapshot().episode)
+    _last_health = _Inside(lambda env: _views(env).snapshot().last_health)
+
+    def seed(self, seed=None):
+        """gym's Env.seed, which crafter.Env has when gym is installed:
+        seeds the env's np_random (gym's own method when gym is imported)
+        and returns [seed].  The game is not changed, as in crafter: it
+        plays the constructor's seed."""
+        gym_seed = getattr(getattr(imported_gym(), "Env", None), "seed", None)
+        if gym_seed is not None:
+            return gym_seed(self, seed)
+        sequence = np.random.SeedSequence(seed)
+        self._np_random = np.random.Generator(np.random.PCG64(sequence))
+        return [sequence.entropy]
 
     @property
     def unwrapped(self):
@@ -191,7 +266,7 @@ class Env(_Base):
             if done:
                 self._stats.episode_ended(0, frame["achievements"][0])
         self._ended |= done
-        if not self._reward:
+        if not self._reward_on:
             reward = 0.0
         return self._observation(frame), reward, done, info
 

@@ -1,12 +1,13 @@
 """crafter_toolkit/Crafter-v1: one Crafter environment as a gymnasium.Env;
-crafter_toolkit/Craftax-Classic-Symbolic-v1: one Craftax-Classic
-environment (crafter-games(7))."""
+crafter_toolkit/Craftax-Classic-Symbolic-v1 and
+crafter_toolkit/Craftax-Classic-Pixels-v1: one Craftax-Classic environment
+(crafter-games(7))."""
 
 import gymnasium
 import numpy as np
 
 from . import _stream
-from .vector import spaces_for
+from .vector import craftax_spaces, spaces_for
 
 
 def _episode_option(options, levels):
@@ -225,12 +226,24 @@ def craftax_info(frame=None, i=0):
 
 class CraftaxClassicEnv(gymnasium.Env):
     """Craftax-Classic through crafter-step --game craftax-classic: the game
-    of craftax 1.6.1's Craftax-Classic-Symbolic-v1 with its default
-    parameters, exact (crafter-games(7)), one env.  The observation is
-    Craftax's symbolic one (obs="symbolic": 1345 float32 in [0, 1], as
-    craftax's observation_space; obs="none": an empty array, the fastest);
-    the 17 actions are Craftax's, in its order (crafter_toolkit.ACTIONS
-    names them).
+    of craftax 1.6.1's Craftax-Classic-Symbolic-v1 and
+    Craftax-Classic-Pixels-v1 with their default parameters, exact
+    (crafter-games(7)), one env.  The observation is Craftax's symbolic one
+    (obs="symbolic", crafter_toolkit/Craftax-Classic-Symbolic-v1: 1345
+    float32 in [0, 1], as craftax's observation_space), its pixel one
+    (obs="pixels", crafter_toolkit/Craftax-Classic-Pixels-v1: 63 x 63 x 3
+    float32 in [0, 1], rows, columns, RGB, as craftax's observation_space)
+    or none (obs="none": an empty array, the fastest); the 17 actions are
+    Craftax's, in its order (crafter_toolkit.ACTIONS names them).
+
+    Pixels are drawn with Craftax's own textures where a craftax package
+    is installed (its craftax_classic/assets folder, found without
+    importing craftax or jax: `pip install --no-deps craftax==1.6.1` is
+    enough), and are then Craftax's observations bit for bit; textures= a
+    folder names that folder, textures="builtin" takes the toolkit's own
+    textures, which draw the same picture in the toolkit's colours (not
+    Craftax's observations; without craftax they are the default, and a
+    TexturesWarning says so once).
 
     Seeds follow Craftax's key schedule (crafter-games(7)): seed S is
     jax.random.PRNGKey(S), its first split resets, every step splits the
@@ -263,8 +276,9 @@ class CraftaxClassicEnv(gymnasium.Env):
     timestep 0).  No key that RecordEpisodeStatistics or Stable-Baselines3's
     Monitor writes.
 
-    Nothing is rendered (Craftax-Classic's pictures are not played yet):
-    metadata's render_modes is empty and the env takes no render_mode.
+    Nothing is rendered (with obs="pixels" the observation is the
+    picture): metadata's render_modes is empty and the env takes no
+    render_mode.
 
     save_state() and load_state() go back (or over) to a state, as
     CrafterEnv's do: Craftax's EnvState with the seed, episode counter and
@@ -275,14 +289,18 @@ class CraftaxClassicEnv(gymnasium.Env):
 
     metadata = {"render_modes": [], "render_fps": 10}
 
-    def __init__(self, obs="symbolic", seed=None, timeout=None):
+    def __init__(self, obs="symbolic", seed=None, timeout=None, textures=None):
         if obs not in _stream.GAMES[CRAFTAX_CLASSIC]:
-            raise ValueError(f"obs must be 'symbolic' or 'none' for Craftax-Classic, "
+            raise ValueError(f"obs must be 'symbolic', 'pixels' or 'none' for Craftax-Classic, "
                              f"not {obs!r}")
+        if textures is not None and obs != "pixels":
+            raise ValueError("textures are for obs='pixels': the textures pixels are drawn with")
         self._options = dict(game=CRAFTAX_CLASSIC, envs=1, obs=obs, buffers=1,
                              timeout=timeout)
+        if textures is not None:
+            self._options["textures"] = textures
         self._seed = None if seed is None else _stream.seed_value(seed)
-        self.observation_space, self.action_space = spaces_for(obs, None, (64, 64))
+        self.observation_space, self.action_space = craftax_spaces(obs)
         self._stream = None
         self._ended = False  # the last step ended an episode: the next one is there
         self._closed = False
@@ -322,7 +340,8 @@ class CraftaxClassicEnv(gymnasium.Env):
         return self._obs(frame), info["reward"], self._ended, False, info
 
     def render(self):
-        """None: Craftax-Classic's pictures are not played yet."""
+        """None: the env renders nothing (with obs="pixels" the
+        observation is the picture)."""
         if self._closed:
             raise _stream.ClosedEnvError()
         return None
@@ -362,11 +381,3 @@ class CraftaxClassicEnv(gymnasium.Env):
         if self._stream is not None:
             self._stream.close()
             self._stream = None
-
-
-def craftax_classic_pixels(**kwargs):
-    """What crafter_toolkit/Craftax-Classic-Pixels-v1 makes: nothing yet."""
-    raise NotImplementedError(
-        "crafter_toolkit/Craftax-Classic-Pixels-v1 is not available yet: crafter-step plays "
-        "Craftax-Classic with symbolic observations only (crafter-games(7)); use "
-        "crafter_toolkit/Craftax-Classic-Symbolic-v1")

@@ -16,7 +16,20 @@ and {"episode": E} as Minari's seed and options, so that
                                           # (several kinds: gym.KindsEnv)
     env.reset(seed=seed, options=options)
 
-plays the same game.  Then minari.load_dataset(ID) reads it.  Needs minari
+plays the same game.
+
+Files of Craftax-Classic (crafter-games(7)) become datasets of
+crafter_toolkit/Craftax-Classic-Symbolic-v1: Craftax's symbolic
+observations (the file's, or for a file recorded without them the replay
+crafter-dataset export makes from each episode's keys; a file that stores
+them is checked by crafter-dataset verify --resimulate), the float32
+rewards, every end a termination (Craftax's done), and the env's infos
+(achievements, timestep, discount, reward).  Each episode keeps its seed,
+and its episode counter and keys as options; the recovered env plays a
+seed's episodes one after the other from reset(seed=S), as Craftax's key
+schedule does (it cannot start one in the middle of the schedule).
+
+Then minari.load_dataset(ID) reads it.  Needs minari
 with h5py (hdf5, the default format) or pyarrow (arrow, parquet), and
 gymnasium: pip install 'crafter-toolkit[minari]'.  Datasets go where
 Minari keeps them (MINARI_DATASETS_PATH, else ~/.minari/datasets), each
@@ -32,11 +45,13 @@ import tempfile
 
 import numpy as np
 
-from .trajectory import Trajectory, TrajectoryError
+from ._locate import find_program
+from .trajectory import CRAFTAX_CLASSIC, CRAFTER, Trajectory, TrajectoryError
 
 PROG = "python -m crafter_toolkit.minari"
 ENV_ID = "crafter_toolkit/Crafter-v1"
 KINDS_ENV_ID = "crafter_toolkit/CrafterKinds-v1"  # several kinds: gym.KindsEnv
+CRAFTAX_ENV_ID = "crafter_toolkit/Craftax-Classic-Symbolic-v1"
 FORMATS = ("hdf5", "arrow", "parquet")
 
 
@@ -153,11 +168,18 @@ def _replay(env, episode, stored, path):
 
 def episodes(paths, obs=None, textures=None, on_skip=None):
     """(env, obs kinds, generator of minari EpisodeBuffers) for the ended
-    episodes of the trajectory files paths (all recorded alike)."""
+    episodes of the trajectory files paths (all recorded alike, of one
+    game)."""
     from minari.data_collector import EpisodeBuffer
 
     files = [Trajectory(path) for path in paths]
     first = files[0].header
+    for trajectory in files[1:]:
+        if trajectory.game != first.game:
+            raise ConversionError(f"{trajectory.path} holds episodes of {trajectory.game}, "
+                                  f"{paths[0]} of {first.game}: a dataset is of one game")
+    if first.game != CRAFTER:
+        return _craftax_episodes(files, obs, textures, on_skip)
     settings = _settings(first, paths[0])
     for trajectory in files[1:]:
         other = _settings(trajectory.header, trajectory.path)
@@ -193,6 +215,116 @@ def episodes(paths, obs=None, textures=None, on_skip=None):
     return env, kinds, generate()
 
 
+# ------------------------------------------------------------ Craftax-Classic
+
+def _craftax_kinds(obs, textures):
+    """Craftax-Classic's datasets hold its symbolic observations only."""
+    kinds = [obs] if isinstance(obs, str) else list(obs) if obs is not None else ["symbolic"]
+    if len(kinds) == 1 and "," in kinds[0]:
+        kinds = kinds[0].split(",")
+    if kinds != ["symbolic"]:
+        raise ConversionError(f"Craftax-Classic's observations are symbolic (crafter-games(7)): "
+                              f"--obs {','.join(kinds)} is Crafter's")
+    if textures is not None:
+        raise ConversionError("Craftax-Classic's datasets hold its symbolic observations only: "
+                              "--textures, which draws pixels, is Crafter's here")
+    return kinds
+
+
+def _run_dataset(args, what):
+    """crafter-dataset with args, for Craftax-Classic's files; its standard
+    output, or ConversionError with what it said (verify says what is
+    wrong on standard output, its notes aside)."""
+    import subprocess
+    program = find_program("crafter-dataset")
+    run = subprocess.run([program, *args], stdin=subprocess.DEVNULL, capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        said = run.stderr.strip() or "; ".join(
+            line for line in run.stdout.splitlines() if ": note: " not in line)
+        raise ConversionError(f"{what}: {said or f'exit status {run.returncode}'}")
+    return run.stdout
+
+
+def _craftax_observations(trajectory, folder):
+    """The symbolic observations of the ended episodes of a file, in its
+    order: a function of the episode.  Stored ones are the file's, held to
+    a replay of every episode from its keys (crafter-dataset verify
+    --resimulate); for a file without them, those of crafter-dataset
+    export's replay (its npz files, which it writes checking every step's
+    reward, done and achievements against the file's)."""
+    path = os.fspath(trajectory.path)
+    if trajectory.header.obs == "symbolic":
+        _run_dataset(["verify", "--resimulate", "--game", CRAFTAX_CLASSIC, path],
+                     f"{path} does not replay as recorded")
+        return lambda episode, number: episode.observations
+    out = os.path.join(folder, str(len(os.listdir(folder))))
+    names = _run_dataset(["export", "--format", "npz", "--game", CRAFTAX_CLASSIC, "-o", out,
+                          path], f"{path}: its episodes do not replay").splitlines()
+
+    def replayed(episode, number):
+        with np.load(names[number]) as arrays:
+            observations = arrays["symbolic"]
+        os.unlink(names[number])  # the disk holds the episodes not converted yet
+        return observations
+    return replayed
+
+
+def _craftax_infos(episode):
+    """The infos crafter_toolkit/Craftax-Classic-Symbolic-v1 gives after the
+    reset and each step of the episode (gym.craftax_info), as arrays over
+    them (one number a step as a list, as _stack_infos gives them): the
+    achievements so far (0 or 1, in Crafter's order), the timestep, the
+    discount (0 at the end, Craftax's done) and the float32 reward."""
+    achievements = np.zeros((episode.steps + 1, episode.unlocks.shape[1]), np.int32)
+    achievements[1:] = np.logical_or.accumulate(episode.unlocks, axis=0)
+    discount = np.ones(episode.steps + 1)
+    discount[1:][episode.dones] = 0.0
+    rewards = np.concatenate([[0.0], episode.rewards.astype(np.float64)])
+    return {"achievements": achievements, "timestep": list(range(episode.steps + 1)),
+            "discount": discount.tolist(), "reward": rewards.tolist()}
+
+
+def _craftax_episodes(files, obs, textures, on_skip):
+    """episodes() of Craftax-Classic's files."""
+    import gymnasium
+    from minari.data_collector import EpisodeBuffer
+
+    import crafter_toolkit  # noqa: F401  (registers the Gymnasium ids)
+    kinds = _craftax_kinds(obs, textures)
+    env = gymnasium.make(CRAFTAX_ENV_ID)
+
+    def generate():
+        number = 0
+        folder = tempfile.mkdtemp(prefix="crafter-toolkit-minari-")
+        try:
+            for trajectory in files:
+                observations = _craftax_observations(trajectory, folder)
+                ended = 0
+                for episode in trajectory.episodes():
+                    if episode.end == "cut":
+                        if on_skip:
+                            on_skip(f"{trajectory.path}: the episode of seed {episode.seed}, "
+                                    f"episode {episode.episode} was cut short: left out")
+                        continue
+                    yield EpisodeBuffer(
+                        id=number, seed=int(episode.seed),
+                        options={"episode": int(episode.episode),
+                                 "world_key": list(episode.world_key),
+                                 "schedule_key": list(episode.schedule_key)},
+                        observations=observations(episode, ended), actions=episode.actions,
+                        rewards=episode.rewards, terminations=episode.dones,
+                        truncations=np.zeros(episode.steps, bool),
+                        infos=_craftax_infos(episode))
+                    number += 1
+                    ended += 1
+        finally:
+            env.close()
+            shutil.rmtree(folder, ignore_errors=True)
+
+    return env, kinds, generate()
+
+
 def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, author=None,
             description=None, on_skip=None):
     """Writes the Minari dataset dataset_id from the trajectory files paths;
@@ -211,7 +343,12 @@ def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, auth
         raise ConversionError(f"a Minari dataset with id {dataset_id} exists already ({target})")
     env, kinds, buffers = episodes(paths, obs=obs, textures=textures, on_skip=on_skip)
     header = Trajectory(paths[0]).header
-    space, actions = _space(kinds, _settings(header, paths[0]))
+    if header.game == CRAFTER:
+        space, actions = _space(kinds, _settings(header, paths[0]))
+        game = "Crafter"
+    else:
+        space, actions = env.observation_space, env.action_space
+        game = "Craftax-Classic"
     # Minari lists no hidden folder, and a rename within its folder is whole.
     scratch = tempfile.mkdtemp(prefix=".crafter-toolkit-", dir=get_dataset_path())
     try:
@@ -220,7 +357,7 @@ def convert(paths, dataset_id, data_format="hdf5", obs=None, textures=None, auth
                 dataset_id, buffers, env=env, eval_env=env.spec, algorithm_name=header.agent,
                 author=author, action_space=actions, observation_space=space,
                 description=description or (
-                    f"Crafter episodes of crafter-dataset's {header.agent} agent, converted "
+                    f"{game} episodes of crafter-dataset's {header.agent} agent, converted "
                     f"from {len(paths)} trajectory file{'' if len(paths) == 1 else 's'} of the "
                     f"Crafter toolkit; observations: {', '.join(kinds)}"),
                 data_format=data_format, requirements=["crafter-toolkit"], jpeg_encoding=False)
@@ -258,7 +395,12 @@ def main(argv=None):
                     "(death), truncations (the time limit), infos (inventory, achievements, "
                     "discount, player_pos), its seed and episode, and the environment's spec "
                     "(crafter_toolkit/Crafter-v1 with the file's parameters), so that "
-                    "dataset.recover_environment() plays the same game.",
+                    "dataset.recover_environment() plays the same game.  Files of "
+                    "Craftax-Classic give datasets of "
+                    "crafter_toolkit/Craftax-Classic-Symbolic-v1: its symbolic observations "
+                    "(stored, or replayed from the episodes' keys), float32 rewards, every end "
+                    "a termination, its infos (achievements, timestep, discount, reward), each "
+                    "episode's seed and, as options, its episode counter and keys.",
         epilog="Datasets go to MINARI_DATASETS_PATH, else ~/.minari/datasets; "
                "minari.load_dataset(ID) reads one.  Back to crafter-score: "
                "python -m crafter_toolkit.minari --stats ID > stats.jsonl writes Crafter's "
@@ -272,11 +414,13 @@ def main(argv=None):
                         help="observations: pixels, semantic or symbolic, several as a Dict "
                              "space keyed by kind (default: the file's kind, pixels for a file "
                              "without; kinds the file does not store are drawn again, symbolic "
-                             "only from a file that stores it)")
+                             "only from a file that stores it; Craftax-Classic: symbolic "
+                             "only, replayed for a file without)")
     parser.add_argument("-t", "--textures", metavar="DIR",
                         help="textures to draw the pixels the files do not store with, kept "
                              "in the env's spec: a folder, or 'builtin' (default: the "
-                             "package's choice, Crafter's own where crafter is installed)")
+                             "package's choice, Crafter's own where crafter is installed); "
+                             "Crafter's only")
     parser.add_argument("--author", help="the dataset's author")
     parser.add_argument("--description", help="the dataset's description")
     parser.add_argument("--stats", metavar="ID",

@@ -179,13 +179,15 @@ class CraftaxVecEnv(_Envs):
     nothing bootstraps from an ended episode) and "achievements" (the ended
     episode's, by name); there is no "terminal_observation", which Craftax
     does not keep (SB3 needs it only for truncated episodes).  Other steps
-    have empty infos.  obs is "symbolic" (default) or "none"; threads None
-    uses as many threads as this process may use cores."""
+    have empty infos.  obs is "symbolic" (default), "pixels" (63 x 63 x 3
+    float32, drawn with textures as CraftaxVectorEnv says) or "none";
+    threads None uses as many threads as this process may use cores."""
 
-    def __init__(self, num_envs=1, obs="symbolic", threads=None, seed=None):
+    def __init__(self, num_envs=1, obs="symbolic", threads=None, seed=None, textures=None):
         self._envs = None
         self._actions = None
-        self._envs = CraftaxVectorEnv(int(num_envs), obs=obs, threads=threads, seed=seed)
+        self._envs = CraftaxVectorEnv(int(num_envs), obs=obs, threads=threads, seed=seed,
+                                      textures=textures)
         super().__init__(int(num_envs), self._envs.single_observation_space,
                          self._envs.single_action_space)
 

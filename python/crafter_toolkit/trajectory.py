@@ -4,6 +4,15 @@ stored observations.  A file that is not whole (damage, a repeated
 chunk) is refused: crafter-dataset verify says what is wrong and
 crafter-dataset merge -o FIXED FILE keeps every intact episode.
 
+Files of every version are read: 1 to 4 hold Crafter's episodes, 5 those
+of another game (Craftax-Classic, crafter-games(7)), whose header names
+the game and whose chunks hold the keys each episode started with (the
+world key and the schedule's key, JAX's uint32[2] keys) where Crafter's
+hold the world seed.  Header.game and Episode.game say which game;
+what one game's files have and the other's do not (a Craftax-Classic
+episode's world seed, a Crafter episode's keys) raises AttributeError
+saying so.
+
 Memory follows what a file really holds, never what it claims: the
 header's parameters and every chunk header's sizes are checked against
 the toolkit's bounds (those of crafter-dataset's reader) before anything
@@ -37,6 +46,15 @@ PLAYERS_MAX = 16
 LEVELS_MAX = 1000000
 EPISODE_MAX = 2 ** 31 - 1
 SYMBOLIC_VALUES = 1345  # one player's; a world of several has 7 x 9 more
+GAME_VERSION = 5  # the files of a game other than Crafter
+# The games by number (crafter-games(7)); a file of versions 1 to 4 is
+# Crafter's, one of version 5 names its game at byte 18 of the header.
+GAMES = ("crafter", "craftax-classic")
+CRAFTER, CRAFTAX_CLASSIC = GAMES
+# The parameters a game other than Crafter plays by, which its files hold
+# and which no option changes: area, view, size, length, reward.
+GAME_PARAMETERS = {CRAFTAX_CLASSIC: ((64, 64), (9, 9), (63, 63), 10000, True)}
+GAME_OBS = {CRAFTAX_CLASSIC: ("none", "symbolic")}
 TABLE_HEADER_BYTES = 32  # of the task table and the rules
 MAX_RATIO = 1040  # zlib inflates no stream more than this
 
@@ -50,10 +68,14 @@ def _crc(data):
 
 
 class Header:
-    """The settings of a file: version, obs (a kind of OBS_KINDS), players,
-    area, view, size, reward, length, seed, agent, textures_crc, levels
-    (0 for fresh worlds), level_first, level_order, and the bytes of its
-    task table and rules (0 without)."""
+    """The settings of a file: version, game (a name of GAMES: "crafter"
+    for versions 1 to 4, the game its header names in version 5),
+    obs (a kind of OBS_KINDS), players, area, view, size, reward, length,
+    seed, agent, textures_crc, levels (0 for fresh worlds), level_first,
+    level_order, and the bytes of its task table and rules (0 without).
+    A file of another game than Crafter has that game's own parameters
+    (area, view, size, length, reward), one player and no task table,
+    rules, levels or textures."""
 
     def __init__(self, data, path):
         if len(data) < 8 or data[:8] != b"CRAFTTRJ":
@@ -64,12 +86,25 @@ class Header:
         if struct.unpack_from("<I", data, 124)[0] != _crc(data[:124]):
             raise TrajectoryError(f"{path}: the header's checksum does not match")
         self.version, = struct.unpack_from("<I", data, 8)
-        if not 1 <= self.version <= 4:
-            raise TrajectoryError(f"{path}: format version {self.version}, not 1 to 4")
-        kind, players, self.obs_bytes = struct.unpack_from("<HHI", data, 16)
+        if not 1 <= self.version <= GAME_VERSION:
+            raise TrajectoryError(f"{path}: format version {self.version}, not 1 to "
+                                  f"{GAME_VERSION} (a newer toolkit may read it)")
+        kind, at18, self.obs_bytes = struct.unpack_from("<HHI", data, 16)
         if kind >= len(OBS_KINDS):
             raise TrajectoryError(f"{path}: observation kind {kind}")
         self.obs = OBS_KINDS[kind]
+        # Version 4 counts its players at byte 18, version 5 names its game
+        # there; before, those bytes are zero.
+        players = at18
+        self.game_number = 0
+        if self.version == GAME_VERSION:
+            if not 0 < at18 < len(GAMES):
+                raise TrajectoryError(
+                    f"{path}: format version {self.version} of game number {at18}, which this "
+                    f"package does not read (its games are {', '.join(GAMES)}; a newer toolkit "
+                    f"may)")
+            self.game_number, players = at18, 0
+        self.game = GAMES[self.game_number]
         self.players = max(1, players)
         self.area = struct.unpack_from("<2i", data, 24)
         self.view = struct.unpack_from("<2i", data, 32)
@@ -95,6 +130,10 @@ class Header:
             return f"the header size is {header_bytes}, not {HEADER_BYTES}"
         if (not 2 <= players <= PLAYERS_MAX) if version == 4 else players != 0:
             return f"version {version} with {players} players"
+        if version == GAME_VERSION and (self.task_bytes or self.rules_bytes or self.levels
+                                        or self.textures_crc):
+            return (f"version {version} with goals, rules, levels or textures, which only "
+                    f"Crafter's files have")
         counts = tuple(struct.unpack_from("<I", data, at)[0] for at in (52, 72, 100))
         if counts != (17, len(ACHIEVEMENTS), len(ITEMS)):
             return (f"the header counts {counts[0]} actions, {counts[1]} achievements and "
@@ -118,6 +157,15 @@ class Header:
                 and self.view[1] <= self.size[1] <= SIDE_MAX):
             return (f"the header's size {self.size[0]}x{self.size[1]} is impossible: it must be "
                     f"at least the view and at most {SIDE_MAX}x{SIDE_MAX}")
+        if self.game != CRAFTER:
+            area, view, size, length, reward = GAME_PARAMETERS[self.game]
+            if (tuple(self.area), tuple(self.view), tuple(self.size), self.length,
+                    self.reward) != (area, view, size, length, reward):
+                return (f"the header's parameters are not {self.game}'s own (area "
+                        f"{area[0]}x{area[1]}, view {view[0]}x{view[1]}, size "
+                        f"{size[0]}x{size[1]}, length {length}, reward on)")
+            if self.obs not in GAME_OBS[self.game]:
+                return f"{self.obs} observations, which {self.game} does not have"
         expected = self._obs_bytes()
         if self.obs_bytes != expected:
             return (f"observations of {self.obs_bytes} bytes, but {self.obs} ones are "
@@ -158,10 +206,15 @@ class Header:
 
 
 class Episode:
-    """One chunk: seed, episode (the Env's counter, or the level), world_seed,
-    steps, unlocked (bits), total (the return), end (one of ENDS),
-    achievements and inventory (counts at the end, by name), goal, wording,
-    place, player; with load(), actions, rewards, flags, unlocked_steps and
+    """One chunk: game (its file's), seed, episode (the Env's counter, or
+    the level), steps, unlocked (bits), total (the return), end (one of
+    ENDS), achievements and inventory (counts at the end, by name), goal,
+    wording, place, player; world_seed for Crafter's episodes, world_key and
+    schedule_key (tuples of two uint32 words, word 0 first) for
+    Craftax-Classic's.  With load(): actions (int64), rewards (float64;
+    float32 for Craftax-Classic, whose rewards are Craftax's float32 ones),
+    flags, dones and died (bool, from the flags), unlocked_steps (bits)
+    and unlocks (bool, a column an achievement) of every step, and
     observations (steps + 1 of them, the first after the reset; None when
     the file stores none)."""
 
@@ -169,8 +222,14 @@ class Episode:
         self._data = data
         self.offset = offset
         self.path = path
-        (self.compressed, self.raw, self.seed, self.episode, self.world_seed, self.steps,
+        self.game = header.game
+        (self.compressed, self.raw, self.seed, self.episode, world_seed, self.steps,
          self.unlocked, self.total, end) = struct.unpack_from("<QQqqqIIdI", data, 8)
+        if self.game == CRAFTER:
+            self._world_seed, self._keys = world_seed, None
+        else:
+            self._world_seed = None
+            self._keys = (struct.unpack_from("<2I", data, 40), struct.unpack_from("<2I", data, 240))
         self._end = end
         self.end = ENDS[end] if end < len(ENDS) else f"end {end}"
         counts = struct.unpack_from("<22i", data, 72)
@@ -179,7 +238,35 @@ class Episode:
         self.goal, self.wording, self.place, self.player = struct.unpack_from("<4I", data, 224)
         self._header = header
         self.actions = self.rewards = self.flags = self.unlocked_steps = None
+        self.dones = self.died = self.unlocks = None
         self.observations = None
+
+    @property
+    def world_seed(self):
+        """Crafter's world seed, hash((seed, episode)) % (2**31 - 1)."""
+        if self._world_seed is None:
+            raise AttributeError(f"an episode of {self.game} has no world seed: its world "
+                                 f"comes from its world_key (crafter-trajectory(5))")
+        return self._world_seed
+
+    @property
+    def world_key(self):
+        """The JAX key the episode's world was generated from: (word 0,
+        word 1)."""
+        if self._keys is None:
+            raise AttributeError(f"an episode of {self.game} has no world_key: its world "
+                                 f"comes from its world_seed (crafter-trajectory(5))")
+        return self._keys[0]
+
+    @property
+    def schedule_key(self):
+        """The schedule's JAX key at the episode's start, the key the steps
+        split (crafter-games(7)): (word 0, word 1)."""
+        if self._keys is None:
+            raise AttributeError(f"an episode of {self.game} has no schedule_key: it is "
+                                 f"played again from its seed and episode counter "
+                                 f"(crafter-trajectory(5))")
+        return self._keys[1]
 
     def name(self):
         """The episode in words, for messages: the file, the chunk's offset,
@@ -241,10 +328,25 @@ class Episode:
             t = int(wrong[0])
             raise TrajectoryError(f"{self.name()}: step {t + 1}'s action {steps['action'][t]} is "
                                   f"out of range (0..{len(ACTIONS) - 1})")
+        rewards = steps["reward"]
+        if self.game != CRAFTER:
+            # Craftax's rewards are float32, stored exactly as float64.
+            narrowed = rewards.astype(np.float32)
+            wrong = np.flatnonzero(narrowed.astype(np.float64) != rewards)
+            if wrong.size:
+                t = int(wrong[0])
+                raise TrajectoryError(f"{self.name()}: step {t + 1}'s reward "
+                                      f"{float(rewards[t])!r} is not a float32 reward of "
+                                      f"{self.game}")
+            rewards = narrowed
         self.actions = steps["action"].astype(np.int64)
         self.flags = steps["flags"]
+        self.dones = (self.flags & 1) != 0
+        self.died = (self.flags & 2) != 0
         self.unlocked_steps = steps["unlocked"]
-        self.rewards = steps["reward"]
+        self.unlocks = ((self.unlocked_steps[:, None] >> np.arange(len(ACHIEVEMENTS),
+                                                                  dtype=np.uint32)) & 1) != 0
+        self.rewards = rewards
         if obs:
             first = np.frombuffer(raw, np.uint8, obs)[None]
             stacked = np.concatenate([first, records[:, STEP_BYTES:]])
@@ -253,13 +355,26 @@ class Episode:
 
 
 class Trajectory:
-    """A trajectory file, opened: header, then episodes(load=True), each
-    chunk's Episode in the order of the file (its steps read when load)."""
+    """A trajectory file, opened: header (its game in header.game), then
+    episodes(load=True), each chunk's Episode in the order of the file (its
+    steps read when load).  game, a name of GAMES, is the game the file
+    must hold: a file of another is refused, naming both, as
+    crafter-dataset --game refuses it; None reads either."""
 
-    def __init__(self, path):
+    def __init__(self, path, game=None):
+        if game is not None and game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
         self.path = path
         with open(path, "rb") as stream:
             self.header = Header(stream.read(HEADER_BYTES), path)
+        if game is not None and self.header.game != game:
+            raise TrajectoryError(f"{path}: a trajectory of {self.header.game} (format version "
+                                  f"{self.header.version}), not of {game}")
+
+    @property
+    def game(self):
+        """The game the file holds, a name of GAMES."""
+        return self.header.game
 
     def episodes(self, load=True):
         start = HEADER_BYTES + self.header.task_bytes + self.header.rules_bytes

@@ -28,6 +28,20 @@ def spaces_for(obs, size, area, players=1):
     return spaces.Box(low, high, shape, dtype), spaces.Discrete(len(ACTIONS))
 
 
+def craftax_spaces(obs):
+    """(single observation space, single action space) of a Craftax-Classic
+    env (Nones without gymnasium): craftax's own, the symbolic observation
+    1345 float32 in [0, 1], the pixel one (Craftax-Classic-Pixels-v1's) 63 x
+    63 x 3 float32 in [0, 1]."""
+    if obs != "pixels":
+        return spaces_for(obs, None, (64, 64))
+    if gymnasium is None:
+        return None, None
+    from gymnasium import spaces
+    return (spaces.Box(0.0, 1.0, _stream.CRAFTAX_PIXELS, np.float32),
+            spaces.Discrete(len(ACTIONS)))
+
+
 def default_threads(num_envs):
     """As many threads as this process may use cores, at most one a env."""
     try:
@@ -266,7 +280,7 @@ _CRAFTAX_START = {"achievements": 0, "timestep": 0, "discount": 1.0, "reward": 0
 class CraftaxVectorEnv(_Base):
     """num_envs Craftax-Classic environments in one crafter-step --game
     craftax-classic (crafter-games(7)): the game of craftax 1.6.1's
-    Craftax-Classic-Symbolic-v1, exact.  Env i plays seed S + i by Craftax's
+    Craftax-Classic-Symbolic-v1 and Craftax-Classic-Pixels-v1, exact.  Env i plays seed S + i by Craftax's
     key schedule, for the seed S given to the constructor or to
     reset(seed=S) (or a list of num_envs consecutive seeds S, S + 1, ...);
     without one, S comes from fresh entropy.  Env i of a VectorEnv seeded S
@@ -296,7 +310,14 @@ class CraftaxVectorEnv(_Base):
     send (Gymnasium's wrappers take infos without it).  No key that
     RecordEpisodeStatistics writes.
 
-    obs        "symbolic" (1345 float32 in [0, 1]) or "none"
+    obs        "symbolic" (1345 float32 in [0, 1]), "pixels" (63 x 63 x 3
+               float32 in [0, 1], Craftax-Classic-Pixels-v1's picture) or
+               "none"
+    textures   with pixels: Craftax's assets folder (craftax_classic/assets
+               of a craftax package, which gives Craftax's pixels exactly),
+               "builtin" (the toolkit's own look), or None (default): the
+               installed craftax package's, found without importing it,
+               else the built-in ones (a TexturesWarning says so once)
     threads    crafter-step's threads; None (default): as many as this
                process may use cores; results do not depend on it
     Frames come over the pipe (crafter-step shares no memory for this game
@@ -313,21 +334,22 @@ class CraftaxVectorEnv(_Base):
                 "render_modes": []}
 
     def __init__(self, num_envs=1, obs="symbolic", threads=None, seed=None, render_mode=None,
-                 timeout=None):
+                 timeout=None, textures=None):
         if render_mode is not None:
             raise ValueError("CraftaxVectorEnv renders nothing: render_mode must be None "
-                             "(Craftax-Classic's pictures are not played yet)")
+                             "(with obs='pixels' the observations are the pictures)")
         self.num_envs = int(num_envs)
         if threads is None:
             threads = default_threads(self.num_envs)
         self.threads = threads
         self._options = dict(game=CRAFTAX_CLASSIC, envs=self.num_envs, obs=obs,
                              threads=threads, timeout=timeout)
+        if textures is not None:
+            self._options["textures"] = textures
         self._seed = (vector_seeds(seed, self.num_envs) if seed is not None
                       else _stream.fresh_seed())
         self.metadata = dict(self.metadata)
-        self.single_observation_space, self.single_action_space = spaces_for(
-            obs, None, (64, 64))
+        self.single_observation_space, self.single_action_space = craftax_spaces(obs)
         if gymnasium is not None:
             from gymnasium.vector.utils import batch_space
             self.observation_space = batch_space(self.single_observation_space, self.num_envs)

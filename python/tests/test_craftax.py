@@ -132,9 +132,10 @@ def test_crafters_options_are_refused():
     stream."""
     for options, named in ((dict(length=500), "length is Crafter's"),
                            (dict(area=(32, 32), textures="builtin"), "area and textures are"),
+                           (dict(obs="pixels", size=(32, 32), textures="builtin"), "size is"),
                            (dict(transport="shm"), "transport='shm' is"),
                            (dict(players=2), "players is"),
-                           (dict(obs="pixels"), "obs must be one of symbolic, none")):
+                           (dict(obs="semantic"), "obs must be one of symbolic, none, pixels")):
         with pytest.raises(ValueError, match=named):
             _stream.Stream(game=GAME, **options)
     with pytest.raises(ValueError, match="game must be one of crafter, craftax-classic"):
@@ -223,7 +224,8 @@ def test_binary_frames_equal_json_lines():
 @needs_gymnasium
 def test_ids_are_registered():
     """Craftax's names beside Crafter's, each with its vector entry point;
-    the pixels id says it is not there yet."""
+    the pixels id is the same env with obs "pixels" (its observations:
+    test_craftax_pixels.py)."""
     spec = gymnasium.spec(ID)
     assert spec.entry_point == "crafter_toolkit.gym:CraftaxClassicEnv"
     assert spec.vector_entry_point == "crafter_toolkit.vector:CraftaxVectorEnv"
@@ -231,9 +233,10 @@ def test_ids_are_registered():
     assert env.observation_space == gymnasium.spaces.Box(0.0, 1.0, (1345,), np.float32)
     assert env.action_space == gymnasium.spaces.Discrete(17)
     env.close()
-    for make in (lambda: gymnasium.make(PIXELS_ID), lambda: gymnasium.make_vec(PIXELS_ID, 2)):
-        with pytest.raises(NotImplementedError, match="not available yet.*Symbolic-v1"):
-            make()
+    spec = gymnasium.spec(PIXELS_ID)
+    assert spec.entry_point == "crafter_toolkit.gym:CraftaxClassicEnv"
+    assert spec.vector_entry_point == "crafter_toolkit.vector:CraftaxVectorEnv"
+    assert spec.kwargs == {"obs": "pixels"}
     assert "crafter_toolkit/Crafter-v1" in gymnasium.registry
 
 
@@ -298,8 +301,8 @@ def test_episodes_end_and_reset_as_craftaxs():
         env.reset(options={"episode": 2})
     with pytest.raises(ValueError, match="integer 0..16"):
         env.step(17)
-    with pytest.raises(ValueError, match="'symbolic' or 'none'"):
-        CraftaxClassicEnv(obs="pixels")
+    with pytest.raises(ValueError, match="'symbolic', 'pixels' or 'none'"):
+        CraftaxClassicEnv(obs="semantic")
     env.close()
 
 

@@ -61,8 +61,9 @@ def one_machine(path, options):
 
 def test_record_across_two_nodes(cluster, tmp_path):
     """python -m crafter_toolkit.ray record on both nodes, in 5 shards and
-    in 1: the bytes crafter-dataset record writes on one machine; a bad
-    option is crafter-dataset's refusal."""
+    in 1: the bytes crafter-dataset record writes on one machine, for
+    Crafter and for Craftax-Classic; a bad option is crafter-dataset's
+    refusal."""
     options = ["-n", "10", "--obs", "semantic", "--seed", "3", "--first-episode", "4"]
     expected = one_machine(tmp_path / "one.traj", options)
     for shards in ("5", "1"):
@@ -76,6 +77,19 @@ def test_record_across_two_nodes(cluster, tmp_path):
         nodes = "2 nodes" if shards == "5" else "1 node"
         assert f"10 episodes in {shards} shards on {nodes}" in run.stderr
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".crafter-ray-")]
+    # Craftax-Classic (crafter-games(7)) on 3 envs: each shard records
+    # whole envs, in 2 shards and, by default, in one an env.
+    options = ["--game", "craftax-classic", "-n", "7", "-N", "3", "--obs", "symbolic",
+               "--seed", "2"]
+    expected = one_machine(tmp_path / "craftax-one.traj", options)
+    for shards in (["--shards", "2"], []):
+        output = tmp_path / f"craftax-ray-{len(shards)}.traj"
+        run = subprocess.run(
+            [sys.executable, "-m", "crafter_toolkit.ray", "record", "--address", cluster.address,
+             *shards, *options, "-o", str(output)], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert output.read_bytes() == expected
+        assert f"7 episodes in {shards[1] if shards else 3} shards on " in run.stderr, run.stderr
     run = subprocess.run(
         [sys.executable, "-m", "crafter_toolkit.ray", "record", "--address", cluster.address,
          "--obs", "colour", "-n", "2", "-o", str(tmp_path / "bad.traj")],
@@ -217,6 +231,44 @@ def test_rllib_runners_play_disjoint_worlds():
         reference.close()
     assert len(seen) == 6 and sorted(seen) == sorted(expected)
     assert len(set(seen)) == 6
+
+
+def test_rllib_steps_craftax_classic():
+    """RLlib's EnvRunner on crafter_toolkit/Craftax-Classic-Symbolic-v1 by
+    its id, vectorized as RLlib does by default (Gymnasium's sync vector,
+    next-step autoreset): runner k's env i plays seed S + k + i, its
+    episodes one after the other as Craftax's key schedule does (each
+    starting where the one before ended, Craftax's auto-reset), every step
+    the single env's under the same actions.  A real EnvRunner, no
+    cluster."""
+    pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (make clients-env)")
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    from crafter_toolkit.gym import CraftaxClassicEnv
+    config = (PPOConfig().environment("crafter_toolkit/Craftax-Classic-Symbolic-v1")
+              .env_runners(num_envs_per_env_runner=2).debugging(seed=10))
+    runner = SingleAgentEnvRunner(config=config, worker_index=1)
+    try:
+        episodes = runner.sample(num_episodes=4, random_actions=True)
+    finally:
+        runner.stop()
+    assert len(episodes) >= 4 and all(episode.is_terminated for episode in episodes)
+    left = [(np.asarray(e.get_observations()), np.asarray(e.get_actions()),
+             np.asarray(e.get_rewards())) for e in episodes]
+    for i in range(2):
+        env = CraftaxClassicEnv()
+        obs, _ = env.reset(seed=11 + i)
+        while True:
+            following = [k for k, episode in enumerate(left) if np.array_equal(episode[0][0], obs)]
+            if not following:
+                break
+            observations, actions, rewards = left.pop(following[0])
+            for t, action in enumerate(actions):
+                obs, reward, terminated, truncated, _ = env.step(int(action))
+                np.testing.assert_array_equal(obs, observations[t + 1])
+                assert reward == rewards[t] and terminated == (t + 1 == len(actions))
+        env.close()
+    assert left == []
 
 
 def test_help():

@@ -12,6 +12,7 @@ import pytest
 
 import crafter_toolkit
 from crafter_toolkit import _textures
+from balrog_run import SHIM, readme_block
 from conftest import TOP, crafter_assets
 
 NOTICE = "pip install --no-deps crafter"
@@ -93,19 +94,24 @@ SCRIPT = textwrap.dedent("""
 
 @pytest.mark.parametrize("kind, notices", [("default", 1), ("builtin", 0), ("semantic", 0)])
 def test_notice_without_crafter(tmp_path, kind, notices):
-    """Without crafter (in this Python, or shadowed by a package of that
-    name without assets), pixels come from the built-in textures and the
+    """Without crafter, pixels come from the built-in textures and the
     first pixel observation says so once, naming the command that gets
     Crafter's; textures="builtin", and observations without pixels, say
     nothing.  crafter is never imported to find it."""
     environment = {k: v for k, v in os.environ.items() if k != "CRAFTER_TEXTURES"}
-    path = [os.path.join(TOP, "python")]
-    if _textures.crafter_assets() is not None:  # hide the installed one
-        (tmp_path / "crafter").mkdir()
-        (tmp_path / "crafter" / "__init__.py").write_text("raise ImportError('not this one')\n")
+    path, flags = [os.path.join(TOP, "python")], []
+    if _textures.crafter_assets() is not None:
+        # A Python without crafter: no site-packages (-S), numpy alone
+        # beside the package (a package named crafter in front would not
+        # hide it: the installed one behind is found all the same).
+        site = os.path.dirname(os.path.dirname(np.__file__))
+        for name in os.listdir(site):
+            if name == "numpy" or name.startswith("numpy.libs"):
+                os.symlink(os.path.join(site, name), tmp_path / name)
         path.insert(0, str(tmp_path))
+        flags = ["-S"]
     environment["PYTHONPATH"] = os.pathsep.join(path)
-    done = subprocess.run([sys.executable, "-c", SCRIPT, kind], env=environment,
+    done = subprocess.run([sys.executable, *flags, "-c", SCRIPT, kind], env=environment,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(NOTICE) == notices, done.stderr
@@ -130,3 +136,52 @@ def test_found_without_import():
                           env=environment, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False"]
+
+
+ALIAS_SCRIPT = textwrap.dedent("""
+    import sys
+    import numpy as np
+    if sys.argv[1] == "alias":
+        import crafter_toolkit
+        from crafter_toolkit import constants, objects, recorder
+        sys.modules.update({"crafter": crafter_toolkit, "crafter.constants": constants,
+                            "crafter.objects": objects, "crafter.recorder": recorder})
+    import crafter
+    import crafter.objects
+    import crafter_toolkit
+    from crafter_toolkit import _textures
+    assert crafter.objects.Player is crafter_toolkit.objects.Player
+    assert crafter.Env is crafter_toolkit.Env, crafter
+    env = crafter.Env(seed=7)
+    frames = [env.reset()] + [env.step(a)[0] for a in (1, 5, 3, 3, 5)]
+    np.save(sys.argv[2], np.array(frames))
+    print(_textures.crafter_assets())
+    print(crafter.constants.root)
+""")
+
+
+@pytest.mark.parametrize("way", ["alias", "shim"])
+def test_import_crafter_keeps_crafters_pixels(tmp_path, way):
+    """`import crafter` made to resolve to this package, by a sys.modules
+    alias or by a shim package named crafter first on the path (as
+    python/README.md shows), still draws with the installed crafter's
+    textures: crafter.Env's pixels byte for byte, and constants.root is
+    the real crafter's folder."""
+    crafter = pytest.importorskip("crafter", reason="the reference crafter is not installed")
+    assets = str(crafter.constants.root / "assets")
+    path = [os.path.join(TOP, "python")]
+    if way == "shim":
+        shim = tmp_path / "shim" / "crafter"
+        shim.mkdir(parents=True)
+        (shim / "__init__.py").write_text(readme_block(SHIM))
+        path.insert(0, str(tmp_path / "shim"))
+    environment = {k: v for k, v in os.environ.items() if k != "CRAFTER_TEXTURES"}
+    environment["PYTHONPATH"] = os.pathsep.join(path)
+    done = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", ALIAS_SCRIPT, way,
+                           str(tmp_path / "frames.npy")], env=environment,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [assets, os.path.dirname(assets)]
+    theirs = crafter.Env(seed=7)
+    expected = [theirs.reset()] + [theirs.step(a)[0] for a in (1, 5, 3, 3, 5)]
+    assert np.array_equal(np.load(tmp_path / "frames.npy"), np.array(expected))

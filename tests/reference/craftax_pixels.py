@@ -29,6 +29,16 @@ Craftax-Classic-Pixels-v1 with its default parameters.
                                           ASSETS STEPS S' output, value for
                                           value; the states met (day, night,
                                           asleep, episode ends) are counted
+    craftax_pixels.py --crafter-step CRAFTER_STEP N STEPS
+                                          N consecutive seeds from a fresh
+                                          random one, those episodes played
+                                          by one crafter-step --game
+                                          craftax-classic -O pixels
+                                          --textures ASSETS: in the binary
+                                          protocol (N envs on 2 threads)
+                                          and in JSON lines (the first
+                                          seed), every observation against
+                                          JAX's, value for value
     craftax_pixels.py --crcs STEPS S...   the golden file of the seeds'
                                           episodes: a line 'S STEPS' and the
                                           CRC-32s of the float32 bytes of
@@ -214,6 +224,87 @@ def compare_steps(program, count, steps):
   return 0
 
 
+def binary_observations(stream, envs):
+  """Every frame's observations of a crafter-step binary stream
+  (crafter-protocol(5), version 3): an array (frames, envs, 63, 63, 3)."""
+  words = np.frombuffer(stream[:160], dtype='<u4')
+  if stream[:8] != b'CRAFTSTP' or words[2] != 3 or words[4] != envs or words[5] != 1 \
+      or words[6] != 2 or tuple(words[7:10]) != SHAPE or words[10] != 63 * 63 * 3 * 4:
+    raise SystemExit(f'not a stream of {envs} envs of float32 pixels 63x63x3: '
+                     f'{words[:11].tolist()}')
+  header, frame, offset = int(words[3]), int(words[11]), int(words[19 + 11])
+  frames = (len(stream) - header) // frame
+  out = np.empty((frames, envs) + SHAPE, dtype=np.float32)
+  for k in range(frames):
+    at = header + k * frame + offset
+    out[k] = np.frombuffer(stream, dtype='<f4', count=envs * 63 * 63 * 3,
+                           offset=at).reshape((envs,) + SHAPE)
+  return out
+
+
+def json_observations(text):
+  """The observations of crafter-step's JSON lines: the first record's
+  (the reset) and every step's (a reset record after an episode's end
+  repeats its step's)."""
+  import base64
+  import json
+  out = []
+  for n, line in enumerate(text.splitlines()):
+    record = json.loads(line)
+    if n == 0 or 'reset' not in record:
+      out.append(np.frombuffer(base64.b64decode(record['obs']), dtype='<f4').reshape(SHAPE))
+  return np.stack(out)
+
+
+def compare_crafter_step(program, count, steps):
+  """N consecutive seeds' episodes through crafter-step, both protocols,
+  against JAX's observations."""
+  first = random.randrange(-2 ** 31, 2 ** 31 - count)
+  seeds = list(range(first, first + count))
+  theirs, met = [], {'day': 0, 'night': 0, 'asleep': 0, 'ended': 0}
+  actions = []
+  for seed in seeds:
+    observations, kinds = play(seed, steps)
+    theirs.append(observations)
+    for found in kinds:
+      for k in found:
+        met[k] += 1
+    actions.append(np.asarray(jax.random.randint(
+        jax.random.split(jax.random.PRNGKey(seed), 3)[2], (steps,), 0, ACTIONS)))
+  theirs = np.stack(theirs, axis=1)  # (steps + 1, envs, 63, 63, 3)
+  interleaved = np.stack(actions, axis=1).astype(np.uint8).tobytes()
+  base = [program, '--game', 'craftax-classic', '-O', 'pixels', '--textures', assets(),
+          '--seed', str(first)]
+  done = subprocess.run(base + ['--binary', '--envs', str(count), '--threads', '2'],
+                        input=interleaved, capture_output=True)
+  if done.returncode != 0:
+    print(f'crafter-step failed: {done.stderr.decode().strip()}')
+    return 2
+  mine = binary_observations(done.stdout, count)
+  if mine.shape != theirs.shape:
+    print(f'{mine.shape[0]} frames from crafter-step, not {theirs.shape[0]}')
+    return 1
+  lines = ''.join(f'{int(a)}\n' for a in actions[0])
+  done = subprocess.run(base + ['--episodes', '0'], input=lines.encode(), capture_output=True)
+  if done.returncode != 0:
+    print(f'crafter-step failed: {done.stderr.decode().strip()}')
+    return 2
+  records = json_observations(done.stdout.decode())
+  said = ', '.join(f'{v} {k}' for k, v in met.items())
+  for what, a, b in (('frames', theirs, mine), ('JSON lines', theirs[:, 0], records)):
+    if a.shape != b.shape:
+      print(f'{what}: {b.shape} observations from crafter-step, not {a.shape}')
+      return 1
+    n, most, where = differences(a, b)
+    if n:
+      print(f'{what}: first difference at {where} (step, env, row, column, channel)')
+      print(f'{what}: {n} of {a.size} values differ, by at most {most} ulp ({said})')
+      return 1
+  print(f'{theirs.shape[0] * count} observations of seeds {first}..{first + count - 1} in '
+        f'frames and {records.shape[0]} in JSON lines equal JAX\'s ({said}), 0 ulp')
+  return 0
+
+
 def crcs(steps, seeds):
   for seed in seeds:
     observations, _ = play(seed, steps)
@@ -232,6 +323,8 @@ def main(argv):
     return compare(argv[1], int(argv[2]))
   if len(argv) == 4 and argv[0] == '--steps':
     return compare_steps(argv[1], int(argv[2]), int(argv[3]))
+  if len(argv) == 4 and argv[0] == '--crafter-step':
+    return compare_crafter_step(argv[1], int(argv[2]), int(argv[3]))
   if len(argv) >= 3 and argv[0] == '--crcs':
     return crcs(int(argv[1]), [int(s) for s in argv[2:]])
   print(__doc__, file=sys.stderr)

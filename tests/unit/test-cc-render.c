@@ -13,7 +13,19 @@
  *                               says its actions), the reset's and those
  *                               of STEPS steps, as raw little-endian
  *                               float32 on standard output, for
- *                               tests/craftax-pixels.t
+ *                               tests/craftax-pixels.t; DIR "builtin":
+ *                               the toolkit's own textures
+ *                               (crafter_cc_textures_load_builtin)
+ *   test-cc-render --picture DIR|builtin STEP S OUT.png  the pixel
+ *                               observation of the state after STEP steps
+ *                               of seed S's random episode as an RGB PNG,
+ *                               each value times 255 rounded to nearest
+ *                               (what crafter-dataset frames draws, for
+ *                               tests/craftax-dataset.t)
+ *   test-cc-render --actions STEPS S...  those episodes' actions as the
+ *                               binary protocol of crafter-step takes
+ *                               them: a byte per seed a step, the seeds
+ *                               in their order (tests/craftax-step-pixels.t)
  *   test-cc-render --pixel-golden DIR FILE.gz  every seed's episode of
  *                               FILE replayed, every observation's CRC-32
  *                               checked (below), textures from DIR
@@ -40,6 +52,7 @@
  * observation is drawn two ways Craftax does not draw it
  * (crafter_cc_render_way), and each must fail some CRCs. */
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +67,7 @@
 #include "tap.h"
 #include "view/cc_render.h"
 #include "view/render.h"
+#include "view/textures.h"
 
 static void world(int64_t seed, crafter_cc_state *state) {
   if (crafter_cc_generate_world(crafter_cc_reset_key(seed), state) != 0) {
@@ -235,7 +249,9 @@ static int pixels_of_episodes(const char *folder, long steps, int count, char **
   static crafter_cc_textures textures;
   static float pixels[CRAFTER_CC_PIXELS_SIZE];
   char error[512];
-  if (crafter_cc_textures_load(&textures, folder, error, sizeof error) != 0) {
+  if ((strcmp(folder, "builtin") == 0
+           ? crafter_cc_textures_load_builtin(&textures, error, sizeof error)
+           : crafter_cc_textures_load(&textures, folder, error, sizeof error)) != 0) {
     fprintf(stderr, "%s\n", error);
     return 2;
   }
@@ -261,6 +277,62 @@ static int pixels_of_episodes(const char *folder, long steps, int count, char **
     }
   }
   free(actions);
+  return ferror(stdout) ? 2 : 0;
+}
+
+static int picture_of_step(const char *folder, long step, const char *seed_text,
+                           const char *path) {
+  static crafter_cc_state state;
+  static crafter_cc_textures textures;
+  static float pixels[CRAFTER_CC_PIXELS_SIZE];
+  static uint8_t rgb[CRAFTER_CC_PIXELS_SIZE];
+  char error[4096 + 200];
+  if ((strcmp(folder, "builtin") == 0
+           ? crafter_cc_textures_load_builtin(&textures, error, sizeof error)
+           : crafter_cc_textures_load(&textures, folder, error, sizeof error)) != 0) {
+    fprintf(stderr, "%s\n", error);
+    return 2;
+  }
+  int64_t seed = strtoll(seed_text, NULL, 10);
+  int32_t *actions = malloc(sizeof *actions * (size_t)(step > 0 ? step : 1));
+  if (actions == NULL || step < 0) return 2;
+  crafter_jax_randint(crafter_jax_split_one(crafter_jax_key(seed), 2), actions, step, 0,
+                      CRAFTER_CC_ACTIONS);
+  crafter_jaxkey key;
+  if (crafter_cc_generate_world(crafter_cc_schedule_start(seed, &key), &state) != 0) return 2;
+  for (long n = 0; n < step; n++) {
+    float reward;
+    int done;
+    if (crafter_cc_env_step(&state, crafter_cc_schedule_next(&key), actions[n], &reward, &done) != 0)
+      return 2;
+  }
+  free(actions);
+  crafter_cc_render_pixels(&state, &textures, pixels);
+  for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) rgb[k] = (uint8_t)floorf(pixels[k] * 255.0f + 0.5f);
+  if (crafter_write_png(path, rgb, CRAFTER_CC_PIXELS_COLUMNS, CRAFTER_CC_PIXELS_ROWS, error,
+                        sizeof error) != 0) {
+    fprintf(stderr, "%s\n", error);
+    return 2;
+  }
+  return 0;
+}
+
+/* The actions of the seeds' episodes (pixels_of_episodes), interleaved:
+ * step n's action of every seed, then step n + 1's. */
+static int actions_of_episodes(long steps, int count, char **seeds) {
+  if (steps < 1 || count < 1) return 2;
+  int32_t *actions = malloc(sizeof *actions * (size_t)steps * (size_t)count);
+  unsigned char *bytes = malloc((size_t)steps * (size_t)count);
+  if (actions == NULL || bytes == NULL) return 2;
+  for (int k = 0; k < count; k++)
+    crafter_jax_randint(crafter_jax_split_one(crafter_jax_key(strtoll(seeds[k], NULL, 10)), 2),
+                        actions + (size_t)k * (size_t)steps, steps, 0, CRAFTER_CC_ACTIONS);
+  for (long n = 0; n < steps; n++)
+    for (int k = 0; k < count; k++)
+      bytes[(size_t)n * (size_t)count + (size_t)k] = (unsigned char)actions[(size_t)k * (size_t)steps + (size_t)n];
+  fwrite(bytes, 1, (size_t)steps * (size_t)count, stdout);
+  free(actions);
+  free(bytes);
   return ferror(stdout) ? 2 : 0;
 }
 
@@ -366,6 +438,10 @@ int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--obs") == 0) return obs_of_seeds(argc - 2, argv + 2);
   if (argc == 2 && strcmp(argv[1], "--render") == 0) return render_dumps();
   if (argc == 4 && strcmp(argv[1], "--pixel-golden") == 0) return pixel_golden(argv[2], argv[3]);
+  if (argc == 6 && strcmp(argv[1], "--picture") == 0)
+    return picture_of_step(argv[2], atol(argv[3]), argv[4], argv[5]);
+  if (argc >= 4 && strcmp(argv[1], "--actions") == 0)
+    return actions_of_episodes(atol(argv[2]), argc - 3, argv + 3);
   if (argc >= 4 && strcmp(argv[1], "--pixel-steps") == 0)
     return pixels_of_episodes(argv[2], atol(argv[3]), argc - 4, argv + 4);
   if (argc >= 3 && strcmp(argv[1], "--pixels") == 0)
@@ -373,7 +449,9 @@ int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr,
             "usage: test-cc-render FILE.gz | --obs SEED... | --pixels DIR SEED... |\n"
-            "       --pixel-steps DIR STEPS SEED... | --pixel-golden DIR FILE.gz | --render\n");
+            "       --pixel-steps DIR|builtin STEPS SEED... | --actions STEPS SEED... |\n"
+            "       --picture DIR|builtin STEP SEED OUT.png |\n"
+            "       --pixel-golden DIR FILE.gz | --render\n");
     return 2;
   }
   static int64_t seeds[MAX_SEEDS];

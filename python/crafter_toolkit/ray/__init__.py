@@ -60,6 +60,7 @@ RECORD_OPTIONS = (
     ("split", None, True, None), ("task", None, True, None), ("levels", None, True, "levels"),
     ("start-level", None, True, None), ("level-order", None, True, None),
     ("config", "c", True, "file"), ("world", "w", True, "file"), ("threads", "T", True, None),
+    ("game", None, True, None), ("envs", "N", True, None),
 )
 
 HOW_TO_START = """\
@@ -195,7 +196,8 @@ def record_parser(prog=f"{PROG} record"):
                         help="the file to write")
     parser.add_argument("--shards", type=int, metavar="N",
                         help="Ray tasks, a shard each (default: 4 per task the cluster's CPUs "
-                             "hold at once, at most one an episode)")
+                             "hold at once, at most one an episode, and for "
+                             "craftax-classic one an env: a shard records whole envs)")
     parser.add_argument("--retries", type=int, default=3, metavar="R",
                         help="times a task lost with its node is run again (default 3)")
     parser.add_argument("--program", metavar="PATH",
@@ -294,7 +296,8 @@ def record(output, args, address=None, shards=None, retries=3, program=None, qui
     of strings, as on its command line, without -o) into output over the Ray
     cluster (ray.init(address) first unless Ray is initialized), in shards
     tasks (None: 4 per task the cluster's CPUs run at once, at most one an
-    episode).  on_event(what, shard, node, count) hears of each shard's
+    episode, and with --game craftax-classic one an env, as each shard
+    records whole envs).  on_event(what, shard, node, count) hears of each shard's
     "start", its "episodes" recorded so far and "done".  Returns a dict:
     episodes, shards, nodes (the node ids that recorded shards), seconds.
     Raises ShardFailed when a shard's crafter-dataset record fails."""
@@ -321,16 +324,32 @@ def _events(progress):
         return []
 
 
+def _shard_sizes(episodes, shards, envs):
+    """The episodes of each shard, 1 to shards: the episodes whose index
+    from 0 is k - 1 modulo shards; with envs (a game other than Crafter,
+    whose env's episodes follow one another) whole envs, those whose index
+    is k - 1 modulo shards, env e playing the episodes e, e + envs, ...
+    (crafter-dataset(1), --shard)."""
+    if not episodes or episodes < 0:
+        return {k: 0 for k in range(1, shards + 1)}
+    if envs is None:
+        return {k: len(range(k - 1, episodes, shards)) for k in range(1, shards + 1)}
+    return {k: sum(len(range(env, episodes, envs)) for env in range(k - 1, envs, shards))
+            for k in range(1, shards + 1)}
+
+
 def _record(output, options, task_args, files, shards, retries, program, quiet, on_event):
     begin = time.monotonic()
     episodes = _count(options.episodes, 100)
     threads = max(1, _count(options.threads, 1) or 1)
     players = max(1, _count(options.players, 1) or 1)
+    # A game other than Crafter records whole envs a shard.
+    envs = None if options.game in (None, "crafter") else max(1, _count(options.envs, 1) or 1)
     if shards is None:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         shards = max(1, 4 * max(1, cpus // threads))
         if episodes and episodes > 0:
-            shards = min(shards, episodes)
+            shards = min(shards, episodes, envs or episodes)
     if shards < 1:
         raise ValueError(f"shards must be at least 1, not {shards}")
     merge = find_program("crafter-dataset")
@@ -341,8 +360,7 @@ def _record(output, options, task_args, files, shards, retries, program, quiet, 
     files_ref = ray.put(files)
     pending = {task.remote(task_args, files_ref, k, shards, players, program, progress): k
                for k in range(1, shards + 1)}
-    sizes = {k: len(range(k - 1, episodes, shards)) if episodes else 0
-             for k in range(1, shards + 1)}
+    sizes = _shard_sizes(episodes, shards, envs)
     counts = {k: 0 for k in sizes}
     nodes, running = set(), {}
     bar = _Bar(sum(sizes.values()), shards, not quiet and sys.stderr.isatty())
