@@ -9,17 +9,22 @@
 # by one character.
 . "$(dirname "$0")/tap.sh"
 plan 2
+# The Python of make balrog-env (crafter 1.8.3 with gym and SciPy, which
+# BALROG's files import) where it is made, else the reference's.
 REFERENCE_ENV=${REFERENCE_ENV:-$top/build-reference/venv}
+BALROG_ENV=${BALROG_ENV:-$top/build-reference/balrog-venv}
 python=$REFERENCE_ENV/bin/python
+[ -x "$BALROG_ENV/bin/python" ] && python=$BALROG_ENV/bin/python
 script=$top/tests/reference/balrog_text.py
 if [ ! -x "$python" ]; then
-  skip "the reference is not installed (make reference-env): BALROG's texts were NOT compared"
+  skip "the reference is not installed (make reference-env or balrog-env): BALROG's texts were NOT compared"
   skip "the reference is not installed: a planted difference was NOT checked"
   finish
 fi
 
-"$python" "$script" >"$scratch/log" 2>&1
+"$python" "$script" >"$scratch/log" 2>"$scratch/err"
 status=$?
+[ $status -ne 0 ] && diag <"$scratch/err"
 if [ $status -eq 3 ]; then
   skip "BALROG's env.py is not in the cache and cannot be downloaded (no network?): $(tail -n 1 "$scratch/log" | cut -c1-160); its texts were NOT compared"
   skip "BALROG's env.py unavailable: a planted difference was NOT checked"

@@ -1,10 +1,12 @@
 """BALROG's own files (balrog-ai/BALROG at a pinned commit), for the
 comparisons of balrog_text.py and llm_scores.py.
 
-They are not part of the toolkit: each is read from the cache
-(CRAFTER_REFERENCE_CACHE, else $XDG_CACHE_HOME/crafter-toolkit, else
-~/.cache/crafter-toolkit, under balrog/COMMIT/), else downloaded there from
-GitHub; its SHA-256 must be the pinned one.  `fetch` returns the path, or
+They are not part of the toolkit: each is read from a checkout of BALROG
+at COMMIT (BALROG_SOURCE), or from the folder python/tests/test_balrog.py
+keeps them in (BALROG_CACHE, else build-reference/balrog-COMMIT), or from
+the cache (CRAFTER_REFERENCE_CACHE, else $XDG_CACHE_HOME/crafter-toolkit,
+else ~/.cache/crafter-toolkit, under balrog/COMMIT/), else downloaded into
+that cache from GitHub; its SHA-256 must be the pinned one.  `fetch` returns the path, or
 None with the reason when the file can be neither found nor downloaded
 (no network); a file whose checksum is wrong is an error.
 """
@@ -13,6 +15,8 @@ import hashlib
 import os
 import sys
 import urllib.request
+
+TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 
 COMMIT = 'af7d1f17e0deec3a7a0e334beae5f11b7a21371b'
 FILES = {
@@ -35,6 +39,14 @@ def fetch(name, given=None):
   """The path of BALROG's file `name` (a key of FILES), checked."""
   path, digest = FILES[name]
   where = given or os.path.join(cache_dir(), name)
+  if not given:
+    for folder in (os.environ.get('BALROG_SOURCE'), os.environ.get('BALROG_CACHE') or
+                   os.path.join(TOP, 'build-reference', 'balrog-' + COMMIT[:12])):
+      found = folder and os.path.join(folder, *path.split('/'))
+      if found and os.path.isfile(found):
+        with open(found, 'rb') as f:
+          if hashlib.sha256(f.read()).hexdigest() == digest:
+            return found, None
   data = None
   if os.path.exists(where):
     with open(where, 'rb') as f:

@@ -12,8 +12,10 @@ BALROG's file is not part of the toolkit: it is read from --balrog-file,
 else from the cache, else downloaded there at the pinned commit
 (balrog_files.py); its SHA-256 must be the pinned one.  The wrapper's
 module imports gym and balrog.environments, which the text does not use:
-they are stood in for by stubs (gym.Wrapper keeps the env and passes
-step on).  It imports scipy.ndimage too, whose binary_dilation the
+BALROG's Strings stands in for the latter, and where gym is not installed
+(the reference venv; the venv of `make balrog-env` has gym 0.23 and
+SciPy) a stub for the former (gym.Wrapper keeps the env and passes step
+on).  It imports scipy.ndimage too, whose binary_dilation the
 setting edge_only_items uses: the reference venv's scipy if it has one,
 else scipy run by another Python (SCIPY_PYTHON, else the project's
 craftax-venv or clients-venv), answering each mask from a process of its
@@ -158,7 +160,7 @@ def load_balrog(path, scipy_python=None):
       return self.env.step(action)
 
   gym.Wrapper = Wrapper
-  stubs = [('gym', gym)]
+  stubs = [] if importlib.util.find_spec('gym') else [('gym', gym)]
   if importlib.util.find_spec('scipy') is None:
     scipy = types.ModuleType('scipy')
     ndimage = types.ModuleType('scipy.ndimage')

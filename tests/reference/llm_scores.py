@@ -6,6 +6,10 @@ suites take in their reset(), and records the same actions with
 crafter-step --record and, through crafter's Recorder, as stats.jsonl
 logs.  Then:
 
+BALROG's wrapper module imports gym and scipy.ndimage, which the
+progression does not use: where they are not installed (the reference
+venv; the venv of `make balrog-env` has both) stubs stand in for them.
+
 - BALROG's progression: every episode's get_stats() of BALROG's Crafter
   wrapper (balrog/environments/crafter/env.py: update_progress at every
   step, progression = achievements unlocked / 22), written as BALROG's
@@ -90,9 +94,13 @@ def balrog_modules(env_path, utils_path):
 
   environments.Strings = Strings
   balrog.environments = environments
-  env = load(env_path, 'balrog_crafter_env', {
-      'gym': gym, 'scipy': scipy, 'scipy.ndimage': ndimage, 'balrog': balrog,
-      'balrog.environments': environments})
+  import importlib.util
+  stubs = {'balrog': balrog, 'balrog.environments': environments}
+  if not importlib.util.find_spec('gym'):
+    stubs['gym'] = gym
+  if not importlib.util.find_spec('scipy'):
+    stubs.update({'scipy': scipy, 'scipy.ndimage': ndimage})
+  env = load(env_path, 'balrog_crafter_env', stubs)
   utils = load(utils_path, 'balrog_utils', {'openai': types.ModuleType('openai')})
 
   def sorted_walk(top):
