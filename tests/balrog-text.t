@@ -8,29 +8,10 @@
 # (crafter-step --balrog); and the comparison does fail for a text changed
 # by one character.
 . "$(dirname "$0")/tap.sh"
+. "$top/tests/balrog-reference.sh"
 plan 2
-# The Python of make balrog-env (crafter 1.8.3 with gym and SciPy, which
-# BALROG's files import) where it is made, else the reference's.
-REFERENCE_ENV=${REFERENCE_ENV:-$top/build-reference/venv}
-BALROG_ENV=${BALROG_ENV:-$top/build-reference/balrog-venv}
-python=$REFERENCE_ENV/bin/python
-[ -x "$BALROG_ENV/bin/python" ] && python=$BALROG_ENV/bin/python
-script=$top/tests/reference/balrog_text.py
-if [ ! -x "$python" ]; then
-  skip "the reference is not installed (make reference-env or balrog-env): BALROG's texts were NOT compared"
-  skip "the reference is not installed: a planted difference was NOT checked"
-  finish
-fi
-
-"$python" "$script" >"$scratch/log" 2>"$scratch/err"
-status=$?
-[ $status -ne 0 ] && diag <"$scratch/err"
-if [ $status -eq 3 ]; then
-  skip "BALROG's env.py is not in the cache and cannot be downloaded (no network?): $(tail -n 1 "$scratch/log" | cut -c1-160); its texts were NOT compared"
-  skip "BALROG's env.py unavailable: a planted difference was NOT checked"
-  finish
-fi
-[ $status -ne 0 ] && diag <"$scratch/log"
+balrog_compare balrog_text.py "BALROG's texts" \
+  "BALROG's env.py is not in the cache" "its texts" "BALROG's env.py"
 grep -q "identical to BALROG" "$scratch/log"
 ok $(( status || $? )) "crafter-step's BALROG texts are BALROG's: $(tail -n 1 "$scratch/log" | cut -c1-100)"
 [ $status -eq 0 ] && report compared "$(sed -n 's/^balrog: \([0-9]*\) steps.*/\1/p' "$scratch/log") steps' long and short contexts with BALROG's describe_frame over crafter 1.8.3, and $(sed -n 's/^balrog: other settings.*: \([0-9]*\) steps.*/\1/p' "$scratch/log") under its other settings"

@@ -8,29 +8,10 @@
 # (tests/reference/llm_scores.py); from trajectory files and stats.jsonl
 # logs, to the bit.  And a changed standard error is found.
 . "$(dirname "$0")/tap.sh"
+. "$top/tests/balrog-reference.sh"
 plan 2
-# The Python of make balrog-env (crafter 1.8.3 with gym and SciPy, which
-# BALROG's files import) where it is made, else the reference's.
-REFERENCE_ENV=${REFERENCE_ENV:-$top/build-reference/venv}
-BALROG_ENV=${BALROG_ENV:-$top/build-reference/balrog-venv}
-python=$REFERENCE_ENV/bin/python
-[ -x "$BALROG_ENV/bin/python" ] && python=$BALROG_ENV/bin/python
-script=$top/tests/reference/llm_scores.py
-if [ ! -x "$python" ]; then
-  skip "the reference is not installed (make reference-env or balrog-env): the suites' scores were NOT compared"
-  skip "the reference is not installed: a planted difference was NOT checked"
-  finish
-fi
-
-"$python" "$script" >"$scratch/log" 2>"$scratch/err"
-status=$?
-[ $status -ne 0 ] && diag <"$scratch/err"
-if [ $status -eq 3 ]; then
-  skip "BALROG's files are not in the cache and cannot be downloaded (no network?): $(tail -n 1 "$scratch/log" | cut -c1-160); the suites' scores were NOT compared"
-  skip "BALROG's files unavailable: a planted difference was NOT checked"
-  finish
-fi
-[ $status -ne 0 ] && diag <"$scratch/log"
+balrog_compare llm_scores.py "the suites' scores" \
+  "BALROG's files are not in the cache" "the suites' scores" "BALROG's files"
 grep -q "identical to the suites' computations" "$scratch/log"
 ok $(( status || $? )) "BALROG's progression and SmartPlay's score are the suites': $(tail -n 1 "$scratch/log" | cut -c1-100)"
 [ $status -eq 0 ] && report compared "BALROG's progression and SmartPlay's score of $(sed -n 's/^llm: \([0-9]*\) episodes.*/\1/p' "$scratch/log") episodes of crafter 1.8.3 with the suites' computations"
