@@ -8,12 +8,15 @@ the cache (CRAFTER_REFERENCE_CACHE, else $XDG_CACHE_HOME/crafter-toolkit,
 else ~/.cache/crafter-toolkit, under balrog/COMMIT/), else downloaded into
 that cache from GitHub; its SHA-256 must be the pinned one.  `fetch` returns the path, or
 None with the reason when the file can be neither found nor downloaded
-(no network); a file whose checksum is wrong is an error.
+(no network); a file whose checksum is wrong is an error.  `gym_stub`
+stands in for gym, which BALROG's wrapper module imports, where it is not
+installed.
 """
 
 import hashlib
 import os
 import sys
+import types
 import urllib.request
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
@@ -67,3 +70,19 @@ def fetch(name, given=None):
     sys.exit('%s is not BALROG %s %s (SHA-256 %s, expected %s)' % (
         where, COMMIT[:12], path, hashlib.sha256(data).hexdigest(), digest))
   return where, None
+
+
+def gym_stub():
+  """A module gym whose Wrapper keeps the env and passes step on, all
+  that BALROG's wrapper module asks of gym."""
+  gym = types.ModuleType('gym')
+
+  class Wrapper:
+    def __init__(self, env):
+      self.env = env
+
+    def step(self, action):
+      return self.env.step(action)
+
+  gym.Wrapper = Wrapper
+  return gym

@@ -150,17 +150,8 @@ def load_balrog(path, scipy_python=None):
   """BALROG's module, its imports that the text does not use stood in
   for; scipy's dilation, which edge_only_items uses, from scipy itself:
   the reference's, or that of `scipy_python`."""
-  gym = types.ModuleType('gym')
-
-  class Wrapper:
-    def __init__(self, env):
-      self.env = env
-
-    def step(self, action):
-      return self.env.step(action)
-
-  gym.Wrapper = Wrapper
-  stubs = [] if importlib.util.find_spec('gym') else [('gym', gym)]
+  import balrog_files
+  stubs = [] if importlib.util.find_spec('gym') else [('gym', balrog_files.gym_stub())]
   if importlib.util.find_spec('scipy') is None:
     scipy = types.ModuleType('scipy')
     ndimage = types.ModuleType('scipy.ndimage')

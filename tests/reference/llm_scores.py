@@ -72,16 +72,6 @@ def load(path, name, stubs):
 
 
 def balrog_modules(env_path, utils_path):
-  gym = types.ModuleType('gym')
-
-  class Wrapper:
-    def __init__(self, env):
-      self.env = env
-
-    def step(self, action):
-      return self.env.step(action)
-
-  gym.Wrapper = Wrapper
   scipy = types.ModuleType('scipy')
   ndimage = types.ModuleType('scipy.ndimage')
   scipy.ndimage = ndimage
@@ -97,7 +87,7 @@ def balrog_modules(env_path, utils_path):
   import importlib.util
   stubs = {'balrog': balrog, 'balrog.environments': environments}
   if not importlib.util.find_spec('gym'):
-    stubs['gym'] = gym
+    stubs['gym'] = balrog_files.gym_stub()
   if not importlib.util.find_spec('scipy'):
     stubs.update({'scipy': scipy, 'scipy.ndimage': ndimage})
   env = load(env_path, 'balrog_crafter_env', stubs)
