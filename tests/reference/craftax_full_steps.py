@@ -1,0 +1,111 @@
+"""Craftax's (the full game's) episodes, as JAX plays them, for the C step
+(lib/game/cx_game.c) to be compared with.
+
+The schedule of a seed S: key = PRNGKey(S); key, k = split(key); state =
+jax.jit(env.reset)(k)[1]; then for every step n = 1, 2, ...: key, k =
+split(key); state, reward, done = jax.jit(env.step)(k, state, action),
+env being make_craftax_env_from_name('Craftax-Symbolic-v1',
+auto_reset=True) with its default parameters, one env per call.  The
+step that ends an episode returns the first state of the next one.
+
+Actions of seed S: 'random' takes element n of randint(split(PRNGKey(S),
+3)[2], (STEPS,), 0, 43) as the action of step n + 1; 'moves' the same
+draw over 0..5 (NOOP, the four moves, DO), episodes that stay with the
+simplest actions.
+
+The state's words are craftax_full_worlds.fields' (every leaf of
+EnvState in JAX's order, each value one 32-bit word).
+
+    craftax_full_steps.py --record KIND STEPS OUT.gz S [S ...]
+        writes every step of the seeds, gzip-compressed, little-endian
+        uint32 words: for each step n = 0 (the reset) .. STEPS the seed,
+        n, the action (0xffffffff at the reset), the step's key k (two
+        words), the reward's float32 bits, done, then the state's words
+    craftax_full_steps.py --hashes FILE.gz
+        the golden lines of such a file, one a step: 'S N ACTION REWARD
+        DONE H1 .. H85', REWARD the float32 bits in hex, Hk the CRC-32
+        (zlib's) of field k's words, in hex
+"""
+
+import gzip
+import os
+import sys
+import zlib
+
+os.environ.setdefault('JAX_PLATFORMS', 'cpu')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+import jax  # noqa: E402
+
+import craftax_full_worlds as worlds  # noqa: E402
+
+ACTIONS = {'random': 43, 'moves': 6}
+
+
+def actions(seed, steps, kind):
+  key = jax.random.split(jax.random.PRNGKey(seed), 3)[2]
+  return [int(a) for a in np.asarray(jax.random.randint(key, (steps,), 0, ACTIONS[kind]))]
+
+
+def words(state):
+  return np.concatenate([w.astype(np.uint32) for _, w in worlds.fields(state)])
+
+
+def record(kind, steps, out, seeds):
+  step = jax.jit(worlds.ENV.step)
+  with gzip.open(out, 'wb', compresslevel=6) as f:
+    for seed in seeds:
+      key = jax.random.PRNGKey(seed)
+      key, k = jax.random.split(key)
+      state = worlds.RESET(k)[1]
+      kw = np.asarray(jax.random.key_data(k) if hasattr(jax.random, 'key_data') else k,
+                      dtype=np.uint32)
+      head = np.array([seed, 0, 0xffffffff, kw[0], kw[1], 0, 0], dtype=np.uint32)
+      f.write(head.astype('<u4').tobytes() + words(state).astype('<u4').tobytes())
+      chosen = actions(seed, steps, kind)
+      for n in range(1, steps + 1):
+        key, k = jax.random.split(key)
+        _, state, reward, done, _ = step(k, state, chosen[n - 1])
+        kw = np.asarray(k, dtype=np.uint32)
+        rbits = int(np.asarray(reward, dtype=np.float32).reshape(1).view(np.uint32)[0])
+        head = np.array([seed, n, chosen[n - 1], kw[0], kw[1], rbits, int(done)],
+                        dtype=np.uint32)
+        f.write(head.astype('<u4').tobytes() + words(state).astype('<u4').tobytes())
+      sys.stderr.write(f'seed {seed}: {steps} steps\n')
+
+
+def layout():
+  state = worlds.first_state(0)
+  return [(name, len(w)) for name, w in worlds.fields(state)]
+
+
+def hashes(path):
+  fields = layout()
+  total = sum(n for _, n in fields)
+  with gzip.open(path, 'rb') as f:
+    data = np.frombuffer(f.read(), dtype='<u4')
+  per = 7 + total
+  for at in range(0, len(data), per):
+    head, body = data[at:at + 7], data[at + 7:at + per]
+    out, start = [], 0
+    for _, n in fields:
+      out.append('%08x' % (zlib.crc32(body[start:start + n].tobytes()) & 0xffffffff))
+      start += n
+    action = -1 if head[2] == 0xffffffff else int(head[2])
+    print(head[0], head[1], action, '%08x' % head[5], head[6], ' '.join(out))
+
+
+def main(argv):
+  if len(argv) >= 5 and argv[0] == '--record' and argv[1] in ACTIONS:
+    record(argv[1], int(argv[2]), argv[3], [int(s) for s in argv[4:]])
+    return 0
+  if len(argv) == 2 and argv[0] == '--hashes':
+    hashes(argv[1])
+    return 0
+  sys.stderr.write(__doc__)
+  return 2
+
+
+if __name__ == '__main__':
+  sys.exit(main(sys.argv[1:]))
