@@ -75,7 +75,8 @@ enum {
   MAX_ATTRIBUTE = 5,
   MONSTERS_KILLED_TO_CLEAR_LEVEL = 8,
   INVENTORY_CAP = 99,
-  GROWN_PLANT_AGE = 600
+  GROWN_PLANT_AGE = 600,
+  DESPAWN_DISTANCE = 14
 };
 
 /* LEVEL_ACHIEVEMENT_MAP */
@@ -170,6 +171,455 @@ static int land_free(const crafter_cx_state *s, int32_t row, int32_t column) {
   uint8_t block = map_read(s->map[level_of(s)], row, column);
   return in_bounds(row, column) && !in_mob(s, row, column) && !solid(block) &&
          block != CRAFTER_CX_WATER && block != CRAFTER_CX_LAVA;
+}
+
+/* rng, _rng = split(rng): *rng moves on, _rng is returned. */
+static inline crafter_jaxkey split_off(crafter_jaxkey *rng) {
+  crafter_jaxkey sub = crafter_jax_split_inline(*rng, 1);
+  *rng = crafter_jax_split_inline(*rng, 0);
+  return sub;
+}
+
+/* ---- the creatures' tables ---- */
+
+enum { PASSIVE = 0, MELEE = 1, RANGED = 2, PROJECTILE = 3 };
+enum { ARROW = 0, FIREBALL = 2, ICEBALL = 3, ARROW2 = 4 };
+
+/* MOB_TYPE_DAMAGE_MAPPING[type][class][physical, fire, ice] (8 types). */
+static const float mob_damage[8][4][3] = {
+    {{0, 0, 0}, {2, 0, 0}, {0, 0, 0}, {2, 0, 0}}, {{0, 0, 0}, {4, 0, 0}, {0, 0, 0}, {4, 0, 0}},
+    {{0, 0, 0}, {3, 0, 0}, {0, 0, 0}, {0, 3, 0}}, {{0, 0, 0}, {5, 0, 0}, {0, 0, 0}, {0, 0, 3}},
+    {{0, 0, 0}, {6, 0, 0}, {0, 0, 0}, {5, 0, 0}}, {{0, 0, 0}, {6, 1, 1}, {0, 0, 0}, {4, 3, 3}},
+    {{0, 0, 0}, {3, 5, 0}, {0, 0, 0}, {3, 5, 0}}, {{0, 0, 0}, {4, 0, 5}, {0, 0, 0}, {4, 0, 5}}};
+
+/* MOB_TYPE_COLLISION_MAPPING[type][class]: ground, water, lava (9 types). */
+static const uint8_t mob_collision[9][4][3] = {
+    {{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {0, 0, 0}}, {{0, 0, 0}, {0, 1, 1}, {0, 1, 1}, {0, 0, 0}},
+    {{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {0, 0, 0}}, {{0, 1, 1}, {0, 0, 1}, {0, 1, 1}, {0, 0, 0}},
+    {{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {0, 0, 0}}, {{0, 1, 1}, {0, 1, 1}, {1, 0, 1}, {0, 0, 0}},
+    {{0, 1, 1}, {0, 1, 1}, {0, 0, 0}, {0, 0, 0}}, {{0, 1, 1}, {0, 1, 1}, {0, 0, 0}, {0, 0, 0}},
+    {{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {0, 0, 0}}};
+
+/* MOB_TYPE_DEFENSE_MAPPING[type][class] (9 types; rows 0 to 3 and 8 zero). */
+static const float mob_defense[9][4][3] = {
+    {{0}}, {{0}}, {{0}}, {{0}},
+    {{0, 0, 0}, {0.5f, 0, 0}, {0.5f, 0, 0}, {0, 0, 0}},
+    {{0, 0, 0}, {0.2f, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    {{0, 0, 0}, {0.9f, 1, 0}, {0.9f, 1, 0}, {0, 0, 0}},
+    {{0, 0, 0}, {0.9f, 0, 1}, {0.9f, 0, 1}, {0, 0, 0}},
+    {{0}}};
+
+/* MOB_TYPE_HEALTH_MAPPING[type][class] (9 types). */
+static const float mob_health[9][4] = {{3, 5, 3, 0},  {4, 7, 5, 0},   {6, 9, 6, 0},
+                                       {8, 11, 8, 0}, {0, 12, 12, 0}, {0, 20, 4, 0},
+                                       {0, 20, 14, 0}, {0, 24, 16, 0}, {0, 0, 0, 0}};
+
+/* RANGED_MOB_TYPE_TO_PROJECTILE_TYPE_MAPPING */
+static const int32_t ranged_projectile[8] = {0, 0, 2, 1, 4, 5, 6, 7};
+
+/* MOB_ACHIEVEMENT_MAP[class][type] */
+static const int32_t mob_achievement[3][8] = {{2, 50, 51, 0, 0, 0, 0, 0},
+                                              {8, 36, 38, 40, 65, 42, 44, 46},
+                                              {12, 37, 39, 41, 66, 43, 45, 47}};
+
+/* FLOOR_MOB_SPAWN_CHANCE[floor][passive, melee, ranged, melee at night] */
+static const float floor_spawn_chance[LEVELS][4] = {
+    {0.1f, 0.02f, 0.05f, 0.1f}, {0.1f, 0.06f, 0.05f, 0}, {0.1f, 0.06f, 0.05f, 0},
+    {0.1f, 0.06f, 0.05f, 0},    {0.1f, 0.06f, 0.05f, 0}, {0.1f, 0.06f, 0.05f, 0},
+    {0.1f, 0.06f, 0.05f, 0},    {0, 0.06f, 0.05f, 0},    {0.1f, 0.06f, 0.05f, 0}};
+
+/* FLOOR_MOB_MAPPING[floor][class] */
+static const int32_t floor_mob[LEVELS][3] = {{0, 0, 0}, {2, 2, 2}, {1, 1, 1}, {2, 3, 3}, {2, 4, 4},
+                                            {1, 5, 5}, {1, 6, 6}, {1, 7, 7}, {0, 0, 0}};
+
+static inline int type_row(int32_t type, int rows) { return read_index(type, rows); }
+
+/* is_position_in_bounds_not_in_mob_not_colliding with a collision map. */
+static int free_for(const crafter_cx_state *s, int32_t row, int32_t column,
+                    const uint8_t collision[3]) {
+  uint8_t block = map_read(s->map[level_of(s)], row, column);
+  int is_solid = solid(block), water = block == CRAFTER_CX_WATER, lava = block == CRAFTER_CX_LAVA;
+  int ground = !is_solid && !water && !lava;
+  return in_bounds(row, column) && !in_mob(s, row, column) && !is_solid &&
+         (!collision[0] || !ground) && (!collision[1] || !water) && (!collision[2] || !lava);
+}
+
+/* get_damage: the sum of (1 - defense) * damage, in order. */
+static float damage_of(const float damage[3], const float defense[3]) {
+  float sum = 0.0f;
+  for (int i = 0; i < 3; i++) sum += (1.0f - defense[i]) * damage[i];
+  return sum;
+}
+
+/* get_damage_done_to_player */
+static float damage_to_player(const crafter_cx_state *s, const float base[3]) {
+  float defense[3] = {0.0f, 0.0f, 0.0f};
+  for (int k = 0; k < CRAFTER_CX_ARMOUR; k++) {
+    defense[0] += (float)s->inventory.armour[k] * 0.1f;
+    defense[1] += (float)(s->armour_enchantments[k] == 1) * 0.2f;
+    defense[2] += (float)(s->armour_enchantments[k] == 2) * 0.2f;
+  }
+  float boss = fighting_boss(s) ? 1.5f : 1.0f, damage[3];
+  for (int i = 0; i < 3; i++) damage[i] = base[i] * boss;
+  return damage_of(damage, defense);
+}
+
+/* attack_mob_class: the creatures of one class at `row, column` on the
+ * player's floor take the damage; returns whether one was there, *killed
+ * whether it died. */
+static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, int32_t row,
+                            int32_t column, const float damage[3], int can_achieve,
+                            int mob_class, int *killed) {
+  int level = level_of(s), target = 0, any = 0;
+  for (int k = slots - 1; k >= 0; k--)
+    if (m->position[level][k][0] == row && m->position[level][k][1] == column &&
+        m->mask[level][k]) {
+      target = k;
+      any = 1;
+    }
+  int32_t type = m->type_id[level][target];
+  float hurt = damage_of(damage, mob_defense[type_row(type, 9)][mob_class]);
+  m->health[level][target] += -hurt * (float)any;
+  uint8_t old_mask = m->mask[level][target];
+  for (int f = 0; f < LEVELS; f++)
+    for (int k = 0; k < slots; k++) m->mask[f][k] = m->mask[f][k] && m->health[f][k] > 0.0f;
+  *killed = old_mask && !m->mask[level][target];
+  int achievement = mob_achievement[mob_class][type_row(type, 8)];
+  s->achievements[achievement] |= (uint8_t)(*killed && can_achieve);
+  return any;
+}
+
+/* attack_mob: returns whether a creature was there; *killed whether one died. */
+static int attack_mob(crafter_cx_state *s, int32_t row, int32_t column, const float damage[3],
+                      int can_eat, int *killed) {
+  int level = level_of(s), melee_killed, passive_killed, ranged_killed;
+  int melee = attack_mob_class(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, row, column, damage,
+                               1, MELEE, &melee_killed);
+  int passive = attack_mob_class(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS, row, column,
+                                 damage, can_eat, PASSIVE, &passive_killed);
+  if (passive_killed && can_eat) {
+    s->player_food = min32(max_food(s), s->player_food + 6);
+    s->player_hunger = 0.0f;
+  }
+  int ranged = attack_mob_class(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, row, column,
+                                damage, 1, RANGED, &ranged_killed);
+  int monster = melee_killed || ranged_killed;
+  *killed = monster || passive_killed;
+  uint8_t here = map_read(s->mob_map[level], row, column);
+  map_write(s->mob_map[level], row, column, (uint8_t)(here && !*killed));
+  s->monsters_killed[level] += monster;
+  return melee || passive || ranged;
+}
+
+/* The mob map's cells of a creature that moved from `from` to `to`:
+ * cleared where it was if it lives, set where it is if it stays. */
+static void move_on_mob_map(crafter_cx_state *s, const int32_t from[2], const int32_t to[2],
+                            uint8_t mask, uint8_t new_mask) {
+  uint8_t(*mob_map)[SIZE] = s->mob_map[level_of(s)];
+  map_write(mob_map, from[0], from[1], (uint8_t)(map_read(mob_map, from[0], from[1]) && !mask));
+  map_write(mob_map, to[0], to[1], (uint8_t)(map_read(mob_map, to[0], to[1]) || new_mask));
+}
+
+static int32_t abs32(int32_t v) { return v < 0 ? -v : v; }
+static int32_t sign32(int32_t v) { return (v > 0) - (v < 0); }
+
+/* The move towards the player: along the axis drawn (choice(p) over the
+ * axes farthest from the player), one step. */
+static void towards_player(const crafter_cx_state *s, const int32_t at[2], crafter_jaxkey key,
+                           int32_t direction[2]) {
+  int32_t d0 = abs32(s->player_position[0] - at[0]), d1 = abs32(s->player_position[1] - at[1]);
+  int32_t most = d0 > d1 ? d0 : d1;
+  float sum = (float)(d0 + d1);
+  float p[2] = {(float)(d0 == most) / sum, (float)(d1 == most) / sum};
+  int32_t axis = 0;
+  crafter_jax_choice_p(key, p, 2, &axis, 1);
+  direction[0] = direction[1] = 0;
+  int a = read_index(axis, 2);
+  direction[a] = sign32(s->player_position[a] - at[a]);
+}
+
+static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
+  int level = level_of(s);
+  int boss = fighting_boss(s);
+  const int32_t *player = s->player_position;
+
+  /* melee */
+  crafter_jaxkey carry = crafter_jax_split_inline(rng, 0);
+  rng = carry;
+  for (int k = 0; k < CRAFTER_CX_MAX_MELEE_MOBS; k++) {
+    crafter_cx_mobs *m = &s->melee_mobs;
+    crafter_jaxkey r = carry;
+    crafter_jaxkey random_key = split_off(&r), towards_key = split_off(&r),
+                   close_key = split_off(&r), next = split_off(&r);
+    int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
+    int32_t random_direction = 0;
+    crafter_jax_choice(random_key, 4, &random_direction, 1);
+    const int32_t *rd = directions[1 + random_direction];
+    int32_t toward[2];
+    towards_player(s, at, towards_key, toward);
+    int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
+    int close = (distance < 10 || boss) && crafter_jax_uniform1(close_key) < 0.75f;
+    int32_t proposed[2] = {at[0] + (close ? toward[0] : rd[0]), at[1] + (close ? toward[1] : rd[1])};
+    int attacking = distance == 1 && m->attack_cooldown[level][k] <= 0 && m->mask[level][k];
+    if (attacking) proposed[0] = at[0], proposed[1] = at[1];
+    int32_t type = m->type_id[level][k];
+    const float *base = mob_damage[type_row(type, 8)][MELEE];
+    float sleeping = s->is_sleeping ? 3.5f : 1.0f, scaled[3];
+    for (int i = 0; i < 3; i++) scaled[i] = base[i] * sleeping;
+    float damage = damage_to_player(s, scaled);
+    int32_t cooldown = attacking ? 5 : m->attack_cooldown[level][k] - 1;
+    if (attacking) {
+      s->player_health = s->player_health - damage;
+      if (s->is_sleeping) s->achievements[WAKE_UP] = 1;
+      s->is_sleeping = 0;
+      s->is_resting = 0;
+    } else {
+      s->player_health = s->player_health - damage * 0.0f;
+    }
+    int32_t position[2] = {at[0], at[1]};
+    if (free_for(s, proposed[0], proposed[1], mob_collision[type_row(type, 9)][MELEE]))
+      position[0] = proposed[0], position[1] = proposed[1];
+    int stays = distance < DESPAWN_DISTANCE || boss;
+    uint8_t new_mask = (uint8_t)(m->mask[level][k] && stays);
+    move_on_mob_map(s, at, position, m->mask[level][k], new_mask);
+    m->position[level][k][0] = position[0];
+    m->position[level][k][1] = position[1];
+    m->attack_cooldown[level][k] = cooldown;
+    m->mask[level][k] = new_mask;
+    carry = next;
+  }
+
+  /* passive */
+  carry = crafter_jax_split_inline(carry, 0);
+  for (int k = 0; k < CRAFTER_CX_MAX_PASSIVE_MOBS; k++) {
+    crafter_cx_mobs *m = &s->passive_mobs;
+    crafter_jaxkey random_key = split_off(&carry);
+    int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
+    int32_t random_direction = 0;
+    crafter_jax_choice(random_key, 8, &random_direction, 1);
+    const int32_t *rd = directions[1 + random_direction];
+    int32_t proposed[2] = {at[0] + rd[0], at[1] + rd[1]};
+    int32_t type = m->type_id[level][k];
+    int32_t position[2] = {at[0], at[1]};
+    if (free_for(s, proposed[0], proposed[1], mob_collision[type_row(type, 9)][PASSIVE]))
+      position[0] = proposed[0], position[1] = proposed[1];
+    int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
+    uint8_t new_mask = (uint8_t)(m->mask[level][k] && distance < DESPAWN_DISTANCE);
+    move_on_mob_map(s, at, position, m->mask[level][k], new_mask);
+    m->position[level][k][0] = position[0];
+    m->position[level][k][1] = position[1];
+    m->mask[level][k] = new_mask;
+  }
+
+  /* ranged */
+  carry = crafter_jax_split_inline(carry, 0);
+  for (int k = 0; k < CRAFTER_CX_MAX_RANGED_MOBS; k++) {
+    crafter_cx_mobs *m = &s->ranged_mobs;
+    crafter_jaxkey random_key = split_off(&carry), towards_key = split_off(&carry),
+                   keep_key = split_off(&carry);
+    int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
+    int32_t random_direction = 0;
+    crafter_jax_choice(random_key, 4, &random_direction, 1);
+    const int32_t *rd = directions[1 + random_direction];
+    int32_t random_proposed[2] = {at[0] + rd[0], at[1] + rd[1]};
+    int32_t toward[2];
+    towards_player(s, at, towards_key, toward);
+    int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
+    int far = distance >= 6, too_close = distance <= 3;
+    int32_t proposed[2] = {random_proposed[0], random_proposed[1]};
+    if (far) proposed[0] = at[0] + toward[0], proposed[1] = at[1] + toward[1];
+    if (too_close) proposed[0] = at[0] - toward[0], proposed[1] = at[1] - toward[1];
+    if (!(crafter_jax_uniform1(keep_key) > 0.85f))
+      proposed[0] = random_proposed[0], proposed[1] = random_proposed[1];
+    int32_t type = m->type_id[level][k];
+    const uint8_t *collision = mob_collision[type_row(type, 9)][RANGED];
+    int attacking = (distance >= 4 && distance <= 5) ||
+                    (too_close && !free_for(s, proposed[0], proposed[1], collision));
+    attacking = attacking && m->attack_cooldown[level][k] <= 0 && m->mask[level][k];
+    int live = 0;
+    for (int j = 0; j < CRAFTER_CX_MAX_MOB_PROJECTILES; j++) live += s->mob_projectiles.mask[level][j];
+    if (attacking && live < CRAFTER_CX_MAX_MOB_PROJECTILES) {
+      int slot = 0;
+      while (slot < CRAFTER_CX_MAX_MOB_PROJECTILES - 1 && s->mob_projectiles.mask[level][slot]) slot++;
+      if (s->mob_projectiles.mask[level][slot]) slot = 0;
+      s->mob_projectiles.position[level][slot][0] = at[0];
+      s->mob_projectiles.position[level][slot][1] = at[1];
+      s->mob_projectiles.mask[level][slot] = 1;
+      s->mob_projectiles.type_id[level][slot] = ranged_projectile[type_row(type, 8)];
+      s->mob_projectile_directions[level][slot][0] = toward[0];
+      s->mob_projectile_directions[level][slot][1] = toward[1];
+    }
+    if (attacking) proposed[0] = at[0], proposed[1] = at[1];
+    int32_t cooldown = attacking ? 4 : m->attack_cooldown[level][k] - 1;
+    int32_t position[2] = {at[0], at[1]};
+    if (free_for(s, proposed[0], proposed[1], collision))
+      position[0] = proposed[0], position[1] = proposed[1];
+    int stays = distance < DESPAWN_DISTANCE || boss;
+    uint8_t new_mask = (uint8_t)(m->mask[level][k] && stays);
+    move_on_mob_map(s, at, position, m->mask[level][k], new_mask);
+    m->position[level][k][0] = position[0];
+    m->position[level][k][1] = position[1];
+    m->attack_cooldown[level][k] = cooldown;
+    m->mask[level][k] = new_mask;
+  }
+
+  /* the creatures' projectiles */
+  for (int k = 0; k < CRAFTER_CX_MAX_MOB_PROJECTILES; k++) {
+    crafter_cx_mobs *m = &s->mob_projectiles;
+    int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
+    int32_t to[2] = {at[0] + s->mob_projectile_directions[level][k][0],
+                     at[1] + s->mob_projectile_directions[level][k][1]};
+    uint8_t block = map_read(s->map[level], to[0], to[1]);
+    int wall = solid(block) && block != CRAFTER_CX_WATER;
+    int go_on = in_bounds(to[0], to[1]) && !wall && !in_mob(s, to[0], to[1]);
+    uint8_t mask = m->mask[level][k];
+    int hit = mask && ((at[0] == player[0] && at[1] == player[1]) ||
+                       (to[0] == player[0] && to[1] == player[1]));
+    go_on = go_on && !hit;
+    uint8_t there = map_read(s->map[level], to[0], to[1]);
+    int removing = (there == CRAFTER_CX_FURNACE || there == CRAFTER_CX_CRAFTING_TABLE) && mask;
+    float damage =
+        damage_to_player(s, mob_damage[type_row(m->type_id[level][k], 8)][PROJECTILE]);
+    m->position[level][k][0] = to[0];
+    m->position[level][k][1] = to[1];
+    m->mask[level][k] = (uint8_t)(go_on && mask);
+    s->player_health = s->player_health - damage * (float)hit;
+    if (hit) s->is_sleeping = 0, s->is_resting = 0;
+    map_write(s->map[level], to[0], to[1], removing ? (uint8_t)CRAFTER_CX_PATH : there);
+  }
+
+  /* the player's projectiles */
+  for (int k = 0; k < CRAFTER_CX_MAX_PLAYER_PROJECTILES; k++) {
+    crafter_cx_mobs *m = &s->player_projectiles;
+    int32_t type = m->type_id[level][k];
+    uint8_t mask = m->mask[level][k];
+    const float *base = mob_damage[type_row(type, 8)][PROJECTILE];
+    float damage[3];
+    for (int i = 0; i < 3; i++) damage[i] = base[i] * (float)mask;
+    int arrow = type == ARROW || type == ARROW2;
+    float add[3] = {0.0f, 0.0f, 0.0f};
+    add[read_index(s->bow_enchantment, 3)] = damage[0] * 0.5f;
+    add[0] = 0.0f;
+    if (arrow)
+      for (int i = 0; i < 3; i++) damage[i] += add[i];
+    float arrow_coeff = 1.0f + 0.2f * (float)(s->player_dexterity - 1);
+    float magic_coeff = 1.0f + 0.5f * (float)(s->player_intelligence - 1);
+    for (int i = 0; i < 3; i++) damage[i] *= arrow ? arrow_coeff : 1.0f;
+    int magic = type == FIREBALL || type == ICEBALL;
+    for (int i = 0; i < 3; i++) damage[i] *= magic ? magic_coeff : 1.0f;
+    int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
+    int32_t to[2] = {at[0] + s->player_projectile_directions[level][k][0],
+                     at[1] + s->player_projectile_directions[level][k][1]};
+    uint8_t block = map_read(s->map[level], to[0], to[1]);
+    int wall = solid(block) && block != CRAFTER_CX_WATER;
+    int killed;
+    int attacked0 = attack_mob(s, at[0], at[1], damage, 0, &killed);
+    for (int i = 0; i < 3; i++) damage[i] = damage[i] * (float)(1 - attacked0);
+    int attacked1 = attack_mob(s, to[0], to[1], damage, 0, &killed);
+    int go_on = in_bounds(to[0], to[1]) && !wall && !(attacked0 || attacked1);
+    m->position[level][k][0] = to[0];
+    m->position[level][k][1] = to[1];
+    m->mask[level][k] = (uint8_t)(go_on && mask);
+  }
+}
+
+/* spawn_mobs' placing of one new creature of a class: when `spawning`,
+ * at the cell drawn from the allowed ones; the type is set whether or not. */
+static void place_new_mob(crafter_cx_state *s, crafter_cx_mobs *m, int slots, int spawning,
+                          int32_t cell, int32_t type, int mob_class) {
+  int level = level_of(s), slot = 0;
+  while (slot < slots - 1 && m->mask[level][slot]) slot++;
+  if (m->mask[level][slot]) slot = 0;
+  if (spawning) {
+    m->position[level][slot][0] = cell / SIZE;
+    m->position[level][slot][1] = cell % SIZE;
+    m->health[level][slot] = mob_health[type_row(type, 9)][mob_class];
+    m->mask[level][slot] = 1;
+  }
+  m->type_id[level][slot] = type;
+  const int32_t *at = m->position[level][slot];
+  uint8_t here = map_read(s->mob_map[level], at[0], at[1]);
+  map_write(s->mob_map[level], at[0], at[1], (uint8_t)(here || m->mask[level][slot]));
+}
+
+static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
+  int level = level_of(s), boss = fighting_boss(s);
+  const int32_t *player = s->player_position;
+  static const long CELLS = SIZE * SIZE;
+  uint8_t valid[SIZE * SIZE], grave[SIZE * SIZE], water[SIZE * SIZE];
+  int32_t distance2[SIZE * SIZE];
+  for (int r = 0; r < SIZE; r++)
+    for (int c = 0; c < SIZE; c++) {
+      uint8_t b = s->map[level][r][c];
+      int i = r * SIZE + c;
+      valid[i] = b == CRAFTER_CX_GRASS || b == CRAFTER_CX_PATH || b == CRAFTER_CX_FIRE_GRASS ||
+                 b == CRAFTER_CX_ICE_GRASS;
+      grave[i] = b == CRAFTER_CX_GRAVE || b == CRAFTER_CX_GRAVE2 || b == CRAFTER_CX_GRAVE3;
+      water[i] = b == CRAFTER_CX_WATER;
+      int32_t dr = r - player[0], dc = c - player[1];
+      distance2[i] = dr * dr + dc * dc;
+    }
+  int32_t coeff = 1 + (s->monsters_killed[level] < MONSTERS_KILLED_TO_CLEAR_LEVEL) * 2;
+  if (boss) coeff *= (s->boss_timesteps_to_spawn_this_round >= 1) * 1000;
+  uint8_t allowed[SIZE * SIZE];
+  int32_t cell = 0;
+
+  /* passive */
+  crafter_jaxkey chance_key = split_off(&rng), cell_key = split_off(&rng);
+  int live = 0;
+  for (int k = 0; k < CRAFTER_CX_MAX_PASSIVE_MOBS; k++) live += s->passive_mobs.mask[level][k];
+  int spawning = live < CRAFTER_CX_MAX_PASSIVE_MOBS &&
+                 crafter_jax_uniform1(chance_key) < floor_spawn_chance[level][PASSIVE] && !boss;
+  long count = 0;
+  for (long i = 0; i < CELLS; i++) {
+    allowed[i] = valid[i] && distance2[i] > 9 && distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
+                 !s->mob_map[level][i / SIZE][i % SIZE];
+    count += allowed[i];
+  }
+  spawning = spawning && count > 0;
+  if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
+  place_new_mob(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS, spawning, cell,
+                floor_mob[level][PASSIVE], PASSIVE);
+
+  /* melee */
+  chance_key = split_off(&rng), cell_key = split_off(&rng);
+  live = 0;
+  for (int k = 0; k < CRAFTER_CX_MAX_MELEE_MOBS; k++) live += s->melee_mobs.mask[level][k];
+  int32_t type = boss ? floor_mob[read_index(s->boss_progress, LEVELS)][MELEE] : floor_mob[level][MELEE];
+  float dark = 1.0f - s->light_level;
+  float chance = fmaf(dark * dark, floor_spawn_chance[level][3], floor_spawn_chance[level][MELEE]);
+  spawning = live < CRAFTER_CX_MAX_MELEE_MOBS &&
+             crafter_jax_uniform1(chance_key) < chance * (float)coeff;
+  count = 0;
+  for (long i = 0; i < CELLS; i++) {
+    int range = boss ? distance2[i] <= 36 : distance2[i] > 81;
+    allowed[i] = (boss ? grave[i] : valid[i]) && range &&
+                 distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
+                 !s->mob_map[level][i / SIZE][i % SIZE];
+    count += allowed[i];
+  }
+  spawning = spawning && count > 0;
+  if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
+  place_new_mob(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, spawning, cell, type, MELEE);
+
+  /* ranged */
+  chance_key = split_off(&rng), cell_key = split_off(&rng);
+  live = 0;
+  for (int k = 0; k < CRAFTER_CX_MAX_RANGED_MOBS; k++) live += s->ranged_mobs.mask[level][k];
+  type = boss ? floor_mob[read_index(s->boss_progress, LEVELS)][RANGED] : floor_mob[level][RANGED];
+  spawning = live < CRAFTER_CX_MAX_RANGED_MOBS &&
+             crafter_jax_uniform1(chance_key) < floor_spawn_chance[level][RANGED] * (float)coeff;
+  count = 0;
+  for (long i = 0; i < CELLS; i++) {
+    int range = boss ? distance2[i] <= 36 : distance2[i] > 81;
+    uint8_t kind = boss ? grave[i] : type == 5 ? water[i] : valid[i];
+    allowed[i] = kind && range && distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
+                 !s->mob_map[level][i / SIZE][i % SIZE];
+    count += allowed[i];
+  }
+  spawning = spawning && count > 0;
+  if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
+  place_new_mob(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, spawning, cell, type, RANGED);
 }
 
 /* ---- the step's parts ---- */
@@ -354,12 +804,6 @@ struct keys {
   crafter_jaxkey do_action, read_book, enchant, update_mobs, spawn_mobs, state_rng;
 };
 
-/* rng, _rng = split(rng): *rng moves on, _rng is returned. */
-static inline crafter_jaxkey split_off(crafter_jaxkey *rng) {
-  crafter_jaxkey sub = crafter_jax_split_inline(*rng, 1);
-  *rng = crafter_jax_split_inline(*rng, 0);
-  return sub;
-}
 
 static void split_keys(crafter_jaxkey rng, struct keys *k) {
   k->do_action = split_off(&rng);
@@ -382,6 +826,8 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
   boss_logic(s);
   level_up_attributes(s, action);
   move_player(s, action);
+  update_mobs(s, keys.update_mobs);
+  spawn_mobs(s, keys.spawn_mobs);
   update_plants(s);
   update_intrinsics(s, action);
   clip_inventory_and_intrinsics(s);
