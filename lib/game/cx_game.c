@@ -28,6 +28,7 @@ enum { SIZE = CRAFTER_CX_MAP_SIZE, LEVELS = CRAFTER_CX_LEVELS };
 /* Craftax's Action numbers the step tests. */
 enum {
   NOOP = 0,
+  DO = 5,
   SLEEP = 6,
   REST = 17,
   DESCEND = 18,
@@ -41,10 +42,12 @@ enum {
 enum {
   COLLECT_WOOD = 0,
   COLLECT_SAPLING = 3,
+  COLLECT_DRINK = 4,
   MAKE_WOOD_PICKAXE = 5,
   MAKE_WOOD_SWORD = 6,
   COLLECT_STONE = 9,
   MAKE_STONE_PICKAXE = 13,
+  EAT_PLANT = 11,
   MAKE_STONE_SWORD = 14,
   WAKE_UP = 15,
   COLLECT_COAL = 17,
@@ -63,11 +66,13 @@ enum {
   ENTER_FIRE_REALM = 33,
   ENTER_ICE_REALM = 34,
   ENTER_GRAVEYARD = 35,
+  DAMAGE_NECROMANCER = 48,
   DEFEAT_NECROMANCER = 49,
   FIND_BOW = 52,
   COLLECT_SAPPHIRE = 54,
   COLLECT_RUBY = 59,
-  MAKE_DIAMOND_PICKAXE = 60
+  MAKE_DIAMOND_PICKAXE = 60,
+  OPEN_CHEST = 61
 };
 
 /* EnvParams' and the constants' numbers. */
@@ -622,6 +627,137 @@ static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   place_new_mob(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, spawning, cell, type, RANGED);
 }
 
+/* add_items_from_chest: what a chest gives (only called when one is
+ * opened: every amount is multiplied by that). */
+static void add_items_from_chest(crafter_cx_state *s, crafter_jaxkey rng,
+                                 crafter_cx_inventory *v) {
+  static const float ore_p[5] = {0.3f, 0.3f, 0.15f, 0.125f, 0.125f};
+  static const float tool_p[4] = {0.4f, 0.3f, 0.2f, 0.1f};
+  int level = level_of(s);
+  int torch = crafter_jax_uniform1(split_off(&rng)) < 0.6f;
+  int32_t torches = crafter_jax_randint1(split_off(&rng), 4, 8) * torch;
+  int ore = crafter_jax_uniform1(split_off(&rng)) < 0.6f;
+  int32_t ore_id = 0;
+  crafter_jax_choice_p(split_off(&rng), ore_p, 5, &ore_id, 1);
+  crafter_jaxkey amount_key = split_off(&rng);
+  int32_t coal = crafter_jax_randint1(amount_key, 1, 4) * (ore_id == 0) * ore;
+  int32_t iron = crafter_jax_randint1(amount_key, 1, 3) * (ore_id == 1) * ore;
+  int32_t diamond = (ore_id == 2) * ore, sapphire = (ore_id == 3) * ore, ruby = (ore_id == 4) * ore;
+  int potion = crafter_jax_uniform1(split_off(&rng)) < 0.5f;
+  int32_t potion_index = crafter_jax_randint1(split_off(&rng), 0, 6);
+  int32_t potion_amount = crafter_jax_randint1(split_off(&rng), 1, 3);
+  int arrows = crafter_jax_uniform1(split_off(&rng)) < 0.25f;
+  int32_t arrow_amount = crafter_jax_randint1(split_off(&rng), 1, 5) * arrows;
+  int tool = crafter_jax_uniform1(split_off(&rng)) < 0.2f;
+  int32_t tool_id = crafter_jax_randint1(split_off(&rng), 0, 2);
+  int looting_pickaxe = tool && tool_id == 0;
+  int32_t pick = 0;
+  crafter_jax_choice_p(split_off(&rng), tool_p, 4, &pick, 1);
+  int32_t pickaxe = max32((pick + 1) * looting_pickaxe, v->pickaxe);
+  int looting_sword = tool && tool_id == 1;
+  int32_t sw = 0;
+  crafter_jax_choice_p(split_off(&rng), tool_p, 4, &sw, 1);
+  int32_t sword = max32((sw + 1) * looting_sword, v->sword);
+  int bow = s->player_level == 1 && !s->chests_opened[level];
+  int book = !s->chests_opened[level] && (s->player_level == 3 || s->player_level == 4);
+  v->torches += torches;
+  v->coal += coal;
+  v->iron += iron;
+  v->diamond += diamond;
+  v->sapphire += sapphire;
+  v->ruby += ruby;
+  v->arrows += arrow_amount;
+  if (looting_pickaxe) v->pickaxe = pickaxe;
+  if (looting_sword) v->sword = sword;
+  v->potions[read_index(potion_index, CRAFTER_CX_POTIONS)] += potion_amount * potion;
+  if (bow) v->bow = 1;
+  v->books += book;
+}
+
+/* get_player_damage_vector */
+static void player_damage(const crafter_cx_state *s, float damage[3]) {
+  static const int32_t physical_damages[5] = {1, 2, 3, 5, 8};
+  int32_t physical = physical_damages[read_index(s->inventory.sword, 5)];
+  float fire = (float)(physical * (s->sword_enchantment == 1)) * 0.5f;
+  float ice = (float)(physical * (s->sword_enchantment == 2)) * 0.5f;
+  float magic = 1.0f + 0.05f * (float)(s->player_intelligence - 1);
+  damage[0] = (float)physical * (1.0f + 0.25f * (float)(s->player_strength - 1));
+  damage[1] = fire * magic;
+  damage[2] = ice * magic;
+}
+
+/* is_boss_vulnerable */
+static int boss_vulnerable(const crafter_cx_state *s) {
+  int level = level_of(s), live = 0;
+  for (int k = 0; k < CRAFTER_CX_MAX_MELEE_MOBS; k++) live += s->melee_mobs.mask[level][k];
+  for (int k = 0; k < CRAFTER_CX_MAX_RANGED_MOBS; k++) live += s->ranged_mobs.mask[level][k];
+  return live == 0 && s->boss_timesteps_to_spawn_this_round <= 0;
+}
+
+/* do_action, when the action is DO. */
+static void do_action(crafter_cx_state *s, crafter_jaxkey rng) {
+  int level = level_of(s);
+  const int32_t *d = direction_of(s->player_direction);
+  int32_t row = s->player_position[0] + d[0], column = s->player_position[1] + d[1];
+  float damage[3];
+  player_damage(s, damage);
+  int killed;
+  int attacked = attack_mob(s, row, column, damage, 1, &killed);
+
+  uint8_t block = map_read(s->map[level], row, column), new_block = block;
+  crafter_cx_inventory v = s->inventory;
+  int32_t pickaxe = s->inventory.pickaxe;
+  switch (block) {
+  case CRAFTER_CX_TREE: new_block = CRAFTER_CX_GRASS; v.wood += 1; break;
+  case CRAFTER_CX_FIRE_TREE: new_block = CRAFTER_CX_FIRE_GRASS; v.wood += 1; break;
+  case CRAFTER_CX_ICE_SHRUB: new_block = CRAFTER_CX_ICE_GRASS; v.wood += 1; break;
+  case CRAFTER_CX_STONE: if (pickaxe >= 1) new_block = CRAFTER_CX_PATH, v.stone += 1; break;
+  case CRAFTER_CX_FURNACE: case CRAFTER_CX_CRAFTING_TABLE: new_block = CRAFTER_CX_PATH; break;
+  case CRAFTER_CX_COAL: if (pickaxe >= 1) new_block = CRAFTER_CX_PATH, v.coal += 1; break;
+  case CRAFTER_CX_IRON: if (pickaxe >= 2) new_block = CRAFTER_CX_PATH, v.iron += 1; break;
+  case CRAFTER_CX_DIAMOND: if (pickaxe >= 3) new_block = CRAFTER_CX_PATH, v.diamond += 1; break;
+  case CRAFTER_CX_SAPPHIRE: if (pickaxe >= 4) new_block = CRAFTER_CX_PATH, v.sapphire += 1; break;
+  case CRAFTER_CX_RUBY: if (pickaxe >= 4) new_block = CRAFTER_CX_PATH, v.ruby += 1; break;
+  case CRAFTER_CX_RIPE_PLANT: new_block = CRAFTER_CX_PLANT; break;
+  case CRAFTER_CX_STALAGMITE: if (pickaxe >= 1) new_block = CRAFTER_CX_PATH, v.stone += 1; break;
+  case CRAFTER_CX_CHEST: new_block = CRAFTER_CX_PATH; break;
+  default: break;
+  }
+  crafter_jaxkey sapling_key = split_off(&rng);
+  if (block == CRAFTER_CX_GRASS && crafter_jax_uniform1(sapling_key) < 0.1f) v.sapling += 1;
+  int drinking = block == CRAFTER_CX_WATER || block == CRAFTER_CX_FOUNTAIN;
+  int eating = block == CRAFTER_CX_RIPE_PLANT;
+  int opening = block == CRAFTER_CX_CHEST;
+  crafter_jaxkey chest_key = split_off(&rng);
+  if (opening) add_items_from_chest(s, chest_key, &v);
+
+  int damaging_boss = block == CRAFTER_CX_NECROMANCER && boss_vulnerable(s) && fighting_boss(s);
+  s->chests_opened[level] |= (uint8_t)opening;
+  s->boss_progress += damaging_boss;
+  if (damaging_boss) s->boss_timesteps_to_spawn_this_round = 7;
+
+  if (!in_bounds(row, column) || attacked) return;
+  map_write(s->map[level], row, column, new_block);
+  s->inventory = v;
+  if (drinking) {
+    s->player_drink = min32(max_food(s), s->player_drink + 1);
+    s->player_thirst = 0.0f;
+    s->achievements[COLLECT_DRINK] = 1;
+  }
+  if (eating) {
+    s->player_food = min32(max_food(s), s->player_food + 4);
+    s->player_hunger = 0.0f;
+    s->achievements[EAT_PLANT] = 1;
+    int plant = 0;
+    for (int k = CRAFTER_CX_MAX_GROWING_PLANTS - 1; k >= 0; k--)
+      if (s->growing_plants_positions[k][0] == row && s->growing_plants_positions[k][1] == column)
+        plant = k;
+    s->growing_plants_age[plant] = 0;
+  }
+  if (opening) s->achievements[OPEN_CHEST] = 1;
+  if (damaging_boss) s->achievements[DAMAGE_NECROMANCER] = 1;
+}
+
 /* ---- the step's parts ---- */
 
 static void change_floor(crafter_cx_state *s, int action) {
@@ -823,6 +959,7 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
   if (s->is_sleeping || s->is_resting) action = NOOP;
 
   change_floor(s, action);
+  if (action == DO) do_action(s, keys.do_action);
   boss_logic(s);
   level_up_attributes(s, action);
   move_player(s, action);
@@ -853,7 +990,9 @@ int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action,
                         int *done) {
   *reward = crafter_cx_game_step(state, crafter_jax_split_inline(key, 0), action);
   *done = crafter_cx_game_over(state);
-  if (*done && crafter_cx_generate_world(crafter_jax_split_inline(key, 1), state) != 0) return -1;
+  /* reset_env(key_reset) hands generate_world split(key_reset)[1] */
+  crafter_jaxkey world_key = crafter_jax_split_inline(crafter_jax_split_inline(key, 1), 1);
+  if (*done && crafter_cx_generate_world(world_key, state) != 0) return -1;
   return 0;
 }
 
