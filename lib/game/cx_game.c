@@ -30,26 +30,55 @@ enum {
   NOOP = 0,
   DO = 5,
   SLEEP = 6,
+  PLACE_STONE_ACTION = 7,
+  PLACE_TABLE_ACTION = 8,
+  PLACE_FURNACE_ACTION = 9,
+  PLACE_PLANT_ACTION = 10,
+  MAKE_WOOD_PICKAXE_ACTION = 11,
+  MAKE_STONE_PICKAXE_ACTION = 12,
+  MAKE_IRON_PICKAXE_ACTION = 13,
+  MAKE_WOOD_SWORD_ACTION = 14,
+  MAKE_STONE_SWORD_ACTION = 15,
+  MAKE_IRON_SWORD_ACTION = 16,
   REST = 17,
   DESCEND = 18,
   ASCEND = 19,
+  MAKE_DIAMOND_PICKAXE_ACTION = 20,
+  MAKE_DIAMOND_SWORD_ACTION = 21,
+  MAKE_IRON_ARMOUR_ACTION = 22,
+  MAKE_DIAMOND_ARMOUR_ACTION = 23,
+  SHOOT_ARROW = 24,
+  MAKE_ARROW_ACTION = 25,
+  CAST_FIREBALL_ACTION = 26,
+  CAST_ICEBALL_ACTION = 27,
+  PLACE_TORCH_ACTION = 28,
+  DRINK_POTION_RED = 29,
+  READ_BOOK = 35,
+  ENCHANT_SWORD_ACTION = 36,
+  ENCHANT_ARMOUR_ACTION = 37,
+  MAKE_TORCH_ACTION = 38,
   LEVEL_UP_DEXTERITY = 39,
   LEVEL_UP_STRENGTH = 40,
-  LEVEL_UP_INTELLIGENCE = 41
+  LEVEL_UP_INTELLIGENCE = 41,
+  ENCHANT_BOW = 42
 };
 
 /* Craftax's Achievement numbers the step sets. */
 enum {
   COLLECT_WOOD = 0,
+  PLACE_TABLE = 1,
   COLLECT_SAPLING = 3,
   COLLECT_DRINK = 4,
   MAKE_WOOD_PICKAXE = 5,
   MAKE_WOOD_SWORD = 6,
+  PLACE_PLANT = 7,
   COLLECT_STONE = 9,
+  PLACE_STONE = 10,
   MAKE_STONE_PICKAXE = 13,
   EAT_PLANT = 11,
   MAKE_STONE_SWORD = 14,
   WAKE_UP = 15,
+  PLACE_FURNACE = 16,
   COLLECT_COAL = 17,
   COLLECT_IRON = 18,
   COLLECT_DIAMOND = 19,
@@ -57,7 +86,10 @@ enum {
   MAKE_IRON_SWORD = 21,
   MAKE_ARROW = 22,
   MAKE_TORCH = 23,
+  PLACE_TORCH = 24,
   MAKE_DIAMOND_SWORD = 25,
+  MAKE_IRON_ARMOUR = 26,
+  MAKE_DIAMOND_ARMOUR = 27,
   ENTER_GNOMISH_MINES = 28,
   ENTER_DUNGEON = 29,
   ENTER_SEWERS = 30,
@@ -69,10 +101,18 @@ enum {
   DAMAGE_NECROMANCER = 48,
   DEFEAT_NECROMANCER = 49,
   FIND_BOW = 52,
+  FIRE_BOW = 53,
   COLLECT_SAPPHIRE = 54,
+  LEARN_FIREBALL = 55,
+  CAST_FIREBALL = 56,
+  LEARN_ICEBALL = 57,
+  CAST_ICEBALL = 58,
   COLLECT_RUBY = 59,
   MAKE_DIAMOND_PICKAXE = 60,
-  OPEN_CHEST = 61
+  OPEN_CHEST = 61,
+  DRINK_POTION = 62,
+  ENCHANT_SWORD = 63,
+  ENCHANT_ARMOUR = 64
 };
 
 /* EnvParams' and the constants' numbers. */
@@ -758,6 +798,271 @@ static void do_action(crafter_cx_state *s, crafter_jaxkey rng) {
   if (damaging_boss) s->achievements[DAMAGE_NECROMANCER] = 1;
 }
 
+/* ---- crafting, placing, shooting, spells, potions, books, enchanting ---- */
+
+/* CLOSE_BLOCKS */
+static const int32_t close_blocks[8][2] = {{0, -1}, {0, 1}, {-1, 0}, {1, 0},
+                                           {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+
+/* is_near_block */
+static int near_block(const crafter_cx_state *s, uint8_t block) {
+  int level = level_of(s);
+  for (int k = 0; k < 8; k++) {
+    int32_t row = s->player_position[0] + close_blocks[k][0];
+    int32_t column = s->player_position[1] + close_blocks[k][1];
+    if (in_bounds(row, column) && map_read(s->map[level], row, column) == block) return 1;
+  }
+  return 0;
+}
+
+static void do_crafting(crafter_cx_state *s, int action) {
+  int table = near_block(s, CRAFTER_CX_CRAFTING_TABLE);
+  int furnace = near_block(s, CRAFTER_CX_FURNACE);
+  crafter_cx_inventory *v = &s->inventory;
+  if (!table) return; /* every recipe needs the table */
+  switch (action) {
+  case MAKE_WOOD_PICKAXE_ACTION:
+    if (v->wood >= 1 && v->pickaxe < 1) v->wood -= 1, v->pickaxe = 1;
+    break;
+  case MAKE_STONE_PICKAXE_ACTION:
+    if (v->wood >= 1 && v->stone >= 1 && v->pickaxe < 2) v->stone -= 1, v->wood -= 1, v->pickaxe = 2;
+    break;
+  case MAKE_IRON_PICKAXE_ACTION:
+    if (furnace && v->wood >= 1 && v->stone >= 1 && v->iron >= 1 && v->coal >= 1 && v->pickaxe < 3)
+      v->iron -= 1, v->wood -= 1, v->stone -= 1, v->coal -= 1, v->pickaxe = 3;
+    break;
+  case MAKE_DIAMOND_PICKAXE_ACTION:
+    if (v->wood >= 1 && v->diamond >= 3 && v->pickaxe < 4) v->diamond -= 3, v->wood -= 1, v->pickaxe = 4;
+    break;
+  case MAKE_WOOD_SWORD_ACTION:
+    if (v->wood >= 1 && v->sword < 1) v->wood -= 1, v->sword = 1;
+    break;
+  case MAKE_STONE_SWORD_ACTION:
+    if (v->stone >= 1 && v->wood >= 1 && v->sword < 2) v->wood -= 1, v->stone -= 1, v->sword = 2;
+    break;
+  case MAKE_IRON_SWORD_ACTION:
+    if (furnace && v->iron >= 1 && v->wood >= 1 && v->stone >= 1 && v->coal >= 1 && v->sword < 3)
+      v->wood -= 1, v->iron -= 1, v->stone -= 1, v->coal -= 1, v->sword = 3;
+    break;
+  case MAKE_DIAMOND_SWORD_ACTION:
+    if (v->diamond >= 2 && v->wood >= 1 && v->sword < 4) v->wood -= 1, v->diamond -= 2, v->sword = 4;
+    break;
+  case MAKE_IRON_ARMOUR_ACTION:
+    if (furnace && v->iron >= 3 && v->coal >= 3)
+      for (int k = 0; k < CRAFTER_CX_ARMOUR; k++)
+        if (v->armour[k] < 1) {
+          v->iron -= 3, v->coal -= 3, v->armour[k] = 1;
+          s->achievements[MAKE_IRON_ARMOUR] = 1;
+          break;
+        }
+    break;
+  case MAKE_DIAMOND_ARMOUR_ACTION:
+    if (v->diamond >= 3)
+      for (int k = 0; k < CRAFTER_CX_ARMOUR; k++)
+        if (v->armour[k] < 2) {
+          v->diamond -= 3, v->armour[k] = 2;
+          s->achievements[MAKE_DIAMOND_ARMOUR] = 1;
+          break;
+        }
+    break;
+  case MAKE_ARROW_ACTION:
+    if (v->stone >= 1 && v->wood >= 1 && v->arrows < 99) v->wood -= 1, v->stone -= 1, v->arrows += 2;
+    break;
+  case MAKE_TORCH_ACTION:
+    if (v->coal >= 1 && v->wood >= 1 && v->torches < 99) v->wood -= 1, v->coal -= 1, v->torches += 4;
+    break;
+  default:
+    break;
+  }
+}
+
+/* TORCH_LIGHT_MAP: clip(1 - distance / 5, 0, 1) over a 9x9 square, as
+ * the constant holds it. */
+static const float torch_light[9][9] = {
+    {0.0f, 0.0f, 0.10557276010513306f, 0.17537885904312134f, 0.19999998807907104f, 0.17537885904312134f, 0.10557276010513306f, 0.0f, 0.0f},
+    {0.0f, 0.15147191286087036f, 0.2788897156715393f, 0.3675444722175598f, 0.3999999761581421f, 0.3675444722175598f, 0.2788897156715393f, 0.15147191286087036f, 0.0f},
+    {0.10557276010513306f, 0.2788897156715393f, 0.4343145489692688f, 0.5527863502502441f, 0.6000000238418579f, 0.5527863502502441f, 0.4343145489692688f, 0.2788897156715393f, 0.10557276010513306f},
+    {0.17537885904312134f, 0.3675444722175598f, 0.5527863502502441f, 0.717157244682312f, 0.800000011920929f, 0.717157244682312f, 0.5527863502502441f, 0.3675444722175598f, 0.17537885904312134f},
+    {0.19999998807907104f, 0.3999999761581421f, 0.6000000238418579f, 0.800000011920929f, 1.0f, 0.800000011920929f, 0.6000000238418579f, 0.3999999761581421f, 0.19999998807907104f},
+    {0.17537885904312134f, 0.3675444722175598f, 0.5527863502502441f, 0.717157244682312f, 0.800000011920929f, 0.717157244682312f, 0.5527863502502441f, 0.3675444722175598f, 0.17537885904312134f},
+    {0.10557276010513306f, 0.2788897156715393f, 0.4343145489692688f, 0.5527863502502441f, 0.6000000238418579f, 0.5527863502502441f, 0.4343145489692688f, 0.2788897156715393f, 0.10557276010513306f},
+    {0.0f, 0.15147191286087036f, 0.2788897156715393f, 0.3675444722175598f, 0.3999999761581421f, 0.3675444722175598f, 0.2788897156715393f, 0.15147191286087036f, 0.0f},
+    {0.0f, 0.0f, 0.10557276010513306f, 0.17537885904312134f, 0.19999998807907104f, 0.17537885904312134f, 0.10557276010513306f, 0.0f, 0.0f}};
+
+/* CAN_PLACE_ITEM_MAPPING: grass, sand, path, fire grass, ice grass. */
+static int can_place_item(uint8_t block) {
+  return block == CRAFTER_CX_GRASS || block == CRAFTER_CX_SAND || block == CRAFTER_CX_PATH ||
+         block == CRAFTER_CX_FIRE_GRASS || block == CRAFTER_CX_ICE_GRASS;
+}
+
+static void place_block(crafter_cx_state *s, int action) {
+  int level = level_of(s);
+  const int32_t *d = direction_of(s->player_direction);
+  int32_t row = s->player_position[0] + d[0], column = s->player_position[1] + d[1];
+  /* everything is undone when the cell is off the map or holds a creature */
+  if (!in_bounds(row, column) || in_mob(s, row, column)) return;
+  uint8_t block = s->map[level][row][column], item = s->item_map[level][row][column];
+  int taken = solid(block) || item != CRAFTER_CX_ITEM_NONE;
+  crafter_cx_inventory *v = &s->inventory;
+  switch (action) {
+  case PLACE_TABLE_ACTION:
+    if (!taken && v->wood >= 2) {
+      s->map[level][row][column] = CRAFTER_CX_CRAFTING_TABLE;
+      v->wood -= 2;
+      s->achievements[PLACE_TABLE] = 1;
+    }
+    break;
+  case PLACE_FURNACE_ACTION:
+    if (!taken && v->stone > 0) {
+      s->map[level][row][column] = CRAFTER_CX_FURNACE;
+      v->stone -= 1;
+      s->achievements[PLACE_FURNACE] = 1;
+    }
+    break;
+  case PLACE_STONE_ACTION:
+    if ((block == CRAFTER_CX_WATER || !taken) && v->stone > 0) {
+      s->map[level][row][column] = CRAFTER_CX_STONE;
+      v->stone -= 1;
+      s->achievements[PLACE_STONE] = 1;
+    }
+    break;
+  case PLACE_TORCH_ACTION:
+    if (can_place_item(block) && item == CRAFTER_CX_ITEM_NONE && v->torches > 0) {
+      s->item_map[level][row][column] = CRAFTER_CX_ITEM_TORCH;
+      v->torches -= 1;
+      for (int r = 0; r < 9; r++)
+        for (int c = 0; c < 9; c++) {
+          int32_t at_r = row - 4 + r, at_c = column - 4 + c;
+          if (!in_bounds(at_r, at_c)) continue;
+          float light = torch_light[r][c] + s->light_map[level][at_r][at_c];
+          s->light_map[level][at_r][at_c] = light < 0.0f ? 0.0f : light > 1.0f ? 1.0f : light;
+        }
+      s->achievements[PLACE_TORCH] = 1;
+    }
+    break;
+  case PLACE_PLANT_ACTION:
+    if (block == CRAFTER_CX_GRASS && v->sapling > 0 && item == CRAFTER_CX_ITEM_NONE) {
+      s->map[level][row][column] = CRAFTER_CX_PLANT;
+      v->sapling -= 1;
+      s->achievements[PLACE_PLANT] = 1;
+      for (int k = 0; k < CRAFTER_CX_MAX_GROWING_PLANTS; k++)
+        if (!s->growing_plants_mask[k]) {
+          s->growing_plants_positions[k][0] = row;
+          s->growing_plants_positions[k][1] = column;
+          s->growing_plants_age[k] = 0;
+          s->growing_plants_mask[k] = 1;
+          break;
+        }
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+/* spawn_projectile for the player's projectiles, when spawning. */
+static void spawn_player_projectile(crafter_cx_state *s, int32_t type) {
+  int level = level_of(s), slot = 0;
+  crafter_cx_mobs *m = &s->player_projectiles;
+  while (slot < CRAFTER_CX_MAX_PLAYER_PROJECTILES - 1 && m->mask[level][slot]) slot++;
+  if (m->mask[level][slot]) slot = 0;
+  const int32_t *d = direction_of(s->player_direction);
+  m->position[level][slot][0] = s->player_position[0];
+  m->position[level][slot][1] = s->player_position[1];
+  m->mask[level][slot] = 1;
+  m->type_id[level][slot] = type;
+  s->player_projectile_directions[level][slot][0] = d[0];
+  s->player_projectile_directions[level][slot][1] = d[1];
+}
+
+static int player_projectiles_live(const crafter_cx_state *s) {
+  int level = level_of(s), live = 0;
+  for (int k = 0; k < CRAFTER_CX_MAX_PLAYER_PROJECTILES; k++)
+    live += s->player_projectiles.mask[level][k];
+  return live;
+}
+
+static void shoot_projectile(crafter_cx_state *s, int action) {
+  if (action != SHOOT_ARROW || s->inventory.bow < 1 || s->inventory.arrows < 1 ||
+      player_projectiles_live(s) >= CRAFTER_CX_MAX_PLAYER_PROJECTILES)
+    return;
+  spawn_player_projectile(s, ARROW2);
+  s->inventory.arrows -= 1;
+  s->achievements[FIRE_BOW] = 1;
+}
+
+static void cast_spell(crafter_cx_state *s, int action) {
+  int room = s->player_mana >= 2 && player_projectiles_live(s) < CRAFTER_CX_MAX_PLAYER_PROJECTILES;
+  int fireball = action == CAST_FIREBALL_ACTION && room && s->learned_spells[0];
+  int iceball = action == CAST_ICEBALL_ACTION && room && s->learned_spells[1];
+  if (!fireball && !iceball) return;
+  spawn_player_projectile(s, fireball ? FIREBALL : ICEBALL);
+  s->achievements[fireball ? CAST_FIREBALL : CAST_ICEBALL] = 1;
+  s->player_mana -= 2;
+}
+
+static void drink_potion(crafter_cx_state *s, int action) {
+  if (action < DRINK_POTION_RED || action > DRINK_POTION_RED + 5) return;
+  int index = action - DRINK_POTION_RED;
+  if (s->inventory.potions[index] <= 0) return;
+  int32_t effect = s->potion_mapping[index];
+  s->player_health = s->player_health + (float)((effect == 0) * 8 + (effect == 1) * -3);
+  s->player_mana += (effect == 2) * 8 + (effect == 3) * -3;
+  s->player_energy += (effect == 4) * 8 + (effect == 5) * -3;
+  s->inventory.potions[index] -= 1;
+  s->achievements[DRINK_POTION] = 1;
+}
+
+static void read_book(crafter_cx_state *s, int action, crafter_jaxkey rng) {
+  int reading = action == READ_BOOK && s->inventory.books > 0;
+  if (!reading) return; /* the draw changes nothing then */
+  float unlearned[2] = {(float)!s->learned_spells[0], (float)!s->learned_spells[1]};
+  float sum = unlearned[0] + unlearned[1];
+  float p[2] = {unlearned[0] / sum, unlearned[1] / sum};
+  int32_t index = 0;
+  crafter_jax_choice_p(split_off(&rng), p, 2, &index, 1);
+  s->achievements[index != 0 ? LEARN_ICEBALL : LEARN_FIREBALL] = 1;
+  s->inventory.books -= 1;
+  if (index >= 0 && index < 2) s->learned_spells[index] = 1;
+}
+
+static void enchant(crafter_cx_state *s, int action, crafter_jaxkey rng) {
+  int level = level_of(s);
+  const int32_t *d = direction_of(s->player_direction);
+  uint8_t target = map_read(s->map[level], s->player_position[0] + d[0], s->player_position[1] + d[1]);
+  int table = target == CRAFTER_CX_ENCHANTMENT_TABLE_FIRE || target == CRAFTER_CX_ENCHANTMENT_TABLE_ICE;
+  int32_t type = target == CRAFTER_CX_ENCHANTMENT_TABLE_FIRE ? 1 : 2;
+  int32_t gems = target == CRAFTER_CX_ENCHANTMENT_TABLE_FIRE ? s->inventory.ruby : s->inventory.sapphire;
+  int could = s->player_mana >= 9 && table && gems >= 1;
+  int armour_total = 0;
+  for (int k = 0; k < CRAFTER_CX_ARMOUR; k++) armour_total += s->inventory.armour[k];
+  int bow = could && action == ENCHANT_BOW && s->inventory.bow > 0;
+  int sword = could && action == ENCHANT_SWORD_ACTION && s->inventory.sword > 0;
+  int armour = could && action == ENCHANT_ARMOUR_ACTION && armour_total > 0;
+  if (!bow && !sword && !armour) return;
+  if (armour) {
+    float p[CRAFTER_CX_ARMOUR];
+    int unenchanted = 0;
+    for (int k = 0; k < CRAFTER_CX_ARMOUR; k++) unenchanted += s->armour_enchantments[k] == 0;
+    for (int k = 0; k < CRAFTER_CX_ARMOUR; k++) {
+      int32_t e = s->armour_enchantments[k];
+      p[k] = (float)(e == 0 || (unenchanted == 0 && e != 0 && e != type));
+    }
+    int32_t index = 0;
+    crafter_jax_choice_p(split_off(&rng), p, CRAFTER_CX_ARMOUR, &index, 1);
+    s->armour_enchantments[read_index(index, CRAFTER_CX_ARMOUR)] = type;
+    s->achievements[ENCHANT_ARMOUR] = 1;
+  }
+  if (sword) {
+    s->sword_enchantment = type;
+    s->achievements[ENCHANT_SWORD] = 1;
+  }
+  if (bow) s->bow_enchantment = type;
+  if (type == 2) s->inventory.sapphire -= 1;
+  else s->inventory.ruby -= 1;
+  s->player_mana -= 9;
+}
+
 /* ---- the step's parts ---- */
 
 static void change_floor(crafter_cx_state *s, int action) {
@@ -959,7 +1264,14 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
   if (s->is_sleeping || s->is_resting) action = NOOP;
 
   change_floor(s, action);
+  do_crafting(s, action);
   if (action == DO) do_action(s, keys.do_action);
+  place_block(s, action);
+  shoot_projectile(s, action);
+  cast_spell(s, action);
+  drink_potion(s, action);
+  read_book(s, action, keys.read_book);
+  enchant(s, action, keys.enchant);
   boss_logic(s);
   level_up_attributes(s, action);
   move_player(s, action);
