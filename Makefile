@@ -264,7 +264,7 @@ check-craftax-reference: $(PROGRAMS) $(UNIT_TESTS) craftax-env
 	CRAFTAX_WORLDS=$(CRAFTAX_SEEDS) CRAFTAX_OBS=$(CRAFTAX_SEEDS) CRAFTAX_CX_WORLDS=$(CRAFTAX_SEEDS) \
 	CRAFTAX_EPISODES=$$(( $(CRAFTAX_SEEDS) / 10 )) CRAFTAX_EPISODE_STEPS=$(CRAFTAX_STEPS) \
 	  prove tests/jaxrng.t tests/craftax-worlds.t tests/craftax-obs.t tests/craftax-pixels.t \
-	  tests/craftax-episodes.t tests/cx-worlds.t
+	  tests/craftax-episodes.t tests/cx-worlds.t tests/cx-steps.t
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \

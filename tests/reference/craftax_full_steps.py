@@ -21,6 +21,13 @@ EnvState in JAX's order, each value one 32-bit word).
         uint32 words: for each step n = 0 (the reset) .. STEPS the seed,
         n, the action (0xffffffff at the reset), the step's key k (two
         words), the reward's float32 bits, done, then the state's words
+    craftax_full_steps.py --record-crafted STEPS OUT.gz S [S ...]
+        the same from a crafted first state of each seed (crafted(): the
+        world of seed S with the player on the overworld's ladder down,
+        the floor cleared, a crafting table, a furnace and both
+        enchantment tables around it, every item, potion and book,
+        experience, mana, and vitals low), random actions; its step 0
+        has the action word 0xfffffffe, and C starts from its words
     craftax_full_steps.py --hashes FILE.gz
         the golden lines of such a file, one a step: 'S N ACTION REWARD
         DONE H1 .. H85', REWARD the float32 bits in hex, Hk the CRC-32
@@ -52,16 +59,56 @@ def words(state):
   return np.concatenate([w.astype(np.uint32) for _, w in worlds.fields(state)])
 
 
-def record(kind, steps, out, seeds):
+def crafted(state, seed):
+  """A first state changed so that random actions reach crafting, placing,
+  potions, books, spells, enchanting, levelling and the ladders."""
+  import jax.numpy as jnp
+  rng = np.random.default_rng(seed)
+  r, c = (int(v) for v in np.asarray(state.down_ladders[0]))
+  level_map = state.map[0]
+  for (dr, dc), block in (((0, 1), 11), ((1, 0), 12), ((-1, 0), 30), ((0, -1), 31)):
+    if 0 <= r + dr < 48 and 0 <= c + dc < 48:
+      level_map = level_map.at[r + dr, c + dc].set(block)
+  inv = state.inventory.replace(
+      wood=jnp.int32(rng.integers(0, 30)), stone=jnp.int32(rng.integers(0, 30)),
+      coal=jnp.int32(rng.integers(0, 10)), iron=jnp.int32(rng.integers(0, 10)),
+      diamond=jnp.int32(rng.integers(0, 10)), sapling=jnp.int32(rng.integers(0, 5)),
+      pickaxe=jnp.int32(rng.integers(0, 5)), sword=jnp.int32(rng.integers(0, 5)),
+      bow=jnp.int32(rng.integers(0, 2)), arrows=jnp.int32(rng.integers(0, 20)),
+      armour=jnp.asarray(rng.integers(0, 3, 4), dtype=jnp.int32),
+      torches=jnp.int32(rng.integers(0, 20)), ruby=jnp.int32(rng.integers(0, 6)),
+      sapphire=jnp.int32(rng.integers(0, 6)),
+      potions=jnp.asarray(rng.integers(0, 4, 6), dtype=jnp.int32),
+      books=jnp.int32(rng.integers(0, 3)))
+  return state.replace(
+      map=state.map.at[0].set(level_map),
+      player_position=jnp.asarray([r, c], dtype=jnp.int32),
+      monsters_killed=state.monsters_killed.at[0].set(8).at[1].set(int(rng.integers(0, 10))),
+      inventory=inv,
+      player_xp=jnp.int32(rng.integers(0, 6)),
+      player_mana=jnp.int32(rng.integers(0, 20)),
+      player_health=jnp.float32(rng.integers(3, 9)),
+      player_food=jnp.int32(rng.integers(0, 9)),
+      player_drink=jnp.int32(rng.integers(0, 9)),
+      player_energy=jnp.int32(rng.integers(0, 9)),
+      learned_spells=jnp.asarray(rng.integers(0, 2, 2), dtype=bool),
+      sword_enchantment=jnp.int32(rng.integers(0, 3)),
+      bow_enchantment=jnp.int32(rng.integers(0, 3)),
+      armour_enchantments=jnp.asarray(rng.integers(0, 3, 4), dtype=jnp.int32))
+
+
+def record(kind, steps, out, seeds, craft=False):
   step = jax.jit(worlds.ENV.step)
   with gzip.open(out, 'wb', compresslevel=6) as f:
     for seed in seeds:
       key = jax.random.PRNGKey(seed)
       key, k = jax.random.split(key)
       state = worlds.RESET(k)[1]
-      kw = np.asarray(jax.random.key_data(k) if hasattr(jax.random, 'key_data') else k,
+      if craft:
+        state = crafted(state, seed)
+      kw = np.asarray(k, dtype=np.uint32)
+      head = np.array([seed, 0, 0xfffffffe if craft else 0xffffffff, kw[0], kw[1], 0, 0],
                       dtype=np.uint32)
-      head = np.array([seed, 0, 0xffffffff, kw[0], kw[1], 0, 0], dtype=np.uint32)
       f.write(head.astype('<u4').tobytes() + words(state).astype('<u4').tobytes())
       chosen = actions(seed, steps, kind)
       for n in range(1, steps + 1):
@@ -92,13 +139,16 @@ def hashes(path):
     for _, n in fields:
       out.append('%08x' % (zlib.crc32(body[start:start + n].tobytes()) & 0xffffffff))
       start += n
-    action = -1 if head[2] == 0xffffffff else int(head[2])
+    action = {0xffffffff: -1, 0xfffffffe: -2}.get(int(head[2]), int(head[2]))
     print(head[0], head[1], action, '%08x' % head[5], head[6], ' '.join(out))
 
 
 def main(argv):
   if len(argv) >= 5 and argv[0] == '--record' and argv[1] in ACTIONS:
     record(argv[1], int(argv[2]), argv[3], [int(s) for s in argv[4:]])
+    return 0
+  if len(argv) >= 4 and argv[0] == '--record-crafted':
+    record('random', int(argv[1]), argv[2], [int(s) for s in argv[3:]], craft=True)
     return 0
   if len(argv) == 2 and argv[0] == '--hashes':
     hashes(argv[1])
