@@ -2,13 +2,14 @@
  * parts are written.
  *
  * The code follows craftax_step's order: the action is NOOP while
- * sleeping or resting; change_floor, (do_crafting), (do_action),
- * (place_block), (shoot_projectile), (cast_spell), (drink_potion),
- * (read_book), (enchant), boss_logic, level_up_attributes, move_player,
- * (update_mobs), (spawn_mobs), update_plants, update_player_intrinsics,
+ * sleeping or resting; change_floor, do_crafting, do_action,
+ * place_block, shoot_projectile, cast_spell, drink_potion, read_book,
+ * enchant, boss_logic, level_up_attributes, move_player, update_mobs,
+ * spawn_mobs, update_plants, update_player_intrinsics,
  * clip_inventory_and_intrinsics, calculate_inventory_achievements, the
- * reward, then the timestep, light level and state_rng.  The parts in
- * parentheses are not written yet.
+ * reward, then the timestep, light level and state_rng.  A part whose
+ * effect JAX selects away when its action is not taken is skipped then;
+ * its key is split all the same.
  *
  * JAX's indexing of the 48x48 maps (cc_game.c's): a read counts a
  * negative index once from the end, then clamps; a write counts it once
@@ -1020,7 +1021,10 @@ static void read_book(crafter_cx_state *s, int action, crafter_jaxkey rng) {
   float sum = unlearned[0] + unlearned[1];
   float p[2] = {unlearned[0] / sum, unlearned[1] / sum};
   int32_t index = 0;
-  crafter_jax_choice_p(split_off(&rng), p, 2, &index, 1);
+  /* with both spells learned p is 0 / 0, NaN, and JAX's search of the
+   * NaN sums ends at index 0 (measured: jax.random.choice of two indices
+   * with p NaN gives 0 for every key) */
+  if (sum > 0.0f) crafter_jax_choice_p(split_off(&rng), p, 2, &index, 1);
   s->achievements[index != 0 ? LEARN_ICEBALL : LEARN_FIREBALL] = 1;
   s->inventory.books -= 1;
   if (index >= 0 && index < 2) s->learned_spells[index] = 1;

@@ -18,8 +18,19 @@
  * GOLDEN has a line a step, 'S N ACTION REWARD DONE H1 .. H85' (N = 0 the
  * reset, ACTION -1 there; REWARD the float32 bits in hex; Hk the CRC-32 of
  * field k's words, in JAX's order: cx_state_words.h), as
- * craftax_full_steps.py --hashes writes it.  A seed whose steps are not
- * all equal fails, naming its first difference. */
+ * craftax_full_steps.py --hashes writes it; lines starting with '#' are
+ * comments.  A seed whose steps are not all equal fails, naming its first
+ * difference.  tests/unit-cx-game.t runs it on
+ * tests/data/craftax/cx-steps.txt.gz (160 KB), recorded with the pinned
+ * reference (craftax 1.6.1, jax and jaxlib 0.10.1, in a virtual
+ * environment VENV):
+ *
+ *   VENV/bin/python tests/reference/craftax_full_steps.py --record moves 300 m.gz 0 1 2
+ *   VENV/bin/python tests/reference/craftax_full_steps.py --record random 300 r.gz 0 1 2
+ *   (VENV/bin/python tests/reference/craftax_full_steps.py --hashes m.gz; echo '# random';
+ *    VENV/bin/python tests/reference/craftax_full_steps.py --hashes r.gz) | gzip -9n >FILE
+ *
+ * No expected value is written here: all come from the file. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +104,8 @@ static int jax_file(const char *path) {
   }
   long per = HEAD_WORDS + state_words();
   uint32_t *prev = malloc(4 * (size_t)per), *cur = malloc(4 * (size_t)per);
-  static crafter_cx_state replay, from_jax;
+  static crafter_cx_state replay, from_jax, after;
+  int unlocked[CRAFTER_CX_ACHIEVEMENTS] = {0}, floors = 0;
   struct cx_field names_f[CX_FIELDS];
   char names[CX_FIELDS][48];
   int nfields = cx_state_fields(&replay, names_f, names);
@@ -129,6 +141,12 @@ static int jax_file(const char *path) {
       uint32_t rbits;
       /* from JAX's state before */
       load_words(&from_jax, prev + HEAD_WORDS);
+      load_words(&after, words);
+      if (after.timestep == from_jax.timestep + 1) { /* not a reset: what the step did */
+        for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
+          unlocked[a] += after.achievements[a] && !from_jax.achievements[a];
+        floors += after.player_level != from_jax.player_level;
+      }
       crafter_cx_env_step(&from_jax, k, (int)action, &reward, &done);
       memcpy(&rbits, &reward, 4);
       steps++;
@@ -161,6 +179,10 @@ static int jax_file(const char *path) {
          "difference\n", replay_equal_seeds, seeds, replay_steps_equal);
   printf("from JAX's state before: %ld of %ld steps equal in every field, reward and done\n",
          from_jax_equal, steps);
+  printf("in JAX's steps: %d changes of floor; achievements unlocked (number: times):", floors);
+  for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
+    if (unlocked[a]) printf(" %d:%d", a, unlocked[a]);
+  printf("\n");
   for (int k = 0; k < nfields; k++)
     if (differs[k]) printf("  %s differs on %d steps\n", names_f[k].name, differs[k]);
   free(prev);
