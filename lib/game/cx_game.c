@@ -290,10 +290,13 @@ static int free_for(const crafter_cx_state *s, int32_t row, int32_t column,
          (!collision[0] || !ground) && (!collision[1] || !water) && (!collision[2] || !lava);
 }
 
-/* get_damage: the sum of (1 - defense) * damage, in order. */
+/* get_damage: the sum of (1 - defense) * damage, in order, each product
+ * fused into the sum as XLA's reduction of the products computes it (a
+ * boss floor's fire creature striking through armour: 9 - 7.2000003,
+ * where products rounded apart give 7.1999998). */
 static float damage_of(const float damage[3], const float defense[3]) {
   float sum = 0.0f;
-  for (int i = 0; i < 3; i++) sum += (1.0f - defense[i]) * damage[i];
+  for (int i = 0; i < 3; i++) sum = fmaf(1.0f - defense[i], damage[i], sum);
   return sum;
 }
 

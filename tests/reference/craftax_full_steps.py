@@ -23,11 +23,17 @@ EnvState in JAX's order, each value one 32-bit word).
         words), the reward's float32 bits, done, then the state's words
     craftax_full_steps.py --record-crafted STEPS OUT.gz S [S ...]
         the same from a crafted first state of each seed (crafted(): the
-        world of seed S with the player on the overworld's ladder down,
-        the floor cleared, a crafting table, a furnace and both
-        enchantment tables around it, every item, potion and book,
-        experience, mana, and vitals low), random actions; its step 0
+        world of seed S with the player on floor S mod 9, on the
+        overworld's ladder down or another floor's ladder up, the floor
+        cleared, a crafting table, a furnace and both enchantment tables
+        around it, every item, potion and book, experience, attributes,
+        mana, and vitals low), random actions; its step 0
         has the action word 0xfffffffe, and C starts from its words
+    craftax_full_steps.py --record-boss STEPS OUT.gz S [S ...]
+        the same from crafted first states on the boss floor, beside the
+        necromancer and facing it, the floor's creatures gone, no wave
+        to come, its progress drawn from 0..7; the actions DO (seven in
+        ten, drawn by numpy's default_rng(S)) or the random ones
     craftax_full_steps.py --hashes FILE.gz
         the golden lines of such a file, one a step: 'S N ACTION REWARD
         DONE H1 .. H85', REWARD the float32 bits in hex, Hk the CRC-32
@@ -64,8 +70,10 @@ def crafted(state, seed):
   potions, books, spells, enchanting, levelling and the ladders."""
   import jax.numpy as jnp
   rng = np.random.default_rng(seed)
-  r, c = (int(v) for v in np.asarray(state.down_ladders[0]))
-  level_map = state.map[0]
+  floor = seed % 9
+  ladders = state.down_ladders if floor == 0 else state.up_ladders
+  r, c = (int(v) for v in np.asarray(ladders[floor]))
+  level_map = state.map[floor]
   for (dr, dc), block in (((0, 1), 11), ((1, 0), 12), ((-1, 0), 30), ((0, -1), 31)):
     if 0 <= r + dr < 48 and 0 <= c + dc < 48:
       level_map = level_map.at[r + dr, c + dc].set(block)
@@ -81,9 +89,14 @@ def crafted(state, seed):
       potions=jnp.asarray(rng.integers(0, 4, 6), dtype=jnp.int32),
       books=jnp.int32(rng.integers(0, 3)))
   return state.replace(
-      map=state.map.at[0].set(level_map),
+      map=state.map.at[floor].set(level_map),
       player_position=jnp.asarray([r, c], dtype=jnp.int32),
-      monsters_killed=state.monsters_killed.at[0].set(8).at[1].set(int(rng.integers(0, 10))),
+      player_level=jnp.int32(floor),
+      player_dexterity=jnp.int32(rng.integers(1, 6)),
+      player_strength=jnp.int32(rng.integers(1, 6)),
+      player_intelligence=jnp.int32(rng.integers(1, 6)),
+      monsters_killed=state.monsters_killed.at[floor].set(8).at[min(floor + 1, 8)].set(
+          int(rng.integers(0, 10))),
       inventory=inv,
       player_xp=jnp.int32(rng.integers(0, 6)),
       player_mana=jnp.int32(rng.integers(0, 20)),
@@ -97,6 +110,32 @@ def crafted(state, seed):
       armour_enchantments=jnp.asarray(rng.integers(0, 3, 4), dtype=jnp.int32))
 
 
+def boss(state, seed):
+  """A first state on the boss floor beside the necromancer, facing it,
+  the floor's creatures gone and no wave to come: DO damages it."""
+  import jax.numpy as jnp
+  rng = np.random.default_rng(seed)
+  state = crafted(state, seed)
+  floor_map = np.asarray(state.map[8])
+  moves = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
+  for r, c in zip(*np.nonzero(floor_map == 32)):
+    for direction, (dr, dc) in moves.items():
+      pr, pc = r - dr, c - dc
+      if 0 <= pr < 48 and 0 <= pc < 48 and floor_map[pr, pc] in (2, 7, 27):
+        melee = state.melee_mobs.replace(mask=state.melee_mobs.mask.at[8].set(False))
+        ranged = state.ranged_mobs.replace(mask=state.ranged_mobs.mask.at[8].set(False))
+        return state.replace(
+            player_level=jnp.int32(8),
+            player_position=jnp.asarray([pr, pc], dtype=jnp.int32),
+            player_direction=jnp.int32(direction),
+            player_health=jnp.float32(9.0),
+            melee_mobs=melee, ranged_mobs=ranged,
+            mob_map=state.mob_map.at[8].set(False),
+            boss_progress=jnp.int32(rng.integers(0, 8)),
+            boss_timesteps_to_spawn_this_round=jnp.int32(0))
+  raise SystemExit(f'seed {seed}: no necromancer with room beside it')
+
+
 def record(kind, steps, out, seeds, craft=False):
   step = jax.jit(worlds.ENV.step)
   with gzip.open(out, 'wb', compresslevel=6) as f:
@@ -104,13 +143,18 @@ def record(kind, steps, out, seeds, craft=False):
       key = jax.random.PRNGKey(seed)
       key, k = jax.random.split(key)
       state = worlds.RESET(k)[1]
-      if craft:
+      if craft == 'boss':
+        state = boss(state, seed)
+      elif craft:
         state = crafted(state, seed)
       kw = np.asarray(k, dtype=np.uint32)
       head = np.array([seed, 0, 0xfffffffe if craft else 0xffffffff, kw[0], kw[1], 0, 0],
                       dtype=np.uint32)
       f.write(head.astype('<u4').tobytes() + words(state).astype('<u4').tobytes())
       chosen = actions(seed, steps, kind)
+      if craft == 'boss':  # mostly DO, the rest random
+        strike = np.random.default_rng(seed).random(steps) < 0.7
+        chosen = [5 if hit else a for hit, a in zip(strike, chosen)]
       for n in range(1, steps + 1):
         key, k = jax.random.split(key)
         _, state, reward, done, _ = step(k, state, chosen[n - 1])
@@ -149,6 +193,9 @@ def main(argv):
     return 0
   if len(argv) >= 4 and argv[0] == '--record-crafted':
     record('random', int(argv[1]), argv[2], [int(s) for s in argv[3:]], craft=True)
+    return 0
+  if len(argv) >= 4 and argv[0] == '--record-boss':
+    record('random', int(argv[1]), argv[2], [int(s) for s in argv[3:]], craft='boss')
     return 0
   if len(argv) == 2 and argv[0] == '--hashes':
     hashes(argv[1])

@@ -106,6 +106,7 @@ static int jax_file(const char *path) {
   uint32_t *prev = malloc(4 * (size_t)per), *cur = malloc(4 * (size_t)per);
   static crafter_cx_state replay, from_jax, after;
   int unlocked[CRAFTER_CX_ACHIEVEMENTS] = {0}, floors = 0;
+  long launched = 0, shot = 0, kills = 0, hurt = 0, boss_hits = 0, spawned = 0;
   struct cx_field names_f[CX_FIELDS];
   char names[CX_FIELDS][48];
   int nfields = cx_state_fields(&replay, names_f, names);
@@ -146,6 +147,23 @@ static int jax_file(const char *path) {
         for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
           unlocked[a] += after.achievements[a] && !from_jax.achievements[a];
         floors += after.player_level != from_jax.player_level;
+        int level = from_jax.player_level;
+        if (after.player_level == level) {
+          for (int k = 0; k < CRAFTER_CX_MAX_MOB_PROJECTILES; k++)
+            launched += after.mob_projectiles.mask[level][k] && !from_jax.mob_projectiles.mask[level][k];
+          for (int k = 0; k < CRAFTER_CX_MAX_PLAYER_PROJECTILES; k++)
+            shot += after.player_projectiles.mask[level][k] &&
+                    !from_jax.player_projectiles.mask[level][k];
+          kills += after.monsters_killed[level] - from_jax.monsters_killed[level];
+          hurt += after.player_health < from_jax.player_health;
+          boss_hits += after.boss_progress - from_jax.boss_progress;
+          spawned += after.melee_mobs.mask[level][0] + after.melee_mobs.mask[level][1] +
+                     after.melee_mobs.mask[level][2] + after.ranged_mobs.mask[level][0] +
+                     after.ranged_mobs.mask[level][1] >
+                     from_jax.melee_mobs.mask[level][0] + from_jax.melee_mobs.mask[level][1] +
+                     from_jax.melee_mobs.mask[level][2] + from_jax.ranged_mobs.mask[level][0] +
+                     from_jax.ranged_mobs.mask[level][1];
+        }
       }
       crafter_cx_env_step(&from_jax, k, (int)action, &reward, &done);
       memcpy(&rbits, &reward, 4);
@@ -183,6 +201,9 @@ static int jax_file(const char *path) {
   for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
     if (unlocked[a]) printf(" %d:%d", a, unlocked[a]);
   printf("\n");
+  printf("in JAX's steps: %ld creatures' projectiles launched, %ld of the player's, %ld monsters "
+         "killed, %ld steps the player lost health, %ld monsters spawned, %ld hits on the boss\n",
+         launched, shot, kills, hurt, spawned, boss_hits);
   for (int k = 0; k < nfields; k++)
     if (differs[k]) printf("  %s differs on %d steps\n", names_f[k].name, differs[k]);
   free(prev);
