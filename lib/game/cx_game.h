@@ -18,25 +18,33 @@
  * Exact, as far as tested: every field of the state, the reward
  * (float32) and done are bit for bit what the pinned reference (jax
  * 0.10.1 on the CPU, one env per jax.jit(env.step) call) computes on
- * 3,300 of 3,300 steps: seeds 0-2 of 300 steps of moves and DO, seeds
- * 0-2 of 300 random actions (all 43; deaths and auto-resets among them),
- * and six crafted first states (every item, potion and book, the tables
- * around the player on the overworld's ladder down) of 200 random
- * actions, which placed tables, stones and torches, crafted swords,
- * armour, arrows and torches, went down to the dungeon and back, learnt
- * and cast both spells, drank potions and enchanted swords and armour
- * (tests/unit/test-cx-game.c, tests/cx-steps.t).
+ * 21,470 of 21,470 steps of 82 episodes, replayed from their first
+ * states and each step also taken from JAX's state before it
+ * (tests/unit/test-cx-game.c; tests/cx-steps.t draws fresh ones):
+ *   - seeds 0-2, 300 steps of moves and DO; seeds 0-2, 300 random
+ *     actions of all 43; seeds 10-17, 1,000 random actions (28 episodes
+ *     ended by death and reset, tables and saplings placed, nights
+ *     slept through);
+ *   - 50 crafted first states (tests/reference/craftax_full_steps.py
+ *     --record-crafted: every item, potion and book, the tables around
+ *     the player on a ladder; 44 of them on floor S mod 9 with
+ *     attributes drawn, 6 on the overworld), 150 or 200 random actions
+ *     each: crafting of every tool, armour, arrows and torches, tables,
+ *     furnaces, stones and torches placed, ladders taken (30 changes of
+ *     floor), both spells learnt and cast, arrows shot, potions drunk,
+ *     swords and armour enchanted, every floor's creatures spawning,
+ *     moving, shooting and striking;
+ *   - 18 crafted first states beside the boss (--record-boss), DO seven
+ *     steps in ten: 15 hits on the necromancer, its waves spawning.
  *
- * Not yet met in a compared step, so written but not shown exact: the
- * floors below the dungeon and their creatures (ranged attacks of most
- * kinds, the deep things of the water, the fire and ice creatures'
- * defences), the boss floor (boss_logic, the spawn waves, damaging the
- * necromancer), bow and spell damage to creatures with enchantments,
- * intelligence and dexterity above 1 (the damage coefficients
- * 1 + 0.2 * (dexterity - 1) and 1 + 0.5 * (intelligence - 1) are
- * computed unfused, which XLA may fuse), armour defence sums, furnaces
- * and saplings placed, plants ripening.  Nothing outside the tests
- * calls this module yet. */
+ * Written but met seldom or never in a compared step, so not shown
+ * exact: creatures killed by the player (5 in all), the mob defences of
+ * the fire and ice floors against arrows and spells, enchanted bows,
+ * the boss beaten (its last hit ends the episode: that step's reward,
+ * done and reset are compared, its own state is never seen), plants
+ * ripening (600 steps after planting), the time limit of 100,000
+ * steps.  Nothing outside the tests calls
+ * this module yet. */
 #ifndef CRAFTER_CX_GAME_H
 #define CRAFTER_CX_GAME_H
 

@@ -106,7 +106,7 @@ static int jax_file(const char *path) {
   uint32_t *prev = malloc(4 * (size_t)per), *cur = malloc(4 * (size_t)per);
   static crafter_cx_state replay, from_jax, after;
   int unlocked[CRAFTER_CX_ACHIEVEMENTS] = {0}, floors = 0;
-  long launched = 0, shot = 0, kills = 0, hurt = 0, boss_hits = 0, spawned = 0;
+  long resets = 0, launched = 0, shot = 0, kills = 0, hurt = 0, boss_hits = 0, spawned = 0;
   struct cx_field names_f[CX_FIELDS];
   char names[CX_FIELDS][48];
   int nfields = cx_state_fields(&replay, names_f, names);
@@ -143,6 +143,7 @@ static int jax_file(const char *path) {
       /* from JAX's state before */
       load_words(&from_jax, prev + HEAD_WORDS);
       load_words(&after, words);
+      resets += cur[6] != 0;
       if (after.timestep == from_jax.timestep + 1) { /* not a reset: what the step did */
         for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
           unlocked[a] += after.achievements[a] && !from_jax.achievements[a];
@@ -197,7 +198,7 @@ static int jax_file(const char *path) {
          "difference\n", replay_equal_seeds, seeds, replay_steps_equal);
   printf("from JAX's state before: %ld of %ld steps equal in every field, reward and done\n",
          from_jax_equal, steps);
-  printf("in JAX's steps: %d changes of floor; achievements unlocked (number: times):", floors);
+  printf("in JAX's steps: %ld episodes ended (auto-reset); %d changes of floor; achievements unlocked (number: times):", resets, floors);
   for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
     if (unlocked[a]) printf(" %d:%d", a, unlocked[a]);
   printf("\n");
