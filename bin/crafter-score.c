@@ -123,6 +123,11 @@ static const crafter_opt entries[] = {
              "family, difficulty and split (-goals), and\n"
              "--train-levels the scores on training and unseen\n"
              "levels (-levels)"},
+    {.name = "llm", .store = crafter_opt_flag, OWN(request.llm),
+     .help = "also what language-model suites report: BALROG's\n"
+             "progression with its standard error, and SmartPlay's\n"
+             "score and normalised score (reading every step of\n"
+             "trajectory files)"},
     {.name = "train-levels", .argument = "N|FILE", .store = crafter_opt_string,
      OWN(train_levels), .invalid = "the training levels are empty",
      .help = "score the episodes of trajectory files on training\n"

@@ -28,6 +28,15 @@ static void read_info(const crafter_opt_parser *parser, const crafter_opt *entry
   if (options->info < 0) crafter_opt_fail(parser, entry, entry->invalid, argument);
 }
 
+static void read_balrog(const crafter_opt_parser *parser, const crafter_opt *entry,
+                        const char *argument) {
+  crafter_session_options *options = parser->own;
+  char problem[256];
+  if (crafter_balrog_settings_read(&options->run.obs_settings.balrog, argument, problem,
+                                   sizeof(problem)) < 0)
+    crafter_opt_fail(parser, entry, "invalid BALROG settings: %s", problem);
+}
+
 #define OWN(field) .offset = offsetof(crafter_session_options, field)
 
 static const crafter_opt entries[] = {
@@ -66,9 +75,15 @@ static const crafter_opt entries[] = {
     CRAFTER_SHARED(THREADS),
     CRAFTER_OPT_TEXT("\n"
                      "Observations:\n"),
-    CRAFTER_SHARED(OBS, .help = "none (default), pixels, semantic, symbolic or text;\n"
+    CRAFTER_SHARED(OBS, .help = "none (default), pixels, semantic, symbolic, text\n"
+                                "or balrog (BALROG's long and short context);\n"
                                 "craftax-classic: none, symbolic or pixels (its\n"
                                 "own, 63x63x3 float32)"),
+    {.name = "balrog", .argument = "SETTINGS", .store = read_balrog,
+     .help = "with --obs balrog, BALROG's settings other than its\n"
+             "defaults, as key=value,...: unique_items=false,\n"
+             "precise_location=true, skip_items=grass+sand+path,\n"
+             "edge_only_items=water+lava"},
     CRAFTER_SHARED(TEXTURES, .help = "draw pixels with the PNG files in DIR (Crafter's\n"
                                      "assets folder or one like it) instead of the\n"
                                      "folder $CRAFTER_TEXTURES names, or the built-in\n"
@@ -152,6 +167,10 @@ static void parse_options(int argc, char **argv, crafter_session_options *option
   if (options->final_obs && options->manual_reset)
     usage_error("%s", "--final-obs is for auto-reset: with --manual-reset a frame's observation "
                       "is the final one");
+  static const crafter_balrog_settings balrog_defaults;
+  if (memcmp(&run->obs_settings.balrog, &balrog_defaults, sizeof(balrog_defaults)) != 0 &&
+      run->obs_kind != CRAFTER_OBS_BALROG)
+    usage_error("%s", "--balrog sets BALROG's texts: it needs --obs balrog");
   if (run->textures && run->obs_kind != CRAFTER_OBS_PIXELS && !options->binary)
     usage_error("%s", "--textures needs --obs pixels (or the binary protocol, for render requests)");
 }

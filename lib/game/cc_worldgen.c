@@ -58,6 +58,23 @@ struct noise {
   float lowest, reciprocal, span; /* min, 1 / (max - min), max - min */
 };
 
+/* The cosines and sines of the gradients' angles at the lattice's
+ * points: fractal: rng, _rng = split(rng); perlin: rng, _rng =
+ * split(rng); the angles are uniform(_rng, (res_rows + 1,
+ * res_columns + 1)), lattice of them. */
+static inline __attribute__((always_inline)) void lattice_angles(crafter_jaxkey key, int lattice,
+                                                                 float *cosine, float *sine) {
+  crafter_jaxkey fractal_key = crafter_jax_split_one(key, 1);
+  crafter_jaxkey perlin_key = crafter_jax_split_one(fractal_key, 1);
+  const float two_pi = (float)(2.0 * 3.141592653589793);
+  for (int n = 0; n < lattice; n++) {
+    float angle = two_pi * crafter_jax_uniform_of_bits(crafter_jax_bits_at(perlin_key, (uint64_t)n),
+                                                       0.0f, 1.0f);
+    cosine[n] = cosf(angle);
+    sine[n] = sinf(angle);
+  }
+}
+
 /* The noise's arithmetic, made twice below: as the build compiles it
  * (fmaf a library call where the baseline instruction set has no fused
  * multiply-add) and, in builds with the x86-64-v3 kernels, for processors
@@ -67,20 +84,9 @@ static inline __attribute__((always_inline)) void noise_body(crafter_jaxkey key,
                                                              int res_rows, int res_columns,
                                                              struct noise *noise,
                                                              enum crafter_cc_arith arith) {
-  /* fractal: rng, _rng = split(rng); perlin: rng, _rng = split(rng);
-   * the angles are uniform(_rng, (res_rows + 1, res_columns + 1)). */
-  crafter_jaxkey fractal_key = crafter_jax_split_one(key, 1);
-  crafter_jaxkey perlin_key = crafter_jax_split_one(fractal_key, 1);
   int lattice_columns = res_columns + 1;
-  int lattice = (res_rows + 1) * lattice_columns;
   float cosine[(SIZE + 1) * (SIZE + 1)], sine[(SIZE + 1) * (SIZE + 1)];
-  const float two_pi = (float)(2.0 * 3.141592653589793);
-  for (int n = 0; n < lattice; n++) {
-    float angle = two_pi * crafter_jax_uniform_of_bits(crafter_jax_bits_at(perlin_key, (uint64_t)n),
-                                                       0.0f, 1.0f);
-    cosine[n] = cosf(angle);
-    sine[n] = sinf(angle);
-  }
+  lattice_angles(key, (res_rows + 1) * lattice_columns, cosine, sine);
   int per_row = side / res_rows, per_column = side / res_columns;
   const float root2 = sqrtf(2.0f);
   /* The offsets and their fades along the columns, the same for every row. */
@@ -155,18 +161,9 @@ enum { LANES = 16 };
 static inline __attribute__((always_inline)) void noise_rows_body(
     crafter_jaxkey key, int side, int res_rows, int res_columns, float *blend_out,
     float *lowest, float *span) {
-  crafter_jaxkey fractal_key = crafter_jax_split_one(key, 1);
-  crafter_jaxkey perlin_key = crafter_jax_split_one(fractal_key, 1);
   int lattice_columns = res_columns + 1;
-  int lattice = (res_rows + 1) * lattice_columns;
   float cosine[(SIZE + 1) * (SIZE + 1)], sine[(SIZE + 1) * (SIZE + 1)];
-  const float two_pi = (float)(2.0 * 3.141592653589793);
-  for (int n = 0; n < lattice; n++) {
-    float angle = two_pi * crafter_jax_uniform_of_bits(crafter_jax_bits_at(perlin_key, (uint64_t)n),
-                                                       0.0f, 1.0f);
-    cosine[n] = cosf(angle);
-    sine[n] = sinf(angle);
-  }
+  lattice_angles(key, (res_rows + 1) * lattice_columns, cosine, sine);
   int per_row = side / res_rows, per_column = side / res_columns;
   const float root2 = sqrtf(2.0f);
   float offset_y[SIZE], fade_y[SIZE], offset_y1[SIZE];

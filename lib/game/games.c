@@ -8,7 +8,8 @@
 /* Bits of enum crafter_obs_kind (view/obskind.h, a layer above: the
  * numbers are the ones files store, which never change). */
 enum { OBS_NONE = 1u << 0, OBS_PIXELS = 1u << 1, OBS_SEMANTIC = 1u << 2,
-       OBS_SYMBOLIC = 1u << 3, OBS_TEXT = 1u << 4 };
+       OBS_SYMBOLIC = 1u << 3, OBS_TEXT = 1u << 4,
+       OBS_BALROG = 1u << 5 };
 
 static const crafter_game_info games[CRAFTER_GAME_COUNT] = {
     [CRAFTER_GAME_CRAFTER] = {.name = "crafter", .title = "Crafter",
@@ -18,7 +19,7 @@ static const crafter_game_info games[CRAFTER_GAME_COUNT] = {
                               .achievement_names = crafter_achievement_names,
                               .players_max = CRAFTER_PLAYERS_MAX,
                               .obs_kinds = OBS_NONE | OBS_PIXELS | OBS_SEMANTIC | OBS_SYMBOLIC |
-                                           OBS_TEXT,
+                                           OBS_TEXT | OBS_BALROG,
                               .reference = "crafter 1.8.3"},
     /* Craftax-Classic's actions are Crafter's, in Crafter's order; its
      * achievements are Crafter's 22, reported in Crafter's order (the

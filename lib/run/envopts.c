@@ -219,11 +219,12 @@ const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
                                 .what = "number of threads", .minimum = 1, .maximum = 1024,
                                 .invalid = "invalid number of threads '%s' (expected 1..1024)"},
     [CRAFTER_OPTION_OBS] = {.letter = 'O', .name = "obs", .argument = "KIND",
-                            .help = "none (default), pixels, semantic, symbolic or text",
+                            .help = "none (default), pixels, semantic, symbolic, text\n"
+                                    "or balrog (BALROG's long and short context)",
                             .store = read_obs, .minimum = CRAFTER_OBS_NONE,
-                            .maximum = CRAFTER_OBS_TEXT,
+                            .maximum = CRAFTER_OBS_BALROG,
                             .invalid = "invalid observation kind '%s' (expected none, pixels, "
-                                       "semantic, symbolic or text)"},
+                                       "semantic, symbolic, text or balrog)"},
     [CRAFTER_OPTION_TEXTURES] = {.letter = 't', .name = "textures", .argument = "DIR",
                                  .help = "draw pixels with the PNG files in DIR (Crafter's\n"
                                          "assets folder or one like it) instead of the\n"
@@ -233,7 +234,7 @@ const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
     [CRAFTER_OPTION_RECORD] = {.name = "record", .argument = "FILE",
                                .help = "also write every episode to the trajectory file\n"
                                        "FILE (crafter-trajectory(5)), with the observations\n"
-                                       "of --obs unless they are text",
+                                       "of --obs unless they are text or balrog",
                                .store = crafter_opt_string, IN_RUN(record_path),
                                .invalid = "the file to record to is empty"},
     [CRAFTER_OPTION_HELP] = {.letter = 'h', .name = "help", .help = "show this help and exit",

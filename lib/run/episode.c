@@ -313,7 +313,8 @@ static size_t observe_player(crafter_episode *e, int p) {
   const crafter_obs_kind_info *kind = crafter_obs_kind(e->options->obs_kind);
   if (!kind->make) return kind->drawn ? e->obs_bytes : 0;
   return kind->make(&e->env, p, crafter_episode_player_instruction(e, p),
-                    e->obs + e->obs_bytes * (size_t)p, e->obs_bytes);
+                    &e->options->obs_settings, e->obs + e->obs_bytes * (size_t)p,
+                    e->obs_bytes);
 }
 
 const uint8_t *crafter_episode_observe(crafter_episode *e, size_t *bytes) {

@@ -23,6 +23,7 @@
 #include "run/traj_reader.h"
 #include "run/traj_writer.h"
 #include "run/worldfile.h"
+#include "view/obskind.h"
 #include "view/render.h"
 #include "view/textures.h"
 
@@ -31,6 +32,7 @@ typedef struct crafter_episode_options {
   crafter_params params;          /* the run's; runner i plays seed params.seed + i */
   const crafter_config *config;   /* the rules; NULL for Crafter's */
   int obs_kind;                   /* enum crafter_obs_kind: what crafter_episode_observe makes */
+  crafter_obs_settings obs_settings; /* and how (BALROG's settings) */
   const crafter_textures *textures; /* for pixels; NULL: no pixels are drawn */
   int64_t first_episode;          /* the episode counter of the first episode */
   const crafter_world_map *world; /* every episode on this map, or NULL */

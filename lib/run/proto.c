@@ -133,6 +133,19 @@ static void write_extra(crafter_json_writer *json, const crafter_proto_extra *ex
       break;
     }
     case CRAFTER_OBS_JSON_STRING: crafter_json_string_n(json, extra->data, extra->size); break;
+    case CRAFTER_OBS_JSON_CONTEXTS: {
+      const char *texts = extra->data;
+      const char *end = memchr(texts, '\0', extra->size);
+      size_t first = end ? (size_t)(end - texts) : extra->size;
+      size_t second = first < extra->size ? extra->size - first - 1 : 0;
+      crafter_json_begin_object(json);
+      crafter_json_key(json, "long_term_context");
+      crafter_json_string_n(json, texts, first);
+      crafter_json_key(json, "short_term_context");
+      crafter_json_string_n(json, texts + first + (second ? 1 : 0), second);
+      crafter_json_end_object(json);
+      break;
+    }
     default: crafter_json_base64(json, extra->data, extra->size); break;
   }
 }

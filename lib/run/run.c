@@ -207,6 +207,7 @@ void crafter_run_episode_options(const crafter_run *run, const crafter_textures 
   options->params = run->params;
   options->config = run->config;
   options->obs_kind = run->obs_kind;
+  options->obs_settings = run->obs_settings;
   options->textures = textures;
   options->first_episode = run->first_episode;
   options->world = run->world;

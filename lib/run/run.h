@@ -64,6 +64,8 @@ typedef struct crafter_run {
   int threads;                /* threads; 0: the program's default */
   int players;                /* players sharing each world (0 or 1: Crafter's one) */
   int obs_kind;               /* enum crafter_obs_kind */
+  crafter_obs_settings obs_settings; /* how observations are made (BALROG's settings);
+                                        all zero: the defaults */
   const char *textures;       /* folder of PNG files pixels are drawn with; NULL: the one
                                  $CRAFTER_TEXTURES names, else the built-in set */
   const char *config_path;    /* a configuration file (crafter-config(5)), or NULL */

@@ -104,7 +104,7 @@ static const uint8_t *observe(observer *o, const crafter_env *env, int p) {
   const crafter_obs_kind_info *kind = crafter_obs_kind(o->kind);
   if (kind->drawn) return o->pixels + o->pixel_bytes * (size_t)p;
   if (!kind->make || !o->obs) return NULL;
-  kind->make(env, p, NULL, o->obs, o->obs_bytes);
+  kind->make(env, p, NULL, NULL, o->obs, o->obs_bytes);
   return o->obs;
 }
 

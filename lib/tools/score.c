@@ -109,13 +109,39 @@ static void add_to_tally(crafter_score_tally *tally, const double counts[ACHIEVE
   for (int k = 0; k < ACHIEVEMENTS; k++) tally->successes[k] += counts[k] >= 1;
 }
 
-static void add_episode(crafter_score_run *run, double reward, double length,
-                        const double counts[ACHIEVEMENTS]) {
+static void free_episode_lists(crafter_score_run *run) {
+  free(run->episode_unlocked);
+  free(run->episode_smartplay);
+  run->episode_unlocked = NULL;
+  run->episode_smartplay = NULL;
+  run->episode_room = 0;
+}
+
+/* Adds an episode; `smartplay` is its SmartPlay score, NaN when not
+ * known.  Returns 0, or -1 when out of memory (the run unchanged). */
+static int add_episode(crafter_score_run *run, double reward, double length,
+                       const double counts[ACHIEVEMENTS], double smartplay) {
+  if ((size_t)run->episodes == run->episode_room) {
+    size_t room = run->episode_room ? 2 * run->episode_room : 64;
+    uint8_t *unlocked = realloc(run->episode_unlocked, room);
+    if (unlocked) run->episode_unlocked = unlocked;
+    double *scores = unlocked ? realloc(run->episode_smartplay, room * sizeof(*scores)) : NULL;
+    if (!scores) return -1;
+    run->episode_smartplay = scores;
+    run->episode_room = room;
+  }
+  int unlocked = 0;
+  /* The reference counts an achievement as unlocked when its count is >= 1. */
+  for (int k = 0; k < ACHIEVEMENTS; k++) {
+    run->successes[k] += counts[k] >= 1;
+    unlocked += counts[k] >= 1;
+  }
+  run->episode_unlocked[run->episodes] = (uint8_t)unlocked;
+  run->episode_smartplay[run->episodes] = smartplay;
   run->episodes++;
   run->reward_sum += reward;
   run->length_sum += length;
-  /* The reference counts an achievement as unlocked when its count is >= 1. */
-  for (int k = 0; k < ACHIEVEMENTS; k++) run->successes[k] += counts[k] >= 1;
+  return 0;
 }
 
 /* Adds a run to the set unless its method and seed are there already. */
@@ -181,6 +207,7 @@ static int add_named_run(crafter_score_set *set, crafter_score_run *run, const c
   free(run->method);
   free(run->seed);
   free(run->agent);
+  free_episode_lists(run);
   return -1;
 }
 
@@ -202,8 +229,10 @@ static int read_stats(crafter_score_set *set, const char *text, size_t length, c
     if (first < end) {
       crafter_json_document document;
       char message[256];
-      if (crafter_json_parse(&document, text + start, end - start, message, sizeof(message)) < 0)
+      if (crafter_json_parse(&document, text + start, end - start, message, sizeof(message)) < 0) {
+        free_episode_lists(&run);
         return parse_failure(error, error_size, message, text, length, start);
+      }
       const crafter_json *episode = &document.root;
       const crafter_json *steps_value = crafter_json_get(episode, "length");
       const crafter_json *reward = crafter_json_get(episode, "reward");
@@ -228,10 +257,15 @@ static int read_stats(crafter_score_set *set, const char *text, size_t length, c
       if (status == 0) {
         /* xs of the analysis scripts: env steps when the episode ended. */
         steps += steps_value->number;
-        if (steps <= set->budget) add_episode(&run, reward->number, steps_value->number, counts);
+        if (steps <= set->budget &&
+            add_episode(&run, reward->number, steps_value->number, counts, NAN) < 0)
+          status = crafter_fail(error, error_size, "line %ld: out of memory", line);
       }
       crafter_json_free(&document);
-      if (status < 0) return status;
+      if (status < 0) {
+        free_episode_lists(&run);
+        return status;
+      }
     }
     start = end + 1;
   }
@@ -305,16 +339,19 @@ static int read_run(const crafter_json *object, double budget, crafter_score_run
   memset(run, 0, sizeof(*run));
   run->game = -1;
   /* xs is sorted, so the episodes within the budget are the first ones. */
-  for (size_t i = 0; i < episodes && xs->items[i].number <= budget; i++) {
+  int status = 0;
+  for (size_t i = 0; i < episodes && xs->items[i].number <= budget && status == 0; i++) {
     double counts[ACHIEVEMENTS];
     for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = lists[k]->items[i].number;
-    add_episode(run, rewards->items[i].number, lengths->items[i].number, counts);
+    status = add_episode(run, rewards->items[i].number, lengths->items[i].number, counts, NAN);
   }
-  run->method = copy_text(method->string);
-  run->seed = copy_text(seed->type == CRAFTER_JSON_STRING ? seed->string : number);
+  run->method = status == 0 ? copy_text(method->string) : NULL;
+  run->seed = status == 0 ? copy_text(seed->type == CRAFTER_JSON_STRING ? seed->string : number)
+                          : NULL;
   if (run->method && run->seed) return 0;
   free(run->method);
   free(run->seed);
+  free_episode_lists(run);
   return crafter_fail(problem, problem_size, "out of memory");
 }
 
@@ -332,6 +369,7 @@ static int read_run_file(crafter_score_set *set, const char *text, size_t length
     if (status == 0 && add_run(set, &run, problem, sizeof(problem)) < 0) {
       free(run.method);
       free(run.seed);
+      free_episode_lists(&run);
       status = -1;
     }
     if (status < 0) {
@@ -358,6 +396,7 @@ static void truncate_set(crafter_score_set *set, size_t count) {
     free(run->seed);
     free(run->file);
     free(run->agent);
+    free_episode_lists(run);
   }
 }
 
@@ -427,7 +466,35 @@ static int read_player(crafter_score_set *set, crafter_traj_reader *reader, int 
     for (int k = 0; k < ACHIEVEMENTS; k++) counts[k] = episode->achievements[k];
     steps += episode->steps;
     if (steps > set->budget) continue;
-    add_episode(&run, episode->reward, episode->steps, counts);
+    double smartplay = NAN;
+    if (set->llm) {
+      /* The steps, read and checked, for SmartPlay's score. */
+      crafter_traj_data data;
+      char why[256];
+      if (crafter_traj_read_steps(reader, i, &data, why, sizeof(why)) < 0) {
+        free(run.agent);
+        free_episode_lists(&run);
+        return crafter_fail(problem, problem_size, "episode %zu (seed %lld, episode %lld): %s",
+                            i + 1, (long long)episode->seed, (long long)episode->episode, why);
+      }
+      uint32_t *unlocked = malloc((data.steps_count ? data.steps_count : 1) * sizeof(*unlocked));
+      if (unlocked) {
+        for (size_t t = 0; t < data.steps_count; t++) unlocked[t] = data.steps[t].unlocked;
+        smartplay = crafter_score_smartplay_of_steps(unlocked, data.steps_count);
+      }
+      crafter_traj_data_free(&data);
+      free(unlocked);
+      if (!unlocked) {
+        free(run.agent);
+        free_episode_lists(&run);
+        return crafter_fail(problem, problem_size, "out of memory");
+      }
+    }
+    if (add_episode(&run, episode->reward, episode->steps, counts, smartplay) < 0) {
+      free(run.agent);
+      free_episode_lists(&run);
+      return crafter_fail(problem, problem_size, "out of memory");
+    }
     if (set->train_levels.count)
       add_to_tally(&run.sides[crafter_score_levels_hold(&set->train_levels, episode->seed,
                                                         episode->episode)
@@ -654,6 +721,46 @@ double crafter_score_of_rates(const double *percents, size_t count) {
   return used ? exp(sum / (double)used) - 1 : NAN;
 }
 
+double crafter_score_smartplay_of_steps(const uint32_t *unlocked, size_t steps) {
+  uint32_t so_far = 0;
+  double score = 0;
+  for (size_t t = 0; t < steps; t++) {
+    so_far |= unlocked[t];
+    score += __builtin_popcount(so_far);
+  }
+  return score;
+}
+
+/* numpy 1.24's pairwise summation (pairwise_sum of loops_utils.h): runs
+ * of fewer than 8 added in order, up to 128 in eight interleaved sums,
+ * longer ones split in two halves of a multiple of 8. */
+static double pairwise(const double *values, size_t n) {
+  if (n < 8) {
+    double sum = 0.;
+    for (size_t i = 0; i < n; i++) sum += values[i];
+    return sum;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; j++) r[j] = values[j];
+    size_t i;
+    for (i = 8; i < n - (n % 8); i += 8)
+      for (int j = 0; j < 8; j++) r[j] += values[i + j];
+    double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; i++) sum += values[i];
+    return sum;
+  }
+  size_t half = n / 2;
+  half -= half % 8;
+  return pairwise(values, half) + pairwise(values + half, n - half);
+}
+
+double crafter_score_numpy_sum(const double *values, size_t n) {
+  /* The reduction starts from add's identity, 0, and adds the pairwise
+   * sum of the whole array to it. */
+  return 0. + pairwise(values, n);
+}
+
 static void tally_rates(long episodes, const long successes[ACHIEVEMENTS],
                         double percents[ACHIEVEMENTS]) {
   for (int k = 0; k < ACHIEVEMENTS; k++)
@@ -727,6 +834,57 @@ static void pool_seed(const crafter_score_set *set, size_t first, crafter_score_
   }
 }
 
+/* BALROG's progression and SmartPlay's score of a method's episodes,
+ * all its runs in the order read (score.h says how each suite computes
+ * them). */
+static void summarize_suites(const crafter_score_set *set, crafter_score_method *method) {
+  method->llm = set->llm;
+  method->progression = method->progression_se = NAN;
+  method->smartplay_score = method->smartplay_normalized = NAN;
+  if (!set->llm) return;
+  size_t n = 0;
+  double sum = 0;
+  int smartplay_known = 1;
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    if (strcmp(run->method, method->name) != 0) continue;
+    for (long e = 0; e < run->episodes; e++) {
+      sum += (double)run->episode_unlocked[e] / 22.0;
+      smartplay_known &= !isnan(run->episode_smartplay[e]);
+      n++;
+    }
+  }
+  if (n == 0) return;
+  double mean = sum / (double)n, squares = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    if (strcmp(run->method, method->name) != 0) continue;
+    for (long e = 0; e < run->episodes; e++) {
+      double deviation = (double)run->episode_unlocked[e] / 22.0 - mean;
+      squares += deviation * deviation;
+    }
+  }
+  double error = n > 1 ? sqrt(squares / (double)n) / sqrt((double)n) : 0.0;
+  method->progression = 100 * mean;
+  method->progression_se = 100 * error;
+  if (!smartplay_known) return;
+  double *scores = malloc(2 * n * sizeof(*scores));
+  if (!scores) return; /* unknown, as it could not be computed */
+  double *normalized = scores + n;
+  size_t at = 0;
+  for (size_t i = 0; i < set->count; i++) {
+    const crafter_score_run *run = &set->runs[i];
+    if (strcmp(run->method, method->name) != 0) continue;
+    for (long e = 0; e < run->episodes; e++, at++) {
+      scores[at] = run->episode_smartplay[e];
+      normalized[at] = (scores[at] - 0) / (CRAFTER_SCORE_SMARTPLAY_HUMAN - 0);
+    }
+  }
+  method->smartplay_score = crafter_score_numpy_sum(scores, n) / (double)n;
+  method->smartplay_normalized = crafter_score_numpy_sum(normalized, n) / (double)n;
+  free(scores);
+}
+
 /* `seeds` has room for every run of the set. */
 static void summarize_method(const crafter_score_set *set, crafter_score_method *method,
                              crafter_score_run *seeds) {
@@ -759,6 +917,7 @@ static void summarize_method(const crafter_score_set *set, crafter_score_method 
   method->return_percent_max = set->game == CRAFTER_GAME_CRAFTAX_CLASSIC
                                    ? 100.0 * method->reward_mean / CRAFTER_CC_MAX_RETURN
                                    : NAN;
+  summarize_suites(set, method);
   method->train_levels = set->train_levels;
   if (!set->train_levels.count) return;
   for (int side = 0; side < CRAFTER_SCORE_SIDES; side++)

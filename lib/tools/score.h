@@ -139,6 +139,14 @@ typedef struct crafter_score_run {
   crafter_score_tally sides[CRAFTER_SCORE_SIDES]; /* of those, the ones on training
                                                      levels and the others, when the
                                                      set splits them */
+  /* Those episodes one at a time, in the order read, for the measures of
+   * language-model suites: the achievements each unlocked (count >= 1),
+   * and SmartPlay's score of each (crafter_score_smartplay_of_steps),
+   * NaN where the file holds no steps (a stats log, a run file) or the
+   * set reads none. */
+  uint8_t *episode_unlocked;
+  double *episode_smartplay;
+  size_t episode_room;
 } crafter_score_run;
 
 typedef struct crafter_score_set {
@@ -156,6 +164,11 @@ typedef struct crafter_score_set {
   /* The game of the trajectory files read (all are of one), -1 before any
    * is. */
   int game;
+  /* Set after crafter_score_set_init to report the measures of
+   * language-model suites (BALROG's progression, SmartPlay's score) too:
+   * the steps of every episode of a trajectory file are then read (and
+   * checked) for SmartPlay's score. */
+  int llm;
 } crafter_score_set;
 
 /* What a method scores on one side of a split, as for the whole method:
@@ -182,6 +195,23 @@ typedef struct crafter_score_method {
   crafter_score_levels train_levels; /* the set's: count 0 when it splits no levels */
   crafter_score_side sides[CRAFTER_SCORE_SIDES]; /* when it does */
   double gap; /* the score on training levels minus that on unseen ones */
+  /* With the set's llm (else 0 and NaN), the measures language-model
+   * suites report, over the method's episodes within the budget, of all
+   * its runs together in the order read:
+   *   BALROG's progression (balrog-ai/BALROG, utils.py and the Crafter
+   *   wrapper's get_stats): each episode's share of the 22 achievements
+   *   unlocked, k / 22; their mean, adding in order as Python's sum
+   *   before 3.12, and its standard error, the population deviation
+   *   (dividing by the episodes) over the square root of the episodes,
+   *   0 for a single episode; both in percent, as BALROG's summary.
+   *   SmartPlay's score (microsoft/SmartPlay, crafter_env.py and
+   *   eval.py): each episode's sum over its steps of the achievements
+   *   unlocked by then; the mean of those and of those over 2680 (its
+   *   human score, the minimum being 0), each as numpy's mean adds
+   *   (pairwise); NaN when an episode's steps are not known. */
+  int llm;
+  double progression, progression_se; /* percent */
+  double smartplay_score, smartplay_normalized;
 } crafter_score_method;
 
 void crafter_score_set_init(crafter_score_set *set, double budget);
@@ -212,6 +242,19 @@ int crafter_score_read_file(crafter_score_set *set, const char *path, const char
 
 /* crafter_score_of_rates (crafter/crafter.h): the Crafter score of success
  * rates. */
+
+/* SmartPlay's score of an episode from the achievements each of its
+ * `steps` steps unlocked first (bit i for achievement i): the sum over
+ * the steps of the achievements unlocked so far, that is, for each
+ * achievement, the steps from the one that unlocked it to the last. */
+double crafter_score_smartplay_of_steps(const uint32_t *unlocked, size_t steps);
+
+/* SmartPlay's human score, which its normalised score divides by. */
+#define CRAFTER_SCORE_SMARTPLAY_HUMAN 2680
+
+/* numpy's sum of n doubles (pairwise, as np.add.reduce adds a contiguous
+ * float64 array), which np.mean divides. */
+double crafter_score_numpy_sum(const double *values, size_t n);
 
 /* Groups the runs by method, in the order methods first appear; runs of
  * one method and seed (only in a set that splits levels) are pooled into

@@ -42,6 +42,7 @@ int crafter_score_main(const char *program, const crafter_score_request *request
                        FILE *err) {
   crafter_score_set set;
   crafter_score_set_init(&set, request->budget);
+  set.llm = request->llm;
   int status = training_levels(program, request, &set.train_levels, err);
   if (status != 0) return status;
   char error[1024];

@@ -30,6 +30,7 @@ typedef struct crafter_score_request {
   crafter_score_levels levels;
   const char *levels_file;
   int seed_given, first_given;
+  int llm; /* also BALROG's progression and SmartPlay's score (score.h) */
 } crafter_score_request;
 
 /* Reads the training levels, then every file in turn (stopping at the

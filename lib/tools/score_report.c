@@ -145,6 +145,33 @@ static void write_goals_table(FILE *out, const crafter_score_method *methods, si
 static void write_levels_table(FILE *out, const crafter_score_method *methods, size_t count,
                                const int *widths);
 
+/* BALROG's progression as its summary prints it, "mean ± error" in
+ * percent with two decimals, and SmartPlay's score and normalised
+ * score. */
+static void write_suites_rows(FILE *out, const crafter_score_method *methods, size_t count,
+                              const int *widths) {
+  enum { LABEL = TABLE_LABEL };
+  static const char *const rows[] = {"progression (%)", "SmartPlay score", "SmartPlay (norm.)"};
+  for (size_t row = 0; row < sizeof(rows) / sizeof(rows[0]); row++) {
+    fprintf(out, "%-*s", LABEL, rows[row]);
+    for (size_t m = 0; m < count; m++) {
+      const crafter_score_method *method = &methods[m];
+      char cell[96];
+      if (row == 0 && !isnan(method->progression))
+        snprintf(cell, sizeof(cell), "%.2f \xc2\xb1 %.2f", method->progression,
+                 method->progression_se);
+      else if (row == 0)
+        snprintf(cell, sizeof(cell), "-");
+      else if (row == 1)
+        format_fixed(cell, sizeof(cell), method->smartplay_score, 1);
+      else
+        format_fixed(cell, sizeof(cell), method->smartplay_normalized, 4);
+      write_cell(out, cell, widths[m]);
+    }
+    fputc('\n', out);
+  }
+}
+
 /* Whether the methods are scored from Craftax-Classic's files: their mean
  * return is then also given as a percentage of the most there is. */
 static int craftax_methods(const crafter_score_method *methods, size_t count) {
@@ -182,6 +209,7 @@ void crafter_score_write_table(FILE *out, const crafter_score_method *methods, s
       write_cell(out, cell, widths[m]);
     }
     fputc('\n', out);
+    if (row == 4 && count && methods[0].llm) write_suites_rows(out, methods, count, widths);
     if (row == 1 && craftax) {
       fprintf(out, "%-*s", LABEL, "return (% max)");
       for (size_t m = 0; m < count; m++) {
@@ -451,6 +479,22 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
     crafter_json_int(&json, method->episodes);
     crafter_json_key(&json, "seeds");
     crafter_json_int(&json, method->seeds);
+    if (method->llm) {
+      crafter_json_key(&json, "balrog");
+      crafter_json_begin_object(&json);
+      crafter_json_key(&json, "progression");
+      crafter_json_double(&json, method->progression);
+      crafter_json_key(&json, "standard_error");
+      crafter_json_double(&json, method->progression_se);
+      crafter_json_end_object(&json);
+      crafter_json_key(&json, "smartplay");
+      crafter_json_begin_object(&json);
+      crafter_json_key(&json, "score");
+      crafter_json_double(&json, method->smartplay_score);
+      crafter_json_key(&json, "normalized");
+      crafter_json_double(&json, method->smartplay_normalized);
+      crafter_json_end_object(&json);
+    }
     if (goals) write_json_goals(&json, &method->goals);
     if (method->train_levels.count) write_json_sides(&json, method);
     crafter_json_end_object(&json);
@@ -503,6 +547,8 @@ void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, siz
     }
     fputs(",score_gap", out);
   }
+  int llm = count && methods[0].llm;
+  if (llm) fputs(",progression,progression_se,smartplay_score,smartplay_normalized", out);
   fputc('\n', out);
   for (size_t m = 0; m < count; m++) {
     const crafter_score_method *method = &methods[m];
@@ -555,6 +601,14 @@ void crafter_score_write_csv(FILE *out, const crafter_score_method *methods, siz
       }
       fputc(',', out);
       write_csv_number(out, method->gap);
+    }
+    if (llm) {
+      double values[] = {method->progression, method->progression_se, method->smartplay_score,
+                         method->smartplay_normalized};
+      for (int i = 0; i < 4; i++) {
+        fputc(',', out);
+        write_csv_number(out, values[i]);
+      }
     }
     fputc('\n', out);
   }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "view/balrog.h"
 #include "view/render.h"
 
 /* The bytes a text observation may take, its instruction included. */
@@ -23,8 +24,9 @@ static void semantic_shape(const crafter_params *params, int players, uint32_t s
 }
 
 static size_t make_semantic(const crafter_env *env, int player, const char *instruction,
-                            uint8_t *out, size_t size) {
+                            const crafter_obs_settings *settings, uint8_t *out, size_t size) {
   (void)instruction;
+  (void)settings;
   crafter_env_semantic(env, player, out);
   return size;
 }
@@ -37,8 +39,9 @@ static void symbolic_shape(const crafter_params *params, int players, uint32_t s
 
 /* A player who left the world sees zeros. */
 static size_t make_symbolic(const crafter_env *env, int player, const char *instruction,
-                            uint8_t *out, size_t size) {
+                            const crafter_obs_settings *settings, uint8_t *out, size_t size) {
   (void)instruction;
+  (void)settings;
   if (crafter_game_body_slot(&env->game, player) >= 0)
     crafter_render_symbolic(env, player, (float *)(void *)out);
   else
@@ -56,7 +59,8 @@ static void text_shape(const crafter_params *params, int players, uint32_t shape
 /* The goal first when there is one; a player who left the world has it
  * alone. */
 static size_t make_text(const crafter_env *env, int player, const char *instruction,
-                        uint8_t *out, size_t size) {
+                        const crafter_obs_settings *settings, uint8_t *out, size_t size) {
+  (void)settings;
   char *text = (char *)out;
   size_t at = 0;
   if (instruction) {
@@ -69,6 +73,13 @@ static size_t make_text(const crafter_env *env, int player, const char *instruct
   }
   size_t length = at + crafter_render_text(env, player, text + at, size - at);
   return length < size ? length : size - 1;
+}
+
+/* BALROG's two texts; a goal is no part of them (records carry it). */
+static size_t make_balrog(const crafter_env *env, int player, const char *instruction,
+                          const crafter_obs_settings *settings, uint8_t *out, size_t size) {
+  (void)instruction;
+  return crafter_balrog_text(env, player, settings ? &settings->balrog : NULL, (char *)out, size);
 }
 
 /* The codes and ids are those files and streams carry: they never
@@ -84,6 +95,8 @@ static const crafter_obs_kind_info kinds[] = {
                               CRAFTER_OBS_JSON_NUMBERS, 0, symbolic_shape, make_symbolic},
     [CRAFTER_OBS_TEXT] = {"text", -1, -1, CRAFTER_OBS_ELEMENT_UINT8, 0, CRAFTER_OBS_JSON_STRING, 0,
                           text_shape, make_text},
+    [CRAFTER_OBS_BALROG] = {"balrog", -1, -1, CRAFTER_OBS_ELEMENT_UINT8, 0,
+                            CRAFTER_OBS_JSON_CONTEXTS, 0, text_shape, make_balrog},
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == CRAFTER_OBS_KIND_COUNT,
                "an observation kind without a row");

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "game/env.h"
+#include "view/balrog.h"
 
 /* The kinds; each is its row's index in the table. */
 enum crafter_obs_kind {
@@ -23,6 +24,7 @@ enum crafter_obs_kind {
   CRAFTER_OBS_SEMANTIC,
   CRAFTER_OBS_SYMBOLIC,
   CRAFTER_OBS_TEXT,
+  CRAFTER_OBS_BALROG,
   CRAFTER_OBS_KIND_COUNT
 };
 
@@ -38,16 +40,27 @@ enum crafter_obs_element {
 enum crafter_obs_json {
   CRAFTER_OBS_JSON_BASE64 = 0, /* its bytes in base64 */
   CRAFTER_OBS_JSON_NUMBERS,    /* a list of its float32 values */
-  CRAFTER_OBS_JSON_STRING      /* a string of its text */
+  CRAFTER_OBS_JSON_STRING,     /* a string of its text */
+  CRAFTER_OBS_JSON_CONTEXTS     /* {"long_term_context", "short_term_context"}: its two
+                                   texts, each ended by a NUL */
 };
+
+/* How a run wants its observations made, beyond their kind: BALROG's
+ * settings for balrog.  All zero is every kind's default. */
+typedef struct crafter_obs_settings {
+  crafter_balrog_settings balrog;
+} crafter_obs_settings;
 
 /* Makes player `player`'s observation of the env as it is now into `out`
  * (`size` bytes, crafter_obs_kind_bytes'); `instruction` is the player's
- * goal in words, or NULL.  A player who left the world (several players)
+ * goal in words, or NULL; `settings` how the run wants it made, NULL for
+ * the defaults.  A player who left the world (several players)
  * has an observation too.  Returns the bytes made: `size`, or for text
- * its length (NUL-terminated within `size`). */
+ * its length (NUL-terminated within `size`; for two texts, both and the
+ * NUL between them). */
 typedef size_t (*crafter_obs_make_fn)(const crafter_env *env, int player, const char *instruction,
-                                      uint8_t *out, size_t size);
+                                      const crafter_obs_settings *settings, uint8_t *out,
+                                      size_t size);
 
 typedef struct crafter_obs_kind_info {
   const char *name;

@@ -166,6 +166,17 @@ def _replay(env, episode, stored, path):
     return observations, rewards, terminations, truncations, _stack_infos(infos)
 
 
+def _cut_short(trajectory, episode, on_skip):
+    """Whether the episode was cut short, and so is left out of a dataset;
+    on_skip, where given, is told."""
+    if episode.end != "cut":
+        return False
+    if on_skip:
+        on_skip(f"{trajectory.path}: the episode of seed {episode.seed}, "
+                f"episode {episode.episode} was cut short: left out")
+    return True
+
+
 def episodes(paths, obs=None, textures=None, on_skip=None):
     """(env, obs kinds, generator of minari EpisodeBuffers) for the ended
     episodes of the trajectory files paths (all recorded alike, of one
@@ -196,10 +207,7 @@ def episodes(paths, obs=None, textures=None, on_skip=None):
         try:
             for trajectory in files:
                 for episode in trajectory.episodes():
-                    if episode.end == "cut":
-                        if on_skip:
-                            on_skip(f"{trajectory.path}: the episode of seed {episode.seed}, "
-                                    f"episode {episode.episode} was cut short: left out")
+                    if _cut_short(trajectory, episode, on_skip):
                         continue
                     observations, rewards, terminations, truncations, infos = _replay(
                         env, episode, stored, trajectory.path)
@@ -302,10 +310,7 @@ def _craftax_episodes(files, obs, textures, on_skip):
                 observations = _craftax_observations(trajectory, folder)
                 ended = 0
                 for episode in trajectory.episodes():
-                    if episode.end == "cut":
-                        if on_skip:
-                            on_skip(f"{trajectory.path}: the episode of seed {episode.seed}, "
-                                    f"episode {episode.episode} was cut short: left out")
+                    if _cut_short(trajectory, episode, on_skip):
                         continue
                     yield EpisodeBuffer(
                         id=number, seed=int(episode.seed),

@@ -6,13 +6,16 @@
   folder outside the project, else downloaded into that cache; or the
   reason to skip;
 - plain: a JSON-able picture of a value, its type included, for two runs
-  to be compared line by line.
+  to be compared line by line;
+- played: the lines of such a run, as a script of the test writes them.
 
 It imports nothing beyond the standard library but numpy, so both the
 test's Python and the suite's own can use it."""
 
 import hashlib
+import json
 import os
+import subprocess
 import urllib.request
 
 
@@ -83,3 +86,20 @@ def plain(value):
     if isinstance(value, str) and len(value) > 2000:
         return ["text", len(value), hashlib.sha256(value.encode()).hexdigest()[:24]]
     return value
+
+
+def played(python, script, side, folder, out, settings, crafter_step, environment=None,
+           unset=(), timeout=900):
+    """The JSON lines `python script side folder out settings` (settings
+    as JSON) writes to out, run in environment (else this process's) with
+    CRAFTER_STEP crafter_step unless it names one, and without PYTHONPATH
+    or the variables in unset.  A failed run fails the test."""
+    env = dict(os.environ if environment is None else environment)
+    env.setdefault("CRAFTER_STEP", crafter_step)
+    for name in ("PYTHONPATH",) + tuple(unset):
+        env.pop(name, None)
+    done = subprocess.run([python, script, side, folder, str(out), json.dumps(settings)],
+                          env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-4000:]
+    with open(out) as stream:
+        return [json.loads(line) for line in stream]

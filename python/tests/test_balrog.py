@@ -14,7 +14,6 @@ BALROG imports.  Without the files (no network) or that Python, the test
 skips and says why."""
 
 import functools
-import json
 import os
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import sys
 import pytest
 
 from conftest import TOP, crafter_assets
-from pinned import pinned_files
+from pinned import pinned_files, played
 
 COMMIT = "af7d1f17e0deec3a7a0e334beae5f11b7a21371b"
 URL = "https://raw.githubusercontent.com/balrog-ai/BALROG/{commit}/{path}"
@@ -72,14 +71,8 @@ def play(python, side, settings, out, environment=None):
     folder, reason = balrog_folder()
     if folder is None:
         pytest.skip(reason)
-    env = dict(os.environ if environment is None else environment)
-    env.setdefault("CRAFTER_STEP", os.path.join(TOP, "bin", "crafter-step"))
-    env.pop("PYTHONPATH", None)
-    done = subprocess.run([python, RUN, side, folder, str(out), json.dumps(SETTINGS[settings])],
-                          env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-4000:]
-    with open(out) as stream:
-        return [json.loads(line) for line in stream]
+    return played(python, RUN, side, folder, out, SETTINGS[settings],
+                  os.path.join(TOP, "bin", "crafter-step"), environment)
 
 
 @pytest.fixture(scope="module")

@@ -433,7 +433,7 @@ def test_craftax_classic_refusals(tmp_path):
     run = convert(path, "--dataset-id", "craftax/pixels-v0", "--obs", "pixels")
     assert run.returncode == 1 and "Craftax-Classic's observations are symbolic" in run.stderr
     run = convert(path, "--dataset-id", "craftax/textures-v0", "-t", "builtin")
-    assert run.returncode == 1 and "--textures is Crafter's" in run.stderr
+    assert run.returncode == 1 and "--textures, which draws pixels, is Crafter's here" in run.stderr
     crafter = record(tmp_path / "crafter.traj", "-n", "1", "--steps", "20")
     run = convert(crafter, path, "--dataset-id", "craftax/mixed-v0")
     assert run.returncode == 1 and "a dataset is of one game" in run.stderr, run.stderr

@@ -16,15 +16,13 @@ gym, which SmartPlay imports.  Without the files (no network) or that
 Python, the test skips and says why."""
 
 import functools
-import json
 import os
-import subprocess
 import sys
 
 import pytest
 
 from conftest import TOP
-from pinned import pinned_files
+from pinned import pinned_files, played
 
 COMMIT = "9dec5f2247da0dc88a47fe3daf3fb4fa02629b89"
 URL = "https://raw.githubusercontent.com/microsoft/SmartPlay/{commit}/src/smartplay/{path}"
@@ -133,16 +131,9 @@ def play(side, settings, out, python=None):
     if folder is None:
         pytest.skip(reason)
     python = python or smartplay_python()
-    env = dict(os.environ)
-    env.setdefault("CRAFTER_STEP", os.path.join(TOP, "bin", "crafter-step"))
-    env.pop("PYTHONPATH", None)
-    env.pop("CRAFTER_TEXTURES", None)
-    done = subprocess.run([python, RUN, side, folder, str(out),
-                           json.dumps(settings)],
-                          env=env, capture_output=True, text=True, timeout=1200)
-    assert done.returncode == 0, done.stderr[-4000:]
-    with open(out) as stream:
-        return [json.loads(line) for line in stream]
+    return played(python, RUN, side, folder, out, settings,
+                  os.path.join(TOP, "bin", "crafter-step"), unset=("CRAFTER_TEXTURES",),
+                  timeout=1200)
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,10 @@
  * the reader accepts must be playable: an env of its area starts an
  * episode on it (crafter_world_map_start), which must hold the map's
  * grid and objects, and takes steps with every observation drawn (pixels
- * through an attached renderer, semantic, symbolic, text), then starts a
- * second episode on it.  Maps of more than 128x128 cells are only read,
- * so that a run stays short.  World files have no checksum: mutations
+ * through an attached renderer, semantic, symbolic, text, and BALROG's
+ * texts of every player, in the world or not), then starts a second
+ * episode on it.  Maps of more than 128x128 cells are only read, so that
+ * a run stays short.  World files have no checksum: mutations
  * reach the reader as they are. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "fuzz.h"
 #include "run/worldfile.h"
+#include "view/balrog.h"
 #include "view/render.h"
 #include "view/textures.h"
 
@@ -93,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int over = 1;
     for (int p = 0; p < players; p++) {
       over &= results[p].done != 0;
+      (void)crafter_balrog_text(&env, p, NULL, text, sizeof(text));
       if (crafter_game_body_slot(&env.game, p) < 0) continue;
       crafter_env_semantic(&env, p, semantic);
       crafter_render_symbolic(&env, p, symbolic);

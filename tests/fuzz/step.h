@@ -11,8 +11,8 @@
  * file), episodes of at most 31 steps.
  *
  *   byte 0  bits 0-1  envs: 1 + value % 3
- *           bits 2-4  observation: value % 5 (none, pixels, semantic,
- *                     symbolic, text), % 4 for the binary protocol
+ *           bits 2-4  observation: value % 6 (none, pixels, semantic,
+ *                     symbolic, text, balrog), % 4 for the binary protocol
  *           bits 5-6  text: --info short, full, state (value % 3);
  *                     binary: bit 5 --manual-reset, bit 6 --semantic
  *           bit 7     binary: --final-obs (not with --manual-reset)
@@ -179,7 +179,7 @@ static int step_run(const uint8_t *data, size_t size, int binary) {
   run->envs = 1 + (choice[0] & 3) % 3;
   run->threads = 1;
   options.binary = binary;
-  run->obs_kind = ((choice[0] >> 2) & 7) % (binary ? 4 : 5);
+  run->obs_kind = ((choice[0] >> 2) & 7) % (binary ? 4 : 6);
   options.shm_fd = -1;
   options.shm_slots = 2;
   if (binary) {

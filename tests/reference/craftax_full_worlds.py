@@ -50,7 +50,6 @@ those two names are put in their place first.
 import dataclasses
 import os
 import random
-import subprocess
 import sys
 import time
 import zlib
@@ -62,6 +61,8 @@ import numpy as np  # noqa: E402
 import jax  # noqa: E402
 
 import craftax_worlds  # noqa: E402,F401  (its stand-ins for flax and matplotlib)
+import craftax_dumps  # noqa: E402
+from craftax_dumps import program_dump, reset_key, reset_seconds, words_of  # noqa: E402
 from craftax.craftax_env import make_craftax_env_from_name  # noqa: E402
 
 ENV = make_craftax_env_from_name('Craftax-Symbolic-v1', auto_reset=True)
@@ -69,13 +70,6 @@ RESET = jax.jit(ENV.reset)
 LEVELS = 9
 SIDE = 48
 FLOOR_FIELDS = ('map', 'item_map', 'light_map', 'down_ladders', 'up_ladders')
-
-
-def reset_key(seed):
-  """The key JAX's reset of seed S is given: key = PRNGKey(S); key, k =
-  split(key); k."""
-  _, k = jax.random.split(jax.random.PRNGKey(seed))
-  return k
 
 
 def first_state(seed):
@@ -106,14 +100,6 @@ def leaves(state):
   return [(name, np.asarray(value)) for name, value in out]
 
 
-def words_of(name, array):
-  if array.dtype == np.float32:
-    return array.reshape(-1).view(np.uint32)
-  if array.dtype in (np.bool_, np.int32, np.uint32):
-    return array.reshape(-1).astype(np.uint32)
-  raise SystemExit(f'{name}: unexpected dtype {array.dtype}')
-
-
 def fields(state):
   return [(name, words_of(name, array)) for name, array in leaves(state)]
 
@@ -136,23 +122,7 @@ def hashes(state):
 
 
 def dump(seed, state, out):
-  out.write(f'seed {seed}\n')
-  for name, words in fields(state):
-    out.write(f'{name} {len(words)} ' + ' '.join(str(int(w)) for w in words) + '\n')
-
-
-def parse_dump(text):
-  worlds, seed = {}, None
-  for line in text.splitlines():
-    parts = line.split()
-    if not parts:
-      continue
-    if parts[0] == 'seed':
-      seed = int(parts[1])
-      worlds[seed] = {}
-    else:
-      worlds[seed][parts[0]] = [int(v) for v in parts[2:]]
-  return worlds
+  craftax_dumps.dump(seed, fields(state), out)
 
 
 def describe(name, index, jax_value, c_value):
@@ -174,12 +144,9 @@ def compare(program, count):
   started = time.perf_counter()
   jax_worlds = {seed: fields(first_state(seed)) for seed in seeds}
   jax_seconds = time.perf_counter() - started
-  run = subprocess.run([program, '--dump'] + [str(s) for s in seeds],
-                       capture_output=True, text=True)
-  if run.returncode != 0:
-    print(f'{program} --dump failed: {run.stderr.strip()}')
+  c_worlds = program_dump(program, seeds)
+  if c_worlds is None:
     return 2
-  c_worlds = parse_dump(run.stdout)
   differing = {}  # field: [seeds]
   first = {}      # field: its first difference, said
   values = 0
@@ -242,11 +209,7 @@ def main(argv):
   if len(argv) == 2 and argv[0] == '--speed':
     count = int(argv[1])
     keys = [reset_key(seed) for seed in range(count)]
-    jax.block_until_ready(RESET(keys[0]))
-    started = time.perf_counter()
-    for k in keys:
-      jax.block_until_ready(RESET(k))
-    seconds = time.perf_counter() - started
+    seconds = reset_seconds(RESET, keys)
     print(f'JAX {jax.__version__}: {count} resets in {seconds:.3f} s, '
           f'{1000 * seconds / count:.2f} ms a reset (one jitted reset call per env, '
           'compiled before)')

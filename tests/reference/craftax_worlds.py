@@ -43,7 +43,6 @@ for those two names are put in their place first.
 import dataclasses
 import os
 import random
-import subprocess
 import sys
 import time
 import types
@@ -86,15 +85,12 @@ def _stand_ins():
 _stand_ins()
 from craftax.craftax_env import make_craftax_env_from_name  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import craftax_dumps  # noqa: E402
+from craftax_dumps import program_dump, reset_key, reset_seconds, words_of  # noqa: E402,F401
+
 ENV = make_craftax_env_from_name('Craftax-Classic-Symbolic-v1', auto_reset=True)
 RESET = jax.jit(ENV.reset)
-
-
-def reset_key(seed):
-  """The key JAX's reset of seed S is given: key = PRNGKey(S); key, k =
-  split(key); k (crafter_cc_reset_key in C)."""
-  _, k = jax.random.split(jax.random.PRNGKey(seed))
-  return k
 
 
 def first_state(seed):
@@ -112,14 +108,7 @@ def fields(value, prefix=''):
       continue
     if isinstance(item, tuple) and all(part is None for part in item):
       continue  # fractal_noise_angles left at None: not part of the state
-    array = np.asarray(item)
-    if array.dtype == np.float32:
-      words = array.reshape(-1).view(np.uint32)
-    elif array.dtype in (np.bool_, np.int32, np.uint32):
-      words = array.reshape(-1).astype(np.uint32)
-    else:
-      raise SystemExit(f'{name}: unexpected dtype {array.dtype}')
-    out.append((name, words))
+    out.append((name, words_of(name, np.asarray(item))))
   return out
 
 
@@ -129,23 +118,7 @@ def state_hash(state):
 
 
 def dump(seed, state, out):
-  out.write(f'seed {seed}\n')
-  for name, words in fields(state):
-    out.write(f'{name} {len(words)} ' + ' '.join(str(int(w)) for w in words) + '\n')
-
-
-def parse_dump(text):
-  worlds, seed = {}, None
-  for line in text.splitlines():
-    parts = line.split()
-    if not parts:
-      continue
-    if parts[0] == 'seed':
-      seed = int(parts[1])
-      worlds[seed] = {}
-    else:
-      worlds[seed][parts[0]] = [int(v) for v in parts[2:]]
-  return worlds
+  craftax_dumps.dump(seed, fields(state), out)
 
 
 def describe(name, index, jax_value, c_value):
@@ -164,12 +137,9 @@ def compare(program, count):
   for seed in seeds:
     jax_worlds[seed] = dict(fields(first_state(seed)))
   jax_seconds = time.perf_counter() - started
-  run = subprocess.run([program, '--dump'] + [str(s) for s in seeds],
-                       capture_output=True, text=True)
-  if run.returncode != 0:
-    print(f'{program} --dump failed: {run.stderr.strip()}')
+  c_worlds = program_dump(program, seeds)
+  if c_worlds is None:
     return 2
-  c_worlds = parse_dump(run.stdout)
   cells = 0
   for seed in seeds:
     mine = c_worlds.get(seed)
@@ -217,11 +187,7 @@ def main(argv):
   if len(argv) == 2 and argv[0] == '--speed':
     count = int(argv[1])
     keys = [jax.random.split(jax.random.PRNGKey(seed))[1] for seed in range(count)]
-    jax.block_until_ready(RESET(keys[0]))
-    started = time.perf_counter()
-    for k in keys:
-      jax.block_until_ready(RESET(k))
-    seconds = time.perf_counter() - started
+    seconds = reset_seconds(RESET, keys)
     print(f'JAX {jax.__version__}: {count} resets in {seconds:.3f} s, '
           f'{count / seconds:.0f} worlds/s (one jitted reset call per env, compiled before)')
     return 0

@@ -6,6 +6,7 @@
 
 #include "game/env.h"
 #include "tap.h"
+#include "view/balrog.h"
 #include "view/obskind.h"
 #include "view/render.h"
 
@@ -17,7 +18,7 @@ static const struct {
 } documented[] = {
     {CRAFTER_OBS_NONE, 0, 0, 0},     {CRAFTER_OBS_PIXELS, 1, 1, 1},
     {CRAFTER_OBS_SEMANTIC, 2, 2, 1}, {CRAFTER_OBS_SYMBOLIC, 3, 3, 2},
-    {CRAFTER_OBS_TEXT, -1, -1, -1},
+    {CRAFTER_OBS_TEXT, -1, -1, -1},  {CRAFTER_OBS_BALROG, -1, -1, -1},
 };
 
 static void check_rows(void) {
@@ -61,9 +62,11 @@ static void check_rows(void) {
      "the trajectory codes, protocol ids and element types are the documented ones");
   ok(crafter_obs_kind(CRAFTER_OBS_SYMBOLIC)->json == CRAFTER_OBS_JSON_NUMBERS &&
          crafter_obs_kind(CRAFTER_OBS_TEXT)->json == CRAFTER_OBS_JSON_STRING &&
+         crafter_obs_kind(CRAFTER_OBS_BALROG)->json == CRAFTER_OBS_JSON_CONTEXTS &&
          crafter_obs_kind(CRAFTER_OBS_PIXELS)->json == CRAFTER_OBS_JSON_BASE64 &&
          crafter_obs_kind(CRAFTER_OBS_SEMANTIC)->json == CRAFTER_OBS_JSON_BASE64,
-     "JSON lines give symbolic as numbers, text as a string, the others in base64");
+     "JSON lines give symbolic as numbers, text as a string, balrog as its two contexts, the "
+     "others in base64");
 }
 
 /* The sizes crafter-protocol(5) gives: pixels height x width x 3 bytes,
@@ -116,23 +119,30 @@ static void check_makers(void) {
   const crafter_obs_kind_info *symbolic = crafter_obs_kind(CRAFTER_OBS_SYMBOLIC);
   const crafter_obs_kind_info *text = crafter_obs_kind(CRAFTER_OBS_TEXT);
   crafter_env_semantic(&env, 1, expected);
-  ok(semantic->make(&env, 1, NULL, made, semantic_bytes) == semantic_bytes &&
+  ok(semantic->make(&env, 1, NULL, NULL, made, semantic_bytes) == semantic_bytes &&
          memcmp(made, expected, semantic_bytes) == 0,
      "semantic: player 1's map");
   crafter_render_symbolic(&env, 1, (float *)(void *)expected);
-  ok(symbolic->make(&env, 1, NULL, made, symbolic_bytes) == symbolic_bytes &&
+  ok(symbolic->make(&env, 1, NULL, NULL, made, symbolic_bytes) == symbolic_bytes &&
          memcmp(made, expected, symbolic_bytes) == 0,
      "symbolic: player 1's vector");
   size_t length = crafter_render_text(&env, 1, (char *)expected, text_bytes);
-  ok(text->make(&env, 1, NULL, made, text_bytes) == length &&
+  ok(text->make(&env, 1, NULL, NULL, made, text_bytes) == length &&
          strcmp((char *)made, (char *)expected) == 0,
      "text: player 1's description");
-  ok(text->make(&env, 1, "Find water.", made, text_bytes) == length + 25 &&
+  ok(text->make(&env, 1, "Find water.", NULL, made, text_bytes) == length + 25 &&
          strncmp((char *)made, "Instruction: Find water.\n", 25) == 0 &&
          strcmp((char *)made + 25, (char *)expected) == 0,
      "text with a goal: the instruction, then the description");
-  ok(text->make(&env, 1, NULL, made, 40) == 39 && strlen((char *)made) == 39,
+  ok(text->make(&env, 1, NULL, NULL, made, 40) == 39 && strlen((char *)made) == 39,
      "text cut to its room, ended by a NUL");
+  const crafter_obs_kind_info *balrog = crafter_obs_kind(CRAFTER_OBS_BALROG);
+  length = crafter_balrog_text(&env, 1, NULL, (char *)expected, text_bytes);
+  ok(balrog->make(&env, 1, "Find water.", NULL, made, text_bytes) == length &&
+         memcmp(made, expected, length + 1) == 0 &&
+         strncmp((char *)made, "You see", 7) == 0 &&
+         strncmp((char *)made + strlen((char *)made) + 1, "Your status:", 12) == 0,
+     "balrog: player 1's long and short context, without the goal");
   /* Player 1 dies; its body leaves the world at the next step. */
   crafter_game_player(&env.game, 1)->inventory[CRAFTER_HEALTH] = 0;
   int actions[2] = {CRAFTER_NOOP, CRAFTER_NOOP};
@@ -140,12 +150,12 @@ static void check_makers(void) {
   for (int t = 0; t < 2; t++) crafter_env_step_players(&env, actions, results);
   int gone = crafter_game_body_slot(&env.game, 1) < 0;
   memset(made, 1, symbolic_bytes);
-  int zeros = symbolic->make(&env, 1, NULL, made, symbolic_bytes) == symbolic_bytes;
+  int zeros = symbolic->make(&env, 1, NULL, NULL, made, symbolic_bytes) == symbolic_bytes;
   for (size_t i = 0; i < symbolic_bytes; i++) zeros &= made[i] == 0;
   ok(gone && zeros, "symbolic of a player who left the world: zeros");
-  ok(gone && text->make(&env, 1, "Find water.", made, text_bytes) == 25 &&
+  ok(gone && text->make(&env, 1, "Find water.", NULL, made, text_bytes) == 25 &&
          strcmp((char *)made, "Instruction: Find water.\n") == 0 &&
-         text->make(&env, 1, NULL, made, text_bytes) == 0 && made[0] == '\0',
+         text->make(&env, 1, NULL, NULL, made, text_bytes) == 0 && made[0] == '\0',
      "text of a player who left the world: its goal alone");
   free(made);
   free(expected);
