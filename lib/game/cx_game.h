@@ -36,6 +36,10 @@
  *     moving, shooting and striking;
  *   - 18 crafted first states beside the boss (--record-boss), DO seven
  *     steps in ten: 15 hits on the necromancer, its waves spawning.
+ * 2,700 of those steps (seeds 0-2 of moves and of random actions, two
+ * boss states, three crafted states on the sewers, the fire and the ice
+ * floors) are held without JAX to the hashes of tests/data/craftax/
+ * (tests/unit-cx-game.t, tests/unit-cx-crafted.t).
  *
  * Written but met seldom or never in a compared step, so not shown
  * exact: creatures killed by the player (5 in all), the mob defences of

@@ -1,7 +1,17 @@
 /* Craftax's step (lib/game/cx_game.c) against the states JAX made.
  *
- *   test-cx-game GOLDEN           TAP: every seed of GOLDEN replayed from
- *                                 its first state by the C env's step
+ *   test-cx-game GOLDEN [STARTS]  TAP: every seed of GOLDEN replayed from
+ *                                 its first state by the C env's step (a
+ *                                 crafted first state, ACTION -2 on its
+ *                                 step 0, is JAX's record of it in
+ *                                 STARTS)
+ *   test-cx-game --extract FILE.gz STARTS S...
+ *                                 GOLDEN's lines of seeds S of JAX's
+ *                                 recorded steps (the CRC-32s of JAX's
+ *                                 own words: the same lines as
+ *                                 craftax_full_steps.py --hashes), and
+ *                                 their crafted first states' records
+ *                                 into STARTS
  *   test-cx-game --jax FILE.gz    JAX's recorded steps
  *                                 (tests/reference/craftax_full_steps.py
  *                                 --record): the episodes replayed by C
@@ -30,7 +40,12 @@
  *   (VENV/bin/python tests/reference/craftax_full_steps.py --hashes m.gz; echo '# random';
  *    VENV/bin/python tests/reference/craftax_full_steps.py --hashes r.gz) | gzip -9n >FILE
  *
- * No expected value is written here: all come from the file. */
+ * tests/unit-cx-crafted.t runs it on tests/data/craftax/cx-crafted.txt.gz
+ * with the first states of tests/data/craftax/cx-crafted-starts.gz,
+ * made from recordings of --record-boss 150 (seeds 6, 7) and
+ * --record-crafted 200 (seeds 21, 24, 25) by --extract.
+ *
+ * No expected value is written here: all come from the files. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +227,46 @@ static int jax_file(const char *path) {
   return status;
 }
 
+
+/* ---- a golden file from JAX's records ---- */
+
+static void field_hashes(const crafter_cx_state *s, uint32_t *out);
+
+/* The golden lines of the seeds named, from JAX's words in a recorded
+ * file (the CRC-32s of JAX's own words), on standard output; the records
+ * of their crafted first states into starts (gzip). */
+static int extract(const char *path, const char *starts, int count, char **seeds) {
+  gzFile in = gzopen(path, "rb"), out = gzopen(starts, "wb9");
+  if (!in || !out) {
+    fprintf(stderr, "test-cx-game: cannot open %s or %s\n", path, starts);
+    return 2;
+  }
+  long per = HEAD_WORDS + state_words();
+  uint32_t *record = malloc(4 * (size_t)per);
+  static crafter_cx_state s;
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int nfields = cx_state_fields(&s, f, names);
+  while (gzread(in, record, 4 * (unsigned)per) == 4 * per) {
+    int wanted = 0;
+    for (int k = 0; k < count; k++) wanted |= strtoul(seeds[k], NULL, 10) == record[0];
+    if (!wanted) continue;
+    if (record[1] == 0 && record[2] == 0xfffffffeU) gzwrite(out, record, 4 * (unsigned)per);
+    load_words(&s, record + HEAD_WORDS);
+    uint32_t hashes[CX_FIELDS];
+    field_hashes(&s, hashes);
+    long action = record[2] == 0xffffffffU ? -1 : record[2] == 0xfffffffeU ? -2 : (long)record[2];
+    printf("%" PRIu32 " %" PRIu32 " %ld %08" PRIx32 " %" PRIu32, record[0], record[1], action,
+           record[5], record[6]);
+    for (int k = 0; k < nfields; k++) printf(" %08" PRIx32, hashes[k]);
+    printf("\n");
+  }
+  gzclose(in);
+  gzclose(out);
+  free(record);
+  return 0;
+}
+
 /* ---- the golden file ---- */
 
 static void field_hashes(const crafter_cx_state *s, uint32_t *out) {
@@ -221,7 +276,25 @@ static void field_hashes(const crafter_cx_state *s, uint32_t *out) {
   for (int k = 0; k < n; k++) out[k] = cx_crc_field(0, &f[k], 0, f[k].count);
 }
 
-static int golden(const char *path) {
+/* The crafted first state of `seed` from a file of records, into *s;
+ * 0, or -1 when it holds none. */
+static int crafted_start(const char *starts, long seed, crafter_cx_state *s) {
+  gzFile in = starts ? gzopen(starts, "rb") : NULL;
+  if (!in) return -1;
+  long per = HEAD_WORDS + state_words();
+  uint32_t *record = malloc(4 * (size_t)per);
+  int found = -1;
+  while (found != 0 && gzread(in, record, 4 * (unsigned)per) == 4 * per)
+    if (record[0] == (uint32_t)seed && record[1] == 0) {
+      load_words(s, record + HEAD_WORDS);
+      found = 0;
+    }
+  gzclose(in);
+  free(record);
+  return found;
+}
+
+static int golden(const char *path, const char *starts) {
   gzFile in = gzopen(path, "rb");
   if (!in) {
     fprintf(stderr, "test-cx-game: cannot open %s\n", path);
@@ -266,9 +339,17 @@ static int golden(const char *path) {
       last_step = 0;
       equal_steps = 0;
       crafter_jaxkey reset = crafter_cx_schedule_start(sd, &key);
-      crafter_cx_generate_world(crafter_jax_split_inline(reset, 1), &s);
       alive = 1;
       first[0] = 0;
+      if (action == -2) { /* a crafted first state, from starts */
+        if (crafted_start(starts, sd, &s) != 0) {
+          snprintf(first, sizeof first, "no crafted first state of seed %ld in %s", sd,
+                   starts ? starts : "(no file named)");
+          alive = 0;
+        }
+      } else {
+        crafter_cx_generate_world(crafter_jax_split_inline(reset, 1), &s);
+      }
     } else {
       last_step = n;
       if (!alive) continue;
@@ -302,7 +383,9 @@ static int golden(const char *path) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--jax") == 0) return jax_file(argv[2]);
-  if (argc == 2 && argv[1][0] != '-') return golden(argv[1]);
-  fprintf(stderr, "usage: test-cx-game GOLDEN | --jax FILE.gz\n");
+  if (argc >= 4 && strcmp(argv[1], "--extract") == 0)
+    return extract(argv[2], argv[3], argc - 4, argv + 4);
+  if ((argc == 2 || argc == 3) && argv[1][0] != '-') return golden(argv[1], argc == 3 ? argv[2] : NULL);
+  fprintf(stderr, "usage: test-cx-game GOLDEN [STARTS] | --jax FILE.gz | --extract FILE.gz STARTS SEED...\n");
   return 2;
 }
