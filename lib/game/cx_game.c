@@ -18,7 +18,11 @@
  * The arithmetic is float32 as XLA's CPU code computes it: timestep /
  * 300 is timestep * float32(1/300); the light level's 1 - c*c*|c| is one
  * fused multiply-add; the reward, achievements + (health - health
- * before) * 0.1, is fmaf(health - health before, 0.1, achievements). */
+ * before) * 0.1, is fmaf(health - health before, 0.1, achievements);
+ * get_damage's sum of (1 - defense) * damage fuses each product into the
+ * sum; the spawn chance of melee creatures, c1 + c3 * (1 - light)**2, is
+ * fmaf((1 - light)**2, c3, c1).  Everything else is rounded on its own
+ * (the build never contracts). */
 #include "game/cx_game.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * craftax 1.6.1 computes it (craftax/craftax/game_logic.py, craftax_step,
  * with the default EnvParams and StaticEnvParams), and the auto-reset
  * env's step around it (key_step, key_reset = split(key); when the game
- * is over the state becomes generate_world(key_reset)).
+ * is over the state becomes reset_env(key_reset)'s first state).
  *
  * Every part of craftax_step is written, in its order: change_floor
  * (ladders), do_crafting, do_action (attacks, mining, drinking, eating,
@@ -81,8 +81,9 @@ int crafter_cx_game_over(const crafter_cx_state *state);
 
 /* The auto-reset env's step given key k: key_step, key_reset = split(k);
  * the game steps with key_step; done is whether the game is over after
- * it; when it is, *state becomes generate_world(key_reset).  Returns 0,
- * or -1 when memory for the new world cannot be had. */
+ * it; when it is, *state becomes the first state reset_env(key_reset)
+ * makes (generate_world of split(key_reset)[1]).  Returns 0, or -1 when
+ * memory for the new world cannot be had. */
 int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done);
 
