@@ -18,19 +18,19 @@
  * Exact, as far as tested: every field of the state, the reward
  * (float32) and done are bit for bit what the pinned reference (jax
  * 0.10.1 on the CPU, one env per jax.jit(env.step) call) computes on
- * 21,470 of 21,470 steps of 82 episodes, replayed from their first
- * states and each step also taken from JAX's state before it
+ * 32,270 of 32,270 steps of 118 recorded runs, each replayed from its
+ * first state and each step also taken from JAX's state before it
  * (tests/unit/test-cx-game.c; tests/cx-steps.t draws fresh ones):
  *   - seeds 0-2, 300 steps of moves and DO; seeds 0-2, 300 random
  *     actions of all 43; seeds 10-17, 1,000 random actions (28 episodes
  *     ended by death and reset, tables and saplings placed, nights
  *     slept through);
- *   - 50 crafted first states (tests/reference/craftax_full_steps.py
+ *   - 86 crafted first states (tests/reference/craftax_full_steps.py
  *     --record-crafted: every item, potion and book, the tables around
- *     the player on a ladder; 44 of them on floor S mod 9 with
- *     attributes drawn, 6 on the overworld), 150 or 200 random actions
+ *     the player on a ladder; 80 of them on floor S mod 9 with
+ *     attributes drawn, 6 on the overworld), 150 to 300 random actions
  *     each: crafting of every tool, armour, arrows and torches, tables,
- *     furnaces, stones and torches placed, ladders taken (30 changes of
+ *     furnaces, stones and torches placed, ladders taken (53 changes of
  *     floor), both spells learnt and cast, arrows shot, potions drunk,
  *     swords and armour enchanted, every floor's creatures spawning,
  *     moving, shooting and striking;
