@@ -47,8 +47,7 @@
  * the boss beaten (its last hit ends the episode: that step's reward,
  * done and reset are compared, its own state is never seen), plants
  * ripening (600 steps after planting), the time limit of 100,000
- * steps.  Nothing outside the tests calls
- * this module yet. */
+ * steps.  Nothing outside the tests calls this module yet. */
 #ifndef CRAFTER_CX_GAME_H
 #define CRAFTER_CX_GAME_H
 
