@@ -1,0 +1,89 @@
+/* cx_game: Craftax's step ("cx": the full game, nine floors), as
+ * craftax 1.6.1 computes it (craftax/craftax/game_logic.py, craftax_step,
+ * with the default EnvParams and StaticEnvParams), and the auto-reset
+ * env's step around it (key_step, key_reset = split(key); when the game
+ * is over the state becomes reset_env(key_reset)'s first state).
+ *
+ * Every part of craftax_step is written, in its order: change_floor
+ * (ladders), do_crafting, do_action (attacks, mining, drinking, eating,
+ * chests and their loot, damaging the boss), place_block (tables,
+ * furnaces, stones, torches and their light, saplings),
+ * shoot_projectile, cast_spell, drink_potion, read_book, enchant,
+ * boss_logic, level_up_attributes, move_player, update_mobs (melee,
+ * passive and ranged creatures, their projectiles, the player's
+ * projectiles), spawn_mobs, update_plants, update_player_intrinsics,
+ * clip_inventory_and_intrinsics, calculate_inventory_achievements, the
+ * reward, the timestep, light level and state_rng; and is_game_over.
+ *
+ * Exact, as far as tested: every field of the state, the reward
+ * (float32) and done are bit for bit what the pinned reference (jax
+ * 0.10.1 on the CPU, one env per jax.jit(env.step) call) computes on
+ * 32,270 of 32,270 steps of 118 recorded runs, each replayed from its
+ * first state and each step also taken from JAX's state before it
+ * (tests/unit/test-cx-game.c; tests/cx-steps.t draws fresh ones):
+ *   - seeds 0-2, 300 steps of moves and DO; seeds 0-2, 300 random
+ *     actions of all 43; seeds 10-17, 1,000 random actions (28 episodes
+ *     ended by death and reset, tables and saplings placed, nights
+ *     slept through);
+ *   - 86 crafted first states (tests/reference/craftax_full_steps.py
+ *     --record-crafted: every item, potion and book, the tables around
+ *     the player on a ladder; 80 of them on floor S mod 9 with
+ *     attributes drawn, 6 on the overworld), 150 to 300 random actions
+ *     each: crafting of every tool, armour, arrows and torches, tables,
+ *     furnaces, stones and torches placed, ladders taken (53 changes of
+ *     floor), both spells learnt and cast, arrows shot, potions drunk,
+ *     swords and armour enchanted, every floor's creatures spawning,
+ *     moving, shooting and striking;
+ *   - 18 crafted first states beside the boss (--record-boss), DO seven
+ *     steps in ten: 15 hits on the necromancer, its waves spawning.
+ * 2,700 of those steps (seeds 0-2 of moves and of random actions, two
+ * boss states, three crafted states on the sewers, the fire and the ice
+ * floors) are held without JAX to the hashes of tests/data/craftax/
+ * (tests/unit-cx-game.t, tests/unit-cx-crafted.t).
+ *
+ * Written but met seldom or never in a compared step, so not shown
+ * exact: creatures killed by the player (5 in all), the mob defences of
+ * the fire and ice floors against arrows and spells, enchanted bows,
+ * the boss beaten (its last hit ends the episode: that step's reward,
+ * done and reset are compared, its own state is never seen), plants
+ * ripening (600 steps after planting), the time limit of 100,000
+ * steps.  Nothing outside the tests calls this module yet. */
+#ifndef CRAFTER_CX_GAME_H
+#define CRAFTER_CX_GAME_H
+
+#include <stdint.h>
+
+#include "game/cx_worldgen.h"
+#include "kernels/jaxrng.h"
+
+enum {
+  CRAFTER_CX_ACTIONS = 43, /* Craftax's Action: NOOP 0 .. ENCHANT_BOW 42 */
+  CRAFTER_CX_MAX_TIMESTEPS = 100000,
+  CRAFTER_CX_DAY_LENGTH = 300
+};
+
+/* The schedule of seed `seed`: *key holds the key carried from step to
+ * step; the key the reset is given is returned. */
+crafter_jaxkey crafter_cx_schedule_start(int64_t seed, crafter_jaxkey *key);
+
+/* key, k = split(key): *key moves on, k (the key of the next step) is
+ * returned. */
+crafter_jaxkey crafter_cx_schedule_next(crafter_jaxkey *key);
+
+/* craftax_step(key, state, action): *state moves one step (action in
+ * 0..42: callers check), the reward is returned. */
+float crafter_cx_game_step(crafter_cx_state *state, crafter_jaxkey key, int action);
+
+/* is_game_over: the timestep has reached 100000, the player has no
+ * health left, or the boss is beaten. */
+int crafter_cx_game_over(const crafter_cx_state *state);
+
+/* The auto-reset env's step given key k: key_step, key_reset = split(k);
+ * the game steps with key_step; done is whether the game is over after
+ * it; when it is, *state becomes the first state reset_env(key_reset)
+ * makes (generate_world of split(key_reset)[1]).  Returns 0, or -1 when
+ * memory for the new world cannot be had. */
+int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
+                        int *done);
+
+#endif

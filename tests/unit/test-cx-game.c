@@ -1,0 +1,391 @@
+/* Craftax's step (lib/game/cx_game.c) against the states JAX made.
+ *
+ *   test-cx-game GOLDEN [STARTS]  TAP: every seed of GOLDEN replayed from
+ *                                 its first state by the C env's step (a
+ *                                 crafted first state, ACTION -2 on its
+ *                                 step 0, is JAX's record of it in
+ *                                 STARTS)
+ *   test-cx-game --extract FILE.gz STARTS S...
+ *                                 GOLDEN's lines of seeds S of JAX's
+ *                                 recorded steps (the CRC-32s of JAX's
+ *                                 own words: the same lines as
+ *                                 craftax_full_steps.py --hashes), and
+ *                                 their crafted first states' records
+ *                                 into STARTS
+ *   test-cx-game --jax FILE.gz    JAX's recorded steps
+ *                                 (tests/reference/craftax_full_steps.py
+ *                                 --record): the episodes replayed by C
+ *                                 from their first states, and each step
+ *                                 taken by C from JAX's state before it;
+ *                                 the first difference of each seed said
+ *                                 (step, field, index, both values), the
+ *                                 steps equal counted; exit 1 on any
+ *                                 difference of a replay (a crafted
+ *                                 first state, its action word
+ *                                 0xfffffffe, is replayed from JAX's
+ *                                 words)
+ *
+ * GOLDEN has a line a step, 'S N ACTION REWARD DONE H1 .. H85' (N = 0 the
+ * reset, ACTION -1 there; REWARD the float32 bits in hex; Hk the CRC-32 of
+ * field k's words, in JAX's order: cx_state_words.h), as
+ * craftax_full_steps.py --hashes writes it; lines starting with '#' are
+ * comments.  A seed whose steps are not all equal fails, naming its first
+ * difference.  tests/unit-cx-game.t runs it on
+ * tests/data/craftax/cx-steps.txt.gz (160 KB), recorded with the pinned
+ * reference (craftax 1.6.1, jax and jaxlib 0.10.1, in a virtual
+ * environment VENV):
+ *
+ *   VENV/bin/python tests/reference/craftax_full_steps.py --record moves 300 m.gz 0 1 2
+ *   VENV/bin/python tests/reference/craftax_full_steps.py --record random 300 r.gz 0 1 2
+ *   (VENV/bin/python tests/reference/craftax_full_steps.py --hashes m.gz; echo '# random';
+ *    VENV/bin/python tests/reference/craftax_full_steps.py --hashes r.gz) | gzip -9n >FILE
+ *
+ * tests/unit-cx-crafted.t runs it on tests/data/craftax/cx-crafted.txt.gz
+ * with the first states of tests/data/craftax/cx-crafted-starts.gz,
+ * made from recordings of --record-boss 150 (seeds 6, 7) and
+ * --record-crafted 200 (seeds 21, 24, 25) by --extract.
+ *
+ * No expected value is written here: all come from the files. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "cx_state_words.h"
+#include "game/cx_game.h"
+#include "tap.h"
+
+enum { HEAD_WORDS = 7 };
+
+static void set_word(const struct cx_field *f, long k, uint32_t word) {
+  long at = k;
+  if (f->per_floor) at = (k / f->per_floor) * f->stride + k % f->per_floor;
+  switch (f->kind) {
+  case CX_U8: ((uint8_t *)f->at)[at] = (uint8_t)word; break;
+  case CX_KEY: ((crafter_jaxkey *)f->at)->word[at] = word; break;
+  default: memcpy((char *)f->at + 4 * at, &word, 4); break;
+  }
+}
+
+static long state_words(void) {
+  static crafter_cx_state s;
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int n = cx_state_fields(&s, f, names);
+  long total = 0;
+  for (int k = 0; k < n; k++) total += f[k].count;
+  return total;
+}
+
+static void load_words(crafter_cx_state *s, const uint32_t *words) {
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  memset(s, 0, sizeof *s);
+  int n = cx_state_fields(s, f, names);
+  for (int k = 0; k < n; k++)
+    for (long v = 0; v < f[k].count; v++) set_word(&f[k], v, *words++);
+}
+
+/* The first difference between *s and words: field and index into what
+ * (empty when equal); the count of fields that differ. */
+static int first_difference(const crafter_cx_state *s, const uint32_t *words, char *what,
+                            size_t size, int *differs) {
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int n = cx_state_fields(s, f, names), count = 0;
+  what[0] = 0;
+  for (int k = 0; k < n; k++) {
+    int field_differs = 0;
+    for (long v = 0; v < f[k].count; v++) {
+      uint32_t c = cx_word(&f[k], v), j = words[v];
+      if (c != j && !field_differs) {
+        field_differs = 1;
+        if (!what[0]) snprintf(what, size, "%s[%ld]: C %08" PRIx32 " JAX %08" PRIx32, f[k].name, v, c, j);
+      }
+    }
+    if (differs) differs[k] += field_differs;
+    count += field_differs;
+    words += f[k].count;
+  }
+  return count;
+}
+
+static int jax_file(const char *path) {
+  gzFile in = gzopen(path, "rb");
+  if (!in) {
+    fprintf(stderr, "test-cx-game: cannot open %s\n", path);
+    return 2;
+  }
+  long per = HEAD_WORDS + state_words();
+  uint32_t *prev = malloc(4 * (size_t)per), *cur = malloc(4 * (size_t)per);
+  static crafter_cx_state replay, from_jax, after;
+  int unlocked[CRAFTER_CX_ACHIEVEMENTS] = {0}, floors = 0;
+  long resets = 0, launched = 0, shot = 0, kills = 0, hurt = 0, boss_hits = 0, spawned = 0;
+  struct cx_field names_f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int nfields = cx_state_fields(&replay, names_f, names);
+  int differs[CX_FIELDS] = {0};
+  long steps = 0, from_jax_equal = 0, seeds = 0, replay_equal_seeds = 0, replay_steps_equal = 0;
+  int replay_alive = 0, status = 0;
+  char what[256];
+  while (gzread(in, cur, 4 * (unsigned)per) == 4 * per) {
+    uint32_t seed = cur[0], n = cur[1], action = cur[2];
+    const uint32_t *words = cur + HEAD_WORDS;
+    if (n == 0) {
+      if (seeds && replay_alive) replay_equal_seeds++;
+      seeds++;
+      crafter_jaxkey key;
+      crafter_jaxkey reset = crafter_cx_schedule_start(seed, &key);
+      if (reset.word[0] != cur[3] || reset.word[1] != cur[4]) {
+        printf("seed %" PRIu32 ": the reset's key differs\n", seed);
+        status = 1;
+      }
+      if (action == 0xfffffffeU) /* a crafted first state: C starts from it */
+        load_words(&replay, words);
+      else
+        crafter_cx_generate_world(crafter_jax_split_inline(reset, 1), &replay);
+      replay_alive = first_difference(&replay, words, what, sizeof what, NULL) == 0;
+      if (!replay_alive) {
+        printf("seed %" PRIu32 " step 0: %s\n", seed, what);
+        status = 1;
+      }
+    } else {
+      crafter_jaxkey k = {{cur[3], cur[4]}};
+      float reward;
+      int done;
+      uint32_t rbits;
+      /* from JAX's state before */
+      load_words(&from_jax, prev + HEAD_WORDS);
+      load_words(&after, words);
+      resets += cur[6] != 0;
+      if (after.timestep == from_jax.timestep + 1) { /* not a reset: what the step did */
+        for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
+          unlocked[a] += after.achievements[a] && !from_jax.achievements[a];
+        floors += after.player_level != from_jax.player_level;
+        int level = from_jax.player_level;
+        if (after.player_level == level) {
+          for (int k = 0; k < CRAFTER_CX_MAX_MOB_PROJECTILES; k++)
+            launched += after.mob_projectiles.mask[level][k] && !from_jax.mob_projectiles.mask[level][k];
+          for (int k = 0; k < CRAFTER_CX_MAX_PLAYER_PROJECTILES; k++)
+            shot += after.player_projectiles.mask[level][k] &&
+                    !from_jax.player_projectiles.mask[level][k];
+          kills += after.monsters_killed[level] - from_jax.monsters_killed[level];
+          hurt += after.player_health < from_jax.player_health;
+          boss_hits += after.boss_progress - from_jax.boss_progress;
+          spawned += after.melee_mobs.mask[level][0] + after.melee_mobs.mask[level][1] +
+                     after.melee_mobs.mask[level][2] + after.ranged_mobs.mask[level][0] +
+                     after.ranged_mobs.mask[level][1] >
+                     from_jax.melee_mobs.mask[level][0] + from_jax.melee_mobs.mask[level][1] +
+                     from_jax.melee_mobs.mask[level][2] + from_jax.ranged_mobs.mask[level][0] +
+                     from_jax.ranged_mobs.mask[level][1];
+        }
+      }
+      crafter_cx_env_step(&from_jax, k, (int)action, &reward, &done);
+      memcpy(&rbits, &reward, 4);
+      steps++;
+      int count = first_difference(&from_jax, words, what, sizeof what, differs);
+      if (count == 0 && rbits == cur[5] && (uint32_t)done == cur[6]) from_jax_equal++;
+      if (replay_alive) {
+        crafter_cx_env_step(&replay, k, (int)action, &reward, &done);
+        memcpy(&rbits, &reward, 4);
+        if (first_difference(&replay, words, what, sizeof what, NULL) != 0 || rbits != cur[5] ||
+            (uint32_t)done != cur[6]) {
+          if (!what[0])
+            snprintf(what, sizeof what, "reward C %08" PRIx32 " JAX %08" PRIx32 ", done C %d JAX %u",
+                     rbits, cur[5], done, (unsigned)cur[6]);
+          printf("seed %" PRIu32 " step %" PRIu32 " (action %" PRIu32 "): first difference %s\n",
+                 seed, n, action, what);
+          replay_alive = 0;
+          status = 1;
+        } else {
+          replay_steps_equal++;
+        }
+      }
+    }
+    uint32_t *t = prev;
+    prev = cur;
+    cur = t;
+  }
+  if (seeds && replay_alive) replay_equal_seeds++;
+  gzclose(in);
+  printf("replayed: %ld of %ld seeds equal throughout; %ld steps equal before the first "
+         "difference\n", replay_equal_seeds, seeds, replay_steps_equal);
+  printf("from JAX's state before: %ld of %ld steps equal in every field, reward and done\n",
+         from_jax_equal, steps);
+  printf("in JAX's steps: %ld episodes ended (auto-reset); %d changes of floor; achievements unlocked (number: times):", resets, floors);
+  for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
+    if (unlocked[a]) printf(" %d:%d", a, unlocked[a]);
+  printf("\n");
+  printf("in JAX's steps: %ld creatures' projectiles launched, %ld of the player's, %ld monsters "
+         "killed, %ld steps the player lost health, %ld monsters spawned, %ld hits on the boss\n",
+         launched, shot, kills, hurt, spawned, boss_hits);
+  for (int k = 0; k < nfields; k++)
+    if (differs[k]) printf("  %s differs on %d steps\n", names_f[k].name, differs[k]);
+  free(prev);
+  free(cur);
+  return status;
+}
+
+
+/* ---- a golden file from JAX's records ---- */
+
+static void field_hashes(const crafter_cx_state *s, uint32_t *out);
+
+/* The golden lines of the seeds named, from JAX's words in a recorded
+ * file (the CRC-32s of JAX's own words), on standard output; the records
+ * of their crafted first states into starts (gzip). */
+static int extract(const char *path, const char *starts, int count, char **seeds) {
+  gzFile in = gzopen(path, "rb"), out = gzopen(starts, "wb9");
+  if (!in || !out) {
+    fprintf(stderr, "test-cx-game: cannot open %s or %s\n", path, starts);
+    return 2;
+  }
+  long per = HEAD_WORDS + state_words();
+  uint32_t *record = malloc(4 * (size_t)per);
+  static crafter_cx_state s;
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int nfields = cx_state_fields(&s, f, names);
+  while (gzread(in, record, 4 * (unsigned)per) == 4 * per) {
+    int wanted = 0;
+    for (int k = 0; k < count; k++) wanted |= strtoul(seeds[k], NULL, 10) == record[0];
+    if (!wanted) continue;
+    if (record[1] == 0 && record[2] == 0xfffffffeU) gzwrite(out, record, 4 * (unsigned)per);
+    load_words(&s, record + HEAD_WORDS);
+    uint32_t hashes[CX_FIELDS];
+    field_hashes(&s, hashes);
+    long action = record[2] == 0xffffffffU ? -1 : record[2] == 0xfffffffeU ? -2 : (long)record[2];
+    printf("%" PRIu32 " %" PRIu32 " %ld %08" PRIx32 " %" PRIu32, record[0], record[1], action,
+           record[5], record[6]);
+    for (int k = 0; k < nfields; k++) printf(" %08" PRIx32, hashes[k]);
+    printf("\n");
+  }
+  gzclose(in);
+  gzclose(out);
+  free(record);
+  return 0;
+}
+
+/* ---- the golden file ---- */
+
+static void field_hashes(const crafter_cx_state *s, uint32_t *out) {
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int n = cx_state_fields(s, f, names);
+  for (int k = 0; k < n; k++) out[k] = cx_crc_field(0, &f[k], 0, f[k].count);
+}
+
+/* The crafted first state of `seed` from a file of records, into *s;
+ * 0, or -1 when it holds none. */
+static int crafted_start(const char *starts, long seed, crafter_cx_state *s) {
+  gzFile in = starts ? gzopen(starts, "rb") : NULL;
+  if (!in) return -1;
+  long per = HEAD_WORDS + state_words();
+  uint32_t *record = malloc(4 * (size_t)per);
+  int found = -1;
+  while (found != 0 && gzread(in, record, 4 * (unsigned)per) == 4 * per)
+    if (record[0] == (uint32_t)seed && record[1] == 0) {
+      load_words(s, record + HEAD_WORDS);
+      found = 0;
+    }
+  gzclose(in);
+  free(record);
+  return found;
+}
+
+static int golden(const char *path, const char *starts) {
+  gzFile in = gzopen(path, "rb");
+  if (!in) {
+    fprintf(stderr, "test-cx-game: cannot open %s\n", path);
+    return 2;
+  }
+  static crafter_cx_state s;
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int nfields = cx_state_fields(&s, f, names);
+  char line[2048];
+  long seed = -1, last_step = 0, equal_steps = 0;
+  int alive = 0, seeds = 0;
+  char first[256] = "";
+  crafter_jaxkey key;
+  long total_steps = 0, total_equal = 0;
+#define REPORT()                                                                              \
+  do {                                                                                        \
+    if (seed >= 0) {                                                                          \
+      seeds++;                                                                                \
+      total_steps += last_step;                                                               \
+      total_equal += equal_steps;                                                             \
+      if (alive)                                                                              \
+        ok(1, "seed %ld: %ld steps equal to JAX's in every field, reward and done", seed,     \
+           last_step);                                                                        \
+      else                                                                                    \
+        ok(0, "seed %ld: %ld of %ld steps equal, then %s", seed, equal_steps, last_step,      \
+           first);                                                                            \
+    }                                                                                         \
+  } while (0)
+  while (gzgets(in, line, sizeof line)) {
+    long sd, n, action;
+    unsigned reward_bits, done;
+    int used;
+    if (sscanf(line, "%ld %ld %ld %x %u%n", &sd, &n, &action, &reward_bits, &done, &used) != 5)
+      continue;
+    uint32_t want[CX_FIELDS];
+    char *at = line + used;
+    for (int k = 0; k < nfields; k++) want[k] = (uint32_t)strtoul(at, &at, 16);
+    if (n == 0) {
+      REPORT();
+      seed = sd;
+      last_step = 0;
+      equal_steps = 0;
+      crafter_jaxkey reset = crafter_cx_schedule_start(sd, &key);
+      alive = 1;
+      first[0] = 0;
+      if (action == -2) { /* a crafted first state, from starts */
+        if (crafted_start(starts, sd, &s) != 0) {
+          snprintf(first, sizeof first, "no crafted first state of seed %ld in %s", sd,
+                   starts ? starts : "(no file named)");
+          alive = 0;
+        }
+      } else {
+        crafter_cx_generate_world(crafter_jax_split_inline(reset, 1), &s);
+      }
+    } else {
+      last_step = n;
+      if (!alive) continue;
+      float reward;
+      int d;
+      crafter_cx_env_step(&s, crafter_cx_schedule_next(&key), (int)action, &reward, &d);
+      uint32_t rbits;
+      memcpy(&rbits, &reward, 4);
+      if (rbits != reward_bits || (unsigned)d != done) {
+        snprintf(first, sizeof first, "step %ld: reward or done", n);
+        alive = 0;
+      }
+    }
+    if (!alive) continue;
+    uint32_t got[CX_FIELDS];
+    field_hashes(&s, got);
+    for (int k = 0; k < nfields && alive; k++)
+      if (got[k] != want[k]) {
+        snprintf(first, sizeof first, "step %ld (action %ld): %s differs", n, action, f[k].name);
+        alive = 0;
+      }
+    if (alive && n > 0) equal_steps++;
+  }
+  REPORT();
+#undef REPORT
+  gzclose(in);
+  printf("# %ld of %ld steps of %d seeds replayed equal to JAX's\n", total_equal, total_steps,
+         seeds);
+  return tap_done();
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--jax") == 0) return jax_file(argv[2]);
+  if (argc >= 4 && strcmp(argv[1], "--extract") == 0)
+    return extract(argv[2], argv[3], argc - 4, argv + 4);
+  if ((argc == 2 || argc == 3) && argv[1][0] != '-') return golden(argv[1], argc == 3 ? argv[2] : NULL);
+  fprintf(stderr, "usage: test-cx-game GOLDEN [STARTS] | --jax FILE.gz | --extract FILE.gz STARTS SEED...\n");
+  return 2;
+}
