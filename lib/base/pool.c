@@ -28,6 +28,19 @@ static void share(crafter_pool *pool, int rank) {
   for (long i = first; i < end; i++) pool->job(pool->context, (int)i);
 }
 
+/* A step of a few envs takes tens of microseconds, about what a sleeping
+ * thread takes to wake: so a thread waiting for the next job, or for the
+ * helpers to finish one, first looks again for a short while (SPIN polls)
+ * before it sleeps.  The fields polled are written atomically, under the
+ * lock as before. */
+enum { SPIN = 4000 };
+
+static inline void relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 static void *helper(void *argument) {
   helper_start *start = argument;
   crafter_pool *pool = start->pool;
@@ -36,13 +49,22 @@ static void *helper(void *argument) {
   long seen = 0;
   pthread_mutex_lock(&pool->lock);
   for (;;) {
+    if (!pool->quit && pool->generation == seen) {
+      pthread_mutex_unlock(&pool->lock);
+      for (int k = 0; k < SPIN && !__atomic_load_n(&pool->quit, __ATOMIC_ACQUIRE) &&
+                      __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE) == seen;
+           k++)
+        relax();
+      pthread_mutex_lock(&pool->lock);
+    }
     while (!pool->quit && pool->generation == seen) pthread_cond_wait(&pool->go, &pool->lock);
     if (pool->quit) break;
     seen = pool->generation;
     pthread_mutex_unlock(&pool->lock);
     share(pool, rank);
     pthread_mutex_lock(&pool->lock);
-    if (--pool->busy == 0) pthread_cond_signal(&pool->done);
+    if (__atomic_sub_fetch(&pool->busy, 1, __ATOMIC_RELEASE) == 0)
+      pthread_cond_signal(&pool->done);
   }
   pthread_mutex_unlock(&pool->lock);
   return NULL;
@@ -89,11 +111,12 @@ void crafter_pool_run(crafter_pool *pool, int count, crafter_pool_job job, void 
     return;
   }
   pthread_mutex_lock(&pool->lock);
-  pool->busy = pool->threads - 1;
-  pool->generation++;
+  __atomic_store_n(&pool->busy, pool->threads - 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&pool->generation, pool->generation + 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&pool->go);
   pthread_mutex_unlock(&pool->lock);
   share(pool, 0);
+  for (int k = 0; k < SPIN && __atomic_load_n(&pool->busy, __ATOMIC_ACQUIRE) > 0; k++) relax();
   pthread_mutex_lock(&pool->lock);
   while (pool->busy > 0) pthread_cond_wait(&pool->done, &pool->lock);
   pthread_mutex_unlock(&pool->lock);
@@ -103,7 +126,7 @@ void crafter_pool_free(crafter_pool *pool) {
   if (!pool) return;
   if (pool->threads > 1) {
     pthread_mutex_lock(&pool->lock);
-    pool->quit = 1;
+    __atomic_store_n(&pool->quit, 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool->go);
     pthread_mutex_unlock(&pool->lock);
     for (int t = 1; t <= pool->started; t++) pthread_join(pool->helpers[t], NULL);
