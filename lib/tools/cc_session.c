@@ -329,17 +329,9 @@ static int text_request(cc_session *s, char *line, int too_long, long number, ch
   if (crafter_parse_request(line, s->envs, number, &save, &env, &end, error, error_size) < 0)
     return -1;
   long index = env;
-  crafter_json_writer json;
-  crafter_json_writer_init_file(&json, s->out);
   if (save) {
     crafter_cc_state_save(crafter_cc_batch_env(s->batch, (int)index), s->state);
-    crafter_json_begin_object(&json);
-    crafter_json_key(&json, "env");
-    crafter_json_int(&json, index);
-    crafter_json_key(&json, "state");
-    crafter_json_base64(&json, s->state, CRAFTER_CC_STATE_BYTES);
-    crafter_json_end_object(&json);
-    crafter_json_newline(&json);
+    crafter_reply_saved(s->out, index, s->state, CRAFTER_CC_STATE_BYTES);
     return 1;
   }
   size_t length = strcspn(end, " \t\r");
@@ -353,24 +345,12 @@ static int text_request(cc_session *s, char *line, int too_long, long number, ch
              CRAFTER_CC_STATE_BYTES, (CRAFTER_CC_STATE_BYTES + 2) / 3 * 4);
   } else if (end[rest] != '\0' || length == 0 ||
              crafter_base64_decode(end, length, s->state, &size) < 0) {
-    snprintf(error, error_size,
-             "line %ld: a load request is \"load E BASE64\": a state (crafter-state(5)) in "
-             "base64, as a save request answers",
-             number);
-    return -1;
+    return crafter_load_request_malformed(number, error, error_size);
   } else if (load_env(s, (int)index, size, reason, sizeof(reason)) == 0) {
     write_loaded(s, (int)index);
     return 1;
   }
-  crafter_json_begin_object(&json);
-  crafter_json_key(&json, "env");
-  crafter_json_int(&json, index);
-  crafter_json_key(&json, "loaded");
-  crafter_json_bool(&json, 0);
-  crafter_json_key(&json, "error");
-  crafter_json_string(&json, reason);
-  crafter_json_end_object(&json);
-  crafter_json_newline(&json);
+  crafter_reply_refused(s->out, index, reason);
   return 1;
 }
 

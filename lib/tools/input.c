@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base/cli.h"
+#include "base/json.h"
 #include "run/proto.h"
 
 /* Makes at least `want` bytes available unless the input ends first;
@@ -241,4 +242,38 @@ int crafter_parse_request(char *line, int envs, long number, int *save, int *env
   *env = (int)index;
   *rest = end;
   return 0;
+}
+
+void crafter_reply_saved(FILE *out, long env, const uint8_t *state, size_t size) {
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "env");
+  crafter_json_int(&json, env);
+  crafter_json_key(&json, "state");
+  crafter_json_base64(&json, state, size);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+}
+
+void crafter_reply_refused(FILE *out, long env, const char *reason) {
+  crafter_json_writer json;
+  crafter_json_writer_init_file(&json, out);
+  crafter_json_begin_object(&json);
+  crafter_json_key(&json, "env");
+  crafter_json_int(&json, env);
+  crafter_json_key(&json, "loaded");
+  crafter_json_bool(&json, 0);
+  crafter_json_key(&json, "error");
+  crafter_json_string(&json, reason);
+  crafter_json_end_object(&json);
+  crafter_json_newline(&json);
+}
+
+int crafter_load_request_malformed(long number, char *error, size_t error_size) {
+  snprintf(error, error_size,
+           "line %ld: a load request is \"load E BASE64\": a state (crafter-state(5)) in "
+           "base64, as a save request answers",
+           number);
+  return -1;
 }

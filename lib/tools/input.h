@@ -91,6 +91,16 @@ enum {
 int crafter_parse_request(char *line, int envs, long number, int *save, int *env, char **rest,
                           char *error, size_t error_size);
 
+/* The JSON-lines answers to requests, each one line on `out`: a save's,
+ * {"env": E, "state": BASE64 of the state's bytes}; a refused load's,
+ * {"env": E, "loaded": false, "error": reason}. */
+void crafter_reply_saved(FILE *out, long env, const uint8_t *state, size_t size);
+void crafter_reply_refused(FILE *out, long env, const char *reason);
+
+/* The error of a load request on line `number` that is not "load E
+ * BASE64"; returns -1. */
+int crafter_load_request_malformed(long number, char *error, size_t error_size);
+
 /* Reads up to the next line of actions or request.  The line stays
  * valid until the next call. */
 int crafter_action_reader_next(crafter_action_reader *reader, int *actions, char **request,

@@ -960,17 +960,7 @@ static int answer_load(session *s, crafter_input *in, long step, uint32_t *seque
 
 /* {"env": E, "loaded": false, "error": REASON}: a load refused. */
 static void refuse_text(session *s, long index, const char *reason) {
-  crafter_json_writer json;
-  crafter_json_writer_init_file(&json, s->out);
-  crafter_json_begin_object(&json);
-  crafter_json_key(&json, "env");
-  crafter_json_int(&json, index);
-  crafter_json_key(&json, "loaded");
-  crafter_json_bool(&json, 0);
-  crafter_json_key(&json, "error");
-  crafter_json_string(&json, reason);
-  crafter_json_end_object(&json);
-  crafter_json_newline(&json);
+  crafter_reply_refused(s->out, index, reason);
 }
 
 /* A request line of JSON lines: "save E" (answered with the state in
@@ -987,21 +977,13 @@ static int text_request(session *s, char *line, size_t skipped, long line_number
                             error_size) < 0)
     return -1;
   long index = env;
-  crafter_json_writer json;
   if (save) {
     size_t size = save_env(s, (int)index);
     if (!size) {
       snprintf(error, error_size, "out of memory");
       return -1;
     }
-    crafter_json_writer_init_file(&json, s->out);
-    crafter_json_begin_object(&json);
-    crafter_json_key(&json, "env");
-    crafter_json_int(&json, index);
-    crafter_json_key(&json, "state");
-    crafter_json_base64(&json, s->state, size);
-    crafter_json_end_object(&json);
-    crafter_json_newline(&json);
+    crafter_reply_saved(s->out, index, s->state, size);
     return 1;
   }
   size_t length = strcspn(end, " \t\r");
@@ -1019,13 +1001,8 @@ static int text_request(session *s, char *line, size_t skipped, long line_number
     return 1;
   }
   if (end[rest] != '\0' || length == 0 || state_room(s, length / 4 * 3 + 1) < 0 ||
-      crafter_base64_decode(end, length, s->state, &size) < 0) {
-    snprintf(error, error_size,
-             "line %ld: a load request is \"load E BASE64\": a state (crafter-state(5)) in "
-             "base64, as a save request answers",
-             line_number);
-    return -1;
-  }
+      crafter_base64_decode(end, length, s->state, &size) < 0)
+    return crafter_load_request_malformed(line_number, error, error_size);
   int started;
   if (load_env(s, (int)index, size, &started, reason, sizeof(reason)) < 0) {
     refuse_text(s, index, reason);
