@@ -76,6 +76,19 @@ def vector_seeds(seed, num_envs):
     return _stream.seed_value(seed)
 
 
+def _checked_actions(actions, count, per):
+    """The actions of a step() as an array, one per `per` (count in all),
+    each 0..16; ValueError otherwise."""
+    actions = np.asarray(actions)
+    if actions.shape != (count,):
+        raise ValueError(f"step() takes one action per {per}: shape ({count},), "
+                         f"not {actions.shape}")
+    if not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"actions are integers 0..16, not {actions.dtype}")
+    if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
+        raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
+    return actions
+
 class VectorEnv(_Base):
     """num_envs Crafter environments; env i plays crafter.Env(seed=S + i)
     for the seed S given to the constructor or to reset(seed=S) (or a list
@@ -223,15 +236,9 @@ class VectorEnv(_Base):
 
     def step(self, actions):
         self._stream.check_open()
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            per = "env" if self.players == 1 else "agent (env * players + player)"
-            raise ValueError(f"step() takes one action per {per}: shape ({self.num_envs},), "
-                             f"not {actions.shape}")
-        if not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions are integers 0..16, not {actions.dtype}")
-        if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
-            raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
+        actions = _checked_actions(
+            actions, self.num_envs,
+            "env" if self.players == 1 else "agent (env * players + player)")
         if self._fresh:
             raise RuntimeError("call reset() before step()")
         sent = actions.astype(np.uint8)
@@ -380,14 +387,7 @@ class CraftaxVectorEnv(_Base):
 
     def step(self, actions):
         self._stream.check_open()
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"step() takes one action per env: shape ({self.num_envs},), "
-                             f"not {actions.shape}")
-        if not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions are integers 0..16, not {actions.dtype}")
-        if actions.size and (actions.min() < 0 or actions.max() >= len(ACTIONS)):
-            raise ValueError(f"actions are integers 0..16, got {actions.min()}..{actions.max()}")
+        actions = _checked_actions(actions, self.num_envs, "env")
         if self._fresh:
             raise RuntimeError("call reset() before step()")
         frame = self._stream.step(actions.astype(np.uint8))
