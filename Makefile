@@ -25,7 +25,7 @@ LIB_MODULES = \
 	base/errors base/params base/ids base/outfile base/yamlfile base/json base/npz base/npmath \
 	base/terminal base/cli base/gnuplot base/memory base/pool \
 	kernels/noise kernels/rng kernels/jaxrng kernels/kernels \
-	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env game/cc_words \
+	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_game game/cc_game game/game game/config game/tasks game/env game/cc_env game/cc_words game/cx_env game/games \
 	view/render view/cc_render view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
 	run/recording run/proto run/worldfile run/levels run/run run/envopts run/jgame run/jstate run/jlevels run/jbatch run/cc_state \

@@ -186,6 +186,9 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->unit = 16;
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
+  if (run->game == CRAFTER_GAME_CRAFTAX)
+    usage_error("%s", "--game craftax: Craftax plays in crafter-step and crafter-bench; this "
+                      "program takes crafter and craftax-classic (crafter-games(7))");
   if (run->game != CRAFTER_GAME_CRAFTER) {
     /* Craftax-Classic: the first world of a seed, statistics over seeds,
      * or its level sets; its worlds are not Crafter's world files. */

@@ -6,6 +6,7 @@
 #include "crafter/ids.h"
 #include "game/cc_env.h"
 #include "game/cc_words.h"
+#include "game/cx_env.h"
 #include "view/cc_render.h"
 #include "view/render.h"
 
@@ -23,6 +24,11 @@ static int cc_start_keys(void *env, int64_t seed, int64_t episode, crafter_jaxke
 }
 static int cc_restart(void *env) { return crafter_cc_env_restart(env); }
 static int cc_reset_due(void *env) { return crafter_cc_env_reset_due(env); }
+static void cc_next_keys(void *env, crafter_jaxkey *world, crafter_jaxkey *schedule) {
+  const crafter_cc_env *e = env;
+  *schedule = e->key;
+  *world = e->reset_due ? e->reset_key : crafter_cc_schedule_next(schedule);
+}
 
 static void cc_outcome(const crafter_cc_outcome *from, crafter_jgame_outcome *to) {
   to->reward = from->reward;
@@ -111,6 +117,7 @@ static const crafter_jgame craftax_classic = {
     .restart = cc_restart,
     .act_only_many = cc_act_only_many,
     .reset_due = cc_reset_due,
+    .next_keys = cc_next_keys,
     .over = cc_over,
     .timestep = cc_timestep,
     .report = cc_report,
@@ -135,6 +142,112 @@ static const crafter_jgame craftax_classic = {
     .pixels = cc_pixels,
 };
 
+/* Craftax (game/cx_env.h). */
+
+static crafter_jenv_fields cx_fields(void *env) {
+  crafter_cx_env *e = env;
+  return (crafter_jenv_fields){&e->key, &e->world_key, &e->seed, &e->episode, &e->reset_due};
+}
+static void *cx_state(void *env) { return &((crafter_cx_env *)env)->state; }
+static int cx_start(void *env, int64_t seed) { return crafter_cx_env_start(env, seed); }
+static int cx_start_keys(void *env, int64_t seed, int64_t episode, crafter_jaxkey world_key,
+                         crafter_jaxkey schedule_key) {
+  return crafter_cx_env_start_keys(env, seed, episode, world_key, schedule_key);
+}
+static int cx_restart(void *env) { return crafter_cx_env_restart(env); }
+static int cx_reset_due(void *env) { return crafter_cx_env_reset_due(env); }
+static void cx_next_keys(void *env, crafter_jaxkey *world, crafter_jaxkey *schedule) {
+  const crafter_cx_env *e = env;
+  *schedule = e->key;
+  *world = e->reset_due ? e->reset_key
+                        : crafter_jax_split_inline(crafter_cx_schedule_next(schedule), 1);
+}
+static void cx_act_only_many(void *envs, const int *actions, int count,
+                             crafter_jgame_outcome *outcomes) {
+  for (int i = 0; i < count; i++) {
+    if (actions[i] < 0) continue;
+    crafter_cx_env *env = (crafter_cx_env *)envs + i;
+    crafter_cx_outcome o;
+    crafter_cx_env_act_only(env, actions[i], &o);
+    crafter_jgame_outcome *to = &outcomes[i];
+    to->reward = o.reward;
+    to->done = o.done;
+    to->died = o.died;
+    memset(to->unlocked, 0, sizeof to->unlocked);
+    memcpy(to->unlocked, o.unlocked, sizeof o.unlocked);
+    to->length = o.length;
+    crafter_cx_report(&env->state, to->achievements, to->inventory);
+  }
+}
+static int cx_over(const void *state) { return crafter_cx_game_over(state); }
+static int32_t cx_timestep(const void *state) {
+  return ((const crafter_cx_state *)state)->timestep;
+}
+static void cx_report(const void *state, uint8_t *achievements, int32_t *inventory) {
+  crafter_cx_report(state, achievements, inventory);
+}
+/* Craftax's directions 1..4 (LEFT RIGHT UP DOWN) as (dx, dy). */
+static void cx_position(const void *state, int32_t *row, int32_t *column, int facing[2]) {
+  static const int table[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+  const crafter_cx_state *s = state;
+  *row = s->player_position[0];
+  *column = s->player_position[1];
+  int d = s->player_direction >= 0 && s->player_direction <= 4 ? s->player_direction : 0;
+  facing[0] = table[d][0];
+  facing[1] = table[d][1];
+}
+static void cx_state_json(const void *state, struct crafter_json_writer *json) {
+  const crafter_cx_state *s = state;
+  crafter_json_key(json, "floor");
+  crafter_json_int(json, s->player_level);
+  crafter_json_key(json, "health");
+  crafter_json_python_double(json, s->player_health);
+  crafter_json_key(json, "sleeping");
+  crafter_json_bool(json, s->is_sleeping);
+  crafter_json_key(json, "resting");
+  crafter_json_bool(json, s->is_resting);
+  crafter_json_key(json, "light_level");
+  crafter_json_python_double(json, s->light_level);
+}
+static crafter_jaxkey cx_schedule_start(int64_t seed, crafter_jaxkey *key) {
+  return crafter_cx_schedule_start(seed, key);
+}
+static int cx_generate(crafter_jaxkey key, void *state) {
+  return crafter_cx_generate_world(key, state);
+}
+
+static const crafter_jgame craftax = {
+    .game = CRAFTER_GAME_CRAFTAX,
+    .items = CRAFTER_CX_REPORT_ITEMS,
+    .item_names = crafter_cx_item_names,
+    .map_rows = CRAFTER_CX_MAP_SIZE,
+    .map_columns = CRAFTER_CX_MAP_SIZE,
+    .floors = CRAFTER_CX_LEVELS,
+    .view_columns = 11,
+    .view_rows = 9,
+    .env_size = sizeof(crafter_cx_env),
+    .state_size = sizeof(crafter_cx_state),
+    .fields = cx_fields,
+    .state = cx_state,
+    .start = cx_start,
+    .start_keys = cx_start_keys,
+    .restart = cx_restart,
+    .act_only_many = cx_act_only_many,
+    .reset_due = cx_reset_due,
+    .next_keys = cx_next_keys,
+    .over = cx_over,
+    .timestep = cx_timestep,
+    .report = cx_report,
+    .position = cx_position,
+    .state_json = cx_state_json,
+    .reset_key = crafter_cx_reset_key,
+    .schedule_start = cx_schedule_start,
+    .schedule_next = crafter_cx_schedule_next,
+    .generate = cx_generate,
+};
+
 const crafter_jgame *crafter_jgame_of(int game) {
-  return game == CRAFTER_GAME_CRAFTAX_CLASSIC ? &craftax_classic : NULL;
+  return game == CRAFTER_GAME_CRAFTAX_CLASSIC ? &craftax_classic
+         : game == CRAFTER_GAME_CRAFTAX       ? &craftax
+                                             : NULL;
 }

@@ -86,6 +86,11 @@ typedef struct crafter_jgame {
                         crafter_jgame_outcome *outcomes);
   /* The auto-reset when due: 0, or -1 (memory). */
   int (*reset_due)(void *env);
+  /* The keys the episode after the env's would start with: after a step
+   * that ended it (the reset due), the auto-reset's world key and the
+   * schedule's key; otherwise a restart's (key, k = split(key), the world
+   * from k). */
+  void (*next_keys)(void *env, crafter_jaxkey *world_key, crafter_jaxkey *schedule_key);
   /* Over a state: the game is over (done); its timestep; its
    * achievements (0 or 1) and inventory in report order. */
   int (*over)(const void *state);

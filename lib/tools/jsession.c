@@ -362,7 +362,7 @@ static int run_text(jsession *s, crafter_input *in, char *error, size_t error_si
   /* A load request's line holds a state in base64. */
   size_t load_limit = 64 + (s->state_bytes + 2) / 3 * 4;
   crafter_action_reader reader = {in, {NULL, 0, 0, load_limit > limit ? load_limit : limit},
-                                  limit, s->envs, "env", 0};
+                                  limit, s->envs, "env", 0, s->game};
   int *actions = malloc(sizeof(int) * (size_t)s->envs);
   int status = actions ? 0 : 1;
   if (!actions) snprintf(error, error_size, "out of memory");
