@@ -25,7 +25,7 @@ LIB_MODULES = \
 	base/errors base/params base/ids base/outfile base/yamlfile base/json base/npz base/npmath \
 	base/terminal base/cli base/gnuplot base/memory base/pool \
 	kernels/noise kernels/rng kernels/jaxrng kernels/kernels \
-	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
+	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_words game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
 	view/render view/cc_render view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
 	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state run/cc_levels \
@@ -53,7 +53,8 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state \
 	tests/unit/test-obskind tests/unit/test-jaxrng tests/unit/test-craftax-worldgen \
 	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games tests/unit/test-cc-state \
-	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game
+	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game \
+	tests/unit/test-cx-words
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
