@@ -62,9 +62,10 @@ TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests
 # step-text and step-binary drive crafter-step's session, world-play
 # plays a world file, state loads saved states as they are and with their
 # checksum made right, cc-state the same with Craftax-Classic's, cc-levels
-# reads Craftax-Classic's level files.
+# reads Craftax-Classic's level files, cx-words Craftax's state as words
+# patched into a generated one.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary state cc-state cc-levels
+	step-text step-binary state cc-state cc-levels cx-words
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30
