@@ -26,7 +26,7 @@ LIB_MODULES = \
 	base/terminal base/cli base/gnuplot base/memory base/pool \
 	kernels/noise kernels/rng kernels/jaxrng kernels/kernels \
 	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_words game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
-	view/render view/cc_render view/textures view/obskind view/balrog view/video view/builtin_textures \
+	view/render view/cc_render view/cx_text view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
 	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state run/cc_levels \
 	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
@@ -54,7 +54,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-obskind tests/unit/test-jaxrng tests/unit/test-craftax-worldgen \
 	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games tests/unit/test-cc-state \
 	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game \
-	tests/unit/test-cx-words
+	tests/unit/test-cx-words tests/unit/test-cx-text
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
