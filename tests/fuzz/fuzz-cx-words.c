@@ -4,8 +4,9 @@
  * (0, 30, 60 or 90), records of 8 bytes, each a word's index (taken
  * modulo the count of words) and the value written there, little-endian.
  * A state refused leaves its target untouched; a state taken gives back
- * the very words it was read from, and plays on: 20 steps of actions in
- * turn (auto-resets included). */
+ * the very words it was read from, its text observation is made, and it
+ * plays on: 20 steps of actions in turn (auto-resets included), the text
+ * made after each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,11 @@
 #include "fuzz.h"
 #include "game/cx_game.h"
 #include "game/cx_words.h"
+#include "view/cx_text.h"
 
 static crafter_cx_state bases[4], target, before;
 static uint32_t words[CRAFTER_CX_STATE_WORDS], again[CRAFTER_CX_STATE_WORDS];
+static char text[8192];
 static int ready;
 
 static void prepare(void) {
@@ -59,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     abort();
   }
   if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "taken\n");
+  if (crafter_cx_render_text(&target, text, sizeof text) >= sizeof text) abort();
   crafter_jaxkey key;
   crafter_cx_schedule_start(1, &key);
   for (int t = 0; t < 20; t++) {
@@ -67,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (crafter_cx_env_step(&target, crafter_cx_schedule_next(&key), t % CRAFTER_CX_ACTIONS,
                             &reward, &done) != 0)
       abort();
+    crafter_cx_render_text(&target, text, sizeof text);
   }
   return 0;
 }
