@@ -6,10 +6,18 @@
  * state untouched.  Given tests/data/craftax/cx-crafted-starts.gz, the
  * states JAX made there are taken and give their words back.
  *
- * test-cx-words --crc SEED ACTION...: the CRC-32 of the words (each
- * little-endian) of the first state of SEED's schedule and after each
- * action, one a line in hex, for python/tests/test_craftax_full.py to
- * hold the Python conversion of JAX's states to. */
+ * For the Python client's tests (python/tests/test_craftax_full.py,
+ * tests/reference/craftax_full_state.py):
+ *   test-cx-words --crc SEED ACTION...    the CRC-32 of the words (each
+ *                                         little-endian) of the first
+ *                                         state of SEED's schedule and
+ *                                         after each action, a line each
+ *   test-cx-words --words SEED ACTION...  the words of the state after the
+ *                                         actions, little-endian, on
+ *                                         standard output
+ *   test-cx-words --read                  words on standard input: "taken",
+ *                                         or the reader's refusal
+ *   test-cx-words --fields                "NAME COUNT" for each field */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +68,56 @@ static int crc_mode(int argc, char **argv) {
                             &done) != 0)
       return 1;
     printf("%08x\n", words_crc(&state));
+  }
+  return 0;
+}
+
+static int play(int argc, char **argv) {
+  long seed = strtol(argv[2], NULL, 10);
+  crafter_jaxkey key;
+  crafter_jaxkey reset = crafter_cx_schedule_start(seed, &key);
+  if (crafter_cx_generate_world(crafter_jax_split_inline(reset, 1), &state) != 0) return 1;
+  for (int k = 3; k < argc; k++) {
+    float reward;
+    int done;
+    if (crafter_cx_env_step(&state, crafter_cx_schedule_next(&key), atoi(argv[k]), &reward,
+                            &done) != 0)
+      return 1;
+  }
+  crafter_cx_state_to_words(&state, words);
+  for (long k = 0; k < CRAFTER_CX_STATE_WORDS; k++) {
+    uint8_t bytes[4];
+    crafter_put_u32(bytes, words[k]);
+    if (fwrite(bytes, 1, 4, stdout) != 4) return 1;
+  }
+  return 0;
+}
+
+static int read_mode(void) {
+  for (long k = 0; k < CRAFTER_CX_STATE_WORDS; k++) {
+    uint8_t bytes[4];
+    if (fread(bytes, 1, 4, stdin) != 4) {
+      printf("cut short at word %ld\n", k);
+      return 1;
+    }
+    words[k] = crafter_get_u32(bytes);
+  }
+  char error[300];
+  if (crafter_cx_state_from_words(&state, words, error, sizeof error) == 0)
+    printf("taken\n");
+  else
+    printf("%s\n", error);
+  return 0;
+}
+
+static int fields_mode(void) {
+  long k = 0;
+  while (k < CRAFTER_CX_STATE_WORDS) {
+    long within, count = 0;
+    const char *name = crafter_cx_word_field(k, &within), *now;
+    while ((now = crafter_cx_word_field(k + count, &within)) == name) count++;
+    printf("%s %ld\n", name, count);
+    k += count;
   }
   return 0;
 }
@@ -263,6 +321,9 @@ static void refusals(void) {
 
 int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--crc") == 0) return crc_mode(argc, argv);
+  if (argc >= 3 && strcmp(argv[1], "--words") == 0) return play(argc, argv);
+  if (argc == 2 && strcmp(argv[1], "--read") == 0) return read_mode();
+  if (argc == 2 && strcmp(argv[1], "--fields") == 0) return fields_mode();
 
   long count = reference_words(&state, expected, 0);
   ok(count == CRAFTER_CX_STATE_WORDS, "CRAFTER_CX_STATE_WORDS (%d) is the reference's count %ld",
