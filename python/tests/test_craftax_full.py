@@ -111,7 +111,8 @@ def test_refusals_are_the_cs():
     from crafter_toolkit import craftax
     words = c_words(2, [5, 5, 1])
     assert c_reads(words) == "taken"
-    for changes, said in (({word_index("map", 70): 37}, "map[70] holds 37, no block type (0 to 36)"),
+    for changes, said in (({word_index("map", 70): 37}, "map[70] holds 37, no block type (0 "
+                                                        "to 36)"),
                           ({word_index("item_map", 9): 5}, "item_map[9] holds 5, no item type"),
                           ({word_index("player_position", 1): 48}, "player_position[1] holds 48, "
                                                                    "off the map (0 to 47)"),

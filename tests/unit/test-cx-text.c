@@ -341,7 +341,8 @@ static int check_generated(const crafter_cx_state *st, int *moving, char *why, s
          "a creature's line: %s", lines[n]);
     listed++, n++;
   }
-  if (!listed) NEED(strcmp(lines[n++], "Nothing moves in sight.") == 0, "nothing: %s", lines[n - 1]);
+  if (!listed)
+    NEED(strcmp(lines[n++], "Nothing moves in sight.") == 0, "nothing: %s", lines[n - 1]);
   *moving = listed;
   NEED(listed == expected && movers_seen <= expected, "%d creatures listed, %d in sight", listed,
        expected);
