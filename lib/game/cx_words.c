@@ -174,16 +174,14 @@ int crafter_cx_state_from_words(crafter_cx_state *s, const uint32_t *words, char
     for (long k = 0; k < f->count; k++, at++) {
       char why[96];
       if (!valid(f, *at, why, sizeof why))
-        return crafter_fail(error, error_size, "a state whose %s[%ld] holds %s", f->name, k,
-                            why);
+        return crafter_fail(error, error_size, "%s[%ld] holds %s", f->name, k, why);
     }
   }
   unsigned seen = 0;
   for (int k = 0; k < CRAFTER_CX_POTIONS; k++) seen |= 1u << words[mapping + k];
   if (seen != (1u << CRAFTER_CX_POTIONS) - 1)
     return crafter_fail(error, error_size,
-                        "a state whose potion_mapping holds a potion twice: it is no "
-                        "permutation of 0 to 5");
+                        "potion_mapping holds a potion twice: it is no permutation of 0 to 5");
   memset(s, 0, sizeof *s);
   uint8_t *base = (uint8_t *)s;
   at = words;

@@ -45,9 +45,12 @@ enum {
 void crafter_cx_state_to_words(const crafter_cx_state *s, uint32_t *words);
 
 /* The state of words[CRAFTER_CX_STATE_WORDS] into *s: 0, with *s cleared
- * whole (padding too) and filled; or -1 with one sentence naming the
- * first field and index holding a value no state can hold ("a state
- * whose map[130] holds 37, no block type (0 to 36)"), *s untouched. */
+ * whole (padding too) and filled; or -1, *s untouched, with the first
+ * field and index holding a value no state can hold, said as
+ * "FIELD[K] holds WHY" for a saved state's loader to put after "a saved
+ * state whose" ("map[130] holds 37, no block type (0 to 36)";
+ * "potion_mapping holds a potion twice: it is no permutation of 0 to 5"),
+ * as game/cc_words.h's reader says it. */
 int crafter_cx_state_from_words(crafter_cx_state *s, const uint32_t *words, char *error,
                                 size_t error_size);
 

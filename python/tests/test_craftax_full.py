@@ -132,14 +132,14 @@ def test_refusals_are_the_cs():
                            "player_mana[0] holds 1073741825, beyond 2**30 in size"),
                           ({word_index("light_level"): 0x7FC00000}, "light_level[0] holds nan")):
         bad = changed(words, changes)
-        assert c_reads(bad).startswith("a state whose " + said), c_reads(bad)
+        assert c_reads(bad).startswith(said), c_reads(bad)
         with pytest.raises(ValueError) as refused:
             craftax.to_arrays(wrapped(bad))
         assert str(refused.value).startswith("a saved state whose " + said), str(refused.value)
     mapping = word_index("potion_mapping")
     twice = changed(words, {mapping + 1: int(np.frombuffer(words, "<u4")[mapping])})
     said = "potion_mapping holds a potion twice: it is no permutation of 0 to 5"
-    assert c_reads(twice) == "a state whose " + said
+    assert c_reads(twice) == said
     with pytest.raises(ValueError, match=said):
         craftax.to_arrays(wrapped(twice))
     arrays = craftax.to_arrays(wrapped(words))
