@@ -25,11 +25,11 @@ LIB_MODULES = \
 	base/errors base/params base/ids base/outfile base/yamlfile base/json base/npz base/npmath \
 	base/terminal base/cli base/gnuplot base/memory base/pool \
 	kernels/noise kernels/rng kernels/jaxrng kernels/kernels \
-	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_words game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
+	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_words game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env game/cc_words \
 	view/render view/cc_render view/cx_text view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
-	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state run/cc_levels \
-	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
+	run/recording run/proto run/worldfile run/levels run/run run/envopts run/jgame run/jstate run/jlevels run/jbatch run/cc_state \
+	tools/input tools/session tools/jsession tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/cc_play
 # The vector kernels (world generation, random draws, shading, Craftax's
