@@ -1,13 +1,17 @@
 /* Craftax's text observation (view/cx_text.h): hand-built states whose
  * text follows from the header's rules, written out here in full; the
- * snprintf-like sizes; and on generated and stepped worlds, every line of
+ * snprintf-like sizes; and on generated and stepped worlds, and on the
+ * crafted first states JAX made (given the file of them), every line of
  * the documented forms and its facts those of the state. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "game/cx_game.h"
+#include "game/cx_words.h"
 #include "tap.h"
 #include "view/cx_text.h"
 
@@ -364,17 +368,88 @@ static int check_generated(const crafter_cx_state *st, int *moving, char *why, s
              columns == st->up_ladders[level][1] - st->player_position[1],
          "ladder up: %s", line);
   }
-  NEED(strncmp(lines[n++], "Inventory: ", 11) == 0, "inventory: %s", lines[n - 1]);
+  {
+    const crafter_cx_inventory *v = &st->inventory;
+    const struct {
+      const char *name;
+      int32_t count;
+    } carried[] = {{"wood", v->wood},       {"stone", v->stone},     {"coal", v->coal},
+                   {"iron", v->iron},       {"diamond", v->diamond}, {"sapphire", v->sapphire},
+                   {"ruby", v->ruby},       {"sapling", v->sapling}, {"torches", v->torches},
+                   {"arrows", v->arrows}};
+    char want[256] = "Inventory:";
+    int any = 0;
+    for (size_t k = 0; k < sizeof carried / sizeof carried[0]; k++)
+      if (carried[k].count)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s %d", any++ ? "," : "",
+                 carried[k].name, carried[k].count);
+    strcat(want, any ? "." : " nothing.");
+    NEED(strcmp(lines[n++], want) == 0, "inventory: %s, not %s", lines[n - 1], want);
+  }
   NEED(strncmp(lines[n++], "Tools: ", 7) == 0, "tools: %s", lines[n - 1]);
   NEED(strncmp(lines[n++], "Armour: ", 8) == 0, "armour: %s", lines[n - 1]);
   NEED(strncmp(lines[n++], "Potions: ", 9) == 0, "potions: %s", lines[n - 1]);
-  NEED(strncmp(lines[n++], "Books: ", 7) == 0, "books: %s", lines[n - 1]);
+  {
+    char want[96];
+    snprintf(want, sizeof want, "Books: %d. Spells:%s%s%s.", st->inventory.books,
+             st->learned_spells[0] ? " fireball" : "",
+             st->learned_spells[1] ? (st->learned_spells[0] ? ", iceball" : " iceball") : "",
+             st->learned_spells[0] || st->learned_spells[1] ? "" : " none");
+    NEED(strcmp(lines[n++], want) == 0, "books: %s, not %s", lines[n - 1], want);
+  }
   NEED(n == count, "%d lines more than the form's", count - n);
 #undef NEED
   return 1;
 }
 
-int main(void) {
+/* The crafted first states JAX made (every item, potion and book; the
+ * records of tests/data/craftax/cx-crafted-starts.gz: 7 words, then the
+ * state's words) and 100 random steps from each. */
+static void crafted(const char *starts) {
+  gzFile in = gzopen(starts, "rb");
+  if (!in) {
+    ok(0, "%s opens", starts);
+    return;
+  }
+  static uint32_t record[7 + CRAFTER_CX_STATE_WORDS];
+  int states = 0, good = 0, records = 0, carrying = 0;
+  char first_bad[600] = "";
+  uint32_t rng = 77;
+  while (gzread(in, record, sizeof record) == (int)sizeof record) {
+    char error[200];
+    if (crafter_cx_state_from_words(&s, record + 7, error, sizeof error) != 0) {
+      snprintf(first_bad, sizeof first_bad, "seed %u refused: %s", record[0], error);
+      break;
+    }
+    records++;
+    crafter_jaxkey key;
+    crafter_cx_schedule_start(record[0], &key);
+    for (int t = 0; t <= 100; t++) {
+      if (t > 0) {
+        rng = rng * 1103515245u + 12345u;
+        float reward;
+        int done;
+        crafter_cx_env_step(&s, crafter_cx_schedule_next(&key), (int)((rng >> 16) % 43),
+                            &reward, &done);
+      }
+      char why[300];
+      int moving;
+      states++;
+      carrying += s.inventory.potions[0] > 0 && s.inventory.armour[0] > 0;
+      if (check_generated(&s, &moving, why, sizeof why))
+        good++;
+      else if (!first_bad[0])
+        snprintf(first_bad, sizeof first_bad, "seed %u step %d: %s", record[0], t, why);
+    }
+  }
+  gzclose(in);
+  ok(records > 0 && good == states,
+     "%d of %d texts of JAX's %d crafted first states and their steps (%d with potions and "
+     "armour) have the documented lines, their facts the state's%s%s",
+     good, states, records, carrying, first_bad[0] ? ": " : "", first_bad);
+}
+
+int main(int argc, char **argv) {
   overworld();
   sewers();
   graveyard();
@@ -420,5 +495,9 @@ int main(void) {
      "%d of %d texts of generated and stepped worlds (every floor; %d with creatures in "
      "sight) have the documented lines, their facts the state's%s%s",
      good, states, creatures, first_bad[0] ? ": " : "", first_bad);
+  if (argc > 1)
+    crafted(argv[1]);
+  else
+    skip("no file of JAX's crafted states named");
   return tap_done();
 }
