@@ -7,6 +7,7 @@
 #include "game/cc_env.h"
 #include "game/cc_words.h"
 #include "game/cx_env.h"
+#include "game/cx_words.h"
 #include "view/cc_render.h"
 #include "view/render.h"
 
@@ -216,6 +217,13 @@ static int cx_generate(crafter_jaxkey key, void *state) {
   return crafter_cx_generate_world(key, state);
 }
 
+static void cx_to_words(const void *state, uint32_t *words) {
+  crafter_cx_state_to_words(state, words);
+}
+static int cx_from_words(void *state, const uint32_t *words, char *error, size_t error_size) {
+  return crafter_cx_state_from_words(state, words, error, error_size);
+}
+
 static const crafter_jgame craftax = {
     .game = CRAFTER_GAME_CRAFTAX,
     .items = CRAFTER_CX_REPORT_ITEMS,
@@ -244,6 +252,9 @@ static const crafter_jgame craftax = {
     .schedule_start = cx_schedule_start,
     .schedule_next = crafter_cx_schedule_next,
     .generate = cx_generate,
+    .state_words = CRAFTER_CX_STATE_WORDS,
+    .to_words = cx_to_words,
+    .from_words = cx_from_words,
 };
 
 const crafter_jgame *crafter_jgame_of(int game) {
