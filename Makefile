@@ -31,7 +31,7 @@ LIB_MODULES = \
 	run/recording run/proto run/worldfile run/levels run/run run/envopts run/jgame run/jstate run/jlevels run/jbatch run/cc_state \
 	tools/input tools/session tools/jsession tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
-	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/cc_play
+	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/jplay
 # The vector kernels (world generation, random draws, shading, Craftax's
 # worlds), once per instruction set (kernels.h).
 FASTGEN_OBJECTS = lib/kernels/fastgen-base.o lib/kernels/shade-base.o lib/kernels/rng_kernels-base.o \

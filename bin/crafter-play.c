@@ -12,7 +12,7 @@
 #include "base/cli.h"
 #include "game/games.h"
 #include "run/envopts.h"
-#include "tools/cc_play.h"
+#include "tools/jplay.h"
 #include "tools/play.h"
 #include "tools/play_screen.h" /* the colour modes */
 
@@ -168,14 +168,11 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
                       "without it");
   if (run->players > 1 && a->replay_path)
     usage_error("%s", "--replay plays back one player's recording: not with --players 2");
-  if (run->game == CRAFTER_GAME_CRAFTAX)
-    usage_error("%s", "--game craftax: Craftax plays in crafter-step and crafter-bench; this "
-                      "program takes crafter and craftax-classic (crafter-games(7))");
   if (run->game != CRAFTER_GAME_CRAFTER) {
     crafter_game_options_check(PROGRAM, run);
     if (a->replay_path || run->record_path || a->fps || a->colors >= 0 || a->cell_rows)
       usage_error("%s", "--replay, --record, --fps, --colors and --cell are Crafter's: "
-                        "Craftax-Classic is played one step per key, in letters");
+                        "Craftax-Classic and Craftax are played one step per key, in letters");
   }
   crafter_task_options_check(PROGRAM, &run->tasks);
   crafter_level_options_check(PROGRAM, &run->levels);
@@ -206,6 +203,6 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
 int main(int argc, char **argv) {
   static crafter_play_options options;
   parse_options(argc, argv, &options);
-  if (options.run.game == CRAFTER_GAME_CRAFTAX_CLASSIC) return crafter_cc_play_main(&options);
+  if (crafter_jgame_of(options.run.game)) return crafter_jplay_main(&options);
   return crafter_play_main(&options);
 }

@@ -9,6 +9,7 @@
 #include "game/cx_env.h"
 #include "game/cx_words.h"
 #include "view/cc_render.h"
+#include "view/cx_text.h"
 #include "view/render.h"
 
 /* Craftax-Classic (game/cc_env.h, view/cc_render.h). */
@@ -224,6 +225,10 @@ static int cx_from_words(void *state, const uint32_t *words, char *error, size_t
   return crafter_cx_state_from_words(state, words, error, error_size);
 }
 
+static size_t cx_text(const void *state, char *out, size_t size) {
+  return crafter_cx_render_text(state, out, size);
+}
+
 static const crafter_jgame craftax = {
     .game = CRAFTER_GAME_CRAFTAX,
     .items = CRAFTER_CX_REPORT_ITEMS,
@@ -255,6 +260,7 @@ static const crafter_jgame craftax = {
     .state_words = CRAFTER_CX_STATE_WORDS,
     .to_words = cx_to_words,
     .from_words = cx_from_words,
+    .text = cx_text,
 };
 
 const crafter_jgame *crafter_jgame_of(int game) {

@@ -121,6 +121,9 @@ typedef struct crafter_jgame {
    * toolkit's own); NULL where the game has none. */
   size_t symbolic_size;
   void (*symbolic)(const void *state, float *out);
+  /* The text observation into out (snprintf's sizes: the length it
+   * needs is returned); NULL where the game has none. */
+  size_t (*text)(const void *state, char *out, size_t size);
   int pixel_rows, pixel_columns;
   size_t textures_size;
   const char *assets_folder; /* what --textures names, for messages */

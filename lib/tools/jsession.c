@@ -25,6 +25,7 @@ typedef struct jsession {
   const crafter_jgame *g;
   crafter_jbatch *batch;
   void *textures; /* --obs pixels: what they are drawn with */
+  int text;       /* --obs text: the text observation in JSON lines */
   int envs;
   FILE *out;
   size_t obs_bytes;
@@ -199,6 +200,17 @@ static void write_state(jsession *s, crafter_json_writer *json, void *env,
 }
 
 static void write_obs(jsession *s, crafter_json_writer *json, int i) {
+  if (s->text) { /* drawn from the state now: text has no fixed size */
+    const void *state = s->g->state(crafter_jbatch_env(s->batch, i));
+    size_t need = s->g->text(state, NULL, 0) + 1;
+    char *text = malloc(need);
+    if (!text) return;
+    s->g->text(state, text, need);
+    crafter_json_key(json, "obs");
+    crafter_json_string(json, text);
+    free(text);
+    return;
+  }
   const uint8_t *obs = crafter_jbatch_obs(s->batch, i);
   if (!obs) return;
   crafter_json_key(json, "obs");
@@ -216,7 +228,7 @@ static void write_obs(jsession *s, crafter_json_writer *json, int i) {
  * or which env among several). */
 static void write_reset(jsession *s, int i) {
   int state = s->options->info == CRAFTER_INFO_STATE;
-  if (!state && !s->obs_bytes && s->envs == 1 && !s->options->run.jlevel_set) return;
+  if (!state && !s->obs_bytes && !s->text && s->envs == 1 && !s->options->run.jlevel_set) return;
   void *env = crafter_jbatch_env(s->batch, i);
   crafter_jenv_fields f = s->g->fields(env);
   crafter_json_writer json;
@@ -746,6 +758,11 @@ int crafter_jsession_run(const crafter_session_options *options, int input, FILE
   s.envs = options->run.envs;
   s.out = output;
   s.state_bytes = crafter_jstate_bytes(s.g);
+  s.text = options->run.obs_kind == CRAFTER_OBS_TEXT;
+  if (s.text && options->binary) {
+    snprintf(error, error_size, "text observations have no fixed size; use them with JSON lines");
+    return 2;
+  }
   if (options->run.obs_kind == CRAFTER_OBS_PIXELS && load_pixel_textures(&s, error, error_size) < 0) {
     free(s.textures);
     return 1;

@@ -1,4 +1,4 @@
-#include "tools/cc_play.h"
+#include "tools/jplay.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -9,6 +9,9 @@
 #include "base/cli.h"
 #include "base/terminal.h"
 #include "crafter/ids.h"
+#include "game/cc_env.h"
+#include "game/cx_env.h"
+#include "view/cx_text.h"
 #include "run/worldfile.h"
 #include "tools/play_game.h"
 #include "tools/play_keys.h"
@@ -46,8 +49,12 @@ static void bar(char *out, size_t size, const char *name, int value) {
   snprintf(out, size, "%-8s %2d %s", name, value, marks);
 }
 
-void crafter_cc_play_frame(FILE *out, const crafter_cc_env *env, const crafter_cc_outcome *last,
-                           const char *message) {
+/* Craftax-Classic's frame: the view in crafter-gen's letters, the
+ * vitals as bars, inventory and achievements, Crafter's keys. */
+static void cc_frame(FILE *out, const crafter_jgame *g, void *e, const crafter_jgame_outcome *last,
+                     const char *message) {
+  (void)g;
+  const crafter_cc_env *env = e;
   const crafter_cc_state *s = &env->state;
   char view[VIEW_ROWS][VIEW_COLUMNS];
   view_letters(s, view);
@@ -99,31 +106,125 @@ void crafter_cc_play_frame(FILE *out, const crafter_cc_env *env, const crafter_c
         out);
 }
 
+static int cc_asleep(const void *state) { return ((const crafter_cc_state *)state)->is_sleeping; }
+
+/* Craftax's frame: the header, the text observation (view/cx_text.h) and
+ * Craftax's keys. */
+static void cx_frame(FILE *out, const crafter_jgame *g, void *e, const crafter_jgame_outcome *last,
+                     const char *message) {
+  (void)g;
+  const crafter_cx_env *env = e;
+  fprintf(out, "Craftax  seed %lld  episode %lld  reward %g\n", (long long)env->seed,
+          (long long)env->episode, last ? (double)last->reward : 0.0);
+  size_t size = crafter_cx_render_text(&env->state, NULL, 0) + 1;
+  char *text = malloc(size);
+  if (text) {
+    crafter_cx_render_text(&env->state, text, size);
+    fputs(text, out);
+    free(text);
+  }
+  uint8_t achievements[CRAFTER_CX_ACHIEVEMENTS];
+  crafter_cx_report(&env->state, achievements, NULL);
+  int count = 0;
+  for (int k = 0; k < CRAFTER_CX_ACHIEVEMENTS; k++) count += achievements[k];
+  fprintf(out, "achievements %d of %d\n", count, CRAFTER_CX_ACHIEVEMENTS);
+  if (message && *message) fprintf(out, "%s\n", message);
+  fputs("move: w a s d or arrows   do: space   sleep: tab   rest: e   wait: .   quit: q\n"
+        "place: t table, r stone, f furnace, p plant, j torch   ladders: > down, < up\n"
+        "make: 1 wood, 2 stone, 3 iron, 4 diamond pickaxe; 5 wood, 6 stone, 7 iron, 8 diamond "
+        "sword;\n"
+        "      y iron, u diamond armour; o arrow, [ torch   shoot: i   spells: g fire, h ice\n"
+        "drink: z red, x green, c blue, v pink, b cyan, n yellow   read: m   enchant: k sword, "
+        "l armour, ; bow\n"
+        "level up: ] dexterity, - strength, = intelligence\n",
+        out);
+}
+
+/* Craftax's keys (its Action's, as its own player binds them), arrows
+ * and '.' too. */
+static int cx_action_of_key(int key) {
+  static const char keys[] = "\0adws \trtfp123567e><48yuiogh"
+                             "jzxcvbnmkl[]-=;";
+  switch (key) {
+    case '.': return 0;
+    case CRAFTER_KEY_LEFT: return 1;
+    case CRAFTER_KEY_RIGHT: return 2;
+    case CRAFTER_KEY_UP: return 3;
+    case CRAFTER_KEY_DOWN: return 4;
+    default: break;
+  }
+  if (key <= 0 || key > 127) return -1;
+  for (int a = 1; a < CRAFTER_CX_ACTIONS; a++)
+    if (keys[a] == key) return a;
+  return -1;
+}
+
+static int cx_asleep(const void *state) {
+  const crafter_cx_state *s = state;
+  return s->is_sleeping || s->is_resting;
+}
+
+/* How crafter-play shows each JAX game. */
+typedef struct look {
+  int game;
+  void (*frame)(FILE *out, const crafter_jgame *g, void *env, const crafter_jgame_outcome *last,
+                const char *message);
+  int (*action_of_key)(int key);
+  int (*asleep)(const void *state); /* time passes by itself */
+  int32_t time_limit;
+} look;
+
+static const look looks[] = {
+    {CRAFTER_GAME_CRAFTAX_CLASSIC, cc_frame, crafter_play_action_of_key, cc_asleep,
+     CRAFTER_CC_MAX_TIMESTEPS},
+    {CRAFTER_GAME_CRAFTAX, cx_frame, cx_action_of_key, cx_asleep, CRAFTER_CX_MAX_TIMESTEPS},
+};
+
 typedef struct cc_app {
-  crafter_cc_env env;
-  crafter_cc_outcome last;
+  const crafter_jgame *g;
+  const look *look;
+  void *env;
+  crafter_jgame_outcome last;
   int stepped, quit, failed;
   char message[640];
 } cc_app;
 
+/* The names of the achievements an outcome unlocked, ", " between. */
+static void unlocked_list(const crafter_jgame *g, const crafter_jgame_outcome *o, char *out,
+                          size_t size) {
+  const crafter_game_info *info = crafter_jgame_info(g);
+  size_t used = 0;
+  out[0] = '\0';
+  for (int k = 0; k < info->achievements; k++)
+    if (crafter_jgame_unlocked(o, k)) {
+      int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
+                             info->achievement_names[k]);
+      if (written < 0 || (size_t)written >= size - used) break;
+      used += (size_t)written;
+    }
+}
+
 static void act(cc_app *a, int action) {
-  if (crafter_cc_env_act(&a->env, action, &a->last) != 0) {
+  a->g->act_only_many(a->env, &action, 1, &a->last);
+  if (a->g->reset_due(a->env) != 0) {
     a->failed = a->quit = 1;
     return;
   }
   a->stepped = 1;
   a->message[0] = '\0';
-  if (a->last.unlocked) {
+  int any = 0;
+  for (int w = 0; w < CRAFTER_JGAME_UNLOCKED_WORDS; w++) any |= a->last.unlocked[w] != 0;
+  if (any) {
     char list[512];
-    crafter_play_achievement_list(a->last.unlocked, list, sizeof list);
+    unlocked_list(a->g, &a->last, list, sizeof list);
     snprintf(a->message, sizeof a->message, "Unlocked: %s.", list);
   }
+  int64_t episode = *a->g->fields(a->env).episode;
   if (a->last.done)
     snprintf(a->message, sizeof a->message,
              "Episode %lld ended at step %d%s; episode %lld begins (Craftax's auto-reset).",
-             (long long)a->env.episode - 1, a->last.length,
-             a->last.length >= CRAFTER_CC_MAX_TIMESTEPS ? " (the time limit)" : "",
-             (long long)a->env.episode);
+             (long long)episode - 1, a->last.length,
+             a->last.length >= a->look->time_limit ? " (the time limit)" : "", (long long)episode);
 }
 
 /* Takes the keys in bytes[0..length): 0, or the bytes of a sequence cut
@@ -139,7 +240,7 @@ static size_t press(cc_app *a, const uint8_t *bytes, size_t length, int final) {
       a->quit = 1;
       break;
     }
-    int action = crafter_play_action_of_key(key);
+    int action = a->look->action_of_key(key);
     if (action >= 0) act(a, action);
   }
   return at;
@@ -151,7 +252,7 @@ static void show(cc_app *a) {
   FILE *frame = open_memstream(&buffer, &size);
   if (!frame) return;
   fputs("\033[H\033[2J", frame);
-  crafter_cc_play_frame(frame, &a->env, a->stepped ? &a->last : NULL, a->message);
+  a->look->frame(frame, a->g, a->env, a->stepped ? &a->last : NULL, a->message);
   fclose(frame);
   for (size_t k = 0; k < size; k++) /* raw mode: lines end with CR LF */
     if (buffer[k] == '\n') crafter_terminal_write_all(STDOUT_FILENO, "\r\n", 2);
@@ -165,7 +266,8 @@ static void run_terminal(cc_app *a, int speed) {
   while (!a->quit && !crafter_terminal_quit_signal()) {
     /* Asleep, time passes by itself; a half escape sequence waits a
      * moment for the rest. */
-    int timeout = a->env.state.is_sleeping ? 1000 / (speed > 0 ? speed : 10) : -1;
+    int asleep = a->look->asleep(a->g->state(a->env));
+    int timeout = asleep ? 1000 / (speed > 0 ? speed : 10) : -1;
     if (pending_length && (timeout < 0 || timeout > 30)) timeout = 30;
     struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {crafter_terminal_wake_fd(), POLLIN, 0}};
     int ready = poll(fds, 2, timeout);
@@ -186,26 +288,31 @@ static void run_terminal(cc_app *a, int speed) {
       size_t used = press(a, pending, pending_length, 1);
       memmove(pending, pending + used, pending_length - used);
       pending_length -= used;
-    } else if (ready == 0 && a->env.state.is_sleeping) {
-      act(a, CRAFTER_NOOP);
+    } else if (ready == 0 && asleep) {
+      act(a, 0);
     }
     show(a);
   }
 }
 
-int crafter_cc_play_main(crafter_play_options *options) {
+int crafter_jplay_main(crafter_play_options *options) {
   static cc_app a;
   memset(&a, 0, sizeof a);
-  if (crafter_cc_env_start(&a.env, options->run.params.seed) != 0) {
+  a.g = crafter_jgame_of(options->run.game);
+  for (size_t k = 0; k < sizeof looks / sizeof looks[0]; k++)
+    if (looks[k].game == options->run.game) a.look = &looks[k];
+  a.env = a.g && a.look ? calloc(1, a.g->env_size) : NULL;
+  if (!a.env || a.g->start(a.env, options->run.params.seed) != 0) {
     fprintf(stderr, "%s: out of memory\n", options->program);
+    free(a.env);
     return 1;
   }
-  if (options->run.first_episode_given) a.env.episode = options->run.first_episode;
+  if (options->run.first_episode_given) *a.g->fields(a.env).episode = options->run.first_episode;
   int status = 0;
   if (!options->interactive) {
     if (options->keys)
       press(&a, (const uint8_t *)options->keys, strlen(options->keys), 1);
-    if (!a.failed) crafter_cc_play_frame(stdout, &a.env, a.stepped ? &a.last : NULL, a.message);
+    if (!a.failed) a.look->frame(stdout, a.g, a.env, a.stepped ? &a.last : NULL, a.message);
   } else if (crafter_terminal_open() < 0) {
     fprintf(stderr, "%s: cannot set up the terminal: %s\n", options->program, strerror(errno));
     status = 1;
@@ -217,6 +324,7 @@ int crafter_cc_play_main(crafter_play_options *options) {
     fprintf(stderr, "%s: out of memory\n", options->program);
     status = 1;
   }
+  free(a.env);
   crafter_run_free(&options->run);
   crafter_terminal_reraise();
   return crafter_close_stdout(options->program, status);
