@@ -16,6 +16,7 @@
 #include "run/levels.h"
 #include "run/worldfile.h"
 #include "tools/gen.h"
+#include "view/cx_text.h"
 #include "view/textures.h"
 
 #define PROGRAM "crafter-gen"
@@ -186,19 +187,30 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->unit = 16;
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
-  if (run->game == CRAFTER_GAME_CRAFTAX)
-    usage_error("%s", "--game craftax: Craftax plays in crafter-step and crafter-bench; this "
-                      "program takes crafter and craftax-classic (crafter-games(7))");
   if (run->game != CRAFTER_GAME_CRAFTER) {
-    /* Craftax-Classic: the first world of a seed, statistics over seeds,
-     * or its level sets; its worlds are not Crafter's world files. */
+    /* A JAX game: the first world of a seed, statistics over seeds
+     * (Craftax-Classic's), or its level sets; its worlds are not
+     * Crafter's world files. */
+    const char *title = crafter_game_info_of(run->game)->title;
+    char message[256];
     crafter_game_options_check_allowing(PROGRAM, run,
                                         CRAFTER_GAME_ALLOW_TEXTURES | CRAFTER_GAME_ALLOW_LEVELS);
-    if (a->given_episode && a->episode != 1)
-      usage_error("%s", "--episode: a Craftax-Classic world after the first depends on the steps "
-                        "played before it (crafter-games(7)); only episode 1 is shown");
-    if (a->save_path)
-      usage_error("%s", "--save writes Crafter's world files, not Craftax-Classic's worlds");
+    if (a->given_episode && a->episode != 1) {
+      snprintf(message, sizeof message,
+               "--episode: a %s world after the first depends on the steps played before it "
+               "(crafter-games(7)); only episode 1 is shown",
+               title);
+      usage_error("%s", message);
+    }
+    if (a->save_path) {
+      snprintf(message, sizeof message, "--save writes Crafter's world files, not %s's worlds",
+               title);
+      usage_error("%s", message);
+    }
+    if (run->game == CRAFTER_GAME_CRAFTAX && (a->stats || a->semantic || a->png_path))
+      usage_error("%s", "--game craftax shows the maps of a world's nine floors and makes or "
+                        "reads level sets: --stats, --semantic and --png are Crafter's and "
+                        "Craftax-Classic's");
   }
   crafter_level_options_check(PROGRAM, &run->levels);
   int levels = crafter_level_options_wanted(&run->levels);
@@ -311,7 +323,27 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   return 0;
 }
 
-/* --levels for Craftax-Classic (run/jlevels.h): the set made or read
+/* Craftax's first world of the seed: each floor's name and map
+ * (crafter_cx_render_floor's letters). */
+static int show_floors(arguments *a) {
+  static crafter_cx_state state;
+  static char map[CRAFTER_CX_MAP_SIZE * (CRAFTER_CX_MAP_SIZE + 1) + 1];
+  if (crafter_cx_generate_world(crafter_cx_reset_key(a->run.params.seed), &state) != 0) {
+    fprintf(stderr, PROGRAM ": out of memory\n");
+    return 1;
+  }
+  printf("Craftax world of seed %lld: the player on floor %d at row %d, column %d\n",
+         (long long)a->run.params.seed, state.player_level, state.player_position[0],
+         state.player_position[1]);
+  for (int floor = 0; floor < CRAFTER_CX_LEVELS; floor++) {
+    crafter_cx_render_floor(&state, floor, map, sizeof map);
+    printf("\nfloor %d: %s\n%s", floor, crafter_cx_floor_name(floor), map);
+  }
+  crafter_run_free(&a->run);
+  return crafter_close_stdout(PROGRAM, 0);
+}
+
+/* --levels for a JAX game (run/jlevels.h): the set made or read
  * whole, then saved or listed. */
 static int run_cc_levels(arguments *a) {
   char error[1024];
@@ -382,6 +414,7 @@ static int run(arguments *a) {
   if (a->stats) return run_stats(a, &config);
   if (crafter_level_options_wanted(&run->levels)) return run_levels(a, &config);
 
+  if (run->game == CRAFTER_GAME_CRAFTAX) return show_floors(a);
   crafter_world_map map;
   char comment[256];
   if (run->game == CRAFTER_GAME_CRAFTAX_CLASSIC) {

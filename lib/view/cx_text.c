@@ -358,3 +358,39 @@ size_t crafter_cx_render_text(const crafter_cx_state *s, char *out, size_t size)
   put(&t, "%s.\n", s->learned_spells[0] || s->learned_spells[1] ? "" : " none");
   return t.used;
 }
+
+size_t crafter_cx_render_floor(const crafter_cx_state *s, int floor, char *out, size_t size) {
+  text t = {out, size, 0};
+  if (size) out[0] = '\0';
+  if (floor < 0 || floor >= CRAFTER_CX_LEVELS) return 0;
+  for (int32_t row = 0; row < CRAFTER_CX_MAP_SIZE; row++) {
+    char line[CRAFTER_CX_MAP_SIZE + 2];
+    for (int32_t column = 0; column < CRAFTER_CX_MAP_SIZE; column++) {
+      int block = s->map[floor][row][column];
+      char c = block < BLOCKS ? block_letters[block] : '0';
+      int item = s->item_map[floor][row][column];
+      if (item == CRAFTER_CX_ITEM_LADDER_DOWN && s->monsters_killed[floor] < KILLS_TO_OPEN)
+        item = CRAFTER_CX_ITEM_LADDER_DOWN_BLOCKED;
+      if (item > 0 && item < ITEMS) c = item_letters[item];
+      for (int kind = KINDS - 1; kind >= 0; kind--) { /* the first kind on top */
+        const crafter_cx_mobs *m = mobs_of(s, kind);
+        for (int k = kind_slots[kind] - 1; k >= 0; k--)
+          if (m->mask[floor][k] && m->position[floor][k][0] == row &&
+              m->position[floor][k][1] == column)
+            c = mob_letter(kind, m->type_id[floor][k]);
+      }
+      if (floor == s->player_level && s->player_position[0] == row &&
+          s->player_position[1] == column)
+        c = '@';
+      line[column] = c;
+    }
+    line[CRAFTER_CX_MAP_SIZE] = '\n';
+    line[CRAFTER_CX_MAP_SIZE + 1] = '\0';
+    put(&t, "%s", line);
+  }
+  return t.used;
+}
+
+const char *crafter_cx_floor_name(int floor) {
+  return floor >= 0 && floor < CRAFTER_CX_LEVELS ? floor_names[floor] : "unknown";
+}

@@ -110,4 +110,15 @@ enum { CRAFTER_CX_VIEW_ROWS = 9, CRAFTER_CX_VIEW_COLUMNS = 11 };
  * it are written, followed by a NUL when size is not zero. */
 size_t crafter_cx_render_text(const crafter_cx_state *s, char *out, size_t size);
 
+/* The whole map of floor `floor` (0..8) into out, snprintf's sizes: 48
+ * lines of 48 characters, row 0 first, in the view's letters (blocks,
+ * items over them, the creatures and projectiles of that floor over
+ * those, the first kind and slot on top, and @ the player when on that
+ * floor), every cell shown whatever its light.  crafter-gen --game
+ * craftax prints it. */
+size_t crafter_cx_render_floor(const crafter_cx_state *s, int floor, char *out, size_t size);
+
+/* "the overworld", ... "the graveyard" for floors 0 to 8. */
+const char *crafter_cx_floor_name(int floor);
+
 #endif
