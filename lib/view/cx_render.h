@@ -62,7 +62,7 @@
  * overworld), whose quotients XLA folds correctly rounded: so health 9
  * is 0.9 (0x3F666666) in a first state and 0.90000004 (0x3F666667)
  * after a step.  / 2 and / 4 are exact.
-
+ *
  * Creatures are written slot by slot in the order above (melee slots 0..2,
  * passive 0..2, ranged 0..1, the creatures' projectiles 0..2, the
  * player's 0..2), as Craftax's scatter does: each slot writes 1 when it
@@ -72,13 +72,20 @@
  * not written.  So a dead slot's 0 can clear an earlier creature's 1.
  * Then the cell's light masks what was written.
  *
+ * Every value is written: the map's zeros by one memset (the 8,217
+ * values must all be written, and that is the cheapest way), then the few
+ * ones; the rest value by value.
+ *
  * Promise: for every state of Craftax's auto-resetting env, the vector is
- * bit for bit the observation JAX returns with the pinned reference (jax
- * 0.10.1 on the CPU, one env per jitted call): tests/unit/test-cx-render.c
- * holds it to CRC-32s JAX printed (first states of seeds 0..1999, random
- * episodes, episodes from crafted first states on every floor),
- * tests/cx-obs.t to JAX itself on fresh seeds' episodes and on states
- * changed at random.  Nothing here keeps state between calls. */
+ * bit for bit the observation JAX returns from env.reset or env.step with
+ * the pinned reference (jax 0.10.1 on the CPU, one env per jitted call).
+ * tests/unit/test-cx-render.c holds it to CRC-32s JAX printed: the first
+ * states of seeds 0..999, seeds 0..9's episodes of 400 random actions
+ * (deaths and the next episodes' first states among them), episodes
+ * from crafted first states on the sewers, the fire and the ice floors
+ * and beside the boss; tests/cx-obs.t holds it to JAX itself on fresh
+ * seeds' episodes, from crafted first states on every floor, and on
+ * states changed at random.  Nothing here keeps state between calls. */
 #ifndef CRAFTER_CX_RENDER_H
 #define CRAFTER_CX_RENDER_H
 
