@@ -76,22 +76,28 @@ void crafter_cx_render_symbolic_way(const crafter_cx_state *state, enum crafter_
    * is lit or all zeros. */
   memset(out, 0, sizeof(float) * CRAFTER_CX_SYMBOLIC_MAP);
   uint8_t lit[ROWS][COLUMNS];
+  memset(lit, 0, sizeof lit); /* no light outside the floor */
+  const int transposed = way == CRAFTER_CX_RENDER_TRANSPOSED;
   for (int row = 0; row < ROWS; row++) {
     int y = state->player_position[0] + row - ROWS / 2;
-    for (int column = 0; column < COLUMNS; column++) {
+    if (y < 0 || y >= MAP) continue;
+    /* the columns of the window on the floor */
+    int first = COLUMNS / 2 - state->player_position[1], last = first + MAP;
+    if (first < 0) first = 0;
+    if (last > COLUMNS) last = COLUMNS;
+    for (int column = first; column < last; column++) {
       int x = state->player_position[1] + column - COLUMNS / 2;
-      lit[row][column] = 0;
-      if (y < 0 || y >= MAP || x < 0 || x >= MAP) continue; /* no light outside */
-      int a = y, b = x;
-      if (way == CRAFTER_CX_RENDER_TRANSPOSED) a = x, b = y;
-      if (!(state->light_map[level][a][b] > 0.05f)) continue;
-      lit[row][column] = 1;
+      int a = transposed ? x : y, b = transposed ? y : x;
+      /* Without branches on the light: a dark cell's writes are zeros
+       * onto its zeros. */
+      float light = state->light_map[level][a][b] > 0.05f ? 1.0f : 0.0f;
+      lit[row][column] = light != 0.0f;
       float *cell = out + (row * COLUMNS + column) * CHANNELS;
       int block = state->map[level][a][b], item = state->item_map[level][a][b];
       /* one_hot of a number outside its classes is all zeros */
-      if (block < CRAFTER_CX_SYMBOLIC_BLOCKS) cell[block] = 1.0f;
-      if (item < CRAFTER_CX_SYMBOLIC_ITEMS) cell[ITEM_CHANNEL + item] = 1.0f;
-      cell[LIGHT_CHANNEL] = 1.0f;
+      if (block < CRAFTER_CX_SYMBOLIC_BLOCKS) cell[block] = light;
+      if (item < CRAFTER_CX_SYMBOLIC_ITEMS) cell[ITEM_CHANNEL + item] = light;
+      cell[LIGHT_CHANNEL] = light;
     }
   }
   put_mobs(state, &state->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, 0, lit, way, out);
