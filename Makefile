@@ -25,11 +25,11 @@ LIB_MODULES = \
 	base/errors base/params base/ids base/outfile base/yamlfile base/json base/npz base/npmath \
 	base/terminal base/cli base/gnuplot base/memory base/pool \
 	kernels/noise kernels/rng kernels/jaxrng kernels/kernels \
-	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_game game/cc_game game/game game/config game/tasks game/env game/games game/cc_env \
-	view/render view/cc_render view/cx_render view/textures view/obskind view/balrog view/video view/builtin_textures \
+	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_words game/cx_game game/cc_game game/game game/config game/tasks game/env game/cc_env game/cc_words game/cx_env game/games \
+	view/render view/cc_render view/cx_render view/cx_text view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
-	run/recording run/proto run/worldfile run/levels run/run run/envopts run/cc_batch run/cc_state run/cc_levels \
-	tools/input tools/session tools/cc_session tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
+	run/recording run/proto run/worldfile run/levels run/run run/envopts run/jgame run/jstate run/jlevels run/jbatch run/cc_state \
+	tools/input tools/session tools/jsession tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
 	tools/gen tools/bench tools/agents tools/agents_moves tools/agents_oracle tools/play \
 	tools/play_keys tools/play_screen tools/play_game tools/play_replay tools/cc_play
 # The vector kernels (world generation, random draws, shading, Craftax's
@@ -53,7 +53,8 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-levels tests/unit/test-behaviours tests/unit/test-players tests/unit/test-state \
 	tests/unit/test-obskind tests/unit/test-jaxrng tests/unit/test-craftax-worldgen \
 	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games tests/unit/test-cc-state \
-	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game tests/unit/test-cx-render
+	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game \
+	tests/unit/test-cx-words tests/unit/test-cx-text tests/unit/test-cx-render
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
@@ -61,9 +62,10 @@ TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests
 # step-text and step-binary drive crafter-step's session, world-play
 # plays a world file, state loads saved states as they are and with their
 # checksum made right, cc-state the same with Craftax-Classic's, cc-levels
-# reads Craftax-Classic's level files.
+# reads Craftax-Classic's level files, cx-words Craftax's state as words
+# patched into a generated one.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary state cc-state cc-levels
+	step-text step-binary state cc-state cc-levels cx-words
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30

@@ -239,6 +239,9 @@ static int run_record(arguments *a) {
   if (run->textures && run->obs_kind != CRAFTER_OBS_PIXELS)
     usage_error("%s", "--textures needs --obs pixels");
   record->progress = !a->quiet && isatty(STDERR_FILENO) ? stderr : NULL;
+  if (run->game == CRAFTER_GAME_CRAFTAX)
+    usage_error("%s", "--game craftax: Craftax plays in crafter-step and crafter-bench; this "
+                      "program takes crafter and craftax-classic (crafter-games(7))");
   if (run->game != CRAFTER_GAME_CRAFTER) {
     char message[256];
     const char *name = crafter_game_info_of(run->game)->name;

@@ -186,6 +186,9 @@ static void parse_options(int argc, char **argv, arguments *a) {
   a->unit = 16;
   int operands = crafter_opt_parse(&table, argc, argv, run, a);
   if (operands < argc) usage_error("unexpected argument '%s'", argv[operands]);
+  if (run->game == CRAFTER_GAME_CRAFTAX)
+    usage_error("%s", "--game craftax: Craftax plays in crafter-step and crafter-bench; this "
+                      "program takes crafter and craftax-classic (crafter-games(7))");
   if (run->game != CRAFTER_GAME_CRAFTER) {
     /* Craftax-Classic: the first world of a seed, statistics over seeds,
      * or its level sets; its worlds are not Crafter's world files. */
@@ -308,17 +311,17 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   return 0;
 }
 
-/* --levels for Craftax-Classic (run/cc_levels.h): the set made or read
+/* --levels for Craftax-Classic (run/jlevels.h): the set made or read
  * whole, then saved or listed. */
 static int run_cc_levels(arguments *a) {
   char error[1024];
   crafter_run *run = &a->run;
   int status = crafter_run_open_levels(run, error, sizeof(error));
   if (status == 0 && a->save_levels_path &&
-      crafter_cc_levels_save(run->cc_level_set, a->save_levels_path, error, sizeof(error)) < 0)
+      crafter_jlevels_save(run->jlevel_set, a->save_levels_path, error, sizeof(error)) < 0)
     status = 1;
   else if (status == 0 && !a->save_levels_path)
-    crafter_cc_levels_write_list(stdout, run->cc_level_set);
+    crafter_jlevels_write_list(stdout, run->jlevel_set);
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
   crafter_run_free(run);
   return crafter_close_stdout(PROGRAM, status);

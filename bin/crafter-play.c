@@ -168,6 +168,9 @@ static void parse_options(int argc, char **argv, crafter_play_options *a) {
                       "without it");
   if (run->players > 1 && a->replay_path)
     usage_error("%s", "--replay plays back one player's recording: not with --players 2");
+  if (run->game == CRAFTER_GAME_CRAFTAX)
+    usage_error("%s", "--game craftax: Craftax plays in crafter-step and crafter-bench; this "
+                      "program takes crafter and craftax-classic (crafter-games(7))");
   if (run->game != CRAFTER_GAME_CRAFTER) {
     crafter_game_options_check(PROGRAM, run);
     if (a->replay_path || run->record_path || a->fps || a->colors >= 0 || a->cell_rows)

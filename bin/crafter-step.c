@@ -12,7 +12,7 @@
 #include "run/envopts.h"
 #include "run/proto.h"
 #include "game/games.h"
-#include "tools/cc_session.h"
+#include "tools/jsession.h"
 #include "tools/session.h"
 
 #define PROGRAM "crafter-step"
@@ -188,7 +188,7 @@ static int run(crafter_session_options *options) {
   if (status == 0)
     status = run->game == CRAFTER_GAME_CRAFTER
                  ? crafter_session_run(options, STDIN_FILENO, stdout, error, sizeof(error))
-                 : crafter_cc_session_run(options, STDIN_FILENO, stdout, error, sizeof(error));
+                 : crafter_jsession_run(options, STDIN_FILENO, stdout, error, sizeof(error));
   if (status != 0) fprintf(stderr, PROGRAM ": %s\n", error);
   crafter_run_free(run);
   return crafter_close_stdout(PROGRAM, status);

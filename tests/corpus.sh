@@ -363,6 +363,71 @@ for p in step "dataset record -o o.traj -q -n 1 --steps 5" "play --keys a" \
     "--view 99,99 --config missing.yaml" "--levels missing.lvl --config broken.yaml" \
     "--world small.txt --players 3" >"$out/files-$n.out"
 done
+# Craftax-Classic: crafter-step's both protocols and modes, recordings and
+# what crafter-dataset and crafter-score make of them, level sets, maps,
+# frames of letters and crafter-bench's JSON.
+cc="--game craftax-classic"
+head -c 600 b3 >b3short
+case_ cc-step "$step" $cc --seed 1 --info state <one
+case_ cc-step-symbolic "$step" $cc --seed 2 --obs symbolic --info state <one
+head -n 40 one >one40
+case_ cc-step-pixels "$step" $cc --seed 3 --obs pixels -n 0 <one40
+case_ cc-step-envs "$step" $cc --envs 3 --threads 2 --seed 5 --obs symbolic --info state <three
+case_ cc-step-levels "$step" $cc --levels 5 --envs 3 --info state <three
+case_ cc-step-levels-seq "$step" $cc --levels 4 --level-order sequential --start-level 3 \
+  --envs 3 --info state <three
+{ head -n 50 one; echo "save 0"; } | case_ cc-step-save "$step" $cc -n 0 --info state
+case_ cc-bin-none "$step" $cc --binary --seed 1 <b1
+case_ cc-bin-symbolic "$step" $cc --binary --envs 3 --threads 2 --obs symbolic <b3
+case_ cc-bin-pixels "$step" $cc --binary --envs 2 --obs pixels <b3short
+case_ cc-bin-manual "$step" $cc --binary --manual-reset --obs symbolic --envs 3 <b3
+case_ cc-bin-final "$step" $cc --binary --final-obs --obs symbolic --envs 3 <b3
+case_ cc-bin-levels "$step" $cc --binary --levels 3 --envs 3 --threads 2 <b3
+case_ cc-rec-step "$step" $cc --record cc-rec-step.traj --envs 3 --threads 2 --obs symbolic <three
+case_ cc-rec "$dataset" record -q $cc -n 9 --envs 3 --seed 4 -o cc-rec.traj
+case_ cc-rec-pixels "$step" $cc --binary --obs pixels --envs 2 --record cc-rec-pixels.traj <b3short
+case_ cc-rec-levels "$dataset" record -q $cc -n 6 --seed 4 --first-episode 3 -o cc-rec-levels.traj
+for f in cc-rec-step cc-rec cc-rec-pixels cc-rec-levels; do
+  [ -f $f.traj ] && cp $f.traj "$out/$f.traj"
+  case_ info-$f "$dataset" info $f.traj
+  case_ list-$f "$dataset" list $f.traj
+  case_ verify-$f "$dataset" verify --resimulate $f.traj
+  case_ score-$f "$score" $f.traj
+done
+case_ cc-merge "$dataset" merge -o cc-merged.traj cc-rec.traj cc-rec-levels.traj
+cp cc-merged.traj "$out/" 2>/dev/null
+case_ cc-score-json "$score" --format json cc-rec.traj cc-rec-levels.traj
+case_ cc-export-stats "$dataset" export --format stats cc-rec.traj
+mkdir cc-npz cc-frames
+case_ cc-export-npz "$dataset" export --format npz -o cc-npz cc-rec-levels.traj
+case_ cc-frames "$dataset" frames -E 1 -S 0,5,10-12 -o cc-frames cc-rec-pixels.traj
+for f in cc-npz/* cc-frames/*; do cp "$f" "$out/$(echo "$f" | tr / _)"; done
+case_ cc-video "$dataset" video -E 1 -S 0-3 -o cc-video.gif cc-rec-pixels.traj
+cp cc-video.gif "$out/" 2>/dev/null
+case_ cc-gen "$gen" $cc --seed 7
+case_ cc-gen-png "$gen" $cc --seed 10 --png cc-map.png --unit 2
+cp cc-map.png "$out/" 2>/dev/null
+"$gen" $cc --stats --seeds 1-40 --threads 2 2>&1 | sed -E 's/ in [0-9.]+ s (.*): [0-9.]+ ms a world/ in T s \1: T ms a world/' >"$out/cc-gen-stats.out"
+"$gen" $cc --stats --seeds 1-20 --format json 2>&1 | sed -E 's/"(seconds|ms_per_world)": [^,}]*/"\1": T/g' >"$out/cc-gen-stats-json.out"
+case_ cc-gen-levels "$gen" $cc --levels 6 --seed 3
+case_ cc-gen-save-levels "$gen" $cc --levels 5 --seed 4 --save-levels cc-levels.bin
+cp cc-levels.bin "$out/" 2>/dev/null
+case_ cc-step-levels-file "$step" $cc --levels cc-levels.bin --info state --envs 3 <three
+case_ cc-play "$play" $cc --seed 3 --keys 'dddddddd wwww  aaaa s1t'
+for args in "--envs 4" "--obs pixels --envs 2" "--levels 3 --envs 3"; do
+  name=cc-bench-$(echo "$args" | tr -c 'a-z0-9' '_' | cut -c1-40)
+  # shellcheck disable=SC2086
+  "$bench" $cc $args --threads 1 --steps 2000 --repeats 1 --format json 2>"$out/$name.err" |
+    sed -E 's/"(sps|player_sps|resets_per_s|reset_us|seconds|cpu|cpu_name|date|elapsed|[a-z_]*_us|[a-z_]*_per_s|prepared_starts|starts|bytes_per_env)": [^,}]*/"\1": T/g' \
+      >"$out/$name.out"
+done
+{
+  for p in step gen score bench dataset play; do
+    shows "crafter-$p" "--game craftax-classic --seed x" "--game bogus" "--game craftax-classic --players 2" \
+      "--game craftax-classic --tasks t.yaml" "--game craftax-classic --config c.yaml" \
+      "--game craftax-classic --levels cc.lvl"
+  done
+} >"$out/cc-options.out"
 # Large outputs are kept as their checksums.
 find "$out" -type f -size +1M | while read -r f; do
   sha256sum <"$f" >"$f.sha256" && rm -f "$f"

@@ -17,7 +17,7 @@ slice() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
 crc() { gzip -c <"$1" | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' '; }
 
 "$step" --game tetris </dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q "unknown game 'tetris' (the games are crafter or craftax-classic)" "$scratch/err"
+[ $? -eq 2 ] && grep -q "unknown game 'tetris' (the games are crafter, craftax-classic or craftax)" "$scratch/err"
 ok $? "an unknown game is refused with the names of the games: $(head -n 1 "$scratch/err")"
 
 refused=""

@@ -4,6 +4,8 @@
 
 #include "crafter/crafter.h"
 #include "crafter/ids.h"
+#include "game/cc_game.h"
+#include "game/cx_env.h"
 
 /* Bits of enum crafter_obs_kind (view/obskind.h, a layer above: the
  * numbers are the ones files store, which never change). */
@@ -31,7 +33,18 @@ static const crafter_game_info games[CRAFTER_GAME_COUNT] = {
                                       .achievement_names = crafter_achievement_names,
                                       .players_max = 1,
                                       .obs_kinds = OBS_NONE | OBS_SYMBOLIC | OBS_PIXELS,
-                                      .reference = "craftax 1.6.1 on jax 0.10.1"},
+                                      .reference = "craftax 1.6.1 on jax 0.10.1",
+                                      .max_return = CRAFTER_CC_MAX_RETURN},
+    /* Craftax's actions and achievements are its own, by its numbers
+     * (game/cx_env.h). */
+    [CRAFTER_GAME_CRAFTAX] = {.name = "craftax", .title = "Craftax",
+                              .actions = CRAFTER_CX_ACTIONS,
+                              .action_names = crafter_cx_action_names,
+                              .achievements = CRAFTER_CX_ACHIEVEMENTS,
+                              .achievement_names = crafter_cx_achievement_names,
+                              .players_max = 1,
+                              .obs_kinds = OBS_NONE,
+                              .reference = "craftax 1.6.1 on jax 0.10.1"},
 };
 
 const crafter_game_info *crafter_game_info_of(int id) {
@@ -44,4 +57,4 @@ int crafter_game_from_name(const char *name) {
   return -1;
 }
 
-const char *crafter_game_names(void) { return "crafter or craftax-classic"; }
+const char *crafter_game_names(void) { return "crafter, craftax-classic or craftax"; }

@@ -12,6 +12,7 @@
 enum crafter_game_id {
   CRAFTER_GAME_CRAFTER = 0,         /* Crafter (Hafner, 2022): crafter 1.8.3 */
   CRAFTER_GAME_CRAFTAX_CLASSIC = 1, /* Craftax-Classic (Matthews et al., 2024): craftax 1.6.1 */
+  CRAFTER_GAME_CRAFTAX = 2,         /* Craftax (Matthews et al., 2024), nine floors: craftax 1.6.1 */
   CRAFTER_GAME_COUNT
 };
 
@@ -26,6 +27,8 @@ typedef struct crafter_game_info {
   int players_max;   /* players a world may hold */
   unsigned obs_kinds; /* the observation kinds it has: bit k for enum crafter_obs_kind k */
   const char *reference; /* the reference it is exact to */
+  int max_return;        /* the most an episode can return, for the Craftax paper's measure
+                            (percent of it); 0: not reported */
 } crafter_game_info;
 
 /* The row of game `id`; NULL when there is no such game. */
@@ -34,7 +37,7 @@ const crafter_game_info *crafter_game_info_of(int id);
 /* The game named `name`, or -1. */
 int crafter_game_from_name(const char *name);
 
-/* The games' names for a message: "crafter or craftax-classic". */
+/* The games' names for a message: "crafter, craftax-classic or craftax". */
 const char *crafter_game_names(void);
 
 #endif

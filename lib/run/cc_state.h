@@ -1,5 +1,6 @@
 /* cc_state: a Craftax-Classic environment's whole state (game/cc_env.h),
- * saved to go back to it, in format version 2 of crafter-state(5): the
+ * saved to go back to it: run/jstate.h's saved state with Craftax-Classic's
+ * row, in format version 2 of crafter-state(5): the
  * magic CRAFTSTA, the version, the game's number, the size, the Env seed,
  * the episode counter and the schedule's key, then every field of
  * Craftax's EnvState in its order as 32-bit words (integers and booleans
@@ -21,12 +22,13 @@
 #include <stdint.h>
 
 #include "game/cc_env.h"
+#include "game/cc_words.h"
+#include "run/jstate.h"
 #include "run/state.h"
 
 
 enum {
-  CRAFTER_CC_STATE_HEADER_BYTES = 56,
-  CRAFTER_CC_STATE_WORDS = 8343, /* the words of Craftax-Classic's EnvState */
+  CRAFTER_CC_STATE_HEADER_BYTES = CRAFTER_JSTATE_HEADER_BYTES,
   CRAFTER_CC_STATE_BYTES = CRAFTER_CC_STATE_HEADER_BYTES + 4 * CRAFTER_CC_STATE_WORDS + 4
 };
 

@@ -853,7 +853,7 @@ int crafter_levels_parse(crafter_level_set *set, const uint8_t *bytes, size_t si
   const char *wrong = NULL;
   long version = crafter_levels_header_version(bytes, size, name, error, error_size);
   if (version < 0) return -1;
-  if (version == 2) { /* another game's (run/cc_levels.h): bytes 88..119 name it */
+  if (version == 2) { /* another game's (run/jlevels.h): bytes 88..119 name it */
     char game[33] = {0};
     memcpy(game, bytes + 88, 32);
     for (int i = 0; i < 32; i++)

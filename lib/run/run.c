@@ -17,7 +17,7 @@ struct crafter_run_files {
   crafter_task_pool task_pool;
   int have_tasks;
   crafter_level_set level_set;
-  crafter_cc_level_set cc_level_set;
+  crafter_jlevel_set jlevel_set;
 };
 
 void crafter_run_init(crafter_run *run) {
@@ -96,21 +96,22 @@ static int level_threads(const crafter_level_options *options) {
                           : (int)cores;
 }
 
-/* crafter_run_open_levels for Craftax-Classic (run/cc_levels.h). */
-static int open_cc_levels(crafter_run *run, crafter_run_files *files, char *error,
+/* crafter_run_open_levels for a JAX game (run/jlevels.h). */
+static int open_jlevels(crafter_run *run, crafter_run_files *files, char *error,
                           size_t error_size) {
   const crafter_level_options *options = &run->levels;
-  crafter_cc_level_set *set = &files->cc_level_set;
+  crafter_jlevel_set *set = &files->jlevel_set;
+  const crafter_jgame *game = crafter_jgame_of(run->game);
   crafter_params *params = &run->params;
   if (options->count) {
-    if (crafter_cc_levels_generate(set, params->seed, options->start ? options->start : 1,
-                                   options->count, level_threads(options), error,
-                                   error_size) < 0)
+    if (crafter_jlevels_generate(set, game, params->seed, options->start ? options->start : 1,
+                                 options->count, level_threads(options), error,
+                                 error_size) < 0)
       return 1;
-    run->cc_level_set = set;
+    run->jlevel_set = set;
     return 0;
   }
-  if (crafter_cc_levels_load(set, options->path, error, error_size) < 0) return 1;
+  if (crafter_jlevels_load(set, game, options->path, error, error_size) < 0) return 1;
   int status = 0;
   if ((run->given & CRAFTER_GIVEN_SEED) && params->seed != set->seed)
     status = crafter_fail(error, error_size, "%s holds levels of seed %lld, not of --seed %lld",
@@ -119,11 +120,11 @@ static int open_cc_levels(crafter_run *run, crafter_run_files *files, char *erro
     status = crafter_fail(error, error_size, "%s starts at level %lld, not at --start-level %lld",
                           options->path, (long long)set->first, (long long)options->start);
   if (status < 0) {
-    crafter_cc_levels_free(set);
+    crafter_jlevels_free(set);
     return 2;
   }
   params->seed = set->seed;
-  run->cc_level_set = set;
+  run->jlevel_set = set;
   return 0;
 }
 
@@ -134,7 +135,7 @@ int crafter_run_open_levels(crafter_run *run, char *error, size_t error_size) {
   if (!files) return 1;
   crafter_level_set *set = &files->level_set;
   crafter_params *params = &run->params;
-  if (run->game != CRAFTER_GAME_CRAFTER) return open_cc_levels(run, files, error, error_size);
+  if (crafter_jgame_of(run->game)) return open_jlevels(run, files, error, error_size);
   if (options->count) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = options->threads ? options->threads
@@ -186,7 +187,7 @@ void crafter_run_free(crafter_run *run) {
       crafter_task_set_free(&files->task_set);
     }
     crafter_levels_free(&files->level_set);
-    crafter_cc_levels_free(&files->cc_level_set);
+    if (files->jlevel_set.game) crafter_jlevels_free(&files->jlevel_set);
     free(files);
   }
   run->files = NULL;

@@ -16,7 +16,7 @@
 #include "game/config.h"
 #include "game/tasks.h"
 #include "run/episode.h"
-#include "run/cc_levels.h"
+#include "run/jlevels.h"
 #include "run/levels.h"
 #include "run/traj.h"
 #include "run/worldfile.h"
@@ -89,8 +89,7 @@ typedef struct crafter_run {
                                          the env's seed and episode) */
   const crafter_level_set *level_set; /* every episode on a level of this set; its seed is
                                          params.seed */
-  const crafter_cc_level_set *cc_level_set; /* the same for a game other than Crafter
-                                               (run/cc_levels.h) */
+  const crafter_jlevel_set *jlevel_set; /* the same for a JAX game (run/jlevels.h) */
   crafter_run_files *files;   /* what the open functions allocated, for crafter_run_free */
 } crafter_run;
 

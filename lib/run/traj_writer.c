@@ -141,22 +141,32 @@ int crafter_traj_recorder_start(crafter_traj_recorder *recorder, const crafter_e
   return 0;
 }
 
-int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
-                                   const void *obs) {
+int crafter_traj_recorder_start_jgame(crafter_traj_recorder *recorder, const crafter_jgame *g,
+                                      void *env, const void *obs) {
   crafter_traj_episode *episode = begin(recorder);
-  episode->seed = env->seed;
-  episode->episode = env->episode;
-  episode->world_key[0] = env->world_key.word[0];
-  episode->world_key[1] = env->world_key.word[1];
-  episode->schedule_key[0] = env->key.word[0];
-  episode->schedule_key[1] = env->key.word[1];
+  crafter_jenv_fields f = g->fields(env);
+  episode->seed = *f.seed;
+  episode->episode = *f.episode;
+  episode->world_key[0] = f.world_key->word[0];
+  episode->world_key[1] = f.world_key->word[1];
+  episode->schedule_key[0] = f.key->word[0];
+  episode->schedule_key[1] = f.key->word[1];
   /* What a cut episode ends with: the start's. */
-  crafter_cc_report_inventory(&env->state, episode->inventory);
+  int32_t inventory[CRAFTER_JGAME_ITEMS_MAX];
+  g->report(g->state(env), NULL, inventory);
+  memcpy(episode->inventory, inventory, sizeof(episode->inventory));
   if (feed_obs(recorder, obs) < 0) {
     recorder->failed = 1;
     return -1;
   }
   return 0;
+}
+
+int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
+                                   const void *obs) {
+  return crafter_traj_recorder_start_jgame(recorder,
+                                           crafter_jgame_of(CRAFTER_GAME_CRAFTAX_CLASSIC),
+                                           (void *)(uintptr_t)env, obs);
 }
 
 void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t place) {
@@ -212,16 +222,30 @@ int crafter_traj_recorder_step_goal(crafter_traj_recorder *recorder, const craft
   return 0;
 }
 
-int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,
-                                  const crafter_cc_outcome *outcome, const void *obs) {
+int crafter_traj_recorder_step_jgame(crafter_traj_recorder *recorder, int action,
+                                     const crafter_jgame_outcome *outcome, const void *obs) {
   if (add_step(recorder, action, (double)outcome->reward, outcome->done, outcome->died, 0,
-               outcome->unlocked, obs) < 0)
+               outcome->unlocked[0], obs) < 0)
     return -1;
   crafter_traj_episode *episode = &recorder->episode;
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
     episode->achievements[k] = outcome->achievements[k];
   memcpy(episode->inventory, outcome->inventory, sizeof(episode->inventory));
   return 0;
+}
+
+int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,
+                                  const crafter_cc_outcome *outcome, const void *obs) {
+  crafter_jgame_outcome o;
+  memset(&o, 0, sizeof o);
+  o.reward = outcome->reward;
+  o.done = outcome->done;
+  o.died = outcome->died;
+  o.unlocked[0] = outcome->unlocked;
+  o.length = outcome->length;
+  memcpy(o.achievements, outcome->achievements, sizeof outcome->achievements);
+  memcpy(o.inventory, outcome->inventory, sizeof outcome->inventory);
+  return crafter_traj_recorder_step_jgame(recorder, action, &o, obs);
 }
 
 int crafter_traj_recorder_seal(crafter_traj_recorder *recorder) {

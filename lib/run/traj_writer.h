@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "game/cc_env.h"
+#include "run/jgame.h"
 #include "game/env.h"
 #include "run/traj.h"
 
@@ -34,7 +35,9 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
                                int player, int action, const crafter_step_result *result,
                                const void *obs);
 
-/* For a header of Craftax-Classic (crafter_traj_header_init_game): starts
+/* For a header of a JAX game (crafter_traj_header_init_game; run/jgame.h,
+ * Craftax-Classic's for now: the file stores its 22 achievements and
+ * Crafter's inventory): starts
  * the episode env has just begun (started, restarted, or auto-reset after
  * the step that ended the one before), with its seed, episode counter,
  * world key and schedule key, obs its first observation (ignored when the
@@ -42,6 +45,11 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
  * the observation of the state after it: for the step that ended the
  * episode, the state it ended in (crafter_cc_env_act_only's, before the
  * auto-reset), as for Crafter.  Returns 0, or -1 when memory ran out. */
+int crafter_traj_recorder_start_jgame(crafter_traj_recorder *recorder, const crafter_jgame *g,
+                                      void *env, const void *obs);
+int crafter_traj_recorder_step_jgame(crafter_traj_recorder *recorder, int action,
+                                     const crafter_jgame_outcome *outcome, const void *obs);
+/* The same with Craftax-Classic's own env and outcome (game/cc_env.h). */
 int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
                                    const void *obs);
 int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,

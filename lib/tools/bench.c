@@ -10,14 +10,13 @@
 #include "base/errors.h"
 #include "base/gnuplot.h"
 #include "game/games.h"
-#include "run/cc_batch.h"
+#include "run/jbatch.h"
 #include "game/config.h"
 #include "game/tasks.h"
 #include "kernels/kernels.h"
 #include "run/levels.h"
 #include "run/proto.h"
 #include "run/traj_writer.h"
-#include "view/cc_render.h"
 #include "view/textures.h"
 
 double crafter_now(void) {
@@ -185,27 +184,29 @@ static int time_states(const crafter_bench_options *run_options, int repeats,
   return status;
 }
 
-/* crafter_bench_run for Craftax-Classic: its batch (run/cc_batch.h) with
+/* crafter_bench_run for a JAX game: its batch (run/jbatch.h) with
  * the same random actions, repetitions and median; a reset is the next
  * episode's world made from the schedule's key. */
-static int cc_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
+static int jgame_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
                         char *error, size_t error_size) {
   int envs = options->batch.envs;
   int repeats = options->repeats > 0 ? options->repeats : 1;
-  crafter_cc_batch_options batch_options = {
+  const crafter_jgame *g = crafter_jgame_of(options->game);
+  crafter_jbatch_options batch_options = {
+      .game = g,
       .envs = envs,
       .threads = options->batch.threads,
       .seed = options->seed,
       .first_episode = 1,
       .symbolic = options->batch.episode.obs_kind == CRAFTER_OBS_SYMBOLIC,
-      .levels = options->cc_levels,
+      .levels = options->jlevels,
       .level_order = options->level_order,
-      .pixels = options->batch.episode.obs_kind == CRAFTER_OBS_PIXELS ? options->cc_textures : NULL,
+      .pixels = options->batch.episode.obs_kind == CRAFTER_OBS_PIXELS ? options->jtextures : NULL,
   };
-  crafter_cc_batch *batch = crafter_cc_batch_new(&batch_options, error, error_size);
+  crafter_jbatch *batch = crafter_jbatch_new(&batch_options, error, error_size);
   if (!batch) return -1;
   uint8_t *actions = malloc((size_t)envs), *started = malloc((size_t)envs);
-  crafter_cc_outcome *outcomes = malloc(sizeof *outcomes * (size_t)envs);
+  crafter_jgame_outcome *outcomes = malloc(sizeof *outcomes * (size_t)envs);
   run *runs = malloc(sizeof(run) * (size_t)repeats);
   double *rates = malloc(sizeof(double) * (size_t)repeats);
   int status = 0;
@@ -220,7 +221,7 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
     double start = crafter_now();
     for (;;) {
       draw_actions(&random_state, actions, envs);
-      if (crafter_cc_batch_step(batch, actions, outcomes, started) != 0) {
+      if (crafter_jbatch_step(batch, actions, outcomes, started) != 0) {
         status = crafter_fail(error, error_size, "out of memory");
         break;
       }
@@ -251,21 +252,21 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
     result->resets = runs[chosen].resets;
     result->seconds = runs[chosen].seconds;
     result->resets_per_second = runs[chosen].resets / runs[chosen].seconds;
-    result->bytes_per_env = sizeof(crafter_cc_env) + crafter_cc_batch_obs_bytes(batch);
+    result->bytes_per_env = g->env_size + crafter_jbatch_obs_bytes(batch);
     result->envs = envs;
     result->players = 1;
     result->threads = options->batch.threads < envs ? options->batch.threads : envs;
     /* Resets on their own: the world of the next episode, 200 a repetition,
      * or with levels a level's state copied, 2000 a repetition. */
-    crafter_cc_env *env = crafter_cc_batch_env(batch, 0);
-    const crafter_cc_level_set *levels = options->cc_levels;
+    void *env = crafter_jbatch_env(batch, 0);
+    const crafter_jlevel_set *levels = options->jlevels;
     int resets = levels ? 2000 : 200;
     for (int k = 0; k < repeats && status == 0; k++) {
       double begin = crafter_now();
       for (int r = 0; r < resets && status == 0; r++)
         if (levels)
-          crafter_cc_levels_start(env, levels, r % levels->count);
-        else if (crafter_cc_env_restart(env) != 0)
+          crafter_jlevels_start(env, levels, r % levels->count);
+        else if (g->restart(env) != 0)
           status = crafter_fail(error, error_size, "out of memory");
       rates[k] = (crafter_now() - begin) / resets;
     }
@@ -273,7 +274,7 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
     result->reset_microseconds = rates[repeats / 2] * 1e6;
     result->starts = envs + (int64_t)result->resets;
   }
-  crafter_cc_batch_free(batch);
+  crafter_jbatch_free(batch);
   free(actions), free(started), free(outcomes), free(runs), free(rates);
   return status < 0 ? -1 : 0;
 }
@@ -281,7 +282,7 @@ static int cc_bench_run(const crafter_bench_options *options, crafter_bench_resu
 int crafter_bench_run(const crafter_bench_options *options, crafter_bench_result *result,
                       char *error, size_t error_size) {
   memset(result, 0, sizeof(*result));
-  if (options->game != CRAFTER_GAME_CRAFTER) return cc_bench_run(options, result, error, error_size);
+  if (crafter_jgame_of(options->game)) return jgame_bench_run(options, result, error, error_size);
   int envs = options->batch.envs;
   int repeats = options->repeats > 0 ? options->repeats : 1;
   crafter_batch *batch = crafter_batch_new(&options->batch, error, error_size);
@@ -636,7 +637,8 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
   crafter_traj_header header;
   options.game = run.game;
   options.seed = run.params.seed;
-  if (run.game != CRAFTER_GAME_CRAFTER) {
+  const crafter_jgame *jgame = crafter_jgame_of(run.game);
+  if (jgame) {
     if (request->state) {
       fprintf(err, "%s: --state: saving and loading states of %s is not measured yet\n", program,
               crafter_game_info_of(run.game)->title);
@@ -654,22 +656,22 @@ int crafter_bench_main(const char *program, const crafter_bench_request *request
     options.batch.envs = run.envs;
     options.batch.threads = run.threads;
     options.batch.episode.obs_kind = run.obs_kind;
-    options.cc_levels = run.cc_level_set;
+    options.jlevels = run.jlevel_set;
     options.level_order = run.levels.order;
-    crafter_cc_textures *cc_textures = NULL;
-    if (run.obs_kind == CRAFTER_OBS_PIXELS) { /* Craftax's assets folder, or the built-in */
-      cc_textures = malloc(sizeof *cc_textures);
+    void *cc_textures = NULL;
+    if (run.obs_kind == CRAFTER_OBS_PIXELS) { /* the reference's assets folder, or the built-in */
+      cc_textures = malloc(jgame->textures_size);
       int loaded = !cc_textures ? crafter_fail(error, sizeof(error), "out of memory")
                    : run.textures
-                       ? crafter_cc_textures_load(cc_textures, run.textures, error, sizeof(error))
-                       : crafter_cc_textures_load_builtin(cc_textures, error, sizeof(error));
+                       ? jgame->textures_load(cc_textures, run.textures, error, sizeof(error))
+                       : jgame->textures_builtin(cc_textures, error, sizeof(error));
       if (loaded < 0) {
         fprintf(err, "%s: %s%s\n", program, run.textures ? "--textures: " : "", error);
         free(cc_textures);
         crafter_run_free(&run);
         return 1;
       }
-      options.cc_textures = cc_textures;
+      options.jtextures = cc_textures;
     }
     double compare_old[3];
     int status = request->compare_path &&

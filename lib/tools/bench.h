@@ -30,10 +30,10 @@ typedef struct crafter_bench_options {
                                   cut, is written here; NULL: nothing is recorded */
   int state;        /* also time saving and loading an env's state (state.h) */
   /* another game with pixels: the textures they are drawn with (view/cc_render.h) */
-  const struct crafter_cc_textures *cc_textures;
-  const crafter_cc_level_set *cc_levels; /* another game's episodes on this level set
-                                            (run/cc_levels.h), NULL: none */
-  int level_order;  /* with cc_levels: enum crafter_level_order */
+  const void *jtextures;    /* a JAX game's pixel textures (run/jgame.h), NULL: none */
+  const crafter_jlevel_set *jlevels; /* a JAX game's episodes on this level set
+                                        (run/jlevels.h), NULL: none */
+  int level_order;  /* with jlevels: enum crafter_level_order */
 } crafter_bench_options;
 
 typedef struct crafter_bench_result {

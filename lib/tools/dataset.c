@@ -14,7 +14,7 @@
 #include "base/json.h"
 #include "base/npz.h"
 #include "base/outfile.h"
-#include "game/cc_env.h"
+#include "run/jgame.h"
 #include "game/games.h"
 #include "run/episode.h"
 #include "run/proto.h"
@@ -23,7 +23,6 @@
 #include "run/traj_writer.h"
 #include "tools/agents.h"
 #include "tools/score.h"
-#include "view/cc_render.h"
 #include "view/render.h"
 #include "view/textures.h"
 #include "view/video.h"
@@ -108,12 +107,21 @@ static const uint8_t *observe(observer *o, const crafter_env *env, int p) {
   return o->obs;
 }
 
-/* The symbolic observation of a Craftax-Classic state as a file stores it
- * (little-endian float32). */
-static void cc_observe(const crafter_cc_state *state, uint8_t *out) {
-  float values[CRAFTER_SYMBOLIC_SIZE];
-  crafter_cc_render_symbolic(state, values);
-  for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(out + 4 * k, values[k]);
+/* The symbolic observation of a JAX game's state as a file stores it
+ * (little-endian float32), drawn in place: `out` is memory of its own
+ * (malloc's), aligned for floats. */
+static void cc_observe(const crafter_jgame *g, const void *state, uint8_t *out) {
+  float *values = (float *)(void *)out;
+  g->symbolic(state, values);
+  for (size_t k = 0; k < g->symbolic_size; k++) {
+    float value = values[k];
+    crafter_put_f32(out + 4 * k, value);
+  }
+}
+
+/* A step of one env of a JAX game without the auto-reset. */
+static void cc_act(const crafter_jgame *g, void *env, int action, crafter_jgame_outcome *outcome) {
+  g->act_only_many(env, &action, 1, outcome);
 }
 
 /* ---- record ---- */
@@ -306,7 +314,7 @@ static void *record_episodes(void *argument) {
 /* ---- record: Craftax-Classic ---- */
 
 /* Craftax-Classic's episodes are a chain: an env's episode starts where
- * the one before it ended (crafter_cc_env_start_keys), so an env plays
+ * the one before it ended (the row's start_keys, run/jgame.h), so an env plays
  * its episodes one after the other and threads play envs.  Env e plays
  * seed + e's schedule, its episodes counted from the first episode;
  * episode i of the dataset is env i % envs's (i / envs)-th.  A shard
@@ -328,6 +336,7 @@ typedef struct cc_place {
 
 typedef struct cc_recording {
   const crafter_dataset_record_options *options;
+  const crafter_jgame *g;
   crafter_traj_header header;
   crafter_traj_writer *writer;
   pthread_mutex_t lock;
@@ -392,32 +401,34 @@ static int cc_park(cc_recording *r, cc_place *p, crafter_traj_recorder *recorder
 
 /* Plays the place's env, its episodes one after the other; 0, or -1 when
  * the recording failed. */
-static int cc_record_place(cc_recording *r, cc_place *p, crafter_cc_env *env, uint8_t *obs) {
+static int cc_record_place(cc_recording *r, cc_place *p, void *env, uint8_t *obs) {
   const crafter_dataset_record_options *options = r->options;
+  const crafter_jgame *g = r->g;
   int64_t seed = options->run.params.seed + p->env;
   const char *failure = NULL;
-  if (crafter_cc_env_start(env, seed) != 0) failure = "out of memory";
-  env->episode = options->run.first_episode;
+  if (g->start(env, seed) != 0) failure = "out of memory";
+  *g->fields(env).episode = options->run.first_episode;
   crafter_jaxkey actions = crafter_jax_split_one(crafter_jax_key(seed), 2);
   uint64_t n = 0;
   for (long k = 0; k < p->episodes && !failure; k++) {
     crafter_traj_recorder *recorder = crafter_traj_recorder_new(&r->header);
-    if (obs) cc_observe(&env->state, obs);
-    if (!recorder || crafter_traj_recorder_start_cc(recorder, env, obs) < 0) {
+    if (obs) cc_observe(g, g->state(env), obs);
+    if (!recorder || crafter_traj_recorder_start_jgame(recorder, g, env, obs) < 0) {
       crafter_traj_recorder_free(recorder);
       failure = "out of memory";
       break;
     }
     long steps = 0;
-    crafter_cc_outcome outcome;
+    crafter_jgame_outcome outcome;
     do {
-      int action = crafter_jax_randint_at(actions, n++, 0, CRAFTER_CC_ACTIONS);
-      crafter_cc_env_act_only(env, action, &outcome);
-      if (obs) cc_observe(&env->state, obs);
-      if (crafter_traj_recorder_step_cc(recorder, action, &outcome, obs) < 0) failure = "out of memory";
+      int action = crafter_jax_randint_at(actions, n++, 0, crafter_jgame_info(g)->actions);
+      cc_act(g, env, action, &outcome);
+      if (obs) cc_observe(g, g->state(env), obs);
+      if (crafter_traj_recorder_step_jgame(recorder, action, &outcome, obs) < 0)
+        failure = "out of memory";
       steps++;
     } while (!outcome.done && !failure);
-    if (!failure && (crafter_cc_env_reset_due(env) != 0 || crafter_traj_recorder_seal(recorder) < 0))
+    if (!failure && (g->reset_due(env) != 0 || crafter_traj_recorder_seal(recorder) < 0))
       failure = "out of memory";
     pthread_mutex_lock(&r->lock);
     if (failure || r->failed || cc_park(r, p, recorder) < 0) {
@@ -441,7 +452,7 @@ static int cc_record_place(cc_recording *r, cc_place *p, crafter_cc_env *env, ui
 
 static void *cc_record_places(void *argument) {
   cc_recording *r = argument;
-  crafter_cc_env *env = malloc(sizeof(*env));
+  void *env = calloc(1, r->g->env_size);
   uint8_t *obs = r->header.obs_bytes ? malloc(r->header.obs_bytes) : NULL;
   if (!env || (r->header.obs_bytes && !obs)) {
     pthread_mutex_lock(&r->lock);
@@ -478,6 +489,7 @@ static int cc_record(const crafter_dataset_record_options *options, char *error,
   cc_recording r;
   memset(&r, 0, sizeof(r));
   r.options = options;
+  r.g = crafter_jgame_of(run->game);
   crafter_traj_header_init_game(&r.header, run->game, run->params.seed, run->obs_kind,
                                 crafter_agent_name(options->agent));
   r.places = calloc((size_t)envs, sizeof(*r.places));
@@ -535,7 +547,7 @@ int crafter_dataset_record(const crafter_dataset_record_options *options, char *
       options->shard_index > options->shard_count)
     return failn(2, error, error_size, "shard %d/%d does not exist (K/N with 1 <= K <= N)",
                  options->shard_index, options->shard_count);
-  if (options->run.game != CRAFTER_GAME_CRAFTER) return cc_record(options, error, error_size);
+  if (crafter_jgame_of(options->run.game)) return cc_record(options, error, error_size);
   if (options->run.params.length < 1)
     return failn(2, error, error_size, "episodes need a step limit of at least 1");
   const crafter_obs_kind_info *kind = crafter_obs_kind(options->run.obs_kind);
@@ -643,7 +655,7 @@ static crafter_traj_reader *open_file(const char *path, int game, char *error,
 
 /* Whether a file holds Craftax-Classic's episodes (or another game's
  * than Crafter). */
-static int other_game(const crafter_traj_header *h) { return h->game != CRAFTER_GAME_CRAFTER; }
+static int other_game(const crafter_traj_header *h) { return crafter_jgame_of(h->game) != NULL; }
 
 /* A key of a chunk of Craftax-Classic as a list shows it: its two words in
  * hexadecimal, "0123abcd:89ef4567" for JAX's uint32[2] array [0x0123abcd,
@@ -815,8 +827,8 @@ int crafter_dataset_info(const char *path, int game, FILE *out, char *error, siz
     fprintf(out, "return        %.2f (mean of ended episodes)\n", reward / (double)ended);
     if (other_game(h))
       fprintf(out, "return %% max  %.2f (100 times the mean return over %s's maximum, %d)\n",
-              100.0 * reward / (double)ended / CRAFTER_CC_MAX_RETURN, played->title,
-              CRAFTER_CC_MAX_RETURN);
+              100.0 * reward / (double)ended / played->max_return, played->title,
+              played->max_return);
     fprintf(out, "length mean   %.1f\n", ended_steps / (double)ended);
     fprintf(out, "score (%%)     %.1f\n", crafter_score_of_rates(rates, CRAFTER_ACHIEVEMENT_COUNT));
     fprintf(out, "success rate (%%)\n");
@@ -1024,7 +1036,8 @@ static int resimulate(replay *r, const world_episode *w, int *bad_player, char *
 /* A replay of Craftax-Classic's episodes: an env, and the observation
  * of its state when the file stores observations. */
 typedef struct cc_replay {
-  crafter_cc_env *env;
+  const crafter_jgame *g;
+  void *env;
   uint8_t *obs;       /* obs_bytes, or NULL */
   uint32_t obs_bytes;
   /* Where the last episode replayed whole left the schedule: the keys the
@@ -1043,8 +1056,9 @@ static void cc_replay_free(cc_replay *r) {
 static int cc_replay_init(cc_replay *r, const crafter_traj_header *h, int observe, char *error,
                           size_t error_size) {
   memset(r, 0, sizeof(*r));
-  r->env = calloc(1, sizeof(*r->env));
-  r->obs_bytes = 4 * CRAFTER_SYMBOLIC_SIZE;
+  r->g = crafter_jgame_of(h->game);
+  r->env = calloc(1, r->g->env_size);
+  r->obs_bytes = (uint32_t)(4 * r->g->symbolic_size);
   if (observe || h->obs_bytes) r->obs = malloc(r->obs_bytes);
   if (!r->env || ((observe || h->obs_bytes) && !r->obs)) {
     cc_replay_free(r);
@@ -1059,18 +1073,18 @@ static int cc_replay_start(cc_replay *r, const crafter_traj_episode *e, char *er
                            size_t error_size) {
   crafter_jaxkey world = {{e->world_key[0], e->world_key[1]}};
   crafter_jaxkey schedule = {{e->schedule_key[0], e->schedule_key[1]}};
-  if (crafter_cc_env_start_keys(r->env, e->seed, e->episode, world, schedule) != 0)
+  if (r->g->start_keys(r->env, e->seed, e->episode, world, schedule) != 0)
     return crafter_fail(error, error_size, "out of memory");
-  if (r->obs) cc_observe(&r->env->state, r->obs);
+  if (r->obs) cc_observe(r->g, r->g->state(r->env), r->obs);
   return 0;
 }
 
 /* One step, the env left in the state the step made (the episode's last
  * when it ended: the auto-reset is not made), its observation made when
  * observing. */
-static void cc_replay_step(cc_replay *r, int action, crafter_cc_outcome *outcome) {
-  crafter_cc_env_act_only(r->env, action, outcome);
-  if (r->obs) cc_observe(&r->env->state, r->obs);
+static void cc_replay_step(cc_replay *r, int action, crafter_jgame_outcome *outcome) {
+  cc_act(r->g, r->env, action, outcome);
+  if (r->obs) cc_observe(r->g, r->g->state(r->env), r->obs);
 }
 
 static int cc_compare_obs(const cc_replay *r, const crafter_traj_data *d, uint32_t t, char *error,
@@ -1102,7 +1116,7 @@ static int cc_resimulate(cc_replay *r, const crafter_traj_episode *e, const craf
   if (cc_compare_obs(r, d, 0, error, error_size) < 0) return -1;
   for (uint32_t t = 0; t < d->steps_count; t++) {
     const crafter_traj_step *s = &d->steps[t];
-    crafter_cc_outcome o;
+    crafter_jgame_outcome o;
     cc_replay_step(r, s->action, &o);
     if ((double)o.reward != s->reward) {
       char stored[40], replayed[40];
@@ -1117,15 +1131,13 @@ static int cc_resimulate(cc_replay *r, const crafter_traj_episode *e, const craf
     if ((o.died != 0) != s->died)
       return crafter_fail(error, error_size, "step %u: died differs: stored %d, replayed %d",
                           t + 1, s->died, o.died != 0);
-    if (o.unlocked != s->unlocked)
+    if (o.unlocked[0] != s->unlocked)
       return crafter_fail(error, error_size, "step %u: unlocked achievements differ", t + 1);
     if (cc_compare_obs(r, d, t + 1, error, error_size) < 0) return -1;
   }
-  const crafter_cc_state *state = &r->env->state;
-  uint8_t achievements[CRAFTER_ACHIEVEMENT_COUNT];
-  int32_t inventory[CRAFTER_ITEM_COUNT];
-  crafter_cc_report_achievements(state, achievements);
-  crafter_cc_report_inventory(state, inventory);
+  uint8_t achievements[CRAFTER_JGAME_ACHIEVEMENTS_MAX];
+  int32_t inventory[CRAFTER_JGAME_ITEMS_MAX];
+  r->g->report(r->g->state(r->env), achievements, inventory);
   for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++)
     if (achievements[k] != e->achievements[k])
       return crafter_fail(error, error_size, "%s differs at the end: stored %d, replayed %d",
@@ -1137,9 +1149,8 @@ static int cc_resimulate(cc_replay *r, const crafter_traj_episode *e, const craf
   /* The next episode of the play: after an end, the auto-reset's world
    * (key_reset) and the key after the step; after a cut, a restart's:
    * key, k = split(key), the world from k. */
-  crafter_cc_env *env = r->env;
-  crafter_jaxkey key = env->key, world = env->reset_key;
-  if (!env->reset_due) world = crafter_cc_schedule_next(&key);
+  crafter_jaxkey key, world;
+  r->g->next_keys(r->env, &world, &key);
   r->have_next = 1;
   r->next_seed = e->seed;
   r->next_episode = e->episode + 1;
@@ -1805,23 +1816,25 @@ static int cc_write_npz(crafter_traj_reader *reader, size_t i, cc_replay *r,
   if (status == 0 && symbolic) memcpy(symbolic, r->obs, r->obs_bytes);
   for (size_t t = 1; t < rows && status == 0; t++) {
     const crafter_traj_step *s = &d.steps[t - 1];
-    crafter_cc_outcome o;
+    crafter_jgame_outcome o;
     cc_replay_step(r, s->action, &o);
-    if ((double)o.reward != s->reward || (o.done != 0) != s->done || o.unlocked != s->unlocked) {
+    if ((double)o.reward != s->reward || (o.done != 0) != s->done || o.unlocked[0] != s->unlocked) {
       status = crafter_fail(error, error_size,
                             "episode %zu does not re-simulate at step %zu (run verify "
                             "--resimulate)",
                             i, t);
       break;
     }
-    const crafter_cc_state *state = &r->env->state;
+    int32_t position_row, position_column;
+    int facing[2];
+    r->g->position(r->g->state(r->env), &position_row, &position_column, facing);
     uint8_t *row = scalars + t * columns * 8;
     put_i64_le(row, s->action);
     put_f64_le(row + 8, s->reward);
     row[16] = s->done;
     put_f64_le(row + 24, s->died ? 0.0 : 1.0);
-    put_i64_le(row + 32, state->player_position[1]); /* x: the column, as Crafter's */
-    put_i64_le(row + 40, state->player_position[0]);
+    put_i64_le(row + 32, position_column); /* x: the column, as Crafter's */
+    put_i64_le(row + 40, position_row);
     for (int k = 0; k < CRAFTER_ACHIEVEMENT_COUNT; k++) put_i64_le(row + 48 + 8 * k, o.achievements[k]);
     for (int k = 0; k < CRAFTER_ITEM_COUNT; k++)
       put_i64_le(row + 48 + 8 * (CRAFTER_ACHIEVEMENT_COUNT + k), o.inventory[k]);
@@ -1933,12 +1946,13 @@ static int parse_steps(const char *text, uint32_t last, uint8_t *wanted, char *e
   return 0;
 }
 
-/* Craftax-Classic's pixel observation of *state (cc_render) as RGB bytes:
- * each float32 value times 255, rounded to nearest. */
-static void cc_picture(const crafter_cc_state *state, const crafter_cc_textures *textures,
+/* A JAX game's pixel observation of a state (the row's pixels) as RGB
+ * bytes: each float32 value times 255, rounded to nearest. */
+static void cc_picture(const crafter_jgame *g, const void *state, const void *textures,
                        float *values, uint8_t *rgb) {
-  crafter_cc_render_pixels(state, textures, values);
-  for (int k = 0; k < CRAFTER_CC_PIXELS_SIZE; k++) {
+  g->pixels(state, textures, values);
+  size_t size = (size_t)g->pixel_rows * (size_t)g->pixel_columns * 3;
+  for (size_t k = 0; k < size; k++) {
     float value = values[k] * 255.0f + 0.5f;
     rgb[k] = (uint8_t)(value < 0.0f ? 0.0f : value > 255.0f ? 255.0f : value);
   }
@@ -1963,9 +1977,11 @@ static int cc_draw_frames(const char *path, crafter_traj_reader *reader,
   crafter_traj_data d;
   if (crafter_traj_read_steps(reader, (size_t)episode, &d, problem, sizeof(problem)) < 0)
     return failn(1, error, error_size, "%s: episode %ld: %s", path, episode, problem);
-  crafter_cc_textures *textures = malloc(sizeof *textures);
-  float *values = malloc(sizeof(float) * CRAFTER_CC_PIXELS_SIZE);
-  uint8_t *rgb = malloc(CRAFTER_CC_PIXELS_SIZE);
+  const crafter_jgame *g = crafter_jgame_of(h->game);
+  size_t pixels = (size_t)g->pixel_rows * (size_t)g->pixel_columns * 3;
+  void *textures = malloc(g->textures_size);
+  float *values = malloc(sizeof(float) * pixels);
+  uint8_t *rgb = malloc(pixels);
   uint8_t *wanted = calloc((size_t)d.steps_count + 1, 1);
   cc_replay r;
   int have_replay = 0, status = 0;
@@ -1974,8 +1990,8 @@ static int cc_draw_frames(const char *path, crafter_traj_reader *reader,
     status = 2;
   if (status == 0 &&
       (options->textures
-           ? crafter_cc_textures_load(textures, options->textures, problem, sizeof(problem))
-           : crafter_cc_textures_load_builtin(textures, problem, sizeof(problem))) < 0)
+           ? g->textures_load(textures, options->textures, problem, sizeof(problem))
+           : g->textures_builtin(textures, problem, sizeof(problem))) < 0)
     status = failn(1, error, error_size, "%s%s", options->textures ? "--textures: " : "", problem);
   if (status == 0 && pictures->directory &&
       make_directory(pictures->directory, error, error_size) < 0)
@@ -1992,12 +2008,12 @@ static int cc_draw_frames(const char *path, crafter_traj_reader *reader,
     status = failn(1, error, error_size, "%s", problem);
   for (uint32_t t = 0; t <= d.steps_count && status == 0; t++) {
     if (t > 0) {
-      crafter_cc_outcome outcome;
+      crafter_jgame_outcome outcome;
       cc_replay_step(&r, d.steps[t - 1].action, &outcome);
     }
     if (!wanted[t]) continue;
-    cc_picture(&r.env->state, textures, values, rgb);
-    if (crafter_pictures_add(pictures, t, rgb, CRAFTER_CC_PIXELS_COLUMNS, CRAFTER_CC_PIXELS_ROWS,
+    cc_picture(g, g->state(r.env), textures, values, rgb);
+    if (crafter_pictures_add(pictures, t, rgb, g->pixel_columns, g->pixel_rows,
                              problem, sizeof(problem)) < 0)
       status = failn(1, error, error_size, "%s", problem);
   }

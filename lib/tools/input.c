@@ -7,6 +7,8 @@
 
 #include "base/cli.h"
 #include "base/json.h"
+#include "crafter/ids.h"
+#include "game/games.h"
 #include "run/proto.h"
 
 /* Makes at least `want` bytes available unless the input ends first;
@@ -125,6 +127,18 @@ static int is_request(const char *text) {
   return word == 4 && (strncmp(text, "save", 4) == 0 || strncmp(text, "load", 4) == 0);
 }
 
+/* An action of `game` from a word: its number, or its name; -1. */
+static int parse_game_action(const crafter_game_info *game, const char *word) {
+  char *end;
+  errno = 0;
+  long number = strtol(word, &end, 10);
+  if (*word >= '0' && *word <= '9' && *end == '\0' && errno == 0)
+    return number < game->actions ? (int)number : -1;
+  for (int a = 0; a < game->actions; a++)
+    if (strcmp(word, game->action_names[a]) == 0) return a;
+  return -1;
+}
+
 int crafter_action_reader_next(crafter_action_reader *r, int *actions, char **request,
                                int *too_long, char *error, size_t error_size) {
   crafter_line *line = &r->line;
@@ -182,13 +196,16 @@ int crafter_action_reader_next(crafter_action_reader *r, int *actions, char **re
         parsed++;
         break;
       }
-      int action = crafter_proto_parse_action(word);
+      int action = r->game && r->game->action_names != crafter_action_names
+                       ? parse_game_action(r->game, word)
+                       : crafter_proto_parse_action(word);
       if (action < 0) {
         char shown[64];
+        const crafter_game_info *game = r->game ? r->game : crafter_game_info_of(0);
         snprintf(error, error_size,
-                 "line %ld: invalid action '%s' (expected 0..16 or a name such as "
-                 "move_left)",
-                 r->number, crafter_escape(shown, sizeof(shown), word, strlen(word)));
+                 "line %ld: invalid action '%s' (expected 0..%d or a name such as %s)",
+                 r->number, crafter_escape(shown, sizeof(shown), word, strlen(word)),
+                 game->actions - 1, game->action_names[1]);
         return CRAFTER_READ_FAILED;
       }
       actions[parsed++] = action;

@@ -72,6 +72,8 @@ typedef struct crafter_action_reader {
   int count;           /* actions a line */
   const char *each;    /* what an action is for, in messages: "env" */
   long number;         /* lines read so far */
+  const struct crafter_game_info *game; /* whose actions, by number or name (game/games.h);
+                                           NULL: Crafter's */
 } crafter_action_reader;
 
 enum {

@@ -1122,7 +1122,7 @@ static int run_text(session *s, crafter_input *in, char *error, size_t error_siz
   crafter_action_reader reader = {in, {NULL, 0, 0, load_limit > action_limit ? load_limit
                                                                              : action_limit},
                                   action_limit, count,
-                                  s->players > 1 ? "player of each env" : "env", 0};
+                                  s->players > 1 ? "player of each env" : "env", 0, NULL};
   int *actions = malloc(sizeof(int) * (size_t)count);
   if (!actions) {
     snprintf(error, error_size, "out of memory");

@@ -1,20 +1,24 @@
-"""Craftax-Classic's states between JAX and the toolkit.
+"""Craftax-Classic's and Craftax's states between JAX and the toolkit.
 
 crafter-step saves a Craftax-Classic env's state as format version 2 of
-crafter-state(5): a 56-byte header (the seed, the episode counter, the key
-the seed schedule carries to the next step), then every field of craftax
-1.6.1's EnvState in its order as 8343 32-bit words, then a CRC-32.  This
-module reads and writes those bytes:
+crafter-state(5): a 56-byte header (the game's number, the seed, the
+episode counter, the key the seed schedule carries to the next step), then
+every field of craftax 1.6.1's EnvState in its order as 8343 32-bit words,
+then a CRC-32.  Craftax's (the full game's, game number 2) states are the
+same format with its EnvState's 84,033 words.  This module reads and
+writes those bytes, for either game:
 
     to_arrays(state)          the fields as numpy arrays, JAX's shapes and
                               dtypes, named as below
     from_arrays(arrays, key=None, seed=0, episode=1)
-                              the bytes of such arrays
-    header(state)             {"seed", "episode", "key"} of the bytes
+                              the bytes of such arrays (the game told by
+                              the names)
+    header(state)             {"seed", "episode", "key", "game"} of the
+                              bytes
     schedule_key(state)       the key the schedule carries, uint32 (2,)
     from_jax(state, key=None, seed=0, episode=1)
-                              the bytes of a JAX EnvState
-    to_jax(state)             a JAX EnvState of the bytes
+                              the bytes of a JAX EnvState of either game
+    to_jax(state)             a JAX EnvState of the bytes, of their game
 
 A JAX user moves a game to the toolkit and back:
 
@@ -29,9 +33,12 @@ does from_jax (it imports jax only to read a typed key); to_jax imports
 jax and craftax when called.  Importing this module imports neither.
 
 The fields, in EnvState's order (Inventory's and Mobs' fields named
-inventory.wood, zombies.position, ...): FIELDS, (name, shape, dtype)
-each.  Each array is flattened in row-major order, one word a value:
-integers and booleans as their values, float32 numbers as their bits.
+inventory.wood, zombies.position, ...): FIELDS for Craftax-Classic,
+CRAFTAX_FIELDS for Craftax, (name, shape, dtype) each.  Each array is
+flattened in row-major order, one word a value: integers and booleans as
+their values, float32 numbers as their bits.  Craftax's ranged creatures
+have two slots a floor (ranged_mobs.position (9, 2, 2), ...), the other
+kinds three, as in JAX's state.
 """
 
 import dataclasses
@@ -98,6 +105,111 @@ RIPE_PLANT = 16  # the last block type (BlockType: 0 invalid .. 16 ripe plant)
 LARGEST = 2 ** 30  # the largest size a count or a hidden counter may have
 
 
+# Craftax (the full game): its number, size and fields.
+CRAFTAX_GAME = 2  # craftax's number (crafter-games(7))
+CRAFTAX_GAME_NAME = "craftax"
+CRAFTAX_WORDS = 84033
+CRAFTAX_SIZE = HEADER.size + 4 * CRAFTAX_WORDS + 4  # 336192
+CRAFTAX_MAP = 48
+CRAFTAX_LEVELS = 9
+CRAFTAX_INVENTORY = (("wood", ()), ("stone", ()), ("coal", ()), ("iron", ()), ("diamond", ()),
+                     ("sapling", ()), ("pickaxe", ()), ("sword", ()), ("bow", ()),
+                     ("arrows", ()), ("armour", (4,)), ("torches", ()), ("ruby", ()),
+                     ("sapphire", ()), ("potions", (6,)), ("books", ()))
+# The kinds of creatures and projectiles: slots a floor, and how many
+# types (type_id 0 to types - 1).
+CRAFTAX_MOBS = (("melee_mobs", 3, 8), ("passive_mobs", 3, 3), ("ranged_mobs", 2, 8),
+                ("mob_projectiles", 3, 8), ("player_projectiles", 3, 8))
+CRAFTAX_ACHIEVEMENTS = 67
+
+
+def _craftax_fields():
+    int32, bool_, float32 = np.dtype("int32"), np.dtype("bool"), np.dtype("float32")
+    levels, side = CRAFTAX_LEVELS, CRAFTAX_MAP
+    fields = [("map", (levels, side, side), int32), ("item_map", (levels, side, side), int32),
+              ("mob_map", (levels, side, side), bool_),
+              ("light_map", (levels, side, side), float32),
+              ("down_ladders", (levels, 2), int32), ("up_ladders", (levels, 2), int32),
+              ("chests_opened", (levels,), bool_), ("monsters_killed", (levels,), int32),
+              ("player_position", (2,), int32), ("player_level", (), int32),
+              ("player_direction", (), int32), ("player_health", (), float32)]
+    fields += [("player_" + name, (), int32) for name in ("food", "drink", "energy", "mana")]
+    fields += [("is_sleeping", (), bool_), ("is_resting", (), bool_)]
+    fields += [("player_" + name, (), float32)
+               for name in ("recover", "hunger", "thirst", "fatigue", "recover_mana")]
+    fields += [("player_" + name, (), int32)
+               for name in ("xp", "dexterity", "strength", "intelligence")]
+    fields += [("inventory." + name, shape, int32) for name, shape in CRAFTAX_INVENTORY]
+
+    def mobs(kind, slots):
+        return [(kind + ".position", (levels, slots, 2), int32),
+                (kind + ".health", (levels, slots), float32),
+                (kind + ".mask", (levels, slots), bool_),
+                (kind + ".attack_cooldown", (levels, slots), int32),
+                (kind + ".type_id", (levels, slots), int32)]
+
+    for kind, slots, _ in CRAFTAX_MOBS[:4]:
+        fields += mobs(kind, slots)
+    fields += [("mob_projectile_directions", (levels, 3, 2), int32)]
+    fields += mobs("player_projectiles", 3)
+    fields += [("player_projectile_directions", (levels, 3, 2), int32),
+               ("growing_plants_positions", (PLANTS, 2), int32),
+               ("growing_plants_age", (PLANTS,), int32),
+               ("growing_plants_mask", (PLANTS,), bool_),
+               ("potion_mapping", (6,), int32), ("learned_spells", (2,), bool_),
+               ("sword_enchantment", (), int32), ("bow_enchantment", (), int32),
+               ("armour_enchantments", (4,), int32), ("boss_progress", (), int32),
+               ("boss_timesteps_to_spawn_this_round", (), int32),
+               ("light_level", (), float32), ("achievements", (CRAFTAX_ACHIEVEMENTS,), bool_),
+               ("state_rng", (2,), np.dtype("uint32")), ("timestep", (), int32)]
+    return tuple(fields)
+
+
+# Every field of craftax 1.6.1's EnvState of Craftax, in its order.
+CRAFTAX_FIELDS = _craftax_fields()
+CRAFTAX_NAMES = tuple(name for name, _, _ in CRAFTAX_FIELDS)
+assert sum(int(np.prod(shape)) for _, shape, _ in CRAFTAX_FIELDS) == CRAFTAX_WORDS
+# JAX's own Craftax states hold no field weakly typed.
+CRAFTAX_WEAK = frozenset()
+NECROMANCER_VULNERABLE = 36  # Craftax's last block type
+LADDER_DOWN_BLOCKED = 4  # Craftax's last item type
+
+
+class _Game:
+    """What differs between the two games' states."""
+
+    def __init__(self, number, name, title, fields, words, weak, limits):
+        self.number, self.name, self.title = number, name, title
+        self.fields, self.words, self.weak, self.limits = fields, words, weak, limits
+        self.names = tuple(field for field, _, _ in fields)
+        self.size = HEADER.size + 4 * words + 4
+
+
+def _craftax_limits(name):
+    """(low, high, what) for an integer field of Craftax's state, as
+    crafter_cx_state_from_words checks it."""
+    plain = {"map": (0, NECROMANCER_VULNERABLE, "no block type (0 to 36)"),
+             "item_map": (0, LADDER_DOWN_BLOCKED, "no item type (0 to 4)"),
+             "player_level": (0, CRAFTAX_LEVELS - 1, "no floor (0 to 8)"),
+             "player_direction": (0, 4, "not one of the directions 0 to 4"),
+             "potion_mapping": (0, 5, "no potion (0 to 5)")}
+    if name in plain:
+        return plain[name]
+    if name in ("down_ladders", "up_ladders", "player_position"):
+        return 0, CRAFTAX_MAP - 1, f"off the map (0 to {CRAFTAX_MAP - 1})"
+    if name.endswith("_directions"):
+        return -1, 1, "not -1, 0 or 1"
+    if name.endswith("enchantment") or name == "armour_enchantments":
+        return 0, 2, "no enchantment (0 to 2)"
+    if name.endswith(".type_id"):
+        kind = name.split(".")[0]
+        types = {k: t for k, _, t in CRAFTAX_MOBS}[kind]
+        said = {"melee_mobs": "melee creature", "passive_mobs": "passive creature",
+                "ranged_mobs": "ranged creature"}.get(kind, "projectile")
+        return 0, types - 1, f"no {said} type (0 to {types - 1})"
+    return -LARGEST, LARGEST, "beyond 2**30 in size"
+
+
 def _limits(name):
     """(low, high, what) for an integer field's values, as crafter-step's
     loader checks them."""
@@ -112,16 +224,30 @@ def _limits(name):
     return -LARGEST, LARGEST, "beyond 2**30 in size"
 
 
-def _check_values(arrays, whose="a state"):
+CLASSIC = _Game(GAME, GAME_NAME, "Craftax-Classic", FIELDS, WORDS, WEAK, _limits)
+CRAFTAX = _Game(CRAFTAX_GAME, CRAFTAX_GAME_NAME, "Craftax", CRAFTAX_FIELDS, CRAFTAX_WORDS,
+                CRAFTAX_WEAK, _craftax_limits)
+_GAMES = {CLASSIC.number: CLASSIC, CRAFTAX.number: CRAFTAX}
+
+
+def _game_of_names(names):
+    """The game whose EnvState's field names are most like names (all of
+    them for a state of that game); Craftax-Classic on a tie."""
+    names = set(names)
+    return max((CLASSIC, CRAFTAX), key=lambda game: (len(names & set(game.names)),
+                                                     game is CLASSIC))
+
+
+def _check_values(arrays, whose="a state", game=CLASSIC):
     """ValueError naming the first value crafter-step's loader would
     refuse (field and flat index), as it names it."""
-    for name, _, dtype in FIELDS:
+    for name, _, dtype in game.fields:
         values = arrays[name].reshape(-1)
         if dtype == np.float32:
             bad = ~(np.isfinite(values) & (np.abs(values) <= LARGEST))
             what = "not a finite number within 2**30"
         elif dtype == np.int32:
-            low, high, what = _limits(name)
+            low, high, what = game.limits(name)
             bad = (values < low) | (values > high)
         elif dtype == np.bool_:
             if values.dtype == np.bool_:
@@ -132,6 +258,9 @@ def _check_values(arrays, whose="a state"):
         if bad.any():
             index = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{whose} whose {name}[{index}] holds {values[index]}, {what}")
+    if game is CRAFTAX and sorted(arrays["potion_mapping"].tolist()) != list(range(6)):
+        raise ValueError(f"{whose} whose potion_mapping holds a potion twice: it is no "
+                         f"permutation of 0 to 5")
 
 
 # -- bytes <-> numpy ---------------------------------------------------------
@@ -146,67 +275,73 @@ def _as_bytes(state):
 
 
 def _read(state):
-    """(header fields, words) of a Craftax-Classic state, or ValueError
-    saying what it is instead, as crafter-step's loader says it."""
+    """(header fields, words, game) of a Craftax-Classic or Craftax state,
+    or ValueError saying what it is instead, as crafter-step's loader says
+    it."""
     data = _as_bytes(state)
     if data[:8] != MAGIC:
         raise ValueError(f"not a saved state (it does not begin with {MAGIC.decode()})")
     if len(data) < 16:
         raise ValueError(f"a saved state cut short: {len(data)} bytes")
-    version, game = struct.unpack_from("<II", data, 8)
+    version, number = struct.unpack_from("<II", data, 8)
     if version == CRAFTER_VERSION:
         raise ValueError(f"a state of crafter (format version 1), not of {GAME_NAME}")
     if version != VERSION:
         raise ValueError(f"a state of format version {version}; {GAME_NAME}'s are of version "
                          f"{VERSION} (crafter-state(5))")
-    if game != GAME:
-        raise ValueError(f"a state of game number {game}, not of {GAME_NAME} ({GAME})")
+    game = _GAMES.get(number)
+    if game is None:
+        raise ValueError(f"a state of game number {number}, not of {GAME_NAME} ({GAME}) or "
+                         f"{CRAFTAX_GAME_NAME} ({CRAFTAX_GAME})")
     if len(data) < HEADER.size + 4:
         raise ValueError(f"a saved state cut short: {len(data)} bytes")
     _, _, _, size, seed, episode, key0, key1, words, reserved = HEADER.unpack_from(data)
     if size != len(data):
         raise ValueError(f"a saved state of {len(data)} bytes that says it has {size}")
-    if size != SIZE:
-        raise ValueError(f"a {GAME_NAME} state of {size} bytes; one has {SIZE}")
-    if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, SIZE - 4)[0]:
+    if size != game.size:
+        raise ValueError(f"a {game.name} state of {size} bytes; one has {game.size}")
+    if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, size - 4)[0]:
         raise ValueError("the saved state is damaged: its checksum does not match")
     if not -SEED_LIMIT <= seed < SEED_LIMIT:
         raise ValueError(f"a saved state whose seed {seed} is out of range")
     if not 1 <= episode <= EPISODE_MAX:
         raise ValueError(f"a saved state whose episode counter {episode} is not 1 to 2**31-1")
-    if words != WORDS or reserved != 0:
-        raise ValueError(f"a saved state that says it has {words} words ({GAME_NAME}'s have "
-                         f"{WORDS}) or whose reserved bytes 52 to 55 are not zero")
-    header = {"seed": seed, "episode": episode, "key": np.array([key0, key1], np.uint32)}
-    return header, np.frombuffer(data, "<u4", WORDS, HEADER.size)
+    if words != game.words or reserved != 0:
+        raise ValueError(f"a saved state that says it has {words} words ({game.name}'s have "
+                         f"{game.words}) or whose reserved bytes 52 to 55 are not zero")
+    header = {"seed": seed, "episode": episode, "key": np.array([key0, key1], np.uint32),
+              "game": game.name}
+    return header, np.frombuffer(data, "<u4", game.words, HEADER.size), game
 
 
 def header(state):
-    """{"seed": int, "episode": int, "key": uint32 array (2,)} of a saved
-    Craftax-Classic state: the seed and episode counter it says it is of,
-    and the key the seed schedule carries to the next step (crafter-games(7):
-    the next step does key, k = split(key) and steps with k).  ValueError
+    """{"seed": int, "episode": int, "key": uint32 array (2,), "game":
+    "craftax-classic" or "craftax"} of a saved Craftax-Classic or Craftax
+    state: the seed and episode counter it says it is of, the key the seed
+    schedule carries to the next step (crafter-games(7): the next step
+    does key, k = split(key) and steps with k), and the game.  ValueError
     for bytes that are not such a state (Crafter's, damaged, cut short)."""
     return _read(state)[0]
 
 
 def schedule_key(state):
-    """The key a saved Craftax-Classic state carries to its next step, as
-    a uint32 array (2,): a raw JAX key (jax.random.split takes it as is;
-    jax.random.wrap_key_data(key) makes a typed one).  Go on in JAX with
-    `key, k = jax.random.split(key)` and `env.step(k, to_jax(state),
-    action)`, as crafter-step's next step does."""
+    """The key a saved Craftax-Classic or Craftax state carries to its
+    next step, as a uint32 array (2,): a raw JAX key (jax.random.split
+    takes it as is; jax.random.wrap_key_data(key) makes a typed one).  Go
+    on in JAX with `key, k = jax.random.split(key)` and `env.step(k,
+    to_jax(state), action)`, as crafter-step's next step does."""
     return _read(state)[0]["key"]
 
 
 def to_arrays(state):
-    """The fields of a saved Craftax-Classic state (bytes of save_state or
-    from_jax) as a dict of numpy arrays of their own, keyed by NAMES in
-    EnvState's order, each of JAX's shape and dtype.  ValueError for bytes
-    that are not such a state or hold a value crafter-step refuses."""
-    _, words = _read(state)
+    """The fields of a saved Craftax-Classic or Craftax state (bytes of
+    save_state or from_jax) as a dict of numpy arrays of their own, keyed
+    by the game's names (NAMES, CRAFTAX_NAMES) in EnvState's order, each
+    of JAX's shape and dtype.  ValueError for bytes that are not such a
+    state or hold a value crafter-step refuses."""
+    _, words, game = _read(state)
     arrays, at = {}, 0
-    for name, shape, dtype in FIELDS:
+    for name, shape, dtype in game.fields:
         count = int(np.prod(shape))
         chunk = words[at:at + count]
         at += count
@@ -215,8 +350,8 @@ def to_arrays(state):
         else:
             values = chunk.view(dtype.newbyteorder("<")).astype(dtype)
         arrays[name] = values.reshape(shape)
-    _check_values(arrays, "a saved state")
-    for name, _, dtype in FIELDS:
+    _check_values(arrays, "a saved state", game)
+    for name, _, dtype in game.fields:
         if dtype == np.bool_:
             arrays[name] = arrays[name].astype(np.bool_)
     return arrays
@@ -283,7 +418,7 @@ def _integer(value, name, low, high):
     return value
 
 
-def _array(name, value, shape, dtype):
+def _array(name, value, shape, dtype, title="Craftax-Classic"):
     """A field's value as an array of its dtype, or ValueError: arrays
     must have the field's dtype and shape; Python's scalars (a bool, int or
     float, as JAX takes them) become the dtype."""
@@ -304,51 +439,54 @@ def _array(name, value, shape, dtype):
             raise ValueError(f"{name} has shape {array.shape}: a batch of {array.shape[0]} "
                              f"states (vmapped); convert one env's state, e.g. "
                              f"jax.tree.map(lambda x: x[i], state), shape {shape}")
-        raise ValueError(f"{name} has shape {array.shape}, Craftax-Classic's has {shape}")
+        raise ValueError(f"{name} has shape {array.shape}, {title}'s has {shape}")
     if array.dtype != dtype:
-        raise ValueError(f"{name} has dtype {array.dtype}, Craftax-Classic's is {dtype}")
+        raise ValueError(f"{name} has dtype {array.dtype}, {title}'s is {dtype}")
     return array
 
 
 def from_arrays(arrays, key=None, seed=0, episode=1):
-    """The bytes of a saved Craftax-Classic state (crafter-state(5),
-    format version 2) holding arrays: a mapping with every name of NAMES
-    (no other) to an array of the field's shape and dtype (to_arrays'
-    form).  key, seed and episode as from_jax's.  ValueError for a name
+    """The bytes of a saved Craftax-Classic or Craftax state
+    (crafter-state(5), format version 2) holding arrays: a mapping with
+    every name of NAMES, or of CRAFTAX_NAMES (no other), to an array of
+    the field's shape and dtype (to_arrays' form); the names tell the
+    game.  key, seed and episode as from_jax's.  ValueError for a name
     missing or unknown, a wrong shape or dtype, or a value crafter-step's
-    loader refuses (a block type outside 0 to 16, the player off the map,
-    ...), naming the field."""
+    loader refuses (a block type outside 0 to 16 in Craftax-Classic, 0 to
+    36 in Craftax, the player off the map, ...), naming the field."""
     try:
         given = set(arrays)
     except TypeError:
         raise TypeError(f"arrays is a mapping of field names to arrays (to_arrays' form), "
                         f"not {type(arrays).__name__}") from None
-    missing = [name for name in NAMES if name not in given]
-    unknown = sorted(str(name) for name in given - set(NAMES))
+    game = _game_of_names(given)
+    missing = [name for name in game.names if name not in given]
+    unknown = sorted(str(name) for name in given - set(game.names))
     if missing or unknown:
         said = []
         if missing:
             said.append("missing " + ", ".join(missing))
         if unknown:
             said.append("unknown " + ", ".join(unknown))
-        raise ValueError(f"not the fields of Craftax-Classic's EnvState: {'; '.join(said)}")
-    return _write({name: _array(name, arrays[name], shape, dtype)
-                   for name, shape, dtype in FIELDS}, key, seed, episode)
+        raise ValueError(f"not the fields of {game.title}'s EnvState: {'; '.join(said)}")
+    return _write({name: _array(name, arrays[name], shape, dtype, game.title)
+                   for name, shape, dtype in game.fields}, key, seed, episode, game)
 
 
-def _write(arrays, key, seed, episode):
+def _write(arrays, key, seed, episode, game=CLASSIC):
     seed = _integer(seed, "seed", -SEED_LIMIT, SEED_LIMIT - 1)
     episode = _integer(episode, "episode", 1, EPISODE_MAX)
     words = _key_words(key, seed)
-    _check_values(arrays)
+    _check_values(arrays, game=game)
     parts = []
-    for name, _, dtype in FIELDS:
+    for name, _, dtype in game.fields:
         values = np.ascontiguousarray(arrays[name]).reshape(-1)
         if dtype == np.bool_:
             parts.append(values.astype("<u4"))
         else:
             parts.append(values.astype(dtype.newbyteorder("<")).view("<u4"))
-    body = HEADER.pack(MAGIC, VERSION, GAME, SIZE, seed, episode, words[0], words[1], WORDS, 0)
+    body = HEADER.pack(MAGIC, VERSION, game.number, game.size, seed, episode, words[0], words[1],
+                       game.words, 0)
     body += np.concatenate(parts).astype("<u4").tobytes()
     return body + struct.pack("<I", zlib.crc32(body))
 
@@ -373,11 +511,14 @@ def _flatten(state, prefix=""):
 
 
 def from_jax(state, key=None, seed=0, episode=1):
-    """The bytes of a saved Craftax-Classic state (format version 2 of
-    crafter-state(5)) from a JAX EnvState of craftax 1.6.1's
-    Craftax-Classic (what env.reset and env.step return, one env's, not a
-    vmapped batch): every field in EnvState's order, as 32-bit words.
-    CraftaxClassicEnv.load_state takes it and plays on exactly as JAX does.
+    """The bytes of a saved state (format version 2 of crafter-state(5))
+    from a JAX EnvState of craftax 1.6.1's Craftax-Classic
+    (craftax.craftax_classic.envs.craftax_state.EnvState) or Craftax
+    (craftax.craftax.craftax_state.EnvState), told apart by their fields:
+    what env.reset and env.step return, one env's, not a vmapped batch.
+    Every field in EnvState's order, as 32-bit words, under the game's
+    number (1 Craftax-Classic, 2 Craftax).  CraftaxClassicEnv.load_state
+    takes a Craftax-Classic state and plays on exactly as JAX does.
 
     key: the key your loop carries to the next step, as the seed schedule
     of crafter-games(7) carries it: the `key` of `key, k =
@@ -396,15 +537,17 @@ def from_jax(state, key=None, seed=0, episode=1):
     counter and counts ends on from it; the seed is kept with the state
     (and with key None chooses the key).
 
-    ValueError, naming the field, for a state that is not Craftax-Classic's
-    (another game's EnvState, other fields), of the wrong shapes or dtypes
-    (a batch, 64-bit values), or with values crafter-step refuses."""
+    ValueError, naming the field, for a state that is neither game's
+    (other fields), of the wrong shapes or dtypes (a batch, 64-bit
+    values), or with values crafter-step refuses."""
     if not dataclasses.is_dataclass(state) or isinstance(state, type):
-        raise TypeError(f"from_jax takes a JAX EnvState of Craftax-Classic (env.reset's or "
-                        f"env.step's), not {type(state).__name__}; from_arrays takes a dict")
+        raise TypeError(f"from_jax takes a JAX EnvState of Craftax-Classic or Craftax "
+                        f"(env.reset's or env.step's), not {type(state).__name__}; from_arrays "
+                        f"takes a dict")
     fields = _flatten(state)
-    missing = [name for name in NAMES if name not in fields]
-    unknown = [name for name in fields if name not in NAMES]
+    game = _game_of_names(fields)
+    missing = [name for name in game.names if name not in fields]
+    unknown = [name for name in fields if name not in game.names]
     if missing or unknown:
         said = []
         if unknown:
@@ -413,11 +556,12 @@ def from_jax(state, key=None, seed=0, episode=1):
         if missing:
             said.append("it lacks " + ", ".join(missing[:8]) + (", ..." if len(missing) > 8
                                                                 else ""))
-        raise ValueError(f"not a Craftax-Classic EnvState of craftax 1.6.1 "
+        raise ValueError(f"not a {game.title} EnvState of craftax 1.6.1 "
                          f"({type(state).__module__}.{type(state).__name__}): "
                          f"{'; '.join(said)}")
-    arrays = {name: _array(name, fields[name], shape, dtype) for name, shape, dtype in FIELDS}
-    return _write(arrays, key, seed, episode)
+    arrays = {name: _array(name, fields[name], shape, dtype, game.title)
+              for name, shape, dtype in game.fields}
+    return _write(arrays, key, seed, episode, game)
 
 
 def _weak(array):
@@ -442,29 +586,37 @@ def _weak(array):
 
 
 def to_jax(state):
-    """A JAX EnvState of craftax's Craftax-Classic (craftax.craftax_classic
-    .envs.craftax_state.EnvState) holding a saved state's fields as jax
-    arrays of their dtypes, weakly typed where JAX's own states are (WEAK):
-    what env.step takes, to play on in JAX, with no new compilation of a
-    jitted step.  The key to go on with is schedule_key(state).  Needs jax
-    and craftax (imported here); ValueError for bytes that are not a
-    Craftax-Classic state."""
+    """A JAX EnvState of the saved state's game holding its fields as jax
+    arrays of their dtypes: craftax's Craftax-Classic
+    (craftax.craftax_classic.envs.craftax_state.EnvState), weakly typed
+    where JAX's own states are (WEAK), or Craftax's
+    (craftax.craftax.craftax_state.EnvState), none weakly typed as none of
+    JAX's is: what env.step takes, to play on in JAX, with no new
+    compilation of a jitted step.  The key to go on with is
+    schedule_key(state).  Needs jax and craftax (imported here);
+    ValueError for bytes that are not a state of either game."""
     arrays = to_arrays(state)
+    game = _read(state)[2]
     import jax.numpy as jnp
-    from craftax.craftax_classic.envs.craftax_state import EnvState, Inventory, Mobs
+    if game is CRAFTAX:
+        from craftax.craftax.craftax_state import EnvState, Inventory, Mobs
+        mob_kinds = {kind for kind, _, _ in CRAFTAX_MOBS}
+    else:
+        from craftax.craftax_classic.envs.craftax_state import EnvState, Inventory, Mobs
+        mob_kinds = set(dict(MOBS))
 
     def build(cls, prefix):
         values = {}
         for field in dataclasses.fields(cls):
             name = prefix + field.name
             if name in arrays:
-                values[field.name] = (_weak(arrays[name]) if name in WEAK
+                values[field.name] = (_weak(arrays[name]) if name in game.weak
                                       else jnp.asarray(arrays[name]))
             elif name == UNUSED:
                 continue
             elif cls is EnvState and field.name == "inventory":
                 values[field.name] = build(Inventory, name + ".")
-            elif cls is EnvState and name in dict(MOBS):
+            elif cls is EnvState and name in mob_kinds:
                 values[field.name] = build(Mobs, name + ".")
             else:
                 raise RuntimeError(f"craftax's {cls.__name__} has a field {name} that "
@@ -472,6 +624,6 @@ def to_jax(state):
         return cls(**values)
 
     built = build(EnvState, "")
-    if set(_flatten(built)) != set(NAMES):
+    if set(_flatten(built)) != set(game.names):
         raise RuntimeError("craftax's EnvState lacks fields that craftax 1.6.1's has")
     return built

@@ -5,24 +5,27 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "run/cc_levels.h"
+#include "game/cc_env.h"
+#include "run/jlevels.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  crafter_cc_level_set set;
+  crafter_jlevel_set set;
   char error[512];
-  if (crafter_cc_levels_parse(&set, data, size, "fuzz.lvl", error, sizeof error) != 0) return 0;
+  const crafter_jgame *game = crafter_jgame_of(CRAFTER_GAME_CRAFTAX_CLASSIC);
+  if (crafter_jlevels_parse(&set, game, data, size, "fuzz.lvl", error, sizeof error) != 0)
+    return 0;
   crafter_cc_env *env = calloc(1, sizeof *env);
   if (!env) abort();
   env->seed = set.seed;
   crafter_cc_schedule_start(set.seed, &env->key);
   for (int i = 0; i < set.count && i < 8; i++) {
-    crafter_cc_levels_start(env, &set, i);
+    crafter_jlevels_start(env, &set, i);
     crafter_cc_outcome outcome;
     for (int t = 0; t < 40; t++)
       if (crafter_cc_env_act(env, t % 17, &outcome) != 0) abort();
   }
   free(env);
-  if (crafter_cc_levels_save(&set, "/dev/null", error, sizeof error) != 0) abort();
-  crafter_cc_levels_free(&set);
+  if (crafter_jlevels_save(&set, "/dev/null", error, sizeof error) != 0) abort();
+  crafter_jlevels_free(&set);
   return 0;
 }

@@ -34,6 +34,10 @@ EnvState in JAX's order, each value one 32-bit word).
         necromancer and facing it, the floor's creatures gone, no wave
         to come, its progress drawn from 0..7; the actions DO (seven in
         ten, drawn by numpy's default_rng(S)) or the random ones
+    craftax_full_steps.py --episode-lines FILE.gz
+        a line a step: 'S N ACTION REWARD DONE CRC', REWARD the float32
+        bits in hex, CRC the CRC-32 of all the state's words in hex (what
+        a saved state of crafter-state(5) holds after its header)
     craftax_full_steps.py --hashes FILE.gz
         the golden lines of such a file, one a step: 'S N ACTION REWARD
         DONE H1 .. H85', REWARD the float32 bits in hex, Hk the CRC-32
@@ -187,6 +191,22 @@ def hashes(path):
     print(head[0], head[1], action, '%08x' % head[5], head[6], ' '.join(out))
 
 
+def episode_lines(path):
+  """One line a step of a recording: 'S N ACTION REWARD DONE CRC', CRC the
+  CRC-32 of all the state's words (little-endian), as a saved state of
+  crafter-state(5) holds them."""
+  fields = layout()
+  total = sum(n for _, n in fields)
+  with gzip.open(path, 'rb') as f:
+    data = np.frombuffer(f.read(), dtype='<u4')
+  per = 7 + total
+  for at in range(0, len(data), per):
+    head, body = data[at:at + 7], data[at + 7:at + per]
+    action = {0xffffffff: -1, 0xfffffffe: -2}.get(int(head[2]), int(head[2]))
+    print(head[0], head[1], action, '%08x' % head[5], head[6],
+          '%08x' % (zlib.crc32(body.tobytes()) & 0xffffffff))
+
+
 def main(argv):
   if len(argv) >= 5 and argv[0] == '--record' and argv[1] in ACTIONS:
     record(argv[1], int(argv[2]), argv[3], [int(s) for s in argv[4:]])
@@ -196,6 +216,9 @@ def main(argv):
     return 0
   if len(argv) >= 4 and argv[0] == '--record-boss':
     record('random', int(argv[1]), argv[2], [int(s) for s in argv[3:]], craft='boss')
+    return 0
+  if len(argv) == 2 and argv[0] == '--episode-lines':
+    episode_lines(argv[1])
     return 0
   if len(argv) == 2 and argv[0] == '--hashes':
     hashes(argv[1])

@@ -1,4 +1,4 @@
-#include "run/cc_levels.h"
+#include "run/jlevels.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,53 +12,62 @@
 #include "base/params.h"
 #include "base/pool.h"
 #include "game/games.h"
-#include "run/cc_state.h"
+#include "run/jstate.h"
 
 /* A level in the file: i64 number, u32 x 2 the key, the saved state. */
-/* The symbolic view: 9 columns, 7 rows (crafter-games(7)). */
-enum { VIEW_COLUMNS = 9, VIEW_ROWS = 7 };
-enum { LEVEL_BYTES = 16 + CRAFTER_CC_STATE_BYTES, GAME_NAME_AT = 88, GAME_NAME_BYTES = 32 };
+enum { GAME_NAME_AT = 88, GAME_NAME_BYTES = 32 };
+static size_t level_bytes(const crafter_jgame *g) { return 16 + crafter_jstate_bytes(g); }
 
-crafter_jaxkey crafter_cc_level_key(int64_t seed, int64_t number) {
-  return crafter_cc_reset_key(seed + number - 1);
+crafter_jaxkey crafter_jlevel_key(const crafter_jgame *g, int64_t seed, int64_t number) {
+  return g->reset_key(seed + number - 1);
 }
 
-void crafter_cc_levels_free(crafter_cc_level_set *set) {
+void crafter_jlevels_free(crafter_jlevel_set *set) {
   free(set->states);
   free(set->keys);
   memset(set, 0, sizeof(*set));
 }
 
 /* Room for `count` levels, refused when the process may not have it. */
-static int allocate(crafter_cc_level_set *set, int count, char *error, size_t error_size) {
-  uint64_t bytes = (uint64_t)count * (sizeof(crafter_cc_state) + sizeof(crafter_jaxkey));
+static int allocate(crafter_jlevel_set *set, int count, char *error, size_t error_size) {
+  const crafter_jgame *g = set->game;
+  uint64_t bytes = (uint64_t)count * (g->state_size + sizeof(crafter_jaxkey));
   if (crafter_memory_check(bytes, "the level set", error, error_size) < 0) return -1;
   set->count = count;
-  set->states = malloc((size_t)count * sizeof(crafter_cc_state));
+  set->states = malloc((size_t)count * g->state_size);
   set->keys = malloc((size_t)count * sizeof(crafter_jaxkey));
   if (!set->states || !set->keys) {
-    crafter_cc_levels_free(set);
+    crafter_jlevels_free(set);
     return crafter_fail(error, error_size, "out of memory for %d levels", count);
   }
   return 0;
 }
 
+/* "its area or view is not the game's (64x64, 9x7)" */
+static const char *area_wrong(const crafter_jgame *g, char *out, size_t size) {
+  snprintf(out, size, "its area or view is not the game's (%dx%d, %dx%d)", g->map_columns,
+           g->map_rows, g->view_columns, g->view_rows);
+  return out;
+}
+
 typedef struct generate_job {
-  crafter_cc_level_set *set;
+  crafter_jlevel_set *set;
   int failed;
 } generate_job;
 
 static void generate_one(void *context, int i) {
   generate_job *job = context;
-  crafter_cc_level_set *set = job->set;
-  set->keys[i] = crafter_cc_level_key(set->seed, set->first + i);
-  if (crafter_cc_generate_world(set->keys[i], &set->states[i]) != 0)
+  crafter_jlevel_set *set = job->set;
+  set->keys[i] = crafter_jlevel_key(set->game, set->seed, set->first + i);
+  if (set->game->generate(set->keys[i], crafter_jlevel_state(set, i)) != 0)
     __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
 }
 
-int crafter_cc_levels_generate(crafter_cc_level_set *set, int64_t seed, int64_t first, int count,
-                               int threads, char *error, size_t error_size) {
+int crafter_jlevels_generate(crafter_jlevel_set *set, const crafter_jgame *game, int64_t seed,
+                             int64_t first, int count, int threads, char *error,
+                             size_t error_size) {
   memset(set, 0, sizeof(*set));
+  set->game = game;
   if (count < 1 || count > CRAFTER_LEVELS_MAX)
     return crafter_fail(error, error_size, "a level set holds 1 to %d levels", CRAFTER_LEVELS_MAX);
   set->seed = seed;
@@ -68,68 +77,62 @@ int crafter_cc_levels_generate(crafter_cc_level_set *set, int64_t seed, int64_t 
   set->first = first;
   crafter_pool *pool = crafter_pool_new(threads < 1 ? 1 : threads);
   if (!pool) {
-    crafter_cc_levels_free(set);
+    crafter_jlevels_free(set);
     return crafter_fail(error, error_size, "cannot start %d threads", threads);
   }
   generate_job job = {set, 0};
   crafter_pool_run(pool, count, generate_one, &job);
   crafter_pool_free(pool);
   if (job.failed) {
-    crafter_cc_levels_free(set);
+    crafter_jlevels_free(set);
     return crafter_fail(error, error_size, "out of memory generating the levels");
   }
   return 0;
 }
 
 /* The saved state of level i: the env of seed seed+k-1 just reset. */
-static void save_level(const crafter_cc_level_set *set, int i, uint8_t *out) {
-  static const crafter_cc_env blank;
-  crafter_cc_env env = blank;
-  int64_t number = set->first + i;
-  env.seed = set->seed + number - 1;
-  env.episode = 1;
-  crafter_cc_schedule_start(env.seed, &env.key);
-  env.state = set->states[i];
-  crafter_cc_state_save(&env, out);
+static void save_level(const crafter_jlevel_set *set, int i, uint8_t *out) {
+  int64_t number = set->first + i, seed = set->seed + number - 1;
+  crafter_jaxkey key;
+  set->game->schedule_start(seed, &key);
+  crafter_jstate_save_state(set->game, crafter_jlevel_state(set, i), seed, 1, key, out);
 }
 
-uint32_t crafter_cc_level_crc(const crafter_cc_state *state) {
-  crafter_cc_env env;
-  memset(&env, 0, sizeof env);
-  env.state = *state;
-  uint8_t *saved = malloc(CRAFTER_CC_STATE_BYTES);
+uint32_t crafter_jlevel_crc(const crafter_jgame *g, const void *state) {
+  uint8_t *saved = malloc(crafter_jstate_bytes(g));
   if (!saved) return 0;
-  crafter_cc_state_save(&env, saved);
-  uint32_t crc = crafter_crc32(saved + CRAFTER_CC_STATE_HEADER_BYTES,
-                               4 * (size_t)CRAFTER_CC_STATE_WORDS);
+  crafter_jstate_save_state(g, state, 0, 0, (crafter_jaxkey){{0, 0}}, saved);
+  uint32_t crc = crafter_crc32(saved + CRAFTER_JSTATE_HEADER_BYTES, 4 * (size_t)g->state_words);
   free(saved);
   return crc;
 }
 
-static void encode_header(const crafter_cc_level_set *set, uint64_t packed, uint64_t raw,
+static void encode_header(const crafter_jlevel_set *set, uint64_t packed, uint64_t raw,
                           uint32_t payload_crc, uint8_t out[CRAFTER_LEVELS_HEADER_BYTES]) {
   memset(out, 0, CRAFTER_LEVELS_HEADER_BYTES);
   memcpy(out, CRAFTER_LEVELS_MAGIC, 8);
-  crafter_put_u32(out + 8, CRAFTER_CC_LEVELS_VERSION);
+  crafter_put_u32(out + 8, CRAFTER_JLEVELS_VERSION);
   crafter_put_u32(out + 12, CRAFTER_LEVELS_HEADER_BYTES);
   crafter_put_u32(out + 16, (uint32_t)set->count);
-  crafter_put_u32(out + 20, CRAFTER_CC_MAP_SIZE);
-  crafter_put_u32(out + 24, CRAFTER_CC_MAP_SIZE);
-  crafter_put_u32(out + 28, VIEW_COLUMNS);
-  crafter_put_u32(out + 32, VIEW_ROWS);
+  const crafter_jgame *g = set->game;
+  crafter_put_u32(out + 20, (uint32_t)g->map_columns);
+  crafter_put_u32(out + 24, (uint32_t)g->map_rows);
+  crafter_put_u32(out + 28, (uint32_t)g->view_columns);
+  crafter_put_u32(out + 32, (uint32_t)g->view_rows);
   crafter_put_i64(out + 48, set->seed);
   crafter_put_i64(out + 56, set->first);
   crafter_put_u64(out + 64, packed);
   crafter_put_u64(out + 72, raw);
   crafter_put_u32(out + 80, payload_crc);
-  crafter_put_u32(out + 84, CRAFTER_GAME_CRAFTAX_CLASSIC);
-  const char *name = crafter_game_info_of(CRAFTER_GAME_CRAFTAX_CLASSIC)->name;
+  crafter_put_u32(out + 84, (uint32_t)g->game);
+  const char *name = crafter_jgame_info(g)->name;
   memcpy(out + GAME_NAME_AT, name, strlen(name));
   crafter_put_u32(out + 124, crafter_crc32(out, 124));
 }
 
-int crafter_cc_levels_save(const crafter_cc_level_set *set, const char *path, char *error,
-                           size_t error_size) {
+int crafter_jlevels_save(const crafter_jlevel_set *set, const char *path, char *error,
+                         size_t error_size) {
+  const size_t LEVEL_BYTES = level_bytes(set->game);
   uint8_t *level = malloc(LEVEL_BYTES);
   uint8_t piece[1 << 16];
   size_t capacity = 1 << 20, packed = 0;
@@ -206,20 +209,22 @@ int crafter_cc_levels_save(const crafter_cc_level_set *set, const char *path, ch
   return status;
 }
 
-int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, size_t size,
-                            const char *name, char *error, size_t error_size) {
+int crafter_jlevels_parse(crafter_jlevel_set *set, const crafter_jgame *g, const uint8_t *bytes,
+                          size_t size, const char *name, char *error, size_t error_size) {
   memset(set, 0, sizeof(*set));
+  set->game = g;
+  const size_t LEVEL_BYTES = level_bytes(g);
   long version = crafter_levels_header_version(bytes, size, name, error, error_size);
   if (version < 0) return -1;
-  const char *ours = crafter_game_info_of(CRAFTER_GAME_CRAFTAX_CLASSIC)->name;
+  const char *ours = crafter_jgame_info(g)->name;
   if (version == CRAFTER_LEVELS_VERSION)
     return crafter_fail(error, error_size, "%s: a level file of crafter, not of %s", name, ours);
-  if (version != CRAFTER_CC_LEVELS_VERSION)
+  if (version != CRAFTER_JLEVELS_VERSION)
     return crafter_fail(error, error_size,
                         "%s: a level file of version %ld; this build reads versions %d and %d",
-                        name, version, CRAFTER_LEVELS_VERSION, CRAFTER_CC_LEVELS_VERSION);
+                        name, version, CRAFTER_LEVELS_VERSION, CRAFTER_JLEVELS_VERSION);
   uint32_t game = crafter_get_u32(bytes + 84);
-  if (game != CRAFTER_GAME_CRAFTAX_CLASSIC) {
+  if (game != (uint32_t)g->game) {
     const crafter_game_info *info = crafter_game_info_of((int)game);
     if (info)
       return crafter_fail(error, error_size, "%s: a level file of %s, not of %s", name,
@@ -237,6 +242,7 @@ int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, siz
   for (int i = 36; i < 48; i++) reserved |= bytes[i];
   for (int i = GAME_NAME_AT + GAME_NAME_BYTES; i < 124; i++) reserved |= bytes[i];
   const char *wrong = NULL;
+  char area[96];
   if (crafter_get_u32(bytes + 12) != CRAFTER_LEVELS_HEADER_BYTES)
     wrong = "its header is not 128 bytes";
   else if (memcmp(bytes + GAME_NAME_AT, expected, GAME_NAME_BYTES) != 0)
@@ -245,11 +251,11 @@ int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, siz
     wrong = "reserved bytes of the header are set";
   else if (count < 1 || count > CRAFTER_LEVELS_MAX)
     wrong = "its level count is out of range";
-  else if (crafter_get_u32(bytes + 20) != CRAFTER_CC_MAP_SIZE ||
-           crafter_get_u32(bytes + 24) != CRAFTER_CC_MAP_SIZE ||
-           crafter_get_u32(bytes + 28) != VIEW_COLUMNS ||
-           crafter_get_u32(bytes + 32) != VIEW_ROWS)
-    wrong = "its area or view is not the game's (64x64, 9x7)";
+  else if (crafter_get_u32(bytes + 20) != (uint32_t)g->map_columns ||
+           crafter_get_u32(bytes + 24) != (uint32_t)g->map_rows ||
+           crafter_get_u32(bytes + 28) != (uint32_t)g->view_columns ||
+           crafter_get_u32(bytes + 32) != (uint32_t)g->view_rows)
+    wrong = area_wrong(g, area, sizeof area);
   else if (seed < CRAFTER_SEED_MIN || seed > CRAFTER_SEED_MAX)
     wrong = "its seed is out of range";
   else if (first < 1 || first > (int64_t)CRAFTER_EPISODE_MAX - (count - 1))
@@ -269,13 +275,13 @@ int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, siz
   set->seed = seed;
   set->first = first;
   uint8_t *level = malloc(LEVEL_BYTES);
-  crafter_cc_env *env = malloc(sizeof *env);
+  void *env = calloc(1, g->env_size);
   z_stream stream;
   memset(&stream, 0, sizeof stream);
   if (!level || !env || inflateInit(&stream) != Z_OK) {
     free(level);
     free(env);
-    crafter_cc_levels_free(set);
+    crafter_jlevels_free(set);
     return crafter_fail(error, error_size, "out of memory reading %s", name);
   }
   stream.next_in = (uint8_t *)(uintptr_t)(bytes + CRAFTER_LEVELS_HEADER_BYTES);
@@ -296,25 +302,26 @@ int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, siz
     crc = crafter_crc32_update(crc, level, LEVEL_BYTES);
     int64_t number = crafter_get_i64(level);
     crafter_jaxkey key = {{crafter_get_u32(level + 8), crafter_get_u32(level + 12)}};
-    crafter_jaxkey expected_key = crafter_cc_level_key(seed, first + i);
+    crafter_jaxkey expected_key = crafter_jlevel_key(g, seed, first + i);
     crafter_jaxkey schedule;
-    crafter_cc_schedule_start(seed + first + i - 1, &schedule);
+    g->schedule_start(seed + first + i - 1, &schedule);
+    crafter_jenv_fields f = g->fields(env);
     if (number != first + i)
       snprintf(reason, sizeof reason, "its number is %lld, not the set's next, %lld",
                (long long)number, (long long)(first + i));
     else if (key.word[0] != expected_key.word[0] || key.word[1] != expected_key.word[1])
       snprintf(reason, sizeof reason, "its key is not the reset key of seed %lld",
                (long long)(seed + first + i - 1));
-    else if (crafter_cc_state_load(env, level + 16, CRAFTER_CC_STATE_BYTES, reason,
-                                   sizeof reason) < 0)
+    else if (crafter_jstate_load(g, env, level + 16, crafter_jstate_bytes(g), reason,
+                                 sizeof reason) < 0)
       ;
-    else if (env->seed != seed + number - 1 || env->episode != 1 ||
-             env->key.word[0] != schedule.word[0] || env->key.word[1] != schedule.word[1])
+    else if (*f.seed != seed + number - 1 || *f.episode != 1 ||
+             f.key->word[0] != schedule.word[0] || f.key->word[1] != schedule.word[1])
       snprintf(reason, sizeof reason,
                "its state is not the start of seed %lld (seed, episode or key differ)",
                (long long)(seed + number - 1));
     else {
-      set->states[i] = env->state;
+      memcpy(crafter_jlevel_state(set, (int)i), g->state(env), g->state_size);
       set->keys[i] = key;
       continue;
     }
@@ -335,12 +342,12 @@ int crafter_cc_levels_parse(crafter_cc_level_set *set, const uint8_t *bytes, siz
   inflateEnd(&stream);
   free(level);
   free(env);
-  if (status < 0) crafter_cc_levels_free(set);
+  if (status < 0) crafter_jlevels_free(set);
   return status;
 }
 
-int crafter_cc_levels_load(crafter_cc_level_set *set, const char *path, char *error,
-                           size_t error_size) {
+int crafter_jlevels_load(crafter_jlevel_set *set, const crafter_jgame *g, const char *path,
+                         char *error, size_t error_size) {
   memset(set, 0, sizeof(*set));
   FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!file) return crafter_fail(error, error_size, "cannot open %s: %s", path, strerror(errno));
@@ -369,32 +376,37 @@ int crafter_cc_levels_load(crafter_cc_level_set *set, const char *path, char *er
   else if (read_error)
     status = crafter_fail(error, error_size, "cannot read %s", path);
   else
-    status = crafter_cc_levels_parse(set, bytes, size, path, error, error_size);
+    status = crafter_jlevels_parse(set, g, bytes, size, path, error, error_size);
   free(bytes);
   return status;
 }
 
-void crafter_cc_levels_write_list(FILE *out, const crafter_cc_level_set *set) {
-  fprintf(out, "levels %d seed %lld first %lld game craftax-classic\n", set->count,
-          (long long)set->seed, (long long)set->first);
+void crafter_jlevels_write_list(FILE *out, const crafter_jlevel_set *set) {
+  const crafter_jgame *g = set->game;
+  fprintf(out, "levels %d seed %lld first %lld game %s\n", set->count, (long long)set->seed,
+          (long long)set->first, crafter_jgame_info(g)->name);
   for (int i = 0; i < set->count; i++) {
-    const crafter_cc_state *state = &set->states[i];
+    const void *state = crafter_jlevel_state(set, i);
+    int32_t row, column;
+    int facing[2];
+    g->position(state, &row, &column, facing);
     fprintf(out, "level %lld seed %lld key %08x%08x crc %08x player %d,%d\n",
             (long long)(set->first + i), (long long)(set->seed + set->first + i - 1),
-            set->keys[i].word[0], set->keys[i].word[1], crafter_cc_level_crc(state),
-            state->player_position[1], state->player_position[0]);
+            set->keys[i].word[0], set->keys[i].word[1], crafter_jlevel_crc(g, state), column, row);
   }
 }
 
-void crafter_cc_levels_start(crafter_cc_env *env, const crafter_cc_level_set *set, int index) {
-  env->state = set->states[index];
-  env->world_key = set->keys[index];
-  env->episode = set->first + index;
-  env->reset_due = 0;
+void crafter_jlevels_start(void *env, const crafter_jlevel_set *set, int index) {
+  const crafter_jgame *g = set->game;
+  memcpy(g->state(env), crafter_jlevel_state(set, index), g->state_size);
+  crafter_jenv_fields f = g->fields(env);
+  *f.world_key = set->keys[index];
+  *f.episode = set->first + index;
+  *f.reset_due = 0;
 }
 
-crafter_level_picker *crafter_cc_level_pickers_new(const crafter_cc_level_set *set, int order,
-                                                   int envs) {
+crafter_level_picker *crafter_jlevel_pickers_new(const crafter_jlevel_set *set, int order,
+                                                 int envs) {
   crafter_level_set shape;
   memset(&shape, 0, sizeof shape);
   shape.seed = set->seed;
