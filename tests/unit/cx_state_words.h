@@ -150,6 +150,38 @@ static inline uint32_t cx_word(const struct cx_field *f, long k) {
   }
 }
 
+/* Value k of field *f set from a word. */
+static inline void cx_set_word(const struct cx_field *f, long k, uint32_t word) {
+  long at = k;
+  if (f->per_floor) at = (k / f->per_floor) * f->stride + k % f->per_floor;
+  switch (f->kind) {
+  case CX_U8: ((uint8_t *)f->at)[at] = (uint8_t)word; break;
+  case CX_KEY: ((crafter_jaxkey *)f->at)->word[at] = word; break;
+  default: memcpy((char *)f->at + 4 * at, &word, 4); break;
+  }
+}
+
+/* How many words a state has. */
+static inline long cx_state_word_count(void) {
+  static crafter_cx_state s;
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int n = cx_state_fields(&s, f, names);
+  long total = 0;
+  for (int k = 0; k < n; k++) total += f[k].count;
+  return total;
+}
+
+/* *s from its words (cleared whole first). */
+static inline void cx_load_words(crafter_cx_state *s, const uint32_t *words) {
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  memset(s, 0, sizeof *s);
+  int n = cx_state_fields(s, f, names);
+  for (int k = 0; k < n; k++)
+    for (long v = 0; v < f[k].count; v++) cx_set_word(&f[k], v, *words++);
+}
+
 /* The CRC-32 of values first..first+count-1 of field *f, going on from crc. */
 static inline uint32_t cx_crc_field(uint32_t crc, const struct cx_field *f, long first,
                                     long count) {
