@@ -9,6 +9,7 @@
 #include "game/cx_env.h"
 #include "game/cx_words.h"
 #include "view/cc_render.h"
+#include "view/cx_render.h"
 #include "view/cx_text.h"
 #include "view/render.h"
 
@@ -225,6 +226,7 @@ static int cx_from_words(void *state, const uint32_t *words, char *error, size_t
   return crafter_cx_state_from_words(state, words, error, error_size);
 }
 
+static void cx_symbolic(const void *state, float *out) { crafter_cx_render_symbolic(state, out); }
 static size_t cx_text(const void *state, char *out, size_t size) {
   return crafter_cx_render_text(state, out, size);
 }
@@ -260,6 +262,8 @@ static const crafter_jgame craftax = {
     .state_words = CRAFTER_CX_STATE_WORDS,
     .to_words = cx_to_words,
     .from_words = cx_from_words,
+    .symbolic_size = CRAFTER_CX_SYMBOLIC_SIZE,
+    .symbolic = cx_symbolic,
     .text = cx_text,
 };
 

@@ -486,6 +486,10 @@ static void write_header(jsession *s) {
   uint32_t shape[3] = {0, 0, 0};
   crafter_obs_kind_shape(s->options->run.obs_kind, &params, 1, shape);
   int element = kind->element;
+  if (s->options->run.obs_kind == CRAFTER_OBS_SYMBOLIC) { /* the game's own length */
+    shape[0] = (uint32_t)s->g->symbolic_size;
+    shape[1] = shape[2] = 1;
+  }
   if (s->textures) { /* the game's pixels: rows, columns, RGB as float32 */
     shape[0] = (uint32_t)s->g->pixel_rows;
     shape[1] = (uint32_t)s->g->pixel_columns;
