@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/jaxrng.h"
+#include "kernels/kernels.h"
 #include "view/textures.h"
 
 enum {
@@ -634,38 +635,79 @@ static void draw_map(picture p, const crafter_cx_state *s, const crafter_cx_text
                    CRAFTER_CX_MAX_PLAYER_PROJECTILES, t);
 }
 
-/* The light, night and sleep of the map, in float32 as XLA compiles them
- * (cx_pixels.h says the arithmetic): the two fmaf calls are the
- * multiply-adds XLA's code generator fuses. */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* A copy for processors with FMA instructions beside the plain one,
+ * chosen when the program starts: fmaf rounds once in both, so both give
+ * the same bits; the FMA copy is several times faster. */
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
+
+/* The light, night and sleep of a run of n <= 10 pixels (rgb[3n]) of one cell,
+ * its light `light`, in float32 as XLA compiles them (cx_pixels.h says
+ * the arithmetic): the fmaf calls are the multiply-adds XLA's code
+ * generator fuses.  At night (noise not NULL) noise[n] are the static's
+ * uniform draws and weight[n] the night noise texture's values. */
+FMA_CLONES static void shade_run(float *rgb, int n, float light, float daylight, float asleep,
+                                 const float *noise, const float *weight, float intensity) {
+  /* (0, 16, 64) * 0.5 a pixel, and each pixel's static and its weight
+   * a value, so that the loops below run over values alike */
+  static const float half_tint[3 * BP] = {0, 8, 32, 0, 8, 32, 0, 8, 32, 0, 8, 32, 0, 8, 32,
+                                          0, 8, 32, 0, 8, 32, 0, 8, 32, 0, 8, 32, 0, 8, 32};
+  float value[3 * BP], mask[3 * BP];
+  if (noise)
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) {
+        value[3 * i + k] = fmaf(noise[i], 95.0f, 32.0f);
+        mask[3 * i + k] = weight[i] * intensity;
+      }
+  for (int v = 0; v < 3 * n; v++) {
+    float lit = light * rgb[v];
+    float dark = noise ? fmaf(mask[v], value[v], (1.0f - mask[v]) * lit) : lit;
+    dark = dark * 0.5f + half_tint[v];
+    rgb[v] = fmaf(daylight, lit, (1.0f - daylight) * dark) * asleep;
+  }
+}
+
+/* jax.random.uniform(key, (count,)) into out[count]: the bits of element
+ * i are the threefry2x32 hash of the counter (0, i), its two words
+ * xored, hashed CRAFTER_JAX_WIDE at a time by the kernels in use. */
+static void uniform_wide(crafter_jaxkey key, float *out, int count) {
+  uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE], x1[CRAFTER_JAX_WIDE];
+  int level = crafter_kernels_level();
+  for (int lane = 0; lane < CRAFTER_JAX_WIDE; lane++) k0[lane] = key.word[0], k1[lane] = key.word[1];
+  for (int first = 0; first < count; first += CRAFTER_JAX_WIDE) {
+    for (int lane = 0; lane < CRAFTER_JAX_WIDE; lane++) x0[lane] = 0, x1[lane] = (uint32_t)(first + lane);
+    crafter_jax_threefry2x32_wide(level, k0, k1, x0, x1);
+    for (int lane = 0; lane < CRAFTER_JAX_WIDE && first + lane < count; lane++)
+      out[first + lane] = crafter_jax_unit_of_bits(x0[lane] ^ x1[lane]);
+  }
+}
+
 static void light_map(picture p, const crafter_cx_state *s, const crafter_cx_textures *t) {
   int level = s->player_level;
   float daylight = level == 0 ? s->light_level : 1.0f;
   float intensity = fmaxf(2.0f * (0.5f - daylight), 0.0f);
   int night = intensity > 0.0f;
-  static const float half_tint[3] = {0.0f, 8.0f, 32.0f}; /* (0, 16, 64) * 0.5 */
   float asleep = s->is_sleeping ? 0.5f : 1.0f;
   float static_noise[VR * BP * VC * BP];
-  if (night) crafter_jax_uniform(s->state_rng, static_noise, VR * BP * VC * BP, 0.0f, 1.0f);
+  if (night) uniform_wide(s->state_rng, static_noise, VR * BP * VC * BP);
   for (int row = 0; row < VR; row++)
     for (int column = 0; column < VC; column++) {
       int y = s->player_position[0] + row - VR / 2, x = s->player_position[1] + column - VC / 2;
       float light = y >= 0 && y < MAP && x >= 0 && x < MAP ? s->light_map[level][y][x] : 0.0f;
-      for (int r = 0; r < BP; r++)
-        for (int c = 0; c < BP; c++) {
-          int py = row * BP + r, px = column * BP + c;
-          float *q = p[py][px];
-          float mask = 0.0f, value = 0.0f;
-          if (night) {
-            value = fmaf(static_noise[py * VC * BP + px], 95.0f, 32.0f);
-            mask = t->night_noise[py][px] * intensity;
-          }
-          for (int k = 0; k < 3; k++) {
-            float lit = light * q[k];
-            float dark = night ? fmaf(mask, value, (1.0f - mask) * lit) : lit;
-            dark = dark * 0.5f + half_tint[k];
-            q[k] = fmaf(daylight, lit, (1.0f - daylight) * dark) * asleep;
-          }
+      for (int r = 0; r < BP; r++) {
+        int py = row * BP + r, px = column * BP;
+        float *rgb = p[py][px];
+        if (daylight == 1.0f) {
+          /* fmaf(1, lit, 0 * dark) is lit: the light alone */
+          for (int k = 0; k < 3 * BP; k++) rgb[k] = light * rgb[k] * asleep;
+          continue;
         }
+        shade_run(rgb, BP, light, daylight, asleep, night ? static_noise + py * VC * BP + px : NULL,
+                  t->night_noise[py] + px, intensity);
+      }
     }
 }
 

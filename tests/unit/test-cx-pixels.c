@@ -18,8 +18,8 @@
  *       makes the world) or 0xfffffffe (C starts from the words), then
  *       STEPS actions), every state's float32 bytes on standard output
  *   test-cx-pixels --bench DIR|builtin SEED STEPS
- *       the time of a call of crafter_cx_render_pixels over the states of
- *       a random episode of STEPS steps, and of the step itself
+ *       the processor time of a call of crafter_cx_render_pixels over the
+ *       states of a random episode of STEPS steps, and of the step itself
  *   test-cx-pixels --picture DIR|builtin GOLDEN.gz STARTS.gz S N OUT.png
  *       the observation of step N of episode S of GOLDEN as an RGB PNG,
  *       each value times 255 rounded to nearest
@@ -261,7 +261,7 @@ static int episodes(const char *folder, const char *path) {
 
 static double now(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
