@@ -13,18 +13,21 @@
 # that differ and the most units in the last place they differ by must be
 # 0; the states met (floors, nights, sleep, dark cells, creatures,
 # projectiles, episode ends) are counted.  Then one unit in the last
-# place planted in a C observation must be found.
+# place planted in a C observation must be found, and the same episodes
+# drawn with the toolkit's own textures must differ from JAX's in every
+# observation.
 #
 # tests/unit-cx-pixels.t holds the renderer to JAX's episodes without JAX,
 # from CRC-32s.  Craftax writes a cache of its scaled textures into its
 # assets folder the first time it draws pixels (minutes).
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
-plan 2
+plan 3
 program=$top/tests/unit/test-cx-pixels
 if [ ! -x "$python" ]; then
   skip "Craftax is not installed (make craftax-env): the pixel observations of episodes were NOT compared with JAX's"
   skip "Craftax is not installed: a difference planted in an observation was NOT checked"
+  skip "Craftax is not installed: the toolkit's own textures were NOT told apart from Craftax's"
   finish
 fi
 count=${CRAFTAX_CX_PIXEL_EPISODES:-2}
@@ -40,4 +43,8 @@ grep -q '^planted: 1 value differs by 1 ulp at state [0-9]* row 20 column 30 cha
 status=$?
 [ $status -ne 0 ] && diag <"$scratch/log"
 ok $status "a difference planted in an observation is found: $(grep '^planted' "$scratch/log" | cut -c1-100)"
+grep -q "^own textures: \([0-9]*\) of \1 observations" "$scratch/log"
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/log"
+ok $status "drawn with the toolkit's own textures, every observation is told apart: $(grep '^own textures' "$scratch/log" | cut -c1-100)"
 finish

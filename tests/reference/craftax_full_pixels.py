@@ -32,8 +32,8 @@ and drawn by jit(env.get_obs)).
         state, ACTION -1 there, -2 for a crafted or boss first state;
         CRC zlib's CRC-32 of the observation's float32 bytes, in hex),
         gzip-compressed, into CRCS.gz; the crafted and boss first states
-        into STARTS.gz as craftax_full_steps.py --record writes records
-        (7 head words, then the state's words), for C to start from;
+        into STARTS.gz as craftax_full_steps.py --record writes its step
+        0 (7 head words, then the state's words), for C to start from;
         what the episodes met is said on standard error
     craftax_full_pixels.py --compare PROGRAM SPEC...
         SPEC is KIND:STEPS:COUNT: COUNT fresh random seeds' episodes of
@@ -46,7 +46,9 @@ and drawn by jit(env.get_obs)).
         differ, the most units in the last place, the first place;
         what the episodes met; exit 1 on a difference.  Then one unit in
         the last place planted in the program's last night observation
-        (or its last) must be found.
+        (or its last) must be found, and every observation PROGRAM draws
+        with the toolkit's own textures ('--episodes builtin FILE') must
+        differ from JAX's.
 """
 
 import gzip
@@ -141,11 +143,11 @@ def play(kind, seed, steps):
   return first, chosen, np.stack(observations), met
 
 
-def record_of(kind, seed, steps, state):
-  """The 7 head words and the state's words of an episode's first
-  state."""
+def record_of(kind, seed, n, state):
+  """The 7 head words (seed, n, the kind's word, the reset's key, 0, 0)
+  and the state's words of an episode's first state."""
   k = np.asarray(jax.random.split(jax.random.PRNGKey(seed))[1], dtype=np.uint32)
-  head = np.array([seed & 0xffffffff, steps, KINDS[kind], k[0], k[1], 0, 0], dtype=np.uint32)
+  head = np.array([seed & 0xffffffff, n, KINDS[kind], k[0], k[1], 0, 0], dtype=np.uint32)
   return head.astype('<u4').tobytes() + steps_ref.words(state).astype('<u4').tobytes()
 
 
@@ -172,7 +174,7 @@ def record(crcs_path, starts_path, argv):
       for seed in (int(s) for s in seeds.split(',')):
         first, chosen, observations, met = play(kind, seed, steps)
         if kind != 'random':
-          starts.write(record_of(kind, seed, steps, first))
+          starts.write(record_of(kind, seed, 0, first))
         crcs.write(f'# {kind} {seed} {steps}\n')
         for n, obs in enumerate(observations):
           action = (-1 if kind == 'random' else -2) if n == 0 else chosen[n - 1]
@@ -210,21 +212,24 @@ def compare(program, argv):
       first, chosen, observations, met = play(kind, seed, steps)
       jax_seconds += time.perf_counter() - started
       episodes.append((kind, seed, steps, first, chosen, observations, met))
+  theirs = np.concatenate([e[5] for e in episodes])
   with tempfile.NamedTemporaryFile(suffix='.episodes') as f:
     for kind, seed, steps, first, chosen, _, _ in episodes:
       f.write(record_of(kind, seed, steps, first))
       f.write(np.asarray(chosen, dtype='<u4').tobytes())
     f.flush()
-    done = subprocess.run([program, '--episodes', assets(), f.name], capture_output=True)
-  if done.returncode != 0:
-    print(f'{program} failed: {done.stderr.decode().strip()}')
-    return 2
-  theirs = np.concatenate([e[5] for e in episodes])
-  mine = np.frombuffer(done.stdout, dtype='<f4').copy()
-  if mine.size != theirs.size:
-    print(f'{mine.size} values from the program, not {theirs.size}')
-    return 1
-  mine = mine.reshape(theirs.shape)
+    drawn = {}
+    for textures in (assets(), 'builtin'):
+      done = subprocess.run([program, '--episodes', textures, f.name], capture_output=True)
+      if done.returncode != 0:
+        print(f'{program} failed: {done.stderr.decode().strip()}')
+        return 2
+      drawn[textures] = np.frombuffer(done.stdout, dtype='<f4').copy()
+      if drawn[textures].size != theirs.size:
+        print(f'{drawn[textures].size} values from the program, not {theirs.size}')
+        return 1
+  mine = drawn[assets()].reshape(theirs.shape)
+  own = drawn['builtin'].reshape(theirs.shape)
   met = [m for e in episodes for m in e[6]]
   for found in met:
     for k in found:
@@ -254,7 +259,10 @@ def compare(program, argv):
           f'not found so: {n} values differ by at most {most} ulp, first at {where}')
     return 1
   print(f'planted: 1 value differs by 1 ulp at state {at} row 20 column 30 channel 2, found')
-  return 0
+  told = sum(bool((a != b).any()) for a, b in zip(theirs.view(np.uint32), own.view(np.uint32)))
+  print(f'own textures: {told} of {len(met)} observations drawn with the toolkit\'s textures '
+        f'differ from JAX\'s')
+  return 0 if told == len(met) else 1
 
 
 def main(argv):

@@ -7,7 +7,9 @@
 #define CRAFTER_TEST_CX_STATE_WORDS_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "base/bytes.h"
 #include "game/cx_worldgen.h"
@@ -189,6 +191,61 @@ static inline void cx_state_hashes(const crafter_cx_state *s, uint32_t *whole,
     }
     floors[floor] = crc;
   }
+}
+
+/* Value k of field *f set to a word. */
+static inline void cx_set_word(const struct cx_field *f, long k, uint32_t word) {
+  long at = k;
+  if (f->per_floor) at = (k / f->per_floor) * f->stride + k % f->per_floor;
+  switch (f->kind) {
+  case CX_U8: ((uint8_t *)f->at)[at] = (uint8_t)word; break;
+  case CX_KEY: ((crafter_jaxkey *)f->at)->word[at] = word; break;
+  default: memcpy((char *)f->at + 4 * at, &word, 4); break;
+  }
+}
+
+/* How many words a state is. */
+static inline long cx_state_word_count(void) {
+  static crafter_cx_state s;
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  int n = cx_state_fields(&s, f, names);
+  long total = 0;
+  for (int k = 0; k < n; k++) total += f[k].count;
+  return total;
+}
+
+/* *s from its words (cleared whole first). */
+static inline void cx_load_words(crafter_cx_state *s, const uint32_t *words) {
+  struct cx_field f[CX_FIELDS];
+  char names[CX_FIELDS][48];
+  memset(s, 0, sizeof *s);
+  int n = cx_state_fields(s, f, names);
+  for (int k = 0; k < n; k++)
+    for (long v = 0; v < f[k].count; v++) cx_set_word(&f[k], v, *words++);
+}
+
+/* A record of tests/reference/craftax_full_steps.py --record: seven head
+ * words (seed, step, action, the step's key, reward, done), then the
+ * state's words. */
+enum { CX_HEAD_WORDS = 7 };
+
+/* The first state (step 0) of `seed` from a gzip file of records, into
+ * *s; 0, or -1 when the file holds none. */
+static inline int cx_crafted_start(const char *starts, long seed, crafter_cx_state *s) {
+  gzFile in = starts ? gzopen(starts, "rb") : NULL;
+  if (!in) return -1;
+  long per = CX_HEAD_WORDS + cx_state_word_count();
+  uint32_t *record = malloc(4 * (size_t)per);
+  int found = -1;
+  while (found != 0 && gzread(in, record, 4 * (unsigned)per) == 4 * per)
+    if (record[0] == (uint32_t)seed && record[1] == 0) {
+      cx_load_words(s, record + CX_HEAD_WORDS);
+      found = 0;
+    }
+  gzclose(in);
+  free(record);
+  return found;
 }
 
 #endif

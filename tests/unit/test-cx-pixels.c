@@ -52,8 +52,6 @@
 #include "view/cx_pixels.h"
 #include "view/textures.h"
 
-enum { HEAD_WORDS = 7 };
-
 static float pixels[CRAFTER_CX_PIXELS_SIZE];
 
 static int load(crafter_cx_textures *t, const char *folder) {
@@ -73,51 +71,6 @@ static uint32_t crc_of(const float *values) {
                 bytes[4 * k + 2] = (uint8_t)(bits >> 16), bytes[4 * k + 3] = (uint8_t)(bits >> 24);
   }
   return crafter_crc32_update(0, bytes, sizeof bytes);
-}
-
-static long state_words(void) {
-  static crafter_cx_state s;
-  struct cx_field f[CX_FIELDS];
-  char names[CX_FIELDS][48];
-  int n = cx_state_fields(&s, f, names);
-  long total = 0;
-  for (int k = 0; k < n; k++) total += f[k].count;
-  return total;
-}
-
-static void load_words(crafter_cx_state *s, const uint32_t *words) {
-  struct cx_field f[CX_FIELDS];
-  char names[CX_FIELDS][48];
-  memset(s, 0, sizeof *s);
-  int n = cx_state_fields(s, f, names);
-  for (int k = 0; k < n; k++)
-    for (long v = 0; v < f[k].count; v++) {
-      long i = v;
-      if (f[k].per_floor) i = (v / f[k].per_floor) * f[k].stride + v % f[k].per_floor;
-      uint32_t word = *words++;
-      switch (f[k].kind) {
-      case CX_U8: ((uint8_t *)f[k].at)[i] = (uint8_t)word; break;
-      case CX_KEY: ((crafter_jaxkey *)f[k].at)->word[i] = word; break;
-      default: memcpy((char *)f[k].at + 4 * i, &word, 4); break;
-      }
-    }
-}
-
-/* The crafted first state of `seed` from a file of records; 0, or -1. */
-static int crafted_start(const char *starts, long seed, crafter_cx_state *s) {
-  gzFile in = gzopen(starts, "rb");
-  if (!in) return -1;
-  long per = HEAD_WORDS + state_words();
-  uint32_t *record = malloc(4 * (size_t)per);
-  int found = -1;
-  while (found != 0 && gzread(in, record, 4 * (unsigned)per) == 4 * per)
-    if (record[0] == (uint32_t)seed) {
-      load_words(s, record + HEAD_WORDS);
-      found = 0;
-    }
-  gzclose(in);
-  free(record);
-  return found;
 }
 
 /* One golden line: 1 read, 0 a comment or blank, -1 the end. */
@@ -178,7 +131,7 @@ static int golden(const char *folder, const char *path, const char *starts) {
       current = seed, states = 0, equal = 0, alive = 1, first[0] = 0;
       crafter_jaxkey reset = crafter_cx_schedule_start(seed, &key);
       if (action == -2) {
-        if (crafted_start(starts, seed, &s) != 0) {
+        if (cx_crafted_start(starts, seed, &s) != 0) {
           snprintf(first, sizeof first, "no crafted first state of seed %ld in %s", seed, starts);
           alive = 0;
         }
@@ -228,7 +181,7 @@ static int episodes(const char *folder, const char *path) {
     fprintf(stderr, "test-cx-pixels: cannot open %s\n", path);
     return 2;
   }
-  long per = HEAD_WORDS + state_words();
+  long per = CX_HEAD_WORDS + cx_state_word_count();
   uint32_t *record = malloc(4 * (size_t)per);
   static crafter_cx_state s;
   while (fread(record, 4, (size_t)per, in) == (size_t)per) {
@@ -236,7 +189,7 @@ static int episodes(const char *folder, const char *path) {
     crafter_jaxkey key;
     crafter_jaxkey reset = crafter_cx_schedule_start(seed, &key);
     if (record[2] == 0xfffffffeU)
-      load_words(&s, record + HEAD_WORDS);
+      cx_load_words(&s, record + CX_HEAD_WORDS);
     else
       crafter_cx_generate_world(crafter_cx_world_key(CRAFTER_CX_PIXELS_ENV, reset), &s);
     crafter_cx_render_pixels(&s, &t, pixels);
@@ -313,7 +266,7 @@ static int picture(const char *folder, const char *path, const char *starts, lon
     if (status == 0 || seed != want_seed) continue;
     if (n == 0) {
       crafter_jaxkey reset = crafter_cx_schedule_start(seed, &key);
-      if (action == -2 ? crafted_start(starts, seed, &s) != 0 : 0) return 2;
+      if (action == -2 ? cx_crafted_start(starts, seed, &s) != 0 : 0) return 2;
       if (action != -2) crafter_cx_generate_world(crafter_cx_world_key(CRAFTER_CX_PIXELS_ENV, reset), &s);
     } else {
       float reward;
