@@ -3,7 +3,10 @@
 # against JAX itself, where the reference is installed (make craftax-env,
 # or CRAFTAX_ENV naming a virtual environment with craftax), drawn with the
 # textures the C loader reads and scales from the installed craftax's
-# assets folder: fresh random seeds' episodes of random actions
+# assets folder.  First those textures against Craftax's own scaled ones,
+# every kind (blocks, items, the player, creatures, projectiles, icons,
+# enchantments, digits, the night noise), value for value.  Then fresh
+# random seeds' episodes of random actions
 # (CRAFTAX_CX_PIXEL_EPISODES, default 2, of CRAFTAX_CX_PIXEL_STEPS, default
 # 300), as many crafted first states on floor S mod 9 with every item,
 # potion and book (100 steps) and beside the boss (60 steps, DO seven in
@@ -22,14 +25,19 @@
 # assets folder the first time it draws pixels (minutes).
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
-plan 3
+plan 4
 program=$top/tests/unit/test-cx-pixels
 if [ ! -x "$python" ]; then
-  skip "Craftax is not installed (make craftax-env): the pixel observations of episodes were NOT compared with JAX's"
+  skip "Craftax is not installed (make craftax-env): the scaled textures were NOT compared with Craftax's"
+  skip "Craftax is not installed: the pixel observations of episodes were NOT compared with JAX's"
   skip "Craftax is not installed: a difference planted in an observation was NOT checked"
   skip "Craftax is not installed: the toolkit's own textures were NOT told apart from Craftax's"
   finish
 fi
+"$python" "$top/tests/reference/craftax_full_pixels.py" --textures "$program" >"$scratch/textures" 2>&1
+status=$?
+[ $status -ne 0 ] && diag <"$scratch/textures"
+ok $status "the C loader's scaled textures are Craftax's: $(tail -n 1 "$scratch/textures" | cut -c1-100)"
 count=${CRAFTAX_CX_PIXEL_EPISODES:-2}
 steps=${CRAFTAX_CX_PIXEL_STEPS:-300}
 "$python" "$top/tests/reference/craftax_full_pixels.py" --compare "$program" \

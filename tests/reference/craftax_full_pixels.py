@@ -35,6 +35,12 @@ and drawn by jit(env.get_obs)).
         into STARTS.gz as craftax_full_steps.py --record writes its step
         0 (7 head words, then the state's words), for C to start from;
         what the episodes met is said on standard error
+    craftax_full_pixels.py --textures PROGRAM
+        PROGRAM's '--textures ASSETS' output, the C loader's scaled
+        textures (crafter_cx_textures' float32 values in the order of its
+        fields), against Craftax's own (load_all_textures, made and
+        cached at its first use), texture by texture; exit 1 on a
+        difference
     craftax_full_pixels.py --compare PROGRAM SPEC...
         SPEC is KIND:STEPS:COUNT: COUNT fresh random seeds' episodes of
         that kind, every observation JAX returns against PROGRAM's
@@ -265,12 +271,91 @@ def compare(program, argv):
   return 0 if told == len(met) else 1
 
 
+def texture_cache():
+  """Craftax's own scaled textures at the agent's block size, as its
+  renderer uses them (made and cached by load_all_textures)."""
+  return constants.load_all_textures()[constants.BLOCK_PIXEL_SIZE_AGENT]
+
+
+def compare_textures(program):
+  """PROGRAM's '--textures ASSETS' output (the C loader's scaled
+  textures, crafter_cx_textures as float32 values in its fields' order)
+  against Craftax's, texture by texture."""
+  done = subprocess.run([program, '--textures', assets()], capture_output=True)
+  if done.returncode != 0:
+    print(f'{program} failed: {done.stderr.decode().strip()}')
+    return 2
+  mine = np.frombuffer(done.stdout, dtype='<f4')
+  t = {k: np.asarray(v).astype(np.float32) for k, v in texture_cache().items()
+       if hasattr(v, 'dtype')}
+  at = [0]
+
+  def take(shape):
+    n = int(np.prod(shape))
+    out = mine[at[0]:at[0] + n].reshape(shape)
+    at[0] += n
+    return out
+
+  def sprites(n):
+    pairs = [(take((10, 10, 3)), take((10, 10))) for _ in range(n)]
+    return np.stack([p[0] for p in pairs]), np.stack([p[1] for p in pairs])
+
+  pairs = []
+  pairs.append(('blocks', take((37, 10, 10, 3)), t['full_map_block_textures'][:, :10, :10]))
+  pairs.append(('blocks in the inventory', take((37, 8, 8, 3)), t['smaller_block_textures']))
+  rgb, alpha = sprites(5)
+  items = t['full_map_item_textures'][:, :10, :10]
+  pairs += [('items', rgb[1:], items[1:, :, :, :3]), ('items\' alpha', alpha[1:], items[1:, :, :, 3])]
+  rgb, alpha = sprites(5)
+  pairs += [('the player', rgb, t['full_map_player_textures'][:, 40:50, 50:60]),
+            ('the player\'s alpha', alpha, t['full_map_player_textures_alpha'][:, 40:50, 50:60, 0])]
+  for name, n in (('melee_mob', 8), ('passive_mob', 3), ('ranged_mob', 8), ('projectile', 8)):
+    rgb, alpha = sprites(n)
+    pairs += [(name, rgb, t[name + '_textures']),
+              (name + ' alpha', alpha, t[name + '_texture_alphas'][..., 0])]
+  icons = take((38, 8, 8, 3))
+  for i, name in enumerate(['health', 'hunger', 'thirst', 'energy', 'mana', 'sapling', 'torch_inv',
+                            None, 'book', 'fireball_inv', 'iceball_inv', 'xp', 'dex', 'str',
+                            'int']):
+    if name:
+      pairs.append((name, icons[i], t[name + '_texture']))
+  pairs += [('bow', icons[7], t['bow_textures'][1]),
+            ('arrow', icons[15], t['player_projectile_textures'][0]),
+            ('pickaxes', icons[16:20], t['pickaxe_textures'][1:]),
+            ('swords', icons[20:24], t['sword_textures'][1:]),
+            ('armour', icons[24:32].reshape(2, 4, 8, 8, 3), t['armour_textures'][1:]),
+            ('potions', icons[32:38], t['potion_textures'])]
+  overlays = take((12, 8, 8, 4))
+  pairs += [('sword enchantments', overlays[0:2], t['sword_enchantment_textures'][1:]),
+            ('arrow enchantments', overlays[2:4], t['arrow_enchantment_textures'][1:]),
+            ('armour enchantments', overlays[4:].reshape(2, 4, 8, 8, 4),
+             t['armour_enchantment_textures'][1:])]
+  digits, digit_alpha, zero, zero_alpha = take((10, 4, 4, 3)), take((10, 4, 4)), take((4, 4, 3)), \
+      take((4, 4))
+  pairs += [('digits', digits, t['number_textures']),
+            ('digits\' alpha', digit_alpha, t['number_textures_alpha'][..., 0]),
+            ('0', zero, t['number_textures_with_zero'][0]),
+            ('0\'s alpha', zero_alpha, t['number_textures_alpha_with_zero'][0, ..., 0]),
+            ('night noise', take((90, 110)), t['night_noise_intensity_texture'][..., 0])]
+  if at[0] != mine.size:
+    print(f'{mine.size} values from the program, {at[0]} expected')
+    return 1
+  wrong = [name for name, a, b in pairs if a.shape != b.shape or (a != b).any()]
+  if wrong:
+    print(f'{len(wrong)} of {len(pairs)} kinds of texture differ from Craftax\'s: {", ".join(wrong)}')
+    return 1
+  print(f'{len(pairs)} kinds of texture, {at[0]} values, equal to Craftax\'s')
+  return 0
+
+
 def main(argv):
   if argv == ['--assets']:
     print(assets())
     return 0
   if len(argv) >= 4 and argv[0] == '--record':
     return record(argv[1], argv[2], argv[3:])
+  if len(argv) == 2 and argv[0] == '--textures':
+    return compare_textures(argv[1])
   if len(argv) >= 3 and argv[0] == '--compare':
     return compare(argv[1], argv[2:])
   print(__doc__, file=sys.stderr)

@@ -17,6 +17,9 @@
  *       record of its first state, head words S, STEPS, 0xffffffff (C
  *       makes the world) or 0xfffffffe (C starts from the words), then
  *       STEPS actions), every state's float32 bytes on standard output
+ *   test-cx-pixels --textures DIR|builtin
+ *       the scaled textures, crafter_cx_textures' float32 values in the
+ *       order of its fields, on standard output
  *   test-cx-pixels --bench DIR|builtin SEED STEPS
  *       the processor time of a call of crafter_cx_render_pixels over the
  *       states of a random episode of STEPS steps, and of the step itself
@@ -289,13 +292,22 @@ static int picture(const char *folder, const char *path, const char *starts, lon
   return 0;
 }
 
+static int textures(const char *folder) {
+  static crafter_cx_textures t;
+  _Static_assert(sizeof t % sizeof(float) == 0, "the textures are float32 values alone");
+  if (load(&t, folder) != 0) return 2;
+  return fwrite(&t, sizeof t, 1, stdout) == 1 && fflush(stdout) == 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv) {
   if (argc == 5 && strcmp(argv[1], "--golden") == 0) return golden(argv[2], argv[3], argv[4]);
   if (argc == 4 && strcmp(argv[1], "--episodes") == 0) return episodes(argv[2], argv[3]);
+  if (argc == 3 && strcmp(argv[1], "--textures") == 0) return textures(argv[2]);
   if (argc == 5 && strcmp(argv[1], "--bench") == 0) return bench(argv[2], atol(argv[3]), atol(argv[4]));
   if (argc == 8 && strcmp(argv[1], "--picture") == 0)
     return picture(argv[2], argv[3], argv[4], atol(argv[5]), atol(argv[6]), argv[7]);
   fprintf(stderr, "usage: test-cx-pixels --golden DIR GOLDEN.gz STARTS.gz | --episodes DIR FILE |\n"
+                  "       --textures DIR|builtin |\n"
                   "       --bench DIR|builtin SEED STEPS |\n"
                   "       --picture DIR|builtin GOLDEN.gz STARTS.gz S N OUT.png\n");
   return 2;
