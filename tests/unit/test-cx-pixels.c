@@ -87,22 +87,45 @@ static int golden_line(gzFile in, long *seed, long *n, long *action, uint32_t *c
 }
 
 struct met {
-  long states, nights, asleep, dark, floors[CRAFTER_CX_LEVELS];
+  long states, nights, asleep, dark, torches, ladders, boss, creatures, projectiles, enchanted,
+      floors[CRAFTER_CX_LEVELS];
 };
 
+static int in_view(const crafter_cx_state *s, const int32_t position[2]) {
+  return abs(position[0] - s->player_position[0]) <= 4 && abs(position[1] - s->player_position[1]) <= 5;
+}
+
+static int mobs_in_view(const crafter_cx_state *s, const crafter_cx_mobs *m, int slots) {
+  for (int k = 0; k < slots; k++)
+    if (m->mask[s->player_level][k] && in_view(s, m->position[s->player_level][k])) return 1;
+  return 0;
+}
+
+/* What a state shows, counted for the summary. */
 static void count(struct met *m, const crafter_cx_state *s) {
+  int level = s->player_level, dark = 0, torch = 0, ladder = 0, boss = 0;
   m->states++;
-  m->nights += s->player_level == 0 && s->light_level < 0.5f;
+  m->nights += level == 0 && s->light_level < 0.5f;
   m->asleep += s->is_sleeping != 0;
-  m->floors[s->player_level]++;
+  m->floors[level]++;
   for (int r = -4; r <= 4; r++)
     for (int c = -5; c <= 5; c++) {
       int y = s->player_position[0] + r, x = s->player_position[1] + c;
-      if (y >= 0 && y < 48 && x >= 0 && x < 48 && s->light_map[s->player_level][y][x] < 1.0f) {
-        m->dark++;
-        return;
-      }
+      if (y < 0 || y >= 48 || x < 0 || x >= 48) continue;
+      dark |= s->light_map[level][y][x] < 1.0f;
+      torch |= s->item_map[level][y][x] == CRAFTER_CX_ITEM_TORCH;
+      ladder |= s->item_map[level][y][x] >= CRAFTER_CX_ITEM_LADDER_DOWN;
+      boss |= s->map[level][y][x] == CRAFTER_CX_NECROMANCER;
     }
+  m->dark += dark, m->torches += torch, m->ladders += ladder, m->boss += boss;
+  m->creatures += mobs_in_view(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS) ||
+                  mobs_in_view(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS) ||
+                  mobs_in_view(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS);
+  m->projectiles += mobs_in_view(s, &s->mob_projectiles, CRAFTER_CX_MAX_MOB_PROJECTILES) ||
+                    mobs_in_view(s, &s->player_projectiles, CRAFTER_CX_MAX_PLAYER_PROJECTILES);
+  int enchanted = s->sword_enchantment > 0 || (s->bow_enchantment > 0 && s->inventory.arrows > 0);
+  for (int i = 0; i < CRAFTER_CX_ARMOUR; i++) enchanted |= s->armour_enchantments[i] > 0;
+  m->enchanted += enchanted;
 }
 
 static int golden(const char *folder, const char *path, const char *starts) {
@@ -169,8 +192,10 @@ static int golden(const char *folder, const char *path, const char *starts) {
   gzclose(in);
   ok(own_differ == total, "drawn with the toolkit's own textures, %ld of %ld observations differ from JAX's",
      own_differ, total);
-  printf("# %ld states: %ld at night, %ld asleep, %ld with dark cells in view; by floor:", met.states,
-         met.nights, met.asleep, met.dark);
+  printf("# %ld states: %ld at night, %ld asleep; in view %ld with dark cells, %ld torches, %ld "
+         "ladders, %ld the necromancer, %ld creatures, %ld projectiles; %ld enchanted; by floor:",
+         met.states, met.nights, met.asleep, met.dark, met.torches, met.ladders, met.boss,
+         met.creatures, met.projectiles, met.enchanted);
   for (int f = 0; f < CRAFTER_CX_LEVELS; f++) printf(" %ld", met.floors[f]);
   printf("\n");
   return tap_done();
