@@ -9,8 +9,8 @@
 # random seeds' episodes of random actions
 # (CRAFTAX_CX_PIXEL_EPISODES, default 2, of CRAFTAX_CX_PIXEL_STEPS, default
 # 300), as many crafted first states on floor S mod 9 with every item,
-# potion and book (100 steps) and beside the boss (60 steps, DO seven in
-# ten), every observation jit(env.step) of Craftax-Pixels-v1 returns
+# potion and book (100 steps), beside the boss (60 steps, DO seven in
+# ten) and beside it with its floor lit (60 steps), every observation jit(env.step) of Craftax-Pixels-v1 returns
 # against the C env's states drawn by the C renderer
 # (tests/reference/craftax_full_pixels.py --compare): the number of values
 # that differ and the most units in the last place they differ by must be
@@ -41,7 +41,7 @@ ok $status "the C loader's scaled textures are Craftax's: $(tail -n 1 "$scratch/
 count=${CRAFTAX_CX_PIXEL_EPISODES:-2}
 steps=${CRAFTAX_CX_PIXEL_STEPS:-300}
 "$python" "$top/tests/reference/craftax_full_pixels.py" --compare "$program" \
-  "random:$steps:$count" "crafted:100:$count" "boss:60:$count" >"$scratch/log" 2>&1
+  "random:$steps:$count" "crafted:100:$count" "boss:60:$count" "lit:60:$count" >"$scratch/log" 2>&1
 status=$?
 [ $status -ne 0 ] && diag <"$scratch/log"
 grep -q '^[0-9]* observations of [0-9]* episodes equal' "$scratch/log" || status=1

@@ -4,7 +4,8 @@
 # 1,000 steps (days, nights, sleep, deaths and the next episode's first
 # state), and of crafted first states on every floor (200 random steps
 # each, with every item, potion and book) and beside the boss (150
-# steps, DO seven in ten), against the CRC-32s of the observations JAX's
+# steps, DO seven in ten; its floor dark, and lit so that the
+# necromancer is seen), against the CRC-32s of the observations JAX's
 # jit(env.step) returned (tests/data/craftax/cx-pixels.txt.gz, the
 # crafted first states in cx-pixel-starts.gz; tests/unit/test-cx-pixels.c
 # says how they were recorded).  The same observations drawn with the

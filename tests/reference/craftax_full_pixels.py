@@ -20,6 +20,10 @@ KIND is one of
              and the tables around the player; random actions
     boss     craftax_full_steps.boss(): beside the necromancer on the boss
              floor; DO seven steps in ten, the rest random
+    lit      the boss's first state with its floor lit (light_map 1
+             everywhere: the floor is dark around the necromancer) and
+             food, drink and energy full, so that the necromancer, its
+             waves and their projectiles are seen; the boss's actions
 
 (the crafted and boss first states are made from this env's first state,
 and drawn by jit(env.get_obs)).
@@ -71,6 +75,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
 
 import craftax_full_steps as steps_ref  # noqa: E402  (with craftax_worlds' stand-ins)
 import craftax.craftax.constants as constants  # noqa: E402
@@ -81,7 +86,7 @@ RESET = jax.jit(ENV.reset)
 STEP = jax.jit(ENV.step)
 OBS = jax.jit(ENV.get_obs)
 SHAPE = (130, 110, 3)
-KINDS = {'random': 0xffffffff, 'crafted': 0xfffffffe, 'boss': 0xfffffffe}
+KINDS = {'random': 0xffffffff, 'crafted': 0xfffffffe, 'boss': 0xfffffffe, 'lit': 0xfffffffe}
 
 
 def assets():
@@ -119,6 +124,9 @@ def met_in(state, done):
     found.add('creatures')
   if visible(state.mob_projectiles) or visible(state.player_projectiles):
     found.add('projectiles')
+  near = np.asarray(state.map[level])[max(r - 4, 0):r + 5, max(c - 5, 0):c + 6]
+  if (near == 32).any():
+    found.add('necromancer')
   if done:
     found.add('ended')
   return found
@@ -133,8 +141,11 @@ def play(kind, seed, steps):
   chosen = steps_ref.actions(seed, steps, 'random')
   if kind == 'crafted':
     state = steps_ref.crafted(state, seed)
-  elif kind == 'boss':
+  elif kind in ('boss', 'lit'):
     state = steps_ref.boss(state, seed)
+    if kind == 'lit':
+      state = state.replace(light_map=state.light_map.at[8].set(1.0), player_food=jnp.int32(9),
+                            player_drink=jnp.int32(9), player_energy=jnp.int32(9))
     strike = np.random.default_rng(seed).random(steps) < 0.7
     chosen = [5 if hit else a for hit, a in zip(strike, chosen)]
   if kind != 'random':

@@ -36,7 +36,7 @@
  * 1.6.1, jax and jaxlib 0.10.1, in a virtual environment VENV):
  *
  *   VENV/bin/python tests/reference/craftax_full_pixels.py --record \
- *       cx-pixels.txt.gz cx-pixel-starts.gz boss:150:6,7 \
+ *       cx-pixels.txt.gz cx-pixel-starts.gz boss:150:6,7 lit:150:8,9,27 \
  *       crafted:200:18,19,20,21,22,23,24,25,26 random:1000:10,11,12
  *
  * No expected value is written here: all come from the files. */
@@ -115,7 +115,7 @@ static void count(struct met *m, const crafter_cx_state *s) {
       dark |= s->light_map[level][y][x] < 1.0f;
       torch |= s->item_map[level][y][x] == CRAFTER_CX_ITEM_TORCH;
       ladder |= s->item_map[level][y][x] >= CRAFTER_CX_ITEM_LADDER_DOWN;
-      boss |= s->map[level][y][x] == CRAFTER_CX_NECROMANCER;
+      boss |= s->map[level][y][x] == CRAFTER_CX_NECROMANCER && s->light_map[level][y][x] > 0.0f;
     }
   m->dark += dark, m->torches += torch, m->ladders += ladder, m->boss += boss;
   m->creatures += mobs_in_view(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS) ||
@@ -193,7 +193,7 @@ static int golden(const char *folder, const char *path, const char *starts) {
   ok(own_differ == total, "drawn with the toolkit's own textures, %ld of %ld observations differ from JAX's",
      own_differ, total);
   printf("# %ld states: %ld at night, %ld asleep; in view %ld with dark cells, %ld torches, %ld "
-         "ladders, %ld the necromancer, %ld creatures, %ld projectiles; %ld enchanted; by floor:",
+         "ladders, %ld the necromancer lit, %ld creatures, %ld projectiles; %ld enchanted; by floor:",
          met.states, met.nights, met.asleep, met.dark, met.torches, met.ladders, met.boss,
          met.creatures, met.projectiles, met.enchanted);
   for (int f = 0; f < CRAFTER_CX_LEVELS; f++) printf(" %ld", met.floors[f]);
