@@ -26,7 +26,7 @@ LIB_MODULES = \
 	base/terminal base/cli base/gnuplot base/memory base/pool \
 	kernels/noise kernels/rng kernels/jaxrng kernels/kernels \
 	game/world game/worldgen game/cc_worldgen game/cx_worldgen game/cx_words game/cx_game game/cc_game game/game game/config game/tasks game/env game/cc_env game/cc_words game/cx_env game/games \
-	view/render view/cc_render view/cx_render view/cx_text view/textures view/obskind view/balrog view/video view/builtin_textures \
+	view/render view/cc_render view/cx_render view/cx_text view/cx_pixels view/textures view/obskind view/balrog view/video view/builtin_textures \
 	run/episode run/batch run/state run/traj run/traj_format run/traj_writer run/traj_reader \
 	run/recording run/proto run/worldfile run/levels run/run run/envopts run/jgame run/jstate run/jlevels run/jbatch run/cc_state \
 	tools/input tools/session tools/jsession tools/dataset tools/score tools/score_report tools/score_plot tools/score_main \
@@ -54,7 +54,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-obskind tests/unit/test-jaxrng tests/unit/test-craftax-worldgen \
 	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games tests/unit/test-cc-state \
 	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game \
-	tests/unit/test-cx-words tests/unit/test-cx-text tests/unit/test-cx-render
+	tests/unit/test-cx-words tests/unit/test-cx-text tests/unit/test-cx-render tests/unit/test-cx-pixels
 TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
@@ -263,10 +263,13 @@ $(BALROG_ENV)/.installed: tests/reference/requirements-balrog.txt
 CRAFTAX_SEEDS ?= 1000
 CRAFTAX_STEPS ?= 1000
 check-craftax-reference: $(PROGRAMS) $(UNIT_TESTS) craftax-env
+	CRAFTAX_FULL_LIVE=1 \
 	CRAFTAX_WORLDS=$(CRAFTAX_SEEDS) CRAFTAX_OBS=$(CRAFTAX_SEEDS) CRAFTAX_CX_WORLDS=$(CRAFTAX_SEEDS) \
 	CRAFTAX_EPISODES=$$(( $(CRAFTAX_SEEDS) / 10 )) CRAFTAX_EPISODE_STEPS=$(CRAFTAX_STEPS) \
 	  prove tests/jaxrng.t tests/craftax-worlds.t tests/craftax-obs.t tests/craftax-pixels.t \
-	  tests/craftax-episodes.t tests/cx-worlds.t tests/cx-steps.t tests/cx-obs.t
+	  tests/craftax-episodes.t tests/cx-worlds.t tests/cx-steps.t tests/cx-obs.t tests/cx-pixels.t \
+	  tests/cx-state.t
+
 
 check-reference: $(PROGRAMS) $(TEST_TOOLS) reference-env
 	$(REFERENCE_ENV)/bin/python tests/reference/fuzz.py --budget $(REFERENCE_BUDGET) \

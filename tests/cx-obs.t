@@ -14,6 +14,7 @@
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
 plan 2
+craftax_full_live_or_skip 2 "Craftax's symbolic observations"
 program=$top/tests/unit/test-cx-render
 if [ ! -x "$python" ]; then
   skip "Craftax is not installed (make craftax-env): observations were NOT compared with JAX's"

@@ -13,6 +13,7 @@
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
 plan 3
+craftax_full_live_or_skip 3 "Craftax's steps"
 program=$top/tests/unit/test-cx-game
 if [ ! -x "$python" ]; then
   skip "Craftax is not installed (make craftax-env): random episodes were NOT compared with JAX's"

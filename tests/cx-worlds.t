@@ -12,6 +12,7 @@
 . "$(dirname "$0")/tap.sh"
 . "$top/tests/craftax-live.sh"
 plan 2
+craftax_full_live_or_skip 2 "Craftax's nine-floor worlds"
 program=$top/tests/unit/test-cx-worldgen
 craftax_or_skip "Craftax's nine-floor worlds"
 

@@ -1309,14 +1309,22 @@ int crafter_cx_game_over(const crafter_cx_state *s) {
          s->boss_progress >= LEVELS - 1;
 }
 
-int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
-                        int *done) {
+crafter_jaxkey crafter_cx_world_key(enum crafter_cx_env_kind kind, crafter_jaxkey key) {
+  return kind == CRAFTER_CX_PIXELS_ENV ? key : crafter_jax_split_inline(key, 1);
+}
+
+int crafter_cx_env_step_of(enum crafter_cx_env_kind kind, crafter_cx_state *state,
+                           crafter_jaxkey key, int action, float *reward, int *done) {
   *reward = crafter_cx_game_step(state, crafter_jax_split_inline(key, 0), action);
   *done = crafter_cx_game_over(state);
-  /* reset_env(key_reset) hands generate_world split(key_reset)[1] */
-  crafter_jaxkey world_key = crafter_jax_split_inline(crafter_jax_split_inline(key, 1), 1);
+  crafter_jaxkey world_key = crafter_cx_world_key(kind, crafter_jax_split_inline(key, 1));
   if (*done && crafter_cx_generate_world(world_key, state) != 0) return -1;
   return 0;
+}
+
+int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
+                        int *done) {
+  return crafter_cx_env_step_of(CRAFTER_CX_SYMBOLIC_ENV, state, key, action, reward, done);
 }
 
 crafter_jaxkey crafter_cx_schedule_start(int64_t seed, crafter_jaxkey *key) {

@@ -86,4 +86,19 @@ int crafter_cx_game_over(const crafter_cx_state *state);
 int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done);
 
+/* Craftax's two envs reset differently: Craftax-Symbolic-v1's reset_env
+ * hands generate_world split(key)[1], Craftax-Pixels-v1's hands it the
+ * key itself, so a seed's worlds are not the same in both. */
+enum crafter_cx_env_kind { CRAFTER_CX_SYMBOLIC_ENV = 0, CRAFTER_CX_PIXELS_ENV = 1 };
+
+/* The key generate_world is given by the reset_env of the env `kind`
+ * given `key`. */
+crafter_jaxkey crafter_cx_world_key(enum crafter_cx_env_kind kind, crafter_jaxkey key);
+
+/* crafter_cx_env_step of the env `kind`: the same step; the next
+ * episode's first state made as that env's reset_env(key_reset) makes
+ * it.  crafter_cx_env_step is the symbolic env's. */
+int crafter_cx_env_step_of(enum crafter_cx_env_kind kind, crafter_cx_state *state,
+                           crafter_jaxkey key, int action, float *reward, int *done);
+
 #endif

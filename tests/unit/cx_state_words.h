@@ -7,7 +7,9 @@
 #define CRAFTER_TEST_CX_STATE_WORDS_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "base/bytes.h"
 #include "game/cx_worldgen.h"
@@ -221,6 +223,29 @@ static inline void cx_state_hashes(const crafter_cx_state *s, uint32_t *whole,
     }
     floors[floor] = crc;
   }
+}
+
+/* A record of tests/reference/craftax_full_steps.py --record: seven head
+ * words (seed, step, action, the step's key, reward, done), then the
+ * state's words. */
+enum { CX_HEAD_WORDS = 7 };
+
+/* The first state (step 0) of `seed` from a gzip file of records, into
+ * *s; 0, or -1 when the file holds none. */
+static inline int cx_crafted_start(const char *starts, long seed, crafter_cx_state *s) {
+  gzFile in = starts ? gzopen(starts, "rb") : NULL;
+  if (!in) return -1;
+  long per = CX_HEAD_WORDS + cx_state_word_count();
+  uint32_t *record = malloc(4 * (size_t)per);
+  int found = -1;
+  while (found != 0 && gzread(in, record, 4 * (unsigned)per) == 4 * per)
+    if (record[0] == (uint32_t)seed && record[1] == 0) {
+      cx_load_words(s, record + CX_HEAD_WORDS);
+      found = 0;
+    }
+  gzclose(in);
+  free(record);
+  return found;
 }
 
 #endif

@@ -56,8 +56,6 @@
 #include "game/cx_game.h"
 #include "tap.h"
 
-enum { HEAD_WORDS = 7 };
-
 /* The first difference between *s and words: field and index into what
  * (empty when equal); the count of fields that differ. */
 static int first_difference(const crafter_cx_state *s, const uint32_t *words, char *what,
@@ -88,7 +86,7 @@ static int jax_file(const char *path) {
     fprintf(stderr, "test-cx-game: cannot open %s\n", path);
     return 2;
   }
-  long per = HEAD_WORDS + cx_state_word_count();
+  long per = CX_HEAD_WORDS + cx_state_word_count();
   uint32_t *prev = malloc(4 * (size_t)per), *cur = malloc(4 * (size_t)per);
   static crafter_cx_state replay, from_jax, after;
   int unlocked[CRAFTER_CX_ACHIEVEMENTS] = {0}, floors = 0;
@@ -102,7 +100,7 @@ static int jax_file(const char *path) {
   char what[256];
   while (gzread(in, cur, 4 * (unsigned)per) == 4 * per) {
     uint32_t seed = cur[0], n = cur[1], action = cur[2];
-    const uint32_t *words = cur + HEAD_WORDS;
+    const uint32_t *words = cur + CX_HEAD_WORDS;
     if (n == 0) {
       if (seeds && replay_alive) replay_equal_seeds++;
       seeds++;
@@ -127,7 +125,7 @@ static int jax_file(const char *path) {
       int done;
       uint32_t rbits;
       /* from JAX's state before */
-      cx_load_words(&from_jax, prev + HEAD_WORDS);
+      cx_load_words(&from_jax, prev + CX_HEAD_WORDS);
       cx_load_words(&after, words);
       resets += cur[6] != 0;
       if (after.timestep == from_jax.timestep + 1) { /* not a reset: what the step did */
@@ -212,7 +210,7 @@ static int extract(const char *path, const char *starts, int count, char **seeds
     fprintf(stderr, "test-cx-game: cannot open %s or %s\n", path, starts);
     return 2;
   }
-  long per = HEAD_WORDS + cx_state_word_count();
+  long per = CX_HEAD_WORDS + cx_state_word_count();
   uint32_t *record = malloc(4 * (size_t)per);
   static crafter_cx_state s;
   struct cx_field f[CX_FIELDS];
@@ -223,7 +221,7 @@ static int extract(const char *path, const char *starts, int count, char **seeds
     for (int k = 0; k < count; k++) wanted |= strtoul(seeds[k], NULL, 10) == record[0];
     if (!wanted) continue;
     if (record[1] == 0 && record[2] == 0xfffffffeU) gzwrite(out, record, 4 * (unsigned)per);
-    cx_load_words(&s, record + HEAD_WORDS);
+    cx_load_words(&s, record + CX_HEAD_WORDS);
     uint32_t hashes[CX_FIELDS];
     field_hashes(&s, hashes);
     long action = record[2] == 0xffffffffU ? -1 : record[2] == 0xfffffffeU ? -2 : (long)record[2];
@@ -245,24 +243,6 @@ static void field_hashes(const crafter_cx_state *s, uint32_t *out) {
   char names[CX_FIELDS][48];
   int n = cx_state_fields(s, f, names);
   for (int k = 0; k < n; k++) out[k] = cx_crc_field(0, &f[k], 0, f[k].count);
-}
-
-/* The crafted first state of `seed` from a file of records, into *s;
- * 0, or -1 when it holds none. */
-static int crafted_start(const char *starts, long seed, crafter_cx_state *s) {
-  gzFile in = starts ? gzopen(starts, "rb") : NULL;
-  if (!in) return -1;
-  long per = HEAD_WORDS + cx_state_word_count();
-  uint32_t *record = malloc(4 * (size_t)per);
-  int found = -1;
-  while (found != 0 && gzread(in, record, 4 * (unsigned)per) == 4 * per)
-    if (record[0] == (uint32_t)seed && record[1] == 0) {
-      cx_load_words(s, record + HEAD_WORDS);
-      found = 0;
-    }
-  gzclose(in);
-  free(record);
-  return found;
 }
 
 static int golden(const char *path, const char *starts) {
@@ -313,7 +293,7 @@ static int golden(const char *path, const char *starts) {
       alive = 1;
       first[0] = 0;
       if (action == -2) { /* a crafted first state, from starts */
-        if (crafted_start(starts, sd, &s) != 0) {
+        if (cx_crafted_start(starts, sd, &s) != 0) {
           snprintf(first, sizeof first, "no crafted first state of seed %ld in %s", sd,
                    starts ? starts : "(no file named)");
           alive = 0;
