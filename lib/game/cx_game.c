@@ -595,41 +595,62 @@ static void place_new_mob(crafter_cx_state *s, crafter_cx_mobs *m, int slots, in
   map_write(s->mob_map[level], at[0], at[1], (uint8_t)(here || m->mask[level][slot]));
 }
 
+/* The cells a creature of one class may spawn on, into allowed (every
+ * cell of the floor, row-major); returns their count.  Only cells nearer
+ * the player than the despawn distance are allowed, so only the square
+ * around the player is looked at.  boss: the boss floor's rule (graves
+ * within 6 cells); else the kind of block wanted (grass, path, fire or
+ * ice grass, or water alone for creatures of the water) farther than
+ * sqrt(beyond2) cells. */
+static long spawn_cells(const crafter_cx_state *s, int boss, int water_only, int32_t beyond2,
+                        uint8_t *allowed) {
+  enum { REACH = DESPAWN_DISTANCE - 1 };
+  int level = level_of(s);
+  const int32_t *player = s->player_position;
+  memset(allowed, 0, SIZE * SIZE);
+  long count = 0;
+  int32_t r0 = max32(player[0] - REACH, 0), r1 = min32(player[0] + REACH, SIZE - 1);
+  int32_t c0 = max32(player[1] - REACH, 0), c1 = min32(player[1] + REACH, SIZE - 1);
+  for (int32_t r = r0; r <= r1; r++)
+    for (int32_t c = c0; c <= c1; c++) {
+      uint8_t b = s->map[level][r][c];
+      int32_t dr = r - player[0], dc = c - player[1], distance2 = dr * dr + dc * dc;
+      int kind;
+      if (boss)
+        kind = (b == CRAFTER_CX_GRAVE || b == CRAFTER_CX_GRAVE2 || b == CRAFTER_CX_GRAVE3) &&
+               distance2 <= 36;
+      else if (water_only)
+        kind = b == CRAFTER_CX_WATER && distance2 > beyond2;
+      else
+        kind = (b == CRAFTER_CX_GRASS || b == CRAFTER_CX_PATH || b == CRAFTER_CX_FIRE_GRASS ||
+                b == CRAFTER_CX_ICE_GRASS) &&
+               distance2 > beyond2;
+      uint8_t ok = (uint8_t)(kind && distance2 < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
+                             !s->mob_map[level][r][c]);
+      allowed[r * SIZE + c] = ok;
+      count += ok;
+    }
+  return count;
+}
+
+/* spawn_mobs.  The cells allowed are only looked for when the draw says a
+ * creature spawns: otherwise their count changes nothing. */
 static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   int level = level_of(s), boss = fighting_boss(s);
-  const int32_t *player = s->player_position;
   static const long CELLS = SIZE * SIZE;
-  uint8_t valid[SIZE * SIZE], grave[SIZE * SIZE], water[SIZE * SIZE];
-  int32_t distance2[SIZE * SIZE];
-  for (int r = 0; r < SIZE; r++)
-    for (int c = 0; c < SIZE; c++) {
-      uint8_t b = s->map[level][r][c];
-      int i = r * SIZE + c;
-      valid[i] = b == CRAFTER_CX_GRASS || b == CRAFTER_CX_PATH || b == CRAFTER_CX_FIRE_GRASS ||
-                 b == CRAFTER_CX_ICE_GRASS;
-      grave[i] = b == CRAFTER_CX_GRAVE || b == CRAFTER_CX_GRAVE2 || b == CRAFTER_CX_GRAVE3;
-      water[i] = b == CRAFTER_CX_WATER;
-      int32_t dr = r - player[0], dc = c - player[1];
-      distance2[i] = dr * dr + dc * dc;
-    }
   int32_t coeff = 1 + (s->monsters_killed[level] < MONSTERS_KILLED_TO_CLEAR_LEVEL) * 2;
   if (boss) coeff *= (s->boss_timesteps_to_spawn_this_round >= 1) * 1000;
   uint8_t allowed[SIZE * SIZE];
   int32_t cell = 0;
 
-  /* passive */
+  /* passive: the usual ground farther than 3 cells; the others farther
+   * than 9, or graves near the player on the boss floor */
   crafter_jaxkey chance_key = split_off(&rng), cell_key = split_off(&rng);
   int live = 0;
   for (int k = 0; k < CRAFTER_CX_MAX_PASSIVE_MOBS; k++) live += s->passive_mobs.mask[level][k];
   int spawning = live < CRAFTER_CX_MAX_PASSIVE_MOBS &&
                  crafter_jax_uniform1(chance_key) < floor_spawn_chance[level][PASSIVE] && !boss;
-  long count = 0;
-  for (long i = 0; i < CELLS; i++) {
-    allowed[i] = valid[i] && distance2[i] > 9 && distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                 !s->mob_map[level][i / SIZE][i % SIZE];
-    count += allowed[i];
-  }
-  spawning = spawning && count > 0;
+  if (spawning) spawning = spawn_cells(s, 0, 0, 9, allowed) > 0;
   if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
   place_new_mob(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS, spawning, cell,
                 floor_mob[level][PASSIVE], PASSIVE);
@@ -643,15 +664,7 @@ static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   float chance = fmaf(dark * dark, floor_spawn_chance[level][3], floor_spawn_chance[level][MELEE]);
   spawning = live < CRAFTER_CX_MAX_MELEE_MOBS &&
              crafter_jax_uniform1(chance_key) < chance * (float)coeff;
-  count = 0;
-  for (long i = 0; i < CELLS; i++) {
-    int range = boss ? distance2[i] <= 36 : distance2[i] > 81;
-    allowed[i] = (boss ? grave[i] : valid[i]) && range &&
-                 distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                 !s->mob_map[level][i / SIZE][i % SIZE];
-    count += allowed[i];
-  }
-  spawning = spawning && count > 0;
+  if (spawning) spawning = spawn_cells(s, boss, 0, 81, allowed) > 0;
   if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
   place_new_mob(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, spawning, cell, type, MELEE);
 
@@ -662,15 +675,7 @@ static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   type = boss ? floor_mob[read_index(s->boss_progress, LEVELS)][RANGED] : floor_mob[level][RANGED];
   spawning = live < CRAFTER_CX_MAX_RANGED_MOBS &&
              crafter_jax_uniform1(chance_key) < floor_spawn_chance[level][RANGED] * (float)coeff;
-  count = 0;
-  for (long i = 0; i < CELLS; i++) {
-    int range = boss ? distance2[i] <= 36 : distance2[i] > 81;
-    uint8_t kind = boss ? grave[i] : type == 5 ? water[i] : valid[i];
-    allowed[i] = kind && range && distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                 !s->mob_map[level][i / SIZE][i % SIZE];
-    count += allowed[i];
-  }
-  spawning = spawning && count > 0;
+  if (spawning) spawning = spawn_cells(s, boss, type == 5, 81, allowed) > 0;
   if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
   place_new_mob(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, spawning, cell, type, RANGED);
 }
