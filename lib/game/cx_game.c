@@ -317,12 +317,29 @@ static float damage_to_player(const crafter_cx_state *s, const float base[3]) {
   return damage_of(damage, defense);
 }
 
+/* Whether a creature of some floor is alive (masked) without health
+ * above zero.  No step makes one (a creature's health falls only where
+ * an attack then clears the masks of those at zero), so only a state
+ * made otherwise has one, before its first attack. */
+static int unclean_masks(const crafter_cx_state *s) {
+  const crafter_cx_mobs *classes[3] = {&s->melee_mobs, &s->passive_mobs, &s->ranged_mobs};
+  const int slots[3] = {CRAFTER_CX_MAX_MELEE_MOBS, CRAFTER_CX_MAX_PASSIVE_MOBS,
+                        CRAFTER_CX_MAX_RANGED_MOBS};
+  for (int c = 0; c < 3; c++)
+    for (int f = 0; f < LEVELS; f++)
+      for (int k = 0; k < slots[c]; k++)
+        if (classes[c]->mask[f][k] && !(classes[c]->health[f][k] > 0.0f)) return 1;
+  return 0;
+}
+
 /* attack_mob_class: the creatures of one class at `row, column` on the
  * player's floor take the damage; returns whether one was there, *killed
- * whether it died. */
+ * whether it died.  JAX clears the mask of every creature without health
+ * on every floor; only the player's floor can have one unless `unclean`
+ * (unclean_masks) says otherwise. */
 static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, int32_t row,
                             int32_t column, const float damage[3], int can_achieve,
-                            int mob_class, int *killed) {
+                            int mob_class, int unclean, int *killed) {
   int level = level_of(s), target = 0, any = 0;
   for (int k = slots - 1; k >= 0; k--)
     if (m->position[level][k][0] == row && m->position[level][k][1] == column &&
@@ -334,7 +351,7 @@ static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, 
   float hurt = damage_of(damage, mob_defense[type_row(type, 9)][mob_class]);
   m->health[level][target] += -hurt * (float)any;
   uint8_t old_mask = m->mask[level][target];
-  for (int f = 0; f < LEVELS; f++)
+  for (int f = unclean ? 0 : level; f < (unclean ? LEVELS : level + 1); f++)
     for (int k = 0; k < slots; k++) m->mask[f][k] = m->mask[f][k] && m->health[f][k] > 0.0f;
   *killed = old_mask && !m->mask[level][target];
   int achievement = mob_achievement[mob_class][type_row(type, 8)];
@@ -342,20 +359,21 @@ static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, 
   return any;
 }
 
-/* attack_mob: returns whether a creature was there; *killed whether one died. */
+/* attack_mob: returns whether a creature was there; *killed whether one
+ * died.  unclean: as attack_mob_class's. */
 static int attack_mob(crafter_cx_state *s, int32_t row, int32_t column, const float damage[3],
-                      int can_eat, int *killed) {
+                      int can_eat, int unclean, int *killed) {
   int level = level_of(s), melee_killed, passive_killed, ranged_killed;
   int melee = attack_mob_class(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, row, column, damage,
-                               1, MELEE, &melee_killed);
+                               1, MELEE, unclean, &melee_killed);
   int passive = attack_mob_class(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS, row, column,
-                                 damage, can_eat, PASSIVE, &passive_killed);
+                                 damage, can_eat, PASSIVE, unclean, &passive_killed);
   if (passive_killed && can_eat) {
     s->player_food = min32(max_food(s), s->player_food + 6);
     s->player_hunger = 0.0f;
   }
   int ranged = attack_mob_class(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, row, column,
-                                damage, 1, RANGED, &ranged_killed);
+                                damage, 1, RANGED, unclean, &ranged_killed);
   int monster = melee_killed || ranged_killed;
   *killed = monster || passive_killed;
   uint8_t here = map_read(s->mob_map[level], row, column);
@@ -542,6 +560,7 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   }
 
   /* the player's projectiles */
+  int unclean = unclean_masks(s);
   for (int k = 0; k < CRAFTER_CX_MAX_PLAYER_PROJECTILES; k++) {
     crafter_cx_mobs *m = &s->player_projectiles;
     int32_t type = m->type_id[level][k];
@@ -565,10 +584,15 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
                      at[1] + s->player_projectile_directions[level][k][1]};
     uint8_t block = map_read(s->map[level], to[0], to[1]);
     int wall = solid(block) && block != CRAFTER_CX_WATER;
-    int killed;
-    int attacked0 = attack_mob(s, at[0], at[1], damage, 0, &killed);
-    for (int i = 0; i < 3; i++) damage[i] = damage[i] * (float)(1 - attacked0);
-    int attacked1 = attack_mob(s, to[0], to[1], damage, 0, &killed);
+    int killed, attacked0 = 0, attacked1 = 0;
+    /* A projectile that is not there does no damage: its attacks change
+     * nothing unless they clear unclean masks (once: they leave none). */
+    if (mask || unclean) {
+      attacked0 = attack_mob(s, at[0], at[1], damage, 0, unclean, &killed);
+      for (int i = 0; i < 3; i++) damage[i] = damage[i] * (float)(1 - attacked0);
+      attacked1 = attack_mob(s, to[0], to[1], damage, 0, unclean, &killed);
+      unclean = 0;
+    }
     int go_on = in_bounds(to[0], to[1]) && !wall && !(attacked0 || attacked1);
     m->position[level][k][0] = to[0];
     m->position[level][k][1] = to[1];
@@ -755,7 +779,7 @@ static void do_action(crafter_cx_state *s, crafter_jaxkey rng) {
   float damage[3];
   player_damage(s, damage);
   int killed;
-  int attacked = attack_mob(s, row, column, damage, 1, &killed);
+  int attacked = attack_mob(s, row, column, damage, 1, unclean_masks(s), &killed);
 
   uint8_t block = map_read(s->map[level], row, column), new_block = block;
   crafter_cx_inventory v = s->inventory;

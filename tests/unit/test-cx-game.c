@@ -56,7 +56,21 @@
 #include "game/cx_game.h"
 #include "tap.h"
 
-enum { HEAD_WORDS = 7 };
+enum { HEAD_WORDS = 7, GAME_STEP = 0x100 };
+
+/* The step recorded with action word `action`: the env's step given key
+ * k, or, the word having GAME_STEP added, the game's step alone
+ * (craftax_step with split(k)[0], no reset; done is whether the game is
+ * over after it). */
+static void step_as_recorded(crafter_cx_state *s, crafter_jaxkey k, uint32_t action, float *reward,
+                             int *done) {
+  if (action >= GAME_STEP && action < GAME_STEP + CRAFTER_CX_ACTIONS) {
+    *reward = crafter_cx_game_step(s, crafter_jax_split_inline(k, 0), (int)(action - GAME_STEP));
+    *done = crafter_cx_game_over(s);
+  } else {
+    crafter_cx_env_step(s, k, (int)action, reward, done);
+  }
+}
 
 static void set_word(const struct cx_field *f, long k, uint32_t word) {
   long at = k;
@@ -158,7 +172,7 @@ static int jax_file(const char *path) {
       /* from JAX's state before */
       load_words(&from_jax, prev + HEAD_WORDS);
       load_words(&after, words);
-      resets += cur[6] != 0;
+      resets += cur[6] != 0 && action < GAME_STEP;
       if (after.timestep == from_jax.timestep + 1) { /* not a reset: what the step did */
         for (int a = 0; a < CRAFTER_CX_ACHIEVEMENTS; a++)
           unlocked[a] += after.achievements[a] && !from_jax.achievements[a];
@@ -181,13 +195,13 @@ static int jax_file(const char *path) {
                      from_jax.ranged_mobs.mask[level][1];
         }
       }
-      crafter_cx_env_step(&from_jax, k, (int)action, &reward, &done);
+      step_as_recorded(&from_jax, k, action, &reward, &done);
       memcpy(&rbits, &reward, 4);
       steps++;
       int count = first_difference(&from_jax, words, what, sizeof what, differs);
       if (count == 0 && rbits == cur[5] && (uint32_t)done == cur[6]) from_jax_equal++;
       if (replay_alive) {
-        crafter_cx_env_step(&replay, k, (int)action, &reward, &done);
+        step_as_recorded(&replay, k, action, &reward, &done);
         memcpy(&rbits, &reward, 4);
         if (first_difference(&replay, words, what, sizeof what, NULL) != 0 || rbits != cur[5] ||
             (uint32_t)done != cur[6]) {
@@ -355,7 +369,7 @@ static int golden(const char *path, const char *starts) {
       if (!alive) continue;
       float reward;
       int d;
-      crafter_cx_env_step(&s, crafter_cx_schedule_next(&key), (int)action, &reward, &d);
+      step_as_recorded(&s, crafter_cx_schedule_next(&key), (uint32_t)action, &reward, &d);
       uint32_t rbits;
       memcpy(&rbits, &reward, 4);
       if (rbits != reward_bits || (unsigned)d != done) {
