@@ -9,15 +9,16 @@
  * 43 by a xorshift generator seeded with 1; then WORLDS worlds (default
  * 200) are generated from the keys of seeds 0 .. WORLDS-1.  Prints the
  * steps per second, the episodes ended, the milliseconds a world takes,
- * and a checksum of the final states (the CRC-32 of every state's bytes
- * after the steps), which changes of speed must leave alone.  Times are
+ * and a checksum of the final states (the CRC-32 of every state's words,
+ * as JAX's fields are hashed: cx_state_words.h), which changes of speed
+ * must leave alone.  Times are
  * the thread's CPU time, which other work on the machine leaves alone. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <zlib.h>
 
+#include "cx_state_words.h"
 #include "game/cx_game.h"
 
 static double now(void) {
@@ -62,9 +63,13 @@ int main(int argc, char **argv) {
     episodes += done;
   }
   double stepping = now() - start;
-  uLong crc = crc32(0L, Z_NULL, 0);
-  for (int e = 0; e < envs; e++)
-    crc = crc32(crc, (const Bytef *)&state[e], (uInt)sizeof state[e]);
+  uint32_t crc = 0;
+  for (int e = 0; e < envs; e++) {
+    struct cx_field f[CX_FIELDS];
+    char names[CX_FIELDS][48];
+    int n = cx_state_fields(&state[e], f, names);
+    for (int k = 0; k < n; k++) crc = cx_crc_field(crc, &f[k], 0, f[k].count);
+  }
   start = now();
   for (int w = 0; w < worlds; w++) {
     crafter_jaxkey k;
