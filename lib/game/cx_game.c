@@ -1112,11 +1112,14 @@ static void change_floor(crafter_cx_state *s, int action) {
              s->monsters_killed[level] >= MONSTERS_KILLED_TO_CLEAR_LEVEL &&
              s->player_level < LEVELS - 1;
   int up = action == ASCEND && item == CRAFTER_CX_ITEM_LADDER_UP && s->player_level > 0;
-  const int32_t *down_to = s->up_ladders[read_index((int64_t)s->player_level + 1, LEVELS)];
-  const int32_t *up_to = s->down_ladders[read_index((int64_t)s->player_level - 1, LEVELS)];
   int32_t delta = down - up;
   int32_t new_level = s->player_level + delta;
+  const int32_t *down_to = s->up_ladders[read_index((int64_t)s->player_level + 1, LEVELS)];
+  const int32_t *up_to = s->down_ladders[read_index((int64_t)s->player_level - 1, LEVELS)];
   if (down || up) {
+    /* the floor gone to made if pending (crafter_cx_env_step has made it
+     * already, and said when it could not) */
+    crafter_cx_make_floor(s, new_level);
     const int32_t *to = down ? down_to : up_to;
     s->player_position[0] = to[0];
     s->player_position[1] = to[1];
@@ -1340,11 +1343,19 @@ int crafter_cx_game_over(const crafter_cx_state *s) {
 
 int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done) {
+  /* the floors a ladder may lead to, made before the step needs them */
+  if (action == DESCEND || action == ASCEND) {
+    int level = level_of(state);
+    if (crafter_cx_make_floor(state, level) != 0 ||
+        crafter_cx_make_floor(state, level + (action == DESCEND ? 1 : -1)) != 0)
+      return -1;
+  }
   *reward = crafter_cx_game_step(state, crafter_jax_split_inline(key, 0), action);
   *done = crafter_cx_game_over(state);
-  /* reset_env(key_reset) hands generate_world split(key_reset)[1] */
+  /* reset_env(key_reset) hands generate_world split(key_reset)[1]; the
+   * floors below the overworld are made when first gone to */
   crafter_jaxkey world_key = crafter_jax_split_inline(crafter_jax_split_inline(key, 1), 1);
-  if (*done && crafter_cx_generate_world(world_key, state) != 0) return -1;
+  if (*done && crafter_cx_generate_world_first(world_key, state) != 0) return -1;
   return 0;
 }
 

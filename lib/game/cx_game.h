@@ -71,7 +71,10 @@ crafter_jaxkey crafter_cx_schedule_start(int64_t seed, crafter_jaxkey *key);
 crafter_jaxkey crafter_cx_schedule_next(crafter_jaxkey *key);
 
 /* craftax_step(key, state, action): *state moves one step (action in
- * 0..42: callers check), the reward is returned. */
+ * 0..42: callers check), the reward is returned.  A floor the player
+ * takes a ladder to is made first if pending (crafter_cx_make_floor),
+ * left zero if memory for it cannot be had: crafter_cx_env_step makes it
+ * before and says so. */
 float crafter_cx_game_step(crafter_cx_state *state, crafter_jaxkey key, int action);
 
 /* is_game_over: the timestep has reached 100000, the player has no
@@ -81,8 +84,11 @@ int crafter_cx_game_over(const crafter_cx_state *state);
 /* The auto-reset env's step given key k: key_step, key_reset = split(k);
  * the game steps with key_step; done is whether the game is over after
  * it; when it is, *state becomes the first state reset_env(key_reset)
- * makes (generate_world of split(key_reset)[1]).  Returns 0, or -1 when
- * memory for the new world cannot be had. */
+ * makes (generate_world of split(key_reset)[1]) with only the overworld
+ * made, the other floors pending until the player first takes a ladder
+ * to them (crafter_cx_generate_world_first): crafter_cx_make_floors makes
+ * the state whole, JAX's, for a reader of every floor.  Returns 0, or -1
+ * when memory for the new world or a floor cannot be had. */
 int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done);
 

@@ -39,8 +39,10 @@ EnvState in JAX's order, each value one 32-bit word).
         case S mod 5 on floor (S div 5) mod 9 (arena(): the player in a
         cleared square, the tables on its corners, the floor's creatures
         replaced by new ones around the player, their health drawn):
-        0 'fight', a diamond sword, enchantments and attributes drawn,
-        DO 55 steps in a hundred, moves 20, the rest random; 1 'shoot',
+        0 'fight', a diamond sword, enchantments and attributes drawn
+        (on the fire and ice floors diamond armour enchanted against
+        the floor's element too), DO 55 steps in a hundred, moves 20,
+        the rest random; 1 'shoot',
         a bow, arrows, mana and both spells, the bow's enchantment
         drawn, creatures in the line the player faces, arrows, fireballs,
         iceballs and enchanting the bow most of the time; 2 'boss end',
@@ -238,6 +240,9 @@ def case_state(state, seed):
     state = with_creatures(state, seed, floor, places)
     inv = state.inventory.replace(sword=jnp.int32(4), bow=jnp.int32(1), arrows=jnp.int32(40),
                                   ruby=jnp.int32(5), sapphire=jnp.int32(5))
+    if case == 'fight' and floor in (6, 7):  # lives long enough to strike their creatures
+      inv = inv.replace(armour=jnp.asarray([2, 2, 2, 2], dtype=jnp.int32))
+      state = state.replace(armour_enchantments=jnp.asarray([floor - 5] * 4, dtype=jnp.int32))
     intelligence = int(rng.integers(1, 6))
     return state.replace(
         inventory=inv, player_health=jnp.float32(9.0),
