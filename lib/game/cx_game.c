@@ -395,15 +395,19 @@ static int32_t abs32(int32_t v) { return v < 0 ? -v : v; }
 static int32_t sign32(int32_t v) { return (v > 0) - (v < 0); }
 
 /* The move towards the player: along the axis drawn (choice(p) over the
- * axes farthest from the player), one step. */
+ * axes farthest from the player, p = (d0 == most, d1 == most) / (d0 +
+ * d1)), one step.  With one axis farther the draw cannot choose the
+ * other (its p is 0, the search ends on the first sum reached) and is
+ * not made. */
 static void towards_player(const crafter_cx_state *s, const int32_t at[2], crafter_jaxkey key,
                            int32_t direction[2]) {
   int32_t d0 = abs32(s->player_position[0] - at[0]), d1 = abs32(s->player_position[1] - at[1]);
-  int32_t most = d0 > d1 ? d0 : d1;
-  float sum = (float)(d0 + d1);
-  float p[2] = {(float)(d0 == most) / sum, (float)(d1 == most) / sum};
-  int32_t axis = 0;
-  crafter_jax_choice_p(key, p, 2, &axis, 1);
+  int32_t axis = d0 > d1 ? 0 : 1;
+  if (d0 == d1) {
+    float sum = (float)(d0 + d1);
+    float p[2] = {1.0f / sum, 1.0f / sum};
+    crafter_jax_choice_p(key, p, 2, &axis, 1);
+  }
   direction[0] = direction[1] = 0;
   int a = read_index(axis, 2);
   direction[a] = sign32(s->player_position[a] - at[a]);
@@ -419,33 +423,41 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   rng = carry;
   for (int k = 0; k < CRAFTER_CX_MAX_MELEE_MOBS; k++) {
     crafter_cx_mobs *m = &s->melee_mobs;
-    crafter_jaxkey r = carry;
-    crafter_jaxkey random_key = split_off(&r), towards_key = split_off(&r),
-                   close_key = split_off(&r), next = split_off(&r);
+    /* The keys: r = carry; random, towards, close and next are split off
+     * in turn.  Only the chain and next are needed whatever happens: a
+     * key is made where its draw decides something. */
+    crafter_jaxkey r1 = crafter_jax_split_inline(carry, 0), r2 = crafter_jax_split_inline(r1, 0),
+                   r3 = crafter_jax_split_inline(r2, 0), next = crafter_jax_split_inline(r3, 1);
     int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
-    int32_t random_direction = 0;
-    crafter_jax_choice(random_key, 4, &random_direction, 1);
-    const int32_t *rd = directions[1 + random_direction];
-    int32_t toward[2];
-    towards_player(s, at, towards_key, toward);
     int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
-    int close = (distance < 10 || boss) && crafter_jax_uniform1(close_key) < 0.75f;
-    int32_t proposed[2] = {at[0] + (close ? toward[0] : rd[0]), at[1] + (close ? toward[1] : rd[1])};
     int attacking = distance == 1 && m->attack_cooldown[level][k] <= 0 && m->mask[level][k];
-    if (attacking) proposed[0] = at[0], proposed[1] = at[1];
+    int32_t proposed[2] = {at[0], at[1]};
+    if (!attacking) {
+      int close = (distance < 10 || boss) &&
+                  crafter_jax_uniform1(crafter_jax_split_inline(r2, 1)) < 0.75f;
+      int32_t step[2];
+      if (close) {
+        towards_player(s, at, crafter_jax_split_inline(r1, 1), step);
+      } else {
+        int32_t random_direction = 0;
+        crafter_jax_choice(crafter_jax_split_inline(carry, 1), 4, &random_direction, 1);
+        step[0] = directions[1 + random_direction][0];
+        step[1] = directions[1 + random_direction][1];
+      }
+      proposed[0] = at[0] + step[0], proposed[1] = at[1] + step[1];
+    }
     int32_t type = m->type_id[level][k];
     const float *base = mob_damage[type_row(type, 8)][MELEE];
     float sleeping = s->is_sleeping ? 3.5f : 1.0f, scaled[3];
     for (int i = 0; i < 3; i++) scaled[i] = base[i] * sleeping;
-    float damage = damage_to_player(s, scaled);
     int32_t cooldown = attacking ? 5 : m->attack_cooldown[level][k] - 1;
+    /* health less damage times 0 is health itself: only an attack is
+     * worked out */
     if (attacking) {
-      s->player_health = s->player_health - damage;
+      s->player_health = s->player_health - damage_to_player(s, scaled);
       if (s->is_sleeping) s->achievements[WAKE_UP] = 1;
       s->is_sleeping = 0;
       s->is_resting = 0;
-    } else {
-      s->player_health = s->player_health - damage * 0.0f;
     }
     int32_t position[2] = {at[0], at[1]};
     if (free_for(s, proposed[0], proposed[1], mob_collision[type_row(type, 9)][MELEE]))
@@ -486,27 +498,37 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   carry = crafter_jax_split_inline(carry, 0);
   for (int k = 0; k < CRAFTER_CX_MAX_RANGED_MOBS; k++) {
     crafter_cx_mobs *m = &s->ranged_mobs;
-    crafter_jaxkey random_key = split_off(&carry), towards_key = split_off(&carry),
-                   keep_key = split_off(&carry);
+    /* The keys: random, towards and keep split off carry in turn, each
+     * made only where its draw decides something. */
+    crafter_jaxkey c1 = crafter_jax_split_inline(carry, 0), c2 = crafter_jax_split_inline(c1, 0);
+    crafter_jaxkey random_key = crafter_jax_split_inline(carry, 1);
+    crafter_jaxkey towards_key = crafter_jax_split_inline(c1, 1);
+    crafter_jaxkey keep_key = crafter_jax_split_inline(c2, 1);
+    carry = crafter_jax_split_inline(c2, 0);
     int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
-    int32_t random_direction = 0;
-    crafter_jax_choice(random_key, 4, &random_direction, 1);
-    const int32_t *rd = directions[1 + random_direction];
-    int32_t random_proposed[2] = {at[0] + rd[0], at[1] + rd[1]};
-    int32_t toward[2];
-    towards_player(s, at, towards_key, toward);
     int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
     int far = distance >= 6, too_close = distance <= 3;
-    int32_t proposed[2] = {random_proposed[0], random_proposed[1]};
-    if (far) proposed[0] = at[0] + toward[0], proposed[1] = at[1] + toward[1];
-    if (too_close) proposed[0] = at[0] - toward[0], proposed[1] = at[1] - toward[1];
-    if (!(crafter_jax_uniform1(keep_key) > 0.85f))
-      proposed[0] = random_proposed[0], proposed[1] = random_proposed[1];
+    /* towards (away when too close) the player if the keep draw is over
+     * 0.85, else the random move */
+    int keep = (far || too_close) && crafter_jax_uniform1(keep_key) > 0.85f;
+    int32_t toward[2] = {0, 0}, proposed[2];
+    int have_toward = keep;
+    if (keep) {
+      towards_player(s, at, towards_key, toward);
+      int32_t sign = too_close ? -1 : 1;
+      proposed[0] = at[0] + sign * toward[0], proposed[1] = at[1] + sign * toward[1];
+    } else {
+      int32_t random_direction = 0;
+      crafter_jax_choice(random_key, 4, &random_direction, 1);
+      proposed[0] = at[0] + directions[1 + random_direction][0];
+      proposed[1] = at[1] + directions[1 + random_direction][1];
+    }
     int32_t type = m->type_id[level][k];
     const uint8_t *collision = mob_collision[type_row(type, 9)][RANGED];
     int attacking = (distance >= 4 && distance <= 5) ||
                     (too_close && !free_for(s, proposed[0], proposed[1], collision));
     attacking = attacking && m->attack_cooldown[level][k] <= 0 && m->mask[level][k];
+    if (attacking && !have_toward) towards_player(s, at, towards_key, toward);
     int live = 0;
     for (int j = 0; j < CRAFTER_CX_MAX_MOB_PROJECTILES; j++) live += s->mob_projectiles.mask[level][j];
     if (attacking && live < CRAFTER_CX_MAX_MOB_PROJECTILES) {
