@@ -43,7 +43,18 @@
  * tests/unit-cx-crafted.t runs it on tests/data/craftax/cx-crafted.txt.gz
  * with the first states of tests/data/craftax/cx-crafted-starts.gz,
  * made from recordings of --record-boss 150 (seeds 6, 7) and
- * --record-crafted 200 (seeds 21, 24, 25) by --extract.
+ * --record-crafted 200 (seeds 21, 24, 25) by --extract;
+ * tests/unit-cx-cases.t on tests/data/craftax/cx-cases.txt.gz and
+ * cx-cases-starts.gz, from --record-cases 150 (seeds 2, 3, 4, 7, 35, 36,
+ * 75, 76).  A step whose action word has 0x100 added (ACTION 256 and
+ * up in GOLDEN) is the game's step alone: craftax_step with split(k)[0]
+ * and no reset, done whether the game is over after it.
+ *
+ *   test-cx-game --lazy SEEDS STEPS
+ *                                 TAP: the auto-reset's worlds with floors
+ *                                 made when first gone to against the
+ *                                 same steps from whole worlds
+ *                                 (tests/unit-cx-lazy.t)
  *
  * No expected value is written here: all come from the files. */
 #include <inttypes.h>
@@ -277,7 +288,7 @@ static int jax_file(const char *path) {
   for (int f = 0; f < CRAFTER_CX_LEVELS; f++) printf(" %ld", struck[f]);
   printf("; hit by the player's projectiles:");
   for (int f = 0; f < CRAFTER_CX_LEVELS; f++) printf(" %ld", hit_by_projectile[f]);
-  printf(" (%ld with the bow enchanted); %ld plants ripened, %ld ripe ones eaten; %ld episodes "
+  printf(" (%ld while the bow was enchanted); %ld plants ripened, %ld ripe ones eaten; %ld episodes "
          "ended at the time limit; %ld boss beaten with the state after it seen\n",
          enchanted_shots, ripened, eaten, time_up, beaten_seen);
   for (int k = 0; k < nfields; k++)
