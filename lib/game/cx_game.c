@@ -325,11 +325,12 @@ static int unclean_masks(const crafter_cx_state *s) {
   const crafter_cx_mobs *classes[3] = {&s->melee_mobs, &s->passive_mobs, &s->ranged_mobs};
   const int slots[3] = {CRAFTER_CX_MAX_MELEE_MOBS, CRAFTER_CX_MAX_PASSIVE_MOBS,
                         CRAFTER_CX_MAX_RANGED_MOBS};
+  int unclean = 0;
   for (int c = 0; c < 3; c++)
     for (int f = 0; f < LEVELS; f++)
       for (int k = 0; k < slots[c]; k++)
-        if (classes[c]->mask[f][k] && !(classes[c]->health[f][k] > 0.0f)) return 1;
-  return 0;
+        unclean |= (classes[c]->mask[f][k] != 0) & !(classes[c]->health[f][k] > 0.0f);
+  return unclean;
 }
 
 /* attack_mob_class: the creatures of one class at `row, column` on the
@@ -650,32 +651,33 @@ static void place_new_mob(crafter_cx_state *s, crafter_cx_mobs *m, int slots, in
  * sqrt(beyond2) cells. */
 static long spawn_cells(const crafter_cx_state *s, int boss, int water_only, int32_t beyond2,
                         uint8_t *allowed) {
-  enum { REACH = DESPAWN_DISTANCE - 1 };
+  enum { REACH = DESPAWN_DISTANCE - 1, BLOCKS = 64 };
+  /* the blocks of each kind, a flag a block */
+  static const uint8_t ground[BLOCKS] = {[CRAFTER_CX_GRASS] = 1, [CRAFTER_CX_PATH] = 1,
+                                         [CRAFTER_CX_FIRE_GRASS] = 1, [CRAFTER_CX_ICE_GRASS] = 1};
+  static const uint8_t water[BLOCKS] = {[CRAFTER_CX_WATER] = 1};
+  static const uint8_t graves[BLOCKS] = {[CRAFTER_CX_GRAVE] = 1, [CRAFTER_CX_GRAVE2] = 1,
+                                         [CRAFTER_CX_GRAVE3] = 1};
+  const uint8_t *kind = boss ? graves : water_only ? water : ground;
   int level = level_of(s);
   const int32_t *player = s->player_position;
   memset(allowed, 0, SIZE * SIZE);
   long count = 0;
   int32_t r0 = max32(player[0] - REACH, 0), r1 = min32(player[0] + REACH, SIZE - 1);
   int32_t c0 = max32(player[1] - REACH, 0), c1 = min32(player[1] + REACH, SIZE - 1);
-  for (int32_t r = r0; r <= r1; r++)
+  for (int32_t r = r0; r <= r1; r++) {
+    const uint8_t *blocks = s->map[level][r], *mobs = s->mob_map[level][r];
+    uint8_t *out = allowed + r * SIZE;
+    int32_t dr2 = (r - player[0]) * (r - player[0]);
     for (int32_t c = c0; c <= c1; c++) {
-      uint8_t b = s->map[level][r][c];
-      int32_t dr = r - player[0], dc = c - player[1], distance2 = dr * dr + dc * dc;
-      int kind;
-      if (boss)
-        kind = (b == CRAFTER_CX_GRAVE || b == CRAFTER_CX_GRAVE2 || b == CRAFTER_CX_GRAVE3) &&
-               distance2 <= 36;
-      else if (water_only)
-        kind = b == CRAFTER_CX_WATER && distance2 > beyond2;
-      else
-        kind = (b == CRAFTER_CX_GRASS || b == CRAFTER_CX_PATH || b == CRAFTER_CX_FIRE_GRASS ||
-                b == CRAFTER_CX_ICE_GRASS) &&
-               distance2 > beyond2;
-      uint8_t ok = (uint8_t)(kind && distance2 < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                             !s->mob_map[level][r][c]);
-      allowed[r * SIZE + c] = ok;
+      int32_t dc = c - player[1], distance2 = dr2 + dc * dc;
+      int near = boss ? distance2 <= 36 : distance2 > beyond2;
+      uint8_t ok = (uint8_t)(kind[blocks[c] & (BLOCKS - 1)] & (blocks[c] < BLOCKS) & near &
+                             (distance2 < DESPAWN_DISTANCE * DESPAWN_DISTANCE) & !mobs[c]);
+      out[c] = ok;
       count += ok;
     }
+  }
   return count;
 }
 
@@ -1305,19 +1307,24 @@ static float light_level(int32_t timestep) {
   return fmaf(-(c * c), fabsf(c), 1.0f);
 }
 
-/* The keys craftax_step splits off its key, in its order. */
+/* The keys craftax_step splits off its key, in its order: rng, _rng =
+ * split(rng) six times, _rng being do_action's, read_book's, enchant's,
+ * update_mobs', spawn_mobs' and state_rng's key.  chain[n] is rng
+ * before the n-th split; a part's key, split(chain[n])[1], is made when
+ * the part needs it. */
 struct keys {
-  crafter_jaxkey do_action, read_book, enchant, update_mobs, spawn_mobs, state_rng;
+  crafter_jaxkey chain[6];
 };
 
+enum { DO_ACTION_KEY, READ_BOOK_KEY, ENCHANT_KEY, UPDATE_MOBS_KEY, SPAWN_MOBS_KEY, STATE_RNG_KEY };
 
 static void split_keys(crafter_jaxkey rng, struct keys *k) {
-  k->do_action = split_off(&rng);
-  k->read_book = split_off(&rng);
-  k->enchant = split_off(&rng);
-  k->update_mobs = split_off(&rng);
-  k->spawn_mobs = split_off(&rng);
-  k->state_rng = split_off(&rng);
+  k->chain[0] = rng;
+  for (int n = 1; n < 6; n++) k->chain[n] = crafter_jax_split_inline(k->chain[n - 1], 0);
+}
+
+static inline crafter_jaxkey key_of(const struct keys *k, int part) {
+  return crafter_jax_split_inline(k->chain[part], 1);
 }
 
 float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) {
@@ -1330,18 +1337,19 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
 
   change_floor(s, action);
   do_crafting(s, action);
-  if (action == DO) do_action(s, keys.do_action);
+  if (action == DO) do_action(s, key_of(&keys, DO_ACTION_KEY));
   place_block(s, action);
   shoot_projectile(s, action);
   cast_spell(s, action);
   drink_potion(s, action);
-  read_book(s, action, keys.read_book);
-  enchant(s, action, keys.enchant);
+  if (action == READ_BOOK) read_book(s, action, key_of(&keys, READ_BOOK_KEY));
+  if (action == ENCHANT_SWORD_ACTION || action == ENCHANT_ARMOUR_ACTION || action == ENCHANT_BOW)
+    enchant(s, action, key_of(&keys, ENCHANT_KEY));
   boss_logic(s);
   level_up_attributes(s, action);
   move_player(s, action);
-  update_mobs(s, keys.update_mobs);
-  spawn_mobs(s, keys.spawn_mobs);
+  update_mobs(s, key_of(&keys, UPDATE_MOBS_KEY));
+  spawn_mobs(s, key_of(&keys, SPAWN_MOBS_KEY));
   update_plants(s);
   update_intrinsics(s, action);
   clip_inventory_and_intrinsics(s);
@@ -1354,7 +1362,7 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
   float reward = fmaf(s->player_health - health_before, 0.1f, (float)achieved);
   s->timestep += 1;
   s->light_level = light_level(s->timestep);
-  s->state_rng = keys.state_rng;
+  s->state_rng = key_of(&keys, STATE_RNG_KEY);
   return reward;
 }
 
