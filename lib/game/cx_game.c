@@ -1355,10 +1355,11 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
   clip_inventory_and_intrinsics(s);
   inventory_achievements(s);
 
-  int32_t achieved = 0;
-  for (int k = 0; k < CRAFTER_CX_ACHIEVEMENTS; k++)
-    achieved += ((int32_t)s->achievements[k] - (int32_t)achievements_before[k]) *
-                achievement_reward(k);
+  int32_t achieved = 0; /* most steps unlock nothing: then the sum is 0 */
+  if (memcmp(achievements_before, s->achievements, sizeof achievements_before) != 0)
+    for (int k = 0; k < CRAFTER_CX_ACHIEVEMENTS; k++)
+      achieved += ((int32_t)s->achievements[k] - (int32_t)achievements_before[k]) *
+                  achievement_reward(k);
   float reward = fmaf(s->player_health - health_before, 0.1f, (float)achieved);
   s->timestep += 1;
   s->light_level = light_level(s->timestep);
