@@ -1374,11 +1374,17 @@ int crafter_cx_game_over(const crafter_cx_state *s) {
 
 int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done) {
-  /* the floors a ladder may lead to, made before the step needs them */
+  /* the floor a ladder leads to, made before the step needs it: where
+   * the player stands on the ladder the action takes (change_floor asks
+   * more, and makes it too) */
   if (action == DESCEND || action == ASCEND) {
     int level = level_of(state);
-    if (crafter_cx_make_floor(state, level) != 0 ||
-        crafter_cx_make_floor(state, level + (action == DESCEND ? 1 : -1)) != 0)
+    uint8_t item = map_read(state->item_map[level], state->player_position[0],
+                            state->player_position[1]);
+    int ladder = action == DESCEND ? item == CRAFTER_CX_ITEM_LADDER_DOWN
+                                   : item == CRAFTER_CX_ITEM_LADDER_UP;
+    if (ladder && (crafter_cx_make_floor(state, level) != 0 ||
+                   crafter_cx_make_floor(state, level + (action == DESCEND ? 1 : -1)) != 0))
       return -1;
   }
   *reward = crafter_cx_game_step(state, crafter_jax_split_inline(key, 0), action);
