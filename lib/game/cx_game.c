@@ -322,14 +322,17 @@ static float damage_to_player(const crafter_cx_state *s, const float base[3]) {
  * an attack then clears the masks of those at zero), so only a state
  * made otherwise has one, before its first attack. */
 static int unclean_masks(const crafter_cx_state *s) {
+  /* every slot of the tables, those past a class's number too: no step
+   * masks those, and where one is masked the way taken for unclean masks
+   * is exact all the same */
+  enum { SLOTS = LEVELS * CRAFTER_CX_MOB_SLOTS };
   const crafter_cx_mobs *classes[3] = {&s->melee_mobs, &s->passive_mobs, &s->ranged_mobs};
-  const int slots[3] = {CRAFTER_CX_MAX_MELEE_MOBS, CRAFTER_CX_MAX_PASSIVE_MOBS,
-                        CRAFTER_CX_MAX_RANGED_MOBS};
   int unclean = 0;
-  for (int c = 0; c < 3; c++)
-    for (int f = 0; f < LEVELS; f++)
-      for (int k = 0; k < slots[c]; k++)
-        unclean |= (classes[c]->mask[f][k] != 0) & !(classes[c]->health[f][k] > 0.0f);
+  for (int c = 0; c < 3; c++) {
+    const uint8_t *mask = &classes[c]->mask[0][0];
+    const float *health = &classes[c]->health[0][0];
+    for (int k = 0; k < SLOTS; k++) unclean |= (mask[k] != 0) & !(health[k] > 0.0f);
+  }
   return unclean;
 }
 
@@ -651,7 +654,7 @@ static void place_new_mob(crafter_cx_state *s, crafter_cx_mobs *m, int slots, in
  * sqrt(beyond2) cells. */
 static long spawn_cells(const crafter_cx_state *s, int boss, int water_only, int32_t beyond2,
                         uint8_t *allowed) {
-  enum { REACH = DESPAWN_DISTANCE - 1, BLOCKS = 64 };
+  enum { REACH = DESPAWN_DISTANCE - 1, BLOCKS = 256 };
   /* the blocks of each kind, a flag a block */
   static const uint8_t ground[BLOCKS] = {[CRAFTER_CX_GRASS] = 1, [CRAFTER_CX_PATH] = 1,
                                          [CRAFTER_CX_FIRE_GRASS] = 1, [CRAFTER_CX_ICE_GRASS] = 1};
@@ -659,21 +662,26 @@ static long spawn_cells(const crafter_cx_state *s, int boss, int water_only, int
   static const uint8_t graves[BLOCKS] = {[CRAFTER_CX_GRAVE] = 1, [CRAFTER_CX_GRAVE2] = 1,
                                          [CRAFTER_CX_GRAVE3] = 1};
   const uint8_t *kind = boss ? graves : water_only ? water : ground;
+  /* the squared distances allowed: above low, at most high (the despawn
+   * distance's bound is kept by the columns looked at) */
+  int32_t low = boss ? -1 : beyond2, high = boss ? 36 : DESPAWN_DISTANCE * DESPAWN_DISTANCE - 1;
   int level = level_of(s);
   const int32_t *player = s->player_position;
   memset(allowed, 0, SIZE * SIZE);
   long count = 0;
   int32_t r0 = max32(player[0] - REACH, 0), r1 = min32(player[0] + REACH, SIZE - 1);
-  int32_t c0 = max32(player[1] - REACH, 0), c1 = min32(player[1] + REACH, SIZE - 1);
   for (int32_t r = r0; r <= r1; r++) {
     const uint8_t *blocks = s->map[level][r], *mobs = s->mob_map[level][r];
     uint8_t *out = allowed + r * SIZE;
     int32_t dr2 = (r - player[0]) * (r - player[0]);
+    /* the columns of the row nearer than the despawn distance: dc*dc
+     * below 196 - dr2 */
+    int32_t reach = 0;
+    while ((reach + 1) * (reach + 1) < DESPAWN_DISTANCE * DESPAWN_DISTANCE - dr2) reach++;
+    int32_t c0 = max32(player[1] - reach, 0), c1 = min32(player[1] + reach, SIZE - 1);
     for (int32_t c = c0; c <= c1; c++) {
       int32_t dc = c - player[1], distance2 = dr2 + dc * dc;
-      int near = boss ? distance2 <= 36 : distance2 > beyond2;
-      uint8_t ok = (uint8_t)(kind[blocks[c] & (BLOCKS - 1)] & (blocks[c] < BLOCKS) & near &
-                             (distance2 < DESPAWN_DISTANCE * DESPAWN_DISTANCE) & !mobs[c]);
+      uint8_t ok = (uint8_t)(kind[blocks[c]] & (distance2 > low) & (distance2 <= high) & !mobs[c]);
       out[c] = ok;
       count += ok;
     }
