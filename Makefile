@@ -55,7 +55,7 @@ UNIT_TESTS = tests/unit/test-objects tests/unit/test-tasks tests/unit/test-rng t
 	tests/unit/test-cc-render tests/unit/test-craftax-episodes tests/unit/test-games tests/unit/test-cc-state \
 	tests/unit/test-cx-worldgen tests/unit/test-balrog tests/unit/test-cx-game \
 	tests/unit/test-cx-words tests/unit/test-cx-text tests/unit/test-cx-render tests/unit/test-cx-pixels
-TEST_TOOLS = tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
+TEST_TOOLS = tests/unit/bench-cx tests/golden-compare tests/agent-actions tests/api-trajectory tests/reference/npmath.so
 # A fuzz target per reader (tests/fuzz): run over its seed corpus by
 # tests/fuzz.t, and by libFuzzer under clang with make fuzz.  The -repair
 # targets rewrite the checksums of their input first (tests/fuzz/repair.h);

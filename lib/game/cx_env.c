@@ -57,15 +57,17 @@ void crafter_cx_report(const crafter_cx_state *s, uint8_t *achievements, int32_t
   memcpy(inventory, values, sizeof values);
 }
 
-/* The world key reset(k) hands generate_world: split(k)[1]. */
-static crafter_jaxkey world_key_of(crafter_jaxkey k) { return crafter_jax_split_inline(k, 1); }
+/* The world key reset(k) hands generate_world. */
+static crafter_jaxkey world_key_of(const crafter_cx_env *env, crafter_jaxkey k) {
+  return crafter_cx_world_key((enum crafter_cx_env_kind)env->kind, k);
+}
 
 int crafter_cx_env_start(crafter_cx_env *env, int64_t seed) {
   env->seed = seed;
   env->episode = 1;
   env->reset_due = 0;
-  env->world_key = world_key_of(crafter_cx_schedule_start(seed, &env->key));
-  return crafter_cx_generate_world(env->world_key, &env->state);
+  env->world_key = world_key_of(env, crafter_cx_schedule_start(seed, &env->key));
+  return crafter_cx_generate_world_first(env->world_key, &env->state);
 }
 
 int crafter_cx_env_start_keys(crafter_cx_env *env, int64_t seed, int64_t episode,
@@ -75,18 +77,19 @@ int crafter_cx_env_start_keys(crafter_cx_env *env, int64_t seed, int64_t episode
   env->key = schedule_key;
   env->world_key = world_key;
   env->reset_due = 0;
-  return crafter_cx_generate_world(world_key, &env->state);
+  return crafter_cx_generate_world_first(world_key, &env->state);
 }
 
 int crafter_cx_env_restart(crafter_cx_env *env) {
   env->reset_due = 0;
   env->episode++;
-  env->world_key = world_key_of(crafter_cx_schedule_next(&env->key));
-  return crafter_cx_generate_world(env->world_key, &env->state);
+  env->world_key = world_key_of(env, crafter_cx_schedule_next(&env->key));
+  return crafter_cx_generate_world_first(env->world_key, &env->state);
 }
 
 void crafter_cx_env_act_only(crafter_cx_env *env, int action, crafter_cx_outcome *outcome) {
   crafter_jaxkey k = crafter_cx_schedule_next(&env->key);
+  if (crafter_cx_make_ladder_floor(&env->state, action) != 0) env->failed = 1;
   uint8_t before[CRAFTER_CX_ACHIEVEMENTS];
   memcpy(before, env->state.achievements, sizeof before);
   outcome->reward = crafter_cx_game_step(&env->state, crafter_jax_split_inline(k, 0), action);
@@ -97,13 +100,14 @@ void crafter_cx_env_act_only(crafter_cx_env *env, int action, crafter_cx_outcome
     if (env->state.achievements[a] && !before[a]) outcome->unlocked[a / 32] |= 1u << (a % 32);
   outcome->length = env->state.timestep;
   env->reset_due = outcome->done;
-  env->reset_key = world_key_of(crafter_jax_split_inline(k, 1));
+  env->reset_key = world_key_of(env, crafter_jax_split_inline(k, 1));
 }
 
 int crafter_cx_env_reset_due(crafter_cx_env *env) {
+  if (env->failed) return -1;
   if (!env->reset_due) return 0;
   env->reset_due = 0;
   env->episode++;
   env->world_key = env->reset_key;
-  return crafter_cx_generate_world(env->world_key, &env->state);
+  return crafter_cx_generate_world_first(env->world_key, &env->state);
 }

@@ -8,7 +8,11 @@
  * reset(k), whose world is generate_world(split(k)[1]).  Every step:
  * key, k = split(key); the auto-reset env's step with k (key_step,
  * key_reset = split(k)); when the step ends the episode, the next is
- * reset(key_reset).  A reset asked for between steps draws its key from
+ * reset(key_reset).  Craftax-Symbolic-v1's reset hands generate_world
+ * split(k)[1], Craftax-Pixels-v1's k itself (env->kind says which).
+ * A world starts with its overworld made, the floors below made when the
+ * player first takes a ladder to them (cx_worldgen.h): a reader of every
+ * floor makes them first (crafter_cx_make_floors).  A reset asked for between steps draws its key from
  * the schedule as a step does.  world_key is always the key the world
  * was generated from (generate_world's), so that
  * crafter_cx_env_start_keys(world_key, key) replays an episode.
@@ -47,6 +51,9 @@ typedef struct crafter_cx_env {
   int reset_due;            /* crafter_cx_env_act_only ended the episode: the auto-reset is
                                still to be made with reset_key (generate_world's) */
   crafter_jaxkey reset_key;
+  int kind;                 /* enum crafter_cx_env_kind: the symbolic env's reset or the pixels
+                               env's (their worlds come from other keys; cx_game.h) */
+  int failed;               /* a floor could not be made for want of memory */
 } crafter_cx_env;
 
 typedef struct crafter_cx_outcome {
@@ -67,7 +74,7 @@ int crafter_cx_env_start_keys(crafter_cx_env *env, int64_t seed, int64_t episode
 int crafter_cx_env_restart(crafter_cx_env *env);
 /* The step (action 0..42, the caller checks), leaving an ended episode's
  * last state with the reset due; then the auto-reset when due.  0, or -1
- * when memory for a world cannot be had. */
+ * when memory for a world or floor could not be had (since the step). */
 void crafter_cx_env_act_only(crafter_cx_env *env, int action, crafter_cx_outcome *outcome);
 int crafter_cx_env_reset_due(crafter_cx_env *env);
 

@@ -317,12 +317,33 @@ static float damage_to_player(const crafter_cx_state *s, const float base[3]) {
   return damage_of(damage, defense);
 }
 
+/* Whether a creature of some floor is alive (masked) without health
+ * above zero.  No step makes one (a creature's health falls only where
+ * an attack then clears the masks of those at zero), so only a state
+ * made otherwise has one, before its first attack. */
+static int unclean_masks(const crafter_cx_state *s) {
+  /* every slot of the tables, those past a class's number too: no step
+   * masks those, and where one is masked the way taken for unclean masks
+   * is exact all the same */
+  enum { SLOTS = LEVELS * CRAFTER_CX_MOB_SLOTS };
+  const crafter_cx_mobs *classes[3] = {&s->melee_mobs, &s->passive_mobs, &s->ranged_mobs};
+  int unclean = 0;
+  for (int c = 0; c < 3; c++) {
+    const uint8_t *mask = &classes[c]->mask[0][0];
+    const float *health = &classes[c]->health[0][0];
+    for (int k = 0; k < SLOTS; k++) unclean |= (mask[k] != 0) & !(health[k] > 0.0f);
+  }
+  return unclean;
+}
+
 /* attack_mob_class: the creatures of one class at `row, column` on the
  * player's floor take the damage; returns whether one was there, *killed
- * whether it died. */
+ * whether it died.  JAX clears the mask of every creature without health
+ * on every floor; only the player's floor can have one unless `unclean`
+ * (unclean_masks) says otherwise. */
 static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, int32_t row,
                             int32_t column, const float damage[3], int can_achieve,
-                            int mob_class, int *killed) {
+                            int mob_class, int unclean, int *killed) {
   int level = level_of(s), target = 0, any = 0;
   for (int k = slots - 1; k >= 0; k--)
     if (m->position[level][k][0] == row && m->position[level][k][1] == column &&
@@ -334,7 +355,7 @@ static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, 
   float hurt = damage_of(damage, mob_defense[type_row(type, 9)][mob_class]);
   m->health[level][target] += -hurt * (float)any;
   uint8_t old_mask = m->mask[level][target];
-  for (int f = 0; f < LEVELS; f++)
+  for (int f = unclean ? 0 : level; f < (unclean ? LEVELS : level + 1); f++)
     for (int k = 0; k < slots; k++) m->mask[f][k] = m->mask[f][k] && m->health[f][k] > 0.0f;
   *killed = old_mask && !m->mask[level][target];
   int achievement = mob_achievement[mob_class][type_row(type, 8)];
@@ -342,20 +363,21 @@ static int attack_mob_class(crafter_cx_state *s, crafter_cx_mobs *m, int slots, 
   return any;
 }
 
-/* attack_mob: returns whether a creature was there; *killed whether one died. */
+/* attack_mob: returns whether a creature was there; *killed whether one
+ * died.  unclean: as attack_mob_class's. */
 static int attack_mob(crafter_cx_state *s, int32_t row, int32_t column, const float damage[3],
-                      int can_eat, int *killed) {
+                      int can_eat, int unclean, int *killed) {
   int level = level_of(s), melee_killed, passive_killed, ranged_killed;
   int melee = attack_mob_class(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, row, column, damage,
-                               1, MELEE, &melee_killed);
+                               1, MELEE, unclean, &melee_killed);
   int passive = attack_mob_class(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS, row, column,
-                                 damage, can_eat, PASSIVE, &passive_killed);
+                                 damage, can_eat, PASSIVE, unclean, &passive_killed);
   if (passive_killed && can_eat) {
     s->player_food = min32(max_food(s), s->player_food + 6);
     s->player_hunger = 0.0f;
   }
   int ranged = attack_mob_class(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, row, column,
-                                damage, 1, RANGED, &ranged_killed);
+                                damage, 1, RANGED, unclean, &ranged_killed);
   int monster = melee_killed || ranged_killed;
   *killed = monster || passive_killed;
   uint8_t here = map_read(s->mob_map[level], row, column);
@@ -377,15 +399,19 @@ static int32_t abs32(int32_t v) { return v < 0 ? -v : v; }
 static int32_t sign32(int32_t v) { return (v > 0) - (v < 0); }
 
 /* The move towards the player: along the axis drawn (choice(p) over the
- * axes farthest from the player), one step. */
+ * axes farthest from the player, p = (d0 == most, d1 == most) / (d0 +
+ * d1)), one step.  With one axis farther the draw cannot choose the
+ * other (its p is 0, the search ends on the first sum reached) and is
+ * not made. */
 static void towards_player(const crafter_cx_state *s, const int32_t at[2], crafter_jaxkey key,
                            int32_t direction[2]) {
   int32_t d0 = abs32(s->player_position[0] - at[0]), d1 = abs32(s->player_position[1] - at[1]);
-  int32_t most = d0 > d1 ? d0 : d1;
-  float sum = (float)(d0 + d1);
-  float p[2] = {(float)(d0 == most) / sum, (float)(d1 == most) / sum};
-  int32_t axis = 0;
-  crafter_jax_choice_p(key, p, 2, &axis, 1);
+  int32_t axis = d0 > d1 ? 0 : 1;
+  if (d0 == d1) {
+    float sum = (float)(d0 + d1);
+    float p[2] = {1.0f / sum, 1.0f / sum};
+    crafter_jax_choice_p(key, p, 2, &axis, 1);
+  }
   direction[0] = direction[1] = 0;
   int a = read_index(axis, 2);
   direction[a] = sign32(s->player_position[a] - at[a]);
@@ -401,33 +427,41 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   rng = carry;
   for (int k = 0; k < CRAFTER_CX_MAX_MELEE_MOBS; k++) {
     crafter_cx_mobs *m = &s->melee_mobs;
-    crafter_jaxkey r = carry;
-    crafter_jaxkey random_key = split_off(&r), towards_key = split_off(&r),
-                   close_key = split_off(&r), next = split_off(&r);
+    /* The keys: r = carry; random, towards, close and next are split off
+     * in turn.  Only the chain and next are needed whatever happens: a
+     * key is made where its draw decides something. */
+    crafter_jaxkey r1 = crafter_jax_split_inline(carry, 0), r2 = crafter_jax_split_inline(r1, 0),
+                   r3 = crafter_jax_split_inline(r2, 0), next = crafter_jax_split_inline(r3, 1);
     int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
-    int32_t random_direction = 0;
-    crafter_jax_choice(random_key, 4, &random_direction, 1);
-    const int32_t *rd = directions[1 + random_direction];
-    int32_t toward[2];
-    towards_player(s, at, towards_key, toward);
     int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
-    int close = (distance < 10 || boss) && crafter_jax_uniform1(close_key) < 0.75f;
-    int32_t proposed[2] = {at[0] + (close ? toward[0] : rd[0]), at[1] + (close ? toward[1] : rd[1])};
     int attacking = distance == 1 && m->attack_cooldown[level][k] <= 0 && m->mask[level][k];
-    if (attacking) proposed[0] = at[0], proposed[1] = at[1];
+    int32_t proposed[2] = {at[0], at[1]};
+    if (!attacking) {
+      int close = (distance < 10 || boss) &&
+                  crafter_jax_uniform1(crafter_jax_split_inline(r2, 1)) < 0.75f;
+      int32_t step[2];
+      if (close) {
+        towards_player(s, at, crafter_jax_split_inline(r1, 1), step);
+      } else {
+        int32_t random_direction = 0;
+        crafter_jax_choice(crafter_jax_split_inline(carry, 1), 4, &random_direction, 1);
+        step[0] = directions[1 + random_direction][0];
+        step[1] = directions[1 + random_direction][1];
+      }
+      proposed[0] = at[0] + step[0], proposed[1] = at[1] + step[1];
+    }
     int32_t type = m->type_id[level][k];
     const float *base = mob_damage[type_row(type, 8)][MELEE];
     float sleeping = s->is_sleeping ? 3.5f : 1.0f, scaled[3];
     for (int i = 0; i < 3; i++) scaled[i] = base[i] * sleeping;
-    float damage = damage_to_player(s, scaled);
     int32_t cooldown = attacking ? 5 : m->attack_cooldown[level][k] - 1;
+    /* health less damage times 0 is health itself: only an attack is
+     * worked out */
     if (attacking) {
-      s->player_health = s->player_health - damage;
+      s->player_health = s->player_health - damage_to_player(s, scaled);
       if (s->is_sleeping) s->achievements[WAKE_UP] = 1;
       s->is_sleeping = 0;
       s->is_resting = 0;
-    } else {
-      s->player_health = s->player_health - damage * 0.0f;
     }
     int32_t position[2] = {at[0], at[1]};
     if (free_for(s, proposed[0], proposed[1], mob_collision[type_row(type, 9)][MELEE]))
@@ -468,27 +502,37 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   carry = crafter_jax_split_inline(carry, 0);
   for (int k = 0; k < CRAFTER_CX_MAX_RANGED_MOBS; k++) {
     crafter_cx_mobs *m = &s->ranged_mobs;
-    crafter_jaxkey random_key = split_off(&carry), towards_key = split_off(&carry),
-                   keep_key = split_off(&carry);
+    /* The keys: random, towards and keep split off carry in turn, each
+     * made only where its draw decides something. */
+    crafter_jaxkey c1 = crafter_jax_split_inline(carry, 0), c2 = crafter_jax_split_inline(c1, 0);
+    crafter_jaxkey random_key = crafter_jax_split_inline(carry, 1);
+    crafter_jaxkey towards_key = crafter_jax_split_inline(c1, 1);
+    crafter_jaxkey keep_key = crafter_jax_split_inline(c2, 1);
+    carry = crafter_jax_split_inline(c2, 0);
     int32_t at[2] = {m->position[level][k][0], m->position[level][k][1]};
-    int32_t random_direction = 0;
-    crafter_jax_choice(random_key, 4, &random_direction, 1);
-    const int32_t *rd = directions[1 + random_direction];
-    int32_t random_proposed[2] = {at[0] + rd[0], at[1] + rd[1]};
-    int32_t toward[2];
-    towards_player(s, at, towards_key, toward);
     int32_t distance = abs32(at[0] - player[0]) + abs32(at[1] - player[1]);
     int far = distance >= 6, too_close = distance <= 3;
-    int32_t proposed[2] = {random_proposed[0], random_proposed[1]};
-    if (far) proposed[0] = at[0] + toward[0], proposed[1] = at[1] + toward[1];
-    if (too_close) proposed[0] = at[0] - toward[0], proposed[1] = at[1] - toward[1];
-    if (!(crafter_jax_uniform1(keep_key) > 0.85f))
-      proposed[0] = random_proposed[0], proposed[1] = random_proposed[1];
+    /* towards (away when too close) the player if the keep draw is over
+     * 0.85, else the random move */
+    int keep = (far || too_close) && crafter_jax_uniform1(keep_key) > 0.85f;
+    int32_t toward[2] = {0, 0}, proposed[2];
+    int have_toward = keep;
+    if (keep) {
+      towards_player(s, at, towards_key, toward);
+      int32_t sign = too_close ? -1 : 1;
+      proposed[0] = at[0] + sign * toward[0], proposed[1] = at[1] + sign * toward[1];
+    } else {
+      int32_t random_direction = 0;
+      crafter_jax_choice(random_key, 4, &random_direction, 1);
+      proposed[0] = at[0] + directions[1 + random_direction][0];
+      proposed[1] = at[1] + directions[1 + random_direction][1];
+    }
     int32_t type = m->type_id[level][k];
     const uint8_t *collision = mob_collision[type_row(type, 9)][RANGED];
     int attacking = (distance >= 4 && distance <= 5) ||
                     (too_close && !free_for(s, proposed[0], proposed[1], collision));
     attacking = attacking && m->attack_cooldown[level][k] <= 0 && m->mask[level][k];
+    if (attacking && !have_toward) towards_player(s, at, towards_key, toward);
     int live = 0;
     for (int j = 0; j < CRAFTER_CX_MAX_MOB_PROJECTILES; j++) live += s->mob_projectiles.mask[level][j];
     if (attacking && live < CRAFTER_CX_MAX_MOB_PROJECTILES) {
@@ -542,6 +586,7 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   }
 
   /* the player's projectiles */
+  int unclean = unclean_masks(s);
   for (int k = 0; k < CRAFTER_CX_MAX_PLAYER_PROJECTILES; k++) {
     crafter_cx_mobs *m = &s->player_projectiles;
     int32_t type = m->type_id[level][k];
@@ -565,10 +610,15 @@ static void update_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
                      at[1] + s->player_projectile_directions[level][k][1]};
     uint8_t block = map_read(s->map[level], to[0], to[1]);
     int wall = solid(block) && block != CRAFTER_CX_WATER;
-    int killed;
-    int attacked0 = attack_mob(s, at[0], at[1], damage, 0, &killed);
-    for (int i = 0; i < 3; i++) damage[i] = damage[i] * (float)(1 - attacked0);
-    int attacked1 = attack_mob(s, to[0], to[1], damage, 0, &killed);
+    int killed, attacked0 = 0, attacked1 = 0;
+    /* A projectile that is not there does no damage: its attacks change
+     * nothing unless they clear unclean masks (once: they leave none). */
+    if (mask || unclean) {
+      attacked0 = attack_mob(s, at[0], at[1], damage, 0, unclean, &killed);
+      for (int i = 0; i < 3; i++) damage[i] = damage[i] * (float)(1 - attacked0);
+      attacked1 = attack_mob(s, to[0], to[1], damage, 0, unclean, &killed);
+      unclean = 0;
+    }
     int go_on = in_bounds(to[0], to[1]) && !wall && !(attacked0 || attacked1);
     m->position[level][k][0] = to[0];
     m->position[level][k][1] = to[1];
@@ -595,41 +645,68 @@ static void place_new_mob(crafter_cx_state *s, crafter_cx_mobs *m, int slots, in
   map_write(s->mob_map[level], at[0], at[1], (uint8_t)(here || m->mask[level][slot]));
 }
 
+/* The cells a creature of one class may spawn on, into allowed (every
+ * cell of the floor, row-major); returns their count.  Only cells nearer
+ * the player than the despawn distance are allowed, so only the square
+ * around the player is looked at.  boss: the boss floor's rule (graves
+ * within 6 cells); else the kind of block wanted (grass, path, fire or
+ * ice grass, or water alone for creatures of the water) farther than
+ * sqrt(beyond2) cells. */
+static long spawn_cells(const crafter_cx_state *s, int boss, int water_only, int32_t beyond2,
+                        uint8_t *allowed) {
+  enum { REACH = DESPAWN_DISTANCE - 1, BLOCKS = 256 };
+  /* the blocks of each kind, a flag a block */
+  static const uint8_t ground[BLOCKS] = {[CRAFTER_CX_GRASS] = 1, [CRAFTER_CX_PATH] = 1,
+                                         [CRAFTER_CX_FIRE_GRASS] = 1, [CRAFTER_CX_ICE_GRASS] = 1};
+  static const uint8_t water[BLOCKS] = {[CRAFTER_CX_WATER] = 1};
+  static const uint8_t graves[BLOCKS] = {[CRAFTER_CX_GRAVE] = 1, [CRAFTER_CX_GRAVE2] = 1,
+                                         [CRAFTER_CX_GRAVE3] = 1};
+  const uint8_t *kind = boss ? graves : water_only ? water : ground;
+  /* the squared distances allowed: above low, at most high (the despawn
+   * distance's bound is kept by the columns looked at) */
+  int32_t low = boss ? -1 : beyond2, high = boss ? 36 : DESPAWN_DISTANCE * DESPAWN_DISTANCE - 1;
+  int level = level_of(s);
+  const int32_t *player = s->player_position;
+  memset(allowed, 0, SIZE * SIZE);
+  long count = 0;
+  int32_t r0 = max32(player[0] - REACH, 0), r1 = min32(player[0] + REACH, SIZE - 1);
+  for (int32_t r = r0; r <= r1; r++) {
+    const uint8_t *blocks = s->map[level][r], *mobs = s->mob_map[level][r];
+    uint8_t *out = allowed + r * SIZE;
+    int32_t dr2 = (r - player[0]) * (r - player[0]);
+    /* the columns of the row nearer than the despawn distance: dc*dc
+     * below 196 - dr2 */
+    int32_t reach = 0;
+    while ((reach + 1) * (reach + 1) < DESPAWN_DISTANCE * DESPAWN_DISTANCE - dr2) reach++;
+    int32_t c0 = max32(player[1] - reach, 0), c1 = min32(player[1] + reach, SIZE - 1);
+    for (int32_t c = c0; c <= c1; c++) {
+      int32_t dc = c - player[1], distance2 = dr2 + dc * dc;
+      uint8_t ok = (uint8_t)(kind[blocks[c]] & (distance2 > low) & (distance2 <= high) & !mobs[c]);
+      out[c] = ok;
+      count += ok;
+    }
+  }
+  return count;
+}
+
+/* spawn_mobs.  The cells allowed are only looked for when the draw says a
+ * creature spawns: otherwise their count changes nothing. */
 static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   int level = level_of(s), boss = fighting_boss(s);
-  const int32_t *player = s->player_position;
   static const long CELLS = SIZE * SIZE;
-  uint8_t valid[SIZE * SIZE], grave[SIZE * SIZE], water[SIZE * SIZE];
-  int32_t distance2[SIZE * SIZE];
-  for (int r = 0; r < SIZE; r++)
-    for (int c = 0; c < SIZE; c++) {
-      uint8_t b = s->map[level][r][c];
-      int i = r * SIZE + c;
-      valid[i] = b == CRAFTER_CX_GRASS || b == CRAFTER_CX_PATH || b == CRAFTER_CX_FIRE_GRASS ||
-                 b == CRAFTER_CX_ICE_GRASS;
-      grave[i] = b == CRAFTER_CX_GRAVE || b == CRAFTER_CX_GRAVE2 || b == CRAFTER_CX_GRAVE3;
-      water[i] = b == CRAFTER_CX_WATER;
-      int32_t dr = r - player[0], dc = c - player[1];
-      distance2[i] = dr * dr + dc * dc;
-    }
   int32_t coeff = 1 + (s->monsters_killed[level] < MONSTERS_KILLED_TO_CLEAR_LEVEL) * 2;
   if (boss) coeff *= (s->boss_timesteps_to_spawn_this_round >= 1) * 1000;
   uint8_t allowed[SIZE * SIZE];
   int32_t cell = 0;
 
-  /* passive */
+  /* passive: the usual ground farther than 3 cells; the others farther
+   * than 9, or graves near the player on the boss floor */
   crafter_jaxkey chance_key = split_off(&rng), cell_key = split_off(&rng);
   int live = 0;
   for (int k = 0; k < CRAFTER_CX_MAX_PASSIVE_MOBS; k++) live += s->passive_mobs.mask[level][k];
   int spawning = live < CRAFTER_CX_MAX_PASSIVE_MOBS &&
                  crafter_jax_uniform1(chance_key) < floor_spawn_chance[level][PASSIVE] && !boss;
-  long count = 0;
-  for (long i = 0; i < CELLS; i++) {
-    allowed[i] = valid[i] && distance2[i] > 9 && distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                 !s->mob_map[level][i / SIZE][i % SIZE];
-    count += allowed[i];
-  }
-  spawning = spawning && count > 0;
+  if (spawning) spawning = spawn_cells(s, 0, 0, 9, allowed) > 0;
   if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
   place_new_mob(s, &s->passive_mobs, CRAFTER_CX_MAX_PASSIVE_MOBS, spawning, cell,
                 floor_mob[level][PASSIVE], PASSIVE);
@@ -643,15 +720,7 @@ static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   float chance = fmaf(dark * dark, floor_spawn_chance[level][3], floor_spawn_chance[level][MELEE]);
   spawning = live < CRAFTER_CX_MAX_MELEE_MOBS &&
              crafter_jax_uniform1(chance_key) < chance * (float)coeff;
-  count = 0;
-  for (long i = 0; i < CELLS; i++) {
-    int range = boss ? distance2[i] <= 36 : distance2[i] > 81;
-    allowed[i] = (boss ? grave[i] : valid[i]) && range &&
-                 distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                 !s->mob_map[level][i / SIZE][i % SIZE];
-    count += allowed[i];
-  }
-  spawning = spawning && count > 0;
+  if (spawning) spawning = spawn_cells(s, boss, 0, 81, allowed) > 0;
   if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
   place_new_mob(s, &s->melee_mobs, CRAFTER_CX_MAX_MELEE_MOBS, spawning, cell, type, MELEE);
 
@@ -662,15 +731,7 @@ static void spawn_mobs(crafter_cx_state *s, crafter_jaxkey rng) {
   type = boss ? floor_mob[read_index(s->boss_progress, LEVELS)][RANGED] : floor_mob[level][RANGED];
   spawning = live < CRAFTER_CX_MAX_RANGED_MOBS &&
              crafter_jax_uniform1(chance_key) < floor_spawn_chance[level][RANGED] * (float)coeff;
-  count = 0;
-  for (long i = 0; i < CELLS; i++) {
-    int range = boss ? distance2[i] <= 36 : distance2[i] > 81;
-    uint8_t kind = boss ? grave[i] : type == 5 ? water[i] : valid[i];
-    allowed[i] = kind && range && distance2[i] < DESPAWN_DISTANCE * DESPAWN_DISTANCE &&
-                 !s->mob_map[level][i / SIZE][i % SIZE];
-    count += allowed[i];
-  }
-  spawning = spawning && count > 0;
+  if (spawning) spawning = spawn_cells(s, boss, type == 5, 81, allowed) > 0;
   if (spawning) crafter_jax_choice_equal(cell_key, allowed, CELLS, 1, &cell, 1);
   place_new_mob(s, &s->ranged_mobs, CRAFTER_CX_MAX_RANGED_MOBS, spawning, cell, type, RANGED);
 }
@@ -750,7 +811,7 @@ static void do_action(crafter_cx_state *s, crafter_jaxkey rng) {
   float damage[3];
   player_damage(s, damage);
   int killed;
-  int attacked = attack_mob(s, row, column, damage, 1, &killed);
+  int attacked = attack_mob(s, row, column, damage, 1, unclean_masks(s), &killed);
 
   uint8_t block = map_read(s->map[level], row, column), new_block = block;
   crafter_cx_inventory v = s->inventory;
@@ -1083,11 +1144,14 @@ static void change_floor(crafter_cx_state *s, int action) {
              s->monsters_killed[level] >= MONSTERS_KILLED_TO_CLEAR_LEVEL &&
              s->player_level < LEVELS - 1;
   int up = action == ASCEND && item == CRAFTER_CX_ITEM_LADDER_UP && s->player_level > 0;
-  const int32_t *down_to = s->up_ladders[read_index((int64_t)s->player_level + 1, LEVELS)];
-  const int32_t *up_to = s->down_ladders[read_index((int64_t)s->player_level - 1, LEVELS)];
   int32_t delta = down - up;
   int32_t new_level = s->player_level + delta;
+  const int32_t *down_to = s->up_ladders[read_index((int64_t)s->player_level + 1, LEVELS)];
+  const int32_t *up_to = s->down_ladders[read_index((int64_t)s->player_level - 1, LEVELS)];
   if (down || up) {
+    /* the floor gone to made if pending (crafter_cx_env_step has made it
+     * already, and said when it could not) */
+    crafter_cx_make_floor(s, new_level);
     const int32_t *to = down ? down_to : up_to;
     s->player_position[0] = to[0];
     s->player_position[1] = to[1];
@@ -1251,19 +1315,24 @@ static float light_level(int32_t timestep) {
   return fmaf(-(c * c), fabsf(c), 1.0f);
 }
 
-/* The keys craftax_step splits off its key, in its order. */
+/* The keys craftax_step splits off its key, in its order: rng, _rng =
+ * split(rng) six times, _rng being do_action's, read_book's, enchant's,
+ * update_mobs', spawn_mobs' and state_rng's key.  chain[n] is rng
+ * before the n-th split; a part's key, split(chain[n])[1], is made when
+ * the part needs it. */
 struct keys {
-  crafter_jaxkey do_action, read_book, enchant, update_mobs, spawn_mobs, state_rng;
+  crafter_jaxkey chain[6];
 };
 
+enum { DO_ACTION_KEY, READ_BOOK_KEY, ENCHANT_KEY, UPDATE_MOBS_KEY, SPAWN_MOBS_KEY, STATE_RNG_KEY };
 
 static void split_keys(crafter_jaxkey rng, struct keys *k) {
-  k->do_action = split_off(&rng);
-  k->read_book = split_off(&rng);
-  k->enchant = split_off(&rng);
-  k->update_mobs = split_off(&rng);
-  k->spawn_mobs = split_off(&rng);
-  k->state_rng = split_off(&rng);
+  k->chain[0] = rng;
+  for (int n = 1; n < 6; n++) k->chain[n] = crafter_jax_split_inline(k->chain[n - 1], 0);
+}
+
+static inline crafter_jaxkey key_of(const struct keys *k, int part) {
+  return crafter_jax_split_inline(k->chain[part], 1);
 }
 
 float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) {
@@ -1276,31 +1345,33 @@ float crafter_cx_game_step(crafter_cx_state *s, crafter_jaxkey key, int action) 
 
   change_floor(s, action);
   do_crafting(s, action);
-  if (action == DO) do_action(s, keys.do_action);
+  if (action == DO) do_action(s, key_of(&keys, DO_ACTION_KEY));
   place_block(s, action);
   shoot_projectile(s, action);
   cast_spell(s, action);
   drink_potion(s, action);
-  read_book(s, action, keys.read_book);
-  enchant(s, action, keys.enchant);
+  if (action == READ_BOOK) read_book(s, action, key_of(&keys, READ_BOOK_KEY));
+  if (action == ENCHANT_SWORD_ACTION || action == ENCHANT_ARMOUR_ACTION || action == ENCHANT_BOW)
+    enchant(s, action, key_of(&keys, ENCHANT_KEY));
   boss_logic(s);
   level_up_attributes(s, action);
   move_player(s, action);
-  update_mobs(s, keys.update_mobs);
-  spawn_mobs(s, keys.spawn_mobs);
+  update_mobs(s, key_of(&keys, UPDATE_MOBS_KEY));
+  spawn_mobs(s, key_of(&keys, SPAWN_MOBS_KEY));
   update_plants(s);
   update_intrinsics(s, action);
   clip_inventory_and_intrinsics(s);
   inventory_achievements(s);
 
-  int32_t achieved = 0;
-  for (int k = 0; k < CRAFTER_CX_ACHIEVEMENTS; k++)
-    achieved += ((int32_t)s->achievements[k] - (int32_t)achievements_before[k]) *
-                achievement_reward(k);
+  int32_t achieved = 0; /* most steps unlock nothing: then the sum is 0 */
+  if (memcmp(achievements_before, s->achievements, sizeof achievements_before) != 0)
+    for (int k = 0; k < CRAFTER_CX_ACHIEVEMENTS; k++)
+      achieved += ((int32_t)s->achievements[k] - (int32_t)achievements_before[k]) *
+                  achievement_reward(k);
   float reward = fmaf(s->player_health - health_before, 0.1f, (float)achieved);
   s->timestep += 1;
   s->light_level = light_level(s->timestep);
-  s->state_rng = keys.state_rng;
+  s->state_rng = key_of(&keys, STATE_RNG_KEY);
   return reward;
 }
 
@@ -1313,12 +1384,32 @@ crafter_jaxkey crafter_cx_world_key(enum crafter_cx_env_kind kind, crafter_jaxke
   return kind == CRAFTER_CX_PIXELS_ENV ? key : crafter_jax_split_inline(key, 1);
 }
 
+int crafter_cx_make_ladder_floor(crafter_cx_state *state, int action) {
+  /* the floor a ladder leads to, made before the step needs it: where
+   * the player stands on the ladder the action takes (change_floor asks
+   * more, and makes it too) */
+  if (action != DESCEND && action != ASCEND) return 0;
+  int level = level_of(state);
+  uint8_t item =
+      map_read(state->item_map[level], state->player_position[0], state->player_position[1]);
+  int ladder = action == DESCEND ? item == CRAFTER_CX_ITEM_LADDER_DOWN
+                                 : item == CRAFTER_CX_ITEM_LADDER_UP;
+  if (ladder && (crafter_cx_make_floor(state, level) != 0 ||
+                 crafter_cx_make_floor(state, level + (action == DESCEND ? 1 : -1)) != 0))
+    return -1;
+  return 0;
+}
+
 int crafter_cx_env_step_of(enum crafter_cx_env_kind kind, crafter_cx_state *state,
                            crafter_jaxkey key, int action, float *reward, int *done) {
+  if (crafter_cx_make_ladder_floor(state, action) != 0) return -1;
   *reward = crafter_cx_game_step(state, crafter_jax_split_inline(key, 0), action);
   *done = crafter_cx_game_over(state);
+  /* reset_env(key_reset) hands generate_world its key (split(key_reset)[1]
+   * in the symbolic env); the floors below the overworld are made when
+   * first gone to */
   crafter_jaxkey world_key = crafter_cx_world_key(kind, crafter_jax_split_inline(key, 1));
-  if (*done && crafter_cx_generate_world(world_key, state) != 0) return -1;
+  if (*done && crafter_cx_generate_world_first(world_key, state) != 0) return -1;
   return 0;
 }
 

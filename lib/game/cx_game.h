@@ -18,7 +18,7 @@
  * Exact, as far as tested: every field of the state, the reward
  * (float32) and done are bit for bit what the pinned reference (jax
  * 0.10.1 on the CPU, one env per jax.jit(env.step) call) computes on
- * 32,270 of 32,270 steps of 118 recorded runs, each replayed from its
+ * 54,920 of 54,920 steps of 258 recorded runs, each replayed from its
  * first state and each step also taken from JAX's state before it
  * (tests/unit/test-cx-game.c; tests/cx-steps.t draws fresh ones):
  *   - seeds 0-2, 300 steps of moves and DO; seeds 0-2, 300 random
@@ -35,19 +35,39 @@
  *     swords and armour enchanted, every floor's creatures spawning,
  *     moving, shooting and striking;
  *   - 18 crafted first states beside the boss (--record-boss), DO seven
- *     steps in ten: 15 hits on the necromancer, its waves spawning.
- * 2,700 of those steps (seeds 0-2 of moves and of random actions, two
+ *     steps in ten: 15 hits on the necromancer, its waves spawning;
+ *   - 137 first states made for the rarer parts (--record-cases, 150
+ *     steps each; 20,550 steps, 97 episodes ended) and 3 more of 700
+ *     steps among growing plants: 117 monsters killed by the player;
+ *     creatures struck with a diamond sword, its enchantment, strength
+ *     and intelligence drawn, on every floor (37, 2, 11, 5, 2, 2, 18, 16
+ *     and 479 times on floors 0 to 8), and hit by the player's arrows,
+ *     fireballs and iceballs (10, 6, 7, 4, 7, 5, 1, 1 and 12 times; 26
+ *     of them with the bow enchanted); the boss beaten 14 times with the
+ *     game's step alone, so the states after its last hit are seen; 98
+ *     plants ripened and 28 ripe ones eaten; 27 episodes ended by the
+ *     100,000-step limit.
+ * 3,900 of those steps (seeds 0-2 of moves and of random actions, two
  * boss states, three crafted states on the sewers, the fire and the ice
- * floors) are held without JAX to the hashes of tests/data/craftax/
- * (tests/unit-cx-game.t, tests/unit-cx-crafted.t).
+ * floors, eight of the rarer parts' states: the boss beaten twice, plants,
+ * the time limit, fights and shots on the fire and ice floors) are held
+ * without JAX to the hashes of tests/data/craftax/ (tests/unit-cx-game.t,
+ * tests/unit-cx-crafted.t, tests/unit-cx-cases.t).
  *
- * Written but met seldom or never in a compared step, so not shown
- * exact: creatures killed by the player (5 in all), the mob defences of
- * the fire and ice floors against arrows and spells, enchanted bows,
- * the boss beaten (its last hit ends the episode: that step's reward,
- * done and reset are compared, its own state is never seen), plants
- * ripening (600 steps after planting), the time limit of 100,000
- * steps.  Nothing outside the tests calls this module yet. */
+ * Met seldom, so shown exact only where met: the fire and ice floors'
+ * defences against the player's projectiles (one hit on each floor; the
+ * sword's strikes there, 34, are many), a sapling planted by the player
+ * ripening (the plants that ripened were placed in the first states; the
+ * player's own died with it before 600 steps).  The multipliers 1 +
+ * 0.2 (dexterity - 1), 1 + 0.5 (intelligence - 1), 1 + 0.25 (strength
+ * - 1) and 1 + 0.05 (intelligence - 1) of the damage are computed
+ * unfused; for attributes 1 to 5 a fused multiply-add gives the same
+ * numbers, so the recordings cannot tell the two apart.
+ *
+ * The auto-reset's new world has only its overworld made until the
+ * player takes a ladder (crafter_cx_env_step, below); tests/unit-cx-lazy.t
+ * holds that equal, step by step, to the world made whole.  Nothing
+ * outside the tests calls this module yet. */
 #ifndef CRAFTER_CX_GAME_H
 #define CRAFTER_CX_GAME_H
 
@@ -71,7 +91,10 @@ crafter_jaxkey crafter_cx_schedule_start(int64_t seed, crafter_jaxkey *key);
 crafter_jaxkey crafter_cx_schedule_next(crafter_jaxkey *key);
 
 /* craftax_step(key, state, action): *state moves one step (action in
- * 0..42: callers check), the reward is returned. */
+ * 0..42: callers check), the reward is returned.  A floor the player
+ * takes a ladder to is made first if pending (crafter_cx_make_floor),
+ * left zero if memory for it cannot be had: crafter_cx_env_step makes it
+ * before and says so. */
 float crafter_cx_game_step(crafter_cx_state *state, crafter_jaxkey key, int action);
 
 /* is_game_over: the timestep has reached 100000, the player has no
@@ -81,8 +104,11 @@ int crafter_cx_game_over(const crafter_cx_state *state);
 /* The auto-reset env's step given key k: key_step, key_reset = split(k);
  * the game steps with key_step; done is whether the game is over after
  * it; when it is, *state becomes the first state reset_env(key_reset)
- * makes (generate_world of split(key_reset)[1]).  Returns 0, or -1 when
- * memory for the new world cannot be had. */
+ * makes (generate_world of split(key_reset)[1]) with only the overworld
+ * made, the other floors pending until the player first takes a ladder
+ * to them (crafter_cx_generate_world_first): crafter_cx_make_floors makes
+ * the state whole, JAX's, for a reader of every floor.  Returns 0, or -1
+ * when memory for the new world or a floor cannot be had. */
 int crafter_cx_env_step(crafter_cx_state *state, crafter_jaxkey key, int action, float *reward,
                         int *done);
 
@@ -93,6 +119,12 @@ enum crafter_cx_env_kind { CRAFTER_CX_SYMBOLIC_ENV = 0, CRAFTER_CX_PIXELS_ENV = 
 
 /* The key generate_world is given by the reset_env of the env `kind`
  * given `key`. */
+/* Before a step with `action`: the floor a ladder leads to made (with
+ * the floor the player is on) when the player stands on that ladder, as
+ * the step needs them (worlds made by crafter_cx_generate_world_first
+ * hold only their overworld; cx_worldgen.h).  0, or -1 (memory). */
+int crafter_cx_make_ladder_floor(crafter_cx_state *state, int action);
+
 crafter_jaxkey crafter_cx_world_key(enum crafter_cx_env_kind kind, crafter_jaxkey key);
 
 /* crafter_cx_env_step of the env `kind`: the same step; the next

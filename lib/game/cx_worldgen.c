@@ -683,13 +683,17 @@ static void permutation6(crafter_jaxkey key, int32_t out[CRAFTER_CX_POTIONS]) {
     }
 }
 
-int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith arith,
-                                    crafter_cx_state *state) {
-  memset(state, 0, sizeof *state);
-  struct workspace *work = malloc(sizeof *work);
-  if (!work) return -1;
-  struct world_keys keys;
-  world_keys(key, &keys);
+/* Floor f's map, item map, light map and ladders, made from the world's
+ * keys in the work space given. */
+static int make_floor(const struct world_keys *keys, int f, enum crafter_cx_arith arith,
+                      struct workspace *work, crafter_cx_state *state) {
+  struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
+                          &state->light_map[f][0][0], state->down_ladders[f],
+                          state->up_ladders[f]};
+  for (int n = 0; n < DUNGEONS; n++)
+    if (dungeon_floor[n] == f) return dungeon_floor_gen(keys->dungeon[n], &dungeon_configs[n], work, &out);
+  int n = 0;
+  while (smooth_floor[n] != f) n++;
   /* Each cell's distance to the player, get_distance_map's sqrt of an
    * integer (correctly rounded, as XLA folds it). */
   float distance[CELLS];
@@ -698,26 +702,40 @@ int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith ar
       int di = i - SIDE / 2, dj = j - SIDE / 2;
       distance[i * SIDE + j] = sqrtf((float)(di * di + dj * dj));
     }
-  for (int n = 0; n < SMOOTH; n++) {
-    int f = smooth_floor[n];
-    struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
-                            &state->light_map[f][0][0], state->down_ladders[f],
-                            state->up_ladders[f]};
-    if (smooth_floor_gen(keys.smooth[n], &smooth_configs[n], distance, arith, work, &out) != 0) {
-      free(work);
-      return -1;
+  return smooth_floor_gen(keys->smooth[n], &smooth_configs[n], distance, arith, work, &out);
+}
+
+/* The floors of `floors` (a bit each) made where still pending, with
+ * pending_key's keys. */
+static int make_floors(crafter_cx_state *state, unsigned floors, enum crafter_cx_arith arith) {
+  floors &= state->pending_floors;
+  if (!floors) return 0;
+  struct workspace *work = malloc(sizeof *work);
+  if (!work) return -1;
+  struct world_keys keys;
+  world_keys(state->pending_key, &keys);
+  for (int f = 0; f < CRAFTER_CX_LEVELS; f++)
+    if ((floors >> f) & 1U) {
+      if (make_floor(&keys, f, arith, work, state) != 0) {
+        free(work);
+        return -1;
+      }
+      state->pending_floors &= (uint16_t)~(1U << f);
     }
-  }
-  for (int n = 0; n < DUNGEONS; n++) {
-    int f = dungeon_floor[n];
-    struct floor_out out = {&state->map[f][0][0], &state->item_map[f][0][0],
-                            &state->light_map[f][0][0], state->down_ladders[f],
-                            state->up_ladders[f]};
-    if (dungeon_floor_gen(keys.dungeon[n], &dungeon_configs[n], work, &out) != 0) {
-      free(work);
-      return -1;
-    }
-  }
+  free(work);
+  return 0;
+}
+
+/* generate_world with the floors of `now` made and the others left
+ * pending. */
+static int generate(crafter_jaxkey key, enum crafter_cx_arith arith, unsigned now,
+                    crafter_cx_state *state) {
+  memset(state, 0, sizeof *state);
+  struct world_keys keys;
+  world_keys(key, &keys);
+  state->pending_floors = (uint16_t)((1U << CRAFTER_CX_LEVELS) - 1U);
+  state->pending_key = key;
+  if (make_floors(state, now, arith) != 0) return -1;
   state->monsters_killed[0] = 10; /* the first ladder starts open */
   state->player_position[0] = state->player_position[1] = SIDE / 2;
   state->player_level = 0;
@@ -737,7 +755,6 @@ int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith ar
     for (int n = 0; n < CRAFTER_CX_MAX_PLAYER_PROJECTILES; n++)
       state->player_projectile_directions[f][n][0] =
           state->player_projectile_directions[f][n][1] = 1;
-  free(work);
   permutation6(keys.potions, state->potion_mapping);
   state->boss_timesteps_to_spawn_this_round = 7; /* BOSS_FIGHT_SPAWN_TURNS */
   /* calculate_light_level(0): 1 - |cos(pi * 0.3)| ** 3 */
@@ -747,6 +764,24 @@ int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith ar
   return 0;
 }
 
+int crafter_cx_generate_world_arith(crafter_jaxkey key, enum crafter_cx_arith arith,
+                                    crafter_cx_state *state) {
+  return generate(key, arith, (1U << CRAFTER_CX_LEVELS) - 1U, state);
+}
+
 int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state) {
-  return crafter_cx_generate_world_arith(key, CRAFTER_CX_AS_JAX, state);
+  return generate(key, CRAFTER_CX_AS_JAX, (1U << CRAFTER_CX_LEVELS) - 1U, state);
+}
+
+int crafter_cx_generate_world_first(crafter_jaxkey key, crafter_cx_state *state) {
+  return generate(key, CRAFTER_CX_AS_JAX, 1U, state);
+}
+
+int crafter_cx_make_floor(crafter_cx_state *state, int floor) {
+  if (floor < 0 || floor >= CRAFTER_CX_LEVELS) return 0;
+  return make_floors(state, 1U << floor, CRAFTER_CX_AS_JAX);
+}
+
+int crafter_cx_make_floors(crafter_cx_state *state) {
+  return make_floors(state, (1U << CRAFTER_CX_LEVELS) - 1U, CRAFTER_CX_AS_JAX);
 }

@@ -29,6 +29,8 @@
 
 enum {
   CRAFTER_CX_MAP_SIZE = 48,
+  CRAFTER_CX_VIEW_ROWS = 9,     /* the window around the player the observations show */
+  CRAFTER_CX_VIEW_COLUMNS = 11,
   CRAFTER_CX_LEVELS = 9,
   CRAFTER_CX_MAX_MELEE_MOBS = 3,
   CRAFTER_CX_MAX_PASSIVE_MOBS = 3,
@@ -192,12 +194,34 @@ typedef struct crafter_cx_state {
   uint8_t achievements[CRAFTER_CX_ACHIEVEMENTS];
   crafter_jaxkey state_rng;
   int32_t timestep;
+  /* Not JAX's: the floors (bit f for floor f) whose map, item_map,
+   * light_map and ladders are still to be made, from generate_world's
+   * key pending_key (crafter_cx_make_floor); 0 in a state made whole. */
+  uint16_t pending_floors;
+  crafter_jaxkey pending_key;
 } crafter_cx_state;
 
 /* generate_world(key, EnvParams(), StaticEnvParams()): the first state
  * into *state (cleared whole first, padding too).  Returns 0, or -1 when
  * memory cannot be had. */
 int crafter_cx_generate_world(crafter_jaxkey key, crafter_cx_state *state);
+
+/* crafter_cx_generate_world with only the overworld (floor 0) made: the
+ * other floors' map, item_map, light_map, down_ladders and up_ladders
+ * are zero and pending (state->pending_floors) until
+ * crafter_cx_make_floor or crafter_cx_make_floors makes them, equal then
+ * to crafter_cx_generate_world's; every other field is equal already.  A
+ * floor's generation is a ninth of the world's, and most episodes never
+ * leave the overworld.  Returns 0, or -1 when memory cannot be had. */
+int crafter_cx_generate_world_first(crafter_jaxkey key, crafter_cx_state *state);
+
+/* Floor `floor` (0..8; any other is left alone) made if it is pending.
+ * Returns 0, or -1 when memory cannot be had (it stays pending). */
+int crafter_cx_make_floor(crafter_cx_state *state, int floor);
+
+/* Every pending floor made: the state whole, as JAX's.  Returns 0, or -1
+ * when memory cannot be had. */
+int crafter_cx_make_floors(crafter_cx_state *state);
 
 /* The key the reset of seed `seed` gives generate_world in Craftax's
  * schedule: key = PRNGKey(seed); key, k = split(key); then reset_env's

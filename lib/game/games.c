@@ -43,7 +43,7 @@ static const crafter_game_info games[CRAFTER_GAME_COUNT] = {
                               .achievements = CRAFTER_CX_ACHIEVEMENTS,
                               .achievement_names = crafter_cx_achievement_names,
                               .players_max = 1,
-                              .obs_kinds = OBS_NONE | OBS_SYMBOLIC | OBS_TEXT,
+                              .obs_kinds = OBS_NONE | OBS_PIXELS | OBS_SYMBOLIC | OBS_TEXT,
                               .reference = "craftax 1.6.1 on jax 0.10.1"},
 };
 

@@ -291,10 +291,16 @@ static inline int32_t randint_of(uint32_t high, uint32_t low, int32_t minval, ui
 }
 
 void crafter_jax_randint(crafter_jaxkey key, int32_t *out, long count, int32_t minval, int32_t maxval) {
-  crafter_jaxkey halves[2];
-  crafter_jax_split(key, halves, 2);
   uint32_t span, multiplier;
   randint_span(minval, maxval, &span, &multiplier);
+  if (multiplier == 0) { /* a span dividing 2**16: the high bits count for nothing */
+    crafter_jaxkey low = crafter_jax_split_inline(key, 1);
+    for (long i = 0; i < count; i++)
+      out[i] = randint_of(0, crafter_jax_bits_at(low, (uint64_t)i), minval, span, 0);
+    return;
+  }
+  crafter_jaxkey halves[2];
+  crafter_jax_split(key, halves, 2);
   for (long i = 0; i < count; i++)
     out[i] = randint_of(crafter_jax_bits_at(halves[0], (uint64_t)i),
                         crafter_jax_bits_at(halves[1], (uint64_t)i), minval, span, multiplier);

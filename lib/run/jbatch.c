@@ -60,9 +60,11 @@ static void start_job(void *context, int i) {
   crafter_jbatch *batch = context;
   const crafter_jgame *g = batch->game;
   void *env = env_of(batch, i);
+  if (g->configure) g->configure(env, batch->options.obs_kind);
   if (batch->options.levels) {
     /* The schedule of seed + i, its first world a level's. */
     memset(env, 0, g->env_size);
+    if (g->configure) g->configure(env, batch->options.obs_kind);
     crafter_jenv_fields f = g->fields(env);
     *f.seed = batch->options.seed + i;
     g->schedule_start(*f.seed, f.key);

@@ -19,6 +19,8 @@ typedef struct crafter_jbatch crafter_jbatch;
 
 typedef struct crafter_jbatch_options {
   const crafter_jgame *game;
+  int obs_kind;          /* enum crafter_obs_kind the envs are played with (the row's
+                            configure) */
   int envs, threads;
   int64_t seed;
   int64_t first_episode; /* the episode counter of every env's first episode (1) */

@@ -1,5 +1,6 @@
 #include "run/jgame.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
@@ -9,7 +10,9 @@
 #include "game/cx_env.h"
 #include "game/cx_words.h"
 #include "view/cc_render.h"
+#include "view/cx_pixels.h"
 #include "view/cx_render.h"
+#include "view/obskind.h"
 #include "view/cx_text.h"
 #include "view/render.h"
 
@@ -152,6 +155,10 @@ static crafter_jenv_fields cx_fields(void *env) {
   return (crafter_jenv_fields){&e->key, &e->world_key, &e->seed, &e->episode, &e->reset_due};
 }
 static void *cx_state(void *env) { return &((crafter_cx_env *)env)->state; }
+static void cx_configure(void *env, int obs_kind) {
+  ((crafter_cx_env *)env)->kind =
+      obs_kind == CRAFTER_OBS_PIXELS ? CRAFTER_CX_PIXELS_ENV : CRAFTER_CX_SYMBOLIC_ENV;
+}
 static int cx_start(void *env, int64_t seed) { return crafter_cx_env_start(env, seed); }
 static int cx_start_keys(void *env, int64_t seed, int64_t episode, crafter_jaxkey world_key,
                          crafter_jaxkey schedule_key) {
@@ -163,7 +170,8 @@ static void cx_next_keys(void *env, crafter_jaxkey *world, crafter_jaxkey *sched
   const crafter_cx_env *e = env;
   *schedule = e->key;
   *world = e->reset_due ? e->reset_key
-                        : crafter_jax_split_inline(crafter_cx_schedule_next(schedule), 1);
+                        : crafter_cx_world_key((enum crafter_cx_env_kind)e->kind,
+                                               crafter_cx_schedule_next(schedule));
 }
 static void cx_act_only_many(void *envs, const int *actions, int count,
                              crafter_jgame_outcome *outcomes) {
@@ -219,14 +227,38 @@ static int cx_generate(crafter_jaxkey key, void *state) {
   return crafter_cx_generate_world(key, state);
 }
 
+/* The words of every floor: floors not made yet are made in a copy
+ * (cx_worldgen.h), the state itself left as it is. */
 static void cx_to_words(const void *state, uint32_t *words) {
-  crafter_cx_state_to_words(state, words);
+  const crafter_cx_state *s = state;
+  if (!s->pending_floors) {
+    crafter_cx_state_to_words(s, words);
+    return;
+  }
+  crafter_cx_state *whole = malloc(sizeof *whole);
+  if (whole) *whole = *s;
+  if (!whole || crafter_cx_make_floors(whole) != 0) {
+    memset(words, 0, 4 * (size_t)CRAFTER_CX_STATE_WORDS); /* no memory: a state no load takes */
+    free(whole);
+    return;
+  }
+  crafter_cx_state_to_words(whole, words);
+  free(whole);
 }
 static int cx_from_words(void *state, const uint32_t *words, char *error, size_t error_size) {
   return crafter_cx_state_from_words(state, words, error, error_size);
 }
 
 static void cx_symbolic(const void *state, float *out) { crafter_cx_render_symbolic(state, out); }
+static int cx_textures_load(void *t, const char *folder, char *error, size_t error_size) {
+  return crafter_cx_textures_load(t, folder, error, error_size);
+}
+static int cx_textures_builtin(void *t, char *error, size_t error_size) {
+  return crafter_cx_textures_load_builtin(t, error, error_size);
+}
+static int cx_pixels(const void *state, const void *t, float *out) {
+  return crafter_cx_render_pixels(state, t, out);
+}
 static size_t cx_text(const void *state, char *out, size_t size) {
   return crafter_cx_render_text(state, out, size);
 }
@@ -243,6 +275,7 @@ static const crafter_jgame craftax = {
     .env_size = sizeof(crafter_cx_env),
     .state_size = sizeof(crafter_cx_state),
     .fields = cx_fields,
+    .configure = cx_configure,
     .state = cx_state,
     .start = cx_start,
     .start_keys = cx_start_keys,
@@ -265,6 +298,13 @@ static const crafter_jgame craftax = {
     .symbolic_size = CRAFTER_CX_SYMBOLIC_SIZE,
     .symbolic = cx_symbolic,
     .text = cx_text,
+    .pixel_rows = CRAFTER_CX_PIXELS_ROWS,
+    .pixel_columns = CRAFTER_CX_PIXELS_COLUMNS,
+    .textures_size = sizeof(crafter_cx_textures),
+    .assets_folder = "Craftax's assets folder, craftax/assets of an installed craftax package",
+    .textures_load = cx_textures_load,
+    .textures_builtin = cx_textures_builtin,
+    .pixels = cx_pixels,
 };
 
 const crafter_jgame *crafter_jgame_of(int game) {

@@ -69,6 +69,10 @@ typedef struct crafter_jgame {
   size_t env_size;
   size_t state_size;
   crafter_jenv_fields (*fields)(void *env);
+  /* Before an env's start (its memory zero): the observation kind it
+   * will be played with, where the game's env depends on it (Craftax's
+   * pixels env resets from another key); NULL where none does. */
+  void (*configure)(void *env, int obs_kind);
   void *(*state)(void *env);
   /* Seed `seed`'s schedule and its first episode; 0 or -1 (memory). */
   int (*start)(void *env, int64_t seed);

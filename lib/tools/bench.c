@@ -194,6 +194,7 @@ static int jgame_bench_run(const crafter_bench_options *options, crafter_bench_r
   const crafter_jgame *g = crafter_jgame_of(options->game);
   crafter_jbatch_options batch_options = {
       .game = g,
+      .obs_kind = options->batch.episode.obs_kind,
       .envs = envs,
       .threads = options->batch.threads,
       .seed = options->seed,

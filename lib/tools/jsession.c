@@ -771,8 +771,17 @@ int crafter_jsession_run(const crafter_session_options *options, int input, FILE
     free(s.textures);
     return 1;
   }
+  if (s.g->configure && options->run.obs_kind == CRAFTER_OBS_PIXELS && options->run.jlevel_set) {
+    snprintf(error, error_size,
+             "--levels with --obs pixels: %s's level sets are the symbolic env's worlds, and "
+             "its pixels env makes others (crafter-games(7))",
+             s.game->title);
+    free(s.textures);
+    return 2;
+  }
   crafter_jbatch_options batch = {
       .game = s.g,
+      .obs_kind = options->run.obs_kind,
       .envs = s.envs,
       .threads = options->run.threads > 0 ? options->run.threads : 1,
       .seed = options->run.params.seed,

@@ -103,7 +103,6 @@
 
 #include "game/cx_worldgen.h"
 
-enum { CRAFTER_CX_VIEW_ROWS = 9, CRAFTER_CX_VIEW_COLUMNS = 11 };
 
 /* The text of *s into out (size bytes), with snprintf's semantics: the
  * length the whole text needs is returned, and at most size - 1 bytes of
