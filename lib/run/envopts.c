@@ -116,7 +116,7 @@ static void read_obs(const crafter_opt_parser *parser, const crafter_opt *entry,
 
 const crafter_opt crafter_shared_options[CRAFTER_OPTION_COUNT] = {
     [CRAFTER_OPTION_GAME] = {.name = "game", .argument = "NAME",
-                             .help = "the game: crafter (default), craftax-classic or craftax\n"
+                             .help = "crafter (default), craftax-classic or craftax\n"
                                      "(crafter-games(7))",
                              .store = read_game},
     [CRAFTER_OPTION_SEED] = {.letter = 's', .name = "seed", .argument = "N",

@@ -1,7 +1,8 @@
-"""How fast the pinned JAX reference plays Craftax-Classic on this CPU, for
+"""How fast the pinned JAX reference plays Craftax-Classic, or with --game
+craftax the full game (Craftax-Symbolic-v1), on this CPU, for
 crafter-bench's figures to be compared with (crafter-games(7)):
 
-    craftax_speed.py [--envs N] [--steps T] [--symbolic]
+    craftax_speed.py [--game craftax-classic|craftax] [--envs N] [--steps T]
 
 The step of the auto-reset env with the symbolic observation, random
 actions, vmapped over N envs and scanned over T steps in one jitted call
@@ -19,15 +20,21 @@ import time
 os.environ.setdefault('JAX_PLATFORMS', 'cpu')
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import craftax_worlds  # noqa: E402  (imports craftax with its stand-ins)
+GAME = sys.argv[sys.argv.index('--game') + 1] if '--game' in sys.argv else 'craftax-classic'
+if GAME == 'craftax':
+  import craftax_full_worlds as worlds  # noqa: E402
+else:
+  import craftax_worlds as worlds  # noqa: E402  (imports craftax with its stand-ins)
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
-ENV = craftax_worlds.ENV
+ENV = worlds.ENV
+ACTIONS = 43 if GAME == 'craftax' else 17
 
 
 def main():
   parser = argparse.ArgumentParser()
+  parser.add_argument('--game', default='craftax-classic', choices=['craftax-classic', 'craftax'])
   parser.add_argument('--envs', type=int, default=64)
   parser.add_argument('--steps', type=int, default=200)
   args = parser.parse_args()
@@ -36,7 +43,7 @@ def main():
   def one(carry, _):
     key, states = carry
     key, k_act, k_step = jax.random.split(key, 3)
-    actions = jax.random.randint(k_act, (args.envs,), 0, 17)
+    actions = jax.random.randint(k_act, (args.envs,), 0, ACTIONS)
     keys = jax.random.split(k_step, args.envs)
     obs, states, reward, done, _ = jax.vmap(ENV.step, in_axes=(0, 0, 0, None))(
         keys, states, actions, params)
@@ -71,10 +78,10 @@ def main():
   count = 300
   for t in range(count):
     key, k = jax.random.split(key)
-    obs, state, reward, done, info = step(k, state, t % 17)
+    obs, state, reward, done, info = step(k, state, t % ACTIONS)
   jax.block_until_ready(reward)
   single = count / (time.perf_counter() - start)
-  print(json.dumps({'jax': jax.__version__, 'envs': args.envs, 'steps': args.steps,
+  print(json.dumps({'game': GAME, 'jax': jax.__version__, 'envs': args.envs, 'steps': args.steps,
                     'batched_sps': round(batched, 1), 'compile_s': round(compile_seconds, 1),
                     'single_env_sps': round(single, 1)}))
 
