@@ -914,8 +914,9 @@ static void summarize_method(const crafter_score_set *set, crafter_score_method 
   method->reward_mean = reward_sum / used;
   method->length_mean = length_sum / used;
   method->game = set->game;
-  method->return_percent_max = set->game == CRAFTER_GAME_CRAFTAX_CLASSIC
-                                   ? 100.0 * method->reward_mean / CRAFTER_CC_MAX_RETURN
+  const crafter_game_info *game = crafter_game_info_of(set->game);
+  method->return_percent_max = game && game->max_return > 0
+                                   ? 100.0 * method->reward_mean / game->max_return
                                    : NAN;
   summarize_suites(set, method);
   method->train_levels = set->train_levels;

@@ -172,10 +172,12 @@ static void write_suites_rows(FILE *out, const crafter_score_method *methods, si
   }
 }
 
-/* Whether the methods are scored from Craftax-Classic's files: their mean
- * return is then also given as a percentage of the most there is. */
+/* Whether the methods are scored from the files of a game whose most an
+ * episode can return is known (the games table's max_return: the JAX
+ * games'): their mean return is then also given as a percentage of it. */
 static int craftax_methods(const crafter_score_method *methods, size_t count) {
-  return count && methods[0].game == CRAFTER_GAME_CRAFTAX_CLASSIC;
+  const crafter_game_info *game = count ? crafter_game_info_of(methods[0].game) : NULL;
+  return game && game->max_return > 0;
 }
 
 void crafter_score_write_table(FILE *out, const crafter_score_method *methods, size_t count) {
@@ -469,7 +471,7 @@ void crafter_score_write_json(FILE *out, const crafter_score_method *methods, si
     write_json_success(&json, method->success);
     crafter_json_key(&json, "reward_mean");
     crafter_json_double(&json, method->reward_mean);
-    if (method->game == CRAFTER_GAME_CRAFTAX_CLASSIC) {
+    if (craftax_methods(method, 1)) {
       crafter_json_key(&json, "return_percent_max");
       crafter_json_double(&json, method->return_percent_max);
     }
