@@ -23,19 +23,24 @@ _Static_assert(CRAFTER_CC_RIPE_PLANT + 1 == CRAFTER_SYMBOLIC_BLOCKS,
 
 /* A window index as numpy's indexing takes it: a negative one counts once
  * from the end; -1 when it is outside even so (the scatter drops it). */
-static int window_index(int32_t index, int size) {
+static inline int window_index(int32_t index, int size) {
   if (index < 0) index += size;
   return index >= 0 && index < size ? (int)index : -1;
 }
 
+/* The creatures' channels, slot by slot.  A slot whose place falls
+ * outside the window writes to a float of its own instead of branching
+ * on it: the slots' places are hard to predict. */
 static void put_mobs(const crafter_cc_state *state, const crafter_cc_mobs *mobs, int slots,
                      int channel, float *out) {
+  float dropped;
+  int32_t pr = state->player_position[0] - ROWS / 2, pc = state->player_position[1] - COLUMNS / 2;
   for (int k = 0; k < slots; k++) {
-    int32_t row = mobs->position[k][0] - state->player_position[0] + ROWS / 2;
-    int32_t column = mobs->position[k][1] - state->player_position[1] + COLUMNS / 2;
-    int visible = row >= 0 && row < ROWS && column >= 0 && column < COLUMNS && mobs->mask[k];
+    int32_t row = mobs->position[k][0] - pr, column = mobs->position[k][1] - pc;
+    int visible = (uint32_t)row < ROWS && (uint32_t)column < COLUMNS && mobs->mask[k];
     int r = window_index(row, ROWS), c = window_index(column, COLUMNS);
-    if (r >= 0 && c >= 0) out[(r * COLUMNS + c) * CHANNELS + BLOCKS + channel] = visible ? 1.0f : 0.0f;
+    float *at = r >= 0 && c >= 0 ? &out[(r * COLUMNS + c) * CHANNELS + BLOCKS + channel] : &dropped;
+    *at = visible ? 1.0f : 0.0f;
   }
 }
 
@@ -44,8 +49,77 @@ static float tenth(int32_t count, enum crafter_cc_render_way way) {
                                                  : crafter_tenth_in_half(count);
 }
 
+/* A count / 10 in float16 as Craftax computes it: the counts 0..9 a
+ * capped inventory and the vitals hold from a table of
+ * crafter_tenth_in_half's values, others from it. */
+static inline float tenth_as_craftax(int32_t count) {
+  static const float tenths[10] = {0.0f,          0.0999755859375f, 0.199951171875f,
+                                   0.2998046875f, 0.39990234375f,   0.5f,
+                                   0.599609375f,  0.69970703125f,   0.7998046875f,
+                                   0.89990234375f};
+  return (uint32_t)count < 10 ? tenths[count] : crafter_tenth_in_half(count);
+}
+
+/* The block channels of one row of the window, map row y (on the map),
+ * its first column x (the window's columns x..x+8, some maybe off the
+ * map): the block's channel set in cells already zero.  A block number
+ * outside the classes sets none, as one_hot does. */
+static inline void put_row(const uint8_t map_row[MAP], int32_t x, float *out) {
+  if (x >= 0 && x + COLUMNS <= MAP) {
+    const uint8_t *cells = map_row + x;
+    for (int column = 0; column < COLUMNS; column++) {
+      unsigned block = cells[column];
+      if (block < BLOCKS) out[column * CHANNELS + block] = 1.0f;
+    }
+    return;
+  }
+  for (int column = 0; column < COLUMNS; column++) {
+    int32_t at = x + column;
+    unsigned block = at >= 0 && at < MAP ? map_row[at] : CRAFTER_CC_OUT_OF_BOUNDS;
+    if (block < BLOCKS) out[column * CHANNELS + block] = 1.0f;
+  }
+}
+
+/* The observation as Craftax draws it, its arithmetic and indexing the
+ * fast way (crafter_cc_render_symbolic's). */
+static void render_as_craftax(const crafter_cc_state *state, float *out) {
+  memset(out, 0, sizeof(float) * ROWS * COLUMNS * CHANNELS);
+  int32_t y0 = state->player_position[0] - ROWS / 2, x0 = state->player_position[1] - COLUMNS / 2;
+  for (int row = 0; row < ROWS; row++) {
+    float *cells = out + row * COLUMNS * CHANNELS;
+    int32_t y = y0 + row;
+    if (y >= 0 && y < MAP)
+      put_row(state->map[y], x0, cells);
+    else
+      for (int column = 0; column < COLUMNS; column++)
+        cells[column * CHANNELS + CRAFTER_CC_OUT_OF_BOUNDS] = 1.0f;
+  }
+  put_mobs(state, &state->zombies, CRAFTER_CC_MAX_ZOMBIES, 0, out);
+  put_mobs(state, &state->cows, CRAFTER_CC_MAX_COWS, 1, out);
+  put_mobs(state, &state->skeletons, CRAFTER_CC_MAX_SKELETONS, 2, out);
+  put_mobs(state, &state->arrows, CRAFTER_CC_MAX_ARROWS, 3, out);
+
+  float *rest = out + ROWS * COLUMNS * CHANNELS;
+  for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) rest[k] = tenth_as_craftax(state->inventory[k]);
+  rest += CRAFTER_CC_INVENTORY;
+  rest[0] = tenth_as_craftax(state->player_health);
+  rest[1] = tenth_as_craftax(state->player_food);
+  rest[2] = tenth_as_craftax(state->player_drink);
+  rest[3] = tenth_as_craftax(state->player_energy);
+  rest += 4;
+  int32_t facing = state->player_direction - 1;
+  for (int k = 0; k < 4; k++) rest[k] = facing == k ? 1.0f : 0.0f;
+  rest += 4;
+  rest[0] = state->light_level;
+  rest[1] = state->is_sleeping ? 1.0f : 0.0f;
+}
+
 void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_cc_render_way way,
                                     float *out) {
+  if (way == CRAFTER_CC_RENDER_AS_CRAFTAX) {
+    render_as_craftax(state, out);
+    return;
+  }
   memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
   for (int row = 0; row < ROWS; row++)
     for (int column = 0; column < COLUMNS; column++) {
