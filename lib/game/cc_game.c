@@ -157,11 +157,14 @@ static inline int in_mob(const crafter_cc_state *s, int32_t row, int32_t column)
   return map_read(s->mob_map, row, column) || is_player(s, row, column);
 }
 
-/* is_position_in_bounds_not_in_wall_not_in_mob_not_in_lava */
-static int free_cell(const crafter_cc_state *s, int32_t row, int32_t column) {
-  uint8_t block = map_read(s->map, row, column);
-  return in_bounds(row, column) && !solid(block) && !in_mob(s, row, column) &&
-         block != CRAFTER_CC_LAVA;
+/* is_position_in_bounds_not_in_wall_not_in_mob_not_in_lava: off the map
+ * the reference's reads of the maps change nothing, so none is made. */
+enum { BLOCKED = SOLID | BLOCK_BIT(LAVA) };
+static inline int free_cell(const crafter_cc_state *s, int32_t row, int32_t column) {
+  if (!in_bounds(row, column)) return 0;
+  unsigned block = s->map[row][column];
+  return !(block < 32 && ((BLOCKED >> block) & 1U)) && !s->mob_map[row][column] &&
+         !is_player(s, row, column);
 }
 
 static inline int32_t abs32(int32_t v) { return v < 0 ? -v : v; }
@@ -706,6 +709,10 @@ static inline int32_t distance_to_player(const crafter_cc_state *s, const int32_
  * distance to the player along each axis. */
 static int towards_axis(uint32_t bits, const crafter_cc_state *s, const int32_t *p) {
   int32_t a0 = abs32(s->player_position[0] - p[0]), a1 = abs32(s->player_position[1] - p[1]);
+  /* One axis alone farthest: p is (1/sum, 0) or (0, 1/sum), and the draw
+   * r = p_cuml[-1] * (1 - u), in (0, 1/sum] as u is in [0, 1), picks it
+   * whatever u is. */
+  if (a0 != a1) return a1 > a0;
   int32_t top = max32(a0, a1);
   float share = 1.0f / (float)(a0 + a1);
   float p0 = a0 == top ? share : 0.0f, p1 = a1 == top ? share : 0.0f;
@@ -714,11 +721,15 @@ static int towards_axis(uint32_t bits, const crafter_cc_state *s, const int32_t 
 }
 
 /* The old cell's entry cleared when the slot is live; the new one's set
- * when it stays live. */
-static void move_on_mob_map(crafter_cc_state *s, const int32_t *old, uint8_t mask,
-                            const int32_t *now, uint8_t new_mask) {
-  map_write(s->mob_map, old[0], old[1], map_read(s->mob_map, old[0], old[1]) && !mask);
-  map_write(s->mob_map, now[0], now[1], map_read(s->mob_map, now[0], now[1]) || new_mask);
+ * when it stays live.  The reference writes both cells back in every
+ * case (mob_map[old] & !mask, mob_map[new] | new_mask); a write of what
+ * was read changes nothing, wherever JAX's indexing takes it (a read and
+ * a write of the same index meet the same cell, or the write is
+ * dropped), so only the two writes that change something are made. */
+static inline void move_on_mob_map(crafter_cc_state *s, const int32_t *old, uint8_t mask,
+                                   const int32_t *now, uint8_t new_mask) {
+  if (mask) map_write(s->mob_map, old[0], old[1], 0);
+  if (new_mask) map_write(s->mob_map, now[0], now[1], 1);
 }
 
 static void move_zombie(crafter_cc_state *s, int k, const struct draws *d) {
@@ -854,8 +865,10 @@ static void move_arrow(crafter_cc_state *s, int k) {
     s->player_health -= 2;
     s->is_sleeping = 0;
   }
-  int removing = live && (block == CRAFTER_CC_FURNACE || block == CRAFTER_CC_CRAFTING_TABLE);
-  map_write(s->map, row, column, removing ? CRAFTER_CC_PATH : block);
+  /* The reference writes the block back, a path where it removes one: a
+   * write of what was read changes nothing (see move_on_mob_map). */
+  if (live && (block == CRAFTER_CC_FURNACE || block == CRAFTER_CC_CRAFTING_TABLE))
+    map_write(s->map, row, column, CRAFTER_CC_PATH);
 }
 
 static void update_mobs(crafter_cc_state *s, const struct draws *d) {
