@@ -338,14 +338,9 @@ typedef struct {
 /* The hashes of counter (0, ca) under a's keys and (0, cb) under b's:
  * *oa and *ob (which may be a and b). */
 static void hash_pair(const row *a, uint32_t ca, const row *b, uint32_t cb, row *oa, row *ob) {
-  uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE] = {0},
-                                                       x1[CRAFTER_JAX_WIDE];
-  memcpy(k0, a->w0, sizeof a->w0), memcpy(k0 + GROUP, b->w0, sizeof b->w0);
-  memcpy(k1, a->w1, sizeof a->w1), memcpy(k1 + GROUP, b->w1, sizeof b->w1);
-  for (int i = 0; i < GROUP; i++) x1[i] = ca, x1[GROUP + i] = cb;
-  crafter_jax_threefry2x32_wide(crafter_kernels_level(), k0, k1, x0, x1);
-  memcpy(oa->w0, x0, sizeof oa->w0), memcpy(oa->w1, x1, sizeof oa->w1);
-  memcpy(ob->w0, x0 + GROUP, sizeof ob->w0), memcpy(ob->w1, x1 + GROUP, sizeof ob->w1);
+  _Static_assert((int)GROUP == (int)CRAFTER_JAX_PAIR, "a row is one half of the pair kernel's lanes");
+  crafter_jax_threefry2x32_pair(crafter_kernels_level(), a->w0, a->w1, ca, b->w0, b->w1, cb,
+                                oa->w0, oa->w1, ob->w0, ob->w1);
 }
 
 /* first, second = split(key), row by row. */
