@@ -34,6 +34,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum { SIZE = CRAFTER_CC_MAP_SIZE, CELLS = SIZE * SIZE };
 
@@ -911,6 +914,7 @@ static inline uint64_t column_range(int32_t first, int32_t last) {
   return (~0ULL >> (SIZE - 1 - last)) & (~0ULL << first);
 }
 
+#if !defined(__SSE2__)
 /* The columns of a row whose byte is `value`, of those in words (of
  * eight columns) first..last: eight at a time, where a word's bytes are its
  * columns in order (little-endian). */
@@ -940,6 +944,40 @@ static inline uint64_t kind_columns(const uint8_t row[SIZE], unsigned kinds, int
   for (unsigned v = 0; kinds >> v; v++)
     if ((kinds >> v) & 1U) out |= columns_equal(row, (uint8_t)v, first, last);
   return out;
+}
+
+#endif
+
+/* The columns of a whole row where the map holds one of the block kinds
+ * and the creature map holds none: kind_columns and columns_equal of
+ * every word at once, sixteen columns a comparison where the processor
+ * has SSE2. */
+static inline uint64_t spawn_columns(const uint8_t map_row[SIZE], const uint8_t mob_row[SIZE],
+                                     unsigned kinds) {
+#if defined(__SSE2__)
+  enum { QUARTERS = SIZE / 16 };
+  __m128i blocks[QUARTERS], wanted[QUARTERS];
+  for (int q = 0; q < QUARTERS; q++) {
+    blocks[q] = _mm_loadu_si128((const __m128i *)(const void *)(map_row + 16 * q));
+    wanted[q] = _mm_setzero_si128();
+  }
+  for (unsigned rest = kinds; rest; rest &= rest - 1U) {
+    unsigned v = 0;
+    while (!((rest >> v) & 1U)) v++;
+    __m128i value = _mm_set1_epi8((char)v);
+    for (int q = 0; q < QUARTERS; q++)
+      wanted[q] = _mm_or_si128(wanted[q], _mm_cmpeq_epi8(blocks[q], value));
+  }
+  uint64_t out = 0;
+  for (int q = 0; q < QUARTERS; q++) {
+    __m128i mobs = _mm_loadu_si128((const __m128i *)(const void *)(mob_row + 16 * q));
+    __m128i free = _mm_and_si128(wanted[q], _mm_cmpeq_epi8(mobs, _mm_setzero_si128()));
+    out |= (uint64_t)(uint16_t)_mm_movemask_epi8(free) << (16 * q);
+  }
+  return out;
+#else
+  return kind_columns(map_row, kinds, 0, SIZE / 8 - 1) & columns_equal(mob_row, 0, 0, SIZE / 8 - 1);
+#endif
 }
 
 /* The allowed cells of a spawn and the sums XLA's cumulative sum of their
@@ -995,9 +1033,7 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
     int32_t dr = abs32(r - pr), room = DESPAWN_DISTANCE - 1 - dr, inner = nearest - dr;
     uint64_t window = column_range(pc - room, pc + room);
     if (inner >= 0) window &= ~column_range(pc - inner, pc + inner);
-    int first = max32(pc - room, 0) / 8, last = min32(pc + room, SIZE - 1) / 8;
-    uint64_t bits = window & kind_columns(s->map[r], kinds, first, last) &
-                    columns_equal(s->mob_map[r], 0, first, last); /* no creature there */
+    uint64_t bits = window & spawn_columns(s->map[r], s->mob_map[r], kinds);
     count += bit_count64(bits);
     for (int j = 0; j < SIZE / TILE; j++)
       m->allowed[r * (SIZE / TILE) + j] = (uint16_t)(bits >> (TILE * j));
@@ -1006,13 +1042,16 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
   float share = 1.0f / (float)count;
   m->copies[0] = 0.0f;
   for (int n = 1; n <= TILE; n++) m->copies[n] = m->copies[n - 1] + share;
+  /* Each chunk's running sum in order, the chunks side by side: their
+   * chains of additions do not wait for one another. */
+  float sums[CHUNKS];
+  for (int c = m->first_chunk; c <= m->last_chunk; c++) sums[c] = 0.0f;
+  for (int t = 0; t < CHUNK; t++)
+    for (int c = m->first_chunk; c <= m->last_chunk; c++)
+      m->running[c * CHUNK + t] = sums[c] =
+          sums[c] + m->copies[bit_count16(m->allowed[c * CHUNK + t])];
   m->before[m->first_chunk] = 0.0f;
-  for (int c = m->first_chunk; c <= m->last_chunk; c++) {
-    float sum = 0.0f;
-    for (int t = c * CHUNK; t < c * CHUNK + CHUNK; t++)
-      m->running[t] = sum = sum + m->copies[bit_count16(m->allowed[t])];
-    m->before[c + 1] = m->before[c] + sum;
-  }
+  for (int c = m->first_chunk; c <= m->last_chunk; c++) m->before[c + 1] = m->before[c] + sums[c];
   return count;
 }
 
@@ -1181,10 +1220,27 @@ static float light_level(int32_t timestep, enum crafter_cc_arith arith) {
   return fmaf(-(c * c), fabsf(c), 1.0f);
 }
 
-static int achievement_count(const crafter_cc_state *s) {
+/* The achievements unlocked (bytes not zero), eight bytes at a time
+ * where words are little-endian: bytes 0-7, 8-15 and 14-21 less its
+ * first two, each read straight from the state; a byte's top bit of
+ * ((x & 0x7F) + 0x7F) | x is set when the byte is not zero. */
+static inline int achievement_count(const crafter_cc_state *s) {
+  _Static_assert(CRAFTER_CC_ACHIEVEMENTS == 22, "the words below cover 22 bytes");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, tops = 0x8080808080808080ULL;
+  uint64_t w0, w1, w2;
+  memcpy(&w0, s->achievements, 8);
+  memcpy(&w1, s->achievements + 8, 8);
+  memcpy(&w2, s->achievements + 14, 8);
+  w2 &= ~0xFFFFULL;
+  return bit_count64((((w0 & low7) + low7) | w0) & tops) +
+         bit_count64((((w1 & low7) + low7) | w1) & tops) +
+         bit_count64((((w2 & low7) + low7) | w2) & tops);
+#else
   int n = 0;
   for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++) n += s->achievements[k] != 0;
   return n;
+#endif
 }
 
 /* craftax_step with the draws of its key. */
