@@ -212,8 +212,12 @@ void crafter_cc_render_symbolic_memo(const crafter_cc_state *state, crafter_cc_r
   /* The same window: the cells whose block changed, then the creatures'
    * places of the last drawing cleared and this state's written as the
    * full drawing writes them (a place no slot writes now is zero). */
+  int inside = x0 >= 0 && x0 + COLUMNS <= MAP;
   for (int row = 0; row < ROWS; row++) {
     int32_t y = y0 + row;
+    /* a row on the map, its blocks as drawn: nothing to do (most rows) */
+    if (inside && y >= 0 && y < MAP && memcmp(&state->map[y][x0], memo->window[row], COLUMNS) == 0)
+      continue;
     for (int column = 0; column < COLUMNS; column++) {
       uint8_t now = window_block(state, y, x0 + column), was = memo->window[row][column];
       if (now == was) continue;
