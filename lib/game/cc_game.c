@@ -33,6 +33,7 @@
 #include "kernels/kernels.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -1220,6 +1221,24 @@ static float light_level(int32_t timestep, enum crafter_cc_arith arith) {
   return fmaf(-(c * c), fabsf(c), 1.0f);
 }
 
+/* calculate_light_level of the timesteps an episode reaches (0 to
+ * CRAFTER_CC_MAX_TIMESTEPS), computed once as JAX computes it; others
+ * computed each time. */
+static float light_levels[CRAFTER_CC_MAX_TIMESTEPS + 1];
+static pthread_once_t light_levels_once = PTHREAD_ONCE_INIT;
+
+static void light_levels_make(void) {
+  for (int32_t t = 0; t <= CRAFTER_CC_MAX_TIMESTEPS; t++)
+    light_levels[t] = light_level(t, CRAFTER_CC_AS_JAX);
+}
+
+static float light_level_as_jax(int32_t timestep) {
+  if (timestep < 0 || timestep > CRAFTER_CC_MAX_TIMESTEPS)
+    return light_level(timestep, CRAFTER_CC_AS_JAX);
+  pthread_once(&light_levels_once, light_levels_make);
+  return light_levels[timestep];
+}
+
 /* The achievements unlocked (bytes not zero), eight bytes at a time
  * where words are little-endian: bytes 0-7, 8-15 and 14-21 less its
  * first two, each read straight from the state; a byte's top bit of
@@ -1268,7 +1287,8 @@ static float step_drawn(crafter_cc_state *s, const struct draws *d, int action,
   float reward = arith == CRAFTER_CC_UNFUSED ? achieved + health * 0.1f
                                              : fmaf(health, 0.1f, achieved);
   s->timestep += 1;
-  s->light_level = light_level(s->timestep, arith);
+  s->light_level = arith == CRAFTER_CC_AS_JAX ? light_level_as_jax(s->timestep)
+                                              : light_level(s->timestep, arith);
   s->state_rng = d->state_rng;
   return reward;
 }
