@@ -74,9 +74,10 @@ static void conclude(crafter_cc_env *env, const uint8_t before[CRAFTER_CC_ACHIEV
   outcome->done = crafter_cc_game_over(&env->state);
   outcome->died = outcome->done && crafter_cc_game_died(&env->state);
   outcome->unlocked = 0;
-  for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++)
-    if (env->state.achievements[k] && !before[k])
-      outcome->unlocked |= 1u << crafter_cc_report_achievement[k];
+  if (memcmp(env->state.achievements, before, CRAFTER_CC_ACHIEVEMENTS) != 0) /* seldom */
+    for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++)
+      if (env->state.achievements[k] && !before[k])
+        outcome->unlocked |= 1u << crafter_cc_report_achievement[k];
   outcome->length = env->state.timestep;
   crafter_cc_report_achievements(&env->state, outcome->achievements);
   crafter_cc_report_inventory(&env->state, outcome->inventory);

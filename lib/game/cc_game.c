@@ -33,7 +33,11 @@
 #include "kernels/kernels.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum { SIZE = CRAFTER_CC_MAP_SIZE, CELLS = SIZE * SIZE };
 
@@ -157,11 +161,14 @@ static inline int in_mob(const crafter_cc_state *s, int32_t row, int32_t column)
   return map_read(s->mob_map, row, column) || is_player(s, row, column);
 }
 
-/* is_position_in_bounds_not_in_wall_not_in_mob_not_in_lava */
-static int free_cell(const crafter_cc_state *s, int32_t row, int32_t column) {
-  uint8_t block = map_read(s->map, row, column);
-  return in_bounds(row, column) && !solid(block) && !in_mob(s, row, column) &&
-         block != CRAFTER_CC_LAVA;
+/* is_position_in_bounds_not_in_wall_not_in_mob_not_in_lava: off the map
+ * the reference's reads of the maps change nothing, so none is made. */
+enum { BLOCKED = SOLID | BLOCK_BIT(LAVA) };
+static inline int free_cell(const crafter_cc_state *s, int32_t row, int32_t column) {
+  if (!in_bounds(row, column)) return 0;
+  unsigned block = s->map[row][column];
+  return !(block < 32 && ((BLOCKED >> block) & 1U)) && !s->mob_map[row][column] &&
+         !is_player(s, row, column);
 }
 
 static inline int32_t abs32(int32_t v) { return v < 0 ? -v : v; }
@@ -335,14 +342,9 @@ typedef struct {
 /* The hashes of counter (0, ca) under a's keys and (0, cb) under b's:
  * *oa and *ob (which may be a and b). */
 static void hash_pair(const row *a, uint32_t ca, const row *b, uint32_t cb, row *oa, row *ob) {
-  uint32_t k0[CRAFTER_JAX_WIDE], k1[CRAFTER_JAX_WIDE], x0[CRAFTER_JAX_WIDE] = {0},
-                                                       x1[CRAFTER_JAX_WIDE];
-  memcpy(k0, a->w0, sizeof a->w0), memcpy(k0 + GROUP, b->w0, sizeof b->w0);
-  memcpy(k1, a->w1, sizeof a->w1), memcpy(k1 + GROUP, b->w1, sizeof b->w1);
-  for (int i = 0; i < GROUP; i++) x1[i] = ca, x1[GROUP + i] = cb;
-  crafter_jax_threefry2x32_wide(crafter_kernels_level(), k0, k1, x0, x1);
-  memcpy(oa->w0, x0, sizeof oa->w0), memcpy(oa->w1, x1, sizeof oa->w1);
-  memcpy(ob->w0, x0 + GROUP, sizeof ob->w0), memcpy(ob->w1, x1 + GROUP, sizeof ob->w1);
+  _Static_assert((int)GROUP == (int)CRAFTER_JAX_PAIR, "a row is one half of the pair kernel's lanes");
+  crafter_jax_threefry2x32_pair(crafter_kernels_level(), a->w0, a->w1, ca, b->w0, b->w1, cb,
+                                oa->w0, oa->w1, ob->w0, ob->w1);
 }
 
 /* first, second = split(key), row by row. */
@@ -706,6 +708,10 @@ static inline int32_t distance_to_player(const crafter_cc_state *s, const int32_
  * distance to the player along each axis. */
 static int towards_axis(uint32_t bits, const crafter_cc_state *s, const int32_t *p) {
   int32_t a0 = abs32(s->player_position[0] - p[0]), a1 = abs32(s->player_position[1] - p[1]);
+  /* One axis alone farthest: p is (1/sum, 0) or (0, 1/sum), and the draw
+   * r = p_cuml[-1] * (1 - u), in (0, 1/sum] as u is in [0, 1), picks it
+   * whatever u is. */
+  if (a0 != a1) return a1 > a0;
   int32_t top = max32(a0, a1);
   float share = 1.0f / (float)(a0 + a1);
   float p0 = a0 == top ? share : 0.0f, p1 = a1 == top ? share : 0.0f;
@@ -714,11 +720,15 @@ static int towards_axis(uint32_t bits, const crafter_cc_state *s, const int32_t 
 }
 
 /* The old cell's entry cleared when the slot is live; the new one's set
- * when it stays live. */
-static void move_on_mob_map(crafter_cc_state *s, const int32_t *old, uint8_t mask,
-                            const int32_t *now, uint8_t new_mask) {
-  map_write(s->mob_map, old[0], old[1], map_read(s->mob_map, old[0], old[1]) && !mask);
-  map_write(s->mob_map, now[0], now[1], map_read(s->mob_map, now[0], now[1]) || new_mask);
+ * when it stays live.  The reference writes both cells back in every
+ * case (mob_map[old] & !mask, mob_map[new] | new_mask); a write of what
+ * was read changes nothing, wherever JAX's indexing takes it (a read and
+ * a write of the same index meet the same cell, or the write is
+ * dropped), so only the two writes that change something are made. */
+static inline void move_on_mob_map(crafter_cc_state *s, const int32_t *old, uint8_t mask,
+                                   const int32_t *now, uint8_t new_mask) {
+  if (mask) map_write(s->mob_map, old[0], old[1], 0);
+  if (new_mask) map_write(s->mob_map, now[0], now[1], 1);
 }
 
 static void move_zombie(crafter_cc_state *s, int k, const struct draws *d) {
@@ -854,8 +864,10 @@ static void move_arrow(crafter_cc_state *s, int k) {
     s->player_health -= 2;
     s->is_sleeping = 0;
   }
-  int removing = live && (block == CRAFTER_CC_FURNACE || block == CRAFTER_CC_CRAFTING_TABLE);
-  map_write(s->map, row, column, removing ? CRAFTER_CC_PATH : block);
+  /* The reference writes the block back, a path where it removes one: a
+   * write of what was read changes nothing (see move_on_mob_map). */
+  if (live && (block == CRAFTER_CC_FURNACE || block == CRAFTER_CC_CRAFTING_TABLE))
+    map_write(s->map, row, column, CRAFTER_CC_PATH);
 }
 
 static void update_mobs(crafter_cc_state *s, const struct draws *d) {
@@ -903,6 +915,7 @@ static inline uint64_t column_range(int32_t first, int32_t last) {
   return (~0ULL >> (SIZE - 1 - last)) & (~0ULL << first);
 }
 
+#if !defined(__SSE2__)
 /* The columns of a row whose byte is `value`, of those in words (of
  * eight columns) first..last: eight at a time, where a word's bytes are its
  * columns in order (little-endian). */
@@ -932,6 +945,40 @@ static inline uint64_t kind_columns(const uint8_t row[SIZE], unsigned kinds, int
   for (unsigned v = 0; kinds >> v; v++)
     if ((kinds >> v) & 1U) out |= columns_equal(row, (uint8_t)v, first, last);
   return out;
+}
+
+#endif
+
+/* The columns of a whole row where the map holds one of the block kinds
+ * and the creature map holds none: kind_columns and columns_equal of
+ * every word at once, sixteen columns a comparison where the processor
+ * has SSE2. */
+static inline uint64_t spawn_columns(const uint8_t map_row[SIZE], const uint8_t mob_row[SIZE],
+                                     unsigned kinds) {
+#if defined(__SSE2__)
+  enum { QUARTERS = SIZE / 16 };
+  __m128i blocks[QUARTERS], wanted[QUARTERS];
+  for (int q = 0; q < QUARTERS; q++) {
+    blocks[q] = _mm_loadu_si128((const __m128i *)(const void *)(map_row + 16 * q));
+    wanted[q] = _mm_setzero_si128();
+  }
+  for (unsigned rest = kinds; rest; rest &= rest - 1U) {
+    unsigned v = 0;
+    while (!((rest >> v) & 1U)) v++;
+    __m128i value = _mm_set1_epi8((char)v);
+    for (int q = 0; q < QUARTERS; q++)
+      wanted[q] = _mm_or_si128(wanted[q], _mm_cmpeq_epi8(blocks[q], value));
+  }
+  uint64_t out = 0;
+  for (int q = 0; q < QUARTERS; q++) {
+    __m128i mobs = _mm_loadu_si128((const __m128i *)(const void *)(mob_row + 16 * q));
+    __m128i free = _mm_and_si128(wanted[q], _mm_cmpeq_epi8(mobs, _mm_setzero_si128()));
+    out |= (uint64_t)(uint16_t)_mm_movemask_epi8(free) << (16 * q);
+  }
+  return out;
+#else
+  return kind_columns(map_row, kinds, 0, SIZE / 8 - 1) & columns_equal(mob_row, 0, 0, SIZE / 8 - 1);
+#endif
 }
 
 /* The allowed cells of a spawn and the sums XLA's cumulative sum of their
@@ -987,9 +1034,7 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
     int32_t dr = abs32(r - pr), room = DESPAWN_DISTANCE - 1 - dr, inner = nearest - dr;
     uint64_t window = column_range(pc - room, pc + room);
     if (inner >= 0) window &= ~column_range(pc - inner, pc + inner);
-    int first = max32(pc - room, 0) / 8, last = min32(pc + room, SIZE - 1) / 8;
-    uint64_t bits = window & kind_columns(s->map[r], kinds, first, last) &
-                    columns_equal(s->mob_map[r], 0, first, last); /* no creature there */
+    uint64_t bits = window & spawn_columns(s->map[r], s->mob_map[r], kinds);
     count += bit_count64(bits);
     for (int j = 0; j < SIZE / TILE; j++)
       m->allowed[r * (SIZE / TILE) + j] = (uint16_t)(bits >> (TILE * j));
@@ -998,13 +1043,16 @@ static int32_t spawn_sums_of(const crafter_cc_state *s, unsigned kinds, int32_t 
   float share = 1.0f / (float)count;
   m->copies[0] = 0.0f;
   for (int n = 1; n <= TILE; n++) m->copies[n] = m->copies[n - 1] + share;
+  /* Each chunk's running sum in order, the chunks side by side: their
+   * chains of additions do not wait for one another. */
+  float sums[CHUNKS];
+  for (int c = m->first_chunk; c <= m->last_chunk; c++) sums[c] = 0.0f;
+  for (int t = 0; t < CHUNK; t++)
+    for (int c = m->first_chunk; c <= m->last_chunk; c++)
+      m->running[c * CHUNK + t] = sums[c] =
+          sums[c] + m->copies[bit_count16(m->allowed[c * CHUNK + t])];
   m->before[m->first_chunk] = 0.0f;
-  for (int c = m->first_chunk; c <= m->last_chunk; c++) {
-    float sum = 0.0f;
-    for (int t = c * CHUNK; t < c * CHUNK + CHUNK; t++)
-      m->running[t] = sum = sum + m->copies[bit_count16(m->allowed[t])];
-    m->before[c + 1] = m->before[c] + sum;
-  }
+  for (int c = m->first_chunk; c <= m->last_chunk; c++) m->before[c + 1] = m->before[c] + sums[c];
   return count;
 }
 
@@ -1173,10 +1221,45 @@ static float light_level(int32_t timestep, enum crafter_cc_arith arith) {
   return fmaf(-(c * c), fabsf(c), 1.0f);
 }
 
-static int achievement_count(const crafter_cc_state *s) {
+/* calculate_light_level of the timesteps an episode reaches (0 to
+ * CRAFTER_CC_MAX_TIMESTEPS), computed once as JAX computes it; others
+ * computed each time. */
+static float light_levels[CRAFTER_CC_MAX_TIMESTEPS + 1];
+static pthread_once_t light_levels_once = PTHREAD_ONCE_INIT;
+
+static void light_levels_make(void) {
+  for (int32_t t = 0; t <= CRAFTER_CC_MAX_TIMESTEPS; t++)
+    light_levels[t] = light_level(t, CRAFTER_CC_AS_JAX);
+}
+
+static float light_level_as_jax(int32_t timestep) {
+  if (timestep < 0 || timestep > CRAFTER_CC_MAX_TIMESTEPS)
+    return light_level(timestep, CRAFTER_CC_AS_JAX);
+  pthread_once(&light_levels_once, light_levels_make);
+  return light_levels[timestep];
+}
+
+/* The achievements unlocked (bytes not zero), eight bytes at a time
+ * where words are little-endian: bytes 0-7, 8-15 and 14-21 less its
+ * first two, each read straight from the state; a byte's top bit of
+ * ((x & 0x7F) + 0x7F) | x is set when the byte is not zero. */
+static inline int achievement_count(const crafter_cc_state *s) {
+  _Static_assert(CRAFTER_CC_ACHIEVEMENTS == 22, "the words below cover 22 bytes");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, tops = 0x8080808080808080ULL;
+  uint64_t w0, w1, w2;
+  memcpy(&w0, s->achievements, 8);
+  memcpy(&w1, s->achievements + 8, 8);
+  memcpy(&w2, s->achievements + 14, 8);
+  w2 &= ~0xFFFFULL;
+  return bit_count64((((w0 & low7) + low7) | w0) & tops) +
+         bit_count64((((w1 & low7) + low7) | w1) & tops) +
+         bit_count64((((w2 & low7) + low7) | w2) & tops);
+#else
   int n = 0;
   for (int k = 0; k < CRAFTER_CC_ACHIEVEMENTS; k++) n += s->achievements[k] != 0;
   return n;
+#endif
 }
 
 /* craftax_step with the draws of its key. */
@@ -1204,7 +1287,8 @@ static float step_drawn(crafter_cc_state *s, const struct draws *d, int action,
   float reward = arith == CRAFTER_CC_UNFUSED ? achieved + health * 0.1f
                                              : fmaf(health, 0.1f, achieved);
   s->timestep += 1;
-  s->light_level = light_level(s->timestep, arith);
+  s->light_level = arith == CRAFTER_CC_AS_JAX ? light_level_as_jax(s->timestep)
+                                              : light_level(s->timestep, arith);
   s->state_rng = d->state_rng;
   return reward;
 }

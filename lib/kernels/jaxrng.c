@@ -182,6 +182,67 @@ __attribute__((target("avx512f"))) static void wide_avx512(const uint32_t *k0, c
 }
 #endif
 
+/* Two halves of CRAFTER_JAX_PAIR lanes: the first V / 2 vectors the
+ * first half's keys with counter (0, ca), the others the second's with
+ * (0, cb), every input read before an output is written (they may be the
+ * same arrays). */
+#define PAIR_BODY(vec)                                                              \
+  enum { W = (int)(sizeof(vec) / 4), V = 2 * CRAFTER_JAX_PAIR / W, H = V / 2 };    \
+  vec p[V], q[V], r[V], a[V], b[V];                                                \
+  for (int v = 0; v < V; v++) {                                                    \
+    const uint32_t *from0 = v < H ? ak0 + v * W : bk0 + (v - H) * W;              \
+    const uint32_t *from1 = v < H ? ak1 + v * W : bk1 + (v - H) * W;              \
+    memcpy(&p[v], from0, sizeof(vec)), memcpy(&q[v], from1, sizeof(vec));        \
+    r[v] = p[v] ^ q[v] ^ 0x1BD11BDAU;                                              \
+    a[v] = p[v];                                                                   \
+    b[v] = q[v] + (v < H ? ca : cb);                                               \
+  }                                                                                \
+  WIDE_FOUR(13, 15, 26, 6);                                                        \
+  WIDE_INJECT(q, r, 1U);                                                           \
+  WIDE_FOUR(17, 29, 16, 24);                                                       \
+  WIDE_INJECT(r, p, 2U);                                                           \
+  WIDE_FOUR(13, 15, 26, 6);                                                        \
+  WIDE_INJECT(p, q, 3U);                                                           \
+  WIDE_FOUR(17, 29, 16, 24);                                                       \
+  WIDE_INJECT(q, r, 4U);                                                           \
+  WIDE_FOUR(13, 15, 26, 6);                                                        \
+  WIDE_INJECT(r, p, 5U);                                                           \
+  for (int v = 0; v < V; v++) {                                                    \
+    uint32_t *to0 = v < H ? ax0 + v * W : bx0 + (v - H) * W;                      \
+    uint32_t *to1 = v < H ? ax1 + v * W : bx1 + (v - H) * W;                      \
+    memcpy(to0, &a[v], sizeof(vec)), memcpy(to1, &b[v], sizeof(vec));            \
+  }
+
+#define PAIR_PARAMETERS                                                                   \
+  const uint32_t *ak0, const uint32_t *ak1, uint32_t ca, const uint32_t *bk0,             \
+      const uint32_t *bk1, uint32_t cb, uint32_t *ax0, uint32_t *ax1, uint32_t *bx0,      \
+      uint32_t *bx1
+
+static void pair_plain(PAIR_PARAMETERS) { PAIR_BODY(lanes4); }
+
+#if defined(CRAFTER_FASTGEN_X86)
+__attribute__((target("avx2"))) static void pair_avx2(PAIR_PARAMETERS) { PAIR_BODY(lanes8); }
+__attribute__((target("avx512f"))) static void pair_avx512(PAIR_PARAMETERS) {
+  PAIR_BODY(lanes16);
+}
+#endif
+
+void crafter_jax_threefry2x32_pair(int level, PAIR_PARAMETERS) {
+#if defined(CRAFTER_FASTGEN_X86)
+  if (level >= 4) {
+    pair_avx512(ak0, ak1, ca, bk0, bk1, cb, ax0, ax1, bx0, bx1);
+    return;
+  }
+  if (level >= 3) {
+    pair_avx2(ak0, ak1, ca, bk0, bk1, cb, ax0, ax1, bx0, bx1);
+    return;
+  }
+#else
+  (void)level;
+#endif
+  pair_plain(ak0, ak1, ca, bk0, bk1, cb, ax0, ax1, bx0, bx1);
+}
+
 void crafter_jax_threefry2x32_wide(int level, const uint32_t k0[CRAFTER_JAX_WIDE],
                                    const uint32_t k1[CRAFTER_JAX_WIDE],
                                    uint32_t x0[CRAFTER_JAX_WIDE], uint32_t x1[CRAFTER_JAX_WIDE]) {

@@ -90,6 +90,20 @@ void crafter_jax_threefry2x32_wide(int level, const uint32_t k0[CRAFTER_JAX_WIDE
                                    const uint32_t k1[CRAFTER_JAX_WIDE],
                                    uint32_t x0[CRAFTER_JAX_WIDE], uint32_t x1[CRAFTER_JAX_WIDE]);
 
+/* Two rows of CRAFTER_JAX_PAIR keys hashed at once, the way a split or a
+ * draw's element 0 hashes them: lane i of the first row hashes the
+ * counter (0, ca) under the key (ak0[i], ak1[i]) into (ax0[i], ax1[i]),
+ * lane i of the second (0, cb) under (bk0[i], bk1[i]) into (bx0[i],
+ * bx1[i]).  Every key is read before a result is written, so a row's
+ * results may replace its keys (or the other row's).  The lanes of
+ * crafter_jax_threefry2x32_wide at the kernels' `level`, without the
+ * copies into and out of its arrays. */
+enum { CRAFTER_JAX_PAIR = CRAFTER_JAX_WIDE / 2 };
+void crafter_jax_threefry2x32_pair(int level, const uint32_t *ak0, const uint32_t *ak1,
+                                   uint32_t ca, const uint32_t *bk0, const uint32_t *bk1,
+                                   uint32_t cb, uint32_t *ax0, uint32_t *ax1, uint32_t *bx0,
+                                   uint32_t *bx1);
+
 /* Key number `index` of jax.random.split(key, shape), the keys in
  * row-major order: for split(key, n), keys[index]; for split(key, (a, b)),
  * keys[index / b][index % b].  It is the hash of the counter

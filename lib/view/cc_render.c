@@ -23,20 +23,32 @@ _Static_assert(CRAFTER_CC_RIPE_PLANT + 1 == CRAFTER_SYMBOLIC_BLOCKS,
 
 /* A window index as numpy's indexing takes it: a negative one counts once
  * from the end; -1 when it is outside even so (the scatter drops it). */
-static int window_index(int32_t index, int size) {
+static inline int window_index(int32_t index, int size) {
   if (index < 0) index += size;
   return index >= 0 && index < size ? (int)index : -1;
 }
 
+/* The creatures' channels, slot by slot.  A slot whose place falls
+ * outside the window writes to a float of its own instead of branching
+ * on it: the slots' places are hard to predict. */
+static void put_mobs_at(const crafter_cc_state *state, const crafter_cc_mobs *mobs, int slots,
+                        int channel, float *out, int16_t *written) {
+  float dropped;
+  int32_t pr = state->player_position[0] - ROWS / 2, pc = state->player_position[1] - COLUMNS / 2;
+  for (int k = 0; k < slots; k++) {
+    int32_t row = mobs->position[k][0] - pr, column = mobs->position[k][1] - pc;
+    int visible = (uint32_t)row < ROWS && (uint32_t)column < COLUMNS && mobs->mask[k];
+    int r = window_index(row, ROWS), c = window_index(column, COLUMNS);
+    int index = r >= 0 && c >= 0 ? (r * COLUMNS + c) * CHANNELS + BLOCKS + channel : -1;
+    float *at = index >= 0 ? &out[index] : &dropped;
+    *at = visible ? 1.0f : 0.0f;
+    if (written) written[k] = (int16_t)index;
+  }
+}
+
 static void put_mobs(const crafter_cc_state *state, const crafter_cc_mobs *mobs, int slots,
                      int channel, float *out) {
-  for (int k = 0; k < slots; k++) {
-    int32_t row = mobs->position[k][0] - state->player_position[0] + ROWS / 2;
-    int32_t column = mobs->position[k][1] - state->player_position[1] + COLUMNS / 2;
-    int visible = row >= 0 && row < ROWS && column >= 0 && column < COLUMNS && mobs->mask[k];
-    int r = window_index(row, ROWS), c = window_index(column, COLUMNS);
-    if (r >= 0 && c >= 0) out[(r * COLUMNS + c) * CHANNELS + BLOCKS + channel] = visible ? 1.0f : 0.0f;
-  }
+  put_mobs_at(state, mobs, slots, channel, out, NULL);
 }
 
 static float tenth(int32_t count, enum crafter_cc_render_way way) {
@@ -44,8 +56,98 @@ static float tenth(int32_t count, enum crafter_cc_render_way way) {
                                                  : crafter_tenth_in_half(count);
 }
 
+/* A count / 10 in float16 as Craftax computes it: the counts 0..9 a
+ * capped inventory and the vitals hold from a table of
+ * crafter_tenth_in_half's values, others from it. */
+static inline float tenth_as_craftax(int32_t count) {
+  static const float tenths[10] = {0.0f,          0.0999755859375f, 0.199951171875f,
+                                   0.2998046875f, 0.39990234375f,   0.5f,
+                                   0.599609375f,  0.69970703125f,   0.7998046875f,
+                                   0.89990234375f};
+  return (uint32_t)count < 10 ? tenths[count] : crafter_tenth_in_half(count);
+}
+
+/* The block channels of one row of the window, map row y (on the map),
+ * its first column x (the window's columns x..x+8, some maybe off the
+ * map): the block's channel set in cells already zero.  A block number
+ * outside the classes sets none, as one_hot does. */
+static inline void put_row(const uint8_t map_row[MAP], int32_t x, float *out) {
+  if (x >= 0 && x + COLUMNS <= MAP) {
+    const uint8_t *cells = map_row + x;
+    for (int column = 0; column < COLUMNS; column++) {
+      unsigned block = cells[column];
+      if (block < BLOCKS) out[column * CHANNELS + block] = 1.0f;
+    }
+    return;
+  }
+  for (int column = 0; column < COLUMNS; column++) {
+    int32_t at = x + column;
+    unsigned block = at >= 0 && at < MAP ? map_row[at] : CRAFTER_CC_OUT_OF_BOUNDS;
+    if (block < BLOCKS) out[column * CHANNELS + block] = 1.0f;
+  }
+}
+
+static void put_creatures(const crafter_cc_state *state, float *out, int16_t *written);
+static void put_rest(const crafter_cc_state *state, float *out);
+
+/* The observation's map part: the window's block channels, the creature
+ * channels zero. */
+static void put_window(const crafter_cc_state *state, float *out) {
+  memset(out, 0, sizeof(float) * ROWS * COLUMNS * CHANNELS);
+  int32_t y0 = state->player_position[0] - ROWS / 2, x0 = state->player_position[1] - COLUMNS / 2;
+  for (int row = 0; row < ROWS; row++) {
+    float *cells = out + row * COLUMNS * CHANNELS;
+    int32_t y = y0 + row;
+    if (y >= 0 && y < MAP)
+      put_row(state->map[y], x0, cells);
+    else
+      for (int column = 0; column < COLUMNS; column++)
+        cells[column * CHANNELS + CRAFTER_CC_OUT_OF_BOUNDS] = 1.0f;
+  }
+}
+
+/* The observation as Craftax draws it, its arithmetic and indexing the
+ * fast way (crafter_cc_render_symbolic's). */
+static void render_as_craftax(const crafter_cc_state *state, float *out) {
+  put_window(state, out);
+  put_creatures(state, out, NULL);
+  put_rest(state, out);
+}
+
+/* The creatures' channels on a window whose creature channels are zero;
+ * with `written`, the index each slot wrote (-1 none) in slot order. */
+static void put_creatures(const crafter_cc_state *state, float *out, int16_t *written) {
+  enum { Z = CRAFTER_CC_MAX_ZOMBIES, C = CRAFTER_CC_MAX_COWS, S = CRAFTER_CC_MAX_SKELETONS };
+  put_mobs_at(state, &state->zombies, Z, 0, out, written);
+  put_mobs_at(state, &state->cows, C, 1, out, written ? written + Z : NULL);
+  put_mobs_at(state, &state->skeletons, S, 2, out, written ? written + Z + C : NULL);
+  put_mobs_at(state, &state->arrows, CRAFTER_CC_MAX_ARROWS, 3, out,
+              written ? written + Z + C + S : NULL);
+}
+
+/* The values after the map: inventory, vitals, direction, light, sleep. */
+static void put_rest(const crafter_cc_state *state, float *out) {
+  float *rest = out + ROWS * COLUMNS * CHANNELS;
+  for (int k = 0; k < CRAFTER_CC_INVENTORY; k++) rest[k] = tenth_as_craftax(state->inventory[k]);
+  rest += CRAFTER_CC_INVENTORY;
+  rest[0] = tenth_as_craftax(state->player_health);
+  rest[1] = tenth_as_craftax(state->player_food);
+  rest[2] = tenth_as_craftax(state->player_drink);
+  rest[3] = tenth_as_craftax(state->player_energy);
+  rest += 4;
+  int32_t facing = state->player_direction - 1;
+  for (int k = 0; k < 4; k++) rest[k] = facing == k ? 1.0f : 0.0f;
+  rest += 4;
+  rest[0] = state->light_level;
+  rest[1] = state->is_sleeping ? 1.0f : 0.0f;
+}
+
 void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_cc_render_way way,
                                     float *out) {
+  if (way == CRAFTER_CC_RENDER_AS_CRAFTAX) {
+    render_as_craftax(state, out);
+    return;
+  }
   memset(out, 0, sizeof(float) * CRAFTER_SYMBOLIC_SIZE);
   for (int row = 0; row < ROWS; row++)
     for (int column = 0; column < COLUMNS; column++) {
@@ -77,6 +179,59 @@ void crafter_cc_render_symbolic_way(const crafter_cc_state *state, enum crafter_
 
 void crafter_cc_render_symbolic(const crafter_cc_state *state, float *out) {
   crafter_cc_render_symbolic_way(state, CRAFTER_CC_RENDER_AS_CRAFTAX, out);
+}
+
+/* The block number drawn at a window cell: the map's, OUT_OF_BOUNDS off
+ * it. */
+static inline uint8_t window_block(const crafter_cc_state *state, int32_t y, int32_t x) {
+  return y >= 0 && y < MAP && x >= 0 && x < MAP ? state->map[y][x]
+                                                : (uint8_t)CRAFTER_CC_OUT_OF_BOUNDS;
+}
+
+void crafter_cc_render_symbolic_memo(const crafter_cc_state *state, crafter_cc_render_memo *memo,
+                                     float *out) {
+  _Static_assert(sizeof memo->window == ROWS * COLUMNS, "the memo holds the window's blocks");
+  _Static_assert(sizeof memo->written / sizeof memo->written[0] ==
+                     CRAFTER_CC_MAX_ZOMBIES + CRAFTER_CC_MAX_COWS + CRAFTER_CC_MAX_SKELETONS +
+                         CRAFTER_CC_MAX_ARROWS,
+                 "the memo holds a place for every creature slot");
+  int32_t y0 = state->player_position[0] - ROWS / 2, x0 = state->player_position[1] - COLUMNS / 2;
+  if (!memo->valid || memo->player[0] != state->player_position[0] ||
+      memo->player[1] != state->player_position[1]) {
+    put_window(state, out);
+    put_creatures(state, out, memo->written);
+    put_rest(state, out);
+    for (int row = 0; row < ROWS; row++)
+      for (int column = 0; column < COLUMNS; column++)
+        memo->window[row][column] = window_block(state, y0 + row, x0 + column);
+    memo->player[0] = state->player_position[0];
+    memo->player[1] = state->player_position[1];
+    memo->valid = 1;
+    return;
+  }
+  /* The same window: the cells whose block changed, then the creatures'
+   * places of the last drawing cleared and this state's written as the
+   * full drawing writes them (a place no slot writes now is zero). */
+  int inside = x0 >= 0 && x0 + COLUMNS <= MAP;
+  for (int row = 0; row < ROWS; row++) {
+    int32_t y = y0 + row;
+    /* a row on the map, its blocks as drawn: nothing to do (most rows) */
+    if (inside && y >= 0 && y < MAP && memcmp(&state->map[y][x0], memo->window[row], COLUMNS) == 0)
+      continue;
+    for (int column = 0; column < COLUMNS; column++) {
+      uint8_t now = window_block(state, y, x0 + column), was = memo->window[row][column];
+      if (now == was) continue;
+      float *cell = out + (row * COLUMNS + column) * CHANNELS;
+      if (was < BLOCKS) cell[was] = 0.0f;
+      if (now < BLOCKS) cell[now] = 1.0f;
+      memo->window[row][column] = now;
+    }
+  }
+  enum { SLOTS = sizeof memo->written / sizeof memo->written[0] };
+  for (int k = 0; k < SLOTS; k++)
+    if (memo->written[k] >= 0) out[memo->written[k]] = 0.0f;
+  put_creatures(state, out, memo->written);
+  put_rest(state, out);
 }
 
 /* ---- the pixel observation ---- */

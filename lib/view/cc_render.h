@@ -44,6 +44,25 @@
  * out[CRAFTER_SYMBOLIC_SIZE] (view/render.h). */
 void crafter_cc_render_symbolic(const crafter_cc_state *state, float *out);
 
+/* What an observation drawn by crafter_cc_render_symbolic_memo holds, for
+ * the next one drawn over it.  Zero it (valid 0) for a vector that holds
+ * anything else. */
+typedef struct crafter_cc_render_memo {
+  int valid;                  /* the vector holds the last drawing made with this memo */
+  int32_t player[2];          /* the player's place it was drawn for */
+  uint8_t window[7][9];       /* the block numbers drawn (OUT_OF_BOUNDS off the map) */
+  int16_t written[11];        /* where each creature slot wrote, slot by slot (-1 nowhere) */
+} crafter_cc_render_memo;
+
+/* crafter_cc_render_symbolic of *state into out, every value the same,
+ * where out holds the observation this memo last drew (memo->valid) and
+ * nothing has written it since: when the player has not moved, only the
+ * values that can differ are written (the window's cells whose block
+ * changed, the creatures' places, the values after the map), else the
+ * whole vector.  *memo then says what out holds. */
+void crafter_cc_render_symbolic_memo(const crafter_cc_state *state, crafter_cc_render_memo *memo,
+                                     float *out);
+
 /* Ways of drawing that Craftax does not take, for the tests to show they
  * are told apart (tests/unit/test-cc-render.c). */
 enum crafter_cc_render_way {
