@@ -186,14 +186,16 @@ int main(void) {
   }
   ok(named, "every game has a row whose name reads back");
   ok(listed, "the message's list names every game: %s", crafter_game_names());
-  ok(crafter_game_from_name("craftax") < 0 && crafter_game_from_name("") < 0 &&
+  ok(crafter_game_from_name("craftax-full") < 0 && crafter_game_from_name("") < 0 &&
          crafter_game_from_name("Crafter") < 0 && !crafter_game_info_of(CRAFTER_GAME_COUNT) &&
          !crafter_game_info_of(-1),
      "an unknown name or number is no game");
   ok(crafter_game_from_name("crafter") == CRAFTER_GAME_CRAFTER &&
          crafter_game_from_name("craftax-classic") == CRAFTER_GAME_CRAFTAX_CLASSIC &&
-         CRAFTER_GAME_CRAFTER == 0 && CRAFTER_GAME_CRAFTAX_CLASSIC == 1,
-     "the numbers files and streams store are crafter 0, craftax-classic 1");
+         crafter_game_from_name("craftax") == CRAFTER_GAME_CRAFTAX &&
+         CRAFTER_GAME_CRAFTER == 0 && CRAFTER_GAME_CRAFTAX_CLASSIC == 1 &&
+         CRAFTER_GAME_CRAFTAX == 2,
+     "the numbers files and streams store are crafter 0, craftax-classic 1, craftax 2");
 
   /* Each of Craftax's achievements lands on the report index of its own
    * name, and no two on one. */
