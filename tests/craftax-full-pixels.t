@@ -10,26 +10,12 @@
 # where no craftax package is installed (the project holds none of its
 # files).
 . "$(dirname "$0")/tap.sh"
+. "$top/tests/craftax-assets.sh"
 step=$top/bin/crafter-step
 golden=$top/tests/data/craftax/cx-pixels.txt.gz
 plan 3
 assets=${CRAFTAX_FULL_ASSETS:-}
-if [ -z "$assets" ]; then
-  for python in "${CRAFTAX_ENV:-$top/build-reference/craftax-venv}/bin/python" python3; do
-    command -v "$python" >/dev/null 2>&1 || continue
-    assets=$("$python" - <<'PY' 2>/dev/null
-import importlib.machinery, os
-spec = importlib.machinery.PathFinder.find_spec('craftax')
-for location in (spec.submodule_search_locations or []) if spec else []:
-  folder = os.path.join(location, 'craftax', 'assets')
-  if os.path.isfile(os.path.join(folder, 'gnome_warrior.png')):
-    print(folder)
-    break
-PY
-)
-    [ -n "$assets" ] && break
-  done
-fi
+[ -z "$assets" ] && assets=$(craftax_assets craftax/assets gnome_warrior.png)
 if [ -z "$assets" ] || ! command -v python3 >/dev/null 2>&1; then
   skip "no installed craftax package or no python3: Craftax's pixels in crafter-step were NOT checked"
   skip "no installed craftax package or no python3"

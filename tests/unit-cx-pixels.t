@@ -18,23 +18,9 @@
 # python3; CRAFTAX_FULL_ASSETS names the folder instead.  Without one the
 # test is skipped, saying so.
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/craftax-assets.sh"
 assets=${CRAFTAX_FULL_ASSETS:-}
-if [ -z "$assets" ]; then
-  for python in "${CRAFTAX_ENV:-$top/build-reference/craftax-venv}/bin/python" python3; do
-    command -v "$python" >/dev/null 2>&1 || continue
-    assets=$("$python" - <<'PY' 2>/dev/null
-import importlib.machinery, os
-spec = importlib.machinery.PathFinder.find_spec('craftax')
-for location in (spec.submodule_search_locations or []) if spec else []:
-  folder = os.path.join(location, 'craftax', 'assets')
-  if os.path.isfile(os.path.join(folder, 'gnome_warrior.png')):
-    print(folder)
-    break
-PY
-)
-    [ -n "$assets" ] && break
-  done
-fi
+[ -z "$assets" ] && assets=$(craftax_assets craftax/assets gnome_warrior.png)
 if [ -z "$assets" ] || [ ! -f "$assets/gnome_warrior.png" ]; then
   echo "1..0 # skip no installed craftax package (pip install craftax==1.6.1, or CRAFTAX_FULL_ASSETS naming its craftax/assets folder): Craftax's pixel observations were NOT checked"
   exit 0
