@@ -65,7 +65,7 @@ TEST_TOOLS = tests/unit/bench-cx tests/golden-compare tests/agent-actions tests/
 # reads Craftax-Classic's level files, cx-words Craftax's state as words
 # patched into a generated one.
 FUZZ_TARGETS = traj traj-repair config world world-play score tasks levels levels-repair \
-	step-text step-binary state cc-state cc-levels cx-words
+	step-text step-binary state cc-state cc-levels cx-words jstep
 FUZZ_DRIVERS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 FUZZ_SOURCES = $(wildcard tests/fuzz/*.h tests/fuzz/fuzz-*.c)
 FUZZ_SECONDS ?= 30
