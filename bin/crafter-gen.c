@@ -16,6 +16,7 @@
 #include "run/levels.h"
 #include "run/worldfile.h"
 #include "tools/gen.h"
+#include "view/cx_pixels.h"
 #include "view/cx_text.h"
 #include "view/textures.h"
 
@@ -207,10 +208,13 @@ static void parse_options(int argc, char **argv, arguments *a) {
                title);
       usage_error("%s", message);
     }
-    if (run->game == CRAFTER_GAME_CRAFTAX && (a->stats || a->semantic || a->png_path))
-      usage_error("%s", "--game craftax shows the maps of a world's nine floors and makes or "
-                        "reads level sets: --stats, --semantic and --png are Crafter's and "
+    if (run->game == CRAFTER_GAME_CRAFTAX && (a->stats || a->semantic))
+      usage_error("%s", "--game craftax shows a world's nine floors (maps, --png) and makes or "
+                        "reads level sets: --stats and --semantic are Crafter's and "
                         "Craftax-Classic's");
+    if (run->game == CRAFTER_GAME_CRAFTAX && a->png_path && a->unit != 16)
+      usage_error("%s", "--unit: Craftax's picture is drawn at its observation's 10 pixels a "
+                        "cell");
   }
   crafter_level_options_check(PROGRAM, &run->levels);
   int levels = crafter_level_options_wanted(&run->levels);
@@ -323,14 +327,50 @@ static int load_or_generate(const arguments *a, const crafter_config *config,
   return 0;
 }
 
+/* --png for Craftax: the nine floors drawn with the textures of
+ * --textures (Craftax's assets folder) or the built-in ones. */
+static int floors_png(arguments *a, const crafter_cx_state *state) {
+  char error[4096 + 200];
+  crafter_cx_textures *textures = malloc(sizeof *textures);
+  uint8_t *rgb = malloc((size_t)CRAFTER_CX_FLOORS_PICTURE_SIDE * CRAFTER_CX_FLOORS_PICTURE_SIDE * 3);
+  int status = 0;
+  if (!textures || !rgb) {
+    fprintf(stderr, PROGRAM ": out of memory\n");
+    status = 1;
+  } else if ((a->run.textures
+                  ? crafter_cx_textures_load(textures, a->run.textures, error, sizeof error)
+                  : crafter_cx_textures_load_builtin(textures, error, sizeof error)) != 0) {
+    fprintf(stderr, PROGRAM ": %s%s\n", a->run.textures ? "--textures: " : "", error);
+    status = 1;
+  } else {
+    crafter_cx_draw_floors(state, textures, rgb);
+    if (crafter_write_png(a->png_path, rgb, CRAFTER_CX_FLOORS_PICTURE_SIDE,
+                          CRAFTER_CX_FLOORS_PICTURE_SIDE, error, sizeof error) != 0) {
+      fprintf(stderr, PROGRAM ": %s\n", error);
+      status = 1;
+    }
+  }
+  free(textures);
+  free(rgb);
+  return status;
+}
+
 /* Craftax's first world of the seed: each floor's name and map
- * (crafter_cx_render_floor's letters). */
+ * (crafter_cx_render_floor's letters), or with --png its picture (and
+ * the maps only with --ascii). */
 static int show_floors(arguments *a) {
   static crafter_cx_state state;
   static char map[CRAFTER_CX_MAP_SIZE * (CRAFTER_CX_MAP_SIZE + 1) + 1];
   if (crafter_cx_generate_world(crafter_cx_reset_key(a->run.params.seed), &state) != 0) {
     fprintf(stderr, PROGRAM ": out of memory\n");
     return 1;
+  }
+  if (a->png_path) {
+    int status = floors_png(a, &state);
+    if (status != 0 || !a->ascii) {
+      crafter_run_free(&a->run);
+      return crafter_close_stdout(PROGRAM, status);
+    }
   }
   printf("Craftax world of seed %lld: the player on floor %d at row %d, column %d\n",
          (long long)a->run.params.seed, state.player_level, state.player_position[0],

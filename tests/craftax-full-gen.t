@@ -8,7 +8,7 @@
 . "$(dirname "$0")/tap.sh"
 gen=$top/bin/crafter-gen
 step=$top/bin/crafter-step
-plan 6
+plan 7
 
 "$gen" --game craftax -s 7 >"$scratch/maps"
 awk 'NR == 1 { next } /^floor [0-8]: / { floors++; rows = 0; next }
@@ -62,13 +62,30 @@ else
   skip "python3 is not installed"
 fi
 
+# --png: the nine floors at 10 pixels a cell, 1460 pixels a side, the
+# same picture again from the same seed, another from another seed, and
+# the toolkit's own textures unlike craftax's where those are installed.
+. "$top/tests/craftax-assets.sh"
+size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 "x" $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }'; }
+"$gen" --game craftax -s 4 --png "$scratch/a.png" && "$gen" --game craftax -s 4 --png "$scratch/b.png" &&
+  "$gen" --game craftax -s 5 --png "$scratch/c.png" && [ "$(size "$scratch/a.png")" = 1460x1460 ] &&
+  cmp -s "$scratch/a.png" "$scratch/b.png" && ! cmp -s "$scratch/a.png" "$scratch/c.png"
+status=$?
+assets=$(craftax_assets craftax/assets gnome_warrior.png)
+if [ $status -eq 0 ] && [ -n "$assets" ]; then
+  "$gen" --game craftax -s 4 --png "$scratch/d.png" --textures "$assets" &&
+    [ "$(size "$scratch/d.png")" = 1460x1460 ] && ! cmp -s "$scratch/a.png" "$scratch/d.png"
+  status=$?
+fi
+ok $status "--png draws the nine floors, 1460 pixels a side, the same for the same seed${assets:+, with craftax's textures too}"
+
 "$gen" --game craftax --levels 2 -s 9 --save-levels "$scratch/cx.lvl" &&
   "$step" --game craftax --levels "$scratch/cx.lvl" -O none --info state </dev/null |
   head -n 1 | grep -q '"level": [12], "seed": 9'
 ok $? "a saved Craftax level set plays in crafter-step"
 
 status=0
-for options in "--stats --seeds 1-3" "--png x.png" "--save w.txt" "--semantic" "--episode 2"; do
+for options in "--stats --seeds 1-3" "--png x.png --unit 4" "--save w.txt" "--semantic" "--episode 2"; do
   # shellcheck disable=SC2086
   "$gen" --game craftax $options >/dev/null 2>"$scratch/err"
   [ $? -eq 2 ] && [ -s "$scratch/err" ] || status=1

@@ -776,3 +776,57 @@ int crafter_cx_render_pixels(const crafter_cx_state *state, const crafter_cx_tex
   for (int k = 0; k < CRAFTER_CX_PIXELS_SIZE; k++) out[k] = out[k] * scale; /* / 255 as XLA compiles it */
   return 0;
 }
+
+/* A cell of the map picture at (row, column) in the picture's pixels. */
+static void floors_cell(uint8_t *rgb, int width, int top, int left, const float block[BP][BP][3],
+                        const crafter_cx_sprite *over[3]) {
+  for (int y = 0; y < BP; y++)
+    for (int x = 0; x < BP; x++) {
+      float q[3] = {block[y][x][0], block[y][x][1], block[y][x][2]};
+      for (int k = 0; k < 3; k++) {
+        const crafter_cx_sprite *s = over[k];
+        if (!s) continue;
+        float a = s->alpha[y][x];
+        for (int c = 0; c < 3; c++) q[c] = q[c] * (1.0f - a) + s->rgb[y][x][c] * a;
+      }
+      uint8_t *out = rgb + ((size_t)(top + y) * (size_t)width + (size_t)(left + x)) * 3;
+      for (int c = 0; c < 3; c++) {
+        float v = q[c] + 0.5f;
+        out[c] = (uint8_t)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
+      }
+    }
+}
+
+int crafter_cx_draw_floors(const crafter_cx_state *s, const crafter_cx_textures *t, uint8_t *rgb) {
+  enum { SIDE = CRAFTER_CX_MAP_SIZE * BP };
+  const int width = CRAFTER_CX_FLOORS_PICTURE_SIDE;
+  memset(rgb, 0, (size_t)width * (size_t)width * 3);
+  for (int floor = 0; floor < CRAFTER_CX_LEVELS; floor++) {
+    int top0 = (floor / 3) * (SIDE + BP), left0 = (floor % 3) * (SIDE + BP);
+    for (int row = 0; row < CRAFTER_CX_MAP_SIZE; row++)
+      for (int column = 0; column < CRAFTER_CX_MAP_SIZE; column++) {
+        const crafter_cx_sprite *over[3] = {NULL, NULL, NULL};
+        int item = s->item_map[floor][row][column];
+        if (item > 0 && item < CRAFTER_CX_ITEM_TYPES) over[0] = &t->item[item];
+        const crafter_cx_mobs *kinds[3] = {&s->melee_mobs, &s->passive_mobs, &s->ranged_mobs};
+        const crafter_cx_sprite *sprites[3] = {t->melee, t->passive, t->ranged};
+        const int types[3] = {CRAFTER_CX_MOB_TYPES, CRAFTER_CX_PASSIVE_TYPES, CRAFTER_CX_MOB_TYPES};
+        const int slots[3] = {CRAFTER_CX_MAX_MELEE_MOBS, CRAFTER_CX_MAX_PASSIVE_MOBS,
+                              CRAFTER_CX_MAX_RANGED_MOBS};
+        for (int kind = 0; kind < 3 && !over[1]; kind++)
+          for (int k = 0; k < slots[kind]; k++)
+            if (kinds[kind]->mask[floor][k] && kinds[kind]->position[floor][k][0] == row &&
+                kinds[kind]->position[floor][k][1] == column) {
+              over[1] = &sprites[kind][pick(kinds[kind]->type_id[floor][k], types[kind])];
+              break;
+            }
+        if (floor == s->player_level && row == s->player_position[0] &&
+            column == s->player_position[1])
+          over[2] = &t->player[s->is_sleeping ? 4 : pick(s->player_direction - 1, 4)];
+        int block = s->map[floor][row][column];
+        block = block >= 0 && block < CRAFTER_CX_BLOCK_TYPES ? block : CRAFTER_CX_INVALID;
+        floors_cell(rgb, width, top0 + row * BP, left0 + column * BP, t->block[block], over);
+      }
+  }
+  return 0;
+}

@@ -173,4 +173,15 @@ int crafter_cx_textures_load_builtin(crafter_cx_textures *textures, char *error,
 int crafter_cx_render_pixels(const crafter_cx_state *state, const crafter_cx_textures *textures,
                              float *out);
 
+/* crafter-gen's picture of a world (not an observation): the whole map
+ * of each of the nine floors, 10 pixels a cell, every cell shown whatever
+ * its light, the blocks with their items, creatures and the player (on
+ * its floor) over them as the observation draws them; the floors in a
+ * grid of three by three (floor 0 top left, row by row), 10 black pixels
+ * between them.  RGB bytes (each value rounded to nearest), row-major,
+ * CRAFTER_CX_FLOORS_PICTURE_SIDE pixels a side.  Returns 0. */
+enum { CRAFTER_CX_FLOORS_PICTURE_SIDE =
+           3 * CRAFTER_CX_MAP_SIZE * CRAFTER_CX_BLOCK_PIXELS + 2 * CRAFTER_CX_BLOCK_PIXELS };
+int crafter_cx_draw_floors(const crafter_cx_state *s, const crafter_cx_textures *t, uint8_t *rgb);
+
 #endif
