@@ -67,16 +67,21 @@ static void cc_report(const void *state, uint8_t *achievements, int32_t *invento
   if (achievements) crafter_cc_report_achievements(state, achievements);
   if (inventory) crafter_cc_report_inventory(state, inventory);
 }
-/* Craftax's directions 1..4 (LEFT RIGHT UP DOWN) as (dx, dy); another
- * value as (0, 0). */
-static void cc_position(const void *state, int32_t *row, int32_t *column, int facing[2]) {
+/* The player's cell of both games' states, and Craftax's directions 1..4
+ * (LEFT RIGHT UP DOWN) as (dx, dy); another value as (0, 0). */
+static void player_place(const int32_t position[2], int32_t direction, int32_t *row,
+                         int32_t *column, int facing[2]) {
   static const int table[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-  const crafter_cc_state *s = state;
-  *row = s->player_position[0];
-  *column = s->player_position[1];
-  int d = s->player_direction >= 0 && s->player_direction <= 4 ? s->player_direction : 0;
+  *row = position[0];
+  *column = position[1];
+  int d = direction >= 0 && direction <= 4 ? direction : 0;
   facing[0] = table[d][0];
   facing[1] = table[d][1];
+}
+
+static void cc_position(const void *state, int32_t *row, int32_t *column, int facing[2]) {
+  const crafter_cc_state *s = state;
+  player_place(s->player_position, s->player_direction, row, column, facing);
 }
 static void cc_state_json(const void *state, struct crafter_json_writer *json) {
   const crafter_cc_state *s = state;
@@ -197,15 +202,9 @@ static int32_t cx_timestep(const void *state) {
 static void cx_report(const void *state, uint8_t *achievements, int32_t *inventory) {
   crafter_cx_report(state, achievements, inventory);
 }
-/* Craftax's directions 1..4 (LEFT RIGHT UP DOWN) as (dx, dy). */
 static void cx_position(const void *state, int32_t *row, int32_t *column, int facing[2]) {
-  static const int table[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
   const crafter_cx_state *s = state;
-  *row = s->player_position[0];
-  *column = s->player_position[1];
-  int d = s->player_direction >= 0 && s->player_direction <= 4 ? s->player_direction : 0;
-  facing[0] = table[d][0];
-  facing[1] = table[d][1];
+  player_place(s->player_position, s->player_direction, row, column, facing);
 }
 static void cx_state_json(const void *state, struct crafter_json_writer *json) {
   const crafter_cx_state *s = state;

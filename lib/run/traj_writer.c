@@ -162,13 +162,6 @@ int crafter_traj_recorder_start_jgame(crafter_traj_recorder *recorder, const cra
   return 0;
 }
 
-int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
-                                   const void *obs) {
-  return crafter_traj_recorder_start_jgame(recorder,
-                                           crafter_jgame_of(CRAFTER_GAME_CRAFTAX_CLASSIC),
-                                           (void *)(uintptr_t)env, obs);
-}
-
 void crafter_traj_recorder_set_place(crafter_traj_recorder *recorder, uint32_t place) {
   recorder->episode.play = place;
 }
@@ -232,20 +225,6 @@ int crafter_traj_recorder_step_jgame(crafter_traj_recorder *recorder, int action
     episode->achievements[k] = outcome->achievements[k];
   memcpy(episode->inventory, outcome->inventory, sizeof(episode->inventory));
   return 0;
-}
-
-int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,
-                                  const crafter_cc_outcome *outcome, const void *obs) {
-  crafter_jgame_outcome o;
-  memset(&o, 0, sizeof o);
-  o.reward = outcome->reward;
-  o.done = outcome->done;
-  o.died = outcome->died;
-  o.unlocked[0] = outcome->unlocked;
-  o.length = outcome->length;
-  memcpy(o.achievements, outcome->achievements, sizeof outcome->achievements);
-  memcpy(o.inventory, outcome->inventory, sizeof outcome->inventory);
-  return crafter_traj_recorder_step_jgame(recorder, action, &o, obs);
 }
 
 int crafter_traj_recorder_seal(crafter_traj_recorder *recorder) {

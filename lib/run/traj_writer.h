@@ -8,9 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game/cc_env.h"
-#include "run/jgame.h"
 #include "game/env.h"
+#include "run/jgame.h"
 #include "run/traj.h"
 
 /* Builds one episode in memory, compressing as it goes. */
@@ -43,17 +42,12 @@ int crafter_traj_recorder_step(crafter_traj_recorder *recorder, const crafter_en
  * world key and schedule key, obs its first observation (ignored when the
  * header stores none); then adds a step with its action and outcome, obs
  * the observation of the state after it: for the step that ended the
- * episode, the state it ended in (crafter_cc_env_act_only's, before the
+ * episode, the state it ended in (the row's act_only_many's, before the
  * auto-reset), as for Crafter.  Returns 0, or -1 when memory ran out. */
 int crafter_traj_recorder_start_jgame(crafter_traj_recorder *recorder, const crafter_jgame *g,
                                       void *env, const void *obs);
 int crafter_traj_recorder_step_jgame(crafter_traj_recorder *recorder, int action,
                                      const crafter_jgame_outcome *outcome, const void *obs);
-/* The same with Craftax-Classic's own env and outcome (game/cc_env.h). */
-int crafter_traj_recorder_start_cc(crafter_traj_recorder *recorder, const crafter_cc_env *env,
-                                   const void *obs);
-int crafter_traj_recorder_step_cc(crafter_traj_recorder *recorder, int action,
-                                  const crafter_cc_outcome *outcome, const void *obs);
 
 /* Gives the episode begun by crafter_traj_recorder_start a goal: task
  * index `task` of the header's task set, worded by its text `text`. */

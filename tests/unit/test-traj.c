@@ -17,6 +17,7 @@
 #include "kernels/rng.h"
 #include "run/proto.h"
 #include "run/traj.h"
+#include "run/jgame.h"
 #include "run/traj_reader.h"
 #include "run/traj_writer.h"
 #include "tap.h"
@@ -205,14 +206,15 @@ static void craftax(const char *crafter_path, const char *path) {
     float values[CRAFTER_SYMBOLIC_SIZE];
     crafter_cc_render_symbolic(&env.state, values);
     for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(obs + 4 * k, values[k]);
-    written &= crafter_traj_recorder_start_cc(recorder, &env, obs) == 0;
-    crafter_cc_outcome outcome = {0};
+    const crafter_jgame *game = crafter_jgame_of(CRAFTER_GAME_CRAFTAX_CLASSIC);
+    written &= crafter_traj_recorder_start_jgame(recorder, game, &env, obs) == 0;
+    crafter_jgame_outcome outcome = {0};
     while (written && steps[e] < (e == CC_EPISODES - 1 ? 20 : CC_STEPS) && !outcome.done) {
       int action = (int)(crafter_rng_next_u32(&rng) % CRAFTER_CC_ACTIONS);
-      crafter_cc_env_act_only(&env, action, &outcome);
+      game->act_only_many(&env, &action, 1, &outcome);
       crafter_cc_render_symbolic(&env.state, values);
       for (int k = 0; k < CRAFTER_SYMBOLIC_SIZE; k++) crafter_put_f32(obs + 4 * k, values[k]);
-      written &= crafter_traj_recorder_step_cc(recorder, action, &outcome, obs) == 0;
+      written &= crafter_traj_recorder_step_jgame(recorder, action, &outcome, obs) == 0;
       actions[e][steps[e]] = (uint8_t)action;
       rewards[e][steps[e]++] = outcome.reward;
       written &= crafter_cc_env_reset_due(&env) == 0;
